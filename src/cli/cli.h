@@ -1,0 +1,15 @@
+/* Subcommands of the netab command line; each returns the process exit code. */
+#ifndef NETAB_CLI_CLI_H
+#define NETAB_CLI_CLI_H
+
+/* Exit codes shared by every subcommand. */
+enum {
+    EXIT_OK = 0,
+    EXIT_FAIL = 1,  /* the test or comparison ran and failed / regressed */
+    EXIT_USAGE = 2, /* bad command line or input */
+};
+
+int cli_run(int argc, char **argv);
+int cli_server(int argc, char **argv);
+
+#endif

@@ -1,0 +1,48 @@
+/* netab entry point: picks the subcommand and hands over to cli_<cmd>(). */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+struct subcommand {
+    const char *name;
+    int (*fn)(int argc, char **argv);
+    const char *summary;
+};
+
+static const struct subcommand subcommands[] = {
+    {"run", cli_run, "run a network test (loopback by default, -c HOST for a server)"},
+    {"server", cli_server, "serve tests for remote netab clients"},
+};
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: netab <command> [options]\n\ncommands:\n");
+    for (size_t i = 0; i < sizeof(subcommands) / sizeof(subcommands[0]); i++)
+        fprintf(f, "  %-10s %s\n", subcommands[i].name, subcommands[i].summary);
+    fprintf(f, "\n'netab <command> --help' describes each command; 'man netab' has the "
+               "whole manual.\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return EXIT_USAGE;
+    }
+    const char *cmd = argv[1];
+    if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
+        usage(stdout);
+        return EXIT_OK;
+    }
+    if (!strcmp(cmd, "--version") || !strcmp(cmd, "-V")) {
+        printf("netab %s\n", NETAB_VERSION);
+        return EXIT_OK;
+    }
+    for (size_t i = 0; i < sizeof(subcommands) / sizeof(subcommands[0]); i++)
+        if (!strcmp(cmd, subcommands[i].name))
+            return subcommands[i].fn(argc - 1, argv + 1);
+    fprintf(stderr, "netab: unknown command '%s'\n", cmd);
+    usage(stderr);
+    return EXIT_USAGE;
+}
