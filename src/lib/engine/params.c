@@ -1,0 +1,178 @@
+#include "engine/params.h"
+
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+void params_defaults(struct test_params *p)
+{
+    memset(p, 0, sizeof(*p));
+    p->kind = TEST_TCP_STREAM;
+    p->duration_s = 10;
+    p->streams = 1;
+    p->block = 128 * 1024;
+    p->interval_s = 1;
+    p->server_cpu = -1;
+}
+
+static const char *const kind_names[] = {[TEST_TCP_STREAM] = "tcp_stream"};
+
+const char *params_kind_name(enum test_kind kind)
+{
+    if ((unsigned)kind < sizeof(kind_names) / sizeof(kind_names[0]))
+        return kind_names[kind];
+    return "unknown";
+}
+
+int params_kind_from_name(const char *name, enum test_kind *kind)
+{
+    for (unsigned i = 0; i < sizeof(kind_names) / sizeof(kind_names[0]); i++)
+        if (kind_names[i] && !strcmp(name, kind_names[i])) {
+            *kind = (enum test_kind)i;
+            return 0;
+        }
+    return -EINVAL;
+}
+
+int params_connections(const struct test_params *p)
+{
+    return p->bidir ? 2 * p->streams : p->streams;
+}
+
+int params_validate(const struct test_params *p, char *err, size_t errlen)
+{
+    if (!isfinite(p->duration_s) || p->duration_s <= 0 || p->duration_s > PARAMS_MAX_DURATION)
+        return err_set(err, errlen, EINVAL, "duration %g s is out of range (0, %g]", p->duration_s,
+                       PARAMS_MAX_DURATION);
+    if (p->streams < 1 || p->streams > PARAMS_MAX_STREAMS)
+        return err_set(err, errlen, EINVAL, "streams %d is out of range 1..%d", p->streams,
+                       PARAMS_MAX_STREAMS);
+    if (p->block < 1 || p->block > PARAMS_MAX_BLOCK)
+        return err_set(err, errlen, EINVAL, "block size %u is out of range 1..%u", p->block,
+                       PARAMS_MAX_BLOCK);
+    if (p->sockbuf > 1024u * 1024 * 1024)
+        return err_set(err, errlen, EINVAL, "socket buffer %u is above 1 GiB", p->sockbuf);
+    if (p->mss != 0 && (p->mss < 88 || p->mss > 65535))
+        return err_set(err, errlen, EINVAL, "MSS %u is out of range 88..65535", p->mss);
+    if (!isfinite(p->omit_s) || p->omit_s < 0 || p->omit_s > 3600)
+        return err_set(err, errlen, EINVAL, "omit %g s is out of range [0, 3600]", p->omit_s);
+    if (!isfinite(p->interval_s) || p->interval_s < 0 || (p->interval_s > 0 && p->interval_s < 0.1)
+        || p->interval_s > 3600)
+        return err_set(err, errlen, EINVAL,
+                       "interval %g s is out of range (0 for none, else 0.1 to 3600)",
+                       p->interval_s);
+    if (p->reverse && p->bidir)
+        return err_set(err, errlen, EINVAL, "--reverse and --bidir cannot be combined");
+    if (p->server_cpu < -1 || p->server_cpu > 4095)
+        return err_set(err, errlen, EINVAL, "server CPU %d is out of range 0..4095", p->server_cpu);
+    if (memchr(p->cc, '\0', sizeof(p->cc)) == NULL)
+        return err_set(err, errlen, EINVAL, "congestion control name is too long");
+    for (const char *c = p->cc; *c; c++)
+        if (!((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '_' || *c == '-'))
+            return err_set(err, errlen, EINVAL, "congestion control name '%s' has invalid characters",
+                           p->cc);
+    return 0;
+}
+
+json_t *params_to_json(const struct test_params *p)
+{
+    return json_pack("{s:s, s:f, s:I, s:i, s:b, s:b, s:I, s:I, s:I, s:b, s:s, s:f, s:f, s:i}",
+                     "test", params_kind_name(p->kind), "duration", p->duration_s, "bytes",
+                     (json_int_t)p->bytes, "streams", p->streams, "reverse", p->reverse, "bidir",
+                     p->bidir, "block", (json_int_t)p->block, "sockbuf", (json_int_t)p->sockbuf,
+                     "mss", (json_int_t)p->mss, "nodelay", p->nodelay, "congestion", p->cc, "omit",
+                     p->omit_s, "interval", p->interval_s, "server_cpu", p->server_cpu);
+}
+
+static int get_num(const json_t *obj, const char *key, double *out, char *err, size_t errlen)
+{
+    json_t *v = json_object_get(obj, key);
+    if (!v)
+        return err_set(err, errlen, EINVAL, "test parameters lack \"%s\"", key);
+    if (!json_is_number(v))
+        return err_set(err, errlen, EINVAL, "test parameter \"%s\" is not a number", key);
+    *out = json_number_value(v);
+    return 0;
+}
+
+static int get_uint(const json_t *obj, const char *key, uint64_t max, uint64_t *out, char *err,
+                    size_t errlen)
+{
+    json_t *v = json_object_get(obj, key);
+    if (!v)
+        return err_set(err, errlen, EINVAL, "test parameters lack \"%s\"", key);
+    if (!json_is_integer(v) || json_integer_value(v) < 0 || (uint64_t)json_integer_value(v) > max)
+        return err_set(err, errlen, EINVAL,
+                       "test parameter \"%s\" is not an integer in range 0..%llu", key,
+                       (unsigned long long)max);
+    *out = (uint64_t)json_integer_value(v);
+    return 0;
+}
+
+static int get_bool(const json_t *obj, const char *key, bool *out, char *err, size_t errlen)
+{
+    json_t *v = json_object_get(obj, key);
+    if (!json_is_boolean(v))
+        return err_set(err, errlen, EINVAL, "test parameter \"%s\" is missing or not a boolean",
+                       key);
+    *out = json_is_true(v);
+    return 0;
+}
+
+static const char *const known_keys[] = {"test",  "duration", "bytes",   "streams", "reverse",
+                                         "bidir", "block",    "sockbuf", "mss",     "nodelay",
+                                         "congestion", "omit", "interval", "server_cpu"};
+
+int params_from_json(const json_t *obj, struct test_params *p, char *err, size_t errlen)
+{
+    if (!json_is_object(obj))
+        return err_set(err, errlen, EINVAL, "test parameters are not a JSON object");
+    const char *key;
+    json_t *val;
+    json_object_foreach((json_t *)obj, key, val) {
+        int known = 0;
+        for (unsigned i = 0; i < sizeof(known_keys) / sizeof(known_keys[0]); i++)
+            known |= !strcmp(key, known_keys[i]);
+        if (!known)
+            return err_set(err, errlen, EINVAL, "unknown test parameter \"%s\"", key);
+    }
+    params_defaults(p);
+    const char *name = json_string_value(json_object_get(obj, "test"));
+    if (!name)
+        return err_set(err, errlen, EINVAL, "test parameter \"test\" is missing or not a string");
+    if (params_kind_from_name(name, &p->kind))
+        return err_set(err, errlen, EINVAL, "unknown test \"%.40s\"", name);
+    const char *cc = json_string_value(json_object_get(obj, "congestion"));
+    if (!cc)
+        return err_set(err, errlen, EINVAL, "test parameter \"congestion\" is missing or not a string");
+    if (strlen(cc) >= sizeof(p->cc))
+        return err_set(err, errlen, EINVAL, "congestion control name is too long");
+    strcpy(p->cc, cc);
+    uint64_t u;
+    int rc;
+    if ((rc = get_num(obj, "duration", &p->duration_s, err, errlen)) ||
+        (rc = get_num(obj, "omit", &p->omit_s, err, errlen)) ||
+        (rc = get_num(obj, "interval", &p->interval_s, err, errlen)) ||
+        (rc = get_uint(obj, "bytes", UINT64_MAX >> 2, &p->bytes, err, errlen)) ||
+        (rc = get_bool(obj, "reverse", &p->reverse, err, errlen)) ||
+        (rc = get_bool(obj, "bidir", &p->bidir, err, errlen)) ||
+        (rc = get_bool(obj, "nodelay", &p->nodelay, err, errlen)))
+        return rc;
+    if ((rc = get_uint(obj, "streams", PARAMS_MAX_STREAMS, &u, err, errlen)))
+        return rc;
+    p->streams = (int)u;
+    if ((rc = get_uint(obj, "block", PARAMS_MAX_BLOCK, &u, err, errlen)))
+        return rc;
+    p->block = (uint32_t)u;
+    if ((rc = get_uint(obj, "sockbuf", UINT32_MAX, &u, err, errlen)))
+        return rc;
+    p->sockbuf = (uint32_t)u;
+    if ((rc = get_uint(obj, "mss", 65535, &u, err, errlen)))
+        return rc;
+    p->mss = (uint32_t)u;
+    json_t *cpu = json_object_get(obj, "server_cpu");
+    if (!json_is_integer(cpu) || json_integer_value(cpu) < -1 || json_integer_value(cpu) > 4095)
+        return err_set(err, errlen, EINVAL, "test parameter \"server_cpu\" is missing or out of range");
+    p->server_cpu = (int)json_integer_value(cpu);
+    return params_validate(p, err, errlen);
+}

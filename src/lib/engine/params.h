@@ -1,0 +1,68 @@
+/*
+ * The parameters of one test: what the client asks for and the server checks
+ * before it agrees. They travel in the "start" message as a JSON object (see
+ * docs/protocol.md) and are echoed in the result document's "test" field.
+ */
+#ifndef NETAB_ENGINE_PARAMS_H
+#define NETAB_ENGINE_PARAMS_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "util/err.h"
+
+enum test_kind {
+    TEST_TCP_STREAM,
+};
+
+#define PARAMS_MAX_STREAMS 128
+#define PARAMS_MAX_BLOCK (16u * 1024 * 1024)
+#define PARAMS_MAX_DURATION (7 * 24 * 3600.0)
+#define PARAMS_CC_LEN 16
+
+struct test_params {
+    enum test_kind kind;
+    double duration_s; /* -t: measured seconds; ignored when bytes > 0 */
+    uint64_t bytes;    /* -n: bytes to send per direction in total, 0 = by time */
+    int streams;       /* -P: streams per direction */
+    bool reverse;      /* -R: the server sends */
+    bool bidir;        /* --bidir: both send at once */
+    uint32_t block;    /* -l: bytes per send() */
+    uint32_t sockbuf;  /* -w: SO_SNDBUF/SO_RCVBUF, 0 = kernel default */
+    uint32_t mss;      /* -M: TCP_MAXSEG, 0 = default */
+    bool nodelay;      /* -N */
+    char cc[PARAMS_CC_LEN]; /* -C: congestion control, "" = default */
+    double omit_s;     /* -O: warm-up seconds not counted */
+    double interval_s; /* -i: interval reports, 0 = none */
+    int server_cpu;    /* -A x,N: server streams' CPU, -1 = none */
+};
+
+/* Fills p with netab's defaults (TCP stream, 10 s, 1 stream, 128 KiB blocks). */
+void params_defaults(struct test_params *p);
+
+/* Name of a test kind ("tcp_stream"); kind from a name, -EINVAL if unknown. */
+const char *params_kind_name(enum test_kind kind);
+NB_MUST_CHECK int params_kind_from_name(const char *name, enum test_kind *kind);
+
+/*
+ * Checks ranges and combinations. Returns 0 or -EINVAL with a sentence that
+ * names the offending parameter.
+ */
+NB_MUST_CHECK int params_validate(const struct test_params *p, char *err, size_t errlen);
+
+/* Encodes p as a JSON object (new reference, caller owns it). */
+json_t *params_to_json(const struct test_params *p);
+
+/*
+ * Decodes and validates a JSON object from the network. Every field is
+ * required and type-checked; unknown fields are refused. Returns 0 or
+ * -EINVAL with a message.
+ */
+NB_MUST_CHECK int params_from_json(const json_t *obj, struct test_params *p, char *err,
+                                   size_t errlen);
+
+/* Total data connections a test opens: streams, doubled for --bidir. */
+int params_connections(const struct test_params *p);
+
+#endif

@@ -1,0 +1,63 @@
+#include "engine/result.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+void run_result_init(struct run_result *r)
+{
+    memset(r, 0, sizeof(*r));
+    params_defaults(&r->params);
+}
+
+void run_result_free(struct run_result *r)
+{
+    side_report_free(&r->local);
+    side_report_free(&r->remote);
+    free(r->intervals);
+    r->intervals = NULL;
+    r->nintervals = r->cap_intervals = 0;
+}
+
+int run_result_add_interval(struct run_result *r, const struct interval_report *iv)
+{
+    if (r->nintervals == r->cap_intervals) {
+        size_t cap = r->cap_intervals ? 2 * r->cap_intervals : 64;
+        struct interval_report *n = realloc(r->intervals, cap * sizeof(*n));
+        if (!n)
+            return -ENOMEM;
+        r->intervals = n;
+        r->cap_intervals = cap;
+    }
+    r->intervals[r->nintervals++] = *iv;
+    return 0;
+}
+
+static void add_side(const struct side_report *side, int which, struct direction_totals *t)
+{
+    for (int i = 0; i < side->n; i++) {
+        const struct side_stream *s = &side->streams[i];
+        if (which >= 0 && s->server_sends != (which == 1))
+            continue;
+        if (s->sender) {
+            t->sender_bytes += s->bytes;
+            t->retransmits += s->tcpinfo.retransmits;
+            t->streams++;
+            if (s->seconds > t->sender_seconds)
+                t->sender_seconds = s->seconds;
+        } else {
+            t->receiver_bytes += s->bytes;
+            if (s->seconds > t->receiver_seconds)
+                t->receiver_seconds = s->seconds;
+        }
+    }
+}
+
+void run_result_totals(const struct run_result *r, int which, struct direction_totals *out)
+{
+    memset(out, 0, sizeof(*out));
+    if (r->have_local)
+        add_side(&r->local, which, out);
+    if (r->have_remote)
+        add_side(&r->remote, which, out);
+}

@@ -1,0 +1,57 @@
+/*
+ * Everything a finished (or failed) test produced, as the client assembles
+ * it from its own measurements and the server's report. The report code
+ * reads only this structure.
+ */
+#ifndef NETAB_ENGINE_RESULT_H
+#define NETAB_ENGINE_RESULT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "engine/params.h"
+#include "engine/side_report.h"
+#include "util/err.h"
+
+/* One interval report, as seen by the client: bytes it sent and received. */
+struct interval_report {
+    double start, end; /* seconds since the measurement started */
+    uint64_t sent, received;
+};
+
+struct run_result {
+    struct test_params params;
+    char server[256]; /* host the client connected to */
+    uint16_t port;
+    bool in_process;   /* loopback test with netab's own in-process server */
+    char started[32];  /* ISO 8601 UTC */
+    bool have_local, have_remote;
+    struct side_report local, remote;
+    struct interval_report *intervals; /* owned */
+    size_t nintervals, cap_intervals;
+    char error[NB_ERRLEN]; /* empty when the test succeeded */
+};
+
+/* Per-direction totals derived from both sides (exact: the receiver's count is final). */
+struct direction_totals {
+    uint64_t sender_bytes, receiver_bytes;
+    double sender_seconds, receiver_seconds;
+    uint32_t retransmits;
+    int streams;
+};
+
+void run_result_init(struct run_result *r);
+void run_result_free(struct run_result *r);
+
+/* Appends an interval. Returns 0 or -ENOMEM. */
+int run_result_add_interval(struct run_result *r, const struct interval_report *iv);
+
+/*
+ * Sums the streams of one or both directions: which = 0 client-to-server,
+ * 1 server-to-client, -1 both. The sender's bytes come from the side that
+ * sent, the receiver's from the side that received.
+ */
+void run_result_totals(const struct run_result *r, int which, struct direction_totals *out);
+
+#endif

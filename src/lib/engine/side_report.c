@@ -1,0 +1,164 @@
+#include "engine/side_report.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+int side_report_collect(struct side_report *r, const struct tcp_stream_set *set,
+                        uint64_t measure_ns, const uint64_t *omit_bytes)
+{
+    memset(r, 0, sizeof(*r));
+    r->streams = calloc((size_t)set->n, sizeof(*r->streams));
+    if (!r->streams)
+        return -ENOMEM;
+    r->n = set->n;
+    for (int i = 0; i < set->n; i++) {
+        const struct stream *s = &set->streams[i];
+        struct side_stream *o = &r->streams[i];
+        uint64_t total = atomic_load(&((struct stream *)s)->bytes);
+        o->id = s->id;
+        o->server_sends = s->server_sends;
+        o->sender = s->sender;
+        o->total_bytes = total;
+        o->bytes = total - (omit_bytes ? omit_bytes[i] : 0);
+        o->seconds = s->end_ns > measure_ns ? (double)(s->end_ns - measure_ns) / 1e9 : 0;
+        o->tcpinfo = s->tcpinfo;
+    }
+    return 0;
+}
+
+json_t *cpu_usage_to_json(const struct cpu_usage *u)
+{
+    return json_pack("{s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:i}", "total_pct",
+                     u->total_pct, "user_pct", u->user_pct, "system_pct", u->system_pct,
+                     "softirq_pct", u->softirq_pct, "irq_pct", u->irq_pct, "steal_pct",
+                     u->steal_pct, "process_pct", u->proc_pct, "busy_us", u->busy_us,
+                     "process_us", u->proc_us, "seconds", u->seconds, "online_cpus",
+                     u->online_cpus);
+}
+
+json_t *hostinfo_to_json(const struct hostinfo *h)
+{
+    return json_pack("{s:s, s:s, s:s, s:i}", "hostname", h->hostname, "kernel", h->kernel,
+                     "cpu_model", h->cpu_model, "online_cpus", h->online_cpus);
+}
+
+json_t *side_report_to_json(const struct side_report *r)
+{
+    json_t *streams = json_array();
+    for (int i = 0; i < r->n; i++) {
+        const struct side_stream *s = &r->streams[i];
+        json_array_append_new(
+            streams, json_pack("{s:i, s:b, s:b, s:I, s:I, s:f, s:{s:b, s:I, s:I, s:I, s:I, s:I}}",
+                               "id", s->id, "server_sends", s->server_sends, "sender", s->sender,
+                               "bytes", (json_int_t)s->bytes, "total_bytes",
+                               (json_int_t)s->total_bytes, "seconds", s->seconds, "tcpinfo",
+                               "valid", s->tcpinfo.valid, "retransmits",
+                               (json_int_t)s->tcpinfo.retransmits, "rtt_us",
+                               (json_int_t)s->tcpinfo.rtt_us, "rttvar_us",
+                               (json_int_t)s->tcpinfo.rttvar_us, "snd_cwnd",
+                               (json_int_t)s->tcpinfo.snd_cwnd, "snd_mss",
+                               (json_int_t)s->tcpinfo.snd_mss));
+    }
+    json_t *obj = json_pack("{s:o, s:o}", "streams", streams, "host", hostinfo_to_json(&r->host));
+    json_object_set_new(obj, "cpu", r->cpu_valid ? cpu_usage_to_json(&r->cpu) : json_null());
+    return obj;
+}
+
+static int num(const json_t *o, const char *k, double lo, double hi, double *out)
+{
+    json_t *v = json_object_get(o, k);
+    if (!json_is_number(v))
+        return -1;
+    double d = json_number_value(v);
+    if (!isfinite(d) || d < lo || d > hi)
+        return -1;
+    *out = d;
+    return 0;
+}
+
+static int cpu_from_json(const json_t *o, struct cpu_usage *u)
+{
+    double cpus;
+    if (!json_is_object(o) || num(o, "total_pct", 0, 100.5, &u->total_pct) ||
+        num(o, "user_pct", 0, 100.5, &u->user_pct) || num(o, "system_pct", 0, 100.5, &u->system_pct) ||
+        num(o, "softirq_pct", 0, 100.5, &u->softirq_pct) || num(o, "irq_pct", 0, 100.5, &u->irq_pct) ||
+        num(o, "steal_pct", 0, 100.5, &u->steal_pct) ||
+        num(o, "process_pct", 0, 1e6, &u->proc_pct) || num(o, "busy_us", 0, 1e15, &u->busy_us) ||
+        num(o, "process_us", 0, 1e15, &u->proc_us) || num(o, "seconds", 0, 1e7, &u->seconds) ||
+        num(o, "online_cpus", 1, 1e6, &cpus))
+        return -1;
+    u->online_cpus = (int)cpus;
+    return 0;
+}
+
+static void copy_str(char *dst, size_t len, const json_t *v)
+{
+    const char *s = json_string_value(v);
+    snprintf(dst, len, "%s", s ? s : "unknown");
+}
+
+int side_report_from_json(const json_t *obj, int expected_streams, struct side_report *r, char *err,
+                          size_t errlen)
+{
+    memset(r, 0, sizeof(*r));
+    json_t *streams = json_object_get(obj, "streams");
+    if (!json_is_array(streams) || (int)json_array_size(streams) != expected_streams)
+        return err_set(err, errlen, EPROTO, "peer's result has %s streams (expected %d)",
+                       json_is_array(streams) ? "the wrong number of" : "no", expected_streams);
+    r->streams = calloc((size_t)expected_streams, sizeof(*r->streams));
+    if (!r->streams)
+        return err_set(err, errlen, ENOMEM, "out of memory");
+    r->n = expected_streams;
+    for (int i = 0; i < expected_streams; i++) {
+        json_t *s = json_array_get(streams, (size_t)i);
+        json_t *ti = json_object_get(s, "tcpinfo");
+        struct side_stream *o = &r->streams[i];
+        double id, bytes, total, retr, rtt, rttvar, cwnd, mss;
+        if (!json_is_object(s) || num(s, "id", 0, expected_streams - 1, &id) ||
+            num(s, "bytes", 0, 9e18, &bytes) || num(s, "total_bytes", 0, 9e18, &total) ||
+            num(s, "seconds", 0, 1e7, &o->seconds) ||
+            !json_is_boolean(json_object_get(s, "server_sends")) ||
+            !json_is_boolean(json_object_get(s, "sender")) || !json_is_object(ti) ||
+            num(ti, "retransmits", 0, 4e9, &retr) || num(ti, "rtt_us", 0, 4e9, &rtt) ||
+            num(ti, "rttvar_us", 0, 4e9, &rttvar) || num(ti, "snd_cwnd", 0, 4e9, &cwnd) ||
+            num(ti, "snd_mss", 0, 4e9, &mss)) {
+            side_report_free(r);
+            return err_set(err, errlen, EPROTO, "peer's result for stream %d is malformed", i);
+        }
+        o->id = (int)id;
+        o->bytes = (uint64_t)bytes;
+        o->total_bytes = (uint64_t)total;
+        o->server_sends = json_is_true(json_object_get(s, "server_sends"));
+        o->sender = json_is_true(json_object_get(s, "sender"));
+        o->tcpinfo.valid = json_is_true(json_object_get(ti, "valid"));
+        o->tcpinfo.retransmits = (uint32_t)retr;
+        o->tcpinfo.rtt_us = (uint32_t)rtt;
+        o->tcpinfo.rttvar_us = (uint32_t)rttvar;
+        o->tcpinfo.snd_cwnd = (uint32_t)cwnd;
+        o->tcpinfo.snd_mss = (uint32_t)mss;
+    }
+    json_t *cpu = json_object_get(obj, "cpu");
+    if (json_is_object(cpu)) {
+        if (cpu_from_json(cpu, &r->cpu)) {
+            side_report_free(r);
+            return err_set(err, errlen, EPROTO, "peer's CPU figures are malformed");
+        }
+        r->cpu_valid = true;
+    }
+    json_t *host = json_object_get(obj, "host");
+    copy_str(r->host.hostname, sizeof(r->host.hostname), json_object_get(host, "hostname"));
+    copy_str(r->host.kernel, sizeof(r->host.kernel), json_object_get(host, "kernel"));
+    copy_str(r->host.cpu_model, sizeof(r->host.cpu_model), json_object_get(host, "cpu_model"));
+    json_t *cpus = json_object_get(host, "online_cpus");
+    r->host.online_cpus = json_is_integer(cpus) ? (int)json_integer_value(cpus) : 0;
+    return 0;
+}
+
+void side_report_free(struct side_report *r)
+{
+    free(r->streams);
+    r->streams = NULL;
+    r->n = 0;
+}

@@ -1,0 +1,60 @@
+/*
+ * What one end of a test measured: its streams' byte counts and TCP_INFO,
+ * its CPU utilisation and its host. The server sends its side_report to the
+ * client in the "result" message; the client merges both into a run_result.
+ */
+#ifndef NETAB_ENGINE_SIDE_REPORT_H
+#define NETAB_ENGINE_SIDE_REPORT_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "engine/tcp_stream.h"
+#include "measure/cpu.h"
+#include "measure/hostinfo.h"
+#include "measure/tcpinfo.h"
+#include "util/err.h"
+
+struct side_stream {
+    int id;
+    bool server_sends;
+    bool sender;          /* this end sent on the connection */
+    uint64_t bytes;       /* counted after the omit period */
+    uint64_t total_bytes; /* including the omit period */
+    double seconds;       /* from the end of the omit period to the stream's end */
+    struct tcpinfo_stats tcpinfo;
+};
+
+struct side_report {
+    struct side_stream *streams; /* owned; free with side_report_free() */
+    int n;
+    bool cpu_valid;
+    struct cpu_usage cpu;
+    struct hostinfo host;
+};
+
+/*
+ * Fills r from a finished stream set. measure_ns is when counting started
+ * (after omit); omit_bytes[i] is stream i's counter at that moment.
+ */
+NB_MUST_CHECK int side_report_collect(struct side_report *r, const struct tcp_stream_set *set,
+                                      uint64_t measure_ns, const uint64_t *omit_bytes);
+
+json_t *side_report_to_json(const struct side_report *r);
+
+/*
+ * Decodes a side report received from the network, checking every field.
+ * expected_streams is how many connections the test has. Returns 0 or
+ * -EPROTO with a message.
+ */
+NB_MUST_CHECK int side_report_from_json(const json_t *obj, int expected_streams,
+                                        struct side_report *r, char *err, size_t errlen);
+
+void side_report_free(struct side_report *r);
+
+/* JSON for a cpu_usage and for host facts, shared with the report code. */
+json_t *cpu_usage_to_json(const struct cpu_usage *u);
+json_t *hostinfo_to_json(const struct hostinfo *h);
+
+#endif

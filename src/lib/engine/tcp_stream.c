@@ -1,0 +1,139 @@
+#include "engine/tcp_stream.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "util/clock.h"
+
+int tcp_stream_set_init(struct tcp_stream_set *set, const struct test_params *p, const int *fds,
+                        const bool *server_sends, int n, bool is_server, int cpu,
+                        int idle_timeout_ms)
+{
+    memset(set, 0, sizeof(*set));
+    set->streams = calloc((size_t)n, sizeof(*set->streams));
+    if (!set->streams)
+        return -ENOMEM;
+    set->n = n;
+    atomic_init(&set->stop, false);
+    atomic_init(&set->abort, false);
+    /* Quotas: each direction sends p->bytes in total, split over its streams. */
+    int per_dir[2] = {0, 0};
+    for (int i = 0; i < n; i++)
+        per_dir[server_sends[i]]++;
+    int seen[2] = {0, 0};
+    for (int i = 0; i < n; i++) {
+        struct stream *s = &set->streams[i];
+        int dir = server_sends[i];
+        s->id = i;
+        s->fd = fds[i];
+        s->server_sends = server_sends[i];
+        s->sender = server_sends[i] == is_server;
+        s->block = p->block;
+        s->cpu = cpu;
+        s->idle_timeout_ms = idle_timeout_ms;
+        s->stop = &set->stop;
+        s->abort = &set->abort;
+        if (p->bytes && s->sender) {
+            uint64_t share = p->bytes / (uint64_t)per_dir[dir];
+            if ((uint64_t)seen[dir] < p->bytes % (uint64_t)per_dir[dir])
+                share++;
+            /* A zero quota would mean "unlimited": give such a stream one byte. */
+            s->limit = share ? share : 1;
+        }
+        seen[dir]++;
+    }
+    return 0;
+}
+
+int tcp_stream_set_start(struct tcp_stream_set *set)
+{
+    for (int i = 0; i < set->n; i++) {
+        int rc = stream_start(&set->streams[i]);
+        if (rc) {
+            atomic_store(&set->abort, true);
+            for (int j = 0; j < i; j++) {
+                stream_interrupt(&set->streams[j]);
+                stream_join(&set->streams[j]);
+            }
+            return rc;
+        }
+    }
+    return 0;
+}
+
+void tcp_stream_set_bytes(struct tcp_stream_set *set, uint64_t *sent, uint64_t *received)
+{
+    uint64_t s = 0, r = 0;
+    for (int i = 0; i < set->n; i++) {
+        uint64_t b = atomic_load_explicit(&set->streams[i].bytes, memory_order_relaxed);
+        if (set->streams[i].sender)
+            s += b;
+        else
+            r += b;
+    }
+    *sent = s;
+    *received = r;
+}
+
+bool tcp_stream_set_senders_done(struct tcp_stream_set *set)
+{
+    for (int i = 0; i < set->n; i++)
+        if (set->streams[i].sender && !atomic_load(&set->streams[i].done))
+            return false;
+    return true;
+}
+
+bool tcp_stream_set_all_done(struct tcp_stream_set *set)
+{
+    for (int i = 0; i < set->n; i++)
+        if (!atomic_load(&set->streams[i].done))
+            return false;
+    return true;
+}
+
+void tcp_stream_set_stop(struct tcp_stream_set *set)
+{
+    atomic_store(&set->stop, true);
+}
+
+int tcp_stream_set_finish(struct tcp_stream_set *set, uint64_t deadline_ns)
+{
+    int rc = 0;
+    while (!tcp_stream_set_all_done(set)) {
+        if (clock_now_ns() >= deadline_ns) {
+            rc = -ETIMEDOUT;
+            atomic_store(&set->stop, true);
+            atomic_store(&set->abort, true);
+            for (int i = 0; i < set->n; i++)
+                stream_interrupt(&set->streams[i]);
+            break;
+        }
+        usleep(2000);
+    }
+    for (int i = 0; i < set->n; i++)
+        stream_join(&set->streams[i]);
+    return rc;
+}
+
+const char *tcp_stream_set_error(const struct tcp_stream_set *set)
+{
+    for (int i = 0; i < set->n; i++)
+        if (set->streams[i].error)
+            return set->streams[i].errmsg;
+    return NULL;
+}
+
+void tcp_stream_set_free(struct tcp_stream_set *set)
+{
+    if (!set->streams)
+        return;
+    for (int i = 0; i < set->n; i++) {
+        stream_join(&set->streams[i]);
+        stream_close(&set->streams[i]);
+    }
+    free(set->streams);
+    set->streams = NULL;
+    set->n = 0;
+}

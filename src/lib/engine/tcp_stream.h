@@ -1,0 +1,61 @@
+/*
+ * The local half of a TCP stream test: all data connections this end of the
+ * test owns, their threads, and the snapshots that turn byte counters into
+ * intervals and totals. Used the same way by the client and the server.
+ */
+#ifndef NETAB_ENGINE_TCP_STREAM_H
+#define NETAB_ENGINE_TCP_STREAM_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "engine/params.h"
+#include "engine/stream.h"
+#include "util/err.h"
+
+struct tcp_stream_set {
+    struct stream *streams;
+    int n;
+    atomic_bool stop;
+    atomic_bool abort;
+};
+
+/*
+ * Prepares a set of n connections. fds[i] is connection i (ownership passes
+ * to the set), server_sends[i] its direction, is_server tells which end this
+ * is. Byte quotas for -n are split evenly among the senders of each
+ * direction. Returns 0 or -ENOMEM.
+ */
+NB_MUST_CHECK int tcp_stream_set_init(struct tcp_stream_set *set, const struct test_params *p,
+                                      const int *fds, const bool *server_sends, int n,
+                                      bool is_server, int cpu, int idle_timeout_ms);
+
+/* Starts every stream's thread. Returns 0 or -errno (then nothing runs). */
+NB_MUST_CHECK int tcp_stream_set_start(struct tcp_stream_set *set);
+
+/* Sums the byte counters: sent by this end and received by this end. */
+void tcp_stream_set_bytes(struct tcp_stream_set *set, uint64_t *sent, uint64_t *received);
+
+/* True when every local sender has finished (quota sent or stopped). */
+bool tcp_stream_set_senders_done(struct tcp_stream_set *set);
+
+/* True when every stream's thread has finished. */
+bool tcp_stream_set_all_done(struct tcp_stream_set *set);
+
+/* Asks the senders to stop; receivers go on until the peer's FIN. */
+void tcp_stream_set_stop(struct tcp_stream_set *set);
+
+/*
+ * Waits until every thread is done or deadline_ns passes; then aborts what
+ * is left and joins every thread. Returns 0, or -ETIMEDOUT if it had to abort.
+ */
+int tcp_stream_set_finish(struct tcp_stream_set *set, uint64_t deadline_ns);
+
+/* First error message of any stream, or NULL. */
+const char *tcp_stream_set_error(const struct tcp_stream_set *set);
+
+/* Closes the connections and frees the set. */
+void tcp_stream_set_free(struct tcp_stream_set *set);
+
+#endif

@@ -1,0 +1,35 @@
+/* The client side of a test: talks to a netab server and runs the local streams. */
+#ifndef NETAB_PROTO_CLIENT_H
+#define NETAB_PROTO_CLIENT_H
+
+#include <stdint.h>
+
+#include "engine/params.h"
+#include "engine/result.h"
+
+struct client_config {
+    const char *host;
+    uint16_t port;
+    int family;            /* AF_UNSPEC, AF_INET, AF_INET6 */
+    const char *bind_addr; /* -B, may be NULL */
+    uint16_t cport;        /* --cport: data connection i binds cport + i; 0 = kernel's choice */
+    int cpu;               /* -A: CPU for the client's stream threads, -1 = none */
+    int connect_timeout_ms;
+    int idle_timeout_ms; /* longest wait for the server's next message */
+    /* Called from the client's thread at each interval; may be NULL. */
+    void (*on_interval)(const struct interval_report *iv, void *ctx);
+    void *ctx;
+};
+
+void client_config_defaults(struct client_config *cfg);
+
+/*
+ * Runs one test. res receives everything measured; on failure res->error
+ * holds the reason (the server's own words where it sent an error) and the
+ * return value is a negative errno. res must be initialised with
+ * run_result_init(); the caller frees it with run_result_free().
+ */
+int client_run(const struct client_config *cfg, const struct test_params *p,
+               struct run_result *res);
+
+#endif

@@ -1,0 +1,54 @@
+/*
+ * netab server: accepts control and data connections on one port and runs
+ * each test in its own session thread, so that no peer, however slow or
+ * hostile, holds up another. Limits are enforced here, not trusted to the
+ * client.
+ */
+#ifndef NETAB_PROTO_SERVER_H
+#define NETAB_PROTO_SERVER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "util/err.h"
+
+#define SERVER_DEFAULT_PORT 5301
+
+struct server_config {
+    const char *bind_addr; /* NULL = any address */
+    uint16_t port;         /* 0 = ephemeral */
+    int family;            /* AF_UNSPEC, AF_INET or AF_INET6 */
+    int max_clients;       /* concurrent tests; beyond that "busy" */
+    double max_duration;   /* seconds a test may last, warm-up included */
+    int max_streams;       /* data connections per test */
+    int idle_timeout_ms;   /* longest silence tolerated from a peer */
+    bool one_off;          /* exit after one test */
+    FILE *log;             /* one line per test and per rejected peer; NULL = silent */
+};
+
+void server_config_defaults(struct server_config *cfg);
+
+struct server;
+
+/* Binds the listening socket. Returns 0 with *out set, or -errno with a message. */
+NB_MUST_CHECK int server_open(struct server **out, const struct server_config *cfg, char *err,
+                              size_t errlen);
+
+/* The port actually bound (useful with port 0). */
+uint16_t server_port(const struct server *s);
+
+/*
+ * Serves until server_stop() is called or, with one_off, one test has
+ * ended; then waits for running sessions to finish. Returns 0, or the
+ * negative errno of a failed one-off test.
+ */
+int server_run(struct server *s);
+
+/* Asks server_run() to return; safe from a signal handler. */
+void server_stop(struct server *s);
+
+/* Closes the socket and frees s (after server_run returned). */
+void server_free(struct server *s);
+
+#endif

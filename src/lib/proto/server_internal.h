@@ -1,0 +1,33 @@
+/* Shared between server.c (accepting) and server_session.c (running a test). */
+#ifndef NETAB_PROTO_SERVER_INTERNAL_H
+#define NETAB_PROTO_SERVER_INTERNAL_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+
+#include "proto/registry.h"
+#include "proto/server.h"
+
+struct server {
+    struct server_config cfg;
+    int listen_fd;
+    uint16_t port;
+    atomic_bool quit;
+    atomic_int active_tests;   /* control sessions counted against max_clients */
+    atomic_int threads;        /* connection threads still running */
+    atomic_int tests_finished; /* tests that reached "start" and ended */
+    atomic_int last_status;    /* result of the latest finished test */
+    struct registry registry;
+    pthread_mutex_t log_lock;
+};
+
+/*
+ * Runs one control session on fd after its first four bytes (prefix) were
+ * read. Owns fd and closes it.
+ */
+void server_session_run(struct server *s, int fd, const uint8_t prefix[4]);
+
+/* Writes one timestamped line to the server's log. */
+void server_log(struct server *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#endif

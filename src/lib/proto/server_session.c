@@ -1,0 +1,293 @@
+/*
+ * One test on the server: greeting, parameters, data connections, the
+ * measured run, the result. Every wait is bounded by the server's idle
+ * timeout or the test's own schedule, and every failure is sent to the
+ * client as an error message before the session ends.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "engine/params.h"
+#include "engine/side_report.h"
+#include "engine/sockopt.h"
+#include "engine/tcp_stream.h"
+#include "engine/window.h"
+#include "proto/frame.h"
+#include "proto/msg.h"
+#include "proto/server_internal.h"
+#include "util/clock.h"
+#include "util/sock.h"
+
+struct session {
+    struct server *server;
+    int fd;
+    char peer[80];
+    uint64_t idle_ns;
+    char err[NB_ERRLEN];
+};
+
+static void send_error(struct session *ss, const char *text)
+{
+    json_t *m = msg_error("%s", text);
+    char ignored[NB_ERRLEN];
+    if (frame_send(ss->fd, m, clock_now_ns() + 2000000000ull, ignored, sizeof(ignored)))
+        (void)0; /* The peer may be gone; the log line says what happened. */
+    json_decref(m);
+}
+
+static int recv_msg(struct session *ss, json_t **msg)
+{
+    return frame_recv(ss->fd, msg, clock_now_ns() + ss->idle_ns, ss->err, sizeof(ss->err));
+}
+
+static int greet(struct session *ss, const uint8_t prefix[4])
+{
+    json_t *hello = NULL;
+    int rc = frame_recv_body(ss->fd, prefix, &hello, clock_now_ns() + ss->idle_ns, ss->err,
+                             sizeof(ss->err));
+    if (!rc)
+        rc = msg_check_hello(hello, ss->err, sizeof(ss->err));
+    json_decref(hello);
+    if (rc) {
+        send_error(ss, ss->err);
+        return rc;
+    }
+    json_t *w = msg_welcome();
+    rc = frame_send(ss->fd, w, clock_now_ns() + ss->idle_ns, ss->err, sizeof(ss->err));
+    json_decref(w);
+    return rc;
+}
+
+static int check_limits(struct session *ss, const struct test_params *p)
+{
+    const struct server_config *cfg = &ss->server->cfg;
+    if (params_connections(p) > cfg->max_streams)
+        return err_set(ss->err, sizeof(ss->err), EPERM,
+                       "test asks for %d data connections, this server allows %d (--max-streams)",
+                       params_connections(p), cfg->max_streams);
+    if (!p->bytes && p->duration_s + p->omit_s > cfg->max_duration)
+        return err_set(ss->err, sizeof(ss->err), EPERM,
+                       "test asks for %g s, this server allows %g s (--max-duration)",
+                       p->duration_s + p->omit_s, cfg->max_duration);
+    return 0;
+}
+
+static int receive_params(struct session *ss, struct test_params *p)
+{
+    json_t *start = NULL;
+    int rc = recv_msg(ss, &start);
+    if (!rc)
+        rc = msg_expect(start, "start", "client", ss->err, sizeof(ss->err));
+    if (!rc)
+        rc = params_from_json(json_object_get(start, "params"), p, ss->err, sizeof(ss->err));
+    json_decref(start);
+    if (!rc)
+        rc = check_limits(ss, p);
+    if (rc)
+        send_error(ss, ss->err);
+    return rc;
+}
+
+/* Registers the test, sends the cookie and waits for every data connection. */
+static int gather_connections(struct session *ss, const struct test_params *p,
+                              struct pending_test *t)
+{
+    int n = params_connections(p);
+    bool *want = calloc((size_t)n, sizeof(bool));
+    t->fds = malloc((size_t)n * sizeof(int));
+    t->server_sends = calloc((size_t)n, sizeof(bool));
+    if (!want || !t->fds || !t->server_sends) {
+        free(want);
+        return err_set(ss->err, sizeof(ss->err), ENOMEM, "out of memory");
+    }
+    for (int i = 0; i < n; i++) {
+        t->fds[i] = -1;
+        want[i] = p->reverse || (p->bidir && i >= p->streams);
+    }
+    t->expected = n;
+    t->want_server_sends = want;
+    int rc = datahdr_cookie_new(t->cookie);
+    if (rc) {
+        free(want);
+        return err_set(ss->err, sizeof(ss->err), rc, "cannot create a test cookie");
+    }
+    registry_add(&ss->server->registry, t);
+    char hex[33];
+    datahdr_cookie_to_hex(t->cookie, hex);
+    json_t *acc = json_pack("{s:s, s:s}", "type", "accept", "cookie", hex);
+    rc = frame_send(ss->fd, acc, clock_now_ns() + ss->idle_ns, ss->err, sizeof(ss->err));
+    json_decref(acc);
+    if (!rc) {
+        rc = registry_wait(&ss->server->registry, t, clock_now_ns() + ss->idle_ns);
+        if (rc)
+            err_set(ss->err, sizeof(ss->err), rc, "only %d of %d data connections arrived in time",
+                    t->attached, n);
+    }
+    registry_remove(&ss->server->registry, t);
+    t->want_server_sends = NULL;
+    free(want);
+    return rc;
+}
+
+/* Waits for "stop", watching the server's limits and the peer's health. */
+static int await_stop(struct session *ss, const struct test_params *p, struct tcp_stream_set *set,
+                      struct window *w)
+{
+    const struct server_config *cfg = &ss->server->cfg;
+    double limit = p->bytes ? cfg->max_duration : p->duration_s + p->omit_s;
+    uint64_t hard_end = w->start_ns + (uint64_t)((limit > cfg->max_duration ? cfg->max_duration
+                                                                               : limit) *
+                                                 1e9);
+    uint64_t deadline = hard_end + ss->idle_ns;
+    for (;;) {
+        window_tick(w, set);
+        if (atomic_load(&ss->server->quit))
+            return err_set(ss->err, sizeof(ss->err), ECANCELED, "the server is shutting down");
+        uint64_t now = clock_now_ns();
+        if (p->bytes && now > hard_end)
+            return err_set(ss->err, sizeof(ss->err), ETIME,
+                           "test exceeded the server's limit of %g s (--max-duration)",
+                           cfg->max_duration);
+        if (now > deadline)
+            return err_set(ss->err, sizeof(ss->err), ETIMEDOUT,
+                           "client sent no stop within %d ms of the test's end",
+                           cfg->idle_timeout_ms);
+        const char *serr = tcp_stream_set_error(set);
+        if (serr)
+            return err_set(ss->err, sizeof(ss->err), EIO, "%s", serr);
+        struct pollfd pfd = {.fd = ss->fd, .events = POLLIN};
+        if (poll(&pfd, 1, 20) <= 0)
+            continue;
+        json_t *m = NULL;
+        int rc = frame_recv(ss->fd, &m, clock_now_ns() + ss->idle_ns, ss->err, sizeof(ss->err));
+        if (!rc)
+            rc = msg_expect(m, "stop", "client", ss->err, sizeof(ss->err));
+        json_decref(m);
+        return rc;
+    }
+}
+
+static void log_result(struct session *ss, const struct test_params *p,
+                       const struct side_report *r, int rc)
+{
+    uint64_t sent = 0, recvd = 0;
+    double secs = 0;
+    for (int i = 0; r && i < r->n; i++) {
+        if (r->streams[i].sender)
+            sent += r->streams[i].bytes;
+        else
+            recvd += r->streams[i].bytes;
+        if (r->streams[i].seconds > secs)
+            secs = r->streams[i].seconds;
+    }
+    server_log(ss->server,
+               "peer=%s test=%s streams=%d reverse=%d bidir=%d duration=%g bytes=%llu "
+               "sent=%llu received=%llu seconds=%.3f cpu=%.1f%% result=%s",
+               ss->peer, params_kind_name(p->kind), p->streams, p->reverse, p->bidir,
+               p->duration_s, (unsigned long long)p->bytes, (unsigned long long)sent,
+               (unsigned long long)recvd, secs, r && r->cpu_valid ? r->cpu.total_pct : 0.0,
+               rc ? ss->err : "ok");
+}
+
+/* Runs the test once all data connections are attached. */
+static int run_test(struct session *ss, const struct test_params *p, struct pending_test *t)
+{
+    struct tcp_stream_set set;
+    struct window w = {0};
+    struct side_report report = {0};
+    int rc = tcp_stream_set_init(&set, p, t->fds, t->server_sends, t->expected, true,
+                                 p->server_cpu, ss->server->cfg.idle_timeout_ms);
+    if (rc) {
+        err_set(ss->err, sizeof(ss->err), rc, "out of memory");
+        send_error(ss, ss->err);
+        return rc;
+    }
+    for (int i = 0; i < t->expected; i++)
+        t->fds[i] = -1; /* the set owns them now */
+    char sockerr[NB_ERRLEN];
+    for (int i = 0; i < set.n && !rc; i++)
+        rc = sockopt_apply(set.streams[i].fd, p, sockerr, sizeof(sockerr));
+    if (rc)
+        err_set(ss->err, sizeof(ss->err), rc, "%s", sockerr);
+    if (!rc && (rc = window_begin(&w, &set, p->omit_s)))
+        err_set(ss->err, sizeof(ss->err), rc, "out of memory");
+    if (!rc && (rc = tcp_stream_set_start(&set)))
+        err_set(ss->err, sizeof(ss->err), rc, "cannot start stream threads");
+    if (!rc) {
+        json_t *ready = msg_simple("ready");
+        rc = frame_send(ss->fd, ready, clock_now_ns() + ss->idle_ns, ss->err, sizeof(ss->err));
+        json_decref(ready);
+    }
+    bool running = rc == 0;
+    if (!rc)
+        rc = await_stop(ss, p, &set, &w);
+    if (running) {
+        tcp_stream_set_stop(&set);
+        int frc = tcp_stream_set_finish(&set, clock_now_ns() + ss->idle_ns);
+        if (!rc && frc)
+            rc = err_set(ss->err, sizeof(ss->err), frc,
+                         "data did not drain within %d ms after the test ended",
+                         ss->server->cfg.idle_timeout_ms);
+        const char *serr = tcp_stream_set_error(&set);
+        if (!rc && serr)
+            rc = err_set(ss->err, sizeof(ss->err), EIO, "%s", serr);
+    }
+    if (!rc && (rc = window_close(&w, &set, &report)))
+        err_set(ss->err, sizeof(ss->err), rc, "out of memory");
+    if (!rc) {
+        json_t *res = json_pack("{s:s, s:o}", "type", "result", "side", side_report_to_json(&report));
+        rc = frame_send(ss->fd, res, clock_now_ns() + ss->idle_ns, ss->err, sizeof(ss->err));
+        json_decref(res);
+    } else {
+        send_error(ss, ss->err);
+    }
+    log_result(ss, p, rc ? NULL : &report, rc);
+    side_report_free(&report);
+    window_free(&w);
+    tcp_stream_set_free(&set);
+    return rc;
+}
+
+static void free_pending(struct pending_test *t)
+{
+    for (int i = 0; t->fds && i < t->expected; i++)
+        if (t->fds[i] >= 0)
+            close(t->fds[i]);
+    free(t->fds);
+    free(t->server_sends);
+}
+
+void server_session_run(struct server *s, int fd, const uint8_t prefix[4])
+{
+    struct session ss = {.server = s, .fd = fd};
+    ss.idle_ns = (uint64_t)s->cfg.idle_timeout_ms * 1000000;
+    sock_peer_name(fd, ss.peer, sizeof(ss.peer));
+    if (atomic_fetch_add(&s->active_tests, 1) >= s->cfg.max_clients) {
+        send_error(&ss, "server is busy: it already runs its maximum number of tests "
+                        "(--max-clients); try again later");
+        server_log(s, "peer=%s refused: busy", ss.peer);
+        goto out;
+    }
+    struct test_params p;
+    if (greet(&ss, prefix) || receive_params(&ss, &p)) {
+        server_log(s, "peer=%s refused: %s", ss.peer, ss.err);
+        goto out;
+    }
+    struct pending_test t = {0};
+    int rc = gather_connections(&ss, &p, &t);
+    if (rc) {
+        send_error(&ss, ss.err);
+        log_result(&ss, &p, NULL, rc);
+    } else {
+        rc = run_test(&ss, &p, &t);
+    }
+    free_pending(&t);
+    atomic_store(&s->last_status, rc);
+    atomic_fetch_add(&s->tests_finished, 1);
+out:
+    atomic_fetch_sub(&s->active_tests, 1);
+    close(fd);
+}

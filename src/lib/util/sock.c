@@ -1,0 +1,192 @@
+#include "util/sock.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+static int resolve(const char *host, uint16_t port, int family, int passive, struct addrinfo **res,
+                   char *err, size_t errlen)
+{
+    struct addrinfo hints = {.ai_family = family, .ai_socktype = SOCK_STREAM};
+    if (passive)
+        hints.ai_flags = AI_PASSIVE;
+    char portstr[8];
+    snprintf(portstr, sizeof(portstr), "%u", port);
+    int rc = getaddrinfo(host && *host ? host : NULL, portstr, &hints, res);
+    if (rc)
+        return err_set(err, errlen, EHOSTUNREACH, "cannot resolve '%s': %s",
+                       host && *host ? host : "(any)", gai_strerror(rc));
+    return 0;
+}
+
+int sock_listen(const char *addr, uint16_t port, int family, uint16_t *bound_port, char *err,
+                size_t errlen)
+{
+    struct addrinfo *res = NULL;
+    if (family == AF_UNSPEC && !(addr && *addr))
+        family = AF_INET6;
+    int rc = resolve(addr, port, family, 1, &res, err, errlen);
+    if (rc)
+        return rc;
+    int fd = -1;
+    int saved = 0;
+    for (struct addrinfo *ai = res; ai; ai = ai->ai_next) {
+        fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, 0);
+        if (fd < 0) {
+            saved = errno;
+            continue;
+        }
+        int one = 1, zero = 0;
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+        if (ai->ai_family == AF_INET6)
+            setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero));
+        if (bind(fd, ai->ai_addr, ai->ai_addrlen) == 0 && listen(fd, 128) == 0)
+            break;
+        saved = errno;
+        close(fd);
+        fd = -1;
+    }
+    freeaddrinfo(res);
+    if (fd < 0)
+        return err_set(err, errlen, saved ? saved : EADDRNOTAVAIL, "cannot listen on %s port %u: %s",
+                       addr && *addr ? addr : "any address", port, strerror(saved));
+    struct sockaddr_storage ss;
+    socklen_t sl = sizeof(ss);
+    getsockname(fd, (struct sockaddr *)&ss, &sl);
+    if (bound_port)
+        *bound_port = ntohs(ss.ss_family == AF_INET ? ((struct sockaddr_in *)&ss)->sin_port
+                                                    : ((struct sockaddr_in6 *)&ss)->sin6_port);
+    return fd;
+}
+
+static int bind_local(int fd, int family, const char *bind_addr, uint16_t bind_port, char *err,
+                      size_t errlen)
+{
+    struct addrinfo *res = NULL;
+    int rc = resolve(bind_addr, bind_port, family, 1, &res, err, errlen);
+    if (rc)
+        return rc;
+    int one = 1;
+    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+    rc = bind(fd, res->ai_addr, res->ai_addrlen);
+    if (rc)
+        rc = err_set(err, errlen, errno, "cannot bind to %s port %u: %s",
+                     bind_addr && *bind_addr ? bind_addr : "any address", bind_port,
+                     strerror(errno));
+    freeaddrinfo(res);
+    return rc;
+}
+
+static int connect_timeout(int fd, const struct sockaddr *sa, socklen_t len, int timeout_ms)
+{
+    int flags = fcntl(fd, F_GETFL);
+    fcntl(fd, F_SETFL, flags | O_NONBLOCK);
+    int rc = connect(fd, sa, len);
+    if (rc && errno == EINPROGRESS) {
+        struct pollfd p = {.fd = fd, .events = POLLOUT};
+        int n;
+        do {
+            n = poll(&p, 1, timeout_ms);
+        } while (n < 0 && errno == EINTR);
+        if (n == 0) {
+            errno = ETIMEDOUT;
+            rc = -1;
+        } else {
+            int soerr = 0;
+            socklen_t sl = sizeof(soerr);
+            getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr, &sl);
+            errno = soerr;
+            rc = soerr ? -1 : 0;
+        }
+    }
+    int saved = errno;
+    fcntl(fd, F_SETFL, flags);
+    errno = saved;
+    return rc;
+}
+
+int sock_connect(const char *host, uint16_t port, int family, const char *bind_addr,
+                 uint16_t bind_port, int timeout_ms, char *err, size_t errlen)
+{
+    struct addrinfo *res = NULL;
+    int rc = resolve(host, port, family, 0, &res, err, errlen);
+    if (rc)
+        return rc;
+    int fd = -1;
+    int saved = 0;
+    for (struct addrinfo *ai = res; ai; ai = ai->ai_next) {
+        fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, 0);
+        if (fd < 0) {
+            saved = errno;
+            continue;
+        }
+        if ((bind_addr && *bind_addr) || bind_port) {
+            rc = bind_local(fd, ai->ai_family, bind_addr, bind_port, err, errlen);
+            if (rc) {
+                close(fd);
+                freeaddrinfo(res);
+                return rc;
+            }
+        }
+        if (connect_timeout(fd, ai->ai_addr, ai->ai_addrlen, timeout_ms) == 0)
+            break;
+        saved = errno;
+        close(fd);
+        fd = -1;
+    }
+    freeaddrinfo(res);
+    if (fd < 0)
+        return err_set(err, errlen, saved ? saved : EHOSTUNREACH, "cannot connect to %s port %u: %s",
+                       host, port, strerror(saved));
+    return fd;
+}
+
+void sock_addr_name(const struct sockaddr *sa, char *buf, size_t len)
+{
+    char host[INET6_ADDRSTRLEN] = "?";
+    unsigned port = 0;
+    if (sa->sa_family == AF_INET) {
+        const struct sockaddr_in *in = (const struct sockaddr_in *)sa;
+        inet_ntop(AF_INET, &in->sin_addr, host, sizeof(host));
+        port = ntohs(in->sin_port);
+        snprintf(buf, len, "%s:%u", host, port);
+    } else if (sa->sa_family == AF_INET6) {
+        const struct sockaddr_in6 *in6 = (const struct sockaddr_in6 *)sa;
+        inet_ntop(AF_INET6, &in6->sin6_addr, host, sizeof(host));
+        port = ntohs(in6->sin6_port);
+        if (IN6_IS_ADDR_V4MAPPED(&in6->sin6_addr))
+            snprintf(buf, len, "%s:%u", host + 7, port);
+        else
+            snprintf(buf, len, "[%s]:%u", host, port);
+    } else {
+        snprintf(buf, len, "?");
+    }
+}
+
+void sock_peer_name(int fd, char *buf, size_t len)
+{
+    struct sockaddr_storage ss;
+    socklen_t sl = sizeof(ss);
+    if (getpeername(fd, (struct sockaddr *)&ss, &sl)) {
+        snprintf(buf, len, "?");
+        return;
+    }
+    sock_addr_name((struct sockaddr *)&ss, buf, len);
+}
+
+int sock_set_timeouts(int fd, int ms)
+{
+    struct timeval tv = {.tv_sec = ms / 1000, .tv_usec = (ms % 1000) * 1000};
+    if (setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) ||
+        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv)))
+        return -errno;
+    return 0;
+}
