@@ -43,6 +43,16 @@ struct cpu_usage {
 /* Fills *s from /proc/stat and getrusage. Returns 0 or -errno with a message. */
 NB_MUST_CHECK int cpu_sample_take(struct cpu_sample *s, char *err, size_t errlen);
 
+/*
+ * Fills the /proc/stat fields of *s (user .. steal) from the aggregate "cpu "
+ * line found anywhere in text; other fields of *s are left alone. Fields a
+ * kernel does not report (older kernels stop before steal) are set to 0 and
+ * fields after steal (guest, guest_nice, already counted in user and nice)
+ * are ignored. Returns 0, or -EINVAL when there is no such line or it has
+ * fewer than the four fields every kernel reports. Pure: no I/O.
+ */
+NB_MUST_CHECK int cpu_parse_proc_stat(const char *text, struct cpu_sample *s);
+
 /* Computes the usage between two samples (pure computation). */
 void cpu_usage_between(const struct cpu_sample *a, const struct cpu_sample *b,
                        struct cpu_usage *out);
