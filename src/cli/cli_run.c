@@ -1,11 +1,357 @@
+/* netab run: option parsing and printing; the work happens in libnetab. */
+#include <errno.h>
+#include <getopt.h>
+#include <pthread.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
 
 #include "cli/cli.h"
+#include "cli/cli_common.h"
+#include "proto/client.h"
+#include "proto/server.h"
+#include "report/run_json.h"
+#include "report/run_text.h"
+
+static const char run_usage[] =
+    "usage: netab run [options]\n"
+    "\n"
+    "Runs one network test. Without -c, netab starts its own server on 127.0.0.1\n"
+    "(an ephemeral port) so a loopback test needs no set-up.\n"
+    "\n"
+    "Where:\n"
+    "  -c, --client HOST      run against 'netab server' on HOST\n"
+    "  -p, --port PORT        server port (default 5301)\n"
+    "  -4, -6                 IPv4 or IPv6 only\n"
+    "  -B, --bind ADDR        local address for every connection\n"
+    "      --cport PORT       fixed client ports: data connection i uses PORT+i\n"
+    "What:\n"
+    "      --test NAME        tcp_stream (default)\n"
+    "  -t, --time SECONDS     measured duration (default 10)\n"
+    "  -n, --bytes BYTES      send BYTES per direction instead of running for a time\n"
+    "  -P, --parallel N       N streams, each in its own thread (default 1)\n"
+    "  -R, --reverse          the server sends, the client receives\n"
+    "      --bidir            both ends send at once (N streams each way)\n"
+    "  -l, --length BYTES     bytes per send() (default 128K)\n"
+    "  -w, --window BYTES     socket buffer size (SO_SNDBUF/SO_RCVBUF)\n"
+    "  -M, --set-mss BYTES    TCP maximum segment size\n"
+    "  -N, --no-delay         TCP_NODELAY\n"
+    "  -C, --congestion ALGO  TCP congestion control (e.g. cubic, bbr, reno)\n"
+    "  -O, --omit SECONDS     warm-up before counting starts (default 0)\n"
+    "  -A, --affinity CPU[,SERVERCPU]  pin the client's (and server's) stream threads\n"
+    "Output:\n"
+    "  -i, --interval SECONDS interval reports (default 1, 0 for none)\n"
+    "  -J, --json             one JSON document on stdout (docs/json.md), also on failure\n"
+    "      --connect-timeout MS  (default 5000)   --idle-timeout MS  (default 10000)\n"
+    "  -h, --help\n"
+    "\n"
+    "Sizes take K/M/G (1024-based) and Ki/Mi/Gi. Exit status: 0 success, 1 the test\n"
+    "failed, 2 bad usage.\n";
+
+struct run_opts {
+    struct test_params params;
+    struct client_config client;
+    const char *host; /* NULL = in-process loopback server */
+    bool json;
+};
+
+/* Prints the usage error; with --json also the one JSON document. */
+static int usage_failure(const struct run_opts *o, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static int usage_failure(const struct run_opts *o, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    va_end(ap);
+    if (o->json) {
+        json_t *doc =
+            json_pack("{s:s, s:n, s:s}", "netab_version", NETAB_VERSION, "end", "error", msg);
+        json_dumpf(doc, stdout, JSON_INDENT(2));
+        fputc('\n', stdout);
+        json_decref(doc);
+    }
+    return cli_usage_error("run", "%s", msg);
+}
+
+static bool parse_affinity(const char *arg, struct run_opts *o)
+{
+    char local[32], *comma;
+    snprintf(local, sizeof(local), "%s", arg);
+    comma = strchr(local, ',');
+    if (comma)
+        *comma++ = '\0';
+    long v;
+    if (!cli_parse_int("run", "-A", local, 0, 4095, &v))
+        return false;
+    o->client.cpu = (int)v;
+    if (comma) {
+        if (!cli_parse_int("run", "-A", comma, 0, 4095, &v))
+            return false;
+        o->params.server_cpu = (int)v;
+    }
+    return true;
+}
+
+enum {
+    OPT_BIDIR = 256,
+    OPT_CPORT,
+    OPT_TEST,
+    OPT_CONNECT_TIMEOUT,
+    OPT_IDLE_TIMEOUT,
+};
+
+static const struct option run_options[] = {
+    {"client", required_argument, NULL, 'c'},
+    {"port", required_argument, NULL, 'p'},
+    {"bind", required_argument, NULL, 'B'},
+    {"cport", required_argument, NULL, OPT_CPORT},
+    {"test", required_argument, NULL, OPT_TEST},
+    {"time", required_argument, NULL, 't'},
+    {"bytes", required_argument, NULL, 'n'},
+    {"parallel", required_argument, NULL, 'P'},
+    {"reverse", no_argument, NULL, 'R'},
+    {"bidir", no_argument, NULL, OPT_BIDIR},
+    {"length", required_argument, NULL, 'l'},
+    {"window", required_argument, NULL, 'w'},
+    {"set-mss", required_argument, NULL, 'M'},
+    {"no-delay", no_argument, NULL, 'N'},
+    {"congestion", required_argument, NULL, 'C'},
+    {"omit", required_argument, NULL, 'O'},
+    {"affinity", required_argument, NULL, 'A'},
+    {"interval", required_argument, NULL, 'i'},
+    {"json", no_argument, NULL, 'J'},
+    {"connect-timeout", required_argument, NULL, OPT_CONNECT_TIMEOUT},
+    {"idle-timeout", required_argument, NULL, OPT_IDLE_TIMEOUT},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+
+/* Returns -1 to go on, or an exit code. */
+static int parse_option(int c, const char *arg, struct run_opts *o)
+{
+    struct test_params *p = &o->params;
+    uint64_t u;
+    long v;
+    double d;
+    switch (c) {
+    case 'c':
+        o->host = arg;
+        return -1;
+    case 'p':
+        if (!cli_parse_int("run", "-p", arg, 1, 65535, &v))
+            return EXIT_USAGE;
+        o->client.port = (uint16_t)v;
+        return -1;
+    case 'B':
+        o->client.bind_addr = arg;
+        return -1;
+    case OPT_CPORT:
+        if (!cli_parse_int("run", "--cport", arg, 1, 65535, &v))
+            return EXIT_USAGE;
+        o->client.cport = (uint16_t)v;
+        return -1;
+    case '4':
+        o->client.family = AF_INET;
+        return -1;
+    case '6':
+        o->client.family = AF_INET6;
+        return -1;
+    case OPT_TEST:
+        if (params_kind_from_name(arg, &p->kind))
+            return usage_failure(o, "--test: unknown test '%s' (known: tcp_stream)", arg);
+        return -1;
+    case 't':
+        if (!cli_parse_seconds("run", "-t", arg, 0.1, PARAMS_MAX_DURATION, &p->duration_s))
+            return EXIT_USAGE;
+        return -1;
+    case 'n':
+        if (!cli_parse_size("run", "-n", arg, UINT64_MAX >> 2, &p->bytes))
+            return EXIT_USAGE;
+        if (p->bytes == 0)
+            return usage_failure(o, "-n: the byte count must be positive");
+        return -1;
+    case 'P':
+        if (!cli_parse_int("run", "-P", arg, 1, PARAMS_MAX_STREAMS, &v))
+            return EXIT_USAGE;
+        p->streams = (int)v;
+        return -1;
+    case 'R':
+        p->reverse = true;
+        return -1;
+    case OPT_BIDIR:
+        p->bidir = true;
+        return -1;
+    case 'l':
+        if (!cli_parse_size("run", "-l", arg, PARAMS_MAX_BLOCK, &u))
+            return EXIT_USAGE;
+        if (u == 0)
+            return usage_failure(o, "-l: the block size must be positive");
+        p->block = (uint32_t)u;
+        return -1;
+    case 'w':
+        if (!cli_parse_size("run", "-w", arg, 1024u * 1024 * 1024, &u))
+            return EXIT_USAGE;
+        p->sockbuf = (uint32_t)u;
+        return -1;
+    case 'M':
+        if (!cli_parse_int("run", "-M", arg, 88, 65535, &v))
+            return EXIT_USAGE;
+        p->mss = (uint32_t)v;
+        return -1;
+    case 'N':
+        p->nodelay = true;
+        return -1;
+    case 'C':
+        if (strlen(arg) >= sizeof(p->cc))
+            return usage_failure(o, "-C: congestion control name '%s' is too long", arg);
+        strcpy(p->cc, arg);
+        return -1;
+    case 'O':
+        if (!cli_parse_seconds("run", "-O", arg, 0, 3600, &p->omit_s))
+            return EXIT_USAGE;
+        return -1;
+    case 'A':
+        return parse_affinity(arg, o) ? -1 : EXIT_USAGE;
+    case 'i':
+        if (!cli_parse_seconds("run", "-i", arg, 0, 3600, &d))
+            return EXIT_USAGE;
+        if (d > 0 && d < 0.1)
+            return usage_failure(o, "-i: the interval must be 0 (none) or at least 0.1 s");
+        p->interval_s = d;
+        return -1;
+    case 'J':
+        return -1;
+    case OPT_CONNECT_TIMEOUT:
+        if (!cli_parse_int("run", "--connect-timeout", arg, 1, 3600000, &v))
+            return EXIT_USAGE;
+        o->client.connect_timeout_ms = (int)v;
+        return -1;
+    case OPT_IDLE_TIMEOUT:
+        if (!cli_parse_int("run", "--idle-timeout", arg, 100, 3600000, &v))
+            return EXIT_USAGE;
+        o->client.idle_timeout_ms = (int)v;
+        return -1;
+    case 'h':
+        fputs(run_usage, stdout);
+        return EXIT_OK;
+    default:
+        return usage_failure(o, "invalid option");
+    }
+}
+
+static int parse_args(int argc, char **argv, struct run_opts *o)
+{
+    params_defaults(&o->params);
+    client_config_defaults(&o->client);
+    o->client.port = SERVER_DEFAULT_PORT;
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--json") || !strcmp(argv[i], "-J"))
+            o->json = true;
+    opterr = 0;
+    optind = 1;
+    int c;
+    while ((c = getopt_long(argc, argv, ":c:p:B:46t:n:P:Rl:w:M:NC:O:A:i:Jh", run_options, NULL)) !=
+           -1) {
+        if (c == '?')
+            return usage_failure(o, "unknown option '%s'", argv[optind - 1]);
+        if (c == ':')
+            return usage_failure(o, "option '%s' needs a value", argv[optind - 1]);
+        int rc = parse_option(c, optarg, o);
+        if (rc >= 0) {
+            if (rc == EXIT_USAGE && o->json)
+                return usage_failure(o, "invalid value for '%s'", argv[optind - 1]);
+            return rc;
+        }
+    }
+    if (optind < argc)
+        return usage_failure(o, "unexpected argument '%s'", argv[optind]);
+    char err[NB_ERRLEN];
+    if (params_validate(&o->params, err, sizeof(err)))
+        return usage_failure(o, "%s", err);
+    return -1;
+}
+
+static void print_interval(const struct interval_report *iv, void *ctx)
+{
+    (void)ctx;
+    run_text_interval(stdout, iv);
+}
+
+static void *server_thread(void *arg)
+{
+    server_run(arg);
+    return NULL;
+}
+
+/* Runs the test against netab's own server on loopback, in this process. */
+static int run_in_process(struct run_opts *o, struct run_result *res)
+{
+    struct server_config cfg;
+    server_config_defaults(&cfg);
+    cfg.bind_addr = o->client.family == AF_INET6 ? "::1" : "127.0.0.1";
+    cfg.port = 0;
+    cfg.one_off = true;
+    cfg.log = NULL;
+    cfg.max_duration = PARAMS_MAX_DURATION;
+    cfg.max_streams = 2 * PARAMS_MAX_STREAMS;
+    cfg.idle_timeout_ms = o->client.idle_timeout_ms;
+    struct server *srv;
+    int rc = server_open(&srv, &cfg, res->error, sizeof(res->error));
+    if (rc)
+        return rc;
+    pthread_t t;
+    if (pthread_create(&t, NULL, server_thread, srv)) {
+        server_free(srv);
+        return err_set(res->error, sizeof(res->error), EAGAIN, "cannot start the server thread");
+    }
+    o->client.host = cfg.bind_addr;
+    o->client.port = server_port(srv);
+    res->in_process = true;
+    rc = client_run(&o->client, &o->params, res);
+    server_stop(srv);
+    pthread_join(t, NULL);
+    server_free(srv);
+    return rc;
+}
 
 int cli_run(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    fprintf(stderr, "netab run: under construction\n");
-    return EXIT_FAIL;
+    struct run_opts o = {0};
+    int rc = parse_args(argc, argv, &o);
+    if (rc >= 0)
+        return rc;
+    if (!o.json) {
+        o.client.on_interval = print_interval;
+    }
+    struct run_result res;
+    run_result_init(&res);
+    res.params = o.params;
+    res.in_process = o.host == NULL;
+    snprintf(res.server, sizeof(res.server), "%s",
+             o.host ? o.host : (o.client.family == AF_INET6 ? "::1" : "127.0.0.1"));
+    res.port = o.host ? o.client.port : 0;
+    if (!o.json)
+        run_text_header(stdout, &res);
+    if (o.host) {
+        o.client.host = o.host;
+        rc = client_run(&o.client, &o.params, &res);
+    } else {
+        rc = run_in_process(&o, &res);
+    }
+    if (o.json) {
+        json_t *doc = run_json_build(&res);
+        json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+        fputc('\n', stdout);
+        json_decref(doc);
+    } else {
+        run_text_summary(stdout, &res);
+    }
+    if (rc)
+        fprintf(stderr, "netab run: error: %s\n", res.error);
+    run_result_free(&res);
+    return rc ? EXIT_FAIL : EXIT_OK;
 }

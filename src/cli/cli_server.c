@@ -1,11 +1,215 @@
+/* netab server: option parsing, daemonising and signal handling. */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/cli_common.h"
+#include "proto/server.h"
+
+static const char server_usage[] =
+    "usage: netab server [options]\n"
+    "\n"
+    "Serves netab tests to remote 'netab run -c HOST' clients, several at once.\n"
+    "\n"
+    "  -p, --port PORT          listen port (default 5301; 0 picks a free one)\n"
+    "  -B, --bind ADDR          listen address (default: all)\n"
+    "  -4, -6                   IPv4 or IPv6 only\n"
+    "  -D, --daemon             detach and run in the background (logs to --logfile)\n"
+    "      --logfile FILE       append log lines to FILE instead of stderr\n"
+    "      --pidfile FILE       write the server's process id to FILE\n"
+    "  -1, --one-off            exit after one test (exit status 1 if it failed)\n"
+    "      --max-clients N      concurrent tests; more get \"busy\" at once (default 4)\n"
+    "      --max-duration SEC   longest test accepted, warm-up included (default 3600)\n"
+    "      --max-streams N      data connections per test (default 128)\n"
+    "      --idle-timeout MS    longest silence tolerated from a peer (default 10000)\n"
+    "      --port-file FILE     write the bound port to FILE once listening\n"
+    "  -h, --help\n"
+    "\n"
+    "One log line per test: peer, parameters, result. SIGINT or SIGTERM stops the\n"
+    "server after running tests are cut short with an error sent to their clients.\n";
+
+static struct server *running;
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    if (running)
+        server_stop(running);
+}
+
+enum {
+    OPT_MAX_CLIENTS = 256,
+    OPT_MAX_DURATION,
+    OPT_MAX_STREAMS,
+    OPT_IDLE,
+    OPT_LOGFILE,
+    OPT_PIDFILE,
+    OPT_PORTFILE
+};
+
+static const struct option server_options[] = {
+    {"port", required_argument, NULL, 'p'},
+    {"bind", required_argument, NULL, 'B'},
+    {"daemon", no_argument, NULL, 'D'},
+    {"one-off", no_argument, NULL, '1'},
+    {"max-clients", required_argument, NULL, OPT_MAX_CLIENTS},
+    {"max-duration", required_argument, NULL, OPT_MAX_DURATION},
+    {"max-streams", required_argument, NULL, OPT_MAX_STREAMS},
+    {"idle-timeout", required_argument, NULL, OPT_IDLE},
+    {"logfile", required_argument, NULL, OPT_LOGFILE},
+    {"pidfile", required_argument, NULL, OPT_PIDFILE},
+    {"port-file", required_argument, NULL, OPT_PORTFILE},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+
+struct server_opts {
+    struct server_config cfg;
+    bool daemon;
+    const char *logfile, *pidfile, *portfile;
+};
+
+static int parse_args(int argc, char **argv, struct server_opts *o)
+{
+    server_config_defaults(&o->cfg);
+    opterr = 0;
+    optind = 1;
+    int c;
+    long v;
+    while ((c = getopt_long(argc, argv, ":p:B:46D1h", server_options, NULL)) != -1) {
+        switch (c) {
+        case 'p':
+            if (!cli_parse_int("server", "-p", optarg, 0, 65535, &v))
+                return EXIT_USAGE;
+            o->cfg.port = (uint16_t)v;
+            break;
+        case 'B':
+            o->cfg.bind_addr = optarg;
+            break;
+        case '4':
+            o->cfg.family = AF_INET;
+            break;
+        case '6':
+            o->cfg.family = AF_INET6;
+            break;
+        case 'D':
+            o->daemon = true;
+            break;
+        case '1':
+            o->cfg.one_off = true;
+            break;
+        case OPT_MAX_CLIENTS:
+            if (!cli_parse_int("server", "--max-clients", optarg, 1, 10000, &v))
+                return EXIT_USAGE;
+            o->cfg.max_clients = (int)v;
+            break;
+        case OPT_MAX_DURATION:
+            if (!cli_parse_seconds("server", "--max-duration", optarg, 0.1, 7 * 24 * 3600.0,
+                                   &o->cfg.max_duration))
+                return EXIT_USAGE;
+            break;
+        case OPT_MAX_STREAMS:
+            if (!cli_parse_int("server", "--max-streams", optarg, 1, 1024, &v))
+                return EXIT_USAGE;
+            o->cfg.max_streams = (int)v;
+            break;
+        case OPT_IDLE:
+            if (!cli_parse_int("server", "--idle-timeout", optarg, 100, 3600000, &v))
+                return EXIT_USAGE;
+            o->cfg.idle_timeout_ms = (int)v;
+            break;
+        case OPT_LOGFILE:
+            o->logfile = optarg;
+            break;
+        case OPT_PIDFILE:
+            o->pidfile = optarg;
+            break;
+        case OPT_PORTFILE:
+            o->portfile = optarg;
+            break;
+        case 'h':
+            fputs(server_usage, stdout);
+            return EXIT_OK;
+        case ':':
+            return cli_usage_error("server", "option '%s' needs a value", argv[optind - 1]);
+        default:
+            return cli_usage_error("server", "unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    if (optind < argc)
+        return cli_usage_error("server", "unexpected argument '%s'", argv[optind]);
+    return -1;
+}
+
+static int write_file(const char *path, unsigned long value)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        fprintf(stderr, "netab server: cannot write %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    fprintf(f, "%lu\n", value);
+    return fclose(f) ? -1 : 0;
+}
 
 int cli_server(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    fprintf(stderr, "netab server: under construction\n");
-    return EXIT_FAIL;
+    struct server_opts o = {0};
+    int rc = parse_args(argc, argv, &o);
+    if (rc >= 0)
+        return rc;
+    FILE *log = NULL;
+    if (o.logfile) {
+        log = fopen(o.logfile, "a");
+        if (!log) {
+            fprintf(stderr, "netab server: cannot open log file %s: %s\n", o.logfile,
+                    strerror(errno));
+            return EXIT_FAIL;
+        }
+        o.cfg.log = log;
+    } else if (o.daemon) {
+        o.cfg.log = NULL;
+    }
+    char err[NB_ERRLEN];
+    struct server *srv;
+    if (server_open(&srv, &o.cfg, err, sizeof(err))) {
+        fprintf(stderr, "netab server: %s\n", err);
+        if (log)
+            fclose(log);
+        return EXIT_FAIL;
+    }
+    /* Daemonise after binding, so a port already in use is reported to the caller. */
+    if (o.daemon && daemon(1, 0)) {
+        fprintf(stderr, "netab server: cannot daemonise: %s\n", strerror(errno));
+        server_free(srv);
+        return EXIT_FAIL;
+    }
+    if ((o.pidfile && write_file(o.pidfile, (unsigned long)getpid())) ||
+        (o.portfile && write_file(o.portfile, server_port(srv)))) {
+        server_free(srv);
+        return EXIT_FAIL;
+    }
+    running = srv;
+    struct sigaction sa = {.sa_handler = on_signal};
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    signal(SIGPIPE, SIG_IGN);
+    if (o.cfg.log && !o.daemon)
+        fprintf(o.cfg.log, "netab server %s listening on port %u\n", NETAB_VERSION,
+                server_port(srv));
+    rc = server_run(srv);
+    running = NULL;
+    server_free(srv);
+    if (o.pidfile)
+        unlink(o.pidfile);
+    if (log)
+        fclose(log);
+    return rc ? EXIT_FAIL : EXIT_OK;
 }

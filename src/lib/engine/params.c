@@ -56,8 +56,8 @@ int params_validate(const struct test_params *p, char *err, size_t errlen)
         return err_set(err, errlen, EINVAL, "MSS %u is out of range 88..65535", p->mss);
     if (!isfinite(p->omit_s) || p->omit_s < 0 || p->omit_s > 3600)
         return err_set(err, errlen, EINVAL, "omit %g s is out of range [0, 3600]", p->omit_s);
-    if (!isfinite(p->interval_s) || p->interval_s < 0 || (p->interval_s > 0 && p->interval_s < 0.1)
-        || p->interval_s > 3600)
+    if (!isfinite(p->interval_s) || p->interval_s < 0 ||
+        (p->interval_s > 0 && p->interval_s < 0.1) || p->interval_s > 3600)
         return err_set(err, errlen, EINVAL,
                        "interval %g s is out of range (0 for none, else 0.1 to 3600)",
                        p->interval_s);
@@ -69,8 +69,8 @@ int params_validate(const struct test_params *p, char *err, size_t errlen)
         return err_set(err, errlen, EINVAL, "congestion control name is too long");
     for (const char *c = p->cc; *c; c++)
         if (!((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '_' || *c == '-'))
-            return err_set(err, errlen, EINVAL, "congestion control name '%s' has invalid characters",
-                           p->cc);
+            return err_set(err, errlen, EINVAL,
+                           "congestion control name '%s' has invalid characters", p->cc);
     return 0;
 }
 
@@ -119,9 +119,9 @@ static int get_bool(const json_t *obj, const char *key, bool *out, char *err, si
     return 0;
 }
 
-static const char *const known_keys[] = {"test",  "duration", "bytes",   "streams", "reverse",
-                                         "bidir", "block",    "sockbuf", "mss",     "nodelay",
-                                         "congestion", "omit", "interval", "server_cpu"};
+static const char *const known_keys[] = {
+    "test",    "duration", "bytes",   "streams",    "reverse", "bidir",    "block",
+    "sockbuf", "mss",      "nodelay", "congestion", "omit",    "interval", "server_cpu"};
 
 int params_from_json(const json_t *obj, struct test_params *p, char *err, size_t errlen)
 {
@@ -129,7 +129,8 @@ int params_from_json(const json_t *obj, struct test_params *p, char *err, size_t
         return err_set(err, errlen, EINVAL, "test parameters are not a JSON object");
     const char *key;
     json_t *val;
-    json_object_foreach((json_t *)obj, key, val) {
+    json_object_foreach((json_t *)obj, key, val)
+    {
         int known = 0;
         for (unsigned i = 0; i < sizeof(known_keys) / sizeof(known_keys[0]); i++)
             known |= !strcmp(key, known_keys[i]);
@@ -144,7 +145,8 @@ int params_from_json(const json_t *obj, struct test_params *p, char *err, size_t
         return err_set(err, errlen, EINVAL, "unknown test \"%.40s\"", name);
     const char *cc = json_string_value(json_object_get(obj, "congestion"));
     if (!cc)
-        return err_set(err, errlen, EINVAL, "test parameter \"congestion\" is missing or not a string");
+        return err_set(err, errlen, EINVAL,
+                       "test parameter \"congestion\" is missing or not a string");
     if (strlen(cc) >= sizeof(p->cc))
         return err_set(err, errlen, EINVAL, "congestion control name is too long");
     strcpy(p->cc, cc);
@@ -172,7 +174,8 @@ int params_from_json(const json_t *obj, struct test_params *p, char *err, size_t
     p->mss = (uint32_t)u;
     json_t *cpu = json_object_get(obj, "server_cpu");
     if (!json_is_integer(cpu) || json_integer_value(cpu) < -1 || json_integer_value(cpu) > 4095)
-        return err_set(err, errlen, EINVAL, "test parameter \"server_cpu\" is missing or out of range");
+        return err_set(err, errlen, EINVAL,
+                       "test parameter \"server_cpu\" is missing or out of range");
     p->server_cpu = (int)json_integer_value(cpu);
     return params_validate(p, err, errlen);
 }

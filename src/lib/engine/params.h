@@ -23,19 +23,19 @@ enum test_kind {
 
 struct test_params {
     enum test_kind kind;
-    double duration_s; /* -t: measured seconds; ignored when bytes > 0 */
-    uint64_t bytes;    /* -n: bytes to send per direction in total, 0 = by time */
-    int streams;       /* -P: streams per direction */
-    bool reverse;      /* -R: the server sends */
-    bool bidir;        /* --bidir: both send at once */
-    uint32_t block;    /* -l: bytes per send() */
-    uint32_t sockbuf;  /* -w: SO_SNDBUF/SO_RCVBUF, 0 = kernel default */
-    uint32_t mss;      /* -M: TCP_MAXSEG, 0 = default */
-    bool nodelay;      /* -N */
+    double duration_s;      /* -t: measured seconds; ignored when bytes > 0 */
+    uint64_t bytes;         /* -n: bytes to send per direction in total, 0 = by time */
+    int streams;            /* -P: streams per direction */
+    bool reverse;           /* -R: the server sends */
+    bool bidir;             /* --bidir: both send at once */
+    uint32_t block;         /* -l: bytes per send() */
+    uint32_t sockbuf;       /* -w: SO_SNDBUF/SO_RCVBUF, 0 = kernel default */
+    uint32_t mss;           /* -M: TCP_MAXSEG, 0 = default */
+    bool nodelay;           /* -N */
     char cc[PARAMS_CC_LEN]; /* -C: congestion control, "" = default */
-    double omit_s;     /* -O: warm-up seconds not counted */
-    double interval_s; /* -i: interval reports, 0 = none */
-    int server_cpu;    /* -A x,N: server streams' CPU, -1 = none */
+    double omit_s;          /* -O: warm-up seconds not counted */
+    double interval_s;      /* -i: interval reports, 0 = none */
+    int server_cpu;         /* -A x,N: server streams' CPU, -1 = none */
 };
 
 /* Fills p with netab's defaults (TCP stream, 10 s, 1 stream, 128 KiB blocks). */

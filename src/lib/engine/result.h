@@ -24,8 +24,8 @@ struct run_result {
     struct test_params params;
     char server[256]; /* host the client connected to */
     uint16_t port;
-    bool in_process;   /* loopback test with netab's own in-process server */
-    char started[32];  /* ISO 8601 UTC */
+    bool in_process;  /* loopback test with netab's own in-process server */
+    char started[32]; /* ISO 8601 UTC */
     bool have_local, have_remote;
     struct side_report local, remote;
     struct interval_report *intervals; /* owned */

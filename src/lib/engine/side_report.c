@@ -22,7 +22,15 @@ int side_report_collect(struct side_report *r, const struct tcp_stream_set *set,
         o->sender = s->sender;
         o->total_bytes = total;
         o->bytes = total - (omit_bytes ? omit_bytes[i] : 0);
-        o->seconds = s->end_ns > measure_ns ? (double)(s->end_ns - measure_ns) / 1e9 : 0;
+        /*
+         * A receiver's clock starts with its first byte when that came after
+         * the window opened: the server opens its window before the client's
+         * first send, and that gap is set-up, not transfer time.
+         */
+        uint64_t from = measure_ns;
+        if (!s->sender && s->first_ns > from)
+            from = s->first_ns;
+        o->seconds = s->end_ns > from ? (double)(s->end_ns - from) / 1e9 : 0;
         o->tcpinfo = s->tcpinfo;
     }
     return 0;
@@ -33,9 +41,8 @@ json_t *cpu_usage_to_json(const struct cpu_usage *u)
     return json_pack("{s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:i}", "total_pct",
                      u->total_pct, "user_pct", u->user_pct, "system_pct", u->system_pct,
                      "softirq_pct", u->softirq_pct, "irq_pct", u->irq_pct, "steal_pct",
-                     u->steal_pct, "process_pct", u->proc_pct, "busy_us", u->busy_us,
-                     "process_us", u->proc_us, "seconds", u->seconds, "online_cpus",
-                     u->online_cpus);
+                     u->steal_pct, "process_pct", u->proc_pct, "busy_us", u->busy_us, "process_us",
+                     u->proc_us, "seconds", u->seconds, "online_cpus", u->online_cpus);
 }
 
 json_t *hostinfo_to_json(const struct hostinfo *h)
@@ -50,16 +57,14 @@ json_t *side_report_to_json(const struct side_report *r)
     for (int i = 0; i < r->n; i++) {
         const struct side_stream *s = &r->streams[i];
         json_array_append_new(
-            streams, json_pack("{s:i, s:b, s:b, s:I, s:I, s:f, s:{s:b, s:I, s:I, s:I, s:I, s:I}}",
-                               "id", s->id, "server_sends", s->server_sends, "sender", s->sender,
-                               "bytes", (json_int_t)s->bytes, "total_bytes",
-                               (json_int_t)s->total_bytes, "seconds", s->seconds, "tcpinfo",
-                               "valid", s->tcpinfo.valid, "retransmits",
-                               (json_int_t)s->tcpinfo.retransmits, "rtt_us",
-                               (json_int_t)s->tcpinfo.rtt_us, "rttvar_us",
-                               (json_int_t)s->tcpinfo.rttvar_us, "snd_cwnd",
-                               (json_int_t)s->tcpinfo.snd_cwnd, "snd_mss",
-                               (json_int_t)s->tcpinfo.snd_mss));
+            streams,
+            json_pack("{s:i, s:b, s:b, s:I, s:I, s:f, s:{s:b, s:I, s:I, s:I, s:I, s:I}}", "id",
+                      s->id, "server_sends", s->server_sends, "sender", s->sender, "bytes",
+                      (json_int_t)s->bytes, "total_bytes", (json_int_t)s->total_bytes, "seconds",
+                      s->seconds, "tcpinfo", "valid", s->tcpinfo.valid, "retransmits",
+                      (json_int_t)s->tcpinfo.retransmits, "rtt_us", (json_int_t)s->tcpinfo.rtt_us,
+                      "rttvar_us", (json_int_t)s->tcpinfo.rttvar_us, "snd_cwnd",
+                      (json_int_t)s->tcpinfo.snd_cwnd, "snd_mss", (json_int_t)s->tcpinfo.snd_mss));
     }
     json_t *obj = json_pack("{s:o, s:o}", "streams", streams, "host", hostinfo_to_json(&r->host));
     json_object_set_new(obj, "cpu", r->cpu_valid ? cpu_usage_to_json(&r->cpu) : json_null());
@@ -82,9 +87,10 @@ static int cpu_from_json(const json_t *o, struct cpu_usage *u)
 {
     double cpus;
     if (!json_is_object(o) || num(o, "total_pct", 0, 100.5, &u->total_pct) ||
-        num(o, "user_pct", 0, 100.5, &u->user_pct) || num(o, "system_pct", 0, 100.5, &u->system_pct) ||
-        num(o, "softirq_pct", 0, 100.5, &u->softirq_pct) || num(o, "irq_pct", 0, 100.5, &u->irq_pct) ||
-        num(o, "steal_pct", 0, 100.5, &u->steal_pct) ||
+        num(o, "user_pct", 0, 100.5, &u->user_pct) ||
+        num(o, "system_pct", 0, 100.5, &u->system_pct) ||
+        num(o, "softirq_pct", 0, 100.5, &u->softirq_pct) ||
+        num(o, "irq_pct", 0, 100.5, &u->irq_pct) || num(o, "steal_pct", 0, 100.5, &u->steal_pct) ||
         num(o, "process_pct", 0, 1e6, &u->proc_pct) || num(o, "busy_us", 0, 1e15, &u->busy_us) ||
         num(o, "process_us", 0, 1e15, &u->proc_us) || num(o, "seconds", 0, 1e7, &u->seconds) ||
         num(o, "online_cpus", 1, 1e6, &cpus))

@@ -56,6 +56,8 @@ static void run_receiver(struct stream *s, char *buf)
     for (;;) {
         ssize_t n = recv(s->fd, buf, s->block, 0);
         if (n > 0) {
+            if (!got)
+                s->first_ns = clock_now_ns();
             got += (uint64_t)n;
             atomic_store_explicit(&s->bytes, got, memory_order_relaxed);
             continue;
@@ -72,7 +74,8 @@ static void run_receiver(struct stream *s, char *buf)
                 seen = got;
                 last_data = now;
             }
-            if (s->idle_timeout_ms > 0 && now - last_data > (uint64_t)s->idle_timeout_ms * 1000000) {
+            if (s->idle_timeout_ms > 0 &&
+                now - last_data > (uint64_t)s->idle_timeout_ms * 1000000) {
                 s->error = -ETIMEDOUT;
                 snprintf(s->errmsg, sizeof(s->errmsg), "stream %d: no data for %d ms", s->id,
                          s->idle_timeout_ms);

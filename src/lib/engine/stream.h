@@ -32,6 +32,7 @@ struct stream {
     /* Written by the stream's thread. */
     _Atomic uint64_t bytes;
     uint64_t start_ns, end_ns;
+    uint64_t first_ns; /* receiver: when the first byte arrived, 0 before */
     struct tcpinfo_stats tcpinfo;
     int error; /* 0 or a negative errno */
     char errmsg[160];

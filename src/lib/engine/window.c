@@ -14,6 +14,11 @@ int window_begin(struct window *w, const struct tcp_stream_set *set, double omit
         return -ENOMEM;
     w->start_ns = clock_now_ns();
     w->measure_ns = w->start_ns + (uint64_t)(omit_s * 1e9);
+    /* Without warm-up the window opens before any byte moves: counters start at zero. */
+    if (omit_s <= 0) {
+        w->cpu_ok = cpu_sample_take(&w->cpu_start, NULL, 0) == 0;
+        w->open = true;
+    }
     return 0;
 }
 

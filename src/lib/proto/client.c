@@ -149,8 +149,9 @@ static int drive(struct client *c, struct tcp_stream_set *set, struct window *w)
         usleep(5000);
         window_tick(w, set);
         uint64_t now = clock_now_ns();
-        bool finished = p->bytes ? tcp_stream_set_all_done(set)
-                                 : w->open && now >= w->measure_ns + (uint64_t)(p->duration_s * 1e9);
+        bool finished = p->bytes
+                            ? tcp_stream_set_all_done(set)
+                            : w->open && now >= w->measure_ns + (uint64_t)(p->duration_s * 1e9);
         if (w->open && !last_ns) {
             last_ns = w->measure_ns;
             next_ns = last_ns + interval_ns;
@@ -240,8 +241,7 @@ static int receive_result(struct client *c, int n)
     return rc;
 }
 
-int client_run(const struct client_config *cfg, const struct test_params *p,
-               struct run_result *res)
+int client_run(const struct client_config *cfg, const struct test_params *p, struct run_result *res)
 {
     struct client c = {.cfg = cfg, .p = p, .res = res, .ctl = -1};
     c.idle_ns = (uint64_t)cfg->idle_timeout_ms * 1000000;

@@ -113,8 +113,9 @@ static int recv_error(int rc, size_t got, size_t want, const char *what, char *e
     if (rc == -ETIMEDOUT)
         return err_set(err, errlen, rc, "timed out waiting for %s", what);
     if (rc == -ECONNRESET)
-        return err_set(err, errlen, rc, "peer closed the control connection (%zu of %zu bytes of %s)",
-                       got, want, what);
+        return err_set(err, errlen, rc,
+                       "peer closed the control connection (%zu of %zu bytes of %s)", got, want,
+                       what);
     return err_set(err, errlen, rc, "cannot read %s: %s", what, strerror(-rc));
 }
 

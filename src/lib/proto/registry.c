@@ -49,7 +49,8 @@ int registry_attach(struct registry *r, const struct datahdr *h, int fd)
     for (struct pending_test *t = r->head; t; t = t->next) {
         if (memcmp(t->cookie, h->cookie, DATAHDR_COOKIE_LEN))
             continue;
-        if (h->stream >= (uint32_t)t->expected || t->want_server_sends[h->stream] != h->server_sends)
+        if (h->stream >= (uint32_t)t->expected ||
+            t->want_server_sends[h->stream] != h->server_sends)
             rc = -EINVAL;
         else if (t->fds[h->stream] >= 0)
             rc = -EEXIST;

@@ -16,8 +16,8 @@ struct pending_test {
     uint8_t cookie[DATAHDR_COOKIE_LEN];
     int expected;
     int attached;
-    int *fds;           /* expected entries, -1 until attached */
-    bool *server_sends; /* each connection's direction, as announced */
+    int *fds;                      /* expected entries, -1 until attached */
+    bool *server_sends;            /* each connection's direction, as announced */
     const bool *want_server_sends; /* the direction each index must have */
     struct pending_test *next;
 };

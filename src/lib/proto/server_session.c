@@ -138,9 +138,8 @@ static int await_stop(struct session *ss, const struct test_params *p, struct tc
 {
     const struct server_config *cfg = &ss->server->cfg;
     double limit = p->bytes ? cfg->max_duration : p->duration_s + p->omit_s;
-    uint64_t hard_end = w->start_ns + (uint64_t)((limit > cfg->max_duration ? cfg->max_duration
-                                                                               : limit) *
-                                                 1e9);
+    uint64_t hard_end =
+        w->start_ns + (uint64_t)((limit > cfg->max_duration ? cfg->max_duration : limit) * 1e9);
     uint64_t deadline = hard_end + ss->idle_ns;
     for (;;) {
         window_tick(w, set);
@@ -170,8 +169,8 @@ static int await_stop(struct session *ss, const struct test_params *p, struct tc
     }
 }
 
-static void log_result(struct session *ss, const struct test_params *p,
-                       const struct side_report *r, int rc)
+static void log_result(struct session *ss, const struct test_params *p, const struct side_report *r,
+                       int rc)
 {
     uint64_t sent = 0, recvd = 0;
     double secs = 0;
@@ -186,10 +185,9 @@ static void log_result(struct session *ss, const struct test_params *p,
     server_log(ss->server,
                "peer=%s test=%s streams=%d reverse=%d bidir=%d duration=%g bytes=%llu "
                "sent=%llu received=%llu seconds=%.3f cpu=%.1f%% result=%s",
-               ss->peer, params_kind_name(p->kind), p->streams, p->reverse, p->bidir,
-               p->duration_s, (unsigned long long)p->bytes, (unsigned long long)sent,
-               (unsigned long long)recvd, secs, r && r->cpu_valid ? r->cpu.total_pct : 0.0,
-               rc ? ss->err : "ok");
+               ss->peer, params_kind_name(p->kind), p->streams, p->reverse, p->bidir, p->duration_s,
+               (unsigned long long)p->bytes, (unsigned long long)sent, (unsigned long long)recvd,
+               secs, r && r->cpu_valid ? r->cpu.total_pct : 0.0, rc ? ss->err : "ok");
 }
 
 /* Runs the test once all data connections are attached. */
@@ -198,8 +196,8 @@ static int run_test(struct session *ss, const struct test_params *p, struct pend
     struct tcp_stream_set set;
     struct window w = {0};
     struct side_report report = {0};
-    int rc = tcp_stream_set_init(&set, p, t->fds, t->server_sends, t->expected, true,
-                                 p->server_cpu, ss->server->cfg.idle_timeout_ms);
+    int rc = tcp_stream_set_init(&set, p, t->fds, t->server_sends, t->expected, true, p->server_cpu,
+                                 ss->server->cfg.idle_timeout_ms);
     if (rc) {
         err_set(ss->err, sizeof(ss->err), rc, "out of memory");
         send_error(ss, ss->err);
@@ -238,7 +236,8 @@ static int run_test(struct session *ss, const struct test_params *p, struct pend
     if (!rc && (rc = window_close(&w, &set, &report)))
         err_set(ss->err, sizeof(ss->err), rc, "out of memory");
     if (!rc) {
-        json_t *res = json_pack("{s:s, s:o}", "type", "result", "side", side_report_to_json(&report));
+        json_t *res =
+            json_pack("{s:s, s:o}", "type", "result", "side", side_report_to_json(&report));
         rc = frame_send(ss->fd, res, clock_now_ns() + ss->idle_ns, ss->err, sizeof(ss->err));
         json_decref(res);
     } else {

@@ -56,8 +56,9 @@ int sock_listen(const char *addr, uint16_t port, int family, uint16_t *bound_por
     }
     freeaddrinfo(res);
     if (fd < 0)
-        return err_set(err, errlen, saved ? saved : EADDRNOTAVAIL, "cannot listen on %s port %u: %s",
-                       addr && *addr ? addr : "any address", port, strerror(saved));
+        return err_set(err, errlen, saved ? saved : EADDRNOTAVAIL,
+                       "cannot listen on %s port %u: %s", addr && *addr ? addr : "any address",
+                       port, strerror(saved));
     struct sockaddr_storage ss;
     socklen_t sl = sizeof(ss);
     getsockname(fd, (struct sockaddr *)&ss, &sl);
@@ -144,8 +145,8 @@ int sock_connect(const char *host, uint16_t port, int family, const char *bind_a
     }
     freeaddrinfo(res);
     if (fd < 0)
-        return err_set(err, errlen, saved ? saved : EHOSTUNREACH, "cannot connect to %s port %u: %s",
-                       host, port, strerror(saved));
+        return err_set(err, errlen, saved ? saved : EHOSTUNREACH,
+                       "cannot connect to %s port %u: %s", host, port, strerror(saved));
     return fd;
 }
 

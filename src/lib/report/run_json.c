@@ -1,0 +1,139 @@
+#include "report/run_json.h"
+
+static double bps(uint64_t bytes, double seconds)
+{
+    return seconds > 0 ? (double)bytes * 8.0 / seconds : 0.0;
+}
+
+static json_t *direction_json(const struct direction_totals *t)
+{
+    return json_pack("{s:{s:I, s:f, s:f, s:i}, s:{s:I, s:f, s:f}, s:i}", "sender", "bytes",
+                     (json_int_t)t->sender_bytes, "seconds", t->sender_seconds, "bits_per_second",
+                     bps(t->sender_bytes, t->sender_seconds), "retransmits", (int)t->retransmits,
+                     "receiver", "bytes", (json_int_t)t->receiver_bytes, "seconds",
+                     t->receiver_seconds, "bits_per_second",
+                     bps(t->receiver_bytes, t->receiver_seconds), "streams", t->streams);
+}
+
+static const struct side_stream *find_stream(const struct side_report *side, int id, bool sender)
+{
+    for (int i = 0; i < side->n; i++)
+        if (side->streams[i].id == id && side->streams[i].sender == sender)
+            return &side->streams[i];
+    return NULL;
+}
+
+static json_t *stream_half_json(const struct side_stream *s)
+{
+    if (!s)
+        return json_null();
+    json_t *o = json_pack("{s:I, s:f, s:f}", "bytes", (json_int_t)s->bytes, "seconds", s->seconds,
+                          "bits_per_second", bps(s->bytes, s->seconds));
+    if (s->sender && s->tcpinfo.valid)
+        json_object_set_new(
+            o, "tcp_info",
+            json_pack("{s:I, s:I, s:I, s:I, s:I}", "retransmits",
+                      (json_int_t)s->tcpinfo.retransmits, "rtt_us", (json_int_t)s->tcpinfo.rtt_us,
+                      "rttvar_us", (json_int_t)s->tcpinfo.rttvar_us, "snd_cwnd",
+                      (json_int_t)s->tcpinfo.snd_cwnd, "snd_mss", (json_int_t)s->tcpinfo.snd_mss));
+    return o;
+}
+
+static json_t *streams_json(const struct run_result *r)
+{
+    json_t *arr = json_array();
+    int n = params_connections(&r->params);
+    for (int id = 0; id < n && (r->have_local || r->have_remote); id++) {
+        const struct side_stream *snd = NULL, *rcv = NULL;
+        bool server_sends = r->params.reverse || (r->params.bidir && id >= r->params.streams);
+        if (r->have_local) {
+            snd = find_stream(&r->local, id, true);
+            rcv = find_stream(&r->local, id, false);
+        }
+        if (r->have_remote) {
+            if (!snd)
+                snd = find_stream(&r->remote, id, true);
+            if (!rcv)
+                rcv = find_stream(&r->remote, id, false);
+        }
+        json_array_append_new(arr, json_pack("{s:i, s:s, s:o, s:o}", "id", id, "direction",
+                                             server_sends ? "server_to_client" : "client_to_server",
+                                             "sender", stream_half_json(snd), "receiver",
+                                             stream_half_json(rcv)));
+    }
+    return arr;
+}
+
+static json_t *intervals_json(const struct run_result *r)
+{
+    json_t *arr = json_array();
+    for (size_t i = 0; i < r->nintervals; i++) {
+        const struct interval_report *iv = &r->intervals[i];
+        double len = iv->end - iv->start;
+        json_array_append_new(
+            arr, json_pack("{s:f, s:f, s:I, s:f, s:I, s:I}", "start", iv->start, "end", iv->end,
+                           "bytes", (json_int_t)(iv->sent + iv->received), "bits_per_second",
+                           bps(iv->sent + iv->received, len), "sent_bytes", (json_int_t)iv->sent,
+                           "received_bytes", (json_int_t)iv->received));
+    }
+    return arr;
+}
+
+static json_t *cpu_json(bool have, const struct side_report *side)
+{
+    return have && side->cpu_valid ? cpu_usage_to_json(&side->cpu) : json_null();
+}
+
+static json_t *demand_json(bool have, const struct side_report *side, uint64_t bytes)
+{
+    if (!have || !side->cpu_valid || !bytes)
+        return json_null();
+    return json_real(cpu_service_demand_us_per_kib(&side->cpu, bytes));
+}
+
+static json_t *end_json(const struct run_result *r)
+{
+    if (!r->have_local || !r->have_remote)
+        return json_null();
+    struct direction_totals all, up, down;
+    run_result_totals(r, -1, &all);
+    run_result_totals(r, 0, &up);
+    run_result_totals(r, 1, &down);
+    json_t *end = direction_json(&all);
+    json_t *dirs = json_object();
+    if (up.streams)
+        json_object_set_new(dirs, "client_to_server", direction_json(&up));
+    if (down.streams)
+        json_object_set_new(dirs, "server_to_client", direction_json(&down));
+    json_object_set_new(end, "directions", dirs);
+    json_object_set_new(end, "cpu",
+                        json_pack("{s:o, s:o}", "local", cpu_json(true, &r->local), "remote",
+                                  cpu_json(true, &r->remote)));
+    json_object_set_new(end, "service_demand",
+                        json_pack("{s:o, s:o}", "local_us_per_kib",
+                                  demand_json(true, &r->local, all.receiver_bytes),
+                                  "remote_us_per_kib",
+                                  demand_json(true, &r->remote, all.receiver_bytes)));
+    return end;
+}
+
+json_t *run_json_build(const struct run_result *r)
+{
+    json_t *doc = json_object();
+    json_object_set_new(doc, "netab_version", json_string(NETAB_VERSION));
+    json_object_set_new(doc, "test", params_to_json(&r->params));
+    json_object_set_new(doc, "start",
+                        json_pack("{s:s, s:s, s:i, s:b}", "time", r->started, "server", r->server,
+                                  "port", r->port, "in_process_server", r->in_process));
+    json_t *host = json_object();
+    json_object_set_new(host, "local",
+                        r->have_local ? hostinfo_to_json(&r->local.host) : json_null());
+    json_object_set_new(host, "remote",
+                        r->have_remote ? hostinfo_to_json(&r->remote.host) : json_null());
+    json_object_set_new(doc, "host", host);
+    json_object_set_new(doc, "intervals", intervals_json(r));
+    json_object_set_new(doc, "streams", streams_json(r));
+    json_object_set_new(doc, "end", end_json(r));
+    json_object_set_new(doc, "error", r->error[0] ? json_string(r->error) : json_null());
+    return doc;
+}

@@ -1,0 +1,108 @@
+#include "report/run_text.h"
+
+#include "util/units.h"
+
+static double bps(uint64_t bytes, double seconds)
+{
+    return seconds > 0 ? (double)bytes * 8.0 / seconds : 0.0;
+}
+
+void run_text_header(FILE *f, const struct run_result *r)
+{
+    const struct test_params *p = &r->params;
+    char block[32];
+    units_format_bytes(p->block, block, sizeof(block));
+    char port[16] = "";
+    if (!r->in_process)
+        snprintf(port, sizeof(port), " port %u", r->port);
+    fprintf(f, "netab %s: %s %s %s%s%s, %d stream%s%s, ", NETAB_VERSION, params_kind_name(p->kind),
+            p->reverse ? "from" : (p->bidir ? "with" : "to"), r->server, port,
+            r->in_process ? " (in-process server)" : "", p->streams, p->streams == 1 ? "" : "s",
+            p->bidir ? " each way" : "");
+    if (p->bytes) {
+        char b[32];
+        units_format_bytes((double)p->bytes, b, sizeof(b));
+        fprintf(f, "%s", b);
+    } else {
+        fprintf(f, "%g s", p->duration_s);
+    }
+    if (p->omit_s > 0)
+        fprintf(f, " after %g s warm-up", p->omit_s);
+    fprintf(f, ", %s blocks\n", block);
+    if (p->interval_s > 0)
+        fprintf(f, "%-17s %12s %14s\n", "Interval", "Transfer", "Bitrate");
+}
+
+void run_text_interval(FILE *f, const struct interval_report *iv)
+{
+    char bytes[32], rate[32];
+    uint64_t b = iv->sent + iv->received;
+    units_format_bytes((double)b, bytes, sizeof(bytes));
+    units_format_rate(bps(b, iv->end - iv->start), rate, sizeof(rate));
+    fprintf(f, "%6.2f-%-6.2f s   %12s %14s\n", iv->start, iv->end, bytes, rate);
+    fflush(f);
+}
+
+static void print_direction(FILE *f, const char *label, const struct direction_totals *t)
+{
+    char sb[32], sr[32], rb[32], rr[32];
+    units_format_bytes((double)t->sender_bytes, sb, sizeof(sb));
+    units_format_rate(bps(t->sender_bytes, t->sender_seconds), sr, sizeof(sr));
+    units_format_bytes((double)t->receiver_bytes, rb, sizeof(rb));
+    units_format_rate(bps(t->receiver_bytes, t->receiver_seconds), rr, sizeof(rr));
+    fprintf(f, "%-9s sender   %7.2f s %12s %14s  retransmits %u\n", label, t->sender_seconds, sb,
+            sr, t->retransmits);
+    fprintf(f, "%-9s receiver %7.2f s %12s %14s\n", label, t->receiver_seconds, rb, rr);
+}
+
+static void print_cpu(FILE *f, const char *label, const struct side_report *s, uint64_t bytes)
+{
+    if (!s->cpu_valid) {
+        fprintf(f, "CPU %-7s unknown\n", label);
+        return;
+    }
+    const struct cpu_usage *u = &s->cpu;
+    fprintf(f,
+            "CPU %-7s %5.1f%% of %d CPUs (user %.1f%%, system %.1f%%, softirq %.1f%%, irq %.1f%%); "
+            "netab process %.0f%% of one CPU; %.3f us/KiB\n",
+            label, u->total_pct, u->online_cpus, u->user_pct, u->system_pct, u->softirq_pct,
+            u->irq_pct, u->proc_pct, cpu_service_demand_us_per_kib(u, bytes));
+}
+
+void run_text_summary(FILE *f, const struct run_result *r)
+{
+    if (!r->have_local || !r->have_remote)
+        return;
+    fprintf(f, "- - - - - - - - - - - - - - - - - - - - - - - - - - - - - -\n");
+    int n = params_connections(&r->params);
+    if (n > 1) {
+        for (int id = 0; id < n; id++) {
+            const struct side_report *sides[2] = {&r->local, &r->remote};
+            for (int k = 0; k < 2; k++)
+                for (int i = 0; i < sides[k]->n; i++) {
+                    const struct side_stream *s = &sides[k]->streams[i];
+                    if (s->id != id || s->sender)
+                        continue;
+                    char b[32], rate[32];
+                    units_format_bytes((double)s->bytes, b, sizeof(b));
+                    units_format_rate(bps(s->bytes, s->seconds), rate, sizeof(rate));
+                    fprintf(f, "stream %-3d %s  received %12s %14s\n", id,
+                            s->server_sends ? "server->client" : "client->server", b, rate);
+                }
+        }
+    }
+    struct direction_totals all;
+    if (r->params.bidir) {
+        struct direction_totals d;
+        run_result_totals(r, 0, &d);
+        print_direction(f, "upload", &d);
+        run_result_totals(r, 1, &d);
+        print_direction(f, "download", &d);
+    } else {
+        run_result_totals(r, -1, &all);
+        print_direction(f, "total", &all);
+    }
+    run_result_totals(r, -1, &all);
+    print_cpu(f, "local", &r->local, all.receiver_bytes);
+    print_cpu(f, "remote", &r->remote, all.receiver_bytes);
+}
