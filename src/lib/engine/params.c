@@ -13,9 +13,32 @@ void params_defaults(struct test_params *p)
     p->block = 128 * 1024;
     p->interval_s = 1;
     p->server_cpu = -1;
+    p->rate_bps = 1000 * 1000;
+    p->req_size = 1;
+    p->resp_size = 1;
+    p->outstanding = 1;
+    p->rr_timeout_ms = 200;
 }
 
-static const char *const kind_names[] = {[TEST_TCP_STREAM] = "tcp_stream"};
+uint32_t params_default_block(enum test_kind kind)
+{
+    return params_is_udp(kind) ? 1460 : 128 * 1024;
+}
+
+bool params_is_udp(enum test_kind kind)
+{
+    return kind == TEST_UDP_STREAM || kind == TEST_UDP_RR;
+}
+
+bool params_is_rr(enum test_kind kind)
+{
+    return kind == TEST_TCP_RR || kind == TEST_UDP_RR || kind == TEST_TCP_CRR;
+}
+
+static const char *const kind_names[] = {
+    [TEST_TCP_STREAM] = "tcp_stream", [TEST_UDP_STREAM] = "udp_stream", [TEST_TCP_RR] = "tcp_rr",
+    [TEST_UDP_RR] = "udp_rr",         [TEST_TCP_CRR] = "tcp_crr",
+};
 
 const char *params_kind_name(enum test_kind kind)
 {
@@ -65,6 +88,37 @@ int params_validate(const struct test_params *p, char *err, size_t errlen)
         return err_set(err, errlen, EINVAL, "--reverse and --bidir cannot be combined");
     if (p->server_cpu < -1 || p->server_cpu > 4095)
         return err_set(err, errlen, EINVAL, "server CPU %d is out of range 0..4095", p->server_cpu);
+    if (params_is_udp(p->kind) && p->kind == TEST_UDP_STREAM &&
+        (p->block < PARAMS_UDP_HEADER || p->block > PARAMS_UDP_MAX))
+        return err_set(err, errlen, EINVAL, "UDP datagram size %u is out of range %d..%d",
+                       p->block, PARAMS_UDP_HEADER, PARAMS_UDP_MAX);
+    if (p->rate_bps > 400ull * 1000 * 1000 * 1000)
+        return err_set(err, errlen, EINVAL, "rate %llu bit/s is above 400 Gbit/s",
+                       (unsigned long long)p->rate_bps);
+    if (params_is_rr(p->kind)) {
+        uint32_t lo = p->kind == TEST_UDP_RR ? PARAMS_UDP_HEADER : 1;
+        uint32_t hi = p->kind == TEST_UDP_RR ? PARAMS_UDP_MAX : PARAMS_MAX_RR_SIZE;
+        if (p->req_size < lo || p->req_size > hi || p->resp_size < lo || p->resp_size > hi)
+            return err_set(err, errlen, EINVAL,
+                           "request and response sizes must be in range %u..%u for %s", lo, hi,
+                           params_kind_name(p->kind));
+        if (p->bidir || p->reverse)
+            return err_set(err, errlen, EINVAL, "--reverse and --bidir do not apply to %s",
+                           params_kind_name(p->kind));
+        if (p->bytes)
+            return err_set(err, errlen, EINVAL, "-n does not apply to %s; use -t",
+                           params_kind_name(p->kind));
+    }
+    if (p->outstanding < 1 || p->outstanding > PARAMS_MAX_OUTSTANDING ||
+        (p->kind == TEST_TCP_CRR && p->outstanding != 1))
+        return err_set(err, errlen, EINVAL, "outstanding %d is out of range 1..%d%s",
+                       p->outstanding, PARAMS_MAX_OUTSTANDING,
+                       p->kind == TEST_TCP_CRR ? " (tcp_crr takes 1)" : "");
+    if (p->rr_timeout_ms < 1 || p->rr_timeout_ms > 60000)
+        return err_set(err, errlen, EINVAL, "response timeout %u ms is out of range 1..60000",
+                       p->rr_timeout_ms);
+    if ((p->gso || p->gro) && p->kind != TEST_UDP_STREAM)
+        return err_set(err, errlen, EINVAL, "--gso and --gro apply only to udp_stream");
     if (memchr(p->cc, '\0', sizeof(p->cc)) == NULL)
         return err_set(err, errlen, EINVAL, "congestion control name is too long");
     for (const char *c = p->cc; *c; c++)
@@ -76,12 +130,20 @@ int params_validate(const struct test_params *p, char *err, size_t errlen)
 
 json_t *params_to_json(const struct test_params *p)
 {
-    return json_pack("{s:s, s:f, s:I, s:i, s:b, s:b, s:I, s:I, s:I, s:b, s:s, s:f, s:f, s:i}",
+    json_t *o = json_pack("{s:s, s:f, s:I, s:i, s:b, s:b, s:I, s:I, s:I, s:b, s:s, s:f, s:f, s:i}",
                      "test", params_kind_name(p->kind), "duration", p->duration_s, "bytes",
                      (json_int_t)p->bytes, "streams", p->streams, "reverse", p->reverse, "bidir",
                      p->bidir, "block", (json_int_t)p->block, "sockbuf", (json_int_t)p->sockbuf,
                      "mss", (json_int_t)p->mss, "nodelay", p->nodelay, "congestion", p->cc, "omit",
                      p->omit_s, "interval", p->interval_s, "server_cpu", p->server_cpu);
+    json_t *more = json_pack("{s:I, s:b, s:b, s:I, s:I, s:i, s:I, s:b}", "rate",
+                             (json_int_t)p->rate_bps, "gso", p->gso, "gro", p->gro, "req_size",
+                             (json_int_t)p->req_size, "resp_size", (json_int_t)p->resp_size,
+                             "outstanding", p->outstanding, "rr_timeout_ms",
+                             (json_int_t)p->rr_timeout_ms, "linger0", p->linger0);
+    json_object_update(o, more);
+    json_decref(more);
+    return o;
 }
 
 static int get_num(const json_t *obj, const char *key, double *out, char *err, size_t errlen)
@@ -121,7 +183,8 @@ static int get_bool(const json_t *obj, const char *key, bool *out, char *err, si
 
 static const char *const known_keys[] = {
     "test",    "duration", "bytes",   "streams",    "reverse", "bidir",    "block",
-    "sockbuf", "mss",      "nodelay", "congestion", "omit",    "interval", "server_cpu"};
+    "sockbuf", "mss",      "nodelay", "congestion", "omit",    "interval", "server_cpu",
+    "rate", "gso", "gro", "req_size", "resp_size", "outstanding", "rr_timeout_ms", "linger0"};
 
 int params_from_json(const json_t *obj, struct test_params *p, char *err, size_t errlen)
 {
@@ -158,8 +221,24 @@ int params_from_json(const json_t *obj, struct test_params *p, char *err, size_t
         (rc = get_uint(obj, "bytes", UINT64_MAX >> 2, &p->bytes, err, errlen)) ||
         (rc = get_bool(obj, "reverse", &p->reverse, err, errlen)) ||
         (rc = get_bool(obj, "bidir", &p->bidir, err, errlen)) ||
-        (rc = get_bool(obj, "nodelay", &p->nodelay, err, errlen)))
+        (rc = get_bool(obj, "nodelay", &p->nodelay, err, errlen)) ||
+        (rc = get_bool(obj, "gso", &p->gso, err, errlen)) ||
+        (rc = get_bool(obj, "gro", &p->gro, err, errlen)) ||
+        (rc = get_bool(obj, "linger0", &p->linger0, err, errlen)) ||
+        (rc = get_uint(obj, "rate", 400ull * 1000 * 1000 * 1000, &p->rate_bps, err, errlen)))
         return rc;
+    if ((rc = get_uint(obj, "req_size", PARAMS_MAX_RR_SIZE, &u, err, errlen)))
+        return rc;
+    p->req_size = (uint32_t)u;
+    if ((rc = get_uint(obj, "resp_size", PARAMS_MAX_RR_SIZE, &u, err, errlen)))
+        return rc;
+    p->resp_size = (uint32_t)u;
+    if ((rc = get_uint(obj, "outstanding", PARAMS_MAX_OUTSTANDING, &u, err, errlen)))
+        return rc;
+    p->outstanding = (int)u;
+    if ((rc = get_uint(obj, "rr_timeout_ms", 60000, &u, err, errlen)))
+        return rc;
+    p->rr_timeout_ms = (uint32_t)u;
     if ((rc = get_uint(obj, "streams", PARAMS_MAX_STREAMS, &u, err, errlen)))
         return rc;
     p->streams = (int)u;

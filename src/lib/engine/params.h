@@ -14,12 +14,24 @@
 
 enum test_kind {
     TEST_TCP_STREAM,
+    TEST_UDP_STREAM,
+    TEST_TCP_RR,
+    TEST_UDP_RR,
+    TEST_TCP_CRR,
 };
+
+/* Which transport and pattern a test kind uses. */
+bool params_is_udp(enum test_kind kind);
+bool params_is_rr(enum test_kind kind); /* request/response, including crr */
 
 #define PARAMS_MAX_STREAMS 128
 #define PARAMS_MAX_BLOCK (16u * 1024 * 1024)
 #define PARAMS_MAX_DURATION (7 * 24 * 3600.0)
 #define PARAMS_CC_LEN 16
+#define PARAMS_UDP_HEADER 24 /* bytes of netab's header in every UDP datagram */
+#define PARAMS_UDP_MAX 65507
+#define PARAMS_MAX_OUTSTANDING 1024
+#define PARAMS_MAX_RR_SIZE (1024u * 1024)
 
 struct test_params {
     enum test_kind kind;
@@ -36,9 +48,18 @@ struct test_params {
     double omit_s;          /* -O: warm-up seconds not counted */
     double interval_s;      /* -i: interval reports, 0 = none */
     int server_cpu;         /* -A x,N: server streams' CPU, -1 = none */
+    uint64_t rate_bps; /* -b: UDP target rate in bits/s, 0 = as fast as possible */
+    bool gso, gro;     /* --gso / --gro: UDP segmentation offloads */
+    uint32_t req_size, resp_size; /* rr/crr: bytes per request and response */
+    int outstanding;   /* rr: transactions in flight per stream */
+    uint32_t rr_timeout_ms; /* udp_rr: a response later than this counts as lost */
+    bool linger0;      /* crr: close with RST (SO_LINGER 0), no TIME_WAIT */
 };
 
-/* Fills p with netab's defaults (TCP stream, 10 s, 1 stream, 128 KiB blocks). */
+/*
+ * Fills p with netab's defaults (TCP stream, 10 s, 1 stream, 128 KiB blocks,
+ * UDP at 1 Mbit/s, 1-byte requests and responses as in netperf).
+ */
 void params_defaults(struct test_params *p);
 
 /* Name of a test kind ("tcp_stream"); kind from a name, -EINVAL if unknown. */
@@ -61,6 +82,9 @@ json_t *params_to_json(const struct test_params *p);
  */
 NB_MUST_CHECK int params_from_json(const json_t *obj, struct test_params *p, char *err,
                                    size_t errlen);
+
+/* The default block for a kind: 128 KiB for TCP streams, 1460 bytes for UDP. */
+uint32_t params_default_block(enum test_kind kind);
 
 /* Total data connections a test opens: streams, doubled for --bidir. */
 int params_connections(const struct test_params *p);
