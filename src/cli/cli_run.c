@@ -10,6 +10,7 @@
 
 #include "cli/cli.h"
 #include "cli/cli_common.h"
+#include "cli/cli_run.h"
 #include "proto/client.h"
 #include "proto/server.h"
 #include "report/run_json.h"
@@ -49,13 +50,6 @@ static const char run_usage[] =
     "\n"
     "Sizes take K/M/G (1024-based) and Ki/Mi/Gi. Exit status: 0 success, 1 the test\n"
     "failed, 2 bad usage.\n";
-
-struct run_opts {
-    struct test_params params;
-    struct client_config client;
-    const char *host; /* NULL = in-process loopback server */
-    bool json;
-};
 
 /* Prints the usage error; with --json also the one JSON document. */
 static int usage_failure(const struct run_opts *o, const char *fmt, ...)
@@ -243,8 +237,9 @@ static int parse_option(int c, const char *arg, struct run_opts *o)
     }
 }
 
-static int parse_args(int argc, char **argv, struct run_opts *o)
+int cli_run_parse(int argc, char **argv, struct run_opts *o)
 {
+    *o = (struct run_opts){0};
     params_defaults(&o->params);
     client_config_defaults(&o->client);
     o->client.port = SERVER_DEFAULT_PORT;
@@ -320,8 +315,8 @@ static int run_in_process(struct run_opts *o, struct run_result *res)
 
 int cli_run(int argc, char **argv)
 {
-    struct run_opts o = {0};
-    int rc = parse_args(argc, argv, &o);
+    struct run_opts o;
+    int rc = cli_run_parse(argc, argv, &o);
     if (rc >= 0)
         return rc;
     if (!o.json) {
