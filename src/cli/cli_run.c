@@ -52,15 +52,16 @@ static const char run_usage[] =
     "failed, 2 bad usage.\n";
 
 /* Prints the usage error; with --json also the one JSON document. */
-static int usage_failure(const struct run_opts *o, const char *fmt, ...)
+static int usage_failure(struct run_opts *o, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
-static int usage_failure(const struct run_opts *o, const char *fmt, ...)
+static int usage_failure(struct run_opts *o, const char *fmt, ...)
 {
     char msg[512];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof(msg), fmt, ap);
     va_end(ap);
+    o->usage_reported = true;
     if (o->json) {
         json_t *doc =
             json_pack("{s:s, s:n, s:s}", "netab_version", NETAB_VERSION, "end", "error", msg);
@@ -247,17 +248,25 @@ int cli_run_parse(int argc, char **argv, struct run_opts *o)
         if (!strcmp(argv[i], "--json") || !strcmp(argv[i], "-J"))
             o->json = true;
     opterr = 0;
-    optind = 1;
+    /*
+     * optind = 0 makes glibc (and musl) reset getopt completely; with 1 a
+     * parse that stopped inside a cluster such as "-hR" leaves a pointer into
+     * the old argv behind, which the next parse would read.
+     */
+    optind = 0;
     int c;
     while ((c = getopt_long(argc, argv, ":c:p:B:46t:n:P:Rl:w:M:NC:O:A:i:Jh", run_options, NULL)) !=
            -1) {
+        /* optopt names a bad short option; argv[optind - 1] may be its cluster's predecessor. */
+        if (c == '?' && optopt)
+            return usage_failure(o, "unknown option '-%c'", optopt);
         if (c == '?')
             return usage_failure(o, "unknown option '%s'", argv[optind - 1]);
         if (c == ':')
             return usage_failure(o, "option '%s' needs a value", argv[optind - 1]);
         int rc = parse_option(c, optarg, o);
         if (rc >= 0) {
-            if (rc == EXIT_USAGE && o->json)
+            if (rc == EXIT_USAGE && o->json && !o->usage_reported)
                 return usage_failure(o, "invalid value for '%s'", argv[optind - 1]);
             return rc;
         }

@@ -12,6 +12,7 @@ struct run_opts {
     struct client_config client;
     const char *host; /* NULL = in-process loopback server */
     bool json;
+    bool usage_reported; /* a usage error was already printed (and, with --json, its document) */
 };
 
 /*
@@ -19,7 +20,7 @@ struct run_opts {
  * initialises first. Returns -1 when the test should run, or the exit code
  * to return at once: EXIT_OK after --help, EXIT_USAGE after printing a usage
  * error (with --json also the one JSON document). Strings in *o point into
- * argv.
+ * argv. Safe to call repeatedly in one process.
  */
 int cli_run_parse(int argc, char **argv, struct run_opts *o);
 

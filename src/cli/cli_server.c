@@ -75,7 +75,7 @@ int cli_server_parse(int argc, char **argv, struct server_opts *o)
     *o = (struct server_opts){0};
     server_config_defaults(&o->cfg);
     opterr = 0;
-    optind = 1;
+    optind = 0; /* a full getopt reset: see cli_run_parse() */
     int c;
     long v;
     while ((c = getopt_long(argc, argv, ":p:B:46D1h", server_options, NULL)) != -1) {
@@ -135,6 +135,8 @@ int cli_server_parse(int argc, char **argv, struct server_opts *o)
         case ':':
             return cli_usage_error("server", "option '%s' needs a value", argv[optind - 1]);
         default:
+            if (optopt)
+                return cli_usage_error("server", "unknown option '-%c'", optopt);
             return cli_usage_error("server", "unknown option '%s'", argv[optind - 1]);
         }
     }

@@ -16,7 +16,8 @@ struct server_opts {
  * Parses the arguments of 'netab server' (argv[0] is "server") into *o,
  * which it initialises first. Returns -1 when the server should start, or
  * the exit code to return at once (EXIT_OK after --help, EXIT_USAGE after
- * printing a usage error). Strings in *o point into argv.
+ * printing a usage error). Strings in *o point into argv. Safe to call
+ * repeatedly in one process.
  */
 int cli_server_parse(int argc, char **argv, struct server_opts *o);
 
