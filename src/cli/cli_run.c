@@ -10,6 +10,7 @@
 
 #include "cli/cli.h"
 #include "cli/cli_common.h"
+#include "cli/cli_run.h"
 #include "proto/client.h"
 #include "proto/server.h"
 #include "report/run_json.h"
@@ -50,23 +51,17 @@ static const char run_usage[] =
     "Sizes take K/M/G (1024-based) and Ki/Mi/Gi. Exit status: 0 success, 1 the test\n"
     "failed, 2 bad usage.\n";
 
-struct run_opts {
-    struct test_params params;
-    struct client_config client;
-    const char *host; /* NULL = in-process loopback server */
-    bool json;
-};
-
 /* Prints the usage error; with --json also the one JSON document. */
-static int usage_failure(const struct run_opts *o, const char *fmt, ...)
+static int usage_failure(struct run_opts *o, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
-static int usage_failure(const struct run_opts *o, const char *fmt, ...)
+static int usage_failure(struct run_opts *o, const char *fmt, ...)
 {
     char msg[512];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof(msg), fmt, ap);
     va_end(ap);
+    o->usage_reported = true;
     if (o->json) {
         json_t *doc =
             json_pack("{s:s, s:n, s:s}", "netab_version", NETAB_VERSION, "end", "error", msg);
@@ -243,8 +238,9 @@ static int parse_option(int c, const char *arg, struct run_opts *o)
     }
 }
 
-static int parse_args(int argc, char **argv, struct run_opts *o)
+int cli_run_parse(int argc, char **argv, struct run_opts *o)
 {
+    *o = (struct run_opts){0};
     params_defaults(&o->params);
     client_config_defaults(&o->client);
     o->client.port = SERVER_DEFAULT_PORT;
@@ -252,17 +248,25 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
         if (!strcmp(argv[i], "--json") || !strcmp(argv[i], "-J"))
             o->json = true;
     opterr = 0;
-    optind = 1;
+    /*
+     * optind = 0 makes glibc (and musl) reset getopt completely; with 1 a
+     * parse that stopped inside a cluster such as "-hR" leaves a pointer into
+     * the old argv behind, which the next parse would read.
+     */
+    optind = 0;
     int c;
     while ((c = getopt_long(argc, argv, ":c:p:B:46t:n:P:Rl:w:M:NC:O:A:i:Jh", run_options, NULL)) !=
            -1) {
+        /* optopt names a bad short option; argv[optind - 1] may be its cluster's predecessor. */
+        if (c == '?' && optopt)
+            return usage_failure(o, "unknown option '-%c'", optopt);
         if (c == '?')
             return usage_failure(o, "unknown option '%s'", argv[optind - 1]);
         if (c == ':')
             return usage_failure(o, "option '%s' needs a value", argv[optind - 1]);
         int rc = parse_option(c, optarg, o);
         if (rc >= 0) {
-            if (rc == EXIT_USAGE && o->json)
+            if (rc == EXIT_USAGE && o->json && !o->usage_reported)
                 return usage_failure(o, "invalid value for '%s'", argv[optind - 1]);
             return rc;
         }
@@ -320,8 +324,8 @@ static int run_in_process(struct run_opts *o, struct run_result *res)
 
 int cli_run(int argc, char **argv)
 {
-    struct run_opts o = {0};
-    int rc = parse_args(argc, argv, &o);
+    struct run_opts o;
+    int rc = cli_run_parse(argc, argv, &o);
     if (rc >= 0)
         return rc;
     if (!o.json) {

@@ -10,6 +10,7 @@
 
 #include "cli/cli.h"
 #include "cli/cli_common.h"
+#include "cli/cli_server.h"
 #include "proto/server.h"
 
 static const char server_usage[] =
@@ -69,17 +70,12 @@ static const struct option server_options[] = {
     {NULL, 0, NULL, 0},
 };
 
-struct server_opts {
-    struct server_config cfg;
-    bool daemon;
-    const char *logfile, *pidfile, *portfile;
-};
-
-static int parse_args(int argc, char **argv, struct server_opts *o)
+int cli_server_parse(int argc, char **argv, struct server_opts *o)
 {
+    *o = (struct server_opts){0};
     server_config_defaults(&o->cfg);
     opterr = 0;
-    optind = 1;
+    optind = 0; /* a full getopt reset: see cli_run_parse() */
     int c;
     long v;
     while ((c = getopt_long(argc, argv, ":p:B:46D1h", server_options, NULL)) != -1) {
@@ -139,6 +135,8 @@ static int parse_args(int argc, char **argv, struct server_opts *o)
         case ':':
             return cli_usage_error("server", "option '%s' needs a value", argv[optind - 1]);
         default:
+            if (optopt)
+                return cli_usage_error("server", "unknown option '-%c'", optopt);
             return cli_usage_error("server", "unknown option '%s'", argv[optind - 1]);
         }
     }
@@ -160,8 +158,8 @@ static int write_file(const char *path, unsigned long value)
 
 int cli_server(int argc, char **argv)
 {
-    struct server_opts o = {0};
-    int rc = parse_args(argc, argv, &o);
+    struct server_opts o;
+    int rc = cli_server_parse(argc, argv, &o);
     if (rc >= 0)
         return rc;
     FILE *log = NULL;

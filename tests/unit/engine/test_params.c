@@ -1,0 +1,252 @@
+/* Unit tests for engine/params: JSON encoding, decoding and validation. */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "engine/params.h"
+
+static const char *const all_keys[] = {"test",       "duration", "bytes",    "streams",   "reverse",
+                                       "bidir",      "block",    "sockbuf",  "mss",       "nodelay",
+                                       "congestion", "omit",     "interval", "server_cpu"};
+#define NKEYS (sizeof(all_keys) / sizeof(all_keys[0]))
+
+static void assert_params_equal(const struct test_params *a, const struct test_params *b)
+{
+    assert_int_equal(a->kind, b->kind);
+    assert_true(a->duration_s == b->duration_s);
+    assert_int_equal(a->bytes, b->bytes);
+    assert_int_equal(a->streams, b->streams);
+    assert_int_equal(a->reverse, b->reverse);
+    assert_int_equal(a->bidir, b->bidir);
+    assert_int_equal(a->block, b->block);
+    assert_int_equal(a->sockbuf, b->sockbuf);
+    assert_int_equal(a->mss, b->mss);
+    assert_int_equal(a->nodelay, b->nodelay);
+    assert_string_equal(a->cc, b->cc);
+    assert_true(a->omit_s == b->omit_s);
+    assert_true(a->interval_s == b->interval_s);
+    assert_int_equal(a->server_cpu, b->server_cpu);
+}
+
+/* A valid parameter set with no field at its default. */
+static void unusual_params(struct test_params *p)
+{
+    params_defaults(p);
+    p->duration_s = 2.5;
+    p->bytes = 3ull << 40;
+    p->streams = 7;
+    p->bidir = true;
+    p->block = 1000;
+    p->sockbuf = 4u << 20;
+    p->mss = 1400;
+    p->nodelay = true;
+    strcpy(p->cc, "bbr");
+    p->omit_s = 0.75;
+    p->interval_s = 0.25;
+    p->server_cpu = 3;
+}
+
+/* Decodes obj expecting failure; the message must contain want. */
+static void decode_fails(json_t *obj, const char *want)
+{
+    struct test_params p;
+    char err[NB_ERRLEN] = "";
+    char *text = json_dumps(obj, JSON_COMPACT | JSON_SORT_KEYS);
+    int rc = params_from_json(obj, &p, err, sizeof(err));
+    if (rc != -EINVAL)
+        fail_msg("%s decoded with %d, expected -EINVAL", text, rc);
+    if (!strstr(err, want))
+        fail_msg("%s: message '%s' lacks '%s'", text, err, want);
+    free(text);
+}
+
+/* Encodes the unusual set with key replaced by val (NULL: removed); checks the error. */
+static void field_fails(const char *key, json_t *val, const char *want)
+{
+    struct test_params p;
+    unusual_params(&p);
+    json_t *obj = params_to_json(&p);
+    if (val)
+        json_object_set_new(obj, key, val);
+    else
+        json_object_del(obj, key);
+    decode_fails(obj, want);
+    json_decref(obj);
+}
+
+static void test_defaults(void **state)
+{
+    (void)state;
+    struct test_params p;
+    params_defaults(&p);
+    assert_int_equal(p.kind, TEST_TCP_STREAM);
+    assert_true(p.duration_s == 10);
+    assert_int_equal(p.streams, 1);
+    assert_int_equal(p.block, 128 * 1024);
+    assert_int_equal(p.server_cpu, -1);
+    char err[NB_ERRLEN];
+    assert_int_equal(params_validate(&p, err, sizeof(err)), 0);
+    assert_int_equal(params_connections(&p), 1);
+    p.streams = 5;
+    p.bidir = true;
+    assert_int_equal(params_connections(&p), 10);
+}
+
+static void test_round_trip(void **state)
+{
+    (void)state;
+    struct test_params p, back;
+    char err[NB_ERRLEN] = "";
+    unusual_params(&p);
+    json_t *obj = params_to_json(&p);
+    assert_int_equal(json_object_size(obj), NKEYS);
+    assert_string_equal(json_string_value(json_object_get(obj, "test")), "tcp_stream");
+    memset(&back, 0x5a, sizeof(back));
+    assert_int_equal(params_from_json(obj, &back, err, sizeof(err)), 0);
+    assert_params_equal(&p, &back);
+    json_decref(obj);
+
+    params_defaults(&p);
+    p.reverse = true;
+    obj = params_to_json(&p);
+    assert_int_equal(params_from_json(obj, &back, err, sizeof(err)), 0);
+    assert_params_equal(&p, &back);
+    json_decref(obj);
+}
+
+static void test_missing_fields(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < NKEYS; i++) {
+        char want[40];
+        snprintf(want, sizeof(want), "\"%s\"", all_keys[i]);
+        field_fails(all_keys[i], NULL, want);
+    }
+}
+
+static void test_wrong_types(void **state)
+{
+    (void)state;
+    field_fails("test", json_integer(0), "\"test\"");
+    field_fails("duration", json_string("10"), "\"duration\" is not a number");
+    field_fails("omit", json_true(), "\"omit\" is not a number");
+    field_fails("interval", json_null(), "\"interval\" is not a number");
+    field_fails("bytes", json_real(1e6), "\"bytes\"");
+    field_fails("streams", json_real(1.5), "\"streams\"");
+    field_fails("streams", json_string("2"), "\"streams\"");
+    field_fails("block", json_false(), "\"block\"");
+    field_fails("reverse", json_integer(1), "\"reverse\"");
+    field_fails("bidir", json_string("true"), "\"bidir\"");
+    field_fails("nodelay", json_integer(0), "\"nodelay\"");
+    field_fails("congestion", json_integer(1), "\"congestion\"");
+    field_fails("server_cpu", json_string("1"), "\"server_cpu\"");
+    field_fails("mss", json_real(1400), "\"mss\"");
+
+    json_t *arr = json_array();
+    decode_fails(arr, "not a JSON object");
+    json_decref(arr);
+}
+
+static void test_out_of_range(void **state)
+{
+    (void)state;
+    field_fails("streams", json_integer(0), "streams 0");
+    field_fails("streams", json_integer(1000), "\"streams\"");
+    field_fails("streams", json_integer(-1), "\"streams\"");
+    field_fails("block", json_integer(0), "block size 0");
+    field_fails("block", json_integer(PARAMS_MAX_BLOCK + 1), "\"block\"");
+    field_fails("duration", json_real(-1), "duration -1");
+    field_fails("duration", json_integer(0), "duration 0");
+    /* JSON has no NaN or infinity: json_real refuses them, so a huge value stands in. */
+    assert_null(json_real(NAN));
+    field_fails("duration", json_real(1e300), "duration 1e+300");
+    field_fails("duration", json_real(PARAMS_MAX_DURATION + 1), "duration");
+    field_fails("interval", json_real(0.05), "interval 0.05");
+    field_fails("interval", json_real(-1), "interval -1");
+    field_fails("omit", json_real(-0.5), "omit -0.5");
+    field_fails("omit", json_real(3601), "omit 3601");
+    field_fails("mss", json_integer(50), "MSS 50");
+    field_fails("mss", json_integer(70000), "\"mss\"");
+    field_fails("sockbuf", json_integer(2ll << 30), "above 1 GiB");
+    field_fails("bytes", json_integer(-1), "\"bytes\"");
+    field_fails("server_cpu", json_integer(-2), "\"server_cpu\"");
+    field_fails("server_cpu", json_integer(4096), "\"server_cpu\"");
+    field_fails("test", json_string("udp_flood"), "unknown test \"udp_flood\"");
+
+    /* The edges themselves are accepted. */
+    struct test_params p, back;
+    char err[NB_ERRLEN] = "";
+    unusual_params(&p);
+    p.bidir = false;
+    p.streams = PARAMS_MAX_STREAMS;
+    p.block = PARAMS_MAX_BLOCK;
+    p.duration_s = PARAMS_MAX_DURATION;
+    p.interval_s = 0;
+    p.mss = 88;
+    p.server_cpu = -1;
+    json_t *obj = params_to_json(&p);
+    assert_int_equal(params_from_json(obj, &back, err, sizeof(err)), 0);
+    assert_params_equal(&p, &back);
+    json_decref(obj);
+}
+
+static void test_unknown_key(void **state)
+{
+    (void)state;
+    field_fails("window", json_integer(65536), "unknown test parameter \"window\"");
+    field_fails("", json_integer(0), "unknown test parameter \"\"");
+}
+
+static void test_reverse_bidir(void **state)
+{
+    (void)state;
+    field_fails("reverse", json_true(), "--reverse and --bidir");
+    struct test_params p;
+    params_defaults(&p);
+    p.reverse = p.bidir = true;
+    char err[NB_ERRLEN] = "";
+    assert_int_equal(params_validate(&p, err, sizeof(err)), -EINVAL);
+}
+
+static void test_cc_name(void **state)
+{
+    (void)state;
+    field_fails("congestion", json_string("bbr;reboot"), "invalid characters");
+    field_fails("congestion", json_string("Cubic"), "invalid characters");
+    field_fails("congestion", json_string("a b"), "invalid characters");
+    field_fails("congestion", json_string("../cubic"), "invalid characters");
+    field_fails("congestion", json_string("abcdefghijklmnop"), "too long");
+
+    struct test_params p, back;
+    char err[NB_ERRLEN] = "";
+    unusual_params(&p);
+    strcpy(p.cc, "htcp-2_x");
+    json_t *obj = params_to_json(&p);
+    assert_int_equal(params_from_json(obj, &back, err, sizeof(err)), 0);
+    assert_string_equal(back.cc, "htcp-2_x");
+    json_decref(obj);
+    /* The longest name that fits: 15 characters. */
+    strcpy(p.cc, "abcdefghijklmno");
+    obj = params_to_json(&p);
+    assert_int_equal(params_from_json(obj, &back, err, sizeof(err)), 0);
+    assert_string_equal(back.cc, "abcdefghijklmno");
+    json_decref(obj);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_defaults),       cmocka_unit_test(test_round_trip),
+        cmocka_unit_test(test_missing_fields), cmocka_unit_test(test_wrong_types),
+        cmocka_unit_test(test_out_of_range),   cmocka_unit_test(test_unknown_key),
+        cmocka_unit_test(test_reverse_bidir),  cmocka_unit_test(test_cc_name),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
