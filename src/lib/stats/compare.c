@@ -26,10 +26,11 @@ static int compare_medians(const struct stats_sample *a, const struct stats_samp
         ratio[i] = da[i] > 0 ? db[i] / da[i] : NAN;
         db[i] -= da[i];
     }
-    int err = stats_boot_percentile(db, r, o->confidence, &out->median_diff_ci_low,
-                                    &out->median_diff_ci_high);
+    double tail = (1 - o->confidence) / 2;
+    int err =
+        stats_boot_percentile(db, r, tail, &out->median_diff_ci_low, &out->median_diff_ci_high);
     if (!err)
-        err = stats_boot_percentile(ratio, r, o->confidence, &out->median_ratio_ci_low,
+        err = stats_boot_percentile(ratio, r, tail, &out->median_ratio_ci_low,
                                     &out->median_ratio_ci_high);
     if (!err && !(ma > 0))
         out->median_ratio_ci_low = out->median_ratio_ci_high = NAN;
@@ -56,7 +57,9 @@ static int compare_ratio_of_means(const struct stats_sample *a, const struct sta
             db[i] = da[i] > 0 ? db[i] / da[i] : NAN;
         out->ratio_method = STATS_RATIO_BOOTSTRAP;
         out->ratio_resamples = r;
-        return stats_boot_percentile(db, r, o->confidence, &out->ratio_ci_low, &out->ratio_ci_high);
+        size_t nmin = a->n < b->n ? a->n : b->n;
+        double tail = stats_boot_expanded_tail(o->confidence, nmin, out->welch.df);
+        return stats_boot_percentile(db, r, tail, &out->ratio_ci_low, &out->ratio_ci_high);
     }
     double lo, hi;
     int err = stats_fieller_ratio(a->mean, a->var / (double)a->n, b->mean, b->var / (double)b->n,

@@ -16,7 +16,7 @@
 #include "util/err.h"
 
 enum stats_ratio_method {
-    STATS_RATIO_BOOTSTRAP, /* percentile bootstrap of resampled means */
+    STATS_RATIO_BOOTSTRAP, /* expanded percentile bootstrap of resampled means */
     STATS_RATIO_FIELLER,   /* Fieller's interval with Welch degrees of freedom */
 };
 
@@ -40,7 +40,8 @@ struct stats_comparison {
 
 /*
  * Compares b against baseline a under the options o. Both sets need n >= 2.
- * The ratio of means is bootstrapped (o->resamples resamples) when
+ * The ratio of means is bootstrapped (o->resamples resamples, expanded
+ * percentile interval, see bootstrap.h) when
  * a->n + b->n <= o->boot_means_cap, and otherwise uses Fieller's interval,
  * which at such sizes is as accurate and costs nothing. The ratio and the
  * verdict need a positive baseline mean; otherwise they are NaN and

@@ -54,7 +54,7 @@ int stats_summary_compute(const struct stats_sample *s, const struct stats_opts 
         goto out;
     }
     stats_boot_medians(s->sorted, n, rng, o->resamples, draws);
-    err = stats_boot_percentile(draws, o->resamples, o->confidence, &out->median_ci_low,
+    err = stats_boot_percentile(draws, o->resamples, (1 - o->confidence) / 2, &out->median_ci_low,
                                 &out->median_ci_high);
     if (!err)
         out->median_resamples = o->resamples;
