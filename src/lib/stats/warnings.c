@@ -50,7 +50,8 @@ static void check_drift(const struct stats_sample *s, struct stats_checks *out)
         double t = rho * sqrt((nd - 2) / (1 - rho * rho));
         out->spearman_p = fmin(1.0, 2 * gsl_cdf_tdist_Q(fabs(t), nd - 2));
     }
-    out->drift = out->spearman_p < STATS_DRIFT_P && fabs(rho) >= STATS_DRIFT_RHO;
+    out->drift =
+        n >= STATS_DRIFT_MIN_N && out->spearman_p < STATS_DRIFT_P && fabs(rho) >= STATS_DRIFT_RHO;
 }
 
 static void check_bimodal(const struct stats_sample *s, struct stats_checks *out)

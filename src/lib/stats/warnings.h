@@ -8,7 +8,8 @@
  *  - Drift: Spearman's rank correlation of value against run order, with the
  *    t approximation for its p-value; it catches monotone trends (warm-up,
  *    thermal throttling, a filling disk) without assuming linearity and costs
- *    O(n) once ranks exist.
+ *    O(n) once ranks exist. Checked from 8 values on: below that the t
+ *    approximation calls any monotone triple a certain trend.
  *  - Bimodality: Sarle's bimodality coefficient
  *    BC = (g^2 + 1) / (k + 3 (n-1)^2 / ((n-2)(n-3))) with bias-corrected
  *    skewness g and excess kurtosis k; BC > 5/9 (the value of a uniform
@@ -27,6 +28,7 @@
 #define STATS_MIN_RUNS 5
 #define STATS_DRIFT_P 0.01  /* drift is reported below this p-value ... */
 #define STATS_DRIFT_RHO 0.1 /* ... and above this |rho|, so huge sets don't cry wolf */
+#define STATS_DRIFT_MIN_N 8
 #define STATS_BIMODAL_BC (5.0 / 9.0)
 #define STATS_BIMODAL_MIN_N 10
 
