@@ -266,8 +266,12 @@ int input_parse_iperf2(const char *name, const char *buf, size_t len, const stru
                 rc = finish_run(name, &r, m, out, err, errlen);
         } else {
             iv.line = line;
-            /* A run restarting from 0 without a header: time went back. */
-            if (r.any && iv.start == 0 && iv.end < 0.5 * r.max_end)
+            /*
+             * A run restarting from 0 without a header: the run already has its
+             * whole-span line and time went back.
+             */
+            if (r.any && iv.start == 0 && r.have_best && r.best.end >= 0.99 * r.max_end &&
+                iv.end < 0.99 * r.max_end)
                 rc = finish_run(name, &r, m, out, err, errlen);
             if (!r.any)
                 r.first_line = line;
