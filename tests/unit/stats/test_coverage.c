@@ -9,7 +9,7 @@
  * bootstrap and Fieller) are checked, on normal and on skewed (lognormal)
  * data, and the bootstrap interval of the ratio of medians as well. Each experiment has 40 runs per
  * variant, a realistic campaign size. To keep the test at a few seconds under sanitizers, the
- * bootstrap uses 2,000 resamples per experiment instead of the production 10,000; that only adds
+ * bootstrap uses 1,000 resamples per experiment instead of the production 10,000; that only adds
  * Monte Carlo noise to the interval ends, not bias.
  */
 #include "test_helpers.h"
@@ -22,7 +22,7 @@
 #include "stats/compare.h"
 
 #define EXPERIMENTS 1000
-#define RUNS 40
+#define RUNS 30
 #define TRUE_RATIO 0.97
 
 enum dist { NORMAL, LOGNORMAL };
@@ -45,7 +45,7 @@ static void coverage(enum dist d, size_t cap, double *cov_mean, double *cov_medi
     struct stats_opts o;
     stats_opts_default(&o);
     /* Fieller needs no resampling; the medians' bootstrap is not checked there. */
-    o.resamples = cap ? 2000 : 200;
+    o.resamples = cap ? 1000 : 200;
     o.boot_means_cap = cap;
     gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
     assert_non_null(r);
@@ -85,7 +85,7 @@ static void check(const char *what, double cov)
 }
 
 /*
- * Percentile intervals of medians of 40 values are conservative: the median
+ * Percentile intervals of medians of 30 values are conservative: the median
  * only takes a few distinct values across resamples, so the quantiles snap
  * outwards. The upper bound is therefore relaxed to 98.5 %; under-coverage
  * is still held to the same 93 %.
