@@ -1,0 +1,366 @@
+/*
+ * `netab stats [options] FILE...`: the first file is the baseline, every
+ * other file is compared with it (like ministat). Argument parsing and the
+ * flow only; the numbers come from libnetab's stats and input modules.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <gsl/gsl_errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/cli_stats.h"
+
+static const char usage_text[] =
+    "usage: netab stats [options] BASELINE FILE...\n"
+    "\n"
+    "Describes each set of numbers and compares every FILE with BASELINE:\n"
+    "differences and ratios of means and medians with confidence intervals,\n"
+    "Welch and Mann-Whitney tests, a verdict against a noise floor, warnings\n"
+    "(outliers, drift, bimodality, too few runs). '-' reads standard input.\n"
+    "\n"
+    "input:\n"
+    "  --format F           plain, netab, iperf3, iperf2 or auto (default: auto)\n"
+    "  --metric M           JSON: a dotted path into each document (default\n"
+    "                       end.receiver.bits_per_second for netab,\n"
+    "                       end.sum_received.bits_per_second for iperf3 TCP,\n"
+    "                       end.sum.bits_per_second for iperf3 UDP);\n"
+    "                       iperf2: bandwidth (default), jitter, loss, transfer\n"
+    "  --column N           plain: take the Nth whitespace-separated column (default 1)\n"
+    "\n"
+    "judgement:\n"
+    "  --confidence P       confidence level in percent, 50..99.99 (default 95)\n"
+    "  --noise PCT          noise floor in percent of the baseline (default 1)\n"
+    "  --lower-is-better    smaller is better (latency, CPU cost)\n"
+    "  --higher-is-better   larger is better (throughput; the default)\n"
+    "  --resamples N        bootstrap resamples, 1000..10000000 (default 10000)\n"
+    "  --seed N             bootstrap seed (default 1); equal seeds, equal output\n"
+    "  --fail-on-regression exit 1 if any comparison's verdict is \"regressed\"\n"
+    "\n"
+    "output:\n"
+    "  --json               one JSON document (see docs/stats.md)\n"
+    "  --csv                CSV: a table of sets, a blank line, a table of comparisons\n"
+    "  --no-plot            leave out the ASCII distribution plot\n"
+    "  -h, --help           this text\n"
+    "\n"
+    "exit status: 0 done; 1 a comparison regressed and --fail-on-regression was\n"
+    "given; 2 bad command line or bad input.\n";
+
+enum {
+    OPT_CONFIDENCE = 256,
+    OPT_NOISE,
+    OPT_LOWER,
+    OPT_HIGHER,
+    OPT_METRIC,
+    OPT_COLUMN,
+    OPT_FORMAT,
+    OPT_JSON,
+    OPT_CSV,
+    OPT_FAIL,
+    OPT_SEED,
+    OPT_RESAMPLES,
+    OPT_NOPLOT,
+};
+
+static const struct option long_opts[] = {
+    {"confidence", required_argument, NULL, OPT_CONFIDENCE},
+    {"noise", required_argument, NULL, OPT_NOISE},
+    {"lower-is-better", no_argument, NULL, OPT_LOWER},
+    {"higher-is-better", no_argument, NULL, OPT_HIGHER},
+    {"metric", required_argument, NULL, OPT_METRIC},
+    {"column", required_argument, NULL, OPT_COLUMN},
+    {"format", required_argument, NULL, OPT_FORMAT},
+    {"json", no_argument, NULL, OPT_JSON},
+    {"csv", no_argument, NULL, OPT_CSV},
+    {"fail-on-regression", no_argument, NULL, OPT_FAIL},
+    {"seed", required_argument, NULL, OPT_SEED},
+    {"resamples", required_argument, NULL, OPT_RESAMPLES},
+    {"no-plot", no_argument, NULL, OPT_NOPLOT},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+
+/* A finite number in [lo, hi] (either bound may be excluded). Returns 0 or -EINVAL. */
+static int parse_range(const char *opt, const char *s, double lo, double hi, bool lo_open,
+                       bool hi_open, double *out)
+{
+    char *e;
+    errno = 0;
+    double v = strtod(s, &e);
+    if (e == s || *e || errno || !isfinite(v) || v < lo || v > hi || (lo_open && v == lo) ||
+        (hi_open && v == hi)) {
+        fprintf(stderr, "netab stats: %s: '%s' is not a number %s %g and %g\n", opt, s,
+                lo_open || hi_open ? "strictly between" : "between", lo, hi);
+        return -EINVAL;
+    }
+    *out = v;
+    return 0;
+}
+
+static int parse_count(const char *opt, const char *s, unsigned long long lo, unsigned long long hi,
+                       unsigned long long *out)
+{
+    char *e;
+    errno = 0;
+    unsigned long long v = strtoull(s, &e, 10);
+    if (e == s || *e || errno || s[0] == '-' || v < lo || v > hi) {
+        fprintf(stderr, "netab stats: %s: '%s' is not a whole number from %llu to %llu\n", opt, s,
+                lo, hi);
+        return -EINVAL;
+    }
+    *out = v;
+    return 0;
+}
+
+struct cli_stats_args {
+    struct stats_opts opts;
+    struct input_opts in;
+    bool json, csv, fail_on_regression, plot;
+};
+
+/* Returns -1 to go on, else the exit code. */
+static int parse_args(int argc, char **argv, struct cli_stats_args *a)
+{
+    stats_opts_default(&a->opts);
+    memset(&a->in, 0, sizeof(a->in));
+    a->json = a->csv = a->fail_on_regression = false;
+    a->plot = true;
+    opterr = 0;
+    optind = 1;
+    int c;
+    double d;
+    unsigned long long u;
+    while ((c = getopt_long(argc, argv, ":h", long_opts, NULL)) != -1) {
+        switch (c) {
+        case OPT_CONFIDENCE:
+            if (parse_range("--confidence", optarg, 50, 99.99, false, false, &d))
+                return EXIT_USAGE;
+            a->opts.confidence = d / 100;
+            break;
+        case OPT_NOISE:
+            if (parse_range("--noise", optarg, 0, 100, false, true, &d))
+                return EXIT_USAGE;
+            a->opts.noise = d / 100;
+            break;
+        case OPT_LOWER:
+            a->opts.lower_is_better = true;
+            break;
+        case OPT_HIGHER:
+            a->opts.lower_is_better = false;
+            break;
+        case OPT_METRIC:
+            if (!*optarg) {
+                fprintf(stderr, "netab stats: --metric: empty metric\n");
+                return EXIT_USAGE;
+            }
+            a->in.metric = optarg;
+            break;
+        case OPT_COLUMN:
+            if (parse_count("--column", optarg, 1, 1000, &u))
+                return EXIT_USAGE;
+            a->in.column = (unsigned)u;
+            break;
+        case OPT_FORMAT:
+            if (input_parse_format(optarg, &a->in.format)) {
+                fprintf(stderr,
+                        "netab stats: --format: '%s' is not one of plain, netab, iperf3, "
+                        "iperf2, auto\n",
+                        optarg);
+                return EXIT_USAGE;
+            }
+            break;
+        case OPT_JSON:
+            a->json = true;
+            break;
+        case OPT_CSV:
+            a->csv = true;
+            break;
+        case OPT_FAIL:
+            a->fail_on_regression = true;
+            break;
+        case OPT_SEED:
+            if (parse_count("--seed", optarg, 0, UINT64_MAX, &u))
+                return EXIT_USAGE;
+            a->opts.seed = u;
+            break;
+        case OPT_RESAMPLES:
+            if (parse_count("--resamples", optarg, 1000, 10000000, &u))
+                return EXIT_USAGE;
+            a->opts.resamples = (size_t)u;
+            break;
+        case OPT_NOPLOT:
+            a->plot = false;
+            break;
+        case 'h':
+            fputs(usage_text, stdout);
+            return EXIT_OK;
+        case ':':
+            fprintf(stderr, "netab stats: option '%s' needs a value\n", argv[optind - 1]);
+            fprintf(stderr, "try 'netab stats --help'\n");
+            return EXIT_USAGE;
+        default:
+            if (optopt)
+                fprintf(stderr, "netab stats: unknown option '-%c'\n", optopt);
+            else
+                fprintf(stderr, "netab stats: unknown option '%s'\n", argv[optind - 1]);
+            fprintf(stderr, "try 'netab stats --help'\n");
+            return EXIT_USAGE;
+        }
+    }
+    if (a->json && a->csv) {
+        fprintf(stderr, "netab stats: --json and --csv exclude each other\n");
+        return EXIT_USAGE;
+    }
+    if (optind >= argc) {
+        fprintf(stderr, "netab stats: no input files\ntry 'netab stats --help'\n");
+        return EXIT_USAGE;
+    }
+    return -1;
+}
+
+/* Reads and describes one set. Returns 0 or the exit code. */
+static int load_set(struct cli_stats_set *s, const struct cli_stats_args *a)
+{
+    char err[NB_ERRLEN];
+    const char *shown = strcmp(s->name, "-") ? s->name : "<stdin>";
+    if (input_read_path(s->name, &a->in, &s->in, err, sizeof(err))) {
+        fprintf(stderr, "netab stats: %s\n", err);
+        return EXIT_USAGE;
+    }
+    if (s->in.n < 2) {
+        fprintf(stderr, "netab stats: %s: %s; at least two values are needed\n", shown,
+                s->in.n ? "only one value" : "no values");
+        return EXIT_USAGE;
+    }
+    int rc = stats_sample_init(&s->sample, s->in.v, s->in.n);
+    if (!rc)
+        rc = stats_summary_compute(&s->sample, &a->opts, &s->sum);
+    if (rc) {
+        fprintf(stderr, "netab stats: %s: %s\n", shown, strerror(-rc));
+        return EXIT_FAIL;
+    }
+    stats_checks_compute(&s->sample, &s->checks);
+    s->nwarnings = 0;
+    stats_checks_warnings(&s->checks, &s->sample, shown, s->warnings, &s->nwarnings,
+                          STATS_WARNING_MAX);
+    return 0;
+}
+
+static void add_warning(struct cli_stats_cmp *m, const char *kind, const char *set, const char *fmt,
+                        ...) __attribute__((format(printf, 4, 5)));
+
+static void add_warning(struct cli_stats_cmp *m, const char *kind, const char *set, const char *fmt,
+                        ...)
+{
+    if (m->nwarnings >= CLI_STATS_CMP_WARNINGS)
+        return;
+    struct stats_warning *w = &m->warnings[m->nwarnings++];
+    w->kind = kind;
+    w->set = set;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(w->message, sizeof(w->message), fmt, ap);
+    va_end(ap);
+}
+
+/* Collects the warnings of a comparison: both sets' and the comparison's own. */
+static void compare_warnings(struct cli_stats_cmp *m, const struct cli_stats_set *base,
+                             const struct cli_stats_set *other, const struct stats_opts *o)
+{
+    m->nwarnings = 0;
+    const struct cli_stats_set *two[] = {base, other};
+    for (size_t k = 0; k < 2; k++)
+        for (size_t i = 0; i < two[k]->nwarnings; i++)
+            if (m->nwarnings < CLI_STATS_CMP_WARNINGS)
+                m->warnings[m->nwarnings++] = two[k]->warnings[i];
+    const struct stats_comparison *c = &m->c;
+    double alpha = 1 - o->confidence;
+    size_t n = base->in.n < other->in.n ? base->in.n : other->in.n;
+    if (c->runs_needed > n)
+        add_warning(m, "underpowered", NULL,
+                    "about %zu runs per variant would resolve a %g%% change at this spread "
+                    "(80%% power); %zu were given",
+                    c->runs_needed, o->noise * 100, n);
+    if ((c->welch.p < alpha) != (c->mw.p < alpha))
+        add_warning(m, "tests_disagree", NULL,
+                    "Welch (p = %.3g) and Mann-Whitney (p = %.3g) disagree at alpha = %g; "
+                    "skew or outliers may drive the means",
+                    c->welch.p, c->mw.p, alpha);
+    if (isnan(c->ratio))
+        add_warning(m, "ratio_undefined", NULL,
+                    "the baseline mean is not positive, so no ratio or verdict can be given");
+}
+
+int cli_stats(int argc, char **argv)
+{
+    struct cli_stats_args a;
+    int rc = parse_args(argc, argv, &a);
+    if (rc >= 0)
+        return rc;
+    /* GSL must report errors through return values, never abort the process. */
+    gsl_set_error_handler_off();
+
+    static const char symbols[] = "x+*%#@O";
+    size_t nsets = (size_t)(argc - optind);
+    struct cli_stats_report r = {.opts = a.opts, .nsets = nsets, .plot = a.plot};
+    r.sets = calloc(nsets, sizeof(*r.sets));
+    r.cmps = calloc(nsets, sizeof(*r.cmps));
+    if (!r.sets || !r.cmps) {
+        fprintf(stderr, "netab stats: out of memory\n");
+        rc = EXIT_FAIL;
+        goto out;
+    }
+    rc = EXIT_OK;
+    for (size_t i = 0; i < nsets && rc == EXIT_OK; i++) {
+        r.sets[i].name = argv[optind + (int)i];
+        r.sets[i].symbol = symbols[i % (sizeof(symbols) - 1)];
+        rc = load_set(&r.sets[i], &a);
+    }
+    if (rc != EXIT_OK)
+        goto out;
+    bool regressed = false;
+    for (size_t i = 1; i < nsets; i++) {
+        struct cli_stats_cmp *m = &r.cmps[i - 1];
+        m->other = i;
+        int err = stats_compare(&r.sets[0].sample, &r.sets[i].sample, &a.opts, &m->c);
+        if (err) {
+            fprintf(stderr, "netab stats: comparing %s: %s\n", r.sets[i].name, strerror(-err));
+            rc = EXIT_FAIL;
+            goto out;
+        }
+        compare_warnings(m, &r.sets[0], &r.sets[i], &a.opts);
+        regressed |= m->c.verdict.kind == STATS_REGRESSED;
+    }
+    if (a.json) {
+        if (cli_stats_print_json(&r)) {
+            fprintf(stderr, "netab stats: out of memory\n");
+            rc = EXIT_FAIL;
+            goto out;
+        }
+    } else if (a.csv) {
+        cli_stats_print_csv(&r);
+    } else {
+        cli_stats_print_text(&r);
+    }
+    if (fflush(stdout) || ferror(stdout)) {
+        fprintf(stderr, "netab stats: cannot write output: %s\n", strerror(errno));
+        rc = EXIT_FAIL;
+        goto out;
+    }
+    if (a.fail_on_regression && regressed)
+        rc = EXIT_FAIL;
+out:
+    if (r.sets)
+        for (size_t i = 0; i < nsets; i++) {
+            stats_sample_free(&r.sets[i].sample);
+            input_values_free(&r.sets[i].in);
+        }
+    free(r.sets);
+    free(r.cmps);
+    return rc;
+}

@@ -1,0 +1,64 @@
+/*
+ * Reading benchmark results for `netab stats`: plain numbers, netab JSON,
+ * iperf3 -J output and iperf2 text reports, with format autodetection.
+ *
+ * Every error message names the file and, where there is one, the line:
+ * "data/a.txt:7: 'abc' is not a number". Values are never dropped or
+ * changed silently: a value that is not a finite number is an error.
+ */
+#ifndef NETAB_INPUT_INPUT_H
+#define NETAB_INPUT_INPUT_H
+
+#include <stddef.h>
+
+#include "util/err.h"
+
+enum input_format {
+    INPUT_AUTO = 0,
+    INPUT_PLAIN,  /* one number per line; '#' starts a comment */
+    INPUT_NETAB,  /* `netab run --json` documents */
+    INPUT_IPERF3, /* `iperf3 -J` documents */
+    INPUT_IPERF2, /* iperf2 text reports: the final 0.0-N line of each run */
+};
+
+struct input_opts {
+    enum input_format format; /* INPUT_AUTO detects it from the content */
+    const char *metric;       /* dotted JSON path, or iperf2 field; NULL for the default */
+    unsigned column;          /* plain: 1-based whitespace-separated column; 0 means 1 */
+};
+
+struct input_values {
+    double *v; /* the values in file order; owned, free with input_values_free() */
+    size_t n, cap;
+    enum input_format format; /* the format read (detected or forced) */
+    char metric[128];         /* the metric read, e.g. "end.receiver.bits_per_second" */
+};
+
+/* Parses "plain", "netab", "iperf3", "iperf2" or "auto". Returns 0 or -EINVAL. */
+NB_MUST_CHECK int input_parse_format(const char *s, enum input_format *out);
+
+/* The lower-case name of f (static string). */
+const char *input_format_name(enum input_format f);
+
+/*
+ * Reads every value of the file at path ("-" reads standard input) into out,
+ * which must be zeroed or freshly freed. Returns 0, -ENOENT/-EACCES/-EIO
+ * (cannot read), -EINVAL (bad content) or -ENOMEM, with a sentence in err.
+ * An empty result is not an error here; the caller decides how many values
+ * it needs.
+ */
+NB_MUST_CHECK int input_read_path(const char *path, const struct input_opts *o,
+                                  struct input_values *out, char *err, size_t errlen);
+
+/*
+ * Like input_read_path() on an in-memory buffer buf[0..len-1], which must be
+ * followed by a NUL byte (buf[len] == 0); name is used in messages.
+ */
+NB_MUST_CHECK int input_parse_buffer(const char *name, const char *buf, size_t len,
+                                     const struct input_opts *o, struct input_values *out,
+                                     char *err, size_t errlen);
+
+/* Frees out's values and zeroes it. */
+void input_values_free(struct input_values *out);
+
+#endif

@@ -1,0 +1,142 @@
+/*
+ * netab and iperf3 JSON: one document per line, documents concatenated (as
+ * `iperf3 -J >> file` leaves them), or a JSON array of documents.
+ */
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "input/input_priv.h"
+
+#define NETAB_DEFAULT_METRIC "end.receiver.bits_per_second"
+#define IPERF3_TCP_METRIC "end.sum_received.bits_per_second"
+#define IPERF3_UDP_METRIC "end.sum.bits_per_second"
+
+/*
+ * Follows a dotted path ("end.streams.0.receiver.bits_per_second") through
+ * objects and, with numeric components, arrays. Returns NULL if absent.
+ */
+static json_t *json_path(json_t *doc, const char *path)
+{
+    char comp[128];
+    const char *p = path;
+    json_t *cur = doc;
+    while (cur && *p) {
+        const char *dot = strchr(p, '.');
+        size_t n = dot ? (size_t)(dot - p) : strlen(p);
+        if (n == 0 || n >= sizeof(comp))
+            return NULL;
+        memcpy(comp, p, n);
+        comp[n] = '\0';
+        if (json_is_object(cur)) {
+            cur = json_object_get(cur, comp);
+        } else if (json_is_array(cur)) {
+            char *e;
+            unsigned long i = strtoul(comp, &e, 10);
+            cur = *e ? NULL : json_array_get(cur, i);
+        } else {
+            return NULL;
+        }
+        p = dot ? dot + 1 : p + n;
+    }
+    return cur;
+}
+
+/* iperf3 documents name themselves in start.version ("iperf 3.12") or have sum_* totals. */
+static int is_iperf3(json_t *doc)
+{
+    const char *v = json_string_value(json_path(doc, "start.version"));
+    if (v && !strncmp(v, "iperf 3", 7))
+        return 1;
+    return json_path(doc, "end.sum_received") || json_path(doc, "end.sum_sent") ||
+           json_path(doc, "end.sum");
+}
+
+static const char *default_metric(json_t *doc, enum input_format f)
+{
+    if (f == INPUT_NETAB || (f == INPUT_AUTO && !is_iperf3(doc)))
+        return NETAB_DEFAULT_METRIC;
+    /* TCP reports sum_received; UDP only has end.sum, with the receiver's view. */
+    if (json_path(doc, "end.sum_received"))
+        return IPERF3_TCP_METRIC;
+    if (json_path(doc, "end.sum"))
+        return IPERF3_UDP_METRIC;
+    return IPERF3_TCP_METRIC;
+}
+
+static int take_document(const char *name, size_t line, json_t *doc, const struct input_opts *o,
+                         struct input_values *out, char *err, size_t errlen)
+{
+    if (!json_is_object(doc))
+        return err_set(err, errlen, EINVAL, "%s:%zu: expected a JSON object (one run), got %s",
+                       name, line,
+                       json_is_array(doc)    ? "an array"
+                       : json_is_string(doc) ? "a string"
+                                             : "a scalar");
+    const char *run_err = json_string_value(json_object_get(doc, "error"));
+    if (run_err)
+        return err_set(err, errlen, EINVAL, "%s:%zu: the run reported an error: %.120s", name, line,
+                       run_err);
+    /* The first document decides the format that later ones are read as. */
+    if (out->format == INPUT_NETAB && o->format == INPUT_AUTO && out->n == 0 && is_iperf3(doc))
+        out->format = INPUT_IPERF3;
+    const char *metric = o->metric ? o->metric : default_metric(doc, out->format);
+    snprintf(out->metric, sizeof(out->metric), "%s", metric);
+    json_t *v = json_path(doc, metric);
+    if (!v)
+        return err_set(err, errlen, EINVAL, "%s:%zu: the document has no '%s'", name, line, metric);
+    if (!json_is_number(v))
+        return err_set(err, errlen, EINVAL, "%s:%zu: '%s' is not a number", name, line, metric);
+    double x = json_number_value(v);
+    if (!isfinite(x))
+        return err_set(err, errlen, EINVAL, "%s:%zu: '%s' is not a finite number", name, line,
+                       metric);
+    int rc = input_push(out, x);
+    return rc ? err_set(err, errlen, rc, "%s:%zu: out of memory", name, line) : 0;
+}
+
+int input_parse_json(const char *name, const char *buf, size_t len, const struct input_opts *o,
+                     struct input_values *out, char *err, size_t errlen)
+{
+    size_t pos = 0, line = 1;
+    for (;;) {
+        while (pos < len && strchr(" \t\r\n", buf[pos])) {
+            line += buf[pos] == '\n';
+            pos++;
+        }
+        if (pos >= len)
+            break;
+        json_error_t je;
+        json_t *doc = json_loadb(buf + pos, len - pos, JSON_DISABLE_EOF_CHECK, &je);
+        if (!doc)
+            return err_set(err, errlen, EINVAL, "%s:%zu: invalid JSON: %s", name,
+                           line + (size_t)(je.line > 0 ? je.line - 1 : 0), je.text);
+        int rc = 0;
+        if (json_is_array(doc)) {
+            size_t i;
+            json_t *el;
+            json_array_foreach(doc, i, el)
+            {
+                rc = take_document(name, line, el, o, out, err, errlen);
+                if (rc)
+                    break;
+            }
+        } else {
+            rc = take_document(name, line, doc, o, out, err, errlen);
+        }
+        json_decref(doc);
+        if (rc)
+            return rc;
+        /* je.position is the number of bytes the parser consumed. */
+        size_t used = (size_t)je.position;
+        if (used == 0)
+            return err_set(err, errlen, EINVAL, "%s:%zu: invalid JSON", name, line);
+        for (size_t k = pos; k < pos + used && k < len; k++)
+            line += buf[k] == '\n';
+        pos += used;
+    }
+    return 0;
+}

@@ -1,0 +1,60 @@
+/*
+ * The verdict: did the other variant regress, improve, stay within the noise
+ * floor, or is nothing proven?
+ *
+ * "regressed" or "improved" needs both p < alpha (alpha = 1 - confidence)
+ * and the whole confidence interval of the relative change beyond the noise
+ * floor in the same direction: significance alone is not enough, because
+ * with enough runs a 0.1 % change is significant yet nobody should act on it.
+ * "within noise" needs the whole interval inside +-noise (a positive result:
+ * any change is too small to matter). Everything else is "no difference
+ * proven": the data cannot tell, and more runs may.
+ */
+#ifndef NETAB_STATS_VERDICT_H
+#define NETAB_STATS_VERDICT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum stats_verdict_kind {
+    STATS_NO_DIFFERENCE = 0,
+    STATS_WITHIN_NOISE,
+    STATS_IMPROVED,
+    STATS_REGRESSED,
+};
+
+struct stats_verdict {
+    enum stats_verdict_kind kind;
+    double rel, rel_low, rel_high; /* relative change other/baseline - 1 and its interval */
+    bool significant;              /* p < alpha */
+    bool significant_within_floor; /* significant, but the interval is not beyond the floor */
+};
+
+/*
+ * Decides from the p-value, alpha, the ratio other/baseline with its interval
+ * and the noise floor (a fraction). NaN or infinite bounds give "no difference
+ * proven".
+ */
+void stats_verdict_decide(double p, double alpha, double ratio, double ratio_low, double ratio_high,
+                          double noise, bool lower_is_better, struct stats_verdict *out);
+
+/* "regressed", "improved", "within noise" or "no difference proven" (static strings). */
+const char *stats_verdict_name(enum stats_verdict_kind k);
+
+/*
+ * One plain sentence explaining v (with noise as a fraction) into buf, e.g.
+ * "statistically significant (p = 0.002) but not beyond the 1% noise floor".
+ */
+void stats_verdict_explain(const struct stats_verdict *v, double p, double noise, char *buf,
+                           size_t len);
+
+/*
+ * Runs per variant needed to detect a change of noise * |mean_a| with 80 %
+ * power at alpha by a two-sided test, given the observed variances: the
+ * normal-approximation formula n = 2 (z_{1-alpha/2} + z_{0.8})^2 s^2 / delta^2
+ * with s^2 the average of the two variances. Returns 0 when undefined (zero
+ * mean or noise) and SIZE_MAX when it overflows.
+ */
+size_t stats_runs_needed(double var_a, double var_b, double mean_a, double noise, double alpha);
+
+#endif
