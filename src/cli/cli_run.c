@@ -10,6 +10,7 @@
 
 #include "cli/cli.h"
 #include "cli/cli_common.h"
+#include "util/units.h"
 #include "cli/cli_run.h"
 #include "proto/client.h"
 #include "proto/server.h"
@@ -29,7 +30,8 @@ static const char run_usage[] =
     "  -B, --bind ADDR        local address for every connection\n"
     "      --cport PORT       fixed client ports: data connection i uses PORT+i\n"
     "What:\n"
-    "      --test NAME        tcp_stream (default)\n"
+    "      --test NAME        tcp_stream (default), udp_stream, tcp_rr, udp_rr, tcp_crr\n"
+    "  -u, --udp              same as --test udp_stream\n"
     "  -t, --time SECONDS     measured duration (default 10)\n"
     "  -n, --bytes BYTES      send BYTES per direction instead of running for a time\n"
     "  -P, --parallel N       N streams, each in its own thread (default 1)\n"
@@ -42,6 +44,17 @@ static const char run_usage[] =
     "  -C, --congestion ALGO  TCP congestion control (e.g. cubic, bbr, reno)\n"
     "  -O, --omit SECONDS     warm-up before counting starts (default 0)\n"
     "  -A, --affinity CPU[,SERVERCPU]  pin the client's (and server's) stream threads\n"
+    "UDP:\n"
+    "  -b, --bitrate RATE     target per stream, bits/s with K/M/G (default 1M; 0 = as fast\n"
+    "                         as possible); -l is the datagram size (default 1460)\n"
+    "      --gso, --gro       UDP segmentation / receive offload (UDP_SEGMENT, UDP_GRO)\n"
+    "Request/response (tcp_rr, udp_rr) and connection rate (tcp_crr):\n"
+    "      --req-size BYTES   request size (default 1)\n"
+    "      --resp-size BYTES  response size (default 1)\n"
+    "      --outstanding K    transactions in flight per stream (default 1; rr only)\n"
+    "      --rr-timeout MS    udp_rr: a response later than this is lost (default 200)\n"
+    "      --cport-range LO-HI  tcp_crr: cycle through these client ports\n"
+    "      --linger0          tcp_crr: close with RST, leaving no TIME_WAIT\n"
     "Output:\n"
     "  -i, --interval SECONDS interval reports (default 1, 0 for none)\n"
     "  -J, --json             one JSON document on stdout (docs/json.md), also on failure\n"
@@ -97,6 +110,14 @@ enum {
     OPT_TEST,
     OPT_CONNECT_TIMEOUT,
     OPT_IDLE_TIMEOUT,
+    OPT_GSO,
+    OPT_GRO,
+    OPT_REQ_SIZE,
+    OPT_RESP_SIZE,
+    OPT_OUTSTANDING,
+    OPT_RR_TIMEOUT,
+    OPT_CPORT_RANGE,
+    OPT_LINGER0,
 };
 
 static const struct option run_options[] = {
@@ -121,9 +142,53 @@ static const struct option run_options[] = {
     {"json", no_argument, NULL, 'J'},
     {"connect-timeout", required_argument, NULL, OPT_CONNECT_TIMEOUT},
     {"idle-timeout", required_argument, NULL, OPT_IDLE_TIMEOUT},
+    {"udp", no_argument, NULL, 'u'},
+    {"bitrate", required_argument, NULL, 'b'},
+    {"gso", no_argument, NULL, OPT_GSO},
+    {"gro", no_argument, NULL, OPT_GRO},
+    {"req-size", required_argument, NULL, OPT_REQ_SIZE},
+    {"resp-size", required_argument, NULL, OPT_RESP_SIZE},
+    {"outstanding", required_argument, NULL, OPT_OUTSTANDING},
+    {"rr-timeout", required_argument, NULL, OPT_RR_TIMEOUT},
+    {"cport-range", required_argument, NULL, OPT_CPORT_RANGE},
+    {"linger0", no_argument, NULL, OPT_LINGER0},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
+
+/* "-x" for a short option, "--name" for a long one: what the user typed. */
+static void option_name(int c, char *buf, size_t len)
+{
+    for (const struct option *o = run_options; o->name; o++)
+        if (o->val == c && c >= 256) {
+            snprintf(buf, len, "--%s", o->name);
+            return;
+        }
+    snprintf(buf, len, "-%c", c);
+}
+
+static bool parse_cport_range(const char *arg, struct run_opts *o)
+{
+    char lo[16], *hi;
+    snprintf(lo, sizeof(lo), "%s", arg);
+    hi = strchr(lo, '-');
+    long a, b;
+    if (!hi) {
+        fprintf(stderr, "netab run: --cport-range: '%s' is not a range LO-HI\n", arg);
+        return false;
+    }
+    *hi++ = '\0';
+    if (!cli_parse_int("run", "--cport-range", lo, 1, 65535, &a) ||
+        !cli_parse_int("run", "--cport-range", hi, 1, 65535, &b))
+        return false;
+    if (b < a) {
+        fprintf(stderr, "netab run: --cport-range: '%s' ends before it starts\n", arg);
+        return false;
+    }
+    o->client.cport_lo = (uint16_t)a;
+    o->client.cport_hi = (uint16_t)b;
+    return true;
+}
 
 /* Returns -1 to go on, or an exit code. */
 static int parse_option(int c, const char *arg, struct run_opts *o)
@@ -157,7 +222,10 @@ static int parse_option(int c, const char *arg, struct run_opts *o)
         return -1;
     case OPT_TEST:
         if (params_kind_from_name(arg, &p->kind))
-            return usage_failure(o, "--test: unknown test '%s' (known: tcp_stream)", arg);
+            return usage_failure(o,
+                                 "--test: unknown test '%s' (known: tcp_stream, udp_stream, "
+                                 "tcp_rr, udp_rr, tcp_crr)",
+                                 arg);
         return -1;
     case 't':
         if (!cli_parse_seconds("run", "-t", arg, 0.1, PARAMS_MAX_DURATION, &p->duration_s))
@@ -186,6 +254,7 @@ static int parse_option(int c, const char *arg, struct run_opts *o)
         if (u == 0)
             return usage_failure(o, "-l: the block size must be positive");
         p->block = (uint32_t)u;
+        o->block_set = true;
         return -1;
     case 'w':
         if (!cli_parse_size("run", "-w", arg, 1024u * 1024 * 1024, &u))
@@ -219,6 +288,7 @@ static int parse_option(int c, const char *arg, struct run_opts *o)
         p->interval_s = d;
         return -1;
     case 'J':
+        o->json = true;
         return -1;
     case OPT_CONNECT_TIMEOUT:
         if (!cli_parse_int("run", "--connect-timeout", arg, 1, 3600000, &v))
@@ -229,6 +299,47 @@ static int parse_option(int c, const char *arg, struct run_opts *o)
         if (!cli_parse_int("run", "--idle-timeout", arg, 100, 3600000, &v))
             return EXIT_USAGE;
         o->client.idle_timeout_ms = (int)v;
+        return -1;
+    case 'u':
+        p->kind = TEST_UDP_STREAM;
+        return -1;
+    case 'b':
+        if (units_parse_rate(arg, &p->rate_bps, NULL, 0)) {
+            fprintf(stderr, "netab run: -b: '%s' is not a valid rate (a number with optional K, M, G)\n",
+                    arg);
+            return EXIT_USAGE;
+        }
+        return -1;
+    case OPT_GSO:
+        p->gso = true;
+        return -1;
+    case OPT_GRO:
+        p->gro = true;
+        return -1;
+    case OPT_REQ_SIZE:
+    case OPT_RESP_SIZE:
+        if (!cli_parse_size("run", c == OPT_REQ_SIZE ? "--req-size" : "--resp-size", arg,
+                            PARAMS_MAX_RR_SIZE, &u))
+            return EXIT_USAGE;
+        if (u == 0)
+            return usage_failure(o, "%s: the size must be positive",
+                                 c == OPT_REQ_SIZE ? "--req-size" : "--resp-size");
+        *(c == OPT_REQ_SIZE ? &p->req_size : &p->resp_size) = (uint32_t)u;
+        return -1;
+    case OPT_OUTSTANDING:
+        if (!cli_parse_int("run", "--outstanding", arg, 1, PARAMS_MAX_OUTSTANDING, &v))
+            return EXIT_USAGE;
+        p->outstanding = (int)v;
+        return -1;
+    case OPT_RR_TIMEOUT:
+        if (!cli_parse_int("run", "--rr-timeout", arg, 1, 60000, &v))
+            return EXIT_USAGE;
+        p->rr_timeout_ms = (uint32_t)v;
+        return -1;
+    case OPT_CPORT_RANGE:
+        return parse_cport_range(arg, o) ? -1 : EXIT_USAGE;
+    case OPT_LINGER0:
+        p->linger0 = true;
         return -1;
     case 'h':
         fputs(run_usage, stdout);
@@ -255,7 +366,7 @@ int cli_run_parse(int argc, char **argv, struct run_opts *o)
      */
     optind = 0;
     int c;
-    while ((c = getopt_long(argc, argv, ":c:p:B:46t:n:P:Rl:w:M:NC:O:A:i:Jh", run_options, NULL)) !=
+    while ((c = getopt_long(argc, argv, ":c:p:B:46t:n:P:Rl:w:M:NC:O:A:i:Jhub:", run_options, NULL)) !=
            -1) {
         /* optopt names a bad short option; argv[optind - 1] may be its cluster's predecessor. */
         if (c == '?' && optopt)
@@ -266,13 +377,22 @@ int cli_run_parse(int argc, char **argv, struct run_opts *o)
             return usage_failure(o, "option '%s' needs a value", argv[optind - 1]);
         int rc = parse_option(c, optarg, o);
         if (rc >= 0) {
-            if (rc == EXIT_USAGE && o->json && !o->usage_reported)
-                return usage_failure(o, "invalid value for '%s'", argv[optind - 1]);
+            if (rc == EXIT_USAGE && o->json && !o->usage_reported) {
+                char name[40];
+                option_name(c, name, sizeof(name));
+                return usage_failure(o, "%s: invalid value '%s'", name, optarg ? optarg : "");
+            }
             return rc;
         }
     }
     if (optind < argc)
         return usage_failure(o, "unexpected argument '%s'", argv[optind]);
+    if (!o->block_set)
+        o->params.block = params_default_block(o->params.kind);
+    if (o->client.cport_lo && o->params.kind != TEST_TCP_CRR)
+        return usage_failure(o, "--cport-range applies to tcp_crr; use --cport for other tests");
+    if (o->params.linger0 && o->params.kind != TEST_TCP_CRR)
+        return usage_failure(o, "--linger0 applies to tcp_crr");
     char err[NB_ERRLEN];
     if (params_validate(&o->params, err, sizeof(err)))
         return usage_failure(o, "%s", err);

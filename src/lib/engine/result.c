@@ -1,8 +1,27 @@
 #include "engine/result.h"
 
+#include "measure/histogram.h"
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+
+void latency_summary_from(struct latency_summary *s, const struct histogram *h)
+{
+    s->count = hist_count(h);
+    if (!s->count) {
+        *s = (struct latency_summary){0};
+        return;
+    }
+    s->p50 = hist_percentile(h, 50) / 1e3;
+    s->p90 = hist_percentile(h, 90) / 1e3;
+    s->p99 = hist_percentile(h, 99) / 1e3;
+    s->p999 = hist_percentile(h, 99.9) / 1e3;
+    s->p9999 = hist_percentile(h, 99.99) / 1e3;
+    s->max = (double)hist_max(h) / 1e3;
+    s->min = (double)hist_min(h) / 1e3;
+    s->mean = hist_mean(h) / 1e3;
+}
 
 void run_result_init(struct run_result *r)
 {

@@ -14,10 +14,24 @@
 #include "engine/side_report.h"
 #include "util/err.h"
 
+struct histogram;
+
+/* Latency percentiles in microseconds, from a log-linear histogram (<= 1% error). */
+struct latency_summary {
+    uint64_t count;
+    double p50, p90, p99, p999, p9999, max, mean, min;
+};
+
+/* Fills s from h (nanoseconds). */
+void latency_summary_from(struct latency_summary *s, const struct histogram *h);
+
 /* One interval report, as seen by the client: bytes it sent and received. */
 struct interval_report {
     double start, end; /* seconds since the measurement started */
     uint64_t sent, received;
+    uint64_t packets; /* datagrams (UDP) or transactions (rr, crr) in the interval */
+    bool have_latency;
+    struct latency_summary latency;
 };
 
 struct run_result {
@@ -28,6 +42,8 @@ struct run_result {
     char started[32]; /* ISO 8601 UTC */
     bool have_local, have_remote;
     struct side_report local, remote;
+    bool have_latency; /* rr and crr: the client's transaction latencies */
+    struct latency_summary latency;
     struct interval_report *intervals; /* owned */
     size_t nintervals, cap_intervals;
     char error[NB_ERRLEN]; /* empty when the test succeeded */

@@ -32,6 +32,16 @@ int side_report_collect(struct side_report *r, const struct tcp_stream_set *set,
             from = s->first_ns;
         o->seconds = s->end_ns > from ? (double)(s->end_ns - from) / 1e9 : 0;
         o->tcpinfo = s->tcpinfo;
+        o->packets = atomic_load(&((struct stream *)s)->packets);
+        o->lost = atomic_load(&((struct stream *)s)->lost);
+        o->malformed = atomic_load(&((struct stream *)s)->malformed);
+        o->foreign = atomic_load(&((struct stream *)s)->foreign);
+        o->stalls = s->stalls;
+        o->errors = s->errors;
+        if (s->rx) {
+            udp_rx_totals(s->rx, &o->rx);
+            o->packets = o->rx.packets;
+        }
     }
     return 0;
 }
@@ -66,6 +76,21 @@ json_t *side_report_to_json(const struct side_report *r)
                       "rttvar_us", (json_int_t)s->tcpinfo.rttvar_us, "snd_cwnd",
                       (json_int_t)s->tcpinfo.snd_cwnd, "snd_mss", (json_int_t)s->tcpinfo.snd_mss));
     }
+    for (int i = 0; i < r->n; i++) {
+        const struct side_stream *s = &r->streams[i];
+        json_t *c = json_pack(
+            "{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:f, s:f, s:f, s:I, s:I, s:I, s:I}",
+            "packets", (json_int_t)s->packets, "lost", (json_int_t)s->lost, "malformed",
+            (json_int_t)s->malformed, "foreign", (json_int_t)s->foreign, "stalls",
+            (json_int_t)s->stalls, "duplicates", (json_int_t)s->rx.duplicates, "out_of_order",
+            (json_int_t)s->rx.out_of_order, "too_late", (json_int_t)s->rx.too_late, "rx_bytes",
+            (json_int_t)s->rx.bytes, "jitter_ms", s->rx.jitter_ms, "jitter_mean_abs_ms",
+            s->rx.jitter_mean_abs_ms, "jitter_p99_abs_ms", s->rx.jitter_p99_abs_ms,
+            "connect_errors", (json_int_t)s->errors.connect, "read_errors",
+            (json_int_t)s->errors.read, "write_errors", (json_int_t)s->errors.write,
+            "timeout_errors", (json_int_t)s->errors.timeout);
+        json_object_set_new(json_array_get(streams, (size_t)i), "counters", c);
+    }
     json_t *obj = json_pack("{s:o, s:o}", "streams", streams, "host", hostinfo_to_json(&r->host));
     json_object_set_new(obj, "cpu", r->cpu_valid ? cpu_usage_to_json(&r->cpu) : json_null());
     return obj;
@@ -80,6 +105,39 @@ static int num(const json_t *o, const char *k, double lo, double hi, double *out
     if (!isfinite(d) || d < lo || d > hi)
         return -1;
     *out = d;
+    return 0;
+}
+
+static int counters_from_json(const json_t *c, struct side_stream *o)
+{
+    double v[13];
+    static const char *const keys[] = {"packets", "lost", "malformed", "foreign", "stalls",
+                                       "duplicates", "out_of_order", "too_late", "rx_bytes",
+                                       "connect_errors", "read_errors", "write_errors",
+                                       "timeout_errors"};
+    if (!json_is_object(c))
+        return -1;
+    for (int i = 0; i < 13; i++)
+        if (num(c, keys[i], 0, 9e18, &v[i]))
+            return -1;
+    o->packets = (uint64_t)v[0];
+    o->lost = (uint64_t)v[1];
+    o->malformed = (uint64_t)v[2];
+    o->foreign = (uint64_t)v[3];
+    o->stalls = (uint64_t)v[4];
+    o->rx.duplicates = (uint64_t)v[5];
+    o->rx.out_of_order = (uint64_t)v[6];
+    o->rx.too_late = (uint64_t)v[7];
+    o->rx.bytes = (uint64_t)v[8];
+    o->rx.packets = o->packets;
+    o->errors.connect = (uint64_t)v[9];
+    o->errors.read = (uint64_t)v[10];
+    o->errors.write = (uint64_t)v[11];
+    o->errors.timeout = (uint64_t)v[12];
+    if (num(c, "jitter_ms", 0, 1e9, &o->rx.jitter_ms) ||
+        num(c, "jitter_mean_abs_ms", 0, 1e9, &o->rx.jitter_mean_abs_ms) ||
+        num(c, "jitter_p99_abs_ms", 0, 1e9, &o->rx.jitter_p99_abs_ms))
+        return -1;
     return 0;
 }
 
@@ -144,6 +202,10 @@ int side_report_from_json(const json_t *obj, int expected_streams, struct side_r
         o->tcpinfo.rttvar_us = (uint32_t)rttvar;
         o->tcpinfo.snd_cwnd = (uint32_t)cwnd;
         o->tcpinfo.snd_mss = (uint32_t)mss;
+        if (counters_from_json(json_object_get(s, "counters"), o)) {
+            side_report_free(r);
+            return err_set(err, errlen, EPROTO, "peer's counters for stream %d are malformed", i);
+        }
     }
     json_t *cpu = json_object_get(obj, "cpu");
     if (json_is_object(cpu)) {

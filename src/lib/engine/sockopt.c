@@ -22,7 +22,8 @@ int sockopt_apply(int fd, const struct test_params *p, char *err, size_t errlen)
         if (setsockopt(fd, IPPROTO_TCP, TCP_MAXSEG, &v, sizeof(v)))
             return err_set(err, errlen, errno, "cannot set MSS to %u: %s", p->mss, strerror(errno));
     }
-    if (p->nodelay) {
+    /* Request/response tests measure latency: Nagle's algorithm must not hold requests back. */
+    if (p->nodelay || params_is_rr(p->kind)) {
         int one = 1;
         if (setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one)))
             return err_set(err, errlen, errno, "cannot set TCP_NODELAY: %s", strerror(errno));

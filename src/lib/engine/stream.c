@@ -8,102 +8,91 @@
 #include <unistd.h>
 
 #include "engine/sockopt.h"
+#include "measure/histogram.h"
+#include "measure/udp_rx.h"
 #include "util/clock.h"
 #include "util/sock.h"
 
 /* How often a blocked send/recv wakes up to look at the stop and abort flags. */
-#define STREAM_WAKE_MS 200
+#define STREAM_WAKE_MS 50
 
-static void stream_fail(struct stream *s, int err, const char *what)
+void stream_fail(struct stream *s, int err, const char *what)
 {
     s->error = -err;
     snprintf(s->errmsg, sizeof(s->errmsg), "stream %d: %s: %s", s->id, what, strerror(err));
 }
 
-static void run_sender(struct stream *s, char *buf)
+bool stream_role_sends(enum stream_role role)
 {
-    uint64_t sent = 0;
-    while (!atomic_load_explicit(s->stop, memory_order_relaxed) &&
-           !atomic_load_explicit(s->abort, memory_order_relaxed)) {
-        size_t len = s->block;
-        if (s->limit) {
-            if (sent >= s->limit)
-                break;
-            if (s->limit - sent < len)
-                len = (size_t)(s->limit - sent);
-        }
-        ssize_t n = send(s->fd, buf, len, MSG_NOSIGNAL);
-        if (n > 0) {
-            sent += (uint64_t)n;
-            atomic_store_explicit(&s->bytes, sent, memory_order_relaxed);
-            continue;
-        }
-        if (n < 0 && (errno == EINTR || errno == EAGAIN))
-            continue;
-        stream_fail(s, n < 0 ? errno : EPIPE, "send");
-        break;
-    }
-    s->end_ns = clock_now_ns();
-    tcpinfo_read(s->fd, &s->tcpinfo);
-    /* The FIN tells the receiver that everything it will ever get has been sent. */
-    shutdown(s->fd, SHUT_WR);
+    return role == ROLE_TCP_SEND || role == ROLE_UDP_SEND;
 }
 
-static void run_receiver(struct stream *s, char *buf)
+size_t stream_buffer_size(const struct stream *s)
 {
-    uint64_t got = 0, seen = 0;
-    uint64_t last_data = clock_now_ns();
-    for (;;) {
-        ssize_t n = recv(s->fd, buf, s->block, 0);
-        if (n > 0) {
-            if (!got)
-                s->first_ns = clock_now_ns();
-            got += (uint64_t)n;
-            atomic_store_explicit(&s->bytes, got, memory_order_relaxed);
-            continue;
-        }
-        if (n == 0)
-            break;
-        if (errno == EINTR)
-            continue;
-        if (errno == EAGAIN) {
-            if (atomic_load_explicit(s->abort, memory_order_relaxed))
-                break;
-            uint64_t now = clock_now_ns();
-            if (got != seen) {
-                seen = got;
-                last_data = now;
-            }
-            if (s->idle_timeout_ms > 0 &&
-                now - last_data > (uint64_t)s->idle_timeout_ms * 1000000) {
-                s->error = -ETIMEDOUT;
-                snprintf(s->errmsg, sizeof(s->errmsg), "stream %d: no data for %d ms", s->id,
-                         s->idle_timeout_ms);
-                break;
-            }
-            continue;
-        }
-        stream_fail(s, errno, "recv");
-        break;
+    const struct test_params *p = s->params;
+    switch (s->role) {
+    case ROLE_TCP_SEND:
+    case ROLE_TCP_RECV:
+        return s->block;
+    case ROLE_UDP_SEND:
+    case ROLE_UDP_RECV:
+        /* Room for a batch of datagrams, or one GSO/GRO super-packet per slot. */
+        return (size_t)64 * (p->gso || p->gro ? 65536 : s->block + 1);
+    default:
+        return (size_t)(p->req_size > p->resp_size ? p->req_size : p->resp_size) * 64 + 65536;
     }
-    s->end_ns = clock_now_ns();
-    tcpinfo_read(s->fd, &s->tcpinfo);
+}
+
+int stream_prepare(struct stream *s)
+{
+    if (s->role == ROLE_UDP_RECV && !(s->rx = udp_rx_new()))
+        return -ENOMEM;
+    if ((s->role == ROLE_RR_CLIENT || s->role == ROLE_CRR_CLIENT) &&
+        !(s->latency = calloc(1, sizeof(*s->latency))))
+        return -ENOMEM;
+    if (s->latency)
+        hist_init(s->latency);
+    return 0;
+}
+
+void stream_release(struct stream *s)
+{
+    udp_rx_free(s->rx);
+    s->rx = NULL;
+    free(s->latency);
+    s->latency = NULL;
 }
 
 static void *stream_main(void *arg)
 {
     struct stream *s = arg;
     sockopt_pin_thread(s->cpu);
-    char *buf = malloc(s->block);
+    char *buf = malloc(stream_buffer_size(s));
     if (!buf) {
         stream_fail(s, ENOMEM, "buffer");
     } else {
-        memset(buf, 0x5a, s->block);
+        memset(buf, 0x5a, stream_buffer_size(s));
         s->start_ns = clock_now_ns();
-        if (s->sender)
-            run_sender(s, buf);
-        else
-            run_receiver(s, buf);
+        switch (s->role) {
+        case ROLE_TCP_SEND:
+        case ROLE_TCP_RECV:
+            stream_tcp_run(s, buf);
+            break;
+        case ROLE_UDP_SEND:
+        case ROLE_UDP_RECV:
+            stream_udp_run(s, buf);
+            break;
+        case ROLE_RR_CLIENT:
+        case ROLE_RR_SERVER:
+            stream_rr_run(s, buf);
+            break;
+        case ROLE_CRR_CLIENT:
+        case ROLE_CRR_SERVER:
+            stream_crr_run(s, buf);
+            break;
+        }
+        if (!s->end_ns)
+            s->end_ns = clock_now_ns();
         free(buf);
     }
     atomic_store(&s->done, true);
@@ -113,10 +102,12 @@ static void *stream_main(void *arg)
 int stream_start(struct stream *s)
 {
     atomic_store(&s->bytes, 0);
+    atomic_store(&s->packets, 0);
     atomic_store(&s->done, false);
     s->error = 0;
     s->errmsg[0] = '\0';
-    sock_set_timeouts(s->fd, STREAM_WAKE_MS);
+    if (s->fd >= 0)
+        sock_set_timeouts(s->fd, STREAM_WAKE_MS);
     int rc = pthread_create(&s->thread, NULL, stream_main, s);
     if (rc)
         return -rc;
@@ -143,4 +134,5 @@ void stream_close(struct stream *s)
     if (s->fd >= 0)
         close(s->fd);
     s->fd = -1;
+    stream_release(s);
 }

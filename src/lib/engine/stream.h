@@ -1,7 +1,10 @@
 /*
- * One data connection of a TCP stream test, driven by its own thread.
+ * One stream of a test (a TCP connection, a UDP socket, or a connection-rate
+ * worker), driven by its own thread. What the thread does depends on its
+ * role; the loops live in stream_tcp.c, stream_udp.c, stream_rr.c and
+ * stream_crr.c.
  *
- * A sender writes blocks until told to stop (or until its byte quota is
+ * A TCP sender writes blocks until told to stop (or until its byte quota is
  * sent), then shuts down its write side. A receiver reads until it sees the
  * end of the stream, so everything in flight when the sender stopped is
  * counted: sender and receiver totals agree exactly.
@@ -14,7 +17,29 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <sys/socket.h>
+
+#include "engine/params.h"
 #include "measure/tcpinfo.h"
+
+struct histogram;
+struct udp_rx;
+
+enum stream_role {
+    ROLE_TCP_SEND,
+    ROLE_TCP_RECV,
+    ROLE_UDP_SEND,
+    ROLE_UDP_RECV,
+    ROLE_RR_CLIENT, /* tcp_rr or udp_rr, by params->kind */
+    ROLE_RR_SERVER,
+    ROLE_CRR_CLIENT,
+    ROLE_CRR_SERVER,
+};
+
+/* Errors counted by kind during a test: data, not aborts (as wrk does). */
+struct stream_errors {
+    uint64_t connect, read, write, timeout;
+};
 
 struct stream {
     /* Set by the owner before stream_start(). */
@@ -28,9 +53,28 @@ struct stream {
     int idle_timeout_ms;
     const atomic_bool *stop;  /* senders stop when set */
     const atomic_bool *abort; /* every stream ends when set */
+    enum stream_role role;
+    const struct test_params *params;
+    /*
+     * UDP server streams: the client's address, the only one served.
+     * tcp_crr clients: the server's listening address. tcp_crr servers: the
+     * client's address (port ignored), the only one accepted.
+     */
+    struct sockaddr_storage peer;
+    socklen_t peer_len;
+    uint16_t cport_lo, cport_hi; /* tcp_crr client: fixed local ports to cycle, 0 = kernel's */
 
     /* Written by the stream's thread. */
     _Atomic uint64_t bytes;
+    _Atomic uint64_t packets;  /* datagrams sent, unique datagrams received, or transactions */
+    _Atomic uint64_t expected; /* UDP receiver: the sender's final count once known, else 0 */
+    struct udp_rx *rx;         /* UDP receiver accounting (owned) */
+    struct histogram *latency; /* rr/crr client: transaction latency in ns (owned) */
+    _Atomic uint64_t lost;     /* udp_rr: requests whose response timed out */
+    _Atomic uint64_t malformed; /* UDP: datagrams too short or without netab's header */
+    _Atomic uint64_t foreign;   /* UDP/crr: datagrams or connections from another address */
+    uint64_t stalls;           /* UDP sender: times the pacing schedule was reset after a stall */
+    struct stream_errors errors;
     uint64_t start_ns, end_ns;
     uint64_t first_ns; /* receiver: when the first byte arrived, 0 before */
     struct tcpinfo_stats tcpinfo;
@@ -42,6 +86,24 @@ struct stream {
     bool started;
 };
 
+/* The loops, one per family of roles; each runs on the stream's thread. */
+void stream_tcp_run(struct stream *s, char *buf);
+void stream_udp_run(struct stream *s, char *buf);
+void stream_rr_run(struct stream *s, char *buf);
+void stream_crr_run(struct stream *s, char *buf);
+
+/* Records a failure: error code and a message naming the stream and the call. */
+void stream_fail(struct stream *s, int err, const char *what);
+
+/* The size of the buffer a role needs. */
+size_t stream_buffer_size(const struct stream *s);
+
+/* Allocates the role's accounting (rx, latency). Returns 0 or -ENOMEM. */
+int stream_prepare(struct stream *s);
+
+/* Frees what stream_prepare() allocated. */
+void stream_release(struct stream *s);
+
 /* Starts the stream's thread. Returns 0 or -errno. */
 int stream_start(struct stream *s);
 
@@ -51,7 +113,10 @@ void stream_join(struct stream *s);
 /* Wakes a stream blocked in send/recv so that it notices *abort. */
 void stream_interrupt(struct stream *s);
 
-/* Closes the fd. */
+/* Closes the fd and frees the role's accounting. */
 void stream_close(struct stream *s);
+
+/* True for roles that send data (TCP/UDP senders). */
+bool stream_role_sends(enum stream_role role);
 
 #endif

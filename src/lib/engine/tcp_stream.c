@@ -7,6 +7,22 @@
 
 #include "util/clock.h"
 
+enum stream_role stream_role_for(enum test_kind kind, bool sender, bool is_server)
+{
+    switch (kind) {
+    case TEST_UDP_STREAM:
+        return sender ? ROLE_UDP_SEND : ROLE_UDP_RECV;
+    case TEST_TCP_RR:
+    case TEST_UDP_RR:
+        return is_server ? ROLE_RR_SERVER : ROLE_RR_CLIENT;
+    case TEST_TCP_CRR:
+        return is_server ? ROLE_CRR_SERVER : ROLE_CRR_CLIENT;
+    case TEST_TCP_STREAM:
+    default:
+        return sender ? ROLE_TCP_SEND : ROLE_TCP_RECV;
+    }
+}
+
 int tcp_stream_set_init(struct tcp_stream_set *set, const struct test_params *p, const int *fds,
                         const bool *server_sends, int n, bool is_server, int cpu,
                         int idle_timeout_ms)
@@ -16,6 +32,8 @@ int tcp_stream_set_init(struct tcp_stream_set *set, const struct test_params *p,
     if (!set->streams)
         return -ENOMEM;
     set->n = n;
+    set->params = *p;
+    p = &set->params;
     atomic_init(&set->stop, false);
     atomic_init(&set->abort, false);
     /* Quotas: each direction sends p->bytes in total, split over its streams. */
@@ -30,6 +48,8 @@ int tcp_stream_set_init(struct tcp_stream_set *set, const struct test_params *p,
         s->fd = fds[i];
         s->server_sends = server_sends[i];
         s->sender = server_sends[i] == is_server;
+        s->role = stream_role_for(p->kind, s->sender, is_server);
+        s->params = p;
         s->block = p->block;
         s->cpu = cpu;
         s->idle_timeout_ms = idle_timeout_ms;
@@ -42,7 +62,20 @@ int tcp_stream_set_init(struct tcp_stream_set *set, const struct test_params *p,
             /* A zero quota would mean "unlimited": give such a stream one byte. */
             s->limit = share ? share : 1;
         }
+        if (p->bytes && s->role == ROLE_UDP_RECV) {
+            /* The receiver knows its sender's quota, so it knows when it has everything. */
+            uint64_t share = p->bytes / (uint64_t)per_dir[dir];
+            if ((uint64_t)seen[dir] < p->bytes % (uint64_t)per_dir[dir])
+                share++;
+            s->limit = share ? share : 1;
+            atomic_store(&s->expected, (s->limit + p->block - 1) / p->block);
+        }
         seen[dir]++;
+        if (stream_prepare(s)) {
+            set->n = i + 1;
+            tcp_stream_set_free(set);
+            return -ENOMEM;
+        }
     }
     return 0;
 }
@@ -80,7 +113,7 @@ void tcp_stream_set_bytes(struct tcp_stream_set *set, uint64_t *sent, uint64_t *
 bool tcp_stream_set_senders_done(struct tcp_stream_set *set)
 {
     for (int i = 0; i < set->n; i++)
-        if (set->streams[i].sender && !atomic_load(&set->streams[i].done))
+        if (stream_role_sends(set->streams[i].role) && !atomic_load(&set->streams[i].done))
             return false;
     return true;
 }

@@ -15,6 +15,7 @@
 #include "util/err.h"
 
 struct tcp_stream_set {
+    struct test_params params; /* the streams point here */
     struct stream *streams;
     int n;
     atomic_bool stop;
@@ -22,14 +23,18 @@ struct tcp_stream_set {
 };
 
 /*
- * Prepares a set of n connections. fds[i] is connection i (ownership passes
- * to the set), server_sends[i] its direction, is_server tells which end this
- * is. Byte quotas for -n are split evenly among the senders of each
- * direction. Returns 0 or -ENOMEM.
+ * Prepares a set of n streams. fds[i] is stream i's socket (ownership
+ * passes to the set; for tcp_crr clients -1), server_sends[i] its direction,
+ * is_server tells which end this is; the test kind picks each stream's role.
+ * Byte quotas for -n are split evenly among the senders of each direction.
+ * Returns 0 or -ENOMEM.
  */
 NB_MUST_CHECK int tcp_stream_set_init(struct tcp_stream_set *set, const struct test_params *p,
                                       const int *fds, const bool *server_sends, int n,
                                       bool is_server, int cpu, int idle_timeout_ms);
+
+/* The role a stream plays for a test kind, direction and end. */
+enum stream_role stream_role_for(enum test_kind kind, bool sender, bool is_server);
 
 /* Starts every stream's thread. Returns 0 or -errno (then nothing runs). */
 NB_MUST_CHECK int tcp_stream_set_start(struct tcp_stream_set *set);

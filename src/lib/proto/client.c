@@ -13,6 +13,8 @@
 #include "proto/datahdr.h"
 #include "proto/frame.h"
 #include "proto/msg.h"
+#include "proto/transport.h"
+#include "measure/histogram.h"
 #include "util/clock.h"
 #include "util/io.h"
 #include "util/sock.h"
@@ -34,6 +36,8 @@ struct client {
     int ctl;
     uint64_t idle_ns;
     uint8_t cookie[DATAHDR_COOKIE_LEN];
+    uint16_t *udp_ports; /* from "accept", UDP tests */
+    uint16_t crr_port;   /* from "accept", tcp_crr */
 };
 
 static uint64_t deadline(const struct client *c)
@@ -54,6 +58,35 @@ static int expect(struct client *c, const char *type, json_t **out)
     else
         *out = m;
     return rc;
+}
+
+/* Takes the UDP ports or the tcp_crr port from the server's "accept". */
+static int read_ports(struct client *c, const json_t *accept)
+{
+    int n = params_connections(c->p);
+    if (params_is_udp(c->p->kind)) {
+        json_t *arr = json_object_get(accept, "udp_ports");
+        if (!json_is_array(arr) || (int)json_array_size(arr) != n)
+            return err_set(c->res->error, sizeof(c->res->error), EPROTO,
+                           "server's accept lacks the UDP ports");
+        c->udp_ports = calloc((size_t)n, sizeof(uint16_t));
+        if (!c->udp_ports)
+            return -ENOMEM;
+        for (int i = 0; i < n; i++) {
+            json_t *v = json_array_get(arr, (size_t)i);
+            if (!json_is_integer(v) || json_integer_value(v) < 1 || json_integer_value(v) > 65535)
+                return err_set(c->res->error, sizeof(c->res->error), EPROTO,
+                               "server sent an invalid UDP port");
+            c->udp_ports[i] = (uint16_t)json_integer_value(v);
+        }
+    } else if (c->p->kind == TEST_TCP_CRR) {
+        json_t *v = json_object_get(accept, "crr_port");
+        if (!json_is_integer(v) || json_integer_value(v) < 1 || json_integer_value(v) > 65535)
+            return err_set(c->res->error, sizeof(c->res->error), EPROTO,
+                           "server's accept lacks a valid connection-rate port");
+        c->crr_port = (uint16_t)json_integer_value(v);
+    }
+    return 0;
 }
 
 static int handshake(struct client *c)
@@ -85,6 +118,8 @@ static int handshake(struct client *c)
         return rc;
     if (datahdr_cookie_from_hex(json_string_value(json_object_get(m, "cookie")), c->cookie))
         rc = err_set(err, len, EPROTO, "server sent a malformed test cookie");
+    if (!rc)
+        rc = read_ports(c, m);
     json_decref(m);
     return rc;
 }
@@ -93,8 +128,13 @@ static int open_data(struct client *c, int *fds, bool *server_sends, int n)
 {
     char *err = c->res->error;
     size_t len = sizeof(c->res->error);
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i < n; i++)
         server_sends[i] = c->p->reverse || (c->p->bidir && i >= c->p->streams);
+    if (params_is_udp(c->p->kind))
+        return transport_udp_connect(c->ctl, n, c->udp_ports, fds, err, len);
+    if (c->p->kind == TEST_TCP_CRR)
+        return 0;
+    for (int i = 0; i < n; i++) {
         uint16_t cport = c->cfg->cport ? (uint16_t)(c->cfg->cport + i) : 0;
         int fd = sock_connect(c->cfg->host, c->cfg->port, c->cfg->family, c->cfg->bind_addr, cport,
                               c->cfg->connect_timeout_ms, err, len);
@@ -138,39 +178,99 @@ static void emit_interval(struct client *c, struct interval_report *iv)
         c->cfg->on_interval(iv, c->cfg->ctx);
 }
 
+/* Sums the packet counters (datagrams or transactions) of a set. */
+static uint64_t set_packets(struct tcp_stream_set *set)
+{
+    uint64_t n = 0;
+    for (int i = 0; i < set->n; i++)
+        n += atomic_load_explicit(&set->streams[i].packets, memory_order_relaxed);
+    return n;
+}
+
+/* Interval bookkeeping: counters at the previous boundary. */
+struct interval_state {
+    uint64_t sent, received, packets, ns;
+    struct histogram *lat_prev, *lat_now, *lat_diff; /* rr/crr only */
+};
+
+static void interval_snapshot(struct tcp_stream_set *set, struct interval_state *st)
+{
+    tcp_stream_set_bytes(set, &st->sent, &st->received);
+    st->packets = set_packets(set);
+    if (st->lat_prev) {
+        hist_init(st->lat_prev);
+        for (int i = 0; i < set->n; i++)
+            if (set->streams[i].latency)
+                hist_merge(st->lat_prev, set->streams[i].latency);
+    }
+}
+
+static void interval_emit(struct client *c, struct tcp_stream_set *set, struct window *w,
+                          struct interval_state *st, uint64_t now, bool finished)
+{
+    uint64_t interval_ns = (uint64_t)(c->p->interval_s * 1e9);
+    uint64_t s, r;
+    tcp_stream_set_bytes(set, &s, &r);
+    uint64_t pk = set_packets(set);
+    struct interval_report iv = {.start = (double)(st->ns - w->measure_ns) / 1e9,
+                                 .end = (double)(now - w->measure_ns) / 1e9,
+                                 .sent = s - st->sent,
+                                 .received = r - st->received,
+                                 .packets = pk - st->packets};
+    if (st->lat_prev) {
+        hist_init(st->lat_now);
+        for (int i = 0; i < set->n; i++)
+            if (set->streams[i].latency)
+                hist_merge(st->lat_now, set->streams[i].latency);
+        hist_subtract(st->lat_diff, st->lat_now, st->lat_prev);
+        latency_summary_from(&iv.latency, st->lat_diff);
+        iv.have_latency = true;
+        struct histogram *t = st->lat_prev;
+        st->lat_prev = st->lat_now;
+        st->lat_now = t;
+    }
+    /* A sliver at the end (under a tenth of an interval) is not worth a line. */
+    if (!finished || now - st->ns >= interval_ns / 10)
+        emit_interval(c, &iv);
+    st->ns = now;
+    st->sent = s;
+    st->received = r;
+    st->packets = pk;
+}
+
 /* The measured part: intervals until the end condition, then stop. */
 static int drive(struct client *c, struct tcp_stream_set *set, struct window *w)
 {
     const struct test_params *p = c->p;
     uint64_t interval_ns = (uint64_t)(p->interval_s * 1e9);
-    uint64_t last_sent = 0, last_recv = 0, last_ns = 0, next_ns = 0;
+    uint64_t next_ns = 0;
+    struct interval_state st = {0};
+    if (params_is_rr(p->kind) && interval_ns) {
+        st.lat_prev = malloc(sizeof(struct histogram));
+        st.lat_now = malloc(sizeof(struct histogram));
+        st.lat_diff = malloc(sizeof(struct histogram));
+        if (!st.lat_prev || !st.lat_now || !st.lat_diff) {
+            free(st.lat_prev);
+            free(st.lat_now);
+            free(st.lat_diff);
+            st.lat_prev = st.lat_now = st.lat_diff = NULL;
+        }
+    }
     int rc = 0;
     for (;;) {
         usleep(5000);
         window_tick(w, set);
         uint64_t now = clock_now_ns();
-        bool finished = p->bytes
-                            ? tcp_stream_set_all_done(set)
-                            : w->open && now >= w->measure_ns + (uint64_t)(p->duration_s * 1e9);
-        if (w->open && !last_ns) {
-            last_ns = w->measure_ns;
-            next_ns = last_ns + interval_ns;
-            tcp_stream_set_bytes(set, &last_sent, &last_recv);
+        bool finished = p->bytes ? tcp_stream_set_all_done(set)
+                                 : w->open && now >= w->measure_ns + (uint64_t)(p->duration_s * 1e9);
+        if (w->open && !st.ns) {
+            st.ns = w->measure_ns;
+            next_ns = st.ns + interval_ns;
+            interval_snapshot(set, &st);
         }
         if (w->open && interval_ns && (now >= next_ns || finished)) {
-            uint64_t s, r;
-            tcp_stream_set_bytes(set, &s, &r);
-            struct interval_report iv = {.start = (double)(last_ns - w->measure_ns) / 1e9,
-                                         .end = (double)(now - w->measure_ns) / 1e9,
-                                         .sent = s - last_sent,
-                                         .received = r - last_recv};
-            /* A sliver at the end (under a tenth of an interval) is not worth a line. */
-            if (!finished || now - last_ns >= interval_ns / 10)
-                emit_interval(c, &iv);
-            last_ns = now;
+            interval_emit(c, set, w, &st, now, finished);
             next_ns += interval_ns;
-            last_sent = s;
-            last_recv = r;
         }
         if (finished)
             break;
@@ -182,7 +282,73 @@ static int drive(struct client *c, struct tcp_stream_set *set, struct window *w)
         if ((rc = check_control(c)))
             break;
     }
+    free(st.lat_prev);
+    free(st.lat_now);
+    free(st.lat_diff);
     return rc;
+}
+
+/* Merges the client streams' latency histograms into the result's summary. */
+static void collect_latency(struct client *c, struct tcp_stream_set *set)
+{
+    if (!params_is_rr(c->p->kind))
+        return;
+    struct histogram *all = calloc(1, sizeof(*all));
+    if (!all)
+        return;
+    hist_init(all);
+    for (int i = 0; i < set->n; i++)
+        if (set->streams[i].latency)
+            hist_merge(all, set->streams[i].latency);
+    latency_summary_from(&c->res->latency, all);
+    c->res->have_latency = true;
+    free(all);
+}
+
+/* The UDP sockets of a set, for re-sending registrations; NULL for other tests. */
+static int *fds_udp_of(struct tcp_stream_set *set)
+{
+    if (!params_is_udp(set->params.kind))
+        return NULL;
+    int *fds = malloc((size_t)set->n * sizeof(int));
+    for (int i = 0; fds && i < set->n; i++)
+        fds[i] = set->streams[i].fd;
+    return fds;
+}
+
+/*
+ * Waits for "ready". UDP registrations travel as datagrams and may be lost,
+ * so they are sent again every 50 ms until the server is ready. Frees udp_fds.
+ */
+static int await_ready(struct client *c, int *udp_fds)
+{
+    if (udp_fds) {
+        uint64_t end = deadline(c);
+        for (;;) {
+            transport_udp_register(udp_fds, params_connections(c->p), c->cookie);
+            struct pollfd pfd = {.fd = c->ctl, .events = POLLIN};
+            if (poll(&pfd, 1, 50) > 0 || clock_now_ns() > end)
+                break;
+        }
+        free(udp_fds);
+    }
+    return expect(c, "ready", NULL);
+}
+
+/* The "stop" message; UDP tests add each stream's sent count so the server knows what is lost. */
+static json_t *stop_message(struct tcp_stream_set *set)
+{
+    json_t *stop = msg_simple("stop");
+    if (params_is_udp(set->params.kind) && set->params.kind == TEST_UDP_STREAM) {
+        json_t *sent = json_array();
+        for (int i = 0; i < set->n; i++) {
+            const struct stream *s = &set->streams[i];
+            uint64_t v = s->role == ROLE_UDP_SEND ? atomic_load(&((struct stream *)s)->packets) : 0;
+            json_array_append_new(sent, json_integer((json_int_t)v));
+        }
+        json_object_set_new(stop, "sent", sent);
+    }
+    return stop;
 }
 
 static int run_streams(struct client *c, int *fds, bool *server_sends, int n)
@@ -197,7 +363,19 @@ static int run_streams(struct client *c, int *fds, bool *server_sends, int n)
         return err_set(err, len, rc, "out of memory");
     for (int i = 0; i < n; i++)
         fds[i] = -1;
-    rc = expect(c, "ready", NULL);
+    if (c->p->kind == TEST_TCP_CRR) {
+        for (int i = 0; i < n; i++) {
+            struct stream *s = &set.streams[i];
+            transport_peer_with_port(c->ctl, c->crr_port, &s->peer, &s->peer_len);
+            if (c->cfg->cport_lo) {
+                /* Each stream cycles through its own slice of the range, so they never collide. */
+                uint32_t span = (uint32_t)(c->cfg->cport_hi - c->cfg->cport_lo + 1) / (uint32_t)n;
+                s->cport_lo = (uint16_t)(c->cfg->cport_lo + (uint32_t)i * span);
+                s->cport_hi = (uint16_t)(s->cport_lo + (span ? span : 1) - 1);
+            }
+        }
+    }
+    rc = await_ready(c, fds_udp_of(&set));
     if (!rc && (rc = window_begin(&w, &set, c->p->omit_s)))
         err_set(err, len, rc, "out of memory");
     if (!rc && (rc = tcp_stream_set_start(&set)))
@@ -210,7 +388,10 @@ static int run_streams(struct client *c, int *fds, bool *server_sends, int n)
     rc = drive(c, &set, &w);
     tcp_stream_set_stop(&set);
     if (!rc) {
-        json_t *stop = msg_simple("stop");
+        /* Senders must have stopped before their counts go into "stop". */
+        while (!tcp_stream_set_senders_done(&set))
+            usleep(1000);
+        json_t *stop = stop_message(&set);
         rc = frame_send(c->ctl, stop, deadline(c), err, len);
         json_decref(stop);
     }
@@ -222,6 +403,7 @@ static int run_streams(struct client *c, int *fds, bool *server_sends, int n)
         rc = err_set(err, len, EIO, "%s", serr);
     if (window_close(&w, &set, &c->res->local) == 0)
         c->res->have_local = true;
+    collect_latency(c, &set);
     window_free(&w);
     tcp_stream_set_free(&set);
     return rc;
@@ -280,6 +462,7 @@ int client_run(const struct client_config *cfg, const struct test_params *p, str
             close(fds[i]);
     free(fds);
     free(server_sends);
+    free(c.udp_ports);
     if (c.ctl >= 0)
         close(c.ctl);
     if (rc && !res->error[0])

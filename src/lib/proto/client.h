@@ -14,6 +14,7 @@ struct client_config {
     const char *bind_addr; /* -B, may be NULL */
     uint16_t cport;        /* --cport: data connection i binds cport + i; 0 = kernel's choice */
     int cpu;               /* -A: CPU for the client's stream threads, -1 = none */
+    uint16_t cport_lo, cport_hi; /* tcp_crr --cport-range, 0 = kernel's choice */
     int connect_timeout_ms;
     int idle_timeout_ms; /* longest wait for the server's next message */
     /* Called from the client's thread at each interval; may be NULL. */

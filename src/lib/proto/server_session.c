@@ -18,6 +18,7 @@
 #include "proto/frame.h"
 #include "proto/msg.h"
 #include "proto/server_internal.h"
+#include "proto/transport.h"
 #include "util/clock.h"
 #include "util/sock.h"
 
@@ -92,8 +93,7 @@ static int receive_params(struct session *ss, struct test_params *p)
 }
 
 /* Registers the test, sends the cookie and waits for every data connection. */
-static int gather_connections(struct session *ss, const struct test_params *p,
-                              struct pending_test *t)
+static int gather_tcp(struct session *ss, const struct test_params *p, struct pending_test *t)
 {
     int n = params_connections(p);
     bool *want = calloc((size_t)n, sizeof(bool));
@@ -132,6 +132,105 @@ static int gather_connections(struct session *ss, const struct test_params *p,
     return rc;
 }
 
+static int send_accept(struct session *ss, const struct pending_test *t, json_t *extra)
+{
+    char hex[33];
+    datahdr_cookie_to_hex(t->cookie, hex);
+    json_t *acc = json_pack("{s:s, s:s}", "type", "accept", "cookie", hex);
+    if (extra)
+        json_object_update(acc, extra);
+    json_decref(extra);
+    int rc = frame_send(ss->fd, acc, clock_now_ns() + ss->idle_ns, ss->err, sizeof(ss->err));
+    json_decref(acc);
+    return rc;
+}
+
+/* UDP tests: one socket per stream, each announced by port and registered by the client. */
+static int gather_udp(struct session *ss, const struct test_params *p, struct pending_test *t,
+                      struct sockaddr_storage *peers, socklen_t *peer_lens)
+{
+    int n = params_connections(p);
+    uint16_t *ports = calloc((size_t)n, sizeof(uint16_t));
+    if (!ports)
+        return err_set(ss->err, sizeof(ss->err), ENOMEM, "out of memory");
+    int rc = transport_udp_open(ss->fd, n, t->fds, ports, ss->err, sizeof(ss->err));
+    if (!rc) {
+        json_t *arr = json_array();
+        for (int i = 0; i < n; i++)
+            json_array_append_new(arr, json_integer(ports[i]));
+        rc = send_accept(ss, t, json_pack("{s:o}", "udp_ports", arr));
+    }
+    if (!rc)
+        rc = transport_udp_await(ss->fd, t->fds, n, t->cookie, peers, peer_lens,
+                                 clock_now_ns() + ss->idle_ns, ss->err, sizeof(ss->err));
+    free(ports);
+    return rc;
+}
+
+/* tcp_crr: a listener of the test's own, shared by the server's streams. */
+static int gather_crr(struct session *ss, const struct test_params *p, struct pending_test *t)
+{
+    uint16_t port;
+    int lfd = transport_crr_listen(ss->fd, &port, ss->err, sizeof(ss->err));
+    if (lfd < 0)
+        return lfd;
+    for (int i = 0; i < params_connections(p); i++)
+        if ((t->fds[i] = dup(lfd)) < 0) {
+            close(lfd);
+            return err_set(ss->err, sizeof(ss->err), errno, "dup: %s", strerror(errno));
+        }
+    close(lfd);
+    return send_accept(ss, t, json_pack("{s:i}", "crr_port", port));
+}
+
+static int gather_connections(struct session *ss, const struct test_params *p,
+                              struct pending_test *t, struct sockaddr_storage *peers,
+                              socklen_t *peer_lens)
+{
+    if (p->kind == TEST_TCP_STREAM || p->kind == TEST_TCP_RR)
+        return gather_tcp(ss, p, t);
+    int n = params_connections(p);
+    t->expected = n;
+    t->fds = malloc((size_t)n * sizeof(int));
+    t->server_sends = calloc((size_t)n, sizeof(bool));
+    if (!t->fds || !t->server_sends)
+        return err_set(ss->err, sizeof(ss->err), ENOMEM, "out of memory");
+    for (int i = 0; i < n; i++) {
+        t->fds[i] = -1;
+        t->server_sends[i] = p->reverse || (p->bidir && i >= p->streams);
+    }
+    if (datahdr_cookie_new(t->cookie))
+        return err_set(ss->err, sizeof(ss->err), EIO, "cannot create a test cookie");
+    if (params_is_udp(p->kind))
+        return gather_udp(ss, p, t, peers, peer_lens);
+    struct sockaddr_storage ctl_peer;
+    socklen_t cl = sizeof(ctl_peer);
+    getpeername(ss->fd, (struct sockaddr *)&ctl_peer, &cl);
+    for (int i = 0; i < n; i++) {
+        peers[i] = ctl_peer;
+        peer_lens[i] = cl;
+    }
+    return gather_crr(ss, p, t);
+}
+
+/* Applies the client's final sent counts from "stop" to the UDP receivers. */
+static int apply_stop(struct session *ss, const json_t *stop, struct tcp_stream_set *set)
+{
+    json_t *sent = json_object_get(stop, "sent");
+    if (!sent)
+        return 0;
+    if (!json_is_array(sent) || (int)json_array_size(sent) != set->n)
+        return err_set(ss->err, sizeof(ss->err), EPROTO, "client's stop message is malformed");
+    for (int i = 0; i < set->n; i++) {
+        json_t *v = json_array_get(sent, (size_t)i);
+        if (!json_is_integer(v) || json_integer_value(v) < 0)
+            return err_set(ss->err, sizeof(ss->err), EPROTO, "client's stop message is malformed");
+        if (set->streams[i].role == ROLE_UDP_RECV)
+            atomic_store(&set->streams[i].expected, (uint64_t)json_integer_value(v));
+    }
+    return 0;
+}
+
 /* Waits for "stop", watching the server's limits and the peer's health. */
 static int await_stop(struct session *ss, const struct test_params *p, struct tcp_stream_set *set,
                       struct window *w)
@@ -164,6 +263,8 @@ static int await_stop(struct session *ss, const struct test_params *p, struct tc
         int rc = frame_recv(ss->fd, &m, clock_now_ns() + ss->idle_ns, ss->err, sizeof(ss->err));
         if (!rc)
             rc = msg_expect(m, "stop", "client", ss->err, sizeof(ss->err));
+        if (!rc)
+            rc = apply_stop(ss, m, set);
         json_decref(m);
         return rc;
     }
@@ -191,7 +292,8 @@ static void log_result(struct session *ss, const struct test_params *p, const st
 }
 
 /* Runs the test once all data connections are attached. */
-static int run_test(struct session *ss, const struct test_params *p, struct pending_test *t)
+static int run_test(struct session *ss, const struct test_params *p, struct pending_test *t,
+                    const struct sockaddr_storage *peers, const socklen_t *peer_lens)
 {
     struct tcp_stream_set set;
     struct window w = {0};
@@ -203,10 +305,15 @@ static int run_test(struct session *ss, const struct test_params *p, struct pend
         send_error(ss, ss->err);
         return rc;
     }
-    for (int i = 0; i < t->expected; i++)
+    for (int i = 0; i < t->expected; i++) {
         t->fds[i] = -1; /* the set owns them now */
+        if (peer_lens[i]) {
+            set.streams[i].peer = peers[i];
+            set.streams[i].peer_len = peer_lens[i];
+        }
+    }
     char sockerr[NB_ERRLEN];
-    for (int i = 0; i < set.n && !rc; i++)
+    for (int i = 0; i < set.n && !rc && !params_is_udp(p->kind); i++)
         rc = sockopt_apply(set.streams[i].fd, p, sockerr, sizeof(sockerr));
     if (rc)
         err_set(ss->err, sizeof(ss->err), rc, "%s", sockerr);
@@ -276,13 +383,19 @@ void server_session_run(struct server *s, int fd, const uint8_t prefix[4])
         goto out;
     }
     struct pending_test t = {0};
-    int rc = gather_connections(&ss, &p, &t);
+    int n = params_connections(&p);
+    struct sockaddr_storage *peers = calloc((size_t)n, sizeof(*peers));
+    socklen_t *peer_lens = calloc((size_t)n, sizeof(*peer_lens));
+    int rc = peers && peer_lens ? gather_connections(&ss, &p, &t, peers, peer_lens)
+                                : err_set(ss.err, sizeof(ss.err), ENOMEM, "out of memory");
     if (rc) {
         send_error(&ss, ss.err);
         log_result(&ss, &p, NULL, rc);
     } else {
-        rc = run_test(&ss, &p, &t);
+        rc = run_test(&ss, &p, &t, peers, peer_lens);
     }
+    free(peers);
+    free(peer_lens);
     free_pending(&t);
     atomic_store(&s->last_status, rc);
     atomic_fetch_add(&s->tests_finished, 1);

@@ -1,0 +1,303 @@
+/*
+ * Request/response roles (tcp_rr, udp_rr). The client keeps `outstanding`
+ * requests in flight and records each transaction's latency, from sending
+ * the request to receiving the whole response, in a log-linear histogram.
+ *
+ * TCP keeps order, so the client matches responses to requests first in,
+ * first out and keeps the send times in a ring. UDP does not: each request
+ * carries a sequence number that the server echoes, a response that does
+ * not arrive within rr_timeout_ms counts as lost, and its slot is reused.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include "engine/stream.h"
+#include "engine/udp_wire.h"
+#include "measure/histogram.h"
+#include "util/clock.h"
+
+static bool stopping(const struct stream *s)
+{
+    return atomic_load_explicit(s->stop, memory_order_relaxed) ||
+           atomic_load_explicit(s->abort, memory_order_relaxed);
+}
+
+static bool aborted(const struct stream *s)
+{
+    return atomic_load_explicit(s->abort, memory_order_relaxed);
+}
+
+/* Sends len bytes on a blocking TCP socket, riding out the wake-up timeouts. */
+static int send_all(struct stream *s, const char *buf, size_t len)
+{
+    while (len) {
+        ssize_t n = send(s->fd, buf, len, MSG_NOSIGNAL);
+        if (n > 0) {
+            buf += n;
+            len -= (size_t)n;
+            continue;
+        }
+        if (n < 0 && (errno == EINTR || errno == EAGAIN) && !aborted(s))
+            continue;
+        return n < 0 ? -errno : -EPIPE;
+    }
+    return 0;
+}
+
+static void tcp_client(struct stream *s, char *buf)
+{
+    const struct test_params *p = s->params;
+    int k = p->outstanding;
+    uint64_t *sent_at = calloc((size_t)k, sizeof(uint64_t));
+    if (!sent_at) {
+        stream_fail(s, ENOMEM, "ring");
+        return;
+    }
+    int head = 0, inflight = 0;
+    uint64_t tx = 0, bytes = 0, resp_left = p->resp_size;
+    size_t cap = stream_buffer_size(s);
+    int rc = 0;
+    while (inflight < k && !rc) {
+        sent_at[(head + inflight) % k] = clock_now_ns();
+        rc = send_all(s, buf, p->req_size);
+        inflight++;
+    }
+    while (!rc && inflight > 0) {
+        ssize_t n = recv(s->fd, buf, cap, 0);
+        if (n <= 0) {
+            if (n < 0 && (errno == EINTR || errno == EAGAIN)) {
+                if (aborted(s))
+                    break;
+                continue;
+            }
+            rc = n < 0 ? -errno : -ECONNRESET;
+            s->errors.read++;
+            break;
+        }
+        bytes += (uint64_t)n;
+        uint64_t now = clock_now_ns();
+        size_t left = (size_t)n;
+        while (left && inflight > 0) {
+            size_t take = left < resp_left ? left : resp_left;
+            left -= take;
+            resp_left -= take;
+            if (resp_left)
+                break;
+            hist_record(s->latency, now - sent_at[head]);
+            atomic_store_explicit(&s->packets, ++tx, memory_order_relaxed);
+            head = (head + 1) % k;
+            inflight--;
+            resp_left = p->resp_size;
+            if (!stopping(s)) {
+                sent_at[(head + inflight) % k] = now;
+                rc = send_all(s, buf, p->req_size);
+                if (rc) {
+                    s->errors.write++;
+                    break;
+                }
+                inflight++;
+            }
+        }
+        atomic_store_explicit(&s->bytes, bytes, memory_order_relaxed);
+    }
+    if (rc && !aborted(s))
+        stream_fail(s, -rc, "request/response");
+    s->end_ns = clock_now_ns();
+    shutdown(s->fd, SHUT_WR);
+    free(sent_at);
+}
+
+static void tcp_server(struct stream *s, char *buf)
+{
+    const struct test_params *p = s->params;
+    size_t cap = stream_buffer_size(s) - 65536;
+    uint64_t req_left = p->req_size, tx = 0, bytes = 0;
+    char *resp = buf + cap;
+    for (;;) {
+        ssize_t n = recv(s->fd, buf, cap, 0);
+        if (n == 0)
+            break;
+        if (n < 0) {
+            if ((errno == EINTR || errno == EAGAIN) && !aborted(s))
+                continue;
+            if (!aborted(s))
+                stream_fail(s, errno, "recv");
+            break;
+        }
+        bytes += (uint64_t)n;
+        uint64_t complete = 0;
+        size_t left = (size_t)n;
+        while (left) {
+            size_t take = left < req_left ? left : req_left;
+            left -= take;
+            req_left -= take;
+            if (!req_left) {
+                complete++;
+                req_left = p->req_size;
+            }
+        }
+        int rc = 0;
+        for (uint64_t i = 0; i < complete && !rc; i++) {
+            size_t rlen = p->resp_size;
+            while (rlen && !rc) {
+                size_t chunk = rlen < 65536 ? rlen : 65536;
+                rc = send_all(s, resp, chunk);
+                rlen -= chunk;
+            }
+        }
+        tx += complete;
+        atomic_store_explicit(&s->packets, tx, memory_order_relaxed);
+        atomic_store_explicit(&s->bytes, bytes, memory_order_relaxed);
+        if (rc) {
+            if (!aborted(s))
+                stream_fail(s, -rc, "send");
+            break;
+        }
+    }
+    s->end_ns = clock_now_ns();
+}
+
+struct udp_slot {
+    uint64_t seq;
+    uint64_t sent_ns;
+};
+
+static int udp_send_request(struct stream *s, char *buf, struct udp_slot *slot, uint64_t seq)
+{
+    slot->seq = seq;
+    slot->sent_ns = clock_now_ns();
+    udp_wire_put(buf, (uint32_t)s->id, seq, slot->sent_ns);
+    ssize_t n = send(s->fd, buf, s->params->req_size, 0);
+    if (n < 0 && errno != EAGAIN && errno != ENOBUFS && errno != ECONNREFUSED)
+        return -errno;
+    return 0;
+}
+
+static void udp_client(struct stream *s, char *buf)
+{
+    const struct test_params *p = s->params;
+    int k = p->outstanding;
+    uint64_t timeout_ns = (uint64_t)p->rr_timeout_ms * 1000000;
+    struct udp_slot *slots = calloc((size_t)k, sizeof(*slots));
+    bool *active = calloc((size_t)k, sizeof(bool));
+    char *rbuf = buf + 65536;
+    uint64_t tx = 0, bytes = 0, next_seq = 0;
+    if (!slots || !active) {
+        stream_fail(s, ENOMEM, "slots");
+        goto out;
+    }
+    /* Slot i carries sequence numbers i, i+k, i+2k...: seq % k finds the slot. */
+    for (int i = 0; i < k; i++) {
+        active[i] = udp_send_request(s, buf, &slots[i], (uint64_t)i) == 0;
+        next_seq = (uint64_t)i + 1;
+    }
+    int inflight = k;
+    while (inflight > 0 && !aborted(s)) {
+        ssize_t n = recv(s->fd, rbuf, 65536, MSG_DONTWAIT);
+        uint64_t now = clock_now_ns();
+        if (n < 0) {
+            if (errno != EAGAIN && errno != EINTR && errno != ECONNREFUSED) {
+                stream_fail(s, errno, "recv");
+                break;
+            }
+            /* Expire requests whose response is overdue, then wait a little. */
+            uint64_t soonest = now + timeout_ns;
+            for (int i = 0; i < k; i++) {
+                if (!active[i])
+                    continue;
+                if (now - slots[i].sent_ns >= timeout_ns) {
+                    atomic_fetch_add(&s->lost, 1);
+                    active[i] = false;
+                    inflight--;
+                    if (!stopping(s)) {
+                        uint64_t seq = slots[i].seq + (uint64_t)k;
+                        active[i] = udp_send_request(s, buf, &slots[i], seq) == 0;
+                        inflight += active[i];
+                    }
+                } else if (slots[i].sent_ns + timeout_ns < soonest) {
+                    soonest = slots[i].sent_ns + timeout_ns;
+                }
+            }
+            struct pollfd pfd = {.fd = s->fd, .events = POLLIN};
+            int ms = (int)((soonest - now) / 1000000) + 1;
+            poll(&pfd, 1, ms > 50 ? 50 : ms);
+            continue;
+        }
+        uint32_t id;
+        uint64_t seq, ts;
+        if (udp_wire_get(rbuf, (size_t)n, &id, &seq, &ts) || id != (uint32_t)s->id) {
+            s->errors.read++;
+            continue;
+        }
+        int i = (int)(seq % (uint64_t)k);
+        if (!active[i] || slots[i].seq != seq)
+            continue; /* a response that arrived after its timeout: already counted lost */
+        bytes += (uint64_t)n;
+        hist_record(s->latency, now - slots[i].sent_ns);
+        atomic_store_explicit(&s->packets, ++tx, memory_order_relaxed);
+        atomic_store_explicit(&s->bytes, bytes, memory_order_relaxed);
+        active[i] = false;
+        inflight--;
+        if (!stopping(s)) {
+            active[i] = udp_send_request(s, buf, &slots[i], seq + (uint64_t)k) == 0;
+            inflight += active[i];
+        }
+    }
+    (void)next_seq;
+out:
+    s->end_ns = clock_now_ns();
+    free(slots);
+    free(active);
+}
+
+static void udp_server(struct stream *s, char *buf)
+{
+    const struct test_params *p = s->params;
+    uint64_t tx = 0, bytes = 0;
+    char *resp = buf + 65536;
+    memset(resp, 0x5a, p->resp_size);
+    while (!stopping(s)) {
+        struct sockaddr_storage from;
+        socklen_t flen = sizeof(from);
+        ssize_t n = recvfrom(s->fd, buf, 65536, 0, (struct sockaddr *)&from, &flen);
+        if (n < 0) {
+            if (errno == EAGAIN || errno == EINTR)
+                continue;
+            stream_fail(s, errno, "recvfrom");
+            break;
+        }
+        uint32_t id;
+        uint64_t seq, ts;
+        if (!udp_wire_same_addr(&from, &s->peer)) {
+            atomic_fetch_add(&s->foreign, 1);
+            continue;
+        }
+        if (udp_wire_get(buf, (size_t)n, &id, &seq, &ts) || id != (uint32_t)s->id) {
+            atomic_fetch_add(&s->malformed, 1);
+            continue;
+        }
+        bytes += (uint64_t)n;
+        memcpy(resp, buf, UDP_WIRE_HEADER);
+        /* Replies go only to the client's registered address, never to a forged source. */
+        if (sendto(s->fd, resp, p->resp_size, 0, (struct sockaddr *)&s->peer, s->peer_len) < 0 &&
+            errno != EAGAIN && errno != ENOBUFS && errno != ECONNREFUSED) {
+            stream_fail(s, errno, "sendto");
+            break;
+        }
+        atomic_store_explicit(&s->packets, ++tx, memory_order_relaxed);
+        atomic_store_explicit(&s->bytes, bytes, memory_order_relaxed);
+    }
+    s->end_ns = clock_now_ns();
+}
+
+void stream_rr_run(struct stream *s, char *buf)
+{
+    bool udp = s->params->kind == TEST_UDP_RR;
+    if (s->role == ROLE_RR_CLIENT)
+        udp ? udp_client(s, buf) : tcp_client(s, buf);
+    else
+        udp ? udp_server(s, buf) : tcp_server(s, buf);
+}

@@ -1,0 +1,84 @@
+/* TCP stream roles: a sender that writes blocks, a receiver that counts to EOF. */
+#include <errno.h>
+#include <stdio.h>
+#include <sys/socket.h>
+
+#include "engine/stream.h"
+#include "util/clock.h"
+
+static void run_sender(struct stream *s, char *buf)
+{
+    uint64_t sent = 0;
+    while (!atomic_load_explicit(s->stop, memory_order_relaxed) &&
+           !atomic_load_explicit(s->abort, memory_order_relaxed)) {
+        size_t len = s->block;
+        if (s->limit) {
+            if (sent >= s->limit)
+                break;
+            if (s->limit - sent < len)
+                len = (size_t)(s->limit - sent);
+        }
+        ssize_t n = send(s->fd, buf, len, MSG_NOSIGNAL);
+        if (n > 0) {
+            sent += (uint64_t)n;
+            atomic_store_explicit(&s->bytes, sent, memory_order_relaxed);
+            continue;
+        }
+        if (n < 0 && (errno == EINTR || errno == EAGAIN))
+            continue;
+        stream_fail(s, n < 0 ? errno : EPIPE, "send");
+        break;
+    }
+    s->end_ns = clock_now_ns();
+    tcpinfo_read(s->fd, &s->tcpinfo);
+    /* The FIN tells the receiver that everything it will ever get has been sent. */
+    shutdown(s->fd, SHUT_WR);
+}
+
+static void run_receiver(struct stream *s, char *buf)
+{
+    uint64_t got = 0, seen = 0;
+    uint64_t last_data = clock_now_ns();
+    for (;;) {
+        ssize_t n = recv(s->fd, buf, s->block, 0);
+        if (n > 0) {
+            if (!got)
+                s->first_ns = clock_now_ns();
+            got += (uint64_t)n;
+            atomic_store_explicit(&s->bytes, got, memory_order_relaxed);
+            continue;
+        }
+        if (n == 0)
+            break;
+        if (errno == EINTR)
+            continue;
+        if (errno == EAGAIN) {
+            if (atomic_load_explicit(s->abort, memory_order_relaxed))
+                break;
+            uint64_t now = clock_now_ns();
+            if (got != seen) {
+                seen = got;
+                last_data = now;
+            }
+            if (s->idle_timeout_ms > 0 && now - last_data > (uint64_t)s->idle_timeout_ms * 1000000) {
+                s->error = -ETIMEDOUT;
+                snprintf(s->errmsg, sizeof(s->errmsg), "stream %d: no data for %d ms", s->id,
+                         s->idle_timeout_ms);
+                break;
+            }
+            continue;
+        }
+        stream_fail(s, errno, "recv");
+        break;
+    }
+    s->end_ns = clock_now_ns();
+    tcpinfo_read(s->fd, &s->tcpinfo);
+}
+
+void stream_tcp_run(struct stream *s, char *buf)
+{
+    if (s->role == ROLE_TCP_SEND)
+        run_sender(s, buf);
+    else
+        run_receiver(s, buf);
+}

@@ -1,0 +1,256 @@
+/*
+ * UDP stream roles. The sender paces against an absolute schedule: datagram
+ * k is due at start + k * size / rate, so a late wake-up is made good by the
+ * next batch instead of drifting, and after a stall longer than the catch-up
+ * limit the schedule restarts (counted in `stalls`) rather than bursting.
+ * Batches go out with sendmmsg, or as one UDP_SEGMENT super-datagram with
+ * --gso. The receiver takes batches with recvmmsg (or UDP_GRO), stamps each
+ * with the kernel's arrival time, and feeds loss, reordering and jitter
+ * accounting; datagrams from another address or without netab's header are
+ * counted, never trusted.
+ */
+#include <errno.h>
+#include <math.h>
+#include <netinet/in.h>
+#include <netinet/udp.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+
+#include "engine/stream.h"
+#include "engine/udp_wire.h"
+#include "measure/udp_rx.h"
+#include "util/clock.h"
+
+#ifndef UDP_SEGMENT
+#define UDP_SEGMENT 103
+#endif
+#ifndef UDP_GRO
+#define UDP_GRO 104
+#endif
+
+#define UDP_BATCH 64
+/* Catch-up limit: at most this many batches owed at once before the schedule restarts. */
+#define UDP_MAX_BACKLOG (4 * UDP_BATCH)
+/* A receiver gives up waiting for stragglers after this much silence once the test ended. */
+#define UDP_DRAIN_NS (250 * 1000000ull)
+
+static bool aborted(const struct stream *s)
+{
+    return atomic_load_explicit(s->abort, memory_order_relaxed);
+}
+
+/* Sends datagrams seq .. seq+n-1; returns how many went out or -errno. */
+static int send_batch(struct stream *s, char *buf, uint64_t seq, int n)
+{
+    const struct test_params *p = s->params;
+    size_t size = s->block;
+    uint64_t now = clock_now_ns();
+    for (int i = 0; i < n; i++)
+        udp_wire_put(buf + (size_t)i * size, (uint32_t)s->id, seq + (uint64_t)i, now);
+    bool named = s->peer_len > 0;
+    if (p->gso) {
+        struct iovec iov = {.iov_base = buf, .iov_len = (size_t)n * size};
+        struct msghdr mh = {.msg_iov = &iov, .msg_iovlen = 1};
+        if (named) {
+            mh.msg_name = &s->peer;
+            mh.msg_namelen = s->peer_len;
+        }
+        ssize_t r = sendmsg(s->fd, &mh, 0);
+        return r < 0 ? -errno : n;
+    }
+    struct mmsghdr msgs[UDP_BATCH];
+    struct iovec iov[UDP_BATCH];
+    memset(msgs, 0, sizeof(msgs[0]) * (size_t)n);
+    for (int i = 0; i < n; i++) {
+        iov[i].iov_base = buf + (size_t)i * size;
+        iov[i].iov_len = size;
+        msgs[i].msg_hdr.msg_iov = &iov[i];
+        msgs[i].msg_hdr.msg_iovlen = 1;
+        if (named) {
+            msgs[i].msg_hdr.msg_name = &s->peer;
+            msgs[i].msg_hdr.msg_namelen = s->peer_len;
+        }
+    }
+    int r = sendmmsg(s->fd, msgs, (unsigned)n, 0);
+    return r < 0 ? -errno : r;
+}
+
+static void run_sender(struct stream *s, char *buf)
+{
+    const struct test_params *p = s->params;
+    size_t size = s->block;
+    int batch_max = UDP_BATCH;
+    if (p->gso) {
+        int seg = (int)size;
+        if (setsockopt(s->fd, SOL_UDP, UDP_SEGMENT, &seg, sizeof(seg))) {
+            stream_fail(s, errno, "UDP_SEGMENT (--gso) is not supported here");
+            return;
+        }
+        batch_max = (int)(65000 / size);
+        if (batch_max > UDP_BATCH)
+            batch_max = UDP_BATCH;
+        if (batch_max < 1)
+            batch_max = 1;
+    }
+    uint64_t limit = s->limit ? (s->limit + size - 1) / size : 0; /* datagrams */
+    double per_ns = p->rate_bps ? (double)p->rate_bps / (8.0 * (double)size * 1e9) : 0;
+    uint64_t t0 = clock_now_ns(), seq = 0;
+    while (!atomic_load_explicit(s->stop, memory_order_relaxed) && !aborted(s)) {
+        if (limit && seq >= limit)
+            break;
+        int n = batch_max;
+        if (per_ns > 0) {
+            uint64_t now = clock_now_ns();
+            uint64_t due = (uint64_t)floor((double)(now - t0) * per_ns) + 1;
+            if (due <= seq) {
+                uint64_t at = t0 + (uint64_t)ceil((double)seq / per_ns);
+                clock_sleep_until(at < now + 100000000 ? at : now + 100000000);
+                continue;
+            }
+            if (due - seq > UDP_MAX_BACKLOG) {
+                /* A stall (preemption, a full queue): restart the schedule, don't burst. */
+                s->stalls++;
+                t0 = now - (uint64_t)((double)seq / per_ns);
+                due = seq + 1;
+            }
+            if (due - seq < (uint64_t)n)
+                n = (int)(due - seq);
+        }
+        if (limit && limit - seq < (uint64_t)n)
+            n = (int)(limit - seq);
+        int r = send_batch(s, buf, seq, n);
+        if (r < 0) {
+            if (r == -EAGAIN || r == -ENOBUFS || r == -EINTR || r == -ECONNREFUSED)
+                continue;
+            stream_fail(s, -r, "send");
+            break;
+        }
+        seq += (uint64_t)r;
+        atomic_store_explicit(&s->packets, seq, memory_order_relaxed);
+        atomic_store_explicit(&s->bytes, seq * size, memory_order_relaxed);
+    }
+    s->end_ns = clock_now_ns();
+}
+
+struct rx_batch {
+    struct mmsghdr msgs[UDP_BATCH];
+    struct iovec iov[UDP_BATCH];
+    struct sockaddr_storage from[UDP_BATCH];
+    char ctl[UDP_BATCH][CMSG_SPACE(sizeof(struct timespec)) + CMSG_SPACE(sizeof(int))];
+};
+
+static uint64_t arrival_of(struct msghdr *mh, int *gro_size)
+{
+    uint64_t t = 0;
+    *gro_size = 0;
+    for (struct cmsghdr *c = CMSG_FIRSTHDR(mh); c; c = CMSG_NXTHDR(mh, c)) {
+        if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_TIMESTAMPNS) {
+            struct timespec ts;
+            memcpy(&ts, CMSG_DATA(c), sizeof(ts));
+            t = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+        } else if (c->cmsg_level == SOL_UDP && c->cmsg_type == UDP_GRO) {
+            memcpy(gro_size, CMSG_DATA(c), sizeof(int));
+        }
+    }
+    if (!t) {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        t = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+    }
+    return t;
+}
+
+/* Accounts one datagram (or GRO segment) of len bytes at buf. */
+static void take(struct stream *s, const char *buf, size_t len, uint64_t arrival)
+{
+    uint32_t id;
+    uint64_t seq, sent;
+    if (udp_wire_get(buf, len, &id, &seq, &sent) || id != (uint32_t)s->id) {
+        atomic_fetch_add(&s->malformed, 1);
+        return;
+    }
+    udp_rx_record(s->rx, seq, sent, arrival, len);
+}
+
+static void run_receiver(struct stream *s, char *buf)
+{
+    const struct test_params *p = s->params;
+    int one = 1;
+    setsockopt(s->fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof(one));
+    if (p->gro && setsockopt(s->fd, SOL_UDP, UDP_GRO, &one, sizeof(one))) {
+        stream_fail(s, errno, "UDP_GRO (--gro) is not supported here");
+        return;
+    }
+    size_t slot = p->gro ? 65536 : s->block + 1;
+    static __thread struct rx_batch b;
+    uint64_t last_rx = clock_now_ns(), stop_seen = 0, bytes = 0;
+    bool got_any = false;
+    for (;;) {
+        for (int i = 0; i < UDP_BATCH; i++) {
+            b.iov[i].iov_base = buf + (size_t)i * slot;
+            b.iov[i].iov_len = slot;
+            memset(&b.msgs[i].msg_hdr, 0, sizeof(b.msgs[i].msg_hdr));
+            b.msgs[i].msg_hdr.msg_iov = &b.iov[i];
+            b.msgs[i].msg_hdr.msg_iovlen = 1;
+            b.msgs[i].msg_hdr.msg_name = &b.from[i];
+            b.msgs[i].msg_hdr.msg_namelen = sizeof(b.from[i]);
+            b.msgs[i].msg_hdr.msg_control = b.ctl[i];
+            b.msgs[i].msg_hdr.msg_controllen = sizeof(b.ctl[i]);
+        }
+        int n = recvmmsg(s->fd, b.msgs, UDP_BATCH, MSG_WAITFORONE, NULL);
+        uint64_t now = clock_now_ns();
+        if (n < 0 && errno != EAGAIN && errno != EINTR && errno != ECONNREFUSED) {
+            stream_fail(s, errno, "recvmmsg");
+            break;
+        }
+        for (int i = 0; i < n; i++) {
+            struct msghdr *mh = &b.msgs[i].msg_hdr;
+            size_t len = b.msgs[i].msg_len;
+            /* A server's socket is unconnected: only the registered client counts. */
+            if (s->peer_len && !udp_wire_same_addr(&b.from[i], &s->peer)) {
+                atomic_fetch_add(&s->foreign, 1);
+                continue;
+            }
+            int gro = 0;
+            uint64_t arrival = arrival_of(mh, &gro);
+            const char *d = b.iov[i].iov_base;
+            size_t seg = gro > 0 ? (size_t)gro : len;
+            for (size_t off = 0; off < len; off += seg)
+                take(s, d + off, len - off < seg ? len - off : seg, arrival);
+            bytes += len;
+            if (!got_any) {
+                got_any = true;
+                s->first_ns = now;
+            }
+        }
+        if (n > 0) {
+            last_rx = now;
+            atomic_store_explicit(&s->packets, udp_rx_unique(s->rx), memory_order_relaxed);
+            atomic_store_explicit(&s->bytes, bytes, memory_order_relaxed);
+        }
+        if (aborted(s))
+            break;
+        uint64_t expected = atomic_load_explicit(&s->expected, memory_order_relaxed);
+        if (expected && udp_rx_unique(s->rx) >= expected)
+            break;
+        bool stopped = atomic_load_explicit(s->stop, memory_order_relaxed);
+        if (stopped && !stop_seen)
+            stop_seen = now;
+        uint64_t quiet_since = last_rx > stop_seen ? last_rx : stop_seen;
+        if (stopped && now - quiet_since > UDP_DRAIN_NS)
+            break;
+        /* With -n the sender's count is known up front; silence after data means the rest is lost. */
+        if (s->limit && got_any && now - last_rx > 4 * UDP_DRAIN_NS)
+            break;
+    }
+    s->end_ns = last_rx;
+}
+
+void stream_udp_run(struct stream *s, char *buf)
+{
+    if (s->role == ROLE_UDP_SEND)
+        run_sender(s, buf);
+    else
+        run_receiver(s, buf);
+}

@@ -1,0 +1,59 @@
+#include "measure/udp_rx.h"
+
+#include <stdlib.h>
+
+#include "measure/jitter.h"
+#include "measure/udp_seq.h"
+
+struct udp_rx {
+    struct udp_seq seq;
+    struct jitter jitter;
+    uint64_t bytes;
+};
+
+struct udp_rx *udp_rx_new(void)
+{
+    struct udp_rx *rx = malloc(sizeof(*rx));
+    if (!rx)
+        return NULL;
+    udp_seq_init(&rx->seq);
+    jitter_init(&rx->jitter);
+    rx->bytes = 0;
+    return rx;
+}
+
+void udp_rx_free(struct udp_rx *rx)
+{
+    free(rx);
+}
+
+void udp_rx_record(struct udp_rx *rx, uint64_t seq, uint64_t send_ns, uint64_t arrival_ns,
+                   uint64_t len)
+{
+    uint64_t unique = atomic_load_explicit(&rx->seq.unique, memory_order_relaxed);
+    udp_seq_record(&rx->seq, seq);
+    /* Only datagrams seen for the first time count towards bytes and jitter. */
+    if (atomic_load_explicit(&rx->seq.unique, memory_order_relaxed) != unique) {
+        rx->bytes += len;
+        jitter_record(&rx->jitter, (int64_t)send_ns, (int64_t)arrival_ns);
+    }
+}
+
+uint64_t udp_rx_unique(const struct udp_rx *rx)
+{
+    return atomic_load_explicit(&rx->seq.unique, memory_order_relaxed);
+}
+
+void udp_rx_totals(const struct udp_rx *rx, struct udp_rx_totals *out)
+{
+    struct udp_seq_counts c;
+    udp_seq_read(&rx->seq, &c);
+    out->packets = c.unique;
+    out->bytes = rx->bytes;
+    out->duplicates = c.duplicates;
+    out->out_of_order = c.out_of_order;
+    out->too_late = c.too_late;
+    out->jitter_ms = jitter_rfc3550_ns(&rx->jitter) / 1e6;
+    out->jitter_mean_abs_ms = jitter_mean_abs_ns(&rx->jitter) / 1e6;
+    out->jitter_p99_abs_ms = jitter_p99_abs_ns(&rx->jitter) / 1e6;
+}

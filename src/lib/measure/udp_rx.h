@@ -1,0 +1,39 @@
+/*
+ * Everything a UDP receiver measures for one stream: unique datagrams,
+ * duplicates and reordering (udp_seq), jitter (jitter), and bytes. Single
+ * writer (the stream's thread); read the totals after it has finished.
+ */
+#ifndef NETAB_MEASURE_UDP_RX_H
+#define NETAB_MEASURE_UDP_RX_H
+
+#include <stdint.h>
+
+struct udp_rx;
+
+struct udp_rx_totals {
+    uint64_t packets; /* unique datagrams received */
+    uint64_t bytes;   /* payload bytes of the unique datagrams */
+    uint64_t duplicates, out_of_order, too_late;
+    double jitter_ms;          /* RFC 3550 filter, as iperf reports it */
+    double jitter_mean_abs_ms; /* mean |D| over the whole test */
+    double jitter_p99_abs_ms;  /* 99th percentile of |D| over the whole test */
+};
+
+/* Allocates a receiver's accounting. Caller owns it; NULL when out of memory. */
+struct udp_rx *udp_rx_new(void);
+void udp_rx_free(struct udp_rx *rx);
+
+/*
+ * Records one datagram of len bytes. send_ns is the sender's timestamp and
+ * arrival_ns the receiver's; only differences of their differences are used,
+ * so the two clocks need not agree.
+ */
+void udp_rx_record(struct udp_rx *rx, uint64_t seq, uint64_t send_ns, uint64_t arrival_ns,
+                   uint64_t len);
+
+/* Unique datagrams so far. */
+uint64_t udp_rx_unique(const struct udp_rx *rx);
+
+void udp_rx_totals(const struct udp_rx *rx, struct udp_rx_totals *out);
+
+#endif
