@@ -7,6 +7,7 @@
 #define ST(p, v) atomic_store_explicit((p), (v), memory_order_relaxed)
 
 _Static_assert(HIST_BUCKETS == 7296, "the layout comment in histogram.h states 7296 buckets");
+_Static_assert(sizeof(struct histogram) == 58416, "histogram.h states the size");
 
 /* The slot of v (v <= HIST_MAX_VALUE). OR-ing 255 makes 0..255 land in row 0. */
 static inline unsigned slot_of(uint64_t v)

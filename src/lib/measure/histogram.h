@@ -54,7 +54,7 @@ struct histogram {
 /* Makes *h empty. */
 void hist_init(struct histogram *h);
 
-/* Adds one value. O(1), no branches on the common path. Single writer only. */
+/* Adds one value. O(1); its only branch is the rarely taken sum carry. Single writer only. */
 void hist_record(struct histogram *h, uint64_t v);
 
 /*

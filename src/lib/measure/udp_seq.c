@@ -10,6 +10,7 @@
 #define INC(p, n) ST((p), LD(p) + (n))
 
 _Static_assert(UDP_SEQ_WINDOW % 64 == 0, "the window is whole words");
+_Static_assert(sizeof(struct udp_seq) == 8256, "udp_seq.h states the size");
 
 void udp_seq_init(struct udp_seq *s)
 {
