@@ -325,6 +325,7 @@ static int parse_option(int c, const char *arg, struct run_opts *o)
             return usage_failure(o, "%s: the size must be positive",
                                  c == OPT_REQ_SIZE ? "--req-size" : "--resp-size");
         *(c == OPT_REQ_SIZE ? &p->req_size : &p->resp_size) = (uint32_t)u;
+        *(c == OPT_REQ_SIZE ? &o->req_set : &o->resp_set) = true;
         return -1;
     case OPT_OUTSTANDING:
         if (!cli_parse_int("run", "--outstanding", arg, 1, PARAMS_MAX_OUTSTANDING, &v))
@@ -389,6 +390,13 @@ int cli_run_parse(int argc, char **argv, struct run_opts *o)
         return usage_failure(o, "unexpected argument '%s'", argv[optind]);
     if (!o->block_set)
         o->params.block = params_default_block(o->params.kind);
+    /* udp_rr datagrams carry netab's 24-byte header; that is also their default size. */
+    if (o->params.kind == TEST_UDP_RR) {
+        if (!o->req_set)
+            o->params.req_size = PARAMS_UDP_HEADER;
+        if (!o->resp_set)
+            o->params.resp_size = PARAMS_UDP_HEADER;
+    }
     if (o->client.cport_lo && o->params.kind != TEST_TCP_CRR)
         return usage_failure(o, "--cport-range applies to tcp_crr; use --cport for other tests");
     if (o->params.linger0 && o->params.kind != TEST_TCP_CRR)

@@ -60,12 +60,22 @@ static void add_side(const struct side_report *side, int which, struct direction
             continue;
         if (s->sender) {
             t->sender_bytes += s->bytes;
+            t->sender_packets += s->packets;
             t->retransmits += s->tcpinfo.retransmits;
             t->streams++;
             if (s->seconds > t->sender_seconds)
                 t->sender_seconds = s->seconds;
         } else {
             t->receiver_bytes += s->bytes;
+            t->receiver_packets += s->packets;
+            t->out_of_order += s->rx.out_of_order;
+            t->duplicates += s->rx.duplicates;
+            t->malformed += s->malformed;
+            t->foreign += s->foreign;
+            t->jitter_ms += s->rx.jitter_ms;
+            t->jitter_mean_abs_ms += s->rx.jitter_mean_abs_ms;
+            t->jitter_p99_abs_ms += s->rx.jitter_p99_abs_ms;
+            t->receiver_streams++;
             if (s->seconds > t->receiver_seconds)
                 t->receiver_seconds = s->seconds;
         }
@@ -79,4 +89,32 @@ void run_result_totals(const struct run_result *r, int which, struct direction_t
         add_side(&r->local, which, out);
     if (r->have_remote)
         add_side(&r->remote, which, out);
+    if (out->receiver_streams) {
+        out->jitter_ms /= out->receiver_streams;
+        out->jitter_mean_abs_ms /= out->receiver_streams;
+        out->jitter_p99_abs_ms /= out->receiver_streams;
+    }
+}
+
+uint64_t direction_lost(const struct direction_totals *t)
+{
+    return t->sender_packets > t->receiver_packets ? t->sender_packets - t->receiver_packets : 0;
+}
+
+void run_result_transactions(const struct run_result *r, struct transaction_totals *out)
+{
+    memset(out, 0, sizeof(*out));
+    for (int i = 0; r->have_local && i < r->local.n; i++) {
+        const struct side_stream *s = &r->local.streams[i];
+        out->transactions += s->packets;
+        out->lost += s->lost;
+        out->errors.connect += s->errors.connect;
+        out->errors.read += s->errors.read;
+        out->errors.write += s->errors.write;
+        out->errors.timeout += s->errors.timeout;
+        if (s->seconds > out->seconds)
+            out->seconds = s->seconds;
+    }
+    for (int i = 0; r->have_remote && i < r->remote.n; i++)
+        out->server_foreign += r->remote.streams[i].foreign;
 }

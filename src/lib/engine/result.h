@@ -39,6 +39,7 @@ struct run_result {
     char server[256]; /* host the client connected to */
     uint16_t port;
     bool in_process;  /* loopback test with netab's own in-process server */
+    uint16_t cport_lo, cport_hi; /* tcp_crr --cport-range, reported with the result */
     char started[32]; /* ISO 8601 UTC */
     bool have_local, have_remote;
     struct side_report local, remote;
@@ -55,6 +56,20 @@ struct direction_totals {
     double sender_seconds, receiver_seconds;
     uint32_t retransmits;
     int streams;
+    /* UDP: datagrams the senders sent and the receivers got (unique), and what went wrong. */
+    uint64_t sender_packets, receiver_packets;
+    uint64_t out_of_order, duplicates, malformed, foreign;
+    double jitter_ms, jitter_mean_abs_ms, jitter_p99_abs_ms; /* averaged over streams */
+    int receiver_streams;
+};
+
+/* Request/response and connection-rate totals, from the client's streams. */
+struct transaction_totals {
+    uint64_t transactions;
+    uint64_t lost; /* udp_rr: timed out */
+    double seconds;
+    struct stream_errors errors;
+    uint64_t server_foreign; /* tcp_crr: connections the server refused as foreign */
 };
 
 void run_result_init(struct run_result *r);
@@ -69,5 +84,11 @@ int run_result_add_interval(struct run_result *r, const struct interval_report *
  * sent, the receiver's from the side that received.
  */
 void run_result_totals(const struct run_result *r, int which, struct direction_totals *out);
+
+/* UDP loss: what the senders sent that the receivers never got (never negative). */
+uint64_t direction_lost(const struct direction_totals *t);
+
+/* Transactions (rr) or connections (crr) counted by the client. */
+void run_result_transactions(const struct run_result *r, struct transaction_totals *out);
 
 #endif

@@ -428,6 +428,8 @@ int client_run(const struct client_config *cfg, const struct test_params *p, str
     struct client c = {.cfg = cfg, .p = p, .res = res, .ctl = -1};
     c.idle_ns = (uint64_t)cfg->idle_timeout_ms * 1000000;
     res->params = *p;
+    res->cport_lo = cfg->cport_lo;
+    res->cport_hi = cfg->cport_hi;
     res->error[0] = '\0';
     snprintf(res->server, sizeof(res->server), "%s", cfg->host);
     res->port = cfg->port;

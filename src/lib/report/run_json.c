@@ -5,7 +5,7 @@ static double bps(uint64_t bytes, double seconds)
     return seconds > 0 ? (double)bytes * 8.0 / seconds : 0.0;
 }
 
-static json_t *direction_json(const struct direction_totals *t)
+static json_t *direction_json_tcp(const struct direction_totals *t)
 {
     return json_pack("{s:{s:I, s:f, s:f, s:i}, s:{s:I, s:f, s:f}, s:i}", "sender", "bytes",
                      (json_int_t)t->sender_bytes, "seconds", t->sender_seconds, "bits_per_second",
@@ -13,6 +13,73 @@ static json_t *direction_json(const struct direction_totals *t)
                      "receiver", "bytes", (json_int_t)t->receiver_bytes, "seconds",
                      t->receiver_seconds, "bits_per_second",
                      bps(t->receiver_bytes, t->receiver_seconds), "streams", t->streams);
+}
+
+/* UDP adds datagram counts, loss, reordering and jitter (iperf's columns, and more). */
+static void add_udp(json_t *dir, const struct direction_totals *t)
+{
+    uint64_t lost = direction_lost(t);
+    double pct = t->sender_packets ? 100.0 * (double)lost / (double)t->sender_packets : 0.0;
+    json_object_set_new(json_object_get(dir, "sender"), "packets",
+                        json_integer((json_int_t)t->sender_packets));
+    json_t *rcv = json_object_get(dir, "receiver");
+    json_t *more = json_pack(
+        "{s:I, s:I, s:f, s:I, s:I, s:I, s:I, s:f, s:f, s:f}", "packets",
+        (json_int_t)t->receiver_packets, "lost_packets", (json_int_t)lost, "lost_percent", pct,
+        "out_of_order", (json_int_t)t->out_of_order, "duplicates", (json_int_t)t->duplicates,
+        "malformed", (json_int_t)t->malformed, "foreign", (json_int_t)t->foreign, "jitter_ms",
+        t->jitter_ms, "jitter_mean_abs_ms", t->jitter_mean_abs_ms, "jitter_p99_abs_ms",
+        t->jitter_p99_abs_ms);
+    json_object_update(rcv, more);
+    json_decref(more);
+}
+
+static bool is_udp_stream(const struct run_result *r)
+{
+    return r->params.kind == TEST_UDP_STREAM;
+}
+
+static json_t *direction_json_for(const struct run_result *r, const struct direction_totals *t)
+{
+    json_t *d = direction_json_tcp(t);
+    if (is_udp_stream(r))
+        add_udp(d, t);
+    return d;
+}
+
+static json_t *latency_json(const struct latency_summary *l)
+{
+    return json_pack("{s:I, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f}", "count",
+                     (json_int_t)l->count, "p50", l->p50, "p90", l->p90, "p99", l->p99, "p999",
+                     l->p999, "p9999", l->p9999, "max", l->max, "min", l->min, "mean", l->mean);
+}
+
+/* Request/response and connection-rate figures at the top of "end". */
+static void add_transactions(json_t *end, const struct run_result *r)
+{
+    struct transaction_totals t;
+    run_result_transactions(r, &t);
+    double rate = t.seconds > 0 ? (double)t.transactions / t.seconds : 0;
+    json_object_set_new(end, "transactions", json_integer((json_int_t)t.transactions));
+    json_object_set_new(end, r->params.kind == TEST_TCP_CRR ? "connections_per_second"
+                                                            : "transactions_per_second",
+                        json_real(rate));
+    if (r->params.kind == TEST_TCP_CRR)
+        json_object_set_new(end, "transactions_per_second", json_real(rate));
+    if (r->params.kind == TEST_UDP_RR)
+        json_object_set_new(end, "lost_transactions", json_integer((json_int_t)t.lost));
+    json_object_set_new(end, "errors",
+                        json_pack("{s:I, s:I, s:I, s:I, s:I}", "connect",
+                                  (json_int_t)t.errors.connect, "read", (json_int_t)t.errors.read,
+                                  "write", (json_int_t)t.errors.write, "timeout",
+                                  (json_int_t)t.errors.timeout, "server_refused_foreign",
+                                  (json_int_t)t.server_foreign));
+    json_object_set_new(end, "latency_us",
+                        r->have_latency ? latency_json(&r->latency) : json_null());
+    if (r->params.kind == TEST_TCP_CRR)
+        json_object_set_new(
+            end, "client_ports",
+            json_string(r->cport_lo ? "fixed range (--cport-range)" : "kernel ephemeral"));
 }
 
 static const struct side_stream *find_stream(const struct side_report *side, int id, bool sender)
@@ -70,11 +137,18 @@ static json_t *intervals_json(const struct run_result *r)
     for (size_t i = 0; i < r->nintervals; i++) {
         const struct interval_report *iv = &r->intervals[i];
         double len = iv->end - iv->start;
-        json_array_append_new(
-            arr, json_pack("{s:f, s:f, s:I, s:f, s:I, s:I}", "start", iv->start, "end", iv->end,
-                           "bytes", (json_int_t)(iv->sent + iv->received), "bits_per_second",
-                           bps(iv->sent + iv->received, len), "sent_bytes", (json_int_t)iv->sent,
-                           "received_bytes", (json_int_t)iv->received));
+        json_t *o = json_pack("{s:f, s:f, s:I, s:f, s:I, s:I, s:I}", "start", iv->start, "end",
+                              iv->end, "bytes", (json_int_t)(iv->sent + iv->received),
+                              "bits_per_second", bps(iv->sent + iv->received, len), "sent_bytes",
+                              (json_int_t)iv->sent, "received_bytes", (json_int_t)iv->received,
+                              "packets", (json_int_t)iv->packets);
+        if (params_is_rr(r->params.kind)) {
+            json_object_set_new(o, "transactions_per_second",
+                                json_real(len > 0 ? (double)iv->packets / len : 0));
+            json_object_set_new(o, "latency_us",
+                                iv->have_latency ? latency_json(&iv->latency) : json_null());
+        }
+        json_array_append_new(arr, o);
     }
     return arr;
 }
@@ -91,6 +165,13 @@ static json_t *demand_json(bool have, const struct side_report *side, uint64_t b
     return json_real(cpu_service_demand_us_per_kib(&side->cpu, bytes));
 }
 
+static json_t *demand_tran_json(const struct side_report *side, uint64_t transactions)
+{
+    if (!side->cpu_valid || !transactions)
+        return json_null();
+    return json_real(cpu_service_demand_us_per_tran(&side->cpu, transactions));
+}
+
 static json_t *end_json(const struct run_result *r)
 {
     if (!r->have_local || !r->have_remote)
@@ -99,21 +180,27 @@ static json_t *end_json(const struct run_result *r)
     run_result_totals(r, -1, &all);
     run_result_totals(r, 0, &up);
     run_result_totals(r, 1, &down);
-    json_t *end = direction_json(&all);
+    json_t *end = direction_json_for(r, &all);
     json_t *dirs = json_object();
     if (up.streams)
-        json_object_set_new(dirs, "client_to_server", direction_json(&up));
+        json_object_set_new(dirs, "client_to_server", direction_json_for(r, &up));
     if (down.streams)
-        json_object_set_new(dirs, "server_to_client", direction_json(&down));
+        json_object_set_new(dirs, "server_to_client", direction_json_for(r, &down));
     json_object_set_new(end, "directions", dirs);
     json_object_set_new(end, "cpu",
                         json_pack("{s:o, s:o}", "local", cpu_json(true, &r->local), "remote",
                                   cpu_json(true, &r->remote)));
-    json_object_set_new(end, "service_demand",
-                        json_pack("{s:o, s:o}", "local_us_per_kib",
-                                  demand_json(true, &r->local, all.receiver_bytes),
-                                  "remote_us_per_kib",
-                                  demand_json(true, &r->remote, all.receiver_bytes)));
+    json_t *sd = json_pack("{s:o, s:o}", "local_us_per_kib",
+                           demand_json(true, &r->local, all.receiver_bytes), "remote_us_per_kib",
+                           demand_json(true, &r->remote, all.receiver_bytes));
+    if (params_is_rr(r->params.kind)) {
+        struct transaction_totals t;
+        run_result_transactions(r, &t);
+        json_object_set_new(sd, "local_us_per_tran", demand_tran_json(&r->local, t.transactions));
+        json_object_set_new(sd, "remote_us_per_tran", demand_tran_json(&r->remote, t.transactions));
+        add_transactions(end, r);
+    }
+    json_object_set_new(end, "service_demand", sd);
     return end;
 }
 
