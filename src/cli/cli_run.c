@@ -305,7 +305,8 @@ static int parse_option(int c, const char *arg, struct run_opts *o)
         return -1;
     case 'b':
         if (units_parse_rate(arg, &p->rate_bps, NULL, 0)) {
-            fprintf(stderr, "netab run: -b: '%s' is not a valid rate (a number with optional K, M, G)\n",
+            fprintf(stderr,
+                    "netab run: -b: '%s' is not a valid rate (a number with optional K, M, G)\n",
                     arg);
             return EXIT_USAGE;
         }
@@ -367,8 +368,8 @@ int cli_run_parse(int argc, char **argv, struct run_opts *o)
      */
     optind = 0;
     int c;
-    while ((c = getopt_long(argc, argv, ":c:p:B:46t:n:P:Rl:w:M:NC:O:A:i:Jhub:", run_options, NULL)) !=
-           -1) {
+    while ((c = getopt_long(argc, argv, ":c:p:B:46t:n:P:Rl:w:M:NC:O:A:i:Jhub:", run_options,
+                            NULL)) != -1) {
         /* optopt names a bad short option; argv[optind - 1] may be its cluster's predecessor. */
         if (c == '?' && optopt)
             return usage_failure(o, "unknown option '-%c'", optopt);

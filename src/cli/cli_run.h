@@ -13,8 +13,8 @@ struct run_opts {
     const char *host; /* NULL = in-process loopback server */
     bool json;
     bool req_set, resp_set; /* --req-size / --resp-size given */
-    bool block_set; /* -l given; otherwise the test kind's default block */
-    bool usage_reported; /* a usage error was already printed (and, with --json, its document) */
+    bool block_set;         /* -l given; otherwise the test kind's default block */
+    bool usage_reported;    /* a usage error was already printed (and, with --json, its document) */
 };
 
 /*

@@ -90,8 +90,8 @@ int params_validate(const struct test_params *p, char *err, size_t errlen)
         return err_set(err, errlen, EINVAL, "server CPU %d is out of range 0..4095", p->server_cpu);
     if (params_is_udp(p->kind) && p->kind == TEST_UDP_STREAM &&
         (p->block < PARAMS_UDP_HEADER || p->block > PARAMS_UDP_MAX))
-        return err_set(err, errlen, EINVAL, "UDP datagram size %u is out of range %d..%d",
-                       p->block, PARAMS_UDP_HEADER, PARAMS_UDP_MAX);
+        return err_set(err, errlen, EINVAL, "UDP datagram size %u is out of range %d..%d", p->block,
+                       PARAMS_UDP_HEADER, PARAMS_UDP_MAX);
     if (p->rate_bps > 400ull * 1000 * 1000 * 1000)
         return err_set(err, errlen, EINVAL, "rate %llu bit/s is above 400 Gbit/s",
                        (unsigned long long)p->rate_bps);
@@ -130,17 +130,18 @@ int params_validate(const struct test_params *p, char *err, size_t errlen)
 
 json_t *params_to_json(const struct test_params *p)
 {
-    json_t *o = json_pack("{s:s, s:f, s:I, s:i, s:b, s:b, s:I, s:I, s:I, s:b, s:s, s:f, s:f, s:i}",
-                     "test", params_kind_name(p->kind), "duration", p->duration_s, "bytes",
-                     (json_int_t)p->bytes, "streams", p->streams, "reverse", p->reverse, "bidir",
-                     p->bidir, "block", (json_int_t)p->block, "sockbuf", (json_int_t)p->sockbuf,
-                     "mss", (json_int_t)p->mss, "nodelay", p->nodelay, "congestion", p->cc, "omit",
-                     p->omit_s, "interval", p->interval_s, "server_cpu", p->server_cpu);
-    json_t *more = json_pack("{s:I, s:b, s:b, s:I, s:I, s:i, s:I, s:b}", "rate",
-                             (json_int_t)p->rate_bps, "gso", p->gso, "gro", p->gro, "req_size",
-                             (json_int_t)p->req_size, "resp_size", (json_int_t)p->resp_size,
-                             "outstanding", p->outstanding, "rr_timeout_ms",
-                             (json_int_t)p->rr_timeout_ms, "linger0", p->linger0);
+    json_t *o =
+        json_pack("{s:s, s:f, s:I, s:i, s:b, s:b, s:I, s:I, s:I, s:b, s:s, s:f, s:f, s:i}", "test",
+                  params_kind_name(p->kind), "duration", p->duration_s, "bytes",
+                  (json_int_t)p->bytes, "streams", p->streams, "reverse", p->reverse, "bidir",
+                  p->bidir, "block", (json_int_t)p->block, "sockbuf", (json_int_t)p->sockbuf, "mss",
+                  (json_int_t)p->mss, "nodelay", p->nodelay, "congestion", p->cc, "omit", p->omit_s,
+                  "interval", p->interval_s, "server_cpu", p->server_cpu);
+    json_t *more =
+        json_pack("{s:I, s:b, s:b, s:I, s:I, s:i, s:I, s:b}", "rate", (json_int_t)p->rate_bps,
+                  "gso", p->gso, "gro", p->gro, "req_size", (json_int_t)p->req_size, "resp_size",
+                  (json_int_t)p->resp_size, "outstanding", p->outstanding, "rr_timeout_ms",
+                  (json_int_t)p->rr_timeout_ms, "linger0", p->linger0);
     json_object_update(o, more);
     json_decref(more);
     return o;
@@ -182,9 +183,10 @@ static int get_bool(const json_t *obj, const char *key, bool *out, char *err, si
 }
 
 static const char *const known_keys[] = {
-    "test",    "duration", "bytes",   "streams",    "reverse", "bidir",    "block",
-    "sockbuf", "mss",      "nodelay", "congestion", "omit",    "interval", "server_cpu",
-    "rate", "gso", "gro", "req_size", "resp_size", "outstanding", "rr_timeout_ms", "linger0"};
+    "test",      "duration",    "bytes",         "streams", "reverse",    "bidir",
+    "block",     "sockbuf",     "mss",           "nodelay", "congestion", "omit",
+    "interval",  "server_cpu",  "rate",          "gso",     "gro",        "req_size",
+    "resp_size", "outstanding", "rr_timeout_ms", "linger0"};
 
 int params_from_json(const json_t *obj, struct test_params *p, char *err, size_t errlen)
 {

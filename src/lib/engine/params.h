@@ -35,25 +35,25 @@ bool params_is_rr(enum test_kind kind); /* request/response, including crr */
 
 struct test_params {
     enum test_kind kind;
-    double duration_s;      /* -t: measured seconds; ignored when bytes > 0 */
-    uint64_t bytes;         /* -n: bytes to send per direction in total, 0 = by time */
-    int streams;            /* -P: streams per direction */
-    bool reverse;           /* -R: the server sends */
-    bool bidir;             /* --bidir: both send at once */
-    uint32_t block;         /* -l: bytes per send() */
-    uint32_t sockbuf;       /* -w: SO_SNDBUF/SO_RCVBUF, 0 = kernel default */
-    uint32_t mss;           /* -M: TCP_MAXSEG, 0 = default */
-    bool nodelay;           /* -N */
-    char cc[PARAMS_CC_LEN]; /* -C: congestion control, "" = default */
-    double omit_s;          /* -O: warm-up seconds not counted */
-    double interval_s;      /* -i: interval reports, 0 = none */
-    int server_cpu;         /* -A x,N: server streams' CPU, -1 = none */
-    uint64_t rate_bps; /* -b: UDP target rate in bits/s, 0 = as fast as possible */
-    bool gso, gro;     /* --gso / --gro: UDP segmentation offloads */
+    double duration_s;            /* -t: measured seconds; ignored when bytes > 0 */
+    uint64_t bytes;               /* -n: bytes to send per direction in total, 0 = by time */
+    int streams;                  /* -P: streams per direction */
+    bool reverse;                 /* -R: the server sends */
+    bool bidir;                   /* --bidir: both send at once */
+    uint32_t block;               /* -l: bytes per send() */
+    uint32_t sockbuf;             /* -w: SO_SNDBUF/SO_RCVBUF, 0 = kernel default */
+    uint32_t mss;                 /* -M: TCP_MAXSEG, 0 = default */
+    bool nodelay;                 /* -N */
+    char cc[PARAMS_CC_LEN];       /* -C: congestion control, "" = default */
+    double omit_s;                /* -O: warm-up seconds not counted */
+    double interval_s;            /* -i: interval reports, 0 = none */
+    int server_cpu;               /* -A x,N: server streams' CPU, -1 = none */
+    uint64_t rate_bps;            /* -b: UDP target rate in bits/s, 0 = as fast as possible */
+    bool gso, gro;                /* --gso / --gro: UDP segmentation offloads */
     uint32_t req_size, resp_size; /* rr/crr: bytes per request and response */
-    int outstanding;   /* rr: transactions in flight per stream */
-    uint32_t rr_timeout_ms; /* udp_rr: a response later than this counts as lost */
-    bool linger0;      /* crr: close with RST (SO_LINGER 0), no TIME_WAIT */
+    int outstanding;              /* rr: transactions in flight per stream */
+    uint32_t rr_timeout_ms;       /* udp_rr: a response later than this counts as lost */
+    bool linger0;                 /* crr: close with RST (SO_LINGER 0), no TIME_WAIT */
 };
 
 /*

@@ -38,9 +38,9 @@ struct run_result {
     struct test_params params;
     char server[256]; /* host the client connected to */
     uint16_t port;
-    bool in_process;  /* loopback test with netab's own in-process server */
+    bool in_process;             /* loopback test with netab's own in-process server */
     uint16_t cport_lo, cport_hi; /* tcp_crr --cport-range, reported with the result */
-    char started[32]; /* ISO 8601 UTC */
+    char started[32];            /* ISO 8601 UTC */
     bool have_local, have_remote;
     struct side_report local, remote;
     bool have_latency; /* rr and crr: the client's transaction latencies */

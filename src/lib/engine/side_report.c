@@ -111,10 +111,10 @@ static int num(const json_t *o, const char *k, double lo, double hi, double *out
 static int counters_from_json(const json_t *c, struct side_stream *o)
 {
     double v[13];
-    static const char *const keys[] = {"packets", "lost", "malformed", "foreign", "stalls",
-                                       "duplicates", "out_of_order", "too_late", "rx_bytes",
-                                       "connect_errors", "read_errors", "write_errors",
-                                       "timeout_errors"};
+    static const char *const keys[] = {
+        "packets",     "lost",         "malformed",     "foreign",  "stalls",
+        "duplicates",  "out_of_order", "too_late",      "rx_bytes", "connect_errors",
+        "read_errors", "write_errors", "timeout_errors"};
     if (!json_is_object(c))
         return -1;
     for (int i = 0; i < 13; i++)

@@ -26,11 +26,11 @@ struct side_stream {
     double seconds;       /* from the end of the omit period to the stream's end */
     struct tcpinfo_stats tcpinfo;
     /* UDP and request/response figures; zero where they do not apply. */
-    uint64_t packets;   /* datagrams sent, unique datagrams received, or transactions */
-    uint64_t lost;      /* udp_rr: requests that timed out */
-    uint64_t malformed; /* datagrams without netab's header */
-    uint64_t foreign;   /* datagrams or connections from an address not in the test */
-    uint64_t stalls;    /* UDP sender: pacing schedule restarts */
+    uint64_t packets;        /* datagrams sent, unique datagrams received, or transactions */
+    uint64_t lost;           /* udp_rr: requests that timed out */
+    uint64_t malformed;      /* datagrams without netab's header */
+    uint64_t foreign;        /* datagrams or connections from an address not in the test */
+    uint64_t stalls;         /* UDP sender: pacing schedule restarts */
     struct udp_rx_totals rx; /* UDP receiver */
     struct stream_errors errors;
 };

@@ -66,14 +66,14 @@ struct stream {
 
     /* Written by the stream's thread. */
     _Atomic uint64_t bytes;
-    _Atomic uint64_t packets;  /* datagrams sent, unique datagrams received, or transactions */
-    _Atomic uint64_t expected; /* UDP receiver: the sender's final count once known, else 0 */
-    struct udp_rx *rx;         /* UDP receiver accounting (owned) */
-    struct histogram *latency; /* rr/crr client: transaction latency in ns (owned) */
-    _Atomic uint64_t lost;     /* udp_rr: requests whose response timed out */
+    _Atomic uint64_t packets;   /* datagrams sent, unique datagrams received, or transactions */
+    _Atomic uint64_t expected;  /* UDP receiver: the sender's final count once known, else 0 */
+    struct udp_rx *rx;          /* UDP receiver accounting (owned) */
+    struct histogram *latency;  /* rr/crr client: transaction latency in ns (owned) */
+    _Atomic uint64_t lost;      /* udp_rr: requests whose response timed out */
     _Atomic uint64_t malformed; /* UDP: datagrams too short or without netab's header */
     _Atomic uint64_t foreign;   /* UDP/crr: datagrams or connections from another address */
-    uint64_t stalls;           /* UDP sender: times the pacing schedule was reset after a stall */
+    uint64_t stalls;            /* UDP sender: times the pacing schedule was reset after a stall */
     struct stream_errors errors;
     uint64_t start_ns, end_ns;
     uint64_t first_ns; /* receiver: when the first byte arrived, 0 before */

@@ -240,7 +240,8 @@ static void run_receiver(struct stream *s, char *buf)
         uint64_t quiet_since = last_rx > stop_seen ? last_rx : stop_seen;
         if (stopped && now - quiet_since > UDP_DRAIN_NS)
             break;
-        /* With -n the sender's count is known up front; silence after data means the rest is lost. */
+        /* With -n the sender's count is known up front; silence after data means the rest is lost.
+         */
         if (s->limit && got_any && now - last_rx > 4 * UDP_DRAIN_NS)
             break;
     }

@@ -261,8 +261,9 @@ static int drive(struct client *c, struct tcp_stream_set *set, struct window *w)
         usleep(5000);
         window_tick(w, set);
         uint64_t now = clock_now_ns();
-        bool finished = p->bytes ? tcp_stream_set_all_done(set)
-                                 : w->open && now >= w->measure_ns + (uint64_t)(p->duration_s * 1e9);
+        bool finished = p->bytes
+                            ? tcp_stream_set_all_done(set)
+                            : w->open && now >= w->measure_ns + (uint64_t)(p->duration_s * 1e9);
         if (w->open && !st.ns) {
             st.ns = w->measure_ns;
             next_ns = st.ns + interval_ns;
@@ -272,10 +273,14 @@ static int drive(struct client *c, struct tcp_stream_set *set, struct window *w)
             interval_emit(c, set, w, &st, now, finished);
             next_ns += interval_ns;
         }
-        if (finished)
-            break;
         const char *serr = tcp_stream_set_error(set);
+        if (finished && !serr)
+            break;
         if (serr) {
+            /* The server may have ended the test on purpose: its reason beats our broken pipe. */
+            struct pollfd pfd = {.fd = c->ctl, .events = POLLIN};
+            if (poll(&pfd, 1, 500) > 0 && (rc = check_control(c)))
+                break;
             rc = err_set(c->res->error, sizeof(c->res->error), EIO, "%s", serr);
             break;
         }

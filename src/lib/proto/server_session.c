@@ -92,6 +92,18 @@ static int receive_params(struct session *ss, struct test_params *p)
     return rc;
 }
 
+/* True when the peer closed fd (EOF pending) or the connection broke. */
+static bool peer_gone(int fd)
+{
+    struct pollfd pfd = {.fd = fd, .events = POLLIN | POLLRDHUP};
+    if (poll(&pfd, 1, 0) <= 0)
+        return false;
+    if (pfd.revents & (POLLRDHUP | POLLHUP | POLLERR))
+        return true;
+    char c;
+    return recv(fd, &c, 1, MSG_PEEK | MSG_DONTWAIT) == 0;
+}
+
 /* Registers the test, sends the cookie and waits for every data connection. */
 static int gather_tcp(struct session *ss, const struct test_params *p, struct pending_test *t)
 {
@@ -121,8 +133,19 @@ static int gather_tcp(struct session *ss, const struct test_params *p, struct pe
     rc = frame_send(ss->fd, acc, clock_now_ns() + ss->idle_ns, ss->err, sizeof(ss->err));
     json_decref(acc);
     if (!rc) {
-        rc = registry_wait(&ss->server->registry, t, clock_now_ns() + ss->idle_ns);
-        if (rc)
+        /* Wait in slices, so a client that gives up (closes its control connection) frees its slot.
+         */
+        uint64_t end = clock_now_ns() + ss->idle_ns;
+        do {
+            uint64_t slice = clock_now_ns() + 100000000ull;
+            rc = registry_wait(&ss->server->registry, t, slice < end ? slice : end);
+            if (rc && peer_gone(ss->fd)) {
+                err_set(ss->err, sizeof(ss->err), ECONNRESET,
+                        "client closed the control connection before its data connections");
+                break;
+            }
+        } while (rc && clock_now_ns() < end);
+        if (rc == -ETIMEDOUT)
             err_set(ss->err, sizeof(ss->err), rc, "only %d of %d data connections arrived in time",
                     t->attached, n);
     }
@@ -327,11 +350,19 @@ static int run_test(struct session *ss, const struct test_params *p, struct pend
         json_decref(ready);
     }
     bool running = rc == 0;
-    if (!rc)
-        rc = await_stop(ss, p, &set, &w);
+    bool told = false;
+    if (!rc && (rc = await_stop(ss, p, &set, &w))) {
+        /*
+         * The server ends the test (a limit, a shutdown, a broken stream):
+         * tell the client why before tearing the streams down, so it reads
+         * the reason rather than a broken pipe.
+         */
+        send_error(ss, ss->err);
+        told = true;
+    }
     if (running) {
         tcp_stream_set_stop(&set);
-        int frc = tcp_stream_set_finish(&set, clock_now_ns() + ss->idle_ns);
+        int frc = tcp_stream_set_finish(&set, rc ? clock_now_ns() : clock_now_ns() + ss->idle_ns);
         if (!rc && frc)
             rc = err_set(ss->err, sizeof(ss->err), frc,
                          "data did not drain within %d ms after the test ended",
@@ -347,7 +378,7 @@ static int run_test(struct session *ss, const struct test_params *p, struct pend
             json_pack("{s:s, s:o}", "type", "result", "side", side_report_to_json(&report));
         rc = frame_send(ss->fd, res, clock_now_ns() + ss->idle_ns, ss->err, sizeof(ss->err));
         json_decref(res);
-    } else {
+    } else if (!told) {
         send_error(ss, ss->err);
     }
     log_result(ss, p, rc ? NULL : &report, rc);

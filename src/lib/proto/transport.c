@@ -96,8 +96,8 @@ int transport_udp_await(int ctl_fd, const int *fds, int n, const uint8_t cookie[
             char buf[64];
             struct sockaddr_storage from;
             socklen_t fl = sizeof(from);
-            ssize_t len = recvfrom(fds[i], buf, sizeof(buf), MSG_DONTWAIT,
-                                   (struct sockaddr *)&from, &fl);
+            ssize_t len =
+                recvfrom(fds[i], buf, sizeof(buf), MSG_DONTWAIT, (struct sockaddr *)&from, &fl);
             uint8_t ck[DATAHDR_COOKIE_LEN];
             uint32_t stream;
             if (len < 0 || udp_wire_get_reg(buf, (size_t)len, ck, &stream) ||

@@ -23,13 +23,13 @@ static void add_udp(json_t *dir, const struct direction_totals *t)
     json_object_set_new(json_object_get(dir, "sender"), "packets",
                         json_integer((json_int_t)t->sender_packets));
     json_t *rcv = json_object_get(dir, "receiver");
-    json_t *more = json_pack(
-        "{s:I, s:I, s:f, s:I, s:I, s:I, s:I, s:f, s:f, s:f}", "packets",
-        (json_int_t)t->receiver_packets, "lost_packets", (json_int_t)lost, "lost_percent", pct,
-        "out_of_order", (json_int_t)t->out_of_order, "duplicates", (json_int_t)t->duplicates,
-        "malformed", (json_int_t)t->malformed, "foreign", (json_int_t)t->foreign, "jitter_ms",
-        t->jitter_ms, "jitter_mean_abs_ms", t->jitter_mean_abs_ms, "jitter_p99_abs_ms",
-        t->jitter_p99_abs_ms);
+    json_t *more =
+        json_pack("{s:I, s:I, s:f, s:I, s:I, s:I, s:I, s:f, s:f, s:f}", "packets",
+                  (json_int_t)t->receiver_packets, "lost_packets", (json_int_t)lost, "lost_percent",
+                  pct, "out_of_order", (json_int_t)t->out_of_order, "duplicates",
+                  (json_int_t)t->duplicates, "malformed", (json_int_t)t->malformed, "foreign",
+                  (json_int_t)t->foreign, "jitter_ms", t->jitter_ms, "jitter_mean_abs_ms",
+                  t->jitter_mean_abs_ms, "jitter_p99_abs_ms", t->jitter_p99_abs_ms);
     json_object_update(rcv, more);
     json_decref(more);
 }
@@ -49,9 +49,9 @@ static json_t *direction_json_for(const struct run_result *r, const struct direc
 
 static json_t *latency_json(const struct latency_summary *l)
 {
-    return json_pack("{s:I, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f}", "count",
-                     (json_int_t)l->count, "p50", l->p50, "p90", l->p90, "p99", l->p99, "p999",
-                     l->p999, "p9999", l->p9999, "max", l->max, "min", l->min, "mean", l->mean);
+    return json_pack("{s:I, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f}", "count", (json_int_t)l->count,
+                     "p50", l->p50, "p90", l->p90, "p99", l->p99, "p999", l->p999, "p9999",
+                     l->p9999, "max", l->max, "min", l->min, "mean", l->mean);
 }
 
 /* Request/response and connection-rate figures at the top of "end". */
@@ -61,9 +61,9 @@ static void add_transactions(json_t *end, const struct run_result *r)
     run_result_transactions(r, &t);
     double rate = t.seconds > 0 ? (double)t.transactions / t.seconds : 0;
     json_object_set_new(end, "transactions", json_integer((json_int_t)t.transactions));
-    json_object_set_new(end, r->params.kind == TEST_TCP_CRR ? "connections_per_second"
-                                                            : "transactions_per_second",
-                        json_real(rate));
+    json_object_set_new(
+        end, r->params.kind == TEST_TCP_CRR ? "connections_per_second" : "transactions_per_second",
+        json_real(rate));
     if (r->params.kind == TEST_TCP_CRR)
         json_object_set_new(end, "transactions_per_second", json_real(rate));
     if (r->params.kind == TEST_UDP_RR)

@@ -31,6 +31,8 @@ int sock_listen(const char *addr, uint16_t port, int family, uint16_t *bound_por
                 size_t errlen)
 {
     struct addrinfo *res = NULL;
+    /* Only -6 asks for IPv6 alone; by default one IPv6 socket serves both families. */
+    int v6only = family == AF_INET6;
     if (family == AF_UNSPEC && !(addr && *addr))
         family = AF_INET6;
     int rc = resolve(addr, port, family, 1, &res, err, errlen);
@@ -44,10 +46,10 @@ int sock_listen(const char *addr, uint16_t port, int family, uint16_t *bound_por
             saved = errno;
             continue;
         }
-        int one = 1, zero = 0;
+        int one = 1;
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
         if (ai->ai_family == AF_INET6)
-            setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero));
+            setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &v6only, sizeof(v6only));
         if (bind(fd, ai->ai_addr, ai->ai_addrlen) == 0 && listen(fd, 128) == 0)
             break;
         saved = errno;
