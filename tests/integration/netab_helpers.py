@@ -462,7 +462,8 @@ class NetnsPair:
                 sh("ip", "link", "set", dev, "up", netns=ns)
                 sh("ip", "link", "set", "lo", "up", netns=ns)
             # The link must actually pass traffic before a test relies on it.
-            sh("ping", "-c", "1", "-W", "5", self.addr_b, netns=self.ns_a) if shutil.which("ping") else None
+            if shutil.which("ping"):
+                sh("ping", "-c", "1", "-W", "5", self.addr_b, netns=self.ns_a)
         except BaseException:
             self.cleanup()
             raise
