@@ -151,7 +151,20 @@ def run_cmd(argv, timeout=HANG_TIMEOUT, netns=None):
             f"`{' '.join(argv)}` did not finish within {timeout} s (hang?)\n"
             f"--- stdout ---\n{out[-2000:]}\n--- stderr ---\n{err[-2000:]}"
         )
+    check_no_sanitizer_report(p.stderr, " ".join(argv))
     return Result(argv, p.returncode, p.stdout, p.stderr)
+
+
+SANITIZER_MARKS = ("AddressSanitizer", "LeakSanitizer", "UndefinedBehaviorSanitizer",
+                   "runtime error:")
+
+
+def check_no_sanitizer_report(text, what):
+    """Fails when a sanitizer (ASan/LSan/UBSan build) reported a problem in text."""
+    for mark in SANITIZER_MARKS:
+        if mark in text:
+            i = text.index(mark)
+            raise TestFailure(f"{what}: sanitizer report:\n{text[max(0, i - 200):i + 3000]}")
 
 
 def netab_run(netab, args, expect_rc=0, timeout=HANG_TIMEOUT, netns=None):
@@ -236,20 +249,38 @@ class Server:
         return needle in self.log_text()
 
     def stop(self):
-        """Stops the server: SIGTERM, then SIGKILL for the whole process group."""
+        """Stops the server: SIGTERM, then SIGKILL for the whole process group.
+
+        Returns a problem description (None if the server shut down cleanly:
+        exit status 0 after SIGTERM and no sanitizer report in its log).
+        """
+        problem = None
         if self.proc is not None and self.proc.poll() is None:
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(self.proc.pid, signal.SIGTERM)
             try:
-                self.proc.wait(timeout=5)
+                self.proc.wait(timeout=HANG_TIMEOUT)
+                if self.proc.returncode != 0:
+                    problem = f"netab server exited with {self.proc.returncode} on SIGTERM"
             except subprocess.TimeoutExpired:
+                problem = f"netab server did not stop within {HANG_TIMEOUT} s of SIGTERM"
                 with contextlib.suppress(ProcessLookupError):
                     os.killpg(self.proc.pid, signal.SIGKILL)
                 self.proc.wait(timeout=5)
+        elif self.proc is not None:
+            problem = f"netab server had exited by itself with {self.proc.returncode}"
+        if problem is None:
+            try:
+                check_no_sanitizer_report(self.log_text(), "netab server")
+            except TestFailure as e:
+                problem = str(e)
+        if problem:
+            problem += "\n--- server log ---\n" + self.log_text()[-6000:]
         if self._log:
             self._log.close()
             self._log = None
         shutil.rmtree(self.dir, ignore_errors=True)
+        return problem
 
     def __enter__(self):
         try:
@@ -260,8 +291,10 @@ class Server:
 
     def __exit__(self, *exc):
         if exc[0] is not None:
-            log("--- server log ---\n" + self.log_text())
-        self.stop()
+            log("--- server log ---\n" + self.log_text()[-6000:])
+        problem = self.stop()
+        if problem and exc[0] is None:
+            raise TestFailure(problem)
         return False
 
 
