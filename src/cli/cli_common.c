@@ -6,42 +6,43 @@
 #include "cli/cli.h"
 #include "util/units.h"
 
-bool cli_parse_size(const char *cmd, const char *opt, const char *arg, uint64_t max, uint64_t *out)
+bool cli_parse_size(const char *opt, const char *arg, uint64_t max, uint64_t *out, char *err,
+                    size_t errlen)
 {
-    char err[NB_ERRLEN];
-    if (units_parse_size(arg, out, err, sizeof(err))) {
-        fprintf(stderr, "netab %s: %s: %s\n", cmd, opt, err);
+    char why[NB_ERRLEN];
+    if (units_parse_size(arg, out, why, sizeof(why))) {
+        snprintf(err, errlen, "%s: %s", opt, why);
         return false;
     }
     if (*out > max) {
-        fprintf(stderr, "netab %s: %s: '%s' is too large (at most %llu)\n", cmd, opt, arg,
-                (unsigned long long)max);
+        snprintf(err, errlen, "%s: '%s' is too large (at most %llu)", opt, arg,
+                 (unsigned long long)max);
         return false;
     }
     return true;
 }
 
-bool cli_parse_seconds(const char *cmd, const char *opt, const char *arg, double min, double max,
-                       double *out)
+bool cli_parse_seconds(const char *opt, const char *arg, double min, double max, double *out,
+                       char *err, size_t errlen)
 {
-    char err[NB_ERRLEN];
-    if (units_parse_seconds(arg, out, err, sizeof(err))) {
-        fprintf(stderr, "netab %s: %s: %s\n", cmd, opt, err);
+    char why[NB_ERRLEN];
+    if (units_parse_seconds(arg, out, why, sizeof(why))) {
+        snprintf(err, errlen, "%s: %s", opt, why);
         return false;
     }
     if (*out < min || *out > max) {
-        fprintf(stderr, "netab %s: %s: '%s' is out of range (%g to %g seconds)\n", cmd, opt, arg,
-                min, max);
+        snprintf(err, errlen, "%s: '%s' is out of range (%g to %g seconds)", opt, arg, min, max);
         return false;
     }
     return true;
 }
 
-bool cli_parse_int(const char *cmd, const char *opt, const char *arg, long min, long max, long *out)
+bool cli_parse_int(const char *opt, const char *arg, long min, long max, long *out, char *err,
+                   size_t errlen)
 {
-    char err[NB_ERRLEN];
-    if (units_parse_int(arg, min, max, out, err, sizeof(err))) {
-        fprintf(stderr, "netab %s: %s: %s\n", cmd, opt, err);
+    char why[NB_ERRLEN];
+    if (units_parse_int(arg, min, max, out, why, sizeof(why))) {
+        snprintf(err, errlen, "%s: %s", opt, why);
         return false;
     }
     return true;

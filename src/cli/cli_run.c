@@ -85,7 +85,7 @@ static int usage_failure(struct run_opts *o, const char *fmt, ...)
     return cli_usage_error("run", "%s", msg);
 }
 
-static bool parse_affinity(const char *arg, struct run_opts *o)
+static bool parse_affinity(const char *arg, struct run_opts *o, char *err, size_t errlen)
 {
     char local[32], *comma;
     snprintf(local, sizeof(local), "%s", arg);
@@ -93,11 +93,11 @@ static bool parse_affinity(const char *arg, struct run_opts *o)
     if (comma)
         *comma++ = '\0';
     long v;
-    if (!cli_parse_int("run", "-A", local, 0, 4095, &v))
+    if (!cli_parse_int("-A", local, 0, 4095, &v, err, errlen))
         return false;
     o->client.cpu = (int)v;
     if (comma) {
-        if (!cli_parse_int("run", "-A", comma, 0, 4095, &v))
+        if (!cli_parse_int("-A", comma, 0, 4095, &v, err, errlen))
             return false;
         o->params.server_cpu = (int)v;
     }
@@ -156,33 +156,22 @@ static const struct option run_options[] = {
     {NULL, 0, NULL, 0},
 };
 
-/* "-x" for a short option, "--name" for a long one: what the user typed. */
-static void option_name(int c, char *buf, size_t len)
-{
-    for (const struct option *o = run_options; o->name; o++)
-        if (o->val == c && c >= 256) {
-            snprintf(buf, len, "--%s", o->name);
-            return;
-        }
-    snprintf(buf, len, "-%c", c);
-}
-
-static bool parse_cport_range(const char *arg, struct run_opts *o)
+static bool parse_cport_range(const char *arg, struct run_opts *o, char *err, size_t errlen)
 {
     char lo[16], *hi;
     snprintf(lo, sizeof(lo), "%s", arg);
     hi = strchr(lo, '-');
     long a, b;
     if (!hi) {
-        fprintf(stderr, "netab run: --cport-range: '%s' is not a range LO-HI\n", arg);
+        snprintf(err, errlen, "--cport-range: '%s' is not a range LO-HI", arg);
         return false;
     }
     *hi++ = '\0';
-    if (!cli_parse_int("run", "--cport-range", lo, 1, 65535, &a) ||
-        !cli_parse_int("run", "--cport-range", hi, 1, 65535, &b))
+    if (!cli_parse_int("--cport-range", lo, 1, 65535, &a, err, errlen) ||
+        !cli_parse_int("--cport-range", hi, 1, 65535, &b, err, errlen))
         return false;
     if (b < a) {
-        fprintf(stderr, "netab run: --cport-range: '%s' ends before it starts\n", arg);
+        snprintf(err, errlen, "--cport-range: '%s' ends before it starts", arg);
         return false;
     }
     o->client.cport_lo = (uint16_t)a;
@@ -190,28 +179,29 @@ static bool parse_cport_range(const char *arg, struct run_opts *o)
     return true;
 }
 
-/* Returns -1 to go on, or an exit code. */
+/* Returns -1 to go on, or an exit code (a usage error was reported once, by usage_failure). */
 static int parse_option(int c, const char *arg, struct run_opts *o)
 {
     struct test_params *p = &o->params;
     uint64_t u;
     long v;
     double d;
+    char err[NB_ERRLEN];
     switch (c) {
     case 'c':
         o->host = arg;
         return -1;
     case 'p':
-        if (!cli_parse_int("run", "-p", arg, 1, 65535, &v))
-            return EXIT_USAGE;
+        if (!cli_parse_int("-p", arg, 1, 65535, &v, err, sizeof(err)))
+            return usage_failure(o, "%s", err);
         o->client.port = (uint16_t)v;
         return -1;
     case 'B':
         o->client.bind_addr = arg;
         return -1;
     case OPT_CPORT:
-        if (!cli_parse_int("run", "--cport", arg, 1, 65535, &v))
-            return EXIT_USAGE;
+        if (!cli_parse_int("--cport", arg, 1, 65535, &v, err, sizeof(err)))
+            return usage_failure(o, "%s", err);
         o->client.cport = (uint16_t)v;
         return -1;
     case '4':
@@ -228,18 +218,19 @@ static int parse_option(int c, const char *arg, struct run_opts *o)
                                  arg);
         return -1;
     case 't':
-        if (!cli_parse_seconds("run", "-t", arg, 0.1, PARAMS_MAX_DURATION, &p->duration_s))
-            return EXIT_USAGE;
+        if (!cli_parse_seconds("-t", arg, 0.1, PARAMS_MAX_DURATION, &p->duration_s, err,
+                               sizeof(err)))
+            return usage_failure(o, "%s", err);
         return -1;
     case 'n':
-        if (!cli_parse_size("run", "-n", arg, UINT64_MAX >> 2, &p->bytes))
-            return EXIT_USAGE;
+        if (!cli_parse_size("-n", arg, UINT64_MAX >> 2, &p->bytes, err, sizeof(err)))
+            return usage_failure(o, "%s", err);
         if (p->bytes == 0)
             return usage_failure(o, "-n: the byte count must be positive");
         return -1;
     case 'P':
-        if (!cli_parse_int("run", "-P", arg, 1, PARAMS_MAX_STREAMS, &v))
-            return EXIT_USAGE;
+        if (!cli_parse_int("-P", arg, 1, PARAMS_MAX_STREAMS, &v, err, sizeof(err)))
+            return usage_failure(o, "%s", err);
         p->streams = (int)v;
         return -1;
     case 'R':
@@ -249,21 +240,21 @@ static int parse_option(int c, const char *arg, struct run_opts *o)
         p->bidir = true;
         return -1;
     case 'l':
-        if (!cli_parse_size("run", "-l", arg, PARAMS_MAX_BLOCK, &u))
-            return EXIT_USAGE;
+        if (!cli_parse_size("-l", arg, PARAMS_MAX_BLOCK, &u, err, sizeof(err)))
+            return usage_failure(o, "%s", err);
         if (u == 0)
             return usage_failure(o, "-l: the block size must be positive");
         p->block = (uint32_t)u;
         o->block_set = true;
         return -1;
     case 'w':
-        if (!cli_parse_size("run", "-w", arg, 1024u * 1024 * 1024, &u))
-            return EXIT_USAGE;
+        if (!cli_parse_size("-w", arg, 1024u * 1024 * 1024, &u, err, sizeof(err)))
+            return usage_failure(o, "%s", err);
         p->sockbuf = (uint32_t)u;
         return -1;
     case 'M':
-        if (!cli_parse_int("run", "-M", arg, 88, 65535, &v))
-            return EXIT_USAGE;
+        if (!cli_parse_int("-M", arg, 88, 65535, &v, err, sizeof(err)))
+            return usage_failure(o, "%s", err);
         p->mss = (uint32_t)v;
         return -1;
     case 'N':
@@ -275,14 +266,14 @@ static int parse_option(int c, const char *arg, struct run_opts *o)
         strcpy(p->cc, arg);
         return -1;
     case 'O':
-        if (!cli_parse_seconds("run", "-O", arg, 0, 3600, &p->omit_s))
-            return EXIT_USAGE;
+        if (!cli_parse_seconds("-O", arg, 0, 3600, &p->omit_s, err, sizeof(err)))
+            return usage_failure(o, "%s", err);
         return -1;
     case 'A':
-        return parse_affinity(arg, o) ? -1 : EXIT_USAGE;
+        return parse_affinity(arg, o, err, sizeof(err)) ? -1 : usage_failure(o, "%s", err);
     case 'i':
-        if (!cli_parse_seconds("run", "-i", arg, 0, 3600, &d))
-            return EXIT_USAGE;
+        if (!cli_parse_seconds("-i", arg, 0, 3600, &d, err, sizeof(err)))
+            return usage_failure(o, "%s", err);
         if (d > 0 && d < 0.1)
             return usage_failure(o, "-i: the interval must be 0 (none) or at least 0.1 s");
         p->interval_s = d;
@@ -291,25 +282,21 @@ static int parse_option(int c, const char *arg, struct run_opts *o)
         o->json = true;
         return -1;
     case OPT_CONNECT_TIMEOUT:
-        if (!cli_parse_int("run", "--connect-timeout", arg, 1, 3600000, &v))
-            return EXIT_USAGE;
+        if (!cli_parse_int("--connect-timeout", arg, 1, 3600000, &v, err, sizeof(err)))
+            return usage_failure(o, "%s", err);
         o->client.connect_timeout_ms = (int)v;
         return -1;
     case OPT_IDLE_TIMEOUT:
-        if (!cli_parse_int("run", "--idle-timeout", arg, 100, 3600000, &v))
-            return EXIT_USAGE;
+        if (!cli_parse_int("--idle-timeout", arg, 100, 3600000, &v, err, sizeof(err)))
+            return usage_failure(o, "%s", err);
         o->client.idle_timeout_ms = (int)v;
         return -1;
     case 'u':
         p->kind = TEST_UDP_STREAM;
         return -1;
     case 'b':
-        if (units_parse_rate(arg, &p->rate_bps, NULL, 0)) {
-            fprintf(stderr,
-                    "netab run: -b: '%s' is not a valid rate (a number with optional K, M, G)\n",
-                    arg);
-            return EXIT_USAGE;
-        }
+        if (units_parse_rate(arg, &p->rate_bps, err, sizeof(err)))
+            return usage_failure(o, "-b: %s", err);
         return -1;
     case OPT_GSO:
         p->gso = true;
@@ -319,9 +306,9 @@ static int parse_option(int c, const char *arg, struct run_opts *o)
         return -1;
     case OPT_REQ_SIZE:
     case OPT_RESP_SIZE:
-        if (!cli_parse_size("run", c == OPT_REQ_SIZE ? "--req-size" : "--resp-size", arg,
-                            PARAMS_MAX_RR_SIZE, &u))
-            return EXIT_USAGE;
+        if (!cli_parse_size(c == OPT_REQ_SIZE ? "--req-size" : "--resp-size", arg,
+                            PARAMS_MAX_RR_SIZE, &u, err, sizeof(err)))
+            return usage_failure(o, "%s", err);
         if (u == 0)
             return usage_failure(o, "%s: the size must be positive",
                                  c == OPT_REQ_SIZE ? "--req-size" : "--resp-size");
@@ -329,17 +316,17 @@ static int parse_option(int c, const char *arg, struct run_opts *o)
         *(c == OPT_REQ_SIZE ? &o->req_set : &o->resp_set) = true;
         return -1;
     case OPT_OUTSTANDING:
-        if (!cli_parse_int("run", "--outstanding", arg, 1, PARAMS_MAX_OUTSTANDING, &v))
-            return EXIT_USAGE;
+        if (!cli_parse_int("--outstanding", arg, 1, PARAMS_MAX_OUTSTANDING, &v, err, sizeof(err)))
+            return usage_failure(o, "%s", err);
         p->outstanding = (int)v;
         return -1;
     case OPT_RR_TIMEOUT:
-        if (!cli_parse_int("run", "--rr-timeout", arg, 1, 60000, &v))
-            return EXIT_USAGE;
+        if (!cli_parse_int("--rr-timeout", arg, 1, 60000, &v, err, sizeof(err)))
+            return usage_failure(o, "%s", err);
         p->rr_timeout_ms = (uint32_t)v;
         return -1;
     case OPT_CPORT_RANGE:
-        return parse_cport_range(arg, o) ? -1 : EXIT_USAGE;
+        return parse_cport_range(arg, o, err, sizeof(err)) ? -1 : usage_failure(o, "%s", err);
     case OPT_LINGER0:
         p->linger0 = true;
         return -1;
@@ -378,14 +365,8 @@ int cli_run_parse(int argc, char **argv, struct run_opts *o)
         if (c == ':')
             return usage_failure(o, "option '%s' needs a value", argv[optind - 1]);
         int rc = parse_option(c, optarg, o);
-        if (rc >= 0) {
-            if (rc == EXIT_USAGE && o->json && !o->usage_reported) {
-                char name[40];
-                option_name(c, name, sizeof(name));
-                return usage_failure(o, "%s: invalid value '%s'", name, optarg ? optarg : "");
-            }
+        if (rc >= 0)
             return rc;
-        }
     }
     if (optind < argc)
         return usage_failure(o, "unexpected argument '%s'", argv[optind]);

@@ -78,11 +78,12 @@ int cli_server_parse(int argc, char **argv, struct server_opts *o)
     optind = 0; /* a full getopt reset: see cli_run_parse() */
     int c;
     long v;
+    char err[NB_ERRLEN];
     while ((c = getopt_long(argc, argv, ":p:B:46D1h", server_options, NULL)) != -1) {
         switch (c) {
         case 'p':
-            if (!cli_parse_int("server", "-p", optarg, 0, 65535, &v))
-                return EXIT_USAGE;
+            if (!cli_parse_int("-p", optarg, 0, 65535, &v, err, sizeof(err)))
+                return cli_usage_error("server", "%s", err);
             o->cfg.port = (uint16_t)v;
             break;
         case 'B':
@@ -101,23 +102,23 @@ int cli_server_parse(int argc, char **argv, struct server_opts *o)
             o->cfg.one_off = true;
             break;
         case OPT_MAX_CLIENTS:
-            if (!cli_parse_int("server", "--max-clients", optarg, 1, 10000, &v))
-                return EXIT_USAGE;
+            if (!cli_parse_int("--max-clients", optarg, 1, 10000, &v, err, sizeof(err)))
+                return cli_usage_error("server", "%s", err);
             o->cfg.max_clients = (int)v;
             break;
         case OPT_MAX_DURATION:
-            if (!cli_parse_seconds("server", "--max-duration", optarg, 0.1, 7 * 24 * 3600.0,
-                                   &o->cfg.max_duration))
-                return EXIT_USAGE;
+            if (!cli_parse_seconds("--max-duration", optarg, 0.1, 7 * 24 * 3600.0,
+                                   &o->cfg.max_duration, err, sizeof(err)))
+                return cli_usage_error("server", "%s", err);
             break;
         case OPT_MAX_STREAMS:
-            if (!cli_parse_int("server", "--max-streams", optarg, 1, 1024, &v))
-                return EXIT_USAGE;
+            if (!cli_parse_int("--max-streams", optarg, 1, 1024, &v, err, sizeof(err)))
+                return cli_usage_error("server", "%s", err);
             o->cfg.max_streams = (int)v;
             break;
         case OPT_IDLE:
-            if (!cli_parse_int("server", "--idle-timeout", optarg, 100, 3600000, &v))
-                return EXIT_USAGE;
+            if (!cli_parse_int("--idle-timeout", optarg, 100, 3600000, &v, err, sizeof(err)))
+                return cli_usage_error("server", "%s", err);
             o->cfg.idle_timeout_ms = (int)v;
             break;
         case OPT_LOGFILE:

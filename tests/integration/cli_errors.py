@@ -1,0 +1,127 @@
+#!/usr/bin/env python3
+"""Command-line errors: clear messages, exit status 2, one JSON document with --json.
+
+Also: a refused connection is exit 1 with one JSON document whose error is
+set, and --version/--help of every command exit 0.
+"""
+
+import socket
+
+from netab_helpers import check, check_eq, log, parse_one_json, run_cmd, run_main
+
+# (arguments, words the message must contain). Each word is a substring the
+# user needs to see to fix the command: the option and the offending value.
+RUN_USAGE_ERRORS = [
+    (["-t", "abc"], ["-t", "abc"]),
+    (["-t", "-1"], ["-t", "-1"]),
+    (["-t", "0"], ["-t", "0"]),
+    (["-P", "0"], ["-P", "0"]),
+    (["-P", "100000"], ["-P", "100000"]),
+    (["-l", "10Q"], ["-l", "10Q"]),
+    (["-l", "0"], ["-l"]),
+    (["-n", "0"], ["-n"]),
+    (["-n", "lots"], ["-n", "lots"]),
+    (["-p", "70000"], ["-p", "70000"]),
+    (["-p", "0"], ["-p", "0"]),
+    (["--test", "nosuch"], ["--test", "nosuch"]),
+    (["--no-such-option"], ["--no-such-option"]),
+    (["-Z"], ["-Z"]),
+    (["-R", "--bidir"], ["--bidir"]),
+    (["-A", "x"], ["-A", "x"]),
+    (["-A", "0,y"], ["-A", "y"]),
+    (["-i", "0.01"], ["-i"]),
+    (["--connect-timeout", "soon"], ["--connect-timeout", "soon"]),
+    (["extra-argument"], ["extra-argument"]),
+]
+
+
+def check_usage_error(netab, args, words):
+    what = " ".join(args)
+    # Plain: exit 2, the message on stderr, nothing on stdout.
+    r = run_cmd([netab, "run"] + args, timeout=20)
+    check_eq(r.returncode, 2, f"`netab run {what}` exit status")
+    check(r.stdout.strip() == "", f"`netab run {what}` printed to stdout", r.stdout)
+    for w in words:
+        check(w in r.stderr, f"`netab run {what}`: stderr does not mention {w!r}", r.stderr)
+    # --json: still exit 2, and stdout is exactly one JSON document whose
+    # error is a non-empty string that names the problem, too.
+    for pos in ("last", "first"):
+        argv = [netab, "run"] + (args + ["--json"] if pos == "last" else ["--json"] + args)
+        r = run_cmd(argv, timeout=20)
+        check_eq(r.returncode, 2, f"`netab run {what} --json` ({pos}) exit status")
+        doc = parse_one_json(r.stdout, r)
+        err = doc.get("error")
+        check(isinstance(err, str) and err, f"`netab run {what} --json`: error is not a non-empty string", doc)
+        for w in words:
+            check(w in err, f"`netab run {what} --json`: JSON error does not mention {w!r}", err)
+        check(err in r.stderr, f"`netab run {what} --json`: the JSON error is not on stderr too", r.stderr)
+        check_eq(r.stderr.count(err), 1, f"`netab run {what} --json`: times the message is on stderr")
+
+
+def body(netab):
+    for args, words in RUN_USAGE_ERRORS:
+        log("usage error: netab run " + " ".join(args))
+        check_usage_error(netab, args, words)
+
+    # A port where nothing listens: a bound, non-listening socket refuses
+    # connections and keeps the port from being taken while we test.
+    log("refused connection")
+    blocker = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    try:
+        blocker.bind(("127.0.0.1", 0))
+        port = blocker.getsockname()[1]
+        r = run_cmd([netab, "run", "-c", "127.0.0.1", "-p", str(port), "-t", "1", "--json"], timeout=20)
+        check_eq(r.returncode, 1, "refused connection: exit status")
+        doc = parse_one_json(r.stdout, r)
+        err = doc.get("error")
+        check(isinstance(err, str) and err, "refused connection: error is not set", doc)
+        check(str(port) in err, "refused connection: error does not name the port", err)
+        check(doc.get("end") is None, "refused connection: end is not null", doc.get("end"))
+        # Without --json the reason is on stderr.
+        r = run_cmd([netab, "run", "-c", "127.0.0.1", "-p", str(port), "-t", "1"], timeout=20)
+        check_eq(r.returncode, 1, "refused connection (text): exit status")
+        check("refused" in r.stderr.lower(), "refused connection (text): stderr", r.stderr)
+    finally:
+        blocker.close()
+
+    log("help and version")
+    for argv in (["--version"], ["--help"], ["run", "--help"], ["server", "--help"], ["run", "-h"],
+                 ["server", "-h"]):
+        r = run_cmd([netab] + argv, timeout=20)
+        check_eq(r.returncode, 0, f"`netab {' '.join(argv)}` exit status")
+        check(r.stdout.strip(), f"`netab {' '.join(argv)}` printed nothing")
+    r = run_cmd([netab, "--version"])
+    check("netab" in r.stdout, "--version does not name netab", r.stdout)
+    r = run_cmd([netab, "run", "--help"])
+    for opt in ("--client", "--time", "--bytes", "--parallel", "--reverse", "--bidir", "--json"):
+        check(opt in r.stdout, f"`netab run --help` does not mention {opt}")
+    r = run_cmd([netab, "server", "--help"])
+    for opt in ("--port", "--max-clients", "--max-duration", "--max-streams", "--idle-timeout",
+                "--port-file"):
+        check(opt in r.stdout, f"`netab server --help` does not mention {opt}")
+
+    log("server usage errors")
+    for args, words in [
+        (["-p", "abc"], ["-p", "abc"]),
+        (["-p", "70000"], ["-p", "70000"]),
+        (["--max-clients", "0"], ["--max-clients", "0"]),
+        (["--max-streams", "many"], ["--max-streams", "many"]),
+        (["--max-duration", "-5"], ["--max-duration", "-5"]),
+        (["--idle-timeout", "1"], ["--idle-timeout", "1"]),
+        (["--no-such-option"], ["--no-such-option"]),
+        (["stray"], ["stray"]),
+    ]:
+        r = run_cmd([netab, "server"] + args, timeout=20)
+        what = " ".join(args)
+        check_eq(r.returncode, 2, f"`netab server {what}` exit status")
+        for w in words:
+            check(w in r.stderr, f"`netab server {what}`: stderr does not mention {w!r}", r.stderr)
+
+    log("unknown subcommand")
+    r = run_cmd([netab, "nosuchcommand"], timeout=20)
+    check_eq(r.returncode, 2, "`netab nosuchcommand` exit status")
+    check("nosuchcommand" in r.stderr, "unknown subcommand not named", r.stderr)
+
+
+if __name__ == "__main__":
+    run_main(body)
