@@ -188,7 +188,9 @@ def start_test(srv, streams=1):
     """Speaks the control protocol up to "accept"; returns (socket, cookie)."""
     params = {"test": "tcp_stream", "duration": 1.0, "bytes": 0, "streams": streams,
               "reverse": False, "bidir": False, "block": 131072, "sockbuf": 0, "mss": 0,
-              "nodelay": False, "congestion": "", "omit": 0.0, "interval": 1.0, "server_cpu": -1}
+              "nodelay": False, "congestion": "", "omit": 0.0, "interval": 1.0, "server_cpu": -1,
+              "rate": 1000000, "gso": False, "gro": False, "req_size": 1, "resp_size": 1,
+              "outstanding": 1, "rr_timeout_ms": 200, "linger0": False}
     s = connect(HOST, srv.port)
     s.sendall(frame(hello()))
     check_eq(recv_frame(s).get("type"), "welcome", "answer to hello")

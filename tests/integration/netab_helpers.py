@@ -351,7 +351,8 @@ def hello(version=1):
 CPU_FIELDS = ("total_pct", "user_pct", "system_pct", "softirq_pct")
 TEST_FIELDS = (
     "test", "duration", "bytes", "streams", "reverse", "bidir", "block", "sockbuf",
-    "mss", "nodelay", "congestion", "omit", "interval", "server_cpu",
+    "mss", "nodelay", "congestion", "omit", "interval", "server_cpu", "rate", "gso", "gro",
+    "req_size", "resp_size", "outstanding", "rr_timeout_ms", "linger0",
 )
 
 

@@ -12,9 +12,11 @@
 
 #include "engine/params.h"
 
-static const char *const all_keys[] = {"test",       "duration", "bytes",    "streams",   "reverse",
-                                       "bidir",      "block",    "sockbuf",  "mss",       "nodelay",
-                                       "congestion", "omit",     "interval", "server_cpu"};
+static const char *const all_keys[] = {
+    "test",      "duration",    "bytes",         "streams", "reverse",    "bidir",
+    "block",     "sockbuf",     "mss",           "nodelay", "congestion", "omit",
+    "interval",  "server_cpu",  "rate",          "gso",     "gro",        "req_size",
+    "resp_size", "outstanding", "rr_timeout_ms", "linger0"};
 #define NKEYS (sizeof(all_keys) / sizeof(all_keys[0]))
 
 static void assert_params_equal(const struct test_params *a, const struct test_params *b)
@@ -33,6 +35,14 @@ static void assert_params_equal(const struct test_params *a, const struct test_p
     assert_true(a->omit_s == b->omit_s);
     assert_true(a->interval_s == b->interval_s);
     assert_int_equal(a->server_cpu, b->server_cpu);
+    assert_int_equal(a->rate_bps, b->rate_bps);
+    assert_int_equal(a->gso, b->gso);
+    assert_int_equal(a->gro, b->gro);
+    assert_int_equal(a->req_size, b->req_size);
+    assert_int_equal(a->resp_size, b->resp_size);
+    assert_int_equal(a->outstanding, b->outstanding);
+    assert_int_equal(a->rr_timeout_ms, b->rr_timeout_ms);
+    assert_int_equal(a->linger0, b->linger0);
 }
 
 /* A valid parameter set with no field at its default. */
@@ -51,6 +61,11 @@ static void unusual_params(struct test_params *p)
     p->omit_s = 0.75;
     p->interval_s = 0.25;
     p->server_cpu = 3;
+    p->rate_bps = 123456789;
+    p->req_size = 77;
+    p->resp_size = 999;
+    p->outstanding = 5;
+    p->rr_timeout_ms = 321;
 }
 
 /* Decodes obj expecting failure; the message must contain want. */
