@@ -22,7 +22,8 @@ static size_t make_frame(uint8_t *buf, uint32_t len, const char *body)
     buf[2] = (uint8_t)(len >> 8);
     buf[3] = (uint8_t)len;
     size_t n = body ? strlen(body) : 0;
-    memcpy(buf + 4, body, n);
+    if (n)
+        memcpy(buf + 4, body, n);
     return 4 + n;
 }
 
