@@ -379,6 +379,18 @@ int cli_run_parse(int argc, char **argv, struct run_opts *o)
         if (!o->resp_set)
             o->params.resp_size = PARAMS_UDP_HEADER;
     }
+    const struct test_params *tp = &o->params;
+    if (params_is_udp(tp->kind) && (tp->mss || tp->nodelay || tp->cc[0]))
+        return usage_failure(o, "-M, -N and -C apply to TCP tests, not %s",
+                             params_kind_name(tp->kind));
+    if (tp->kind == TEST_TCP_CRR &&
+        (o->client.bind_addr || o->client.cport || tp->sockbuf || tp->mss || tp->cc[0]))
+        return usage_failure(o, "-B, --cport, -w, -M and -C are not applied to tcp_crr's "
+                                "connections; use --cport-range for fixed client ports");
+    if (o->client.cport_lo && tp->kind == TEST_TCP_CRR &&
+        o->client.cport_hi - o->client.cport_lo + 1 < params_connections(tp))
+        return usage_failure(o, "--cport-range %u-%u has fewer ports than streams (%d)",
+                             o->client.cport_lo, o->client.cport_hi, params_connections(tp));
     if (o->client.cport_lo && o->params.kind != TEST_TCP_CRR)
         return usage_failure(o, "--cport-range applies to tcp_crr; use --cport for other tests");
     if (o->params.linger0 && o->params.kind != TEST_TCP_CRR)

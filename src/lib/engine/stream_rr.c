@@ -194,7 +194,13 @@ static void udp_client(struct stream *s, char *buf)
         active[i] = udp_send_request(s, buf, &slots[i], (uint64_t)i) == 0;
         next_seq = (uint64_t)i + 1;
     }
-    int inflight = k;
+    int inflight = 0;
+    for (int i = 0; i < k; i++)
+        inflight += active[i];
+    if (!inflight) {
+        stream_fail(s, EIO, "no request could be sent");
+        goto out;
+    }
     while (inflight > 0 && !aborted(s)) {
         ssize_t n = recv(s->fd, rbuf, 65536, MSG_DONTWAIT);
         uint64_t now = clock_now_ns();
@@ -275,6 +281,8 @@ static void udp_server(struct stream *s, char *buf)
             atomic_fetch_add(&s->foreign, 1);
             continue;
         }
+        if (udp_wire_is_reg(buf, (size_t)n))
+            continue; /* a client's registration resent before it saw "ready" */
         if (udp_wire_get(buf, (size_t)n, &id, &seq, &ts) || id != (uint32_t)s->id) {
             atomic_fetch_add(&s->malformed, 1);
             continue;

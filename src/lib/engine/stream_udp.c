@@ -166,6 +166,8 @@ static void take(struct stream *s, const char *buf, size_t len, uint64_t arrival
 {
     uint32_t id;
     uint64_t seq, sent;
+    if (udp_wire_is_reg(buf, len))
+        return; /* a client's registration resent before it saw "ready" */
     if (udp_wire_get(buf, len, &id, &seq, &sent) || id != (uint32_t)s->id) {
         atomic_fetch_add(&s->malformed, 1);
         return;

@@ -62,6 +62,11 @@ int udp_wire_get_reg(const char *buf, size_t len, uint8_t cookie[DATAHDR_COOKIE_
     return 0;
 }
 
+bool udp_wire_is_reg(const char *buf, size_t len)
+{
+    return len == UDP_WIRE_REG_LEN && !memcmp(buf, "NREG", 4);
+}
+
 /* Reduces an address to family, 16 address bytes and port, unmapping IPv4-in-IPv6. */
 static void canon(const struct sockaddr_storage *ss, int *fam, uint8_t addr[16], uint16_t *port)
 {

@@ -31,6 +31,9 @@ void udp_wire_put_reg(char *buf, const uint8_t cookie[DATAHDR_COOKIE_LEN], uint3
 int udp_wire_get_reg(const char *buf, size_t len, uint8_t cookie[DATAHDR_COOKIE_LEN],
                      uint32_t *stream);
 
+/* True for a registration datagram (which receivers ignore rather than count as malformed). */
+bool udp_wire_is_reg(const char *buf, size_t len);
+
 /* True when a and b are the same address and port (IPv4-mapped IPv6 counts as IPv4). */
 bool udp_wire_same_addr(const struct sockaddr_storage *a, const struct sockaddr_storage *b);
 

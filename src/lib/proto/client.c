@@ -131,7 +131,8 @@ static int open_data(struct client *c, int *fds, bool *server_sends, int n)
     for (int i = 0; i < n; i++)
         server_sends[i] = c->p->reverse || (c->p->bidir && i >= c->p->streams);
     if (params_is_udp(c->p->kind))
-        return transport_udp_connect(c->ctl, n, c->udp_ports, fds, err, len);
+        return transport_udp_connect(c->ctl, n, c->udp_ports, fds, c->cfg->bind_addr, c->cfg->cport,
+                                     c->p->sockbuf, err, len);
     if (c->p->kind == TEST_TCP_CRR)
         return 0;
     for (int i = 0; i < n; i++) {

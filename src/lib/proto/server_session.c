@@ -176,7 +176,7 @@ static int gather_udp(struct session *ss, const struct test_params *p, struct pe
     uint16_t *ports = calloc((size_t)n, sizeof(uint16_t));
     if (!ports)
         return err_set(ss->err, sizeof(ss->err), ENOMEM, "out of memory");
-    int rc = transport_udp_open(ss->fd, n, t->fds, ports, ss->err, sizeof(ss->err));
+    int rc = transport_udp_open(ss->fd, n, t->fds, ports, p->sockbuf, ss->err, sizeof(ss->err));
     if (!rc) {
         json_t *arr = json_array();
         for (int i = 0; i < n; i++)
@@ -336,7 +336,7 @@ static int run_test(struct session *ss, const struct test_params *p, struct pend
         }
     }
     char sockerr[NB_ERRLEN];
-    for (int i = 0; i < set.n && !rc && !params_is_udp(p->kind); i++)
+    for (int i = 0; i < set.n && !rc && !params_is_udp(p->kind) && p->kind != TEST_TCP_CRR; i++)
         rc = sockopt_apply(set.streams[i].fd, p, sockerr, sizeof(sockerr));
     if (rc)
         err_set(ss->err, sizeof(ss->err), rc, "%s", sockerr);

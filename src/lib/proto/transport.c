@@ -1,7 +1,9 @@
 #include "proto/transport.h"
 
 #include <errno.h>
+#include <netdb.h>
 #include <netinet/in.h>
+#include <stdio.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,17 +54,23 @@ static int open_local(int ctl_fd, int type, uint16_t *port, char *err, size_t er
     return fd;
 }
 
-int transport_udp_open(int ctl_fd, int n, int *fds, uint16_t *ports, char *err, size_t errlen)
+/* Socket buffers: -w when given, else 4 MiB so a receiver preempted for a moment keeps up. */
+static void set_buffers(int fd, uint32_t sockbuf)
+{
+    int sz = sockbuf ? (int)sockbuf : 4 * 1024 * 1024;
+    setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &sz, sizeof(sz));
+    setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sz, sizeof(sz));
+}
+
+int transport_udp_open(int ctl_fd, int n, int *fds, uint16_t *ports, uint32_t sockbuf, char *err,
+                       size_t errlen)
 {
     for (int i = 0; i < n; i++) {
         int fd = open_local(ctl_fd, SOCK_DGRAM, &ports[i], err, errlen);
         if (fd < 0)
             return fd;
         fds[i] = fd;
-        /* Large buffers: a receiver preempted for a moment should not lose datagrams to it. */
-        int sz = 4 * 1024 * 1024;
-        setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &sz, sizeof(sz));
-        setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sz, sizeof(sz));
+        set_buffers(fd, sockbuf);
     }
     return 0;
 }
@@ -127,8 +135,31 @@ int transport_peer_with_port(int ctl_fd, uint16_t port, struct sockaddr_storage 
     return 0;
 }
 
-int transport_udp_connect(int ctl_fd, int n, const uint16_t *ports, int *fds, char *err,
-                          size_t errlen)
+/* Binds fd to bind_addr (may be NULL: any) and port, in fd's family. */
+static int bind_udp(int fd, int family, const char *bind_addr, uint16_t port, char *err,
+                    size_t errlen)
+{
+    struct addrinfo hints = {
+        .ai_family = family, .ai_socktype = SOCK_DGRAM, .ai_flags = AI_PASSIVE};
+    struct addrinfo *res = NULL;
+    char portstr[8];
+    snprintf(portstr, sizeof(portstr), "%u", port);
+    int rc = getaddrinfo(bind_addr && *bind_addr ? bind_addr : NULL, portstr, &hints, &res);
+    if (rc)
+        return err_set(err, errlen, EINVAL, "cannot use local address '%s': %s",
+                       bind_addr ? bind_addr : "", gai_strerror(rc));
+    int one = 1;
+    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+    rc = bind(fd, res->ai_addr, res->ai_addrlen) ? -errno : 0;
+    freeaddrinfo(res);
+    if (rc)
+        return err_set(err, errlen, -rc, "cannot bind a UDP socket to %s port %u: %s",
+                       bind_addr && *bind_addr ? bind_addr : "any address", port, strerror(-rc));
+    return 0;
+}
+
+int transport_udp_connect(int ctl_fd, int n, const uint16_t *ports, int *fds, const char *bind_addr,
+                          uint16_t cport, uint32_t sockbuf, char *err, size_t errlen)
 {
     for (int i = 0; i < n; i++) {
         struct sockaddr_storage ss;
@@ -139,9 +170,13 @@ int transport_udp_connect(int ctl_fd, int n, const uint16_t *ports, int *fds, ch
         if (fd < 0)
             return err_set(err, errlen, errno, "socket: %s", strerror(errno));
         fds[i] = fd;
-        int sz = 4 * 1024 * 1024;
-        setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &sz, sizeof(sz));
-        setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sz, sizeof(sz));
+        set_buffers(fd, sockbuf);
+        if ((bind_addr && *bind_addr) || cport) {
+            int rc = bind_udp(fd, ss.ss_family, bind_addr, cport ? (uint16_t)(cport + i) : 0, err,
+                              errlen);
+            if (rc)
+                return rc;
+        }
         if (connect(fd, (struct sockaddr *)&ss, len))
             return err_set(err, errlen, errno, "cannot connect UDP stream %d: %s", i,
                            strerror(errno));

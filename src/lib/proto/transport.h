@@ -18,8 +18,8 @@
  * Server: opens n UDP sockets on the control connection's local address,
  * ephemeral ports. fds and ports receive them. Returns 0 or -errno.
  */
-NB_MUST_CHECK int transport_udp_open(int ctl_fd, int n, int *fds, uint16_t *ports, char *err,
-                                     size_t errlen);
+NB_MUST_CHECK int transport_udp_open(int ctl_fd, int n, int *fds, uint16_t *ports, uint32_t sockbuf,
+                                     char *err, size_t errlen);
 
 /*
  * Server: waits until every socket got a registration with the test's cookie
@@ -31,8 +31,14 @@ NB_MUST_CHECK int transport_udp_await(int ctl_fd, const int *fds, int n,
                                       struct sockaddr_storage *peers, socklen_t *peer_lens,
                                       uint64_t deadline_ns, char *err, size_t errlen);
 
-/* Client: n UDP sockets connected to the server's host (as seen on ctl_fd), ports[i]. */
+/*
+ * Client: n UDP sockets connected to the server's host (as seen on ctl_fd),
+ * ports[i]. bind_addr (-B, may be NULL) and cport (--cport, 0 = any) fix the
+ * local end: socket i binds cport + i. sockbuf (-w, 0 = netab's 4 MiB) sizes
+ * the buffers.
+ */
 NB_MUST_CHECK int transport_udp_connect(int ctl_fd, int n, const uint16_t *ports, int *fds,
+                                        const char *bind_addr, uint16_t cport, uint32_t sockbuf,
                                         char *err, size_t errlen);
 
 /* Client: sends one registration datagram on each socket (repeat until "ready"). */

@@ -63,15 +63,17 @@ void run_text_interval(FILE *f, const struct interval_report *iv)
     fflush(f);
 }
 
-static void print_direction(FILE *f, const char *label, const struct direction_totals *t)
+static void print_direction(FILE *f, const char *label, const struct direction_totals *t, bool tcp)
 {
     char sb[32], sr[32], rb[32], rr[32];
     units_format_bytes((double)t->sender_bytes, sb, sizeof(sb));
     units_format_rate(bps(t->sender_bytes, t->sender_seconds), sr, sizeof(sr));
     units_format_bytes((double)t->receiver_bytes, rb, sizeof(rb));
     units_format_rate(bps(t->receiver_bytes, t->receiver_seconds), rr, sizeof(rr));
-    fprintf(f, "%-9s sender   %7.2f s %12s %14s  retransmits %u\n", label, t->sender_seconds, sb,
-            sr, t->retransmits);
+    fprintf(f, "%-9s sender   %7.2f s %12s %14s", label, t->sender_seconds, sb, sr);
+    if (tcp)
+        fprintf(f, "  retransmits %u", t->retransmits);
+    fputc('\n', f);
     fprintf(f, "%-9s receiver %7.2f s %12s %14s\n", label, t->receiver_seconds, rb, rr);
 }
 
@@ -172,16 +174,16 @@ void run_text_summary(FILE *f, const struct run_result *r)
     if (r->params.bidir) {
         struct direction_totals d;
         run_result_totals(r, 0, &d);
-        print_direction(f, "upload", &d);
+        print_direction(f, "upload", &d, !params_is_udp(r->params.kind));
         if (r->params.kind == TEST_UDP_STREAM)
             print_udp(f, "upload", &d);
         run_result_totals(r, 1, &d);
-        print_direction(f, "download", &d);
+        print_direction(f, "download", &d, !params_is_udp(r->params.kind));
         if (r->params.kind == TEST_UDP_STREAM)
             print_udp(f, "download", &d);
     } else {
         run_result_totals(r, -1, &all);
-        print_direction(f, "total", &all);
+        print_direction(f, "total", &all, !params_is_udp(r->params.kind));
         if (r->params.kind == TEST_UDP_STREAM)
             print_udp(f, "total", &all);
     }
