@@ -277,7 +277,7 @@ static void add_warning(struct cli_stats_cmp *m, const char *kind, const char *s
 }
 
 void cli_stats_compare_warnings(struct cli_stats_cmp *m, const struct cli_stats_set *base,
-                             const struct cli_stats_set *other, const struct stats_opts *o)
+                                const struct cli_stats_set *other, const struct stats_opts *o)
 {
     m->nwarnings = 0;
     const struct cli_stats_set *two[] = {base, other};
