@@ -213,8 +213,12 @@ static int measure(const struct compare_campaign *c, const struct compare_varian
         json_error_t je;
         json_t *doc = json_loads(res.out, 0, &je);
         const char *e = json_string_value(json_object_get(doc, "error"));
-        if (e)
-            snprintf(why, sizeof(why), "netab run: %s", e);
+        /* stderr often says more than the document ("-P: '0' is out of range ..."). */
+        size_t n = strcspn(res.err_tail, "\n");
+        if (e && n && strncmp(res.err_tail, "netab run: ", 11) == 0)
+            snprintf(why, sizeof(why), "%.*s", (int)(n < 300 ? n : 300), res.err_tail);
+        else if (e)
+            snprintf(why, sizeof(why), "netab run: %.300s", e);
         json_decref(doc);
     }
     if (*why) {
