@@ -140,5 +140,11 @@ int cli_compare_analyse(struct cli_compare_result *res)
             break;
         }
     }
+    if (res->adaptive && !res->target_reached) {
+        size_t len = strlen(res->exit_reason);
+        snprintf(res->exit_reason + len, sizeof(res->exit_reason) - len,
+                 "; the --until-ci target of +-%g%% was not reached in %u rounds",
+                 cfg->until_ci * 100, res->rounds);
+    }
     return 0;
 }
