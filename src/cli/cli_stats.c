@@ -237,13 +237,21 @@ static int load_set(struct cli_stats_set *s, const struct cli_stats_args *a)
                 s->in.n ? "only one value" : "no values");
         return EXIT_USAGE;
     }
-    int rc = stats_sample_init(&s->sample, s->in.v, s->in.n);
-    if (!rc)
-        rc = stats_summary_compute(&s->sample, &a->opts, &s->sum);
+    int rc = cli_stats_describe(s, shown, &a->opts);
     if (rc) {
         fprintf(stderr, "netab stats: %s: %s\n", shown, strerror(-rc));
         return EXIT_FAIL;
     }
+    return 0;
+}
+
+int cli_stats_describe(struct cli_stats_set *s, const char *shown, const struct stats_opts *o)
+{
+    int rc = stats_sample_init(&s->sample, s->in.v, s->in.n);
+    if (!rc)
+        rc = stats_summary_compute(&s->sample, o, &s->sum);
+    if (rc)
+        return rc;
     stats_checks_compute(&s->sample, &s->checks);
     s->nwarnings = 0;
     stats_checks_warnings(&s->checks, &s->sample, shown, s->warnings, &s->nwarnings,
@@ -268,9 +276,8 @@ static void add_warning(struct cli_stats_cmp *m, const char *kind, const char *s
     va_end(ap);
 }
 
-/* Collects the warnings of a comparison: both sets' and the comparison's own. */
-static void compare_warnings(struct cli_stats_cmp *m, const struct cli_stats_set *base,
-                             const struct cli_stats_set *other, const struct stats_opts *o)
+void cli_stats_compare_warnings(struct cli_stats_cmp *m, const struct cli_stats_set *base,
+                                const struct cli_stats_set *other, const struct stats_opts *o)
 {
     m->nwarnings = 0;
     const struct cli_stats_set *two[] = {base, other};
@@ -333,7 +340,7 @@ int cli_stats(int argc, char **argv)
             rc = EXIT_FAIL;
             goto out;
         }
-        compare_warnings(m, &r.sets[0], &r.sets[i], &a.opts);
+        cli_stats_compare_warnings(m, &r.sets[0], &r.sets[i], &a.opts);
         regressed |= m->c.verdict.kind == STATS_REGRESSED;
     }
     if (a.json) {

@@ -8,6 +8,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include <jansson.h>
+
 #include "input/input.h"
 #include "stats/compare.h"
 #include "stats/opts.h"
@@ -43,6 +45,19 @@ struct cli_stats_report {
     struct cli_stats_cmp *cmps; /* nsets - 1 comparisons */
     bool plot;
 };
+
+/*
+ * Describes the values s->in.v[0..s->in.n-1] (n >= 2): sample, summary,
+ * checks and the set's warnings, which name it `shown`. Returns 0 or -ENOMEM.
+ */
+int cli_stats_describe(struct cli_stats_set *s, const char *shown, const struct stats_opts *o);
+
+/* Collects the warnings of a comparison: both sets' and the comparison's own. */
+void cli_stats_compare_warnings(struct cli_stats_cmp *m, const struct cli_stats_set *base,
+                                const struct cli_stats_set *other, const struct stats_opts *o);
+
+/* The `netab stats --json` document of r; caller has ownership. NULL when out of memory. */
+json_t *cli_stats_report_json(const struct cli_stats_report *r);
 
 void cli_stats_print_text(const struct cli_stats_report *r);
 /* Returns 0 or -ENOMEM. */

@@ -261,14 +261,14 @@ static json_t *cmp_json(const struct cli_stats_report *r, const struct cli_stats
     return o;
 }
 
-int cli_stats_print_json(const struct cli_stats_report *r)
+json_t *cli_stats_report_json(const struct cli_stats_report *r)
 {
     json_t *doc = json_object(), *sets = json_array(), *cmps = json_array();
     if (!doc || !sets || !cmps) {
         json_decref(doc);
         json_decref(sets);
         json_decref(cmps);
-        return -ENOMEM;
+        return NULL;
     }
     json_object_set_new(doc, "confidence", json_real(r->opts.confidence));
     json_object_set_new(doc, "noise_pct", json_real(r->opts.noise * 100));
@@ -283,6 +283,14 @@ int cli_stats_print_json(const struct cli_stats_report *r)
         json_array_append_new(cmps, cmp_json(r, &r->cmps[i]));
     json_object_set_new(doc, "sets", sets);
     json_object_set_new(doc, "comparisons", cmps);
+    return doc;
+}
+
+int cli_stats_print_json(const struct cli_stats_report *r)
+{
+    json_t *doc = cli_stats_report_json(r);
+    if (!doc)
+        return -ENOMEM;
     int rc = json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
     json_decref(doc);
     putchar('\n');

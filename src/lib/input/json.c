@@ -10,16 +10,13 @@
 #include <string.h>
 
 #include "input/input_priv.h"
+#include "input/json_path.h"
 
 #define NETAB_DEFAULT_METRIC "end.receiver.bits_per_second"
 #define IPERF3_TCP_METRIC "end.sum_received.bits_per_second"
 #define IPERF3_UDP_METRIC "end.sum.bits_per_second"
 
-/*
- * Follows a dotted path ("end.streams.0.receiver.bits_per_second") through
- * objects and, with numeric components, arrays. Returns NULL if absent.
- */
-static json_t *json_path(json_t *doc, const char *path)
+json_t *input_json_path(json_t *doc, const char *path)
 {
     char comp[128];
     const char *p = path;
@@ -48,11 +45,11 @@ static json_t *json_path(json_t *doc, const char *path)
 /* iperf3 documents name themselves in start.version ("iperf 3.12") or have sum_* totals. */
 static int is_iperf3(json_t *doc)
 {
-    const char *v = json_string_value(json_path(doc, "start.version"));
+    const char *v = json_string_value(input_json_path(doc, "start.version"));
     if (v && !strncmp(v, "iperf 3", 7))
         return 1;
-    return json_path(doc, "end.sum_received") || json_path(doc, "end.sum_sent") ||
-           json_path(doc, "end.sum");
+    return input_json_path(doc, "end.sum_received") || input_json_path(doc, "end.sum_sent") ||
+           input_json_path(doc, "end.sum");
 }
 
 static const char *default_metric(json_t *doc, enum input_format f)
@@ -60,9 +57,9 @@ static const char *default_metric(json_t *doc, enum input_format f)
     if (f == INPUT_NETAB || (f == INPUT_AUTO && !is_iperf3(doc)))
         return NETAB_DEFAULT_METRIC;
     /* TCP reports sum_received; UDP only has end.sum, with the receiver's view. */
-    if (json_path(doc, "end.sum_received"))
+    if (input_json_path(doc, "end.sum_received"))
         return IPERF3_TCP_METRIC;
-    if (json_path(doc, "end.sum"))
+    if (input_json_path(doc, "end.sum"))
         return IPERF3_UDP_METRIC;
     return IPERF3_TCP_METRIC;
 }
@@ -85,7 +82,7 @@ static int take_document(const char *name, size_t line, json_t *doc, const struc
         out->format = INPUT_IPERF3;
     const char *metric = o->metric ? o->metric : default_metric(doc, out->format);
     snprintf(out->metric, sizeof(out->metric), "%s", metric);
-    json_t *v = json_path(doc, metric);
+    json_t *v = input_json_path(doc, metric);
     if (!v)
         return err_set(err, errlen, EINVAL, "%s:%zu: the document has no '%s'", name, line, metric);
     if (!json_is_number(v))

@@ -1,0 +1,283 @@
+/*
+ * `netab compare`: runs the variants itself in shuffled, interleaved rounds,
+ * shows progress on stderr, then reports every metric like `netab stats` and
+ * exits 0 (no regression), 1 (regression) or 2 (usage or run errors).
+ */
+#include <errno.h>
+#include <gsl/gsl_errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "cli/cli_compare.h"
+#include "util/clock.h"
+#include "util/units.h"
+
+#define MAX_LOOKS 64
+#define BAR_WIDTH 30
+
+static volatile sig_atomic_t stop_flag;
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    stop_flag = 1;
+}
+
+struct progress {
+    bool tty;
+    size_t done, total; /* runs, including warm-ups */
+    uint64_t start_ns;
+    bool bar_shown;
+};
+
+static void fmt_value(const struct compare_metric *m, double x, char *buf, size_t len)
+{
+    if (!isfinite(x))
+        snprintf(buf, len, "-");
+    else if (!strcmp(m->unit, "bit/s"))
+        units_format_rate(x, buf, len);
+    else
+        snprintf(buf, len, "%.4g%s%s", x, *m->unit ? " " : "", m->unit);
+}
+
+static void progress_clear(struct progress *p)
+{
+    if (p->tty && p->bar_shown)
+        fputs("\r\033[K", stderr);
+    p->bar_shown = false;
+}
+
+/* The bar with the ETA (terminal) or nothing (plain lines are printed per run). */
+static void progress_bar(struct progress *p, const char *next)
+{
+    if (!p->tty)
+        return;
+    double elapsed = (double)(clock_now_ns() - p->start_ns) / 1e9;
+    char eta[32] = "--:--";
+    if (p->done) {
+        double left = elapsed / (double)p->done * (double)(p->total - p->done);
+        snprintf(eta, sizeof(eta), "%d:%02d", (int)left / 60, (int)left % 60);
+    }
+    char bar[BAR_WIDTH + 1];
+    size_t fill = p->total ? p->done * BAR_WIDTH / p->total : 0;
+    for (size_t i = 0; i < BAR_WIDTH; i++)
+        bar[i] = i < fill ? '#' : '.';
+    bar[BAR_WIDTH] = '\0';
+    fprintf(stderr, "\r\033[K[%s] %zu/%zu  ETA %s  %s", bar, p->done, p->total, eta, next);
+    p->bar_shown = true;
+    fflush(stderr);
+}
+
+/* One line per finished run; on a terminal only failures get a line of their own. */
+static void progress_run(struct progress *p, const struct compare_campaign *c,
+                         const struct compare_run *r)
+{
+    const char *name = c->cfg->variants[r->slot.variant].name;
+    if (p->tty && r->status == COMPARE_RUN_OK)
+        return;
+    progress_clear(p);
+    if (r->status == COMPARE_RUN_OK) {
+        char v[64];
+        fmt_value(&c->metrics[c->decide], r->values[c->decide], v, sizeof(v));
+        fprintf(stderr, "netab compare: run %u/%zu round %u%s %s: %s %s (%.1f s)\n", r->slot.seq,
+                p->total, r->slot.round, r->slot.warmup ? " (warm-up)" : "", name,
+                c->metrics[c->decide].name, v, r->seconds);
+    } else {
+        fprintf(stderr, "netab compare: run %u/%zu round %u%s %s: FAILED: %s\n", r->slot.seq,
+                p->total, r->slot.round, r->slot.warmup ? " (warm-up)" : "", name, r->error);
+    }
+}
+
+/* Runs rounds first..last (1-based, warm-ups included). Returns 0 or -ENOMEM. */
+static int run_rounds(struct cli_compare_result *res, struct progress *p, unsigned first,
+                      unsigned last)
+{
+    const struct compare_campaign *c = res->c;
+    const struct compare_config *cfg = c->cfg;
+    size_t nvar = cfg->nvariants, n = (size_t)(last - first + 1) * nvar;
+    struct compare_slot *slots = calloc(n, sizeof(*slots));
+    if (!slots)
+        return -ENOMEM;
+    compare_schedule_rounds(cfg->seed, (unsigned)nvar, first, last - first + 1, cfg->warmup,
+                            (unsigned)res->nruns, slots);
+    int rc = 0;
+    for (size_t i = 0; i < n && !stop_flag; i++) {
+        if (res->nruns == res->cap) {
+            size_t cap = res->cap ? res->cap * 2 : 64;
+            struct compare_run *runs = realloc(res->runs, cap * sizeof(*runs));
+            if (!runs) {
+                rc = -ENOMEM;
+                break;
+            }
+            res->runs = runs;
+            res->cap = cap;
+        }
+        char next[160];
+        snprintf(next, sizeof(next), "round %u: %s%s", slots[i].round,
+                 cfg->variants[slots[i].variant].name, slots[i].warmup ? " (warm-up)" : "");
+        progress_bar(p, next);
+        struct compare_run *r = &res->runs[res->nruns];
+        rc = compare_run_one(c, &slots[i], r);
+        if (rc) {
+            compare_run_free(r);
+            break;
+        }
+        if (stop_flag) { /* the run was cut short: it measured nothing */
+            compare_run_free(r);
+            break;
+        }
+        res->nruns++;
+        p->done++;
+        progress_run(p, c, r);
+        if (cfg->cooldown > 0 && i + 1 < n)
+            clock_sleep_until(clock_now_ns() + (uint64_t)(cfg->cooldown * 1e9));
+    }
+    free(slots);
+    return rc;
+}
+
+/* At a look: is every relative change's interval within +-until_ci? Returns 0 or -ENOMEM. */
+static int look(struct cli_compare_result *res, bool *reached)
+{
+    struct cli_compare_metric_report m;
+    *reached = false;
+    if (cli_compare_analyse_metric(res, res->c->decide, &m))
+        return -ENOMEM;
+    double worst = m.ok ? 0 : INFINITY;
+    for (size_t v = 1; m.ok && v < m.r.nsets; v++) {
+        const struct stats_verdict *vd = &m.r.cmps[v - 1].c.verdict;
+        double hw = fmax(vd->rel - vd->rel_low, vd->rel_high - vd->rel);
+        worst = isfinite(hw) ? fmax(worst, hw) : INFINITY;
+    }
+    cli_compare_metric_free(&m);
+    res->worst_halfwidth = worst;
+    *reached = worst <= res->c->cfg->until_ci;
+    return 0;
+}
+
+/* The whole schedule, with looks when adaptive. Returns 0 or -ENOMEM. */
+static int campaign(struct cli_compare_result *res, struct progress *p)
+{
+    const struct compare_config *cfg = res->c->cfg;
+    unsigned looks[MAX_LOOKS] = {0};
+    size_t k = 1;
+    looks[0] = cfg->runs;
+    if (res->adaptive) {
+        unsigned first =
+            cfg->runs > CLI_COMPARE_MIN_FIRST_LOOK ? cfg->runs : CLI_COMPARE_MIN_FIRST_LOOK;
+        k = compare_looks(first, cfg->max_runs, looks, MAX_LOOKS);
+        if (k > MAX_LOOKS)
+            k = MAX_LOOKS; /* cannot happen below 100,000 runs with growth 1.5 */
+    }
+    res->looks_planned = (unsigned)k;
+    if (res->adaptive) /* Bonferroni over the planned looks: see docs/compare.md */
+        res->opts.confidence = compare_look_confidence(cfg->confidence, k);
+    p->total = (size_t)(cfg->warmup + looks[0]) * cfg->nvariants;
+    unsigned done = 0; /* rounds run, warm-ups included */
+    for (size_t i = 0; i < k; i++) {
+        unsigned target = cfg->warmup + looks[i];
+        p->total = (size_t)target * cfg->nvariants;
+        int rc = run_rounds(res, p, done + 1, target);
+        if (rc)
+            return rc;
+        if (stop_flag) {
+            res->interrupted = true;
+            break;
+        }
+        done = target;
+        res->rounds = looks[i];
+        res->looks_done = (unsigned)i + 1;
+        if (!res->adaptive)
+            break;
+        bool reached;
+        if (look(res, &reached))
+            return -ENOMEM;
+        progress_clear(p);
+        fprintf(stderr,
+                "netab compare: look %zu/%zu after %u rounds: widest interval of the relative "
+                "change +-%.2f%% (target +-%g%%)%s\n",
+                i + 1, k, looks[i], res->worst_halfwidth * 100, cfg->until_ci * 100,
+                reached ? ": reached" : "");
+        if (reached) {
+            res->target_reached = true;
+            break;
+        }
+    }
+    progress_clear(p);
+    return 0;
+}
+
+static void free_result(struct cli_compare_result *res)
+{
+    for (size_t i = 0; i < res->nruns; i++)
+        compare_run_free(&res->runs[i]);
+    free(res->runs);
+    if (res->metrics)
+        for (size_t i = 0; i < res->c->nmetrics; i++)
+            cli_compare_metric_free(&res->metrics[i]);
+    free(res->metrics);
+}
+
+int cli_compare(int argc, char **argv)
+{
+    struct compare_config cfg;
+    int rc = cli_compare_parse(argc, argv, &cfg);
+    if (rc >= 0) {
+        compare_config_free(&cfg);
+        return rc;
+    }
+    gsl_set_error_handler_off();
+    if (!cfg.seed_given)
+        cfg.seed = compare_fresh_seed();
+    struct compare_campaign camp;
+    char err[NB_ERRLEN];
+    if (compare_campaign_init(&camp, &cfg, err, sizeof(err))) {
+        fprintf(stderr, "netab compare: %s\n", err);
+        compare_config_free(&cfg);
+        return EXIT_USAGE;
+    }
+    camp.timeout = compare_run_timeout(&cfg);
+    camp.stop = &stop_flag;
+    struct sigaction sa = {.sa_handler = on_signal}, old_int, old_term;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
+
+    struct cli_compare_result res = {.c = &camp, .adaptive = cfg.until_ci > 0};
+    stats_opts_default(&res.opts);
+    res.opts.noise = cfg.noise;
+    res.opts.confidence = cfg.confidence;
+    res.opts.seed = cfg.seed;
+    struct progress p = {.tty = isatty(2), .start_ns = clock_now_ns()};
+    fprintf(stderr,
+            "netab compare: %zu variants (baseline '%s'), %u run%s each + %u warm-up, "
+            "interleaved, seed %llu, timeout %g s per run\n",
+            cfg.nvariants, cfg.variants[0].name, cfg.runs, cfg.runs == 1 ? "" : "s", cfg.warmup,
+            (unsigned long long)cfg.seed, camp.timeout);
+    rc = campaign(&res, &p);
+    if (!rc)
+        rc = cli_compare_analyse(&res);
+    if (!rc)
+        rc = cfg.json ? cli_compare_print_json(&res) : (cli_compare_print_text(&res), 0);
+    if (rc) {
+        fprintf(stderr, "netab compare: out of memory\n");
+        res.exit_code = EXIT_USAGE;
+    } else if (fflush(stdout) || ferror(stdout)) {
+        fprintf(stderr, "netab compare: cannot write output: %s\n", strerror(errno));
+        res.exit_code = EXIT_USAGE;
+    } else {
+        fprintf(stderr, "netab compare: exit %d: %s\n", res.exit_code, res.exit_reason);
+    }
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
+    int code = res.exit_code;
+    free_result(&res);
+    compare_campaign_free(&camp);
+    compare_config_free(&cfg);
+    return code;
+}

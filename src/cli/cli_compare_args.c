@@ -1,0 +1,396 @@
+/* The command line of `netab compare`: variants, schedule, judgement, output. */
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/cli_common.h"
+#include "cli/cli_compare.h"
+
+#define CMD "compare"
+
+static const char usage_text[] =
+    "usage: netab compare [options] --variant A [A's options] --variant B ... [-- RUN OPTIONS]\n"
+    "\n"
+    "Runs each variant's test in a randomized, interleaved schedule and compares\n"
+    "every variant with the first one (the baseline): throughput, service demand\n"
+    "(CPU cost), and latency percentiles and loss where the test has them.\n"
+    "\n"
+    "variants (each option after --variant applies to that variant):\n"
+    "  --variant NAME       start a variant; the first is the baseline\n"
+    "  --opts 'OPTIONS'     its options for 'netab run' (split like a shell, no expansion)\n"
+    "  --setup CMD          shell command before each of its runs (sysctl, ethtool -K, ...)\n"
+    "  --teardown CMD       shell command after each of its runs (also if setup failed)\n"
+    "  --cmd CMD            measure with an external command instead of 'netab run';\n"
+    "                       before the first --variant: the command of every variant\n"
+    "  --metric-json PATH   --cmd: the number at this dotted path of its JSON output\n"
+    "  --metric-regex RE    --cmd: the capture group of RE's last match in its output\n"
+    "  -- RUN OPTIONS       options for every variant's 'netab run' (or appended to --cmd)\n"
+    "\n"
+    "schedule:\n"
+    "  --runs N             measured runs per variant (default 5)\n"
+    "  --warmup W           discarded warm-up runs per variant, run first (default 0)\n"
+    "  --seed N             seed of the shuffled order and the bootstrap (default: random,\n"
+    "                       printed)\n"
+    "  --prepare CMD        shell command before every run, after the variant's setup\n"
+    "  --cooldown SECONDS   pause after every run (default 0)\n"
+    "  --until-ci PCT       add rounds until the confidence interval of every relative\n"
+    "                       change is within +-PCT %, checked at planned looks with a\n"
+    "                       Bonferroni-corrected level (docs/compare.md)\n"
+    "  --max-runs N         --until-ci: at most N measured runs per variant (default 50)\n"
+    "  --timeout SECONDS    kill a run after this long (default 3 x (-t + -O) + 30 s;\n"
+    "                       600 s with --cmd); hooks get at least 60 s\n"
+    "\n"
+    "judgement:\n"
+    "  --metric M           the metric that decides the exit status: throughput (default),\n"
+    "                       sender_throughput, local_demand, remote_demand, latency_p50,\n"
+    "                       latency_p99, loss, transactions, connections, or a dotted path;\n"
+    "                       with --cmd: a name for the measured number\n"
+    "  --lower-is-better    for a dotted path or --cmd: smaller is better\n"
+    "  --higher-is-better   for a dotted path or --cmd: larger is better (the default)\n"
+    "  --noise PCT          noise floor in percent of the baseline (default 1)\n"
+    "  --confidence P       confidence level in percent, 50..99.99 (default 95)\n"
+    "\n"
+    "output:\n"
+    "  --json               one JSON document on stdout (progress stays on stderr)\n"
+    "  --no-plot            leave out the distribution plot\n"
+    "  -h, --help           this text\n"
+    "\n"
+    "exit status: 0 no regression beyond the noise floor in the deciding metric;\n"
+    "1 regression; 2 bad usage, or a variant with fewer than 2 successful runs.\n";
+
+enum {
+    OPT_VARIANT = 256,
+    OPT_OPTS,
+    OPT_SETUP,
+    OPT_TEARDOWN,
+    OPT_CMDLINE,
+    OPT_METRIC_JSON,
+    OPT_METRIC_REGEX,
+    OPT_RUNS,
+    OPT_WARMUP,
+    OPT_SEED,
+    OPT_PREPARE,
+    OPT_COOLDOWN,
+    OPT_UNTIL_CI,
+    OPT_MAX_RUNS,
+    OPT_TIMEOUT,
+    OPT_METRIC,
+    OPT_LOWER,
+    OPT_HIGHER,
+    OPT_NOISE,
+    OPT_CONFIDENCE,
+    OPT_JSON,
+    OPT_NOPLOT,
+};
+
+static const struct option long_opts[] = {
+    {"variant", required_argument, NULL, OPT_VARIANT},
+    {"opts", required_argument, NULL, OPT_OPTS},
+    {"setup", required_argument, NULL, OPT_SETUP},
+    {"teardown", required_argument, NULL, OPT_TEARDOWN},
+    {"cmd", required_argument, NULL, OPT_CMDLINE},
+    {"metric-json", required_argument, NULL, OPT_METRIC_JSON},
+    {"metric-regex", required_argument, NULL, OPT_METRIC_REGEX},
+    {"runs", required_argument, NULL, OPT_RUNS},
+    {"warmup", required_argument, NULL, OPT_WARMUP},
+    {"seed", required_argument, NULL, OPT_SEED},
+    {"prepare", required_argument, NULL, OPT_PREPARE},
+    {"cooldown", required_argument, NULL, OPT_COOLDOWN},
+    {"until-ci", required_argument, NULL, OPT_UNTIL_CI},
+    {"max-runs", required_argument, NULL, OPT_MAX_RUNS},
+    {"timeout", required_argument, NULL, OPT_TIMEOUT},
+    {"metric", required_argument, NULL, OPT_METRIC},
+    {"lower-is-better", no_argument, NULL, OPT_LOWER},
+    {"higher-is-better", no_argument, NULL, OPT_HIGHER},
+    {"noise", required_argument, NULL, OPT_NOISE},
+    {"confidence", required_argument, NULL, OPT_CONFIDENCE},
+    {"json", no_argument, NULL, OPT_JSON},
+    {"no-plot", no_argument, NULL, OPT_NOPLOT},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+
+/* A finite number in [lo, hi], or (lo, hi) when open. */
+static bool parse_real(const char *opt, const char *s, double lo, double hi, bool open, double *out)
+{
+    char *e;
+    errno = 0;
+    double v = strtod(s, &e);
+    if (e == s || *e || errno || !isfinite(v) || v < lo || v > hi ||
+        (open && (v == lo || v == hi))) {
+        cli_usage_error(CMD, "%s: '%s' is not a number %s %g and %g", opt, s,
+                        open ? "strictly between" : "between", lo, hi);
+        return false;
+    }
+    *out = v;
+    return true;
+}
+
+/* A dotted path: components of letters, digits and '_', separated by single dots. */
+static bool is_dotted_path(const char *s)
+{
+    if (!*s || *s == '.' || s[strlen(s) - 1] == '.' || strstr(s, ".."))
+        return false;
+    for (const char *p = s; *p; p++)
+        if (!isalnum((unsigned char)*p) && *p != '_' && *p != '.' && *p != '-')
+            return false;
+    return strchr(s, '.') != NULL;
+}
+
+/* Sets *slot to value for the current variant, refusing a second value or a missing --variant. */
+static bool per_variant(struct compare_config *cfg, const char *opt, const char *value,
+                        const char **slot_of_current)
+{
+    (void)cfg;
+    if (!slot_of_current) {
+        cli_usage_error(CMD, "%s '%s' must follow a --variant NAME", opt, value);
+        return false;
+    }
+    if (*slot_of_current) {
+        cli_usage_error(CMD, "%s given twice for variant '%s'", opt,
+                        cfg->variants[cfg->nvariants - 1].name);
+        return false;
+    }
+    *slot_of_current = value;
+    return true;
+}
+
+/* Checks the finished configuration as a whole. Returns true when it is usable. */
+static bool validate(struct compare_config *cfg, const char *global_cmd)
+{
+    if (cfg->nvariants < 2) {
+        cli_usage_error(CMD, "need at least two variants (--variant NAME); the first is the "
+                             "baseline");
+        return false;
+    }
+    size_t with_cmd = 0;
+    for (size_t i = 0; i < cfg->nvariants; i++) {
+        struct compare_variant *v = &cfg->variants[i];
+        if (!v->cmd)
+            v->cmd = global_cmd;
+        with_cmd += v->cmd != NULL;
+        char err[NB_ERRLEN];
+        int rc = words_split(v->opts ? v->opts : "", &v->words, err, sizeof(err));
+        if (rc) {
+            cli_usage_error(CMD, "--opts of variant '%s': %s", v->name, err);
+            return false;
+        }
+    }
+    if (with_cmd && with_cmd != cfg->nvariants) {
+        cli_usage_error(CMD, "either every variant has a --cmd or none has (give --cmd before the "
+                             "first --variant to share one)");
+        return false;
+    }
+    bool cmd = with_cmd > 0;
+    if (cmd && !cfg->metric_json == !cfg->metric_regex) {
+        cli_usage_error(CMD, "--cmd needs exactly one of --metric-json PATH or --metric-regex RE");
+        return false;
+    }
+    if (!cmd && (cfg->metric_json || cfg->metric_regex)) {
+        cli_usage_error(CMD, "%s only applies to variants measured with --cmd",
+                        cfg->metric_json ? "--metric-json" : "--metric-regex");
+        return false;
+    }
+    if (cfg->metric_json && !is_dotted_path(cfg->metric_json) &&
+        strspn(cfg->metric_json,
+               "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_0123456789") !=
+            strlen(cfg->metric_json)) {
+        cli_usage_error(CMD,
+                        "--metric-json: '%s' is not a dotted path such as end.sum.bits_per_second",
+                        cfg->metric_json);
+        return false;
+    }
+    char err[NB_ERRLEN];
+    if (cfg->metric_regex && compare_regex_check(cfg->metric_regex, err, sizeof(err))) {
+        cli_usage_error(CMD, "--metric-regex: %s", err);
+        return false;
+    }
+    if (!cmd && cfg->metric) {
+        const struct compare_metric *m = compare_metric_find(cfg->metric);
+        if (!m && !is_dotted_path(cfg->metric)) {
+            cli_usage_error(CMD,
+                            "--metric: '%s' is neither a metric name (throughput, "
+                            "sender_throughput, local_demand, remote_demand, latency_p50, "
+                            "latency_p99, loss, transactions, connections) nor a dotted path",
+                            cfg->metric);
+            return false;
+        }
+        if (m && cfg->direction_given) {
+            cli_usage_error(CMD,
+                            "--%s-is-better: the direction of '%s' is known; the option is "
+                            "for dotted paths and --cmd",
+                            cfg->lower_is_better ? "lower" : "higher", m->name);
+            return false;
+        }
+    } else if (!cmd && cfg->direction_given) {
+        cli_usage_error(CMD,
+                        "--%s-is-better: the direction of throughput is known; the option "
+                        "is for dotted paths (--metric) and --cmd",
+                        cfg->lower_is_better ? "lower" : "higher");
+        return false;
+    }
+    if (cfg->until_ci > 0 && cfg->max_runs < cfg->runs) {
+        cli_usage_error(CMD, "--max-runs %u is less than --runs %u", cfg->max_runs, cfg->runs);
+        return false;
+    }
+    return true;
+}
+
+int cli_compare_parse(int argc, char **argv, struct compare_config *cfg)
+{
+    memset(cfg, 0, sizeof(*cfg));
+    cfg->runs = 5;
+    cfg->noise = 0.01;
+    cfg->confidence = 0.95;
+    cfg->plot = true;
+    cfg->self = "/proc/self/exe";
+    bool max_given = false;
+    const char *global_cmd = NULL;
+    opterr = 0;
+    optind = 1;
+    int c;
+    long l;
+    double d = 0;
+    /* '+': stop at "--" or the first non-option, so that order is kept and -- ends our options. */
+    while ((c = getopt_long(argc, argv, "+:h", long_opts, NULL)) != -1) {
+        struct compare_variant *cur = cfg->nvariants ? &cfg->variants[cfg->nvariants - 1] : NULL;
+        switch (c) {
+        case OPT_VARIANT:
+            if (!*optarg || strspn(optarg, " \t") == strlen(optarg))
+                return cli_usage_error(CMD, "--variant: the name must not be empty");
+            if (cfg->nvariants == COMPARE_MAX_VARIANTS)
+                return cli_usage_error(CMD, "--variant: at most %d variants", COMPARE_MAX_VARIANTS);
+            for (size_t i = 0; i < cfg->nvariants; i++)
+                if (!strcmp(cfg->variants[i].name, optarg))
+                    return cli_usage_error(CMD, "--variant: '%s' is given twice", optarg);
+            cfg->variants[cfg->nvariants++].name = optarg;
+            break;
+        case OPT_OPTS:
+            if (!per_variant(cfg, "--opts", optarg, cur ? &cur->opts : NULL))
+                return EXIT_USAGE;
+            break;
+        case OPT_SETUP:
+            if (!per_variant(cfg, "--setup", optarg, cur ? &cur->setup : NULL))
+                return EXIT_USAGE;
+            break;
+        case OPT_TEARDOWN:
+            if (!per_variant(cfg, "--teardown", optarg, cur ? &cur->teardown : NULL))
+                return EXIT_USAGE;
+            break;
+        case OPT_CMDLINE:
+            if (!*optarg)
+                return cli_usage_error(CMD, "--cmd: the command must not be empty");
+            if (!cur) {
+                if (global_cmd)
+                    return cli_usage_error(CMD, "--cmd given twice before the first --variant");
+                global_cmd = optarg;
+            } else if (!per_variant(cfg, "--cmd", optarg, &cur->cmd)) {
+                return EXIT_USAGE;
+            }
+            break;
+        case OPT_METRIC_JSON:
+            cfg->metric_json = optarg;
+            break;
+        case OPT_METRIC_REGEX:
+            cfg->metric_regex = optarg;
+            break;
+        case OPT_RUNS:
+            if (!cli_parse_int(CMD, "--runs", optarg, 2, 100000, &l))
+                return EXIT_USAGE;
+            cfg->runs = (unsigned)l;
+            break;
+        case OPT_WARMUP:
+            if (!cli_parse_int(CMD, "--warmup", optarg, 0, 1000, &l))
+                return EXIT_USAGE;
+            cfg->warmup = (unsigned)l;
+            break;
+        case OPT_SEED: {
+            char *e;
+            errno = 0;
+            unsigned long long u = strtoull(optarg, &e, 10);
+            if (e == optarg || *e || errno || optarg[0] == '-')
+                return cli_usage_error(CMD, "--seed: '%s' is not a whole number", optarg);
+            cfg->seed = u;
+            cfg->seed_given = true;
+            break;
+        }
+        case OPT_PREPARE:
+            cfg->prepare = optarg;
+            break;
+        case OPT_COOLDOWN:
+            if (!cli_parse_seconds(CMD, "--cooldown", optarg, 0, 3600, &cfg->cooldown))
+                return EXIT_USAGE;
+            break;
+        case OPT_UNTIL_CI:
+            if (!parse_real("--until-ci", optarg, 0, 100, true, &d))
+                return EXIT_USAGE;
+            cfg->until_ci = d / 100;
+            break;
+        case OPT_MAX_RUNS:
+            if (!cli_parse_int(CMD, "--max-runs", optarg, 2, 100000, &l))
+                return EXIT_USAGE;
+            cfg->max_runs = (unsigned)l;
+            max_given = true;
+            break;
+        case OPT_TIMEOUT:
+            if (!cli_parse_seconds(CMD, "--timeout", optarg, 0.1, 86400, &cfg->timeout))
+                return EXIT_USAGE;
+            break;
+        case OPT_METRIC:
+            if (!*optarg)
+                return cli_usage_error(CMD, "--metric: the metric must not be empty");
+            cfg->metric = optarg;
+            break;
+        case OPT_LOWER:
+        case OPT_HIGHER:
+            cfg->lower_is_better = c == OPT_LOWER;
+            cfg->direction_given = true;
+            break;
+        case OPT_NOISE:
+            if (!parse_real("--noise", optarg, 0, 99.99, false, &d))
+                return EXIT_USAGE;
+            cfg->noise = d / 100;
+            break;
+        case OPT_CONFIDENCE:
+            if (!parse_real("--confidence", optarg, 50, 99.99, false, &d))
+                return EXIT_USAGE;
+            cfg->confidence = d / 100;
+            break;
+        case OPT_JSON:
+            cfg->json = true;
+            break;
+        case OPT_NOPLOT:
+            cfg->plot = false;
+            break;
+        case 'h':
+            fputs(usage_text, stdout);
+            return EXIT_OK;
+        case ':':
+            return cli_usage_error(CMD, "option '%s' needs a value", argv[optind - 1]);
+        default:
+            if (optopt)
+                return cli_usage_error(CMD, "unknown option '-%c'", optopt);
+            return cli_usage_error(CMD, "unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    if (optind < argc) {
+        /* getopt stopped at "--" (and skipped it) or at a stray argument. */
+        if (strcmp(argv[optind - 1], "--"))
+            return cli_usage_error(CMD,
+                                   "unexpected argument '%s' (options for every run go after "
+                                   "--)",
+                                   argv[optind]);
+        cfg->common = argv + optind;
+        cfg->ncommon = (size_t)(argc - optind);
+    }
+    if (max_given && cfg->until_ci == 0)
+        return cli_usage_error(CMD, "--max-runs only applies with --until-ci PCT");
+    if (cfg->until_ci > 0 && !max_given)
+        cfg->max_runs = cfg->runs > 50 ? cfg->runs : 50;
+    return validate(cfg, global_cmd) ? -1 : EXIT_USAGE;
+}

@@ -1,0 +1,167 @@
+/* Text and JSON reports of `netab compare`. Printing only: every number is computed already. */
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/cli_compare.h"
+
+static void print_header(const struct cli_compare_result *res)
+{
+    const struct compare_config *cfg = res->c->cfg;
+    size_t ok = 0, failed = 0, warm = 0;
+    for (size_t i = 0; i < res->nruns; i++) {
+        if (res->runs[i].slot.warmup)
+            warm++;
+        else if (res->runs[i].status == COMPARE_RUN_OK)
+            ok++;
+        else
+            failed++;
+    }
+    printf("netab compare: %zu variants, baseline '%s'; seed %llu\n", cfg->nvariants,
+           cfg->variants[0].name, (unsigned long long)cfg->seed);
+    for (size_t v = 0; v < cfg->nvariants; v++) {
+        const struct compare_variant *x = &cfg->variants[v];
+        printf("  %-12s %s%s%s\n", x->name, x->cmd ? x->cmd : "netab run", x->opts ? " " : "",
+               x->opts ? x->opts : "");
+    }
+    printf("schedule: %u measured round%s + %u warm-up, shuffled and interleaved; %zu runs ok, "
+           "%zu failed, %zu warm-up discarded\n",
+           res->rounds, res->rounds == 1 ? "" : "s", cfg->warmup, ok, failed, warm);
+    if (res->adaptive)
+        printf("adaptive: target +-%g%%, %u of %u planned looks, %s; intervals at %g%% "
+               "(Bonferroni over the looks)\n",
+               cfg->until_ci * 100, res->looks_done, res->looks_planned,
+               res->target_reached ? "target reached" : "TARGET NOT REACHED",
+               res->opts.confidence * 100);
+    for (size_t i = 0; i < res->nruns; i++) {
+        const struct compare_run *r = &res->runs[i];
+        if (r->status != COMPARE_RUN_OK)
+            printf("failed: run %u (round %u%s, %s): %s\n", r->slot.seq, r->slot.round,
+                   r->slot.warmup ? ", warm-up" : "", cfg->variants[r->slot.variant].name,
+                   r->error);
+    }
+}
+
+void cli_compare_print_text(const struct cli_compare_result *res)
+{
+    const struct compare_campaign *c = res->c;
+    print_header(res);
+    for (size_t i = 0; i < c->nmetrics; i++) {
+        const struct cli_compare_metric_report *m = &res->metrics[i];
+        /* Metrics the test does not have (latency of a stream test) are not worth a line. */
+        if (!m->ok && !m->m->always && i != c->decide)
+            continue;
+        printf("\n== %s: %s%s%s%s, %s is better%s ==\n", m->m->name,
+               m->m->path ? m->m->path : "regex match", *m->m->unit ? " (" : "", m->m->unit,
+               *m->m->unit ? ")" : "", m->m->lower_is_better ? "lower" : "higher",
+               i == c->decide ? "; decides the exit status" : "");
+        if (!m->ok) {
+            printf("not reported: %s\n", m->why);
+            continue;
+        }
+        cli_stats_print_text(&m->r);
+    }
+    printf("\n");
+    const struct cli_compare_metric_report *d = &res->metrics[c->decide];
+    if (d->ok)
+        for (size_t v = 1; v < c->cfg->nvariants; v++) {
+            const struct stats_verdict *vd = &d->r.cmps[v - 1].c.verdict;
+            printf("result: %s vs %s: %s %s, %+.2f%% [%+.2f%%, %+.2f%%]\n",
+                   c->cfg->variants[v].name, c->cfg->variants[0].name, d->m->name,
+                   stats_verdict_name(vd->kind), vd->rel * 100, vd->rel_low * 100,
+                   vd->rel_high * 100);
+        }
+    printf("exit status %d: %s\n", res->exit_code, res->exit_reason);
+}
+
+static json_t *str_or_null(const char *s)
+{
+    return s ? json_string(s) : json_null();
+}
+
+static json_t *runs_json(const struct cli_compare_result *res)
+{
+    const struct compare_campaign *c = res->c;
+    json_t *a = json_array();
+    for (size_t i = 0; a && i < res->nruns; i++) {
+        const struct compare_run *r = &res->runs[i];
+        json_t *m = json_object();
+        for (size_t k = 0; m && k < c->nmetrics; k++)
+            if (isfinite(r->values[k]))
+                json_object_set_new(m, c->metrics[k].name, json_real(r->values[k]));
+        json_array_append_new(
+            a, json_pack("{s:s, s:I, s:I, s:b, s:s, s:f, s:o, s:o}", "variant",
+                         c->cfg->variants[r->slot.variant].name, "round", (json_int_t)r->slot.round,
+                         "seq", (json_int_t)r->slot.seq, "warmup", r->slot.warmup, "status",
+                         r->status == COMPARE_RUN_OK ? "ok" : "failed", "seconds", r->seconds,
+                         "metrics", m ? m : json_null(), "error",
+                         r->status == COMPARE_RUN_OK ? json_null() : json_string(r->error)));
+    }
+    return a;
+}
+
+static json_t *metrics_json(const struct cli_compare_result *res)
+{
+    const struct compare_campaign *c = res->c;
+    json_t *a = json_array();
+    for (size_t i = 0; a && i < c->nmetrics; i++) {
+        const struct cli_compare_metric_report *m = &res->metrics[i];
+        json_t *o = json_pack("{s:s, s:o, s:s, s:s, s:b}", "name", m->m->name, "path",
+                              str_or_null(m->m->path), "unit", m->m->unit, "direction",
+                              m->m->lower_is_better ? "lower-is-better" : "higher-is-better",
+                              "decides", i == c->decide);
+        if (!o)
+            continue;
+        json_object_set_new(o, "stats", m->ok ? cli_stats_report_json(&m->r) : json_null());
+        json_object_set_new(o, "not_reported", m->ok ? json_null() : json_string(m->why));
+        json_array_append_new(a, o);
+    }
+    return a;
+}
+
+int cli_compare_print_json(const struct cli_compare_result *res)
+{
+    const struct compare_config *cfg = res->c->cfg;
+    json_t *vars = json_array(), *common = json_array();
+    for (size_t v = 0; vars && v < cfg->nvariants; v++) {
+        const struct compare_variant *x = &cfg->variants[v];
+        json_array_append_new(vars, json_pack("{s:s, s:o, s:o, s:o, s:o}", "name", x->name, "opts",
+                                              str_or_null(x->opts), "cmd", str_or_null(x->cmd),
+                                              "setup", str_or_null(x->setup), "teardown",
+                                              str_or_null(x->teardown)));
+    }
+    for (size_t i = 0; common && i < cfg->ncommon; i++)
+        json_array_append_new(common, json_string(cfg->common[i]));
+    const struct cli_compare_metric_report *d = &res->metrics[res->c->decide];
+    json_t *verdicts = json_array();
+    for (size_t v = 1; verdicts && d->ok && v < cfg->nvariants; v++)
+        json_array_append_new(verdicts,
+                              json_pack("{s:s, s:s}", "variant", cfg->variants[v].name, "verdict",
+                                        stats_verdict_name(d->r.cmps[v - 1].c.verdict.kind)));
+    json_t *sched = json_pack(
+        "{s:I, s:I, s:I, s:b, s:o, s:o, s:I, s:I, s:o, s:f, s:o, s:f}", "runs",
+        (json_int_t)cfg->runs, "warmup", (json_int_t)cfg->warmup, "rounds", (json_int_t)res->rounds,
+        "adaptive", res->adaptive, "until_ci_pct",
+        res->adaptive ? json_real(cfg->until_ci * 100) : json_null(), "max_runs",
+        res->adaptive ? json_integer(cfg->max_runs) : json_null(), "looks_planned",
+        (json_int_t)res->looks_planned, "looks_done", (json_int_t)res->looks_done, "target_reached",
+        res->adaptive ? json_boolean(res->target_reached) : json_null(), "confidence_used",
+        res->opts.confidence, "prepare", str_or_null(cfg->prepare), "cooldown", cfg->cooldown);
+    json_t *doc = json_pack(
+        "{s:s, s:I, s:o, s:o, s:o, s:f, s:s, s:o, s:o, s:o, s:I, s:s, s:b}", "netab_version",
+        NETAB_VERSION, "seed", (json_int_t)cfg->seed, "variants", vars ? vars : json_null(),
+        "common_opts", common ? common : json_null(), "schedule", sched ? sched : json_null(),
+        "timeout", res->c->timeout, "metric", res->c->metrics[res->c->decide].name, "runs",
+        runs_json(res), "metrics", metrics_json(res), "verdicts", verdicts ? verdicts : json_null(),
+        "exit_status", (json_int_t)res->exit_code, "exit_reason", res->exit_reason, "interrupted",
+        res->interrupted);
+    if (!doc)
+        return -ENOMEM;
+    int rc = json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
+    json_decref(doc);
+    putchar('\n');
+    return rc ? -ENOMEM : 0;
+}

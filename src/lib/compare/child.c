@@ -1,0 +1,255 @@
+#include "compare/child.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "util/clock.h"
+
+extern char **environ;
+
+#define KILL_GRACE_NS 2000000000ULL
+
+/* Appends data to the stdout buffer, up to CHILD_OUT_CAP. Returns 0 or -ENOMEM. */
+static int out_append(struct child_result *r, size_t *cap, const char *data, size_t n)
+{
+    if (r->out_len + n > CHILD_OUT_CAP) {
+        r->out_truncated = true;
+        n = CHILD_OUT_CAP - r->out_len;
+    }
+    if (r->out_len + n + 1 > *cap) {
+        size_t c = *cap ? *cap : 4096;
+        while (c < r->out_len + n + 1)
+            c *= 2;
+        char *p = realloc(r->out, c);
+        if (!p)
+            return -ENOMEM;
+        r->out = p;
+        *cap = c;
+    }
+    memcpy(r->out + r->out_len, data, n);
+    r->out_len += n;
+    r->out[r->out_len] = '\0';
+    return 0;
+}
+
+/* Keeps the last CHILD_ERR_TAIL - 1 bytes of stderr. */
+static void tail_append(struct child_result *r, const char *data, size_t n)
+{
+    size_t have = strlen(r->err_tail), room = CHILD_ERR_TAIL - 1;
+    if (n >= room) {
+        memcpy(r->err_tail, data + n - room, room);
+        r->err_tail[room] = '\0';
+        return;
+    }
+    if (have + n > room) {
+        size_t drop = have + n - room;
+        memmove(r->err_tail, r->err_tail + drop, have - drop + 1);
+        have -= drop;
+    }
+    memcpy(r->err_tail + have, data, n);
+    r->err_tail[have + n] = '\0';
+}
+
+/* Reads what is available on fd; sets *open = false at EOF. Returns 0 or -ENOMEM. */
+static int drain(int fd, bool is_out, bool *open, struct child_result *r, size_t *cap)
+{
+    char buf[8192];
+    for (;;) {
+        ssize_t n = read(fd, buf, sizeof(buf));
+        if (n > 0) {
+            if (is_out) {
+                int rc = out_append(r, cap, buf, (size_t)n);
+                if (rc)
+                    return rc;
+            } else {
+                tail_append(r, buf, (size_t)n);
+            }
+            continue;
+        }
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK))
+            *open = false;
+        return 0;
+    }
+}
+
+/* Kills the child's process group: SIGTERM, then SIGKILL after a grace period. Reaps it. */
+static void kill_and_reap(pid_t pid, int *status)
+{
+    kill(-pid, SIGTERM);
+    uint64_t until = clock_now_ns() + KILL_GRACE_NS;
+    while (clock_now_ns() < until) {
+        if (waitpid(pid, status, WNOHANG) == pid) {
+            kill(-pid, SIGKILL); /* whatever the group leader left behind */
+            return;
+        }
+        struct timespec ts = {0, 10000000};
+        nanosleep(&ts, NULL);
+    }
+    kill(-pid, SIGKILL);
+    while (waitpid(pid, status, 0) < 0 && errno == EINTR)
+        ;
+}
+
+static int spawn(char *const argv[], pid_t *pid, int *out_fd, int *err_fd, char *err, size_t errlen)
+{
+    int po[2] = {-1, -1}, pe[2] = {-1, -1};
+    if (pipe2(po, O_CLOEXEC) || pipe2(pe, O_CLOEXEC)) {
+        int e = errno;
+        for (int i = 0; i < 2; i++) {
+            if (po[i] >= 0)
+                close(po[i]);
+            if (pe[i] >= 0)
+                close(pe[i]);
+        }
+        return err_set(err, errlen, e, "cannot create a pipe: %s", strerror(e));
+    }
+    posix_spawn_file_actions_t fa;
+    posix_spawnattr_t attr;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawnattr_init(&attr);
+    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_adddup2(&fa, po[1], 1);
+    posix_spawn_file_actions_adddup2(&fa, pe[1], 2);
+    /* Its own process group, so that a timeout kills the whole tree of a shell command. */
+    sigset_t def;
+    sigemptyset(&def);
+    sigaddset(&def, SIGINT);
+    sigaddset(&def, SIGTERM);
+    sigaddset(&def, SIGPIPE);
+    posix_spawnattr_setsigdefault(&attr, &def);
+    posix_spawnattr_setpgroup(&attr, 0);
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF);
+    int rc = posix_spawn(pid, argv[0], &fa, &attr, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    posix_spawnattr_destroy(&attr);
+    close(po[1]);
+    close(pe[1]);
+    if (rc) {
+        close(po[0]);
+        close(pe[0]);
+        return err_set(err, errlen, rc, "cannot start %s: %s", argv[0], strerror(rc));
+    }
+    fcntl(po[0], F_SETFL, O_NONBLOCK);
+    fcntl(pe[0], F_SETFL, O_NONBLOCK);
+    *out_fd = po[0];
+    *err_fd = pe[0];
+    return 0;
+}
+
+int child_run(char *const argv[], double timeout_s, const volatile sig_atomic_t *stop,
+              struct child_result *r, char *err, size_t errlen)
+{
+    memset(r, 0, sizeof(*r));
+    pid_t pid;
+    int fds[2];
+    uint64_t start = clock_now_ns();
+    uint64_t deadline = start + (uint64_t)(timeout_s * 1e9);
+    int rc = spawn(argv, &pid, &fds[0], &fds[1], err, errlen);
+    if (rc)
+        return rc;
+    bool open[2] = {true, true}, exited = false;
+    size_t cap = 0;
+    for (;;) {
+        if (stop && *stop) {
+            r->interrupted = true;
+            break;
+        }
+        if (clock_now_ns() >= deadline) {
+            r->timed_out = true;
+            break;
+        }
+        if (!exited && waitpid(pid, &r->status, WNOHANG) == pid)
+            exited = true;
+        if (exited) {
+            /*
+             * A background grandchild may hold the pipes open forever: once the
+             * child itself is gone, take what is there and stop listening.
+             */
+            for (int i = 0; i < 2; i++)
+                if (open[i] && drain(fds[i], i == 0, &open[i], r, &cap))
+                    goto nomem;
+            break;
+        }
+        struct pollfd p[2];
+        nfds_t np = 0;
+        for (int i = 0; i < 2; i++)
+            if (open[i])
+                p[np++] = (struct pollfd){.fd = fds[i], .events = POLLIN};
+        int ms = clock_ms_until(deadline);
+        /* With both pipes closed, only the exit is left to wait for: poll in short steps. */
+        if (poll(p, np, np ? (ms < 50 ? ms : 50) : (ms < 5 ? ms : 5)) < 0 && errno != EINTR)
+            break;
+        for (nfds_t k = 0; k < np; k++)
+            if (p[k].revents) {
+                int i = p[k].fd == fds[0] ? 0 : 1;
+                if (drain(fds[i], i == 0, &open[i], r, &cap))
+                    goto nomem;
+            }
+    }
+    if (!exited)
+        kill_and_reap(pid, &r->status);
+    close(fds[0]);
+    close(fds[1]);
+    r->seconds = (double)(clock_now_ns() - start) / 1e9;
+    if (!r->out && !(r->out = calloc(1, 1)))
+        return err_set(err, errlen, ENOMEM, "out of memory");
+    return 0;
+nomem:
+    kill_and_reap(pid, &r->status);
+    close(fds[0]);
+    close(fds[1]);
+    return err_set(err, errlen, ENOMEM, "out of memory reading the output of %s", argv[0]);
+}
+
+int child_run_shell(const char *cmd, double timeout_s, const volatile sig_atomic_t *stop,
+                    struct child_result *r, char *err, size_t errlen)
+{
+    char *argv[] = {"/bin/sh", "-c", (char *)cmd, NULL};
+    return child_run(argv, timeout_s, stop, r, err, errlen);
+}
+
+/* The last non-empty line of s, trimmed, into buf. */
+static void last_line(const char *s, char *buf, size_t len)
+{
+    size_t end = strlen(s);
+    while (end && (s[end - 1] == '\n' || s[end - 1] == '\r' || s[end - 1] == ' '))
+        end--;
+    size_t begin = end;
+    while (begin && s[begin - 1] != '\n')
+        begin--;
+    snprintf(buf, len, "%.*s", (int)(end - begin), s + begin);
+}
+
+void child_describe_failure(const struct child_result *r, double timeout_s, char *buf, size_t len)
+{
+    char line[CHILD_ERR_TAIL];
+    last_line(r->err_tail, line, sizeof(line));
+    if (r->interrupted)
+        snprintf(buf, len, "interrupted");
+    else if (r->timed_out)
+        snprintf(buf, len, "timed out after %g s and was killed", timeout_s);
+    else if (WIFSIGNALED(r->status))
+        snprintf(buf, len, "killed by signal %d (%s)%s%s", WTERMSIG(r->status),
+                 strsignal(WTERMSIG(r->status)), *line ? ": " : "", line);
+    else if (WIFEXITED(r->status) && WEXITSTATUS(r->status))
+        snprintf(buf, len, "exit status %d%s%s", WEXITSTATUS(r->status), *line ? ": " : "", line);
+    else
+        snprintf(buf, len, "%s", "");
+}
+
+void child_result_free(struct child_result *r)
+{
+    free(r->out);
+    r->out = NULL;
+    r->out_len = 0;
+}

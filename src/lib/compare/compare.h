@@ -1,0 +1,102 @@
+/*
+ * A `netab compare` campaign: the variants, the schedule options and the
+ * record of every run. The CLI fills struct compare_config from the command
+ * line; runner.c executes one scheduled run at a time.
+ */
+#ifndef NETAB_COMPARE_COMPARE_H
+#define NETAB_COMPARE_COMPARE_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "compare/metrics.h"
+#include "compare/schedule.h"
+#include "compare/words.h"
+#include "util/err.h"
+
+struct compare_variant {
+    const char *name;     /* borrowed from argv */
+    const char *opts;     /* --opts text as given, or NULL */
+    struct words words;   /* opts split into words; owned */
+    const char *cmd;      /* --cmd: external command (NULL: netab run) */
+    const char *setup;    /* shell command before each of its runs, or NULL */
+    const char *teardown; /* shell command after each of its runs, or NULL */
+};
+
+struct compare_config {
+    struct compare_variant variants[COMPARE_MAX_VARIANTS];
+    size_t nvariants;
+    char **common; /* the words after "--" (borrowed from argv) */
+    size_t ncommon;
+    unsigned runs, warmup; /* measured and warm-up rounds */
+    double until_ci;   /* adaptive target: half-width of the relative change (fraction), 0 off */
+    unsigned max_runs; /* adaptive: at most this many measured rounds */
+    uint64_t seed;
+    bool seed_given;
+    const char *prepare; /* shell command before every run, or NULL */
+    double cooldown;     /* seconds to sleep after every run */
+    double timeout;      /* per run, seconds; 0: derived from -t (see compare_run_timeout) */
+    const char *metric;  /* deciding metric: a name or a dotted path */
+    bool lower_is_better, direction_given;
+    const char *metric_json;  /* --cmd: dotted path into the command's JSON output */
+    const char *metric_regex; /* --cmd: regular expression with one capture group */
+    double noise, confidence; /* fractions */
+    bool json, plot;
+    const char *self; /* the netab executable to run ("/proc/self/exe") */
+};
+
+/* Frees the variants' split options. */
+void compare_config_free(struct compare_config *c);
+
+/* True when the variants are measured by external commands (--cmd). */
+bool compare_uses_cmd(const struct compare_config *c);
+
+enum compare_run_status { COMPARE_RUN_OK, COMPARE_RUN_FAILED };
+
+struct compare_run {
+    struct compare_slot slot;
+    enum compare_run_status status;
+    char error[320]; /* why the run failed; empty when it did not */
+    double seconds;  /* wall time of the measured command */
+    double *values;  /* one per campaign metric; NaN where absent; owned */
+};
+
+struct compare_campaign {
+    const struct compare_config *cfg;
+    struct compare_metric *metrics; /* owned array */
+    size_t nmetrics;
+    size_t decide; /* index of the metric that decides the exit status */
+    double timeout, hook_timeout;
+    const volatile sig_atomic_t *stop; /* set by SIGINT/SIGTERM; may be NULL */
+};
+
+/*
+ * Sets up c's metric list from cfg: the named netab metrics (plus the custom
+ * path of --metric if it is not one of them), or the single metric of --cmd.
+ * Returns 0, -EINVAL (bad --metric for --cmd, explained in err) or -ENOMEM.
+ */
+NB_MUST_CHECK int compare_campaign_init(struct compare_campaign *c,
+                                        const struct compare_config *cfg, char *err, size_t errlen);
+void compare_campaign_free(struct compare_campaign *c);
+
+/*
+ * The per-run timeout when --timeout is not given: three times the expected
+ * duration (-t plus -O from the common and the variant options, 10 s if no
+ * -t is given) plus 30 s; 600 s for external commands.
+ */
+double compare_run_timeout(const struct compare_config *cfg);
+
+/*
+ * Executes one run of the slot's variant: its setup, --prepare, the measured
+ * command, its teardown. Fills out (out->values is allocated here; free it
+ * with compare_run_free()). A failure of any step is recorded in
+ * out->status and out->error, not returned. Returns 0 or -ENOMEM.
+ */
+NB_MUST_CHECK int compare_run_one(const struct compare_campaign *c, const struct compare_slot *slot,
+                                  struct compare_run *out);
+
+void compare_run_free(struct compare_run *r);
+
+#endif

@@ -1,0 +1,111 @@
+#include "compare/metrics.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <regex.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "input/json_path.h"
+
+static const struct compare_metric builtins[] = {
+    {"throughput", "end.receiver.bits_per_second", "bit/s", false, true},
+    {"sender_throughput", "end.sender.bits_per_second", "bit/s", false, true},
+    {"local_demand", "end.service_demand.local_us_per_kib", "us/KiB", true, true},
+    {"remote_demand", "end.service_demand.remote_us_per_kib", "us/KiB", true, true},
+    {"latency_p50", "end.latency_us.p50", "us", true, false},
+    {"latency_p99", "end.latency_us.p99", "us", true, false},
+    {"loss", "end.receiver.lost_percent", "%", true, false},
+    {"transactions", "end.transactions_per_second", "1/s", false, false},
+    {"connections", "end.connections_per_second", "1/s", false, false},
+};
+
+const struct compare_metric *compare_builtin_metrics(size_t *n)
+{
+    *n = sizeof(builtins) / sizeof(builtins[0]);
+    return builtins;
+}
+
+const struct compare_metric *compare_metric_find(const char *name)
+{
+    for (size_t i = 0; i < sizeof(builtins) / sizeof(builtins[0]); i++)
+        if (!strcmp(name, builtins[i].name) || !strcmp(name, builtins[i].path))
+            return &builtins[i];
+    return NULL;
+}
+
+int compare_metric_from_json(const char *text, const char *path, double *out, char *err,
+                             size_t errlen)
+{
+    json_error_t je;
+    json_t *doc = json_loads(text, 0, &je);
+    if (!doc)
+        return err_set(err, errlen, EINVAL, "output is not one JSON document: %s (line %d)",
+                       je.text, je.line);
+    int rc = 0;
+    json_t *v = input_json_path(doc, path);
+    if (!v || json_is_null(v))
+        rc = err_set(err, errlen, ENOENT, "the output has no '%s'", path);
+    else if (!json_is_number(v) || !isfinite(json_number_value(v)))
+        rc = err_set(err, errlen, EINVAL, "'%s' is not a finite number", path);
+    else
+        *out = json_number_value(v);
+    json_decref(doc);
+    return rc;
+}
+
+int compare_regex_check(const char *re, char *err, size_t errlen)
+{
+    regex_t rx;
+    int rc = regcomp(&rx, re, REG_EXTENDED);
+    if (rc) {
+        char why[128];
+        regerror(rc, &rx, why, sizeof(why));
+        return err_set(err, errlen, EINVAL, "'%s' is not a valid regular expression: %s", re, why);
+    }
+    size_t groups = rx.re_nsub;
+    regfree(&rx);
+    if (groups != 1)
+        return err_set(err, errlen, EINVAL,
+                       "'%s' has %zu capture groups; it needs exactly one around the number", re,
+                       groups);
+    return 0;
+}
+
+int compare_metric_from_regex(const char *text, const char *re, double *out, char *err,
+                              size_t errlen)
+{
+    regex_t rx;
+    if (regcomp(&rx, re, REG_EXTENDED))
+        return err_set(err, errlen, EINVAL, "'%s' is not a valid regular expression", re);
+    regmatch_t m[2], last[2];
+    bool found = false;
+    const char *p = text, *end = text + strlen(text);
+    while (p <= end && !regexec(&rx, p, 2, m, p == text ? 0 : REG_NOTBOL)) {
+        if (m[1].rm_so >= 0) {
+            found = true;
+            last[1].rm_so = m[1].rm_so + (p - text);
+            last[1].rm_eo = m[1].rm_eo + (p - text);
+        }
+        /* An empty match must still advance, or the loop would never end. */
+        p += m[0].rm_eo > 0 ? m[0].rm_eo : 1;
+    }
+    regfree(&rx);
+    if (!found)
+        return err_set(err, errlen, ENOENT, "no match for /%s/ in the output", re);
+    char num[64];
+    size_t len = (size_t)(last[1].rm_eo - last[1].rm_so);
+    if (len == 0 || len >= sizeof(num))
+        return err_set(err, errlen, EINVAL, "/%s/ captured %s", re,
+                       len ? "a value too long to be a number" : "an empty string");
+    memcpy(num, text + last[1].rm_so, len);
+    num[len] = '\0';
+    char *e;
+    errno = 0;
+    double v = strtod(num, &e);
+    if (e == num || *e || errno || !isfinite(v))
+        return err_set(err, errlen, EINVAL, "/%s/ captured '%s', which is not a number", re, num);
+    *out = v;
+    return 0;
+}
