@@ -254,6 +254,7 @@ int cli_compare_parse(int argc, char **argv, struct compare_config *cfg)
     opterr = 0;
     optind = 1;
     int c;
+    char perr[NB_ERRLEN];
     long l;
     double d = 0;
     /* '+': stop at "--" or the first non-option, so that order is kept and -- ends our options. */
@@ -300,13 +301,13 @@ int cli_compare_parse(int argc, char **argv, struct compare_config *cfg)
             cfg->metric_regex = optarg;
             break;
         case OPT_RUNS:
-            if (!cli_parse_int(CMD, "--runs", optarg, 2, 100000, &l))
-                return EXIT_USAGE;
+            if (!cli_parse_int("--runs", optarg, 2, 100000, &l, perr, sizeof(perr)))
+                return cli_usage_error(CMD, "%s", perr);
             cfg->runs = (unsigned)l;
             break;
         case OPT_WARMUP:
-            if (!cli_parse_int(CMD, "--warmup", optarg, 0, 1000, &l))
-                return EXIT_USAGE;
+            if (!cli_parse_int("--warmup", optarg, 0, 1000, &l, perr, sizeof(perr)))
+                return cli_usage_error(CMD, "%s", perr);
             cfg->warmup = (unsigned)l;
             break;
         case OPT_SEED: {
@@ -323,8 +324,9 @@ int cli_compare_parse(int argc, char **argv, struct compare_config *cfg)
             cfg->prepare = optarg;
             break;
         case OPT_COOLDOWN:
-            if (!cli_parse_seconds(CMD, "--cooldown", optarg, 0, 3600, &cfg->cooldown))
-                return EXIT_USAGE;
+            if (!cli_parse_seconds("--cooldown", optarg, 0, 3600, &cfg->cooldown, perr,
+                                   sizeof(perr)))
+                return cli_usage_error(CMD, "%s", perr);
             break;
         case OPT_UNTIL_CI:
             if (!parse_real("--until-ci", optarg, 0, 100, true, &d))
@@ -332,14 +334,15 @@ int cli_compare_parse(int argc, char **argv, struct compare_config *cfg)
             cfg->until_ci = d / 100;
             break;
         case OPT_MAX_RUNS:
-            if (!cli_parse_int(CMD, "--max-runs", optarg, 2, 100000, &l))
-                return EXIT_USAGE;
+            if (!cli_parse_int("--max-runs", optarg, 2, 100000, &l, perr, sizeof(perr)))
+                return cli_usage_error(CMD, "%s", perr);
             cfg->max_runs = (unsigned)l;
             max_given = true;
             break;
         case OPT_TIMEOUT:
-            if (!cli_parse_seconds(CMD, "--timeout", optarg, 0.1, 86400, &cfg->timeout))
-                return EXIT_USAGE;
+            if (!cli_parse_seconds("--timeout", optarg, 0.1, 86400, &cfg->timeout, perr,
+                                   sizeof(perr)))
+                return cli_usage_error(CMD, "%s", perr);
             break;
         case OPT_METRIC:
             if (!*optarg)
