@@ -206,9 +206,9 @@ class Server:
         return False
 
 
-def run(argv, seconds, raw=None):
-    """Runs a client to completion; returns stdout. Raises ToolError on
-    failure or when it overruns seconds + SLACK_S."""
+def run(argv, seconds, raw=None, with_stderr=False):
+    """Runs a client to completion; returns stdout (and stderr if with_stderr).
+    Raises ToolError on failure or when it overruns seconds + SLACK_S."""
     try:
         p = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                            stdin=subprocess.DEVNULL, text=True, timeout=seconds + SLACK_S)
@@ -224,7 +224,7 @@ def run(argv, seconds, raw=None):
     if p.returncode != 0:
         msg = (p.stderr.strip() or p.stdout.strip())[-300:]
         raise ToolError("%s exited %d: %s" % (os.path.basename(argv[0]), p.returncode, msg))
-    return p.stdout
+    return (p.stdout, p.stderr) if with_stderr else p.stdout
 
 
 def log_raw(path, title, text):
