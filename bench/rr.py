@@ -18,6 +18,7 @@ Each round runs all four in a seeded random order.
 import os
 import re
 import sys
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import benchlib as B  # noqa: E402
@@ -73,8 +74,33 @@ def sockperf(args):
     return go
 
 
+def time_wait():
+    """TIME_WAIT sockets on the host now (/proc/net/sockstat "tw")."""
+    try:
+        for line in open("/proc/net/sockstat"):
+            if line.startswith("TCP:"):
+                f = line.split()
+                return int(f[f.index("tw") + 1])
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
+def settle(args):
+    """Each crr run leaves ~rate x seconds TIME_WAIT sockets for 60 s, and
+    they slow the next run's connect(); with --crr-settle S, waits (at most
+    S seconds) until fewer than 1000 remain. Returns the count at the start."""
+    deadline = time.monotonic() + args.crr_settle
+    tw = time_wait()
+    while tw is not None and tw >= 1000 and time.monotonic() < deadline:
+        time.sleep(1.0)
+        tw = time_wait()
+    return tw
+
+
 def netab_crr(args):
     def go():
+        tw = settle(args)
         out = B.run([args.netab, "run", "--test", "tcp_crr", "-t", "%g" % args.seconds,
                      "--json", "-i", "0"], args.seconds, args.raw)
         d = B.load_json(out, "netab")
@@ -82,25 +108,32 @@ def netab_crr(args):
             raise B.ToolError("netab: %s" % d["error"])
         e = d["end"]
         return {"cps": e["connections_per_second"], "failed": (e.get("errors") or {}).get("connect"),
-                "p50": e["latency_us"]["p50"]}
+                "p50": e["latency_us"]["p50"], "tw": tw}
     return go
 
 
 def crr_bare(args):
     def go():
+        tw = settle(args)
         out, err = B.run([args.crr_bare, "-t", "%g" % args.seconds], args.seconds, args.raw,
                          with_stderr=True)
         m = re.search(r"connections_per_second=([0-9.]+)", out)
         if not m:
             raise B.ToolError("crr_bare: cannot parse %r" % out.strip()[:200])
         f = re.search(r"(\d+) connections failed", err)
-        return {"cps": float(m.group(1)), "failed": int(f.group(1)) if f else 0, "p50": None}
+        return {"cps": float(m.group(1)), "failed": int(f.group(1)) if f else 0, "p50": None,
+                "tw": tw}
     return go
 
 
 def main():
     p = B.common_args(__doc__.splitlines()[0])
+    p.add_argument("--crr-settle", type=float, default=0.0,
+                   help="before each tcp_crr run, wait up to this many seconds for TIME_WAIT "
+                        "sockets to drop below 1000 (default %(default)s; 65 lets them drain)")
     args = B.finish_args(p.parse_args())
+    if not 0 <= args.crr_settle <= 300:
+        sys.exit("--crr-settle must be 0..300")
     B.header(args, "rr: tcp_rr (%d B) vs sockperf ping-pong, tcp_crr vs crr_bare, loopback" % MSG)
     runners = [("netab tcp_rr", netab_rr(args)), ("sockperf pp", sockperf(args)),
                ("netab tcp_crr", netab_crr(args)), ("crr_bare", crr_bare(args))]
@@ -112,7 +145,8 @@ def main():
             if m.get("counted_tps"):
                 s += "  (counted %.0f/s)" % m["counted_tps"]
             return s
-        return "%9.0f conn/s  failed %s" % (m["cps"], m["failed"])
+        return "%9.0f conn/s  failed %s  (TIME_WAIT at start: %s)" % (m["cps"], m["failed"],
+                                                                      m["tw"])
 
     res, errs = B.alternate(args, runners, show)
     med = lambda n, k: B.med(res, n, k)
@@ -123,9 +157,9 @@ def main():
             for n in ("netab tcp_rr", "sockperf pp")]
     B.table(rows, ["tool", "runs", "trans/s", "counted/s", "p50 us", "p99 us", "avg us"])
     print("\ntcp_crr medians")
-    rows = [[n, str(len(res[n])), B.fmt(med(n, "cps")), B.fmt(med(n, "failed"))]
+    rows = [[n, str(len(res[n])), B.fmt(med(n, "cps")), B.fmt(med(n, "failed")), B.fmt(med(n, "tw"))]
             for n in ("netab tcp_crr", "crr_bare")]
-    B.table(rows, ["tool", "runs", "conn/s", "failed connects"])
+    B.table(rows, ["tool", "runs", "conn/s", "failed connects", "TIME_WAIT at start"])
 
     print("\nratios (medians):")
     B.target("netab / sockperf  tcp_rr trans/s",
