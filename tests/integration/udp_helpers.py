@@ -271,6 +271,34 @@ class NetnsPair:
         return False
 
 
+class LoopbackNetns:
+    """A namespace of our own with only lo up, for loopback tests that need their own port
+    space and TIME_WAIT table (other test runs on the host cannot collide with fixed ports).
+
+    Yields the namespace name, or None when we may not create one (the caller then uses the
+    host's loopback). Deleted on exit.
+    """
+
+    def __init__(self, tag):
+        self.name = f"nbu-{tag}-{os.getpid()}"
+        self.made = False
+
+    def __enter__(self):
+        if os.geteuid() != 0 or shutil.which("ip") is None:
+            return None
+        r = run_cmd(["ip", "netns", "add", self.name], check=False)
+        if r.returncode != 0:
+            return None
+        self.made = True
+        run_cmd(["ip", "-n", self.name, "link", "set", "lo", "up"])
+        return self.name
+
+    def __exit__(self, *exc):
+        if self.made:
+            subprocess.run(["ip", "netns", "del", self.name], capture_output=True, timeout=15)
+        return False
+
+
 def udp_ports_of_pid(pid, ns=None):
     """UDP ports of sockets owned by pid, from `ss -uanp` (run in ns when given)."""
     r = run_cmd(ns_prefix(ns) + ["ss", "-uanpH"], check=False)
