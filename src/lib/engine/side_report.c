@@ -30,6 +30,12 @@ int side_report_collect(struct side_report *r, const struct tcp_stream_set *set,
         uint64_t from = measure_ns;
         if (!s->sender && s->first_ns > from)
             from = s->first_ns;
+        /*
+         * A receiver whose first byte arrived before the window opened, with no
+         * warm-up bytes taken off, counts those bytes: its clock starts with them.
+         */
+        if (!s->sender && s->first_ns && s->first_ns < from && !(omit_bytes && omit_bytes[i]))
+            from = s->first_ns;
         o->seconds = s->end_ns > from ? (double)(s->end_ns - from) / 1e9 : 0;
         o->tcpinfo = s->tcpinfo;
         o->packets = atomic_load(&((struct stream *)s)->packets);

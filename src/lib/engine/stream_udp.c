@@ -222,8 +222,18 @@ static void run_receiver(struct stream *s, char *buf)
                 take(s, d + off, len - off < seg ? len - off : seg, arrival);
             bytes += len;
             if (!got_any) {
+                /*
+                 * The first datagram may have waited in the socket since before this
+                 * thread started (with -R the server sends as soon as it is ready):
+                 * the receiver's clock starts at its kernel arrival time, moved onto
+                 * the monotonic clock, so those bytes are not counted in no time.
+                 */
+                struct timespec rt;
+                clock_gettime(CLOCK_REALTIME, &rt);
+                uint64_t rt_now = (uint64_t)rt.tv_sec * 1000000000ull + (uint64_t)rt.tv_nsec;
+                uint64_t waited = rt_now > arrival ? rt_now - arrival : 0;
                 got_any = true;
-                s->first_ns = now;
+                s->first_ns = now > waited ? now - waited : now;
             }
         }
         if (n > 0) {

@@ -1,0 +1,114 @@
+#!/usr/bin/env python3
+"""UDP loss accounting against known ground truth, in two namespaces joined by veth.
+
+A (198.18.0.1) runs the client, B (198.18.0.2) the server.
+
+1. nftables in B drops 2% of incoming UDP at random: -u -b 200M -l 1400 for
+   enough time to send >= 100,000 datagrams must report lost_percent 2 +- 0.3
+   and lost_packets == sent - received. (Registration datagrams may be
+   dropped too; the client re-sends them, so the test must still start.)
+2. tbf caps A's veth at 100 mbit, client sends at 200M: the receiver sees
+   90-102% of 100 Mbit/s and lost_percent 50 +- 5.
+3. udp_rr with 10% of UDP dropped in B: lost_transactions > 0 and the test
+   completes with exit 0.
+Needs root; skips (77) otherwise. Namespaces are deleted in every case.
+"""
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import udp_helpers as h  # noqa: E402
+
+
+def nft_drop_2pct(netab, c, pair):
+    pair.nft_drop_udp(pair.b, 2)
+    try:
+        with h.Server(netab, ns=pair.b, bind=pair.B_ADDR) as srv:
+            # 200e6 / (1400 * 8) = 17857 datagrams/s: 6 s gives ~107,000.
+            rc, doc, err = h.run_against(netab, srv,
+                                         ["-u", "-b", "200M", "-l", "1400", "-t", "6", "-i", "0"],
+                                         host=pair.B_ADDR, ns=pair.a, timeout=60)
+            e = h.end_of(doc)
+            c.check(rc == 0 and e, "2% nft drop: -u -b 200M -l 1400 -t 6 completes",
+                    f"rc={rc} {err.strip()[:300]} {srv.log_text()[-300:] if rc else ''}")
+            if not e:
+                return
+            sent = e["sender"]["packets"]
+            rcv = e["receiver"]
+            c.note(f"2% drop: sent {sent}, received {rcv['packets']}, lost {rcv['lost_packets']} "
+                   f"= {rcv['lost_percent']:.3f}%, out_of_order {rcv['out_of_order']}, "
+                   f"duplicates {rcv['duplicates']}")
+            c.check(sent >= 100_000, "2% drop: at least 100,000 datagrams sent", f"sent={sent}")
+            c.check(rcv["lost_packets"] == sent - rcv["packets"],
+                    "2% drop: lost_packets == sent - received",
+                    f"{rcv['lost_packets']} vs {sent - rcv['packets']}")
+            c.check(abs(rcv["lost_percent"] - 2.0) <= 0.3, "2% drop: lost_percent within 2 +- 0.3",
+                    f"{rcv['lost_percent']:.3f}")
+            if sent:
+                c.check(abs(100.0 * rcv["lost_packets"] / sent - rcv["lost_percent"]) < 1e-6,
+                        "2% drop: lost_percent == 100 * lost / sent")
+    finally:
+        pair.nft_delete(pair.b)
+
+
+def tbf_cap(netab, c, pair):
+    pair.tbf(pair.a, pair.va, rate="100mbit", burst="64kb", latency="20ms")
+    try:
+        with h.Server(netab, ns=pair.b, bind=pair.B_ADDR) as srv:
+            rc, doc, err = h.run_against(netab, srv, ["-u", "-b", "200M", "-t", "3", "-i", "0"],
+                                         host=pair.B_ADDR, ns=pair.a, timeout=60)
+            e = h.end_of(doc)
+            c.check(rc == 0 and e, "tbf 100mbit: -u -b 200M -t 3 completes",
+                    f"rc={rc} {err.strip()[:300]}")
+            if not e:
+                return
+            snd, rcv = e["sender"], e["receiver"]
+            c.note(f"tbf: sender {snd['bits_per_second'] / 1e6:.2f} Mbit/s ({snd['packets']} "
+                   f"datagrams), receiver {rcv['bits_per_second'] / 1e6:.2f} Mbit/s "
+                   f"({rcv['packets']}), lost {rcv['lost_percent']:.2f}%")
+            c.check(90e6 <= rcv["bits_per_second"] <= 102e6,
+                    "tbf: receiver throughput 90-102% of the 100 Mbit/s cap",
+                    f"{rcv['bits_per_second'] / 1e6:.2f} Mbit/s")
+            c.check(abs(rcv["lost_percent"] - 50.0) <= 5.0,
+                    "tbf: lost_percent 50 +- 5 (1 - 100/200)", f"{rcv['lost_percent']:.2f}")
+            c.check(rcv["lost_packets"] == snd["packets"] - rcv["packets"],
+                    "tbf: lost_packets == sent - received")
+    finally:
+        pair.tbf_delete(pair.a, pair.va)
+
+
+def udp_rr_drop(netab, c, pair):
+    pair.nft_drop_udp(pair.b, 10)
+    try:
+        with h.Server(netab, ns=pair.b, bind=pair.B_ADDR) as srv:
+            rc, doc, err = h.run_against(
+                netab, srv,
+                ["--test", "udp_rr", "--req-size", "64", "--resp-size", "64", "--rr-timeout", "20",
+                 "-t", "2", "-i", "1"], host=pair.B_ADDR, ns=pair.a, timeout=60)
+            e = h.end_of(doc)
+            c.check(rc == 0 and e, "udp_rr with 10% drop completes", f"rc={rc} {err.strip()[:300]}")
+            if not e:
+                return
+            tx, lost = e.get("transactions", 0), e.get("lost_transactions", 0)
+            c.note(f"udp_rr 10% drop: {tx} transactions, {lost} lost "
+                   f"({100.0 * lost / max(tx + lost, 1):.2f}% of attempts)")
+            c.check(lost > 0, "udp_rr 10% drop: lost_transactions > 0", f"lost={lost}")
+            c.check(tx > 0 and e.get("transactions_per_second", 0) > 0,
+                    "udp_rr 10% drop: transactions still complete", f"tx={tx}")
+            lat = e.get("latency_us") or {}
+            c.check(lat.get("count") == tx, "udp_rr 10% drop: latency count == transactions",
+                    f"{lat.get('count')} vs {tx}")
+    finally:
+        pair.nft_delete(pair.b)
+
+
+def test(netab, c):
+    h.require_root_netns()
+    with h.NetnsPair("loss") as pair:
+        nft_drop_2pct(netab, c, pair)
+        tbf_cap(netab, c, pair)
+        udp_rr_drop(netab, c, pair)
+
+
+if __name__ == "__main__":
+    h.main(test)
