@@ -164,9 +164,20 @@ static json_t *turbo_section(const char *sys)
     return t;
 }
 
+/*
+ * Files left out of the sysctl section because their values are secrets
+ * (TCP Fast Open cookie key, RSS hash key) that must not end up in results.
+ */
+static const char *const secret_sysctls[] = {"tcp_fastopen_key", "netdev_rss_key", NULL};
+
 static int name_filter_visible(const struct dirent *d)
 {
-    return d->d_name[0] != '.';
+    if (d->d_name[0] == '.')
+        return 0;
+    for (const char *const *s = secret_sysctls; *s; s++)
+        if (!strcmp(d->d_name, *s))
+            return 0;
+    return 1;
 }
 
 /*
