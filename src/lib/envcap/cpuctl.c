@@ -60,18 +60,21 @@ static void first_n(const unsigned char *online, int cpus, unsigned char *keep)
         }
 }
 
-static int check_writable(const char *sys, const char *rel, const char *what, char *err,
-                          size_t errlen)
+/*
+ * Is root/rel there and writable? If not, err gets "<what>: <path> does not
+ * exist; <hint>" (or "is not writable"), which names the file and the way out.
+ */
+static int check_writable(const char *sys, const char *rel, const char *what, const char *hint,
+                          char *err, size_t errlen)
 {
     char path[PATH_MAX];
     snprintf(path, sizeof(path), "%s/%s", sys, rel);
     if (access(path, F_OK) < 0)
-        return err_set(err, errlen, ENOTSUP, "%s: %s does not exist", what, path);
+        return err_set(err, errlen, ENOTSUP, "%s: %s does not exist; %s", what, path, hint);
     if (access(path, W_OK) < 0)
         return err_set(err, errlen, errno == EROFS ? EROFS : EACCES,
-                       "%s: %s is not writable (%s); run as root on a machine whose /sys is "
-                       "writable",
-                       what, path, strerror(errno));
+                       "%s: %s is not writable (%s); run as root with /sys writable", what, path,
+                       strerror(errno));
     return 0;
 }
 
@@ -96,26 +99,23 @@ int cpuctl_check_at(const char *sysfs_root, int cpus, int max_freq_mhz, char *er
     for (int c = 0; cpus && c < NBITS; c++) {
         if (!isset(online, c) || isset(keep, c))
             continue;
-        char what[160];
-        snprintf(what, sizeof(what),
-                 "cannot take CPU %d offline for cpus: %d (no CPU hotplug control; use pinning "
-                 "instead, or a machine that allows it)",
-                 c, cpus);
+        char what[64];
+        snprintf(what, sizeof(what), "cannot take CPU %d offline for cpus: %d", c, cpus);
         snprintf(rel, sizeof(rel), "devices/system/cpu/cpu%d/online", c);
-        if ((e = check_writable(sys, rel, what, err, errlen)))
+        if ((e = check_writable(sys, rel, what,
+                                "no CPU hotplug for it here; use pinning instead", err, errlen)))
             return e;
     }
     for (int c = 0; max_freq_mhz && c < NBITS; c++) {
         if (!isset(keep, c))
             continue;
-        char what[256];
-        snprintf(what, sizeof(what),
-                 "cannot cap CPU %d at %d MHz: this machine has no writable cpufreq control "
-                 "(typical of virtual machines, where the host sets the clock); netab refuses "
-                 "rather than measure at an uncontrolled speed",
-                 c, max_freq_mhz);
+        char what[64];
+        snprintf(what, sizeof(what), "cannot cap CPU %d at %d MHz", c, max_freq_mhz);
         snprintf(rel, sizeof(rel), "devices/system/cpu/cpu%d/cpufreq/scaling_max_freq", c);
-        if ((e = check_writable(sys, rel, what, err, errlen)))
+        if ((e = check_writable(sys, rel, what,
+                                "no cpufreq control (usual in VMs: the host sets the clock), so "
+                                "netab refuses rather than measure at an unknown speed",
+                                err, errlen)))
             return e;
         long long khz = (long long)max_freq_mhz * 1000;
         snprintf(rel, sizeof(rel), "devices/system/cpu/cpu%d/cpufreq/cpuinfo_min_freq", c);
