@@ -55,10 +55,10 @@ static void print_flat(const char *prefix, const json_t *v)
 int cli_env(int argc, char **argv)
 {
     static const struct option opts[] = {{"iface", required_argument, NULL, 'i'},
-                                          {"addr", required_argument, NULL, 'a'},
-                                          {"json", no_argument, NULL, 'j'},
-                                          {"help", no_argument, NULL, 'h'},
-                                          {NULL, 0, NULL, 0}};
+                                         {"addr", required_argument, NULL, 'a'},
+                                         {"json", no_argument, NULL, 'j'},
+                                         {"help", no_argument, NULL, 'h'},
+                                         {NULL, 0, NULL, 0}};
     char ifname[64] = "lo";
     int json = 0, c, err;
 

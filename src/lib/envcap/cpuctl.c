@@ -102,8 +102,8 @@ int cpuctl_check_at(const char *sysfs_root, int cpus, int max_freq_mhz, char *er
         char what[64];
         snprintf(what, sizeof(what), "cannot take CPU %d offline for cpus: %d", c, cpus);
         snprintf(rel, sizeof(rel), "devices/system/cpu/cpu%d/online", c);
-        if ((e = check_writable(sys, rel, what,
-                                "no CPU hotplug for it here; use pinning instead", err, errlen)))
+        if ((e = check_writable(sys, rel, what, "no CPU hotplug for it here; use pinning instead",
+                                err, errlen)))
             return e;
     }
     for (int c = 0; max_freq_mhz && c < NBITS; c++) {

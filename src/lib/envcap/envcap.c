@@ -46,8 +46,8 @@ static json_t *cpu_section(const char *sys, const char *proc)
     if (buf && fs_read(proc, "cpuinfo", buf, CPUINFO_MAX) > 0) {
         char model[256];
         hostinfo_parse_cpu_model(buf, model, sizeof(model));
-        json_object_set_new(cpu, "model", strcmp(model, "unknown") ? json_string(model)
-                                                                    : json_null());
+        json_object_set_new(cpu, "model",
+                            strcmp(model, "unknown") ? json_string(model) : json_null());
     } else {
         json_object_set_new(cpu, "model", json_null());
     }
@@ -80,9 +80,9 @@ static const struct {
     const char *file; /* cpufreq file */
     int khz;          /* value is in kHz: report MHz */
 } freq_fields[] = {
-    {"governor", "scaling_governor", 0},  {"driver", "scaling_driver", 0},
-    {"cur_mhz", "scaling_cur_freq", 1},   {"min_mhz", "scaling_min_freq", 1},
-    {"max_mhz", "scaling_max_freq", 1},   {"hw_max_mhz", "cpuinfo_max_freq", 1},
+    {"governor", "scaling_governor", 0},   {"driver", "scaling_driver", 0},
+    {"cur_mhz", "scaling_cur_freq", 1},    {"min_mhz", "scaling_min_freq", 1},
+    {"max_mhz", "scaling_max_freq", 1},    {"hw_max_mhz", "cpuinfo_max_freq", 1},
     {"hw_min_mhz", "cpuinfo_min_freq", 1},
 };
 #define NFREQ (sizeof(freq_fields) / sizeof(freq_fields[0]))
@@ -237,8 +237,8 @@ static json_t *load_section(const char *proc)
 }
 
 /* Programs whose presence during a run means the numbers are shared with someone else. */
-const char *const envcap_noise_comms[] = {"netab", "iperf", "iperf3", "netperf", "netserver",
-                                          "sockperf", NULL};
+const char *const envcap_noise_comms[] = {"netab",     "iperf",    "iperf3", "netperf",
+                                          "netserver", "sockperf", NULL};
 
 /* The parent pid from root/<pid>/stat, or -1. The comm field may contain spaces and ')'. */
 static long parent_of(const char *proc, const char *pid)
@@ -341,9 +341,9 @@ json_t *env_capture(const char *ifname, const char *sysfs_root, const char *proc
     json_object_set_new(env, "cpu", cpu_section(sys, proc));
     json_object_set_new(env, "cpufreq", cpufreq_section(sys));
     json_object_set_new(env, "turbo", turbo_section(sys));
-    json_object_set_new(env, "vulnerabilities",
-                        dir_strings(sys, "devices/system/cpu/vulnerabilities", "", "",
-                                    json_object()));
+    json_object_set_new(
+        env, "vulnerabilities",
+        dir_strings(sys, "devices/system/cpu/vulnerabilities", "", "", json_object()));
     json_object_set_new(env, "interface",
                         ifname ? envcap_iface_section(ifname, sys, proc) : json_null());
     json_t *sysctl = json_object();

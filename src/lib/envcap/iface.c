@@ -144,7 +144,8 @@ static int add_msi(const char *dir, int *irqs, int n, int max)
     return n;
 }
 
-/* Does token start with name, followed by its end or a separator ("eth0-rx-1", "virtio2-input.0")? */
+/* Does token start with name, followed by its end or a separator ("eth0-rx-1", "virtio2-input.0")?
+ */
 static int names_it(const char *token, const char *name)
 {
     size_t l = strlen(name);
@@ -273,8 +274,8 @@ static int same_addr(const struct sockaddr *sa, int family, const struct in_addr
     return !memcmp(&((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr, a6, sizeof(*a6));
 }
 
-static int find_local(int family, const struct in_addr *a4, const struct in6_addr *a6,
-                      char *ifname, size_t len)
+static int find_local(int family, const struct in_addr *a4, const struct in6_addr *a6, char *ifname,
+                      size_t len)
 {
     struct ifaddrs *ifa, *i;
     int err = -ENODEV;

@@ -270,8 +270,8 @@ static void check_this_machine(void **state)
             assert_true(rc < 0);
             assert_true(strlen(err) > 20);
         }
-        print_message("cpuctl_check(cpus=%d, max_freq_mhz=%d) = %d %s\n", cases[i][0],
-                      cases[i][1], rc, err);
+        print_message("cpuctl_check(cpus=%d, max_freq_mhz=%d) = %d %s\n", cases[i][0], cases[i][1],
+                      rc, err);
     }
 }
 

@@ -147,19 +147,21 @@ static void diff_snapshots(void **state)
 
     /* Volatile facts are ignored; configuration differences are reported. */
     json_object_set_new(json_object_get(b, "load"), "avg1", json_real(9.0));
-    json_object_set_new(json_array_get(json_object_get(json_object_get(b, "cpufreq"), "per_cpu"), 1),
-                        "cur_mhz", json_integer(4000));
+    json_object_set_new(
+        json_array_get(json_object_get(json_object_get(b, "cpufreq"), "per_cpu"), 1), "cur_mhz",
+        json_integer(4000));
     json_array_clear(json_object_get(b, "noise_processes"));
     json_object_set_new(json_object_get(b, "sysctl"), "net.core.somaxconn", json_string("128"));
     json_object_set_new(json_object_get(b, "sysctl"), "net.core.busy_poll", json_string("50"));
     json_object_del(json_object_get(b, "vulnerabilities"), "meltdown");
     json_object_set_new(json_object_get(b, "turbo"), "enabled", json_false());
     d = env_diff(a, b);
-    assert_json_eq(d, "[{\"path\": \"/turbo/enabled\", \"a\": true, \"b\": false},"
-                      " {\"path\": \"/vulnerabilities/meltdown\", \"a\": \"Mitigation: PTI\","
-                      " \"b\": null},"
-                      " {\"path\": \"/sysctl/net.core.somaxconn\", \"a\": \"4096\", \"b\": \"128\"},"
-                      " {\"path\": \"/sysctl/net.core.busy_poll\", \"a\": null, \"b\": \"50\"}]");
+    assert_json_eq(d,
+                   "[{\"path\": \"/turbo/enabled\", \"a\": true, \"b\": false},"
+                   " {\"path\": \"/vulnerabilities/meltdown\", \"a\": \"Mitigation: PTI\","
+                   " \"b\": null},"
+                   " {\"path\": \"/sysctl/net.core.somaxconn\", \"a\": \"4096\", \"b\": \"128\"},"
+                   " {\"path\": \"/sysctl/net.core.busy_poll\", \"a\": null, \"b\": \"50\"}]");
     json_decref(d);
     json_decref(a);
     json_decref(b);
