@@ -15,6 +15,7 @@ static const struct subcommand subcommands[] = {
     {"server", cli_server, "serve tests for remote netab clients"},
     {"stats", cli_stats, "describe and compare sets of numbers (first file is the baseline)"},
     {"compare", cli_compare, "run variants interleaved and judge them (first is the baseline)"},
+    {"env", cli_env, "show the host facts and warnings that affect benchmark results"},
 };
 
 static void usage(FILE *f)

@@ -13,5 +13,6 @@ int cli_run(int argc, char **argv);
 int cli_server(int argc, char **argv);
 int cli_stats(int argc, char **argv);
 int cli_compare(int argc, char **argv);
+int cli_env(int argc, char **argv);
 
 #endif

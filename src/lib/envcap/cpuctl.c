@@ -1,0 +1,420 @@
+/*
+ * CPU-constrained mode: CPU hotplug, cpufreq scaling_max_freq and affinity
+ * pinning, each change recorded before it is made so that it can always be
+ * undone (see cpuctl.h and docs/environment.md).
+ */
+#include "envcap/cpuctl.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "envcap/envcap.h"
+#include "envcap/fsread.h"
+
+#define NBITS 8192
+#define STATE_MAGIC "netab-cpuctl-state 1"
+
+void cpuctl_saved_init(struct cpuctl_saved *saved, const char *sysfs_root, const char *procfs_root,
+                       const char *state_path)
+{
+    memset(saved, 0, sizeof(*saved));
+    snprintf(saved->sysfs_root, sizeof(saved->sysfs_root), "%s", sysfs_root ? sysfs_root : "/sys");
+    snprintf(saved->procfs_root, sizeof(saved->procfs_root), "%s",
+             procfs_root ? procfs_root : "/proc");
+    snprintf(saved->state_path, sizeof(saved->state_path), "%s", state_path ? state_path : "");
+}
+
+static int isset(const unsigned char *bits, int i)
+{
+    return (bits[i / 8] >> (i % 8)) & 1;
+}
+
+/* The online CPUs under sys into bits; their count, or a negative errno with err filled. */
+static int online_cpus(const char *sys, unsigned char *bits, char *err, size_t errlen)
+{
+    char buf[1024];
+    int n = fs_read(sys, "devices/system/cpu/online", buf, sizeof(buf));
+    if (n < 0)
+        return err_set(err, errlen, n, "cannot read %s/devices/system/cpu/online: %s", sys,
+                       strerror(-n));
+    n = fs_parse_cpulist(buf, bits, NBITS);
+    if (n <= 0)
+        return err_set(err, errlen, EINVAL, "cannot parse the online CPU list \"%s\"", buf);
+    return n;
+}
+
+/* Marks in keep the first cpus online CPUs. */
+static void first_n(const unsigned char *online, int cpus, unsigned char *keep)
+{
+    memset(keep, 0, NBITS / 8);
+    for (int c = 0, k = 0; c < NBITS && k < cpus; c++)
+        if (isset(online, c)) {
+            keep[c / 8] |= (unsigned char)(1u << (c % 8));
+            k++;
+        }
+}
+
+/*
+ * Is root/rel there and writable? If not, err gets "<what>: <path> does not
+ * exist; <hint>" (or "is not writable"), which names the file and the way out.
+ */
+static int check_writable(const char *sys, const char *rel, const char *what, const char *hint,
+                          char *err, size_t errlen)
+{
+    char path[PATH_MAX];
+    snprintf(path, sizeof(path), "%s/%s", sys, rel);
+    if (access(path, F_OK) < 0)
+        return err_set(err, errlen, ENOTSUP, "%s: %s does not exist; %s", what, path, hint);
+    if (access(path, W_OK) < 0)
+        return err_set(err, errlen, errno == EROFS ? EROFS : EACCES,
+                       "%s: %s is not writable (%s); run as root with /sys writable", what, path,
+                       strerror(errno));
+    return 0;
+}
+
+int cpuctl_check_at(const char *sysfs_root, int cpus, int max_freq_mhz, char *err, size_t errlen)
+{
+    const char *sys = sysfs_root ? sysfs_root : "/sys";
+    unsigned char online[NBITS / 8], keep[NBITS / 8];
+    char rel[128], buf[64];
+    int e;
+
+    if (cpus < 0 || max_freq_mhz < 0)
+        return err_set(err, errlen, EINVAL, "cpus and max_freq_mhz must not be negative");
+    if (cpus == 0 && max_freq_mhz == 0)
+        return 0;
+    int n = online_cpus(sys, online, err, errlen);
+    if (n < 0)
+        return n;
+    if (cpus > n)
+        return err_set(err, errlen, EINVAL, "cpus: %d asks for more CPUs than the %d online", cpus,
+                       n);
+    first_n(online, cpus ? cpus : n, keep);
+    for (int c = 0; cpus && c < NBITS; c++) {
+        if (!isset(online, c) || isset(keep, c))
+            continue;
+        char what[64];
+        snprintf(what, sizeof(what), "cannot take CPU %d offline for cpus: %d", c, cpus);
+        snprintf(rel, sizeof(rel), "devices/system/cpu/cpu%d/online", c);
+        if ((e = check_writable(sys, rel, what, "no CPU hotplug for it here; use pinning instead",
+                                err, errlen)))
+            return e;
+    }
+    for (int c = 0; max_freq_mhz && c < NBITS; c++) {
+        if (!isset(keep, c))
+            continue;
+        char what[64];
+        snprintf(what, sizeof(what), "cannot cap CPU %d at %d MHz", c, max_freq_mhz);
+        snprintf(rel, sizeof(rel), "devices/system/cpu/cpu%d/cpufreq/scaling_max_freq", c);
+        if ((e = check_writable(sys, rel, what,
+                                "no cpufreq control (usual in VMs: the host sets the clock), so "
+                                "netab refuses rather than measure at an unknown speed",
+                                err, errlen)))
+            return e;
+        long long khz = (long long)max_freq_mhz * 1000;
+        snprintf(rel, sizeof(rel), "devices/system/cpu/cpu%d/cpufreq/cpuinfo_min_freq", c);
+        if (fs_read(sys, rel, buf, sizeof(buf)) > 0 && khz < atoll(buf))
+            return err_set(err, errlen, ERANGE,
+                           "max_freq_mhz: %d is below CPU %d's lowest frequency (%lld MHz)",
+                           max_freq_mhz, c, atoll(buf) / 1000);
+        snprintf(rel, sizeof(rel), "devices/system/cpu/cpu%d/cpufreq/cpuinfo_max_freq", c);
+        if (fs_read(sys, rel, buf, sizeof(buf)) > 0 && khz > atoll(buf))
+            return err_set(err, errlen, ERANGE,
+                           "max_freq_mhz: %d is above CPU %d's highest frequency (%lld MHz)",
+                           max_freq_mhz, c, atoll(buf) / 1000);
+    }
+    return 0;
+}
+
+int cpuctl_check(int cpus, int max_freq_mhz, char *err, size_t errlen)
+{
+    return cpuctl_check_at(NULL, cpus, max_freq_mhz, err, errlen);
+}
+
+/* Writes all of s to fd; async-signal-safe. */
+static int write_all(int fd, const char *s, size_t n)
+{
+    while (n > 0) {
+        ssize_t w = write(fd, s, n);
+        if (w < 0) {
+            if (errno == EINTR)
+                continue;
+            return -errno;
+        }
+        s += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+/* Rewrites the state file (tmp + fsync + rename) with every entry recorded so far. */
+static int persist(const struct cpuctl_saved *saved)
+{
+    char tmp[CPUCTL_PATH_MAX + 8];
+    if (!saved->state_path[0])
+        return 0;
+    snprintf(tmp, sizeof(tmp), "%s.tmp", saved->state_path);
+    FILE *f = fopen(tmp, "we");
+    if (!f)
+        return -errno;
+    fprintf(f, "%s\n", STATE_MAGIC);
+    for (int i = 0; i < saved->n; i++)
+        fprintf(f, "%s\t%s\n", saved->entries[i].path, saved->entries[i].value);
+    int err = fflush(f) ? -errno : 0;
+    if (!err && fsync(fileno(f)) < 0)
+        err = -errno;
+    if (fclose(f) && !err)
+        err = -errno;
+    if (!err && rename(tmp, saved->state_path) < 0)
+        err = -errno;
+    if (err)
+        unlink(tmp);
+    return err;
+}
+
+/*
+ * Records root/rel's current value, persists the record, and only then
+ * writes value into it.
+ */
+static int set_file(struct cpuctl_saved *saved, const char *root, const char *rel,
+                    const char *value, char *err, size_t errlen)
+{
+    if (saved->n >= CPUCTL_MAX_SAVED)
+        return err_set(err, errlen, ENOSPC, "too many settings to save (%d)", CPUCTL_MAX_SAVED);
+    struct cpuctl_entry *e = &saved->entries[saved->n];
+    int r = snprintf(e->path, sizeof(e->path), "%s/%s", root, rel);
+    if (r < 0 || (size_t)r >= sizeof(e->path))
+        return err_set(err, errlen, ENAMETOOLONG, "path too long: %s/%s", root, rel);
+    r = e->path[0] == '/' ? fs_read("", e->path + 1, e->value, sizeof(e->value))
+                          : fs_read(".", e->path, e->value, sizeof(e->value));
+    if (r < 0)
+        return err_set(err, errlen, r, "cannot read %s: %s", e->path, strerror(-r));
+    if (strpbrk(e->value, "\t\n"))
+        fs_squash_spaces(e->value);
+    saved->n++;
+    r = persist(saved);
+    if (r)
+        return err_set(err, errlen, r, "cannot save the state file %s: %s", saved->state_path,
+                       strerror(-r));
+    r = fs_write(root, rel, value);
+    if (r)
+        return err_set(err, errlen, r, "cannot write \"%s\" to %s: %s", value, e->path,
+                       strerror(-r));
+    return 0;
+}
+
+static void block_signals(sigset_t *old)
+{
+    sigset_t s;
+    sigemptyset(&s);
+    sigaddset(&s, SIGINT);
+    sigaddset(&s, SIGTERM);
+    sigaddset(&s, SIGHUP);
+    pthread_sigmask(SIG_BLOCK, &s, old);
+}
+
+int cpuctl_apply(struct cpuctl_saved *saved, int cpus, int max_freq_mhz, char *err, size_t errlen)
+{
+    const char *sys = saved->sysfs_root;
+    unsigned char online[NBITS / 8], keep[NBITS / 8];
+    char rel[128], val[32];
+    sigset_t old;
+    int e = cpuctl_check_at(sys, cpus, max_freq_mhz, err, errlen);
+
+    if (e || (cpus == 0 && max_freq_mhz == 0))
+        return e;
+    int n = online_cpus(sys, online, err, errlen);
+    if (n < 0)
+        return n;
+    first_n(online, cpus ? cpus : n, keep);
+    block_signals(&old);
+    /* Caps first, then hotplug, so that restoring (newest first) brings CPUs back before freq. */
+    for (int c = 0; max_freq_mhz && c < NBITS && !e; c++) {
+        if (!isset(keep, c))
+            continue;
+        snprintf(rel, sizeof(rel), "devices/system/cpu/cpu%d/cpufreq/scaling_max_freq", c);
+        snprintf(val, sizeof(val), "%lld", (long long)max_freq_mhz * 1000);
+        e = set_file(saved, sys, rel, val, err, errlen);
+    }
+    for (int c = NBITS - 1; cpus && c >= 0 && !e; c--) {
+        if (!isset(online, c) || isset(keep, c))
+            continue;
+        snprintf(rel, sizeof(rel), "devices/system/cpu/cpu%d/online", c);
+        e = set_file(saved, sys, rel, "0", err, errlen);
+    }
+    if (e)
+        cpuctl_restore(saved);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    return e;
+}
+
+int cpuctl_pin(struct cpuctl_saved *saved, int cpus, const char *ifname, char *err, size_t errlen)
+{
+    unsigned char online[NBITS / 8], keep[NBITS / 8];
+    char list[1024], rel[64];
+    int irqs[512];
+    sigset_t old;
+    cpu_set_t set;
+    int e;
+
+    if (cpus <= 0)
+        return err_set(err, errlen, EINVAL, "cpus must be at least 1");
+    int n = online_cpus(saved->sysfs_root, online, err, errlen);
+    if (n < 0)
+        return n;
+    if (cpus > n)
+        return err_set(err, errlen, EINVAL, "cpus: %d asks for more CPUs than the %d online", cpus,
+                       n);
+    first_n(online, cpus, keep);
+    fs_format_cpulist(keep, NBITS, list, sizeof(list));
+    CPU_ZERO(&set);
+    for (int c = 0; c < CPU_SETSIZE; c++)
+        if (isset(keep, c))
+            CPU_SET(c, &set);
+
+    block_signals(&old);
+    if (!saved->have_affinity) {
+        if (sched_getaffinity(0, sizeof(saved->old_affinity), &saved->old_affinity) < 0) {
+            e = err_set(err, errlen, errno, "sched_getaffinity: %s", strerror(errno));
+            goto out;
+        }
+        saved->have_affinity = 1;
+    }
+    if (sched_setaffinity(0, sizeof(set), &set) < 0) {
+        e = err_set(err, errlen, errno, "cannot pin netab to CPUs %s: %s", list, strerror(errno));
+        goto fail;
+    }
+    e = 0;
+    n = ifname ? env_iface_irqs(ifname, saved->sysfs_root, saved->procfs_root, irqs, 512) : 0;
+    for (int i = 0; i < n && !e; i++) {
+        snprintf(rel, sizeof(rel), "irq/%d/smp_affinity_list", irqs[i]);
+        e = set_file(saved, saved->procfs_root, rel, list, err, errlen);
+    }
+fail:
+    if (e)
+        cpuctl_restore(saved);
+out:
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    return e;
+}
+
+/* Writes value into path; async-signal-safe. */
+static int put(const char *path, const char *value)
+{
+    int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+    if (fd < 0)
+        return -errno;
+    int e = write_all(fd, value, strlen(value));
+    if (close(fd) < 0 && !e)
+        e = -errno;
+    return e;
+}
+
+int cpuctl_restore(struct cpuctl_saved *saved)
+{
+    int first = 0;
+    for (int i = saved->n - 1; i >= 0; i--) {
+        int e = put(saved->entries[i].path, saved->entries[i].value);
+        if (e && !first)
+            first = e;
+        saved->n = i;
+    }
+    if (saved->have_affinity) {
+        if (sched_setaffinity(0, sizeof(saved->old_affinity), &saved->old_affinity) < 0 && !first)
+            first = -errno;
+        saved->have_affinity = 0;
+    }
+    if (saved->state_path[0] && !first)
+        unlink(saved->state_path);
+    return first;
+}
+
+int cpuctl_restore_from_file(const char *path)
+{
+    FILE *f = fopen(path, "re");
+    char line[CPUCTL_PATH_MAX + CPUCTL_VALUE_MAX + 4];
+    struct cpuctl_saved *s;
+    int e = 0;
+
+    if (!f)
+        return errno == ENOENT ? 0 : -errno;
+    s = calloc(1, sizeof(*s));
+    if (!s) {
+        fclose(f);
+        return -ENOMEM;
+    }
+    if (!fgets(line, sizeof(line), f) || strncmp(line, STATE_MAGIC, strlen(STATE_MAGIC))) {
+        e = -EINVAL;
+        goto out;
+    }
+    while (fgets(line, sizeof(line), f) && s->n < CPUCTL_MAX_SAVED) {
+        line[strcspn(line, "\n")] = '\0';
+        char *tab = strchr(line, '\t');
+        if (!tab || line[0] != '/') {
+            e = -EINVAL;
+            goto out;
+        }
+        *tab = '\0';
+        size_t lp = strlen(line), lv = strlen(tab + 1);
+        if (lp >= CPUCTL_PATH_MAX || lv >= CPUCTL_VALUE_MAX) {
+            e = -EINVAL;
+            goto out;
+        }
+        memcpy(s->entries[s->n].path, line, lp + 1);
+        memcpy(s->entries[s->n].value, tab + 1, lv + 1);
+        s->n++;
+    }
+    /* The state file stays until every value is back, so a failed restore can be retried. */
+    e = cpuctl_restore(s);
+    if (!e)
+        unlink(path);
+out:
+    fclose(f);
+    free(s);
+    return e;
+}
+
+static struct cpuctl_saved *volatile sig_saved;
+static struct sigaction old_int, old_term, old_hup;
+static const int restore_signals[] = {SIGINT, SIGTERM, SIGHUP};
+
+/* Restores, then lets the signal's default action end the process (SA_RESETHAND). */
+static void on_signal(int sig)
+{
+    int saved_errno = errno;
+    struct cpuctl_saved *s = sig_saved;
+    if (s)
+        cpuctl_restore(s);
+    errno = saved_errno;
+    raise(sig);
+}
+
+int cpuctl_signals_install(struct cpuctl_saved *saved)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = on_signal;
+    sa.sa_flags = (int)SA_RESETHAND;
+    sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < 3; i++)
+        sigaddset(&sa.sa_mask, restore_signals[i]);
+    sig_saved = saved;
+    if (sigaction(SIGINT, &sa, &old_int) < 0 || sigaction(SIGTERM, &sa, &old_term) < 0 ||
+        sigaction(SIGHUP, &sa, &old_hup) < 0)
+        return -errno;
+    return 0;
+}
+
+void cpuctl_signals_uninstall(void)
+{
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
+    sigaction(SIGHUP, &old_hup, NULL);
+    sig_saved = NULL;
+}

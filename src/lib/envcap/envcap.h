@@ -1,0 +1,70 @@
+/*
+ * Environment capture: the facts about a host that decide whether two
+ * benchmark runs are comparable (CPU frequency policy, turbo, SMT,
+ * mitigations, NIC driver and offloads, IRQ affinity, network sysctls, load,
+ * competing benchmark processes). See docs/environment.md.
+ *
+ * Every reader takes a sysfs and a procfs root so that tests can point it at
+ * a fake tree; NULL means "/sys" and "/proc". A fact that cannot be read is
+ * recorded as JSON null (unknown), never guessed.
+ */
+#ifndef NETAB_ENVCAP_ENVCAP_H
+#define NETAB_ENVCAP_ENVCAP_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+#include "util/err.h"
+
+/*
+ * Captures a snapshot of the host as a JSON object with the members kernel,
+ * cmdline, cpu{}, cpufreq{}, turbo{}, vulnerabilities{}, interface{} (null
+ * when ifname is NULL), sysctl{}, load{}, noise_processes[] and irqbalance.
+ * Never fails for want of a fact; returns NULL only when out of memory.
+ * Caller has ownership (json_decref).
+ */
+json_t *env_capture(const char *ifname, const char *sysfs_root, const char *procfs_root);
+
+/*
+ * The interface that owns the address ip (IPv4 or IPv6 literal): first an
+ * exact match of a local address (getifaddrs), then the interface the
+ * kernel's route to ip leaves through (a connected UDP socket; nothing is
+ * sent). Loopback addresses give "lo". Returns 0 or a negative errno
+ * (-EINVAL bad address, -ENODEV no interface found).
+ */
+int env_iface_for_addr(const char *ip, char *ifname, size_t len) NB_MUST_CHECK;
+
+/*
+ * Fills irqs[] (up to max) with the IRQ numbers that serve ifname: the MSI
+ * vectors of its device (or of the device's parent, for virtio) and the
+ * /proc/interrupts lines whose action names the interface or its device.
+ * Returns the number found (sorted, unique), or a negative errno.
+ */
+int env_iface_irqs(const char *ifname, const char *sysfs_root, const char *procfs_root, int *irqs,
+                   int max);
+
+/*
+ * Human-readable warnings about a snapshot from env_capture(): governor not
+ * "performance", turbo on, 1-minute load above 0.5, competing benchmark
+ * processes, SMT on (informational), irqbalance running. Returns a JSON
+ * array of strings (possibly empty); NULL only when out of memory. Caller
+ * has ownership.
+ */
+json_t *env_warnings(const json_t *env);
+
+/*
+ * The leaves that differ between two snapshots, as an array of objects
+ * {"path": JSON Pointer (RFC 6901), "a": value or null, "b": value or null}
+ * in a's order then b's extra paths. Volatile facts are left out; see
+ * env_diff_ignored. A leaf missing on one side is given as null there.
+ * Returns NULL only when out of memory. Caller has ownership.
+ */
+json_t *env_diff(const json_t *a, const json_t *b);
+
+/*
+ * The ignore list of env_diff: JSON Pointer prefixes, where a "*" segment
+ * matches any one key or index. NULL-terminated.
+ */
+extern const char *const env_diff_ignored[];
+
+#endif
