@@ -14,6 +14,7 @@ static const struct subcommand subcommands[] = {
     {"run", cli_run, "run a network test (loopback by default, -c HOST for a server)"},
     {"server", cli_server, "serve tests for remote netab clients"},
     {"stats", cli_stats, "describe and compare sets of numbers (first file is the baseline)"},
+    {"runs", cli_runs, "list, show, export and import runs in the results store"},
 };
 
 static void usage(FILE *f)

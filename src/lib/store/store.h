@@ -81,10 +81,10 @@ struct store_plan_entry {
  * it is stored or none. file_text and spec_json may be NULL. *id receives the
  * new experiment's id.
  */
-NB_MUST_CHECK int store_experiment_create(struct store *db, const char *name,
-                                          const char *file_text, const char *spec_json,
-                                          uint64_t seed, const struct store_plan_entry *plan,
-                                          size_t n, int64_t *id, char *err, size_t errlen);
+NB_MUST_CHECK int store_experiment_create(struct store *db, const char *name, const char *file_text,
+                                          const char *spec_json, uint64_t seed,
+                                          const struct store_plan_entry *plan, size_t n,
+                                          int64_t *id, char *err, size_t errlen);
 
 /* Sets an experiment's status: "planned", "running", "done" or "failed". */
 NB_MUST_CHECK int store_experiment_set_status(struct store *db, int64_t id, const char *status,
@@ -111,8 +111,7 @@ const char *store_run_status_name(enum store_run_status s);
  */
 NB_MUST_CHECK int store_run_begin(struct store *db, int64_t experiment_id, int seq,
                                   const char *variant, const char *cell, const char *params_json,
-                                  const char *env_json, int64_t *run_id, char *err,
-                                  size_t errlen);
+                                  const char *env_json, int64_t *run_id, char *err, size_t errlen);
 
 /*
  * Finishes a 'running' row: status (OK, FAILED or INTERRUPTED), exit code,
@@ -122,24 +121,24 @@ NB_MUST_CHECK int store_run_begin(struct store *db, int64_t experiment_id, int s
  * that is not valid JSON is still stored verbatim, with no headline values.
  * -ENOENT if there is no such run, -EALREADY if it is no longer running.
  */
-NB_MUST_CHECK int store_run_finish(struct store *db, int64_t run_id,
-                                   enum store_run_status status, int exit_code, const char *error,
-                                   const char *result_json, char *err, size_t errlen);
+NB_MUST_CHECK int store_run_finish(struct store *db, int64_t run_id, enum store_run_status status,
+                                   int exit_code, const char *error, const char *result_json,
+                                   char *err, size_t errlen);
 
 /*
  * Resume support: every 'running' row of the experiment becomes
  * 'interrupted' (a process that recorded it is gone). *n (may be NULL)
  * receives how many rows changed.
  */
-NB_MUST_CHECK int store_mark_interrupted(struct store *db, int64_t experiment_id, int *n,
-                                         char *err, size_t errlen);
+NB_MUST_CHECK int store_mark_interrupted(struct store *db, int64_t experiment_id, int *n, char *err,
+                                         size_t errlen);
 
 /*
  * The lowest planned seq that has no 'ok' or 'failed' run. *found is false
  * (and *seq untouched) when the experiment is complete.
  */
-NB_MUST_CHECK int store_next_pending(struct store *db, int64_t experiment_id, int *seq,
-                                     bool *found, char *err, size_t errlen);
+NB_MUST_CHECK int store_next_pending(struct store *db, int64_t experiment_id, int *seq, bool *found,
+                                     char *err, size_t errlen);
 
 /*
  * Progress of an experiment. planned: plan entries; ok: planned seqs with an
@@ -184,8 +183,8 @@ struct store_experiment {
 };
 
 /* All experiments, oldest first. Free with store_experiment_list_free(). */
-NB_MUST_CHECK int store_experiment_list(struct store *db, struct store_experiment **out,
-                                        size_t *n, char *err, size_t errlen);
+NB_MUST_CHECK int store_experiment_list(struct store *db, struct store_experiment **out, size_t *n,
+                                        char *err, size_t errlen);
 void store_experiment_list_free(struct store_experiment *list, size_t n);
 
 struct store_interval {
@@ -228,8 +227,8 @@ NB_MUST_CHECK int store_run_list(struct store *db, int64_t experiment_id, bool w
 void store_run_list_free(struct store_run *runs, size_t n);
 
 /* One run with everything. -ENOENT if absent. Release with store_run_free(). */
-NB_MUST_CHECK int store_run_get(struct store *db, int64_t run_id, struct store_run *out,
-                                char *err, size_t errlen);
+NB_MUST_CHECK int store_run_get(struct store *db, int64_t run_id, struct store_run *out, char *err,
+                                size_t errlen);
 /* Frees what r points to (not r itself). */
 void store_run_free(struct store_run *r);
 

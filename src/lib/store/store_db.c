@@ -50,15 +50,16 @@ static int make_parent_dirs(const char *path, char *err, size_t errlen)
     if (!slash || slash == dir)
         return 0;
     *slash = '\0';
-    for (char *p = dir + 1; ; p++) {
+    for (char *p = dir + 1;; p++) {
         if (*p != '/' && *p != '\0')
             continue;
         char c = *p;
         *p = '\0';
         if (mkdir(dir, 0777) && errno != EEXIST) {
             int e = errno;
-            return err_set(err, errlen, e, "cannot create directory %s for the results database: %s",
-                           dir, strerror(e));
+            return err_set(err, errlen, e,
+                           "cannot create directory %s for the results database: %s", dir,
+                           strerror(e));
         }
         *p = c;
         if (!c)
@@ -105,8 +106,8 @@ int store_sqlite_err(const struct store *s, int rc, const char *what, char *err,
         return err_set(err, errlen, EIO, "%s: I/O error on %s: %s%s%s", what, path, msg,
                        sys ? ": " : "", sys ? strerror(sys) : "");
     case SQLITE_CORRUPT:
-        return err_set(err, errlen, EIO, "%s: the results database %s is damaged: %s", what,
-                       path, msg);
+        return err_set(err, errlen, EIO, "%s: the results database %s is damaged: %s", what, path,
+                       msg);
     case SQLITE_NOMEM:
         return err_set(err, errlen, ENOMEM, "%s: out of memory", what);
     case SQLITE_CONSTRAINT:
@@ -237,8 +238,9 @@ int store_open(const char *path, unsigned flags, struct store **out, char *err, 
         return err_set(err, errlen, ENOMEM, "out of memory");
     }
     s->readonly = flags & STORE_OPEN_READONLY;
-    int oflags = s->readonly ? SQLITE_OPEN_READONLY
-                             : SQLITE_OPEN_READWRITE | (flags & STORE_OPEN_CREATE ? SQLITE_OPEN_CREATE : 0);
+    int oflags = s->readonly
+                     ? SQLITE_OPEN_READONLY
+                     : SQLITE_OPEN_READWRITE | (flags & STORE_OPEN_CREATE ? SQLITE_OPEN_CREATE : 0);
     int rc = sqlite3_open_v2(path, &s->db, oflags | SQLITE_OPEN_FULLMUTEX, NULL);
     int e = 0;
     if (rc != SQLITE_OK) {

@@ -7,11 +7,11 @@
 
 #include "store/store_priv.h"
 
-#define RUN_COLUMNS                                                                               \
-    "id, experiment_id, seq, variant, cell, status, attempt, started, finished, "                 \
+#define RUN_COLUMNS                                                                                \
+    "id, experiment_id, seq, variant, cell, status, attempt, started, finished, "                  \
     "(julianday(finished) - julianday(started)) * 86400.0, exit_code, error, argv_text, "          \
-    "receiver_bps, sender_bps, local_us_per_kib, remote_us_per_kib, cpu_local_pct, "              \
-    "cpu_remote_pct, transactions_per_second, latency_p50_us, latency_p99_us, lost_percent, "     \
+    "receiver_bps, sender_bps, local_us_per_kib, remote_us_per_kib, cpu_local_pct, "               \
+    "cpu_remote_pct, transactions_per_second, latency_p50_us, latency_p99_us, lost_percent, "      \
     "params_json, result_json, env_json"
 /* Index of the first headline column and of params_json in RUN_COLUMNS. */
 #define COL_HEADLINE 13
@@ -132,8 +132,8 @@ static int read_run(struct store *s, sqlite3_stmt *st, bool with_raw, struct sto
         r->result_json = col_text(st, COL_RAW + 1, &oom);
         r->env_json = col_text(st, COL_RAW + 2, &oom);
     }
-    int e = oom ? err_set(err, errlen, ENOMEM, "out of memory reading run %lld", (long long)r->id)
-                : 0;
+    int e =
+        oom ? err_set(err, errlen, ENOMEM, "out of memory reading run %lld", (long long)r->id) : 0;
     if (!e && with_raw)
         e = load_intervals(s, r, err, errlen);
     if (e)
@@ -165,8 +165,7 @@ void store_run_list_free(struct store_run *runs, size_t n)
     free(runs);
 }
 
-int store_run_get(struct store *s, int64_t run_id, struct store_run *out, char *err,
-                  size_t errlen)
+int store_run_get(struct store *s, int64_t run_id, struct store_run *out, char *err, size_t errlen)
 {
     sqlite3_stmt *st;
     memset(out, 0, sizeof(*out));
@@ -329,7 +328,8 @@ json_t *store_run_to_json(const struct store_run *r, bool with_raw)
     json_object_set_new(o, "started", str_or_null(r->started));
     json_object_set_new(o, "finished", str_or_null(r->finished));
     json_object_set_new(o, "duration_s", num_or_null(r->duration_s));
-    json_object_set_new(o, "exit_code", r->has_exit_code ? json_integer(r->exit_code) : json_null());
+    json_object_set_new(o, "exit_code",
+                        r->has_exit_code ? json_integer(r->exit_code) : json_null());
     json_object_set_new(o, "error", str_or_null(r->error));
     json_object_set_new(o, "argv", str_or_null(r->argv_text));
     for (size_t i = 0; i < N_HEADLINE; i++)
@@ -343,8 +343,8 @@ json_t *store_run_to_json(const struct store_run *r, bool with_raw)
             const struct store_interval *x = &r->intervals[i];
             json_array_append_new(
                 iv, json_pack("{s:i, s:o, s:o, s:o, s:o}", "idx", x->idx, "start",
-                              num_or_null(x->start), "end", num_or_null(x->end),
-                              "bits_per_second", num_or_null(x->bits_per_second), "packets",
+                              num_or_null(x->start), "end", num_or_null(x->end), "bits_per_second",
+                              num_or_null(x->bits_per_second), "packets",
                               x->packets >= 0 ? json_integer(x->packets) : json_null()));
         }
         json_object_set_new(o, "intervals", iv ? iv : json_null());
@@ -415,8 +415,8 @@ static void export_csv(FILE *f, const struct store_run *runs, size_t n)
     }
 }
 
-int store_export(struct store *s, int64_t experiment_id, enum store_format fmt, FILE *f,
-                 char *err, size_t errlen)
+int store_export(struct store *s, int64_t experiment_id, enum store_format fmt, FILE *f, char *err,
+                 size_t errlen)
 {
     struct store_run *runs;
     size_t n;

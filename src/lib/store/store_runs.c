@@ -33,8 +33,7 @@ static int finish_tx(struct store *s, int e, const char *what, char *err, size_t
 }
 
 /* Steps a statement that returns no rows, then finalizes it. */
-static int step_done(struct store *s, sqlite3_stmt *st, const char *what, char *err,
-                     size_t errlen)
+static int step_done(struct store *s, sqlite3_stmt *st, const char *what, char *err, size_t errlen)
 {
     int rc = sqlite3_step(st);
     int e = rc == SQLITE_DONE ? 0 : store_sqlite_err(s, rc, what, err, errlen);
@@ -44,8 +43,8 @@ static int step_done(struct store *s, sqlite3_stmt *st, const char *what, char *
 
 int store_experiment_create(struct store *s, const char *name, const char *file_text,
                             const char *spec_json, uint64_t seed,
-                            const struct store_plan_entry *plan, size_t n, int64_t *id,
-                            char *err, size_t errlen)
+                            const struct store_plan_entry *plan, size_t n, int64_t *id, char *err,
+                            size_t errlen)
 {
     const char *what = "recording the experiment";
     sqlite3_stmt *st = NULL;
@@ -158,8 +157,8 @@ int store_run_begin(struct store *s, int64_t experiment_id, int seq, const char 
                     const char *cell, const char *params_json, const char *env_json,
                     int64_t *run_id, char *err, size_t errlen)
 {
-    return begin_row(s, experiment_id, seq, variant, cell, params_json, env_json, NULL, run_id,
-                     err, errlen);
+    return begin_row(s, experiment_id, seq, variant, cell, params_json, env_json, NULL, run_id, err,
+                     errlen);
 }
 
 /* A number at a dotted path in doc, or NAN. */
@@ -168,8 +167,7 @@ static double json_number_at(json_t *doc, const char *path)
     char buf[128];
     snprintf(buf, sizeof(buf), "%s", path);
     json_t *v = doc;
-    for (char *save = NULL, *k = strtok_r(buf, ".", &save); k && v;
-         k = strtok_r(NULL, ".", &save))
+    for (char *save = NULL, *k = strtok_r(buf, ".", &save); k && v; k = strtok_r(NULL, ".", &save))
         v = json_is_object(v) ? json_object_get(v, k) : NULL;
     return json_is_number(v) ? json_number_value(v) : NAN;
 }
@@ -245,17 +243,16 @@ static int explain_not_running(struct store *s, int64_t run_id, const char *what
         return e;
     sqlite3_bind_int64(st, 1, run_id);
     if (sqlite3_step(st) == SQLITE_ROW)
-        e = err_set(err, errlen, EALREADY, "%s: run %lld is already %s and is never changed",
-                    what, (long long)run_id, (const char *)sqlite3_column_text(st, 0));
+        e = err_set(err, errlen, EALREADY, "%s: run %lld is already %s and is never changed", what,
+                    (long long)run_id, (const char *)sqlite3_column_text(st, 0));
     else
         e = err_set(err, errlen, ENOENT, "%s: no run %lld", what, (long long)run_id);
     sqlite3_finalize(st);
     return e;
 }
 
-int store_run_finish(struct store *s, int64_t run_id, enum store_run_status status,
-                     int exit_code, const char *error, const char *result_json, char *err,
-                     size_t errlen)
+int store_run_finish(struct store *s, int64_t run_id, enum store_run_status status, int exit_code,
+                     const char *error, const char *result_json, char *err, size_t errlen)
 {
     const char *what = "recording the result of a run";
     if (status == STORE_RUN_RUNNING || (unsigned)status > STORE_RUN_INTERRUPTED)
@@ -296,8 +293,7 @@ int store_run_finish(struct store *s, int64_t run_id, enum store_run_status stat
     return finish_tx(s, e, what, err, errlen);
 }
 
-int store_mark_interrupted(struct store *s, int64_t experiment_id, int *n, char *err,
-                           size_t errlen)
+int store_mark_interrupted(struct store *s, int64_t experiment_id, int *n, char *err, size_t errlen)
 {
     const char *what = "marking unfinished runs as interrupted";
     sqlite3_stmt *st;
