@@ -217,12 +217,45 @@ static int check_database(struct store *s, char *err, size_t errlen)
     return 0;
 }
 
+/* Internal store_open() flag: this is already the immutable retry. */
+#define STORE_OPEN_IMMUTABLE_RETRY (1u << 30)
+
+int store_open(const char *path, unsigned flags, struct store **out, char *err, size_t errlen);
+
+/* Opens path read-only through a "file:...?immutable=1" URI. */
+static int open_immutable(const char *path, struct store **out, char *err, size_t errlen)
+{
+    char *uri = malloc(strlen(path) * 3 + 32);
+    if (!uri)
+        return err_set(err, errlen, ENOMEM, "out of memory");
+    char *q = stpcpy(uri, "file:");
+    for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+        if (*p == '%' || *p == '?' || *p == '#' || *p < 0x20 || *p >= 0x7f)
+            q += sprintf(q, "%%%02X", *p);
+        else
+            *q++ = (char)*p;
+    }
+    strcpy(q, "?immutable=1");
+    int e = store_open(uri, STORE_OPEN_READONLY | STORE_OPEN_IMMUTABLE_RETRY, out, err, errlen);
+    free(uri);
+    if (!e) {
+        /* Report the path the user gave, not the URI. */
+        char *p = strdup(path);
+        if (p) {
+            free((*out)->path);
+            (*out)->path = p;
+        }
+    }
+    return e;
+}
+
 int store_open(const char *path, unsigned flags, struct store **out, char *err, size_t errlen)
 {
+    bool uri = flags & STORE_OPEN_IMMUTABLE_RETRY;
     *out = NULL;
     struct stat sb;
-    bool exists = stat(path, &sb) == 0;
-    if (exists && S_ISDIR(sb.st_mode))
+    bool exists = uri || stat(path, &sb) == 0;
+    if (!uri && exists && S_ISDIR(sb.st_mode))
         return err_set(err, errlen, EISDIR, "results database %s is a directory", path);
     if (!exists && !(flags & STORE_OPEN_CREATE))
         return err_set(err, errlen, ENOENT,
@@ -241,7 +274,8 @@ int store_open(const char *path, unsigned flags, struct store **out, char *err, 
     int oflags = s->readonly
                      ? SQLITE_OPEN_READONLY
                      : SQLITE_OPEN_READWRITE | (flags & STORE_OPEN_CREATE ? SQLITE_OPEN_CREATE : 0);
-    int rc = sqlite3_open_v2(path, &s->db, oflags | SQLITE_OPEN_FULLMUTEX, NULL);
+    int rc = sqlite3_open_v2(path, &s->db,
+                             oflags | SQLITE_OPEN_FULLMUTEX | (uri ? SQLITE_OPEN_URI : 0), NULL);
     int e = 0;
     if (rc != SQLITE_OK) {
         e = store_sqlite_err(s, rc, "opening the results database", err, errlen);
@@ -254,6 +288,18 @@ int store_open(const char *path, unsigned flags, struct store **out, char *err, 
         s->readonly = true;
     /* Nothing may be written before we know this is our database. */
     e = check_database(s, err, errlen);
+    if (e && s->readonly && (e == -ENOENT || e == -EACCES || e == -EROFS) &&
+        !(flags & STORE_OPEN_IMMUTABLE_RETRY)) {
+        /* A WAL database on a read-only file system cannot create its -shm
+         * file; with no -wal file left (a clean close) there is nothing but
+         * the main file to read, so reading it as immutable is exact. */
+        char *p = strdup(path);
+        store_close(s);
+        s = NULL;
+        e = p ? open_immutable(p, out, err, errlen) : err_set(err, errlen, ENOMEM, "out of memory");
+        free(p);
+        return e;
+    }
     if (e)
         goto out;
     if (!s->readonly) {
