@@ -16,6 +16,7 @@ static const struct subcommand subcommands[] = {
     {"stats", cli_stats, "describe and compare sets of numbers (first file is the baseline)"},
     {"compare", cli_compare, "run variants interleaved and judge them (first is the baseline)"},
     {"env", cli_env, "show the host facts and warnings that affect benchmark results"},
+    {"runs", cli_runs, "list, show, export and import runs in the results store"},
 };
 
 static void usage(FILE *f)

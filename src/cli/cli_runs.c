@@ -1,0 +1,454 @@
+/*
+ * `netab runs VERB`: look into the results store (docs/store.md). Argument
+ * parsing and printing only; the store module does the work.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/cli_common.h"
+#include "store/store.h"
+
+static const char usage_text[] =
+    "usage: netab runs VERB [options]\n"
+    "\n"
+    "Shows what the results store holds (docs/store.md).\n"
+    "\n"
+    "verbs:\n"
+    "  list [--experiment ID] [--json]   runs with their headline metrics\n"
+    "  show ID [--json]                  one run with everything, raw JSON included\n"
+    "  export [--experiment ID] --format csv|json [-o FILE]\n"
+    "                                    runs as CSV (headline columns) or JSON (all)\n"
+    "  experiments [--json]              experiments with their progress\n"
+    "  status ID [--json]                an experiment's counts and time left\n"
+    "  import FILE [--argv TEXT]         record a 'netab run --json' document ('-' is\n"
+    "                                    standard input) as a single run\n"
+    "\n"
+    "options:\n"
+    "  --db PATH            the database (default: $NETAB_DB, else\n"
+    "                       $XDG_DATA_HOME/netab/results.db, XDG_DATA_HOME defaulting\n"
+    "                       to ~/.local/share)\n"
+    "  --experiment ID      only this experiment's runs (0: single runs only)\n"
+    "  --json               JSON output\n"
+    "  --format F           export format: csv or json\n"
+    "  -o, --output FILE    export to FILE instead of standard output\n"
+    "  -h, --help           this text\n"
+    "\n"
+    "exit status: 0 done; 1 the store could not be read or written (or the run\n"
+    "asked for is not there); 2 bad command line.\n";
+
+enum { OPT_DB = 256, OPT_EXPERIMENT, OPT_JSON, OPT_FORMAT, OPT_ARGV };
+
+static const struct option long_opts[] = {
+    {"db", required_argument, NULL, OPT_DB},
+    {"experiment", required_argument, NULL, OPT_EXPERIMENT},
+    {"json", no_argument, NULL, OPT_JSON},
+    {"format", required_argument, NULL, OPT_FORMAT},
+    {"output", required_argument, NULL, 'o'},
+    {"argv", required_argument, NULL, OPT_ARGV},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+
+struct runs_args {
+    const char *verb, *db, *output, *format, *argv_text, *operand;
+    long experiment; /* STORE_ALL_RUNS if not given */
+    bool json;
+};
+
+/* Returns -1 to go on, else the exit code. */
+static int parse_args(int argc, char **argv, struct runs_args *a)
+{
+    memset(a, 0, sizeof(*a));
+    a->experiment = STORE_ALL_RUNS;
+    if (argc < 2)
+        return cli_usage_error("runs", "which verb: list, show, export, experiments, status "
+                                       "or import?");
+    if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+        fputs(usage_text, stdout);
+        return EXIT_OK;
+    }
+    a->verb = argv[1];
+    argc--;
+    argv++;
+    opterr = 0;
+    optind = 1;
+    int c;
+    while ((c = getopt_long(argc, argv, ":ho:", long_opts, NULL)) != -1) {
+        switch (c) {
+        case OPT_DB:
+            a->db = optarg;
+            break;
+        case OPT_EXPERIMENT:
+            if (!cli_parse_int("runs", "--experiment", optarg, 0, INT64_MAX, &a->experiment))
+                return EXIT_USAGE;
+            break;
+        case OPT_JSON:
+            a->json = true;
+            break;
+        case OPT_FORMAT:
+            a->format = optarg;
+            break;
+        case 'o':
+            a->output = optarg;
+            break;
+        case OPT_ARGV:
+            a->argv_text = optarg;
+            break;
+        case 'h':
+            fputs(usage_text, stdout);
+            return EXIT_OK;
+        case ':':
+            return cli_usage_error("runs", "%s needs a value", argv[optind - 1]);
+        default:
+            return cli_usage_error("runs", "unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    if (optind < argc)
+        a->operand = argv[optind++];
+    if (optind < argc)
+        return cli_usage_error("runs", "unexpected argument '%s'", argv[optind]);
+    return -1;
+}
+
+static int open_store(const struct runs_args *a, unsigned flags, struct store **s)
+{
+    char path[4096], err[NB_ERRLEN * 2];
+    int e = store_default_path(a->db, path, sizeof(path), err, sizeof(err));
+    if (!e)
+        e = store_open(path, flags, s, err, sizeof(err));
+    if (e)
+        fprintf(stderr, "netab runs: %s\n", err);
+    return e;
+}
+
+/* " %W.Pf" of v / scale, or a dash where the store holds no value. */
+static void print_num(double v, double scale, int width, int prec)
+{
+    if (isfinite(v))
+        printf(" %*.*f", width, prec, v / scale);
+    else
+        printf(" %*s", width, "-");
+}
+
+static int print_json(json_t *v)
+{
+    if (!v) {
+        fprintf(stderr, "netab runs: out of memory\n");
+        return EXIT_FAIL;
+    }
+    int e = json_dumpf(v, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+    json_decref(v);
+    fputc('\n', stdout);
+    return e ? EXIT_FAIL : EXIT_OK;
+}
+
+static int verb_list(const struct runs_args *a, struct store *s)
+{
+    struct store_run *runs;
+    size_t n;
+    char err[NB_ERRLEN * 2];
+    if (store_run_list(s, a->experiment, false, &runs, &n, err, sizeof(err))) {
+        fprintf(stderr, "netab runs: %s\n", err);
+        return EXIT_FAIL;
+    }
+    if (a->json) {
+        json_t *arr = json_array();
+        for (size_t i = 0; arr && i < n; i++)
+            json_array_append_new(arr, store_run_to_json(&runs[i], false));
+        store_run_list_free(runs, n);
+        return print_json(arr);
+    }
+    printf("%5s %4s %4s %-10s %-10s %-11s %3s %-24s %11s %11s %6s %6s %9s %9s %10s %8s %8s %6s\n",
+           "ID", "EXP", "SEQ", "VARIANT", "CELL", "STATUS", "TRY", "STARTED", "RECV_Mbit/s",
+           "SEND_Mbit/s", "CPU_L%", "CPU_R%", "L_us/KiB", "R_us/KiB", "trans/s", "p50_us", "p99_us",
+           "LOST%");
+    for (size_t i = 0; i < n; i++) {
+        const struct store_run *r = &runs[i];
+        printf("%5lld ", (long long)r->id);
+        if (r->experiment_id)
+            printf("%4lld %4d ", (long long)r->experiment_id, r->seq);
+        else
+            printf("%4s %4s ", "-", "-");
+        printf("%-10s %-10s %-11s %3d %-24s", r->variant ? r->variant : "-",
+               r->cell ? r->cell : "-", store_run_status_name(r->status), r->attempt,
+               r->started ? r->started : "-");
+        print_num(r->receiver_bps, 1e6, 11, 2);
+        print_num(r->sender_bps, 1e6, 11, 2);
+        print_num(r->cpu_local_pct, 1, 6, 1);
+        print_num(r->cpu_remote_pct, 1, 6, 1);
+        print_num(r->local_us_per_kib, 1, 9, 3);
+        print_num(r->remote_us_per_kib, 1, 9, 3);
+        print_num(r->transactions_per_second, 1, 10, 1);
+        print_num(r->latency_p50_us, 1, 8, 1);
+        print_num(r->latency_p99_us, 1, 8, 1);
+        print_num(r->lost_percent, 1, 6, 3);
+        putchar('\n');
+    }
+    if (n == 0)
+        printf("(no runs recorded)\n");
+    store_run_list_free(runs, n);
+    return EXIT_OK;
+}
+
+/* Prints a stored JSON document indented under a heading. */
+static void print_doc(const char *title, const char *text)
+{
+    printf("%s:", title);
+    if (!text) {
+        printf(" (none)\n");
+        return;
+    }
+    json_t *v = json_loads(text, JSON_DECODE_ANY, NULL);
+    if (!v) {
+        printf(" (not valid JSON, stored as is)\n%s\n", text);
+        return;
+    }
+    putchar('\n');
+    json_dumpf(v, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+    putchar('\n');
+    json_decref(v);
+}
+
+static int verb_show(const struct runs_args *a, struct store *s)
+{
+    long id;
+    if (!a->operand)
+        return cli_usage_error("runs", "show: which run? (an ID from 'netab runs list')");
+    if (!cli_parse_int("runs", "show", a->operand, 1, INT64_MAX, &id))
+        return EXIT_USAGE;
+    struct store_run r;
+    char err[NB_ERRLEN * 2];
+    if (store_run_get(s, id, &r, err, sizeof(err))) {
+        fprintf(stderr, "netab runs: %s\n", err);
+        return EXIT_FAIL;
+    }
+    if (a->json) {
+        json_t *v = store_run_to_json(&r, true);
+        store_run_free(&r);
+        return print_json(v);
+    }
+    json_t *o = store_run_to_json(&r, false);
+    const char *key;
+    json_t *v;
+    json_object_foreach(o, key, v)
+    {
+        char *t = json_dumps(v, JSON_ENCODE_ANY | JSON_REAL_PRECISION(10));
+        printf("%-24s %s\n", key, json_is_string(v) ? json_string_value(v) : t ? t : "?");
+        free(t);
+    }
+    json_decref(o);
+    if (r.n_intervals) {
+        printf("intervals:\n  %4s %10s %10s %14s %10s\n", "IDX", "START", "END", "Mbit/s",
+               "PACKETS");
+        for (size_t i = 0; i < r.n_intervals; i++)
+            printf("  %4d %10.3f %10.3f %14.2f %10lld\n", r.intervals[i].idx, r.intervals[i].start,
+                   r.intervals[i].end, r.intervals[i].bits_per_second / 1e6,
+                   (long long)r.intervals[i].packets);
+    }
+    print_doc("params", r.params_json);
+    print_doc("environment", r.env_json);
+    print_doc("result", r.result_json);
+    store_run_free(&r);
+    return EXIT_OK;
+}
+
+static int verb_export(const struct runs_args *a, struct store *s)
+{
+    enum store_format fmt;
+    if (!a->format)
+        return cli_usage_error("runs", "export: --format csv or --format json?");
+    if (!strcmp(a->format, "csv"))
+        fmt = STORE_FORMAT_CSV;
+    else if (!strcmp(a->format, "json"))
+        fmt = STORE_FORMAT_JSON;
+    else
+        return cli_usage_error("runs", "--format: '%s' is neither csv nor json", a->format);
+    FILE *f = stdout;
+    if (a->output && strcmp(a->output, "-") && !(f = fopen(a->output, "w"))) {
+        fprintf(stderr, "netab runs: cannot write %s: %s\n", a->output, strerror(errno));
+        return EXIT_FAIL;
+    }
+    char err[NB_ERRLEN * 2];
+    int e = store_export(s, a->experiment, fmt, f, err, sizeof(err));
+    if (f != stdout && fclose(f) && !e)
+        e = err_set(err, sizeof(err), EIO, "writing %s failed", a->output);
+    if (e) {
+        fprintf(stderr, "netab runs: %s\n", err);
+        return EXIT_FAIL;
+    }
+    return EXIT_OK;
+}
+
+static int verb_experiments(const struct runs_args *a, struct store *s)
+{
+    struct store_experiment *x;
+    size_t n;
+    char err[NB_ERRLEN * 2];
+    if (store_experiment_list(s, &x, &n, err, sizeof(err))) {
+        fprintf(stderr, "netab runs: %s\n", err);
+        return EXIT_FAIL;
+    }
+    if (a->json) {
+        json_t *arr = json_array();
+        for (size_t i = 0; arr && i < n; i++)
+            json_array_append_new(
+                arr, json_pack("{s:I, s:s, s:s, s:s, s:I, s:I, s:I}", "id", (json_int_t)x[i].id,
+                               "name", x[i].name, "created", x[i].created, "status", x[i].status,
+                               "seed", (json_int_t)x[i].seed, "planned", (json_int_t)x[i].planned,
+                               "runs", (json_int_t)x[i].runs));
+        store_experiment_list_free(x, n);
+        return print_json(arr);
+    }
+    printf("%5s %-20s %-24s %-8s %8s %6s\n", "ID", "NAME", "CREATED", "STATUS", "PLANNED", "RUNS");
+    for (size_t i = 0; i < n; i++)
+        printf("%5lld %-20s %-24s %-8s %8ld %6ld\n", (long long)x[i].id, x[i].name, x[i].created,
+               x[i].status, x[i].planned, x[i].runs);
+    if (n == 0)
+        printf("(no experiments recorded)\n");
+    store_experiment_list_free(x, n);
+    return EXIT_OK;
+}
+
+static int verb_status(const struct runs_args *a, struct store *s)
+{
+    long id;
+    if (!a->operand)
+        return cli_usage_error("runs", "status: which experiment?");
+    if (!cli_parse_int("runs", "status", a->operand, 1, INT64_MAX, &id))
+        return EXIT_USAGE;
+    struct store_counts c;
+    double avg;
+    bool found;
+    int next = -1;
+    char err[NB_ERRLEN * 2];
+    if (store_experiment_counts(s, id, &c, err, sizeof(err)) ||
+        store_avg_run_seconds(s, id, &avg, err, sizeof(err)) ||
+        store_next_pending(s, id, &next, &found, err, sizeof(err))) {
+        fprintf(stderr, "netab runs: %s\n", err);
+        return EXIT_FAIL;
+    }
+    double eta = store_eta_seconds(&c, avg);
+    if (a->json)
+        return print_json(json_pack("{s:I, s:i, s:i, s:i, s:i, s:i, s:i, s:o, s:o, s:o}", "id",
+                                    (json_int_t)id, "planned", (int)c.planned, "ok", (int)c.ok,
+                                    "failed", (int)c.failed, "pending", (int)c.pending,
+                                    "interrupted", (int)c.interrupted, "running", (int)c.running,
+                                    "next_seq", found ? json_integer(next) : json_null(),
+                                    "avg_run_s", isfinite(avg) ? json_real(avg) : json_null(),
+                                    "eta_s", isfinite(eta) ? json_real(eta) : json_null()));
+    printf("experiment %ld: %ld planned, %ld ok, %ld failed, %ld pending "
+           "(%ld interrupted attempts, %ld running)\n",
+           id, c.planned, c.ok, c.failed, c.pending, c.interrupted, c.running);
+    if (found)
+        printf("next: seq %d", next);
+    if (found && isfinite(eta))
+        printf(", about %.0f s left at %.1f s per run", eta, avg);
+    if (found)
+        putchar('\n');
+    return EXIT_OK;
+}
+
+static char *read_all(FILE *f, size_t *len)
+{
+    size_t cap = 65536, n = 0;
+    char *buf = malloc(cap);
+    while (buf) {
+        n += fread(buf + n, 1, cap - n - 1, f);
+        if (n < cap - 1)
+            break;
+        char *p = realloc(buf, cap *= 2);
+        if (!p)
+            free(buf);
+        buf = p;
+    }
+    if (buf)
+        buf[n] = '\0';
+    *len = n;
+    return buf;
+}
+
+static int verb_import(const struct runs_args *a, struct store *s)
+{
+    FILE *f = stdin;
+    if (!a->operand)
+        return cli_usage_error("runs", "import: which file? ('-' for standard input)");
+    if (strcmp(a->operand, "-") && !(f = fopen(a->operand, "r"))) {
+        fprintf(stderr, "netab runs: cannot read %s: %s\n", a->operand, strerror(errno));
+        return EXIT_FAIL;
+    }
+    size_t len;
+    char *text = read_all(f, &len);
+    bool bad = ferror(f);
+    if (f != stdin)
+        fclose(f);
+    if (!text || bad) {
+        fprintf(stderr, "netab runs: cannot read %s\n", a->operand);
+        free(text);
+        return EXIT_FAIL;
+    }
+    json_error_t jerr;
+    json_t *doc = json_loads(text, 0, &jerr);
+    if (!json_is_object(doc)) {
+        fprintf(stderr, "netab runs: %s:%d: not a netab run --json document: %s\n", a->operand,
+                jerr.line, doc ? "not an object" : jerr.text);
+        json_decref(doc);
+        free(text);
+        return EXIT_USAGE;
+    }
+    json_t *error = json_object_get(doc, "error");
+    int exit_code = !error || json_is_null(error) ? 0 : 1;
+    json_decref(doc);
+    char argv_text[4200];
+    snprintf(argv_text, sizeof(argv_text), "imported from %s", a->operand);
+    char err[NB_ERRLEN * 2];
+    int64_t id;
+    int e = store_record_result(s, a->argv_text ? a->argv_text : argv_text, text, exit_code, &id,
+                                err, sizeof(err));
+    free(text);
+    if (e) {
+        fprintf(stderr, "netab runs: %s\n", err);
+        return EXIT_FAIL;
+    }
+    printf("recorded run %lld in %s\n", (long long)id, store_path(s));
+    return EXIT_OK;
+}
+
+int cli_runs(int argc, char **argv)
+{
+    struct runs_args a;
+    int rc = parse_args(argc, argv, &a);
+    if (rc >= 0)
+        return rc;
+    static const struct {
+        const char *name;
+        int (*fn)(const struct runs_args *, struct store *);
+        bool writes;
+    } verbs[] = {
+        {"list", verb_list, false},     {"show", verb_show, false},
+        {"export", verb_export, false}, {"experiments", verb_experiments, false},
+        {"status", verb_status, false}, {"import", verb_import, true},
+    };
+    for (size_t i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++) {
+        if (strcmp(a.verb, verbs[i].name))
+            continue;
+        if (!verbs[i].writes && a.operand && strcmp(a.verb, "show") && strcmp(a.verb, "status"))
+            return cli_usage_error("runs", "%s: unexpected argument '%s'", a.verb, a.operand);
+        struct store *s;
+        /* Readers never create a database; only import does. */
+        if (open_store(&a, verbs[i].writes ? STORE_OPEN_CREATE : 0, &s))
+            return EXIT_FAIL;
+        rc = verbs[i].fn(&a, s);
+        store_close(s);
+        return rc;
+    }
+    return cli_usage_error("runs",
+                           "unknown verb '%s' (list, show, export, experiments, status, "
+                           "import)",
+                           a.verb);
+}

@@ -1,0 +1,253 @@
+/*
+ * The results store: every run netab makes, kept in a SQLite database so that
+ * campaigns survive hours, crashes and reboots (docs/store.md).
+ *
+ * Conventions: functions return 0 or a negative errno and, on failure, write a
+ * full sentence into (err, errlen). SQLite failures are mapped to errnos:
+ * -EROFS (read-only file or file system), -ENOSPC (disk full), -ENOTSUP (the
+ * file is not a SQLite database), -EPROTONOSUPPORT (the schema is newer than
+ * this netab), -EBUSY (locked too long), -ENOENT (no such row), -EIO (other).
+ *
+ * Durability: the database runs in WAL mode with synchronous=FULL, so a call
+ * that returned 0 after a write has reached stable storage; a failing call
+ * rolls its transaction back and leaves everything recorded before intact.
+ * Nothing is ever overwritten: a run row may only move from 'running' to a
+ * final status, and triggers in the schema refuse any other update or delete.
+ *
+ * Strings passed in are copied; strings handed out belong to the structure
+ * they are in and are released by its *_free() function.
+ */
+#ifndef NETAB_STORE_STORE_H
+#define NETAB_STORE_STORE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "util/err.h"
+
+/* The schema version this netab writes; older databases are migrated to it. */
+#define STORE_SCHEMA_VERSION 2
+
+struct store;
+
+/* store_open() flags. */
+enum {
+    STORE_OPEN_CREATE = 1 << 0,   /* create the file (and its directory) if missing */
+    STORE_OPEN_READONLY = 1 << 1, /* never write: no migrations, every write fails -EROFS */
+};
+
+/*
+ * Picks the database path: cli_path if not NULL, else $NETAB_DB, else
+ * $XDG_DATA_HOME/netab/results.db with XDG_DATA_HOME defaulting to
+ * $HOME/.local/share. Writes it into out. -ENAMETOOLONG or -ENOENT (no HOME).
+ */
+NB_MUST_CHECK int store_default_path(const char *cli_path, char *out, size_t outlen, char *err,
+                                     size_t errlen);
+
+/*
+ * Opens (with STORE_OPEN_CREATE: creates, making missing directories) the
+ * database at path, checks that it is a SQLite database whose schema this
+ * netab understands, and applies pending migrations in one transaction.
+ * A file that is not a database or has a newer schema is not modified.
+ * On success *out is the caller's, to be released with store_close().
+ */
+NB_MUST_CHECK int store_open(const char *path, unsigned flags, struct store **out, char *err,
+                             size_t errlen);
+
+/* Closes db (NULL is fine). Everything committed is already durable. */
+void store_close(struct store *db);
+
+/* The schema version of the open database (after migrations). */
+int store_schema_version(const struct store *db);
+
+/* The path db was opened with; owned by db. */
+const char *store_path(const struct store *db);
+
+/* --- Experiments and their plans ---------------------------------------- */
+
+/* One planned run of an experiment; strings are borrowed for the call. */
+struct store_plan_entry {
+    int seq;             /* position in the randomized order, unique per experiment */
+    const char *variant; /* e.g. "baseline" or "patched" */
+    const char *cell;    /* matrix cell label, or NULL */
+    bool warmup;         /* a warm-up run whose numbers are not judged */
+    int round;           /* repetition number */
+};
+
+/*
+ * Records an experiment and its whole plan in one transaction: either all of
+ * it is stored or none. file_text and spec_json may be NULL. *id receives the
+ * new experiment's id.
+ */
+NB_MUST_CHECK int store_experiment_create(struct store *db, const char *name, const char *file_text,
+                                          const char *spec_json, uint64_t seed,
+                                          const struct store_plan_entry *plan, size_t n,
+                                          int64_t *id, char *err, size_t errlen);
+
+/* Sets an experiment's status: "planned", "running", "done" or "failed". */
+NB_MUST_CHECK int store_experiment_set_status(struct store *db, int64_t id, const char *status,
+                                              char *err, size_t errlen);
+
+/* --- Runs ---------------------------------------------------------------- */
+
+enum store_run_status {
+    STORE_RUN_RUNNING,
+    STORE_RUN_OK,
+    STORE_RUN_FAILED,
+    STORE_RUN_INTERRUPTED,
+};
+
+/* "running", "ok", "failed", "interrupted". */
+const char *store_run_status_name(enum store_run_status s);
+
+/*
+ * Commits a new run row with status 'running' before the run starts, so that a
+ * crash leaves evidence. experiment_id 0 is a single run outside any
+ * experiment (seq is then ignored and stored as NULL). attempt is 1 plus the
+ * number of earlier rows for the same experiment and seq. variant, cell,
+ * params_json and env_json may be NULL. *run_id receives the row's id.
+ */
+NB_MUST_CHECK int store_run_begin(struct store *db, int64_t experiment_id, int seq,
+                                  const char *variant, const char *cell, const char *params_json,
+                                  const char *env_json, int64_t *run_id, char *err, size_t errlen);
+
+/*
+ * Finishes a 'running' row: status (OK, FAILED or INTERRUPTED), exit code,
+ * error text (may be NULL) and the raw `netab run --json` document (may be
+ * NULL). The document's headline metrics and intervals are extracted into
+ * their columns and the intervals table, all in one transaction. A document
+ * that is not valid JSON is still stored verbatim, with no headline values.
+ * -ENOENT if there is no such run, -EALREADY if it is no longer running.
+ */
+NB_MUST_CHECK int store_run_finish(struct store *db, int64_t run_id, enum store_run_status status,
+                                   int exit_code, const char *error, const char *result_json,
+                                   char *err, size_t errlen);
+
+/*
+ * Resume support: every 'running' row of the experiment becomes
+ * 'interrupted' (a process that recorded it is gone). *n (may be NULL)
+ * receives how many rows changed.
+ */
+NB_MUST_CHECK int store_mark_interrupted(struct store *db, int64_t experiment_id, int *n, char *err,
+                                         size_t errlen);
+
+/*
+ * The lowest planned seq that has no 'ok' or 'failed' run. *found is false
+ * (and *seq untouched) when the experiment is complete.
+ */
+NB_MUST_CHECK int store_next_pending(struct store *db, int64_t experiment_id, int *seq, bool *found,
+                                     char *err, size_t errlen);
+
+/*
+ * Progress of an experiment. planned: plan entries; ok: planned seqs with an
+ * 'ok' run; failed: seqs whose runs failed and none ok; pending: seqs with no
+ * 'ok' or 'failed' run (what resume still has to do); interrupted and
+ * running: run rows (attempts) in those states.
+ */
+struct store_counts {
+    long planned, ok, failed, pending, interrupted, running;
+};
+NB_MUST_CHECK int store_experiment_counts(struct store *db, int64_t experiment_id,
+                                          struct store_counts *c, char *err, size_t errlen);
+
+/* Mean wall-clock duration of the experiment's finished ok/failed runs; NAN if none. */
+NB_MUST_CHECK int store_avg_run_seconds(struct store *db, int64_t experiment_id, double *avg,
+                                        char *err, size_t errlen);
+
+/* Seconds left: pending runs times avg_run_seconds; NAN if avg is not finite. */
+double store_eta_seconds(const struct store_counts *c, double avg_run_seconds);
+
+/*
+ * A single `netab run` result: opens (creating) the database at db_path (NULL
+ * = default path), records a run outside any experiment with the document's
+ * "test" object as params and "host" object as environment, and finishes it
+ * as ok when exit_code is 0 and the document's "error" is null, else failed.
+ * argv_text is the command line, kept for reference. *run_id may be NULL.
+ */
+NB_MUST_CHECK int store_record_result(struct store *db, const char *argv_text,
+                                      const char *result_json, int exit_code, int64_t *run_id,
+                                      char *err, size_t errlen);
+NB_MUST_CHECK int store_record_single(const char *db_path, const char *argv_text,
+                                      const char *result_json, int exit_code, char *err,
+                                      size_t errlen);
+
+/* --- Reading ------------------------------------------------------------- */
+
+struct store_experiment {
+    int64_t id;
+    char *name, *created, *status;
+    uint64_t seed;
+    long planned, runs; /* plan entries and run rows */
+};
+
+/* All experiments, oldest first. Free with store_experiment_list_free(). */
+NB_MUST_CHECK int store_experiment_list(struct store *db, struct store_experiment **out, size_t *n,
+                                        char *err, size_t errlen);
+void store_experiment_list_free(struct store_experiment *list, size_t n);
+
+struct store_interval {
+    int idx;
+    double start, end, bits_per_second;
+    int64_t packets;
+};
+
+/* One run. Doubles are NAN where the database holds NULL. */
+struct store_run {
+    int64_t id;
+    int64_t experiment_id; /* 0: a single run */
+    int seq;               /* -1 for single runs */
+    char *variant, *cell;  /* may be NULL */
+    enum store_run_status status;
+    int attempt;
+    char *started, *finished; /* ISO 8601 UTC; finished may be NULL */
+    double duration_s;
+    bool has_exit_code;
+    int exit_code;
+    char *error, *argv_text;
+    double receiver_bps, sender_bps, local_us_per_kib, remote_us_per_kib, cpu_local_pct,
+        cpu_remote_pct, transactions_per_second, latency_p50_us, latency_p99_us, lost_percent;
+    /* Only filled by store_run_get() and (for export) store_run_list(.., true, ..). */
+    char *params_json, *result_json, *env_json;
+    struct store_interval *intervals;
+    size_t n_intervals;
+};
+
+/* Experiment filter for store_run_list() and store_export(). */
+#define STORE_ALL_RUNS (-1)
+
+/*
+ * Runs ordered by id; experiment_id STORE_ALL_RUNS for all, 0 for single runs
+ * only, else that experiment's. with_raw also loads the JSON documents and
+ * intervals. Free with store_run_list_free().
+ */
+NB_MUST_CHECK int store_run_list(struct store *db, int64_t experiment_id, bool with_raw,
+                                 struct store_run **out, size_t *n, char *err, size_t errlen);
+void store_run_list_free(struct store_run *runs, size_t n);
+
+/* One run with everything. -ENOENT if absent. Release with store_run_free(). */
+NB_MUST_CHECK int store_run_get(struct store *db, int64_t run_id, struct store_run *out, char *err,
+                                size_t errlen);
+/* Frees what r points to (not r itself). */
+void store_run_free(struct store_run *r);
+
+/*
+ * A JSON object describing r (new reference, caller owns). with_raw adds
+ * "params", "env" and "result" (parsed documents, or the raw text as a string
+ * if it is not valid JSON) and "intervals". Returns NULL on allocation failure.
+ */
+struct json_t;
+struct json_t *store_run_to_json(const struct store_run *r, bool with_raw);
+
+enum store_format { STORE_FORMAT_CSV, STORE_FORMAT_JSON };
+
+/*
+ * Writes runs (filtered as store_run_list()) to f: CSV with a header row and
+ * the headline columns (RFC 4180 quoting), or one JSON array of objects as
+ * store_run_to_json(r, true). -EIO if writing f fails.
+ */
+NB_MUST_CHECK int store_export(struct store *db, int64_t experiment_id, enum store_format fmt,
+                               FILE *f, char *err, size_t errlen);
+
+#endif

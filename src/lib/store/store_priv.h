@@ -1,0 +1,41 @@
+/* Internals shared by the store's source files; not part of the API. */
+#ifndef NETAB_STORE_PRIV_H
+#define NETAB_STORE_PRIV_H
+
+#include <sqlite3.h>
+
+#include "store/store.h"
+
+struct store {
+    sqlite3 *db;
+    char *path;
+    int version;
+    bool readonly;
+};
+
+/* One schema migration: applied to go from version - 1 to version. */
+struct store_migration {
+    int version;
+    const char *name;
+    const char *sql;
+};
+extern const struct store_migration store_migrations[];
+extern const size_t store_n_migrations;
+
+/*
+ * Turns a SQLite result code into a negative errno and writes
+ * "WHAT: <explanation> (PATH)" into err; the explanation is specific for the
+ * cases a user can act on (read-only, disk full, not a database, locked).
+ */
+int store_sqlite_err(const struct store *s, int rc, const char *what, char *err, size_t errlen);
+
+/* Runs sql (no results); on failure maps the error as above. */
+int store_exec(struct store *s, const char *sql, const char *what, char *err, size_t errlen);
+
+/* Prepares sql; on failure maps the error. */
+int store_prepare(struct store *s, const char *sql, sqlite3_stmt **st, char *err, size_t errlen);
+
+/* Binds text or NULL. */
+int store_bind_text(sqlite3_stmt *st, int i, const char *s);
+
+#endif

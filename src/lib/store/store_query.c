@@ -1,0 +1,445 @@
+/* Reading the results store: listings, one run in full, and exports. */
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "store/store_priv.h"
+
+#define RUN_COLUMNS                                                                                \
+    "id, experiment_id, seq, variant, cell, status, attempt, started, finished, "                  \
+    "(julianday(finished) - julianday(started)) * 86400.0, exit_code, error, argv_text, "          \
+    "receiver_bps, sender_bps, local_us_per_kib, remote_us_per_kib, cpu_local_pct, "               \
+    "cpu_remote_pct, transactions_per_second, latency_p50_us, latency_p99_us, lost_percent, "      \
+    "params_json, result_json, env_json"
+/* Index of the first headline column and of params_json in RUN_COLUMNS. */
+#define COL_HEADLINE 13
+#define COL_RAW 23
+
+/* The headline fields of struct store_run in column order, with their names. */
+static const struct {
+    const char *name;
+    size_t offset;
+} headline_fields[] = {
+    {"receiver_bps", offsetof(struct store_run, receiver_bps)},
+    {"sender_bps", offsetof(struct store_run, sender_bps)},
+    {"local_us_per_kib", offsetof(struct store_run, local_us_per_kib)},
+    {"remote_us_per_kib", offsetof(struct store_run, remote_us_per_kib)},
+    {"cpu_local_pct", offsetof(struct store_run, cpu_local_pct)},
+    {"cpu_remote_pct", offsetof(struct store_run, cpu_remote_pct)},
+    {"transactions_per_second", offsetof(struct store_run, transactions_per_second)},
+    {"latency_p50_us", offsetof(struct store_run, latency_p50_us)},
+    {"latency_p99_us", offsetof(struct store_run, latency_p99_us)},
+    {"lost_percent", offsetof(struct store_run, lost_percent)},
+};
+#define N_HEADLINE (sizeof(headline_fields) / sizeof(headline_fields[0]))
+
+static double *headline_ptr(struct store_run *r, size_t i)
+{
+    return (double *)((char *)r + headline_fields[i].offset);
+}
+
+static double headline_get(const struct store_run *r, size_t i)
+{
+    return *(const double *)((const char *)r + headline_fields[i].offset);
+}
+
+/* A copy of a text column, or NULL for SQL NULL. Sets *oom on failure. */
+static char *col_text(sqlite3_stmt *st, int i, bool *oom)
+{
+    const unsigned char *t = sqlite3_column_text(st, i);
+    if (!t)
+        return NULL;
+    char *c = strdup((const char *)t);
+    if (!c)
+        *oom = true;
+    return c;
+}
+
+static double col_double(sqlite3_stmt *st, int i)
+{
+    return sqlite3_column_type(st, i) == SQLITE_NULL ? NAN : sqlite3_column_double(st, i);
+}
+
+static enum store_run_status parse_status(const char *s)
+{
+    for (int i = STORE_RUN_RUNNING; i <= STORE_RUN_INTERRUPTED; i++)
+        if (s && !strcmp(s, store_run_status_name((enum store_run_status)i)))
+            return (enum store_run_status)i;
+    return STORE_RUN_FAILED;
+}
+
+static int load_intervals(struct store *s, struct store_run *r, char *err, size_t errlen)
+{
+    sqlite3_stmt *st;
+    int e = store_prepare(s,
+                          "SELECT idx, start, \"end\", bits_per_second, packets FROM intervals "
+                          "WHERE run_id = ? ORDER BY idx",
+                          &st, err, errlen);
+    if (e)
+        return e;
+    sqlite3_bind_int64(st, 1, r->id);
+    size_t cap = 0;
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        if (r->n_intervals == cap) {
+            cap = cap ? 2 * cap : 16;
+            void *p = realloc(r->intervals, cap * sizeof(*r->intervals));
+            if (!p) {
+                e = err_set(err, errlen, ENOMEM, "out of memory reading intervals");
+                break;
+            }
+            r->intervals = p;
+        }
+        struct store_interval *iv = &r->intervals[r->n_intervals++];
+        iv->idx = sqlite3_column_int(st, 0);
+        iv->start = col_double(st, 1);
+        iv->end = col_double(st, 2);
+        iv->bits_per_second = col_double(st, 3);
+        iv->packets = sqlite3_column_type(st, 4) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 4);
+    }
+    if (!e && rc != SQLITE_DONE)
+        e = store_sqlite_err(s, rc, "reading intervals", err, errlen);
+    sqlite3_finalize(st);
+    return e;
+}
+
+/* Fills r from the current row of a RUN_COLUMNS query. */
+static int read_run(struct store *s, sqlite3_stmt *st, bool with_raw, struct store_run *r,
+                    char *err, size_t errlen)
+{
+    bool oom = false;
+    memset(r, 0, sizeof(*r));
+    r->id = sqlite3_column_int64(st, 0);
+    r->experiment_id = sqlite3_column_int64(st, 1);
+    r->seq = sqlite3_column_type(st, 2) == SQLITE_NULL ? -1 : sqlite3_column_int(st, 2);
+    r->variant = col_text(st, 3, &oom);
+    r->cell = col_text(st, 4, &oom);
+    r->status = parse_status((const char *)sqlite3_column_text(st, 5));
+    r->attempt = sqlite3_column_int(st, 6);
+    r->started = col_text(st, 7, &oom);
+    r->finished = col_text(st, 8, &oom);
+    r->duration_s = col_double(st, 9);
+    r->has_exit_code = sqlite3_column_type(st, 10) != SQLITE_NULL;
+    r->exit_code = sqlite3_column_int(st, 10);
+    r->error = col_text(st, 11, &oom);
+    r->argv_text = col_text(st, 12, &oom);
+    for (size_t i = 0; i < N_HEADLINE; i++)
+        *headline_ptr(r, i) = col_double(st, COL_HEADLINE + (int)i);
+    if (with_raw) {
+        r->params_json = col_text(st, COL_RAW, &oom);
+        r->result_json = col_text(st, COL_RAW + 1, &oom);
+        r->env_json = col_text(st, COL_RAW + 2, &oom);
+    }
+    int e =
+        oom ? err_set(err, errlen, ENOMEM, "out of memory reading run %lld", (long long)r->id) : 0;
+    if (!e && with_raw)
+        e = load_intervals(s, r, err, errlen);
+    if (e)
+        store_run_free(r);
+    return e;
+}
+
+void store_run_free(struct store_run *r)
+{
+    if (!r)
+        return;
+    free(r->variant);
+    free(r->cell);
+    free(r->started);
+    free(r->finished);
+    free(r->error);
+    free(r->argv_text);
+    free(r->params_json);
+    free(r->result_json);
+    free(r->env_json);
+    free(r->intervals);
+    memset(r, 0, sizeof(*r));
+}
+
+void store_run_list_free(struct store_run *runs, size_t n)
+{
+    for (size_t i = 0; runs && i < n; i++)
+        store_run_free(&runs[i]);
+    free(runs);
+}
+
+int store_run_get(struct store *s, int64_t run_id, struct store_run *out, char *err, size_t errlen)
+{
+    sqlite3_stmt *st;
+    memset(out, 0, sizeof(*out));
+    int e = store_prepare(s, "SELECT " RUN_COLUMNS " FROM runs WHERE id = ?", &st, err, errlen);
+    if (e)
+        return e;
+    sqlite3_bind_int64(st, 1, run_id);
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW)
+        e = read_run(s, st, true, out, err, errlen);
+    else if (rc == SQLITE_DONE)
+        e = err_set(err, errlen, ENOENT, "no run %lld in %s", (long long)run_id, s->path);
+    else
+        e = store_sqlite_err(s, rc, "reading a run", err, errlen);
+    sqlite3_finalize(st);
+    return e;
+}
+
+int store_run_list(struct store *s, int64_t experiment_id, bool with_raw, struct store_run **out,
+                   size_t *n, char *err, size_t errlen)
+{
+    const char *sql = experiment_id == STORE_ALL_RUNS
+                          ? "SELECT " RUN_COLUMNS " FROM runs WHERE ?1 IS NOT NULL ORDER BY id"
+                      : experiment_id == 0
+                          ? "SELECT " RUN_COLUMNS " FROM runs WHERE experiment_id IS NULL AND ?1 "
+                            "IS NOT NULL ORDER BY id"
+                          : "SELECT " RUN_COLUMNS " FROM runs WHERE experiment_id = ?1 ORDER BY id";
+    sqlite3_stmt *st;
+    *out = NULL;
+    *n = 0;
+    int e = store_prepare(s, sql, &st, err, errlen);
+    if (e)
+        return e;
+    sqlite3_bind_int64(st, 1, experiment_id);
+    struct store_run *runs = NULL;
+    size_t count = 0, cap = 0;
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        if (count == cap) {
+            cap = cap ? 2 * cap : 32;
+            void *p = realloc(runs, cap * sizeof(*runs));
+            if (!p) {
+                e = err_set(err, errlen, ENOMEM, "out of memory listing runs");
+                break;
+            }
+            runs = p;
+        }
+        e = read_run(s, st, with_raw, &runs[count], err, errlen);
+        if (e)
+            break;
+        count++;
+    }
+    if (!e && rc != SQLITE_DONE)
+        e = store_sqlite_err(s, rc, "listing runs", err, errlen);
+    sqlite3_finalize(st);
+    if (e) {
+        store_run_list_free(runs, count);
+        return e;
+    }
+    *out = runs;
+    *n = count;
+    return 0;
+}
+
+int store_experiment_list(struct store *s, struct store_experiment **out, size_t *n, char *err,
+                          size_t errlen)
+{
+    sqlite3_stmt *st;
+    *out = NULL;
+    *n = 0;
+    int e = store_prepare(s,
+                          "SELECT id, name, created, status, seed, "
+                          "(SELECT count(*) FROM plan p WHERE p.experiment_id = e.id), "
+                          "(SELECT count(*) FROM runs r WHERE r.experiment_id = e.id) "
+                          "FROM experiments e ORDER BY id",
+                          &st, err, errlen);
+    if (e)
+        return e;
+    struct store_experiment *list = NULL;
+    size_t count = 0, cap = 0;
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        if (count == cap) {
+            cap = cap ? 2 * cap : 16;
+            void *p = realloc(list, cap * sizeof(*list));
+            if (!p) {
+                e = err_set(err, errlen, ENOMEM, "out of memory listing experiments");
+                break;
+            }
+            list = p;
+        }
+        bool oom = false;
+        struct store_experiment *x = &list[count++];
+        x->id = sqlite3_column_int64(st, 0);
+        x->name = col_text(st, 1, &oom);
+        x->created = col_text(st, 2, &oom);
+        x->status = col_text(st, 3, &oom);
+        x->seed = (uint64_t)sqlite3_column_int64(st, 4);
+        x->planned = sqlite3_column_int64(st, 5);
+        x->runs = sqlite3_column_int64(st, 6);
+        if (oom) {
+            e = err_set(err, errlen, ENOMEM, "out of memory listing experiments");
+            break;
+        }
+    }
+    if (!e && rc != SQLITE_DONE)
+        e = store_sqlite_err(s, rc, "listing experiments", err, errlen);
+    sqlite3_finalize(st);
+    if (e) {
+        store_experiment_list_free(list, count);
+        return e;
+    }
+    *out = list;
+    *n = count;
+    return 0;
+}
+
+void store_experiment_list_free(struct store_experiment *list, size_t n)
+{
+    for (size_t i = 0; list && i < n; i++) {
+        free(list[i].name);
+        free(list[i].created);
+        free(list[i].status);
+    }
+    free(list);
+}
+
+static json_t *str_or_null(const char *s)
+{
+    return s ? json_string(s) : json_null();
+}
+
+static json_t *num_or_null(double v)
+{
+    return isfinite(v) ? json_real(v) : json_null();
+}
+
+/* A stored document parsed back, or the raw text as a string if it does not parse. */
+static json_t *raw_doc(const char *text)
+{
+    if (!text)
+        return json_null();
+    json_t *v = json_loads(text, JSON_DECODE_ANY, NULL);
+    return v ? v : json_string(text);
+}
+
+json_t *store_run_to_json(const struct store_run *r, bool with_raw)
+{
+    json_t *o = json_object();
+    if (!o)
+        return NULL;
+    json_object_set_new(o, "id", json_integer(r->id));
+    json_object_set_new(o, "experiment",
+                        r->experiment_id ? json_integer(r->experiment_id) : json_null());
+    json_object_set_new(o, "seq", r->seq >= 0 ? json_integer(r->seq) : json_null());
+    json_object_set_new(o, "variant", str_or_null(r->variant));
+    json_object_set_new(o, "cell", str_or_null(r->cell));
+    json_object_set_new(o, "status", json_string(store_run_status_name(r->status)));
+    json_object_set_new(o, "attempt", json_integer(r->attempt));
+    json_object_set_new(o, "started", str_or_null(r->started));
+    json_object_set_new(o, "finished", str_or_null(r->finished));
+    json_object_set_new(o, "duration_s", num_or_null(r->duration_s));
+    json_object_set_new(o, "exit_code",
+                        r->has_exit_code ? json_integer(r->exit_code) : json_null());
+    json_object_set_new(o, "error", str_or_null(r->error));
+    json_object_set_new(o, "argv", str_or_null(r->argv_text));
+    for (size_t i = 0; i < N_HEADLINE; i++)
+        json_object_set_new(o, headline_fields[i].name, num_or_null(headline_get(r, i)));
+    if (with_raw) {
+        json_object_set_new(o, "params", raw_doc(r->params_json));
+        json_object_set_new(o, "env", raw_doc(r->env_json));
+        json_object_set_new(o, "result", raw_doc(r->result_json));
+        json_t *iv = json_array();
+        for (size_t i = 0; iv && i < r->n_intervals; i++) {
+            const struct store_interval *x = &r->intervals[i];
+            json_array_append_new(
+                iv, json_pack("{s:i, s:o, s:o, s:o, s:o}", "idx", x->idx, "start",
+                              num_or_null(x->start), "end", num_or_null(x->end), "bits_per_second",
+                              num_or_null(x->bits_per_second), "packets",
+                              x->packets >= 0 ? json_integer(x->packets) : json_null()));
+        }
+        json_object_set_new(o, "intervals", iv ? iv : json_null());
+    }
+    return o;
+}
+
+/* One CSV field, quoted when it holds a comma, quote or line break (RFC 4180). */
+static void csv_text(FILE *f, const char *s)
+{
+    if (!s)
+        return;
+    if (!strpbrk(s, ",\"\r\n")) {
+        fputs(s, f);
+        return;
+    }
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+static void csv_num(FILE *f, double v)
+{
+    if (isfinite(v))
+        fprintf(f, "%.10g", v);
+}
+
+static void export_csv(FILE *f, const struct store_run *runs, size_t n)
+{
+    fputs("id,experiment,seq,variant,cell,status,attempt,started,finished,duration_s,"
+          "exit_code,error",
+          f);
+    for (size_t i = 0; i < N_HEADLINE; i++)
+        fprintf(f, ",%s", headline_fields[i].name);
+    fputs("\r\n", f);
+    for (size_t k = 0; k < n; k++) {
+        const struct store_run *r = &runs[k];
+        fprintf(f, "%lld,", (long long)r->id);
+        if (r->experiment_id)
+            fprintf(f, "%lld", (long long)r->experiment_id);
+        fputc(',', f);
+        if (r->seq >= 0)
+            fprintf(f, "%d", r->seq);
+        fputc(',', f);
+        csv_text(f, r->variant);
+        fputc(',', f);
+        csv_text(f, r->cell);
+        fprintf(f, ",%s,%d,", store_run_status_name(r->status), r->attempt);
+        csv_text(f, r->started);
+        fputc(',', f);
+        csv_text(f, r->finished);
+        fputc(',', f);
+        csv_num(f, r->duration_s);
+        fputc(',', f);
+        if (r->has_exit_code)
+            fprintf(f, "%d", r->exit_code);
+        fputc(',', f);
+        csv_text(f, r->error);
+        for (size_t i = 0; i < N_HEADLINE; i++) {
+            fputc(',', f);
+            csv_num(f, headline_get(r, i));
+        }
+        fputs("\r\n", f);
+    }
+}
+
+int store_export(struct store *s, int64_t experiment_id, enum store_format fmt, FILE *f, char *err,
+                 size_t errlen)
+{
+    struct store_run *runs;
+    size_t n;
+    int e = store_run_list(s, experiment_id, fmt == STORE_FORMAT_JSON, &runs, &n, err, errlen);
+    if (e)
+        return e;
+    if (fmt == STORE_FORMAT_CSV) {
+        export_csv(f, runs, n);
+    } else {
+        json_t *arr = json_array();
+        for (size_t i = 0; arr && i < n; i++)
+            if (json_array_append_new(arr, store_run_to_json(&runs[i], true)))
+                e = err_set(err, errlen, ENOMEM, "out of memory exporting runs");
+        if (!arr)
+            e = err_set(err, errlen, ENOMEM, "out of memory exporting runs");
+        if (!e && json_dumpf(arr, f, JSON_INDENT(2) | JSON_REAL_PRECISION(10)))
+            e = err_set(err, errlen, EIO, "writing the export failed");
+        if (!e)
+            fputc('\n', f);
+        json_decref(arr);
+    }
+    store_run_list_free(runs, n);
+    if (!e && (fflush(f) || ferror(f)))
+        e = err_set(err, errlen, EIO, "writing the export failed: %s", strerror(errno));
+    return e;
+}

@@ -1,0 +1,444 @@
+/*
+ * Writing to the results store: experiments with their plans, runs from
+ * 'running' to a final status, and the bookkeeping resume needs.
+ */
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "store/store_priv.h"
+
+static const char *const status_names[] = {"running", "ok", "failed", "interrupted"};
+
+const char *store_run_status_name(enum store_run_status s)
+{
+    return (unsigned)s < 4 ? status_names[s] : "?";
+}
+
+static int refuse_readonly(struct store *s, const char *what, char *err, size_t errlen)
+{
+    return s->readonly ? store_sqlite_err(s, SQLITE_READONLY, what, err, errlen) : 0;
+}
+
+/* Ends a write transaction: COMMIT if e is 0, else ROLLBACK and keep e. */
+static int finish_tx(struct store *s, int e, const char *what, char *err, size_t errlen)
+{
+    if (!e)
+        e = store_exec(s, "COMMIT", what, err, errlen);
+    if (e && !sqlite3_get_autocommit(s->db))
+        sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+    return e;
+}
+
+/* Steps a statement that returns no rows, then finalizes it. */
+static int step_done(struct store *s, sqlite3_stmt *st, const char *what, char *err, size_t errlen)
+{
+    int rc = sqlite3_step(st);
+    int e = rc == SQLITE_DONE ? 0 : store_sqlite_err(s, rc, what, err, errlen);
+    sqlite3_finalize(st);
+    return e;
+}
+
+int store_experiment_create(struct store *s, const char *name, const char *file_text,
+                            const char *spec_json, uint64_t seed,
+                            const struct store_plan_entry *plan, size_t n, int64_t *id, char *err,
+                            size_t errlen)
+{
+    const char *what = "recording the experiment";
+    sqlite3_stmt *st = NULL;
+    int e = refuse_readonly(s, what, err, errlen);
+    if (!e)
+        e = store_exec(s, "BEGIN IMMEDIATE", what, err, errlen);
+    if (e)
+        return e;
+    e = store_prepare(s,
+                      "INSERT INTO experiments (name, file_text, spec_json, seed) "
+                      "VALUES (?, ?, ?, ?)",
+                      &st, err, errlen);
+    if (!e) {
+        store_bind_text(st, 1, name ? name : "");
+        store_bind_text(st, 2, file_text);
+        store_bind_text(st, 3, spec_json);
+        sqlite3_bind_int64(st, 4, (int64_t)seed);
+        e = step_done(s, st, what, err, errlen);
+        st = NULL;
+    }
+    int64_t eid = sqlite3_last_insert_rowid(s->db);
+    if (!e)
+        e = store_prepare(s,
+                          "INSERT INTO plan (experiment_id, seq, variant, cell, warmup, round) "
+                          "VALUES (?, ?, ?, ?, ?, ?)",
+                          &st, err, errlen);
+    for (size_t i = 0; !e && i < n; i++) {
+        sqlite3_reset(st);
+        sqlite3_bind_int64(st, 1, eid);
+        sqlite3_bind_int(st, 2, plan[i].seq);
+        store_bind_text(st, 3, plan[i].variant ? plan[i].variant : "");
+        store_bind_text(st, 4, plan[i].cell);
+        sqlite3_bind_int(st, 5, plan[i].warmup);
+        sqlite3_bind_int(st, 6, plan[i].round);
+        int rc = sqlite3_step(st);
+        if (rc != SQLITE_DONE)
+            e = store_sqlite_err(s, rc, what, err, errlen);
+        if (e == -EINVAL)
+            e = err_set(err, errlen, EINVAL, "%s: plan entry %zu repeats seq %d", what, i,
+                        plan[i].seq);
+    }
+    sqlite3_finalize(st);
+    e = finish_tx(s, e, what, err, errlen);
+    if (!e)
+        *id = eid;
+    return e;
+}
+
+int store_experiment_set_status(struct store *s, int64_t id, const char *status, char *err,
+                                size_t errlen)
+{
+    const char *what = "updating the experiment's status";
+    sqlite3_stmt *st;
+    int e = refuse_readonly(s, what, err, errlen);
+    if (!e)
+        e = store_prepare(s, "UPDATE experiments SET status = ? WHERE id = ?", &st, err, errlen);
+    if (e)
+        return e;
+    store_bind_text(st, 1, status);
+    sqlite3_bind_int64(st, 2, id);
+    e = step_done(s, st, what, err, errlen);
+    if (!e && sqlite3_changes(s->db) == 0)
+        e = err_set(err, errlen, ENOENT, "%s: no experiment %lld", what, (long long)id);
+    return e;
+}
+
+static int begin_row(struct store *s, int64_t experiment_id, int seq, const char *variant,
+                     const char *cell, const char *params_json, const char *env_json,
+                     const char *argv_text, int64_t *run_id, char *err, size_t errlen)
+{
+    const char *what = "recording the start of a run";
+    sqlite3_stmt *st;
+    int e = refuse_readonly(s, what, err, errlen);
+    if (!e)
+        e = store_exec(s, "BEGIN IMMEDIATE", what, err, errlen);
+    if (e)
+        return e;
+    /* The attempt number counts earlier rows for this seq inside the same
+     * transaction, so two processes cannot both claim attempt 2. */
+    e = store_prepare(s,
+                      "INSERT INTO runs (experiment_id, seq, variant, cell, status, attempt, "
+                      "params_json, env_json, argv_text) "
+                      "VALUES (?1, ?2, ?3, ?4, 'running', CASE WHEN ?1 IS NULL THEN 1 ELSE "
+                      "1 + (SELECT count(*) FROM runs WHERE experiment_id = ?1 AND seq = ?2) "
+                      "END, ?5, ?6, ?7)",
+                      &st, err, errlen);
+    if (!e) {
+        if (experiment_id > 0) {
+            sqlite3_bind_int64(st, 1, experiment_id);
+            sqlite3_bind_int(st, 2, seq);
+        }
+        store_bind_text(st, 3, variant);
+        store_bind_text(st, 4, cell);
+        store_bind_text(st, 5, params_json);
+        store_bind_text(st, 6, env_json);
+        store_bind_text(st, 7, argv_text);
+        e = step_done(s, st, what, err, errlen);
+        if (e == -EINVAL)
+            e = err_set(err, errlen, ENOENT, "%s: no experiment %lld", what,
+                        (long long)experiment_id);
+    }
+    int64_t id = sqlite3_last_insert_rowid(s->db);
+    e = finish_tx(s, e, what, err, errlen);
+    if (!e)
+        *run_id = id;
+    return e;
+}
+
+int store_run_begin(struct store *s, int64_t experiment_id, int seq, const char *variant,
+                    const char *cell, const char *params_json, const char *env_json,
+                    int64_t *run_id, char *err, size_t errlen)
+{
+    return begin_row(s, experiment_id, seq, variant, cell, params_json, env_json, NULL, run_id, err,
+                     errlen);
+}
+
+/* A number at a dotted path in doc, or NAN. */
+static double json_number_at(json_t *doc, const char *path)
+{
+    char buf[128];
+    snprintf(buf, sizeof(buf), "%s", path);
+    json_t *v = doc;
+    for (char *save = NULL, *k = strtok_r(buf, ".", &save); k && v; k = strtok_r(NULL, ".", &save))
+        v = json_is_object(v) ? json_object_get(v, k) : NULL;
+    return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+/* Where each headline column comes from in a `netab run --json` document (docs/json.md). */
+static const struct {
+    const char *column, *path;
+} headline[] = {
+    {"receiver_bps", "end.receiver.bits_per_second"},
+    {"sender_bps", "end.sender.bits_per_second"},
+    {"local_us_per_kib", "end.service_demand.local_us_per_kib"},
+    {"remote_us_per_kib", "end.service_demand.remote_us_per_kib"},
+    {"cpu_local_pct", "end.cpu.local.total_pct"},
+    {"cpu_remote_pct", "end.cpu.remote.total_pct"},
+    {"transactions_per_second", "end.transactions_per_second"},
+    {"latency_p50_us", "end.latency_us.p50"},
+    {"latency_p99_us", "end.latency_us.p99"},
+    {"lost_percent", "end.receiver.lost_percent"},
+};
+#define N_HEADLINE (sizeof(headline) / sizeof(headline[0]))
+
+static void bind_double_or_null(sqlite3_stmt *st, int i, double v)
+{
+    if (isfinite(v))
+        sqlite3_bind_double(st, i, v);
+    else
+        sqlite3_bind_null(st, i);
+}
+
+static int insert_intervals(struct store *s, int64_t run_id, json_t *doc, const char *what,
+                            char *err, size_t errlen)
+{
+    json_t *iv = json_object_get(doc, "intervals");
+    if (!json_is_array(iv) || json_array_size(iv) == 0)
+        return 0;
+    sqlite3_stmt *st = NULL;
+    int e = store_prepare(s,
+                          "INSERT INTO intervals (run_id, idx, start, \"end\", bits_per_second, "
+                          "packets) VALUES (?, ?, ?, ?, ?, ?)",
+                          &st, err, errlen);
+    size_t i;
+    json_t *o;
+    json_array_foreach(iv, i, o)
+    {
+        if (e)
+            break;
+        sqlite3_reset(st);
+        sqlite3_bind_int64(st, 1, run_id);
+        sqlite3_bind_int64(st, 2, (int64_t)i);
+        bind_double_or_null(st, 3, json_number_at(o, "start"));
+        bind_double_or_null(st, 4, json_number_at(o, "end"));
+        bind_double_or_null(st, 5, json_number_at(o, "bits_per_second"));
+        json_t *p = json_object_get(o, "packets");
+        if (json_is_integer(p))
+            sqlite3_bind_int64(st, 6, json_integer_value(p));
+        else
+            sqlite3_bind_null(st, 6);
+        int rc = sqlite3_step(st);
+        if (rc != SQLITE_DONE)
+            e = store_sqlite_err(s, rc, what, err, errlen);
+    }
+    sqlite3_finalize(st);
+    return e;
+}
+
+/* Why a run that is not 'running' cannot be finished: absent or already final. */
+static int explain_not_running(struct store *s, int64_t run_id, const char *what, char *err,
+                               size_t errlen)
+{
+    sqlite3_stmt *st;
+    int e = store_prepare(s, "SELECT status FROM runs WHERE id = ?", &st, err, errlen);
+    if (e)
+        return e;
+    sqlite3_bind_int64(st, 1, run_id);
+    if (sqlite3_step(st) == SQLITE_ROW)
+        e = err_set(err, errlen, EALREADY, "%s: run %lld is already %s and is never changed", what,
+                    (long long)run_id, (const char *)sqlite3_column_text(st, 0));
+    else
+        e = err_set(err, errlen, ENOENT, "%s: no run %lld", what, (long long)run_id);
+    sqlite3_finalize(st);
+    return e;
+}
+
+int store_run_finish(struct store *s, int64_t run_id, enum store_run_status status, int exit_code,
+                     const char *error, const char *result_json, char *err, size_t errlen)
+{
+    const char *what = "recording the result of a run";
+    if (status == STORE_RUN_RUNNING || (unsigned)status > STORE_RUN_INTERRUPTED)
+        return err_set(err, errlen, EINVAL, "%s: a run must finish as ok, failed or interrupted",
+                       what);
+    json_t *doc = result_json ? json_loads(result_json, JSON_DECODE_ANY, NULL) : NULL;
+    sqlite3_stmt *st = NULL;
+    int e = refuse_readonly(s, what, err, errlen);
+    if (!e)
+        e = store_exec(s, "BEGIN IMMEDIATE", what, err, errlen);
+    if (e) {
+        json_decref(doc);
+        return e;
+    }
+    char sql[1024];
+    int len = snprintf(sql, sizeof(sql),
+                       "UPDATE runs SET status = ?, exit_code = ?, error = ?, result_json = ?, "
+                       "finished = strftime('%%Y-%%m-%%dT%%H:%%M:%%fZ', 'now')");
+    for (size_t i = 0; i < N_HEADLINE; i++)
+        len += snprintf(sql + len, sizeof(sql) - (size_t)len, ", %s = ?", headline[i].column);
+    snprintf(sql + len, sizeof(sql) - (size_t)len, " WHERE id = ? AND status = 'running'");
+    e = store_prepare(s, sql, &st, err, errlen);
+    if (!e) {
+        store_bind_text(st, 1, store_run_status_name(status));
+        sqlite3_bind_int(st, 2, exit_code);
+        store_bind_text(st, 3, error);
+        store_bind_text(st, 4, result_json);
+        for (size_t i = 0; i < N_HEADLINE; i++)
+            bind_double_or_null(st, 5 + (int)i, doc ? json_number_at(doc, headline[i].path) : NAN);
+        sqlite3_bind_int64(st, 5 + (int)N_HEADLINE, run_id);
+        e = step_done(s, st, what, err, errlen);
+        if (!e && sqlite3_changes(s->db) == 0)
+            e = explain_not_running(s, run_id, what, err, errlen);
+    }
+    if (!e && doc)
+        e = insert_intervals(s, run_id, doc, what, err, errlen);
+    json_decref(doc);
+    return finish_tx(s, e, what, err, errlen);
+}
+
+int store_mark_interrupted(struct store *s, int64_t experiment_id, int *n, char *err, size_t errlen)
+{
+    const char *what = "marking unfinished runs as interrupted";
+    sqlite3_stmt *st;
+    int e = refuse_readonly(s, what, err, errlen);
+    if (!e)
+        e = store_prepare(s,
+                          "UPDATE runs SET status = 'interrupted' "
+                          "WHERE experiment_id = ? AND status = 'running'",
+                          &st, err, errlen);
+    if (e)
+        return e;
+    sqlite3_bind_int64(st, 1, experiment_id);
+    e = step_done(s, st, what, err, errlen);
+    if (!e && n)
+        *n = sqlite3_changes(s->db);
+    return e;
+}
+
+int store_next_pending(struct store *s, int64_t experiment_id, int *seq, bool *found, char *err,
+                       size_t errlen)
+{
+    sqlite3_stmt *st;
+    int e = store_prepare(s,
+                          "SELECT min(p.seq) FROM plan p WHERE p.experiment_id = ?1 AND NOT "
+                          "EXISTS (SELECT 1 FROM runs r WHERE r.experiment_id = ?1 AND r.seq = "
+                          "p.seq AND r.status IN ('ok', 'failed'))",
+                          &st, err, errlen);
+    if (e)
+        return e;
+    sqlite3_bind_int64(st, 1, experiment_id);
+    int rc = sqlite3_step(st);
+    *found = false;
+    if (rc == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL) {
+        *seq = sqlite3_column_int(st, 0);
+        *found = true;
+    } else if (rc != SQLITE_ROW) {
+        e = store_sqlite_err(s, rc, "finding the next planned run", err, errlen);
+    }
+    sqlite3_finalize(st);
+    return e;
+}
+
+int store_experiment_counts(struct store *s, int64_t experiment_id, struct store_counts *c,
+                            char *err, size_t errlen)
+{
+    static const char sql[] =
+        "WITH best AS (SELECT p.seq, "
+        "  max(r.status = 'ok') AS ok, max(r.status = 'failed') AS failed "
+        "  FROM plan p LEFT JOIN runs r ON r.experiment_id = p.experiment_id AND r.seq = p.seq "
+        "  WHERE p.experiment_id = ?1 GROUP BY p.seq) "
+        "SELECT count(*), coalesce(sum(ok = 1), 0), coalesce(sum(ok IS NOT 1 AND failed = 1), 0), "
+        "  coalesce(sum(ok IS NOT 1 AND failed IS NOT 1), 0), "
+        "  (SELECT count(*) FROM runs WHERE experiment_id = ?1 AND status = 'interrupted'), "
+        "  (SELECT count(*) FROM runs WHERE experiment_id = ?1 AND status = 'running') "
+        "FROM best";
+    sqlite3_stmt *st;
+    int e = store_prepare(s, sql, &st, err, errlen);
+    if (e)
+        return e;
+    sqlite3_bind_int64(st, 1, experiment_id);
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+        c->planned = sqlite3_column_int64(st, 0);
+        c->ok = sqlite3_column_int64(st, 1);
+        c->failed = sqlite3_column_int64(st, 2);
+        c->pending = sqlite3_column_int64(st, 3);
+        c->interrupted = sqlite3_column_int64(st, 4);
+        c->running = sqlite3_column_int64(st, 5);
+    } else {
+        e = store_sqlite_err(s, rc, "counting the experiment's runs", err, errlen);
+    }
+    sqlite3_finalize(st);
+    return e;
+}
+
+int store_avg_run_seconds(struct store *s, int64_t experiment_id, double *avg, char *err,
+                          size_t errlen)
+{
+    sqlite3_stmt *st;
+    int e = store_prepare(s,
+                          "SELECT avg((julianday(finished) - julianday(started)) * 86400.0) "
+                          "FROM runs WHERE experiment_id = ? AND status IN ('ok', 'failed') "
+                          "AND finished IS NOT NULL",
+                          &st, err, errlen);
+    if (e)
+        return e;
+    sqlite3_bind_int64(st, 1, experiment_id);
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW)
+        *avg = sqlite3_column_type(st, 0) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 0);
+    else
+        e = store_sqlite_err(s, rc, "averaging run durations", err, errlen);
+    sqlite3_finalize(st);
+    return e;
+}
+
+double store_eta_seconds(const struct store_counts *c, double avg_run_seconds)
+{
+    if (!isfinite(avg_run_seconds) || avg_run_seconds < 0)
+        return NAN;
+    return (double)c->pending * avg_run_seconds;
+}
+
+/* A member of doc serialised compactly, or NULL; caller frees. */
+static char *member_text(json_t *doc, const char *key)
+{
+    json_t *v = json_object_get(doc, key);
+    return v ? json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY) : NULL;
+}
+
+int store_record_result(struct store *s, const char *argv_text, const char *result_json,
+                        int exit_code, int64_t *run_id, char *err, size_t errlen)
+{
+    json_t *doc = result_json ? json_loads(result_json, JSON_DECODE_ANY, NULL) : NULL;
+    char *params = member_text(doc, "test");
+    char *env = member_text(doc, "host");
+    json_t *error = json_object_get(doc, "error");
+    const char *error_text = json_is_string(error) ? json_string_value(error) : NULL;
+    bool ok = exit_code == 0 && doc && (!error || json_is_null(error));
+    if (!doc && !error_text)
+        error_text = "the result is not a JSON document";
+    int64_t id = 0;
+    int e = begin_row(s, 0, 0, NULL, NULL, params, env, argv_text, &id, err, errlen);
+    if (!e)
+        e = store_run_finish(s, id, ok ? STORE_RUN_OK : STORE_RUN_FAILED, exit_code,
+                             ok ? NULL : error_text, result_json, err, errlen);
+    free(params);
+    free(env);
+    json_decref(doc);
+    if (!e && run_id)
+        *run_id = id;
+    return e;
+}
+
+int store_record_single(const char *db_path, const char *argv_text, const char *result_json,
+                        int exit_code, char *err, size_t errlen)
+{
+    char path[4096];
+    struct store *s;
+    int e = store_default_path(db_path, path, sizeof(path), err, errlen);
+    if (!e)
+        e = store_open(path, STORE_OPEN_CREATE, &s, err, errlen);
+    if (e)
+        return e;
+    e = store_record_result(s, argv_text, result_json, exit_code, NULL, err, errlen);
+    store_close(s);
+    return e;
+}
