@@ -14,6 +14,9 @@
 #include "cli/cli_common.h"
 #include "store/store.h"
 
+/* Where option-value parsers put their message (the CLI is single-threaded). */
+static char perr[NB_ERRLEN];
+
 static const char usage_text[] =
     "usage: netab runs VERB [options]\n"
     "\n"
@@ -85,8 +88,9 @@ static int parse_args(int argc, char **argv, struct runs_args *a)
             a->db = optarg;
             break;
         case OPT_EXPERIMENT:
-            if (!cli_parse_int("runs", "--experiment", optarg, 0, INT64_MAX, &a->experiment))
-                return EXIT_USAGE;
+            if (!cli_parse_int("--experiment", optarg, 0, INT64_MAX, &a->experiment, perr,
+                               sizeof(perr)))
+                return cli_usage_error("runs", "%s", perr);
             break;
         case OPT_JSON:
             a->json = true;
@@ -220,8 +224,8 @@ static int verb_show(const struct runs_args *a, struct store *s)
     long id;
     if (!a->operand)
         return cli_usage_error("runs", "show: which run? (an ID from 'netab runs list')");
-    if (!cli_parse_int("runs", "show", a->operand, 1, INT64_MAX, &id))
-        return EXIT_USAGE;
+    if (!cli_parse_int("show", a->operand, 1, INT64_MAX, &id, perr, sizeof(perr)))
+        return cli_usage_error("runs", "%s", perr);
     struct store_run r;
     char err[NB_ERRLEN * 2];
     if (store_run_get(s, id, &r, err, sizeof(err))) {
@@ -320,8 +324,8 @@ static int verb_status(const struct runs_args *a, struct store *s)
     long id;
     if (!a->operand)
         return cli_usage_error("runs", "status: which experiment?");
-    if (!cli_parse_int("runs", "status", a->operand, 1, INT64_MAX, &id))
-        return EXIT_USAGE;
+    if (!cli_parse_int("status", a->operand, 1, INT64_MAX, &id, perr, sizeof(perr)))
+        return cli_usage_error("runs", "%s", perr);
     struct store_counts c;
     double avg;
     bool found;
