@@ -16,6 +16,7 @@
 #include "proto/server.h"
 #include "report/run_json.h"
 #include "report/run_text.h"
+#include "store/store.h"
 
 static const char run_usage[] =
     "usage: netab run [options]\n"
@@ -58,6 +59,7 @@ static const char run_usage[] =
     "Output:\n"
     "  -i, --interval SECONDS interval reports (default 1, 0 for none)\n"
     "  -J, --json             one JSON document on stdout (docs/json.md), also on failure\n"
+    "      --db PATH          also keep the run in the results store (docs/store.md)\n"
     "      --connect-timeout MS  (default 5000)   --idle-timeout MS  (default 10000)\n"
     "  -h, --help\n"
     "\n"
@@ -118,6 +120,7 @@ enum {
     OPT_RR_TIMEOUT,
     OPT_CPORT_RANGE,
     OPT_LINGER0,
+    OPT_DB,
 };
 
 static const struct option run_options[] = {
@@ -152,6 +155,7 @@ static const struct option run_options[] = {
     {"rr-timeout", required_argument, NULL, OPT_RR_TIMEOUT},
     {"cport-range", required_argument, NULL, OPT_CPORT_RANGE},
     {"linger0", no_argument, NULL, OPT_LINGER0},
+    {"db", required_argument, NULL, OPT_DB},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -330,6 +334,9 @@ static int parse_option(int c, const char *arg, struct run_opts *o)
     case OPT_LINGER0:
         p->linger0 = true;
         return -1;
+    case OPT_DB:
+        o->db = arg;
+        return -1;
     case 'h':
         fputs(run_usage, stdout);
         return EXIT_OK;
@@ -444,6 +451,24 @@ static int run_in_process(struct run_opts *o, struct run_result *res)
     return rc;
 }
 
+/* --db: keeps the run, its document and its exit status in the results store. */
+static int record_run(const struct run_opts *o, int argc, char **argv, const json_t *doc,
+                      int exit_code)
+{
+    char argv_text[2048] = "netab";
+    size_t used = strlen(argv_text);
+    for (int i = 0; i < argc && used + 2 < sizeof(argv_text); i++)
+        used += (size_t)snprintf(argv_text + used, sizeof(argv_text) - used, " %s", argv[i]);
+    char *text = json_dumps(doc, JSON_COMPACT | JSON_REAL_PRECISION(17));
+    char err[NB_ERRLEN];
+    int rc = text ? store_record_single(o->db, argv_text, text, exit_code, err, sizeof(err))
+                  : err_set(err, sizeof(err), ENOMEM, "out of memory");
+    free(text);
+    if (rc)
+        fprintf(stderr, "netab run: the result was not stored: %s\n", err);
+    return rc;
+}
+
 int cli_run(int argc, char **argv)
 {
     struct run_opts o;
@@ -468,16 +493,19 @@ int cli_run(int argc, char **argv)
     } else {
         rc = run_in_process(&o, &res);
     }
+    json_t *doc = run_json_build(&res);
     if (o.json) {
-        json_t *doc = run_json_build(&res);
         json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
         fputc('\n', stdout);
-        json_decref(doc);
     } else {
         run_text_summary(stdout, &res);
     }
     if (rc)
         fprintf(stderr, "netab run: error: %s\n", res.error);
+    int exit_code = rc ? EXIT_FAIL : EXIT_OK;
+    if (o.db && record_run(&o, argc, argv, doc, exit_code))
+        exit_code = EXIT_FAIL;
+    json_decref(doc);
     run_result_free(&res);
-    return rc ? EXIT_FAIL : EXIT_OK;
+    return exit_code;
 }
