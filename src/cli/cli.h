@@ -12,5 +12,6 @@ enum {
 int cli_run(int argc, char **argv);
 int cli_server(int argc, char **argv);
 int cli_stats(int argc, char **argv);
+int cli_experiment(int argc, char **argv);
 
 #endif
