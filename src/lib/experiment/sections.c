@@ -175,7 +175,7 @@ static void parse_axis(struct exp_ctx *c, const struct exp_key *key, yaml_node_t
     }
     for (size_t i = 0; i < count; i++) {
         yaml_node_t *item = exp_node(c, n->data.sequence.items.start[i]);
-        char *value = item ? key_value(c, key, item, where) : NULL;
+        char *value = item ? key_value(c, key, item, "matrix") : NULL;
         if (!value)
             continue;
         bool dup = false;
