@@ -140,7 +140,7 @@ static void test_garbage_inputs(void **state)
     for (size_t i = 0; i < sizeof(inputs) / sizeof(inputs[0]); i++) {
         struct exp_errors errs = {0};
         struct experiment *e;
-        size_t len = i == 1 ? 16 : strlen(inputs[i]);
+        size_t len = i == 1 ? 11 : strlen(inputs[i]); /* input 1 holds NUL bytes */
         int err = experiment_load_buffer(inputs[i], len, &e, &errs);
         if (err != -EINVAL || errs.n == 0)
             fail_msg("input %zu: result %d with %zu errors", i, err, errs.n);
