@@ -17,6 +17,12 @@ void exp_errors_sort(struct exp_errors *errs, size_t from);
 /* The candidate at most two edits from word, or NULL. */
 const char *exp_suggest(const char *word, const char *const *candidates, size_t n);
 
+/* An upper bound on the number of test keys, for arrays indexed by key. */
+#define EXP_NKEYS_MAX 64
+
+/* The names of experiment_keys(), in the same order. */
+const char *const *exp_key_names(size_t *n);
+
 /*
  * Checks val for key k. On success writes the canonical form into canon
  * and returns 0; otherwise returns -EINVAL and explains in err.

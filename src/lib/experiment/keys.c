@@ -8,43 +8,54 @@
 #include "experiment/exp_priv.h"
 #include "util/units.h"
 
-/* Keep docs/experiment.md's table in step with this one. */
-static const struct exp_key keys[] = {
-    {"test", "--test", EXP_TESTNAME, 0, 0},
-    {"time", "-t", EXP_SECONDS, 0, 0},
-    {"bytes", "-n", EXP_SIZE, 0, 0},
-    {"streams", "-P", EXP_INT, 1, PARAMS_MAX_STREAMS},
-    {"reverse", "-R", EXP_BOOL, 0, 0},
-    {"bidir", "--bidir", EXP_BOOL, 0, 0},
-    {"length", "-l", EXP_SIZE, 0, 0},
-    {"window", "-w", EXP_SIZE, 0, 0},
-    {"mss", "-M", EXP_INT, 88, 65535},
-    {"nodelay", "-N", EXP_BOOL, 0, 0},
-    {"congestion", "-C", EXP_STR, 0, 0},
-    {"omit", "-O", EXP_SECONDS, 0, 0},
-    {"bitrate", "-b", EXP_RATE, 0, 0},
-    {"udp_gso", "--gso", EXP_BOOL, 0, 0},
-    {"udp_gro", "--gro", EXP_BOOL, 0, 0},
-    {"req_size", "--req-size", EXP_SIZE, 0, 0},
-    {"resp_size", "--resp-size", EXP_SIZE, 0, 0},
-    {"outstanding", "--outstanding", EXP_INT, 1, PARAMS_MAX_OUTSTANDING},
-    {"rr_timeout", "--rr-timeout", EXP_INT, 1, 60000},
-    {"cport_range", "--cport-range", EXP_STR, 0, 0},
-    {"linger0", "--linger0", EXP_BOOL, 0, 0},
-    {"affinity", "-A", EXP_STR, 0, 0},
-    {"server", "-c", EXP_STR, 0, 0},
-    {"port", "-p", EXP_INT, 1, 65535},
-    {"bind", "-B", EXP_STR, 0, 0},
-    {"cport", "--cport", EXP_INT, 1, 65535},
-    {"interval", "-i", EXP_SECONDS, 0, 0},
-    {"connect_timeout", "--connect-timeout", EXP_INT, 1, 3600000},
-    {"idle_timeout", "--idle-timeout", EXP_INT, 100, 3600000},
-};
+/* Keep docs/experiment.md's table in step with this one: name, option, kind, min, max. */
+#define EXP_KEYS(X)                                                                                \
+    X("test", "--test", EXP_TESTNAME, 0, 0)                                                        \
+    X("time", "-t", EXP_SECONDS, 0, 0)                                                             \
+    X("bytes", "-n", EXP_SIZE, 0, 0)                                                               \
+    X("streams", "-P", EXP_INT, 1, PARAMS_MAX_STREAMS)                                             \
+    X("reverse", "-R", EXP_BOOL, 0, 0)                                                             \
+    X("bidir", "--bidir", EXP_BOOL, 0, 0)                                                          \
+    X("length", "-l", EXP_SIZE, 0, 0)                                                              \
+    X("window", "-w", EXP_SIZE, 0, 0)                                                              \
+    X("mss", "-M", EXP_INT, 88, 65535)                                                             \
+    X("nodelay", "-N", EXP_BOOL, 0, 0)                                                             \
+    X("congestion", "-C", EXP_STR, 0, 0)                                                           \
+    X("omit", "-O", EXP_SECONDS, 0, 0)                                                             \
+    X("bitrate", "-b", EXP_RATE, 0, 0)                                                             \
+    X("udp_gso", "--gso", EXP_BOOL, 0, 0)                                                          \
+    X("udp_gro", "--gro", EXP_BOOL, 0, 0)                                                          \
+    X("req_size", "--req-size", EXP_SIZE, 0, 0)                                                    \
+    X("resp_size", "--resp-size", EXP_SIZE, 0, 0)                                                  \
+    X("outstanding", "--outstanding", EXP_INT, 1, PARAMS_MAX_OUTSTANDING)                          \
+    X("rr_timeout", "--rr-timeout", EXP_INT, 1, 60000)                                             \
+    X("cport_range", "--cport-range", EXP_STR, 0, 0)                                               \
+    X("linger0", "--linger0", EXP_BOOL, 0, 0)                                                      \
+    X("affinity", "-A", EXP_STR, 0, 0)                                                             \
+    X("server", "-c", EXP_STR, 0, 0)                                                               \
+    X("port", "-p", EXP_INT, 1, 65535)                                                             \
+    X("bind", "-B", EXP_STR, 0, 0)                                                                 \
+    X("cport", "--cport", EXP_INT, 1, 65535)                                                       \
+    X("interval", "-i", EXP_SECONDS, 0, 0)                                                         \
+    X("connect_timeout", "--connect-timeout", EXP_INT, 1, 3600000)                                 \
+    X("idle_timeout", "--idle-timeout", EXP_INT, 100, 3600000)
+
+#define EXP_KEY_ENTRY(name, opt, kind, min, max) {name, opt, kind, min, max},
+#define EXP_KEY_NAME(name, opt, kind, min, max) name,
+static const struct exp_key keys[] = {EXP_KEYS(EXP_KEY_ENTRY)};
+static const char *const names[] = {EXP_KEYS(EXP_KEY_NAME)};
+_Static_assert(sizeof(names) / sizeof(names[0]) <= EXP_NKEYS_MAX, "raise EXP_NKEYS_MAX");
 
 const struct exp_key *experiment_keys(size_t *n)
 {
     *n = sizeof(keys) / sizeof(keys[0]);
     return keys;
+}
+
+const char *const *exp_key_names(size_t *n)
+{
+    *n = sizeof(names) / sizeof(names[0]);
+    return names;
 }
 
 const struct exp_key *experiment_key_find(const char *name)

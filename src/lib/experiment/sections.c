@@ -6,16 +6,6 @@
 
 #include "experiment/exp_priv.h"
 
-/* The key names of the test table, for exp_map_fields() and suggestions. */
-static const char *const *key_names(size_t *n)
-{
-    static const char *names[64];
-    const struct exp_key *k = experiment_keys(n);
-    for (size_t i = 0; i < *n && i < 64; i++)
-        names[i] = k[i].name;
-    return names;
-}
-
 /*
  * Checks one value for key k, reporting a problem at n. On success returns
  * a new string with the canonical value; NULL otherwise.
@@ -51,8 +41,8 @@ static char *key_value(struct exp_ctx *c, const struct exp_key *k, yaml_node_t *
 void exp_parse_test(struct exp_ctx *c, yaml_node_t *n, struct experiment *e)
 {
     size_t nk;
-    const char *const *names = key_names(&nk);
-    yaml_node_t *vals[64];
+    const char *const *names = exp_key_names(&nk);
+    yaml_node_t *vals[EXP_NKEYS_MAX];
     if (!exp_map_fields(c, n, "test", names, nk, vals))
         return;
     e->test = calloc(nk, sizeof(*e->test));
@@ -193,8 +183,8 @@ static void parse_axis(struct exp_ctx *c, const struct exp_key *key, yaml_node_t
 void exp_parse_matrix(struct exp_ctx *c, yaml_node_t *n, struct experiment *e)
 {
     size_t nk;
-    const char *const *names = key_names(&nk);
-    yaml_node_t *vals[64];
+    const char *const *names = exp_key_names(&nk);
+    yaml_node_t *vals[EXP_NKEYS_MAX];
     if (!exp_map_fields(c, n, "matrix", names, nk, vals))
         return;
     size_t npairs = (size_t)(n->data.mapping.pairs.top - n->data.mapping.pairs.start);
