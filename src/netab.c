@@ -13,6 +13,8 @@ struct subcommand {
 static const struct subcommand subcommands[] = {
     {"run", cli_run, "run a network test (loopback by default, -c HOST for a server)"},
     {"server", cli_server, "serve tests for remote netab clients"},
+    {"experiment", cli_experiment,
+     "check (and later run) a campaign described by an experiment file"},
     {"stats", cli_stats, "describe and compare sets of numbers (first file is the baseline)"},
     {"compare", cli_compare, "run variants interleaved and judge them (first is the baseline)"},
     {"env", cli_env, "show the host facts and warnings that affect benchmark results"},
@@ -23,7 +25,7 @@ static void usage(FILE *f)
 {
     fprintf(f, "usage: netab <command> [options]\n\ncommands:\n");
     for (size_t i = 0; i < sizeof(subcommands) / sizeof(subcommands[0]); i++)
-        fprintf(f, "  %-10s %s\n", subcommands[i].name, subcommands[i].summary);
+        fprintf(f, "  %-11s %s\n", subcommands[i].name, subcommands[i].summary);
     fprintf(f, "\n'netab <command> --help' describes each command; 'man netab' has the "
                "whole manual.\n");
 }

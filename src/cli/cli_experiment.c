@@ -1,0 +1,123 @@
+/*
+ * netab experiment: campaigns described by experiment files. Each verb is a
+ * function in the table below; `validate` checks a file, and the verbs that
+ * run campaigns (run, list, status, resume) join the table as they arrive.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/cli_common.h"
+#include "experiment/experiment.h"
+
+static const char experiment_usage[] =
+    "usage: netab experiment <verb> [options] FILE\n"
+    "\n"
+    "Verbs:\n"
+    "  validate FILE   check an experiment file, print every problem as FILE:LINE:COL:\n"
+    "                  message, or a summary of the campaign it describes\n"
+    "\n"
+    "The file format is described in docs/experiment.md. Exit status: 0 valid,\n"
+    "2 bad usage or an invalid file.\n";
+
+/* Prints every error as FILE:LINE:COL: message (FILE: message without a position). */
+static void print_errors(const char *path, const struct exp_errors *errs)
+{
+    for (size_t i = 0; i < errs->n; i++) {
+        const struct exp_error *e = &errs->v[i];
+        if (e->line > 0)
+            fprintf(stderr, "%s:%d:%d: %s\n", path, e->line, e->col, e->msg);
+        else
+            fprintf(stderr, "%s: %s\n", path, e->msg);
+    }
+    if (errs->dropped)
+        fprintf(stderr, "%s: ... and %zu more errors\n", path, errs->dropped);
+}
+
+static void format_duration(double s, char *buf, size_t len)
+{
+    long t = (long)(s + 0.5);
+    if (t >= 3600)
+        snprintf(buf, len, "%ldh %02ldm %02lds", t / 3600, t / 60 % 60, t % 60);
+    else if (t >= 60)
+        snprintf(buf, len, "%ldm %02lds", t / 60, t % 60);
+    else
+        snprintf(buf, len, "%lds", t);
+}
+
+static void print_summary(const char *path, const struct experiment *e)
+{
+    struct exp_plan plan;
+    char dur[64];
+    experiment_plan(e, &plan);
+    format_duration(plan.seconds, dur, sizeof(dur));
+    printf("%s: valid\n", path);
+    printf("experiment:   %s\n", e->name);
+    printf("variants:     %zu (", e->nvariants);
+    for (size_t i = 0; i < e->nvariants; i++)
+        printf("%s%s", i ? ", " : "", e->variants[i].name);
+    printf(")\n");
+    printf("matrix cells: %zu", plan.cells);
+    for (size_t a = 0; a < e->naxes; a++)
+        printf("%s%s[%zu]", a ? " x " : " (", e->axes[a].key->name, e->axes[a].nvalues);
+    printf("%s\n", e->naxes ? ")" : "");
+    printf("runs:         %zu = (%ld runs + %ld warm-up) x %zu variants x %zu cells\n", plan.runs,
+           e->runs, e->warmup, e->nvariants, plan.cells);
+    printf("duration:     %s%s (time + omit + cooldown %.3g s per run)\n",
+           plan.lower_bound ? "at least " : "about ", dur, e->cooldown);
+    if (e->has_seed)
+        printf("seed:         %llu\n", (unsigned long long)e->seed);
+    else
+        printf("seed:         none (a run picks one and records it)\n");
+}
+
+static int verb_validate(int argc, char **argv)
+{
+    if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+        fputs(experiment_usage, stdout);
+        return EXIT_OK;
+    }
+    if (argc != 2)
+        return cli_usage_error("experiment", "validate takes exactly one FILE");
+    const char *path = argv[1];
+    struct exp_errors errs = {0};
+    struct experiment *e = NULL;
+    int err = experiment_load(path, &e, &errs);
+    if (err) {
+        print_errors(path, &errs);
+        if (!errs.n)
+            fprintf(stderr, "%s: %s\n", path, strerror(-err));
+        exp_errors_free(&errs);
+        return EXIT_USAGE;
+    }
+    print_summary(path, e);
+    experiment_free(e);
+    exp_errors_free(&errs);
+    return EXIT_OK;
+}
+
+struct verb {
+    const char *name;
+    int (*fn)(int argc, char **argv); /* argv[0] is the verb */
+};
+
+static const struct verb verbs[] = {
+    {"validate", verb_validate},
+};
+
+int cli_experiment(int argc, char **argv)
+{
+    if (argc < 2) {
+        fputs(experiment_usage, stderr);
+        return EXIT_USAGE;
+    }
+    const char *verb = argv[1];
+    if (!strcmp(verb, "--help") || !strcmp(verb, "-h") || !strcmp(verb, "help")) {
+        fputs(experiment_usage, stdout);
+        return EXIT_OK;
+    }
+    for (size_t i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++)
+        if (!strcmp(verb, verbs[i].name))
+            return verbs[i].fn(argc - 1, argv + 1);
+    return cli_usage_error("experiment", "unknown verb '%s' (known: validate)", verb);
+}

@@ -1,0 +1,283 @@
+/* Expanding an experiment into matrix cells and the netab run arguments of each run. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "experiment/exp_priv.h"
+#include "util/units.h"
+
+void exp_cells_free(struct exp_cell *cells, size_t n)
+{
+    if (!cells)
+        return;
+    for (size_t i = 0; i < n; i++) {
+        free(cells[i].name);
+        free(cells[i].kv);
+    }
+    free(cells);
+}
+
+static size_t cell_count(const struct experiment *e)
+{
+    size_t n = 1;
+    for (size_t a = 0; a < e->naxes; a++)
+        n *= e->axes[a].nvalues;
+    return n;
+}
+
+int experiment_cells(const struct experiment *e, struct exp_cell **cells, size_t *n)
+{
+    size_t count = cell_count(e);
+    *cells = NULL;
+    *n = 0;
+    struct exp_cell *v = calloc(count, sizeof(*v));
+    if (!v)
+        return -ENOMEM;
+    for (size_t i = 0; i < count; i++) {
+        struct exp_cell *c = &v[i];
+        size_t namelen = 1;
+        if (e->naxes) {
+            c->kv = calloc(e->naxes, sizeof(*c->kv));
+            if (!c->kv)
+                goto nomem;
+        }
+        c->nkv = e->naxes;
+        /* Mixed-radix decoding of i: the last axis is the fastest digit. */
+        size_t rest = i;
+        for (size_t a = e->naxes; a-- > 0;) {
+            const struct exp_axis *ax = &e->axes[a];
+            c->kv[a] = (struct exp_kv){ax->key, ax->values[rest % ax->nvalues]};
+            rest /= ax->nvalues;
+        }
+        for (size_t a = 0; a < e->naxes; a++)
+            namelen += strlen(c->kv[a].key->name) + strlen(c->kv[a].value) + 2;
+        c->name = malloc(namelen < 8 ? 8 : namelen);
+        if (!c->name)
+            goto nomem;
+        strcpy(c->name, e->naxes ? "" : "default");
+        for (size_t a = 0; a < e->naxes; a++) {
+            if (a)
+                strcat(c->name, ",");
+            strcat(c->name, c->kv[a].key->name);
+            strcat(c->name, "=");
+            strcat(c->name, c->kv[a].value);
+        }
+    }
+    *cells = v;
+    *n = count;
+    return 0;
+nomem:
+    exp_cells_free(v, count);
+    return -ENOMEM;
+}
+
+void exp_argv_free(char **argv)
+{
+    if (!argv)
+        return;
+    for (char **p = argv; *p; p++)
+        free(*p);
+    free(argv);
+}
+
+/* A NULL-terminated vector of strings that grows; `failed` sticks after ENOMEM. */
+struct strvec {
+    char **v;
+    size_t n, cap;
+    bool failed;
+};
+
+static void vec_push(struct strvec *s, const char *str, size_t len)
+{
+    if (s->failed)
+        return;
+    if (s->n + 2 > s->cap) {
+        size_t cap = s->cap ? s->cap * 2 : 16;
+        char **v = realloc(s->v, cap * sizeof(*v));
+        if (!v) {
+            s->failed = true;
+            return;
+        }
+        s->v = v;
+        s->cap = cap;
+    }
+    char *d = strndup(str, len);
+    if (!d) {
+        s->failed = true;
+        return;
+    }
+    s->v[s->n++] = d;
+    s->v[s->n] = NULL;
+}
+
+static int vec_finish(struct strvec *s, char ***out)
+{
+    if (!s->failed && !s->v) {
+        s->v = calloc(1, sizeof(char *));
+        s->failed = !s->v;
+    }
+    if (s->failed) {
+        exp_argv_free(s->v);
+        return -ENOMEM;
+    }
+    *out = s->v;
+    return 0;
+}
+
+int exp_split_words(const char *s, char ***words, size_t *n, char *err, size_t errlen)
+{
+    struct strvec out = {0};
+    size_t len = strlen(s);
+    char *w = malloc(len + 1);
+    *words = NULL;
+    *n = 0;
+    if (!w)
+        return -ENOMEM;
+    const char *p = s;
+    for (;;) {
+        while (*p == ' ' || *p == '\t' || *p == '\n')
+            p++;
+        if (!*p)
+            break;
+        size_t wl = 0;
+        while (*p && *p != ' ' && *p != '\t' && *p != '\n') {
+            if (*p == '\'') {
+                const char *q = strchr(p + 1, '\'');
+                if (!q)
+                    goto unterminated;
+                memcpy(w + wl, p + 1, (size_t)(q - p - 1));
+                wl += (size_t)(q - p - 1);
+                p = q + 1;
+            } else if (*p == '"') {
+                for (p++; *p != '"'; p++) {
+                    if (!*p)
+                        goto unterminated;
+                    if (*p == '\\' && p[1] && strchr("\"\\$`", p[1]))
+                        p++;
+                    w[wl++] = *p;
+                }
+                p++;
+            } else if (*p == '\\') {
+                if (!p[1]) {
+                    free(w);
+                    exp_argv_free(out.v);
+                    return err_set(err, errlen, -EINVAL, "a backslash ends the options");
+                }
+                w[wl++] = p[1];
+                p += 2;
+            } else {
+                w[wl++] = *p++;
+            }
+        }
+        vec_push(&out, w, wl);
+    }
+    free(w);
+    *n = out.n;
+    return vec_finish(&out, words);
+unterminated:
+    free(w);
+    exp_argv_free(out.v);
+    return err_set(err, errlen, -EINVAL, "a quote is not closed");
+}
+
+/* Appends the option for kv: "--test tcp_stream", "-R" for true, nothing for false. */
+static void push_kv(struct strvec *s, const struct exp_kv *kv)
+{
+    if (kv->key->kind == EXP_BOOL) {
+        if (!strcmp(kv->value, "true"))
+            vec_push(s, kv->key->opt, strlen(kv->key->opt));
+        return;
+    }
+    vec_push(s, kv->key->opt, strlen(kv->key->opt));
+    vec_push(s, kv->value, strlen(kv->value));
+}
+
+/* The cell's value for key k, or NULL. */
+static const struct exp_kv *cell_value(const struct exp_cell *c, const struct exp_key *k)
+{
+    for (size_t i = 0; c && i < c->nkv; i++)
+        if (c->kv[i].key == k)
+            return &c->kv[i];
+    return NULL;
+}
+
+int experiment_run_args(const struct experiment *e, const struct exp_variant *v,
+                        const struct exp_cell *c, char ***argv, int *argc)
+{
+    struct strvec s = {0};
+    char **words = NULL;
+    size_t nwords = 0;
+    char why[NB_ERRLEN];
+    *argv = NULL;
+    *argc = 0;
+    if (v->opts) {
+        int err = exp_split_words(v->opts, &words, &nwords, why, sizeof(why));
+        if (err)
+            return err;
+    }
+    vec_push(&s, "run", 3);
+    for (size_t i = 0; i < e->ntest; i++) {
+        const struct exp_kv *over = cell_value(c, e->test[i].key);
+        push_kv(&s, over ? over : &e->test[i]);
+    }
+    for (size_t i = 0; c && i < c->nkv; i++) {
+        bool in_test = false;
+        for (size_t j = 0; j < e->ntest && !in_test; j++)
+            in_test = e->test[j].key == c->kv[i].key;
+        if (!in_test)
+            push_kv(&s, &c->kv[i]);
+    }
+    for (size_t i = 0; i < nwords; i++)
+        vec_push(&s, words[i], strlen(words[i]));
+    vec_push(&s, "--json", 6);
+    exp_argv_free(words);
+    int err = vec_finish(&s, argv);
+    if (!err)
+        *argc = (int)s.n;
+    return err;
+}
+
+/* The value of key `name` in a run of cell c: the cell's, else the test mapping's, else NULL. */
+static const char *effective(const struct experiment *e, const struct exp_cell *c, const char *name)
+{
+    const struct exp_key *k = experiment_key_find(name);
+    const struct exp_kv *kv = cell_value(c, k);
+    if (kv)
+        return kv->value;
+    for (size_t i = 0; i < e->ntest; i++)
+        if (e->test[i].key == k)
+            return e->test[i].value;
+    return NULL;
+}
+
+void experiment_plan(const struct experiment *e, struct exp_plan *plan)
+{
+    struct exp_cell *cells = NULL;
+    size_t n = 0;
+    *plan = (struct exp_plan){.cells = cell_count(e)};
+    size_t per_cell = (size_t)(e->runs + e->warmup) * e->nvariants;
+    plan->runs = per_cell * plan->cells;
+    plan->lower_bound = e->reset == EXP_RESET_REBOOT;
+    for (size_t i = 0; i < e->nvariants; i++)
+        if (e->variants[i].setup || e->variants[i].teardown)
+            plan->lower_bound = true;
+    if (experiment_cells(e, &cells, &n)) {
+        plan->lower_bound = true;
+        return;
+    }
+    for (size_t i = 0; i < n; i++) {
+        const char *t = effective(e, &cells[i], "time");
+        const char *o = effective(e, &cells[i], "omit");
+        double time = 10, omit = 0;
+        if (effective(e, &cells[i], "bytes")) {
+            plan->lower_bound = true;
+            time = 0;
+        } else if (t && units_parse_seconds(t, &time, NULL, 0))
+            time = 10;
+        if (o && units_parse_seconds(o, &omit, NULL, 0))
+            omit = 0;
+        plan->seconds += (double)per_cell * (time + omit + e->cooldown);
+    }
+    exp_cells_free(cells, n);
+}

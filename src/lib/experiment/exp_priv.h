@@ -1,0 +1,71 @@
+/* Shared by the files of the experiment module; nothing outside it includes this. */
+#ifndef NETAB_EXPERIMENT_EXP_PRIV_H
+#define NETAB_EXPERIMENT_EXP_PRIV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <yaml.h>
+
+#include "experiment/experiment.h"
+
+/* Appends an error; returns 0, or -ENOMEM (the error is then only counted). */
+int exp_errors_add(struct exp_errors *errs, int line, int col, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+/* Sorts errs->v[from..] by line and column. */
+void exp_errors_sort(struct exp_errors *errs, size_t from);
+/* The candidate at most two edits from word, or NULL. */
+const char *exp_suggest(const char *word, const char *const *candidates, size_t n);
+
+/* An upper bound on the number of test keys, for arrays indexed by key. */
+#define EXP_NKEYS_MAX 64
+
+/* The names of experiment_keys(), in the same order. */
+const char *const *exp_key_names(size_t *n);
+
+/*
+ * Checks val for key k. On success writes the canonical form into canon
+ * and returns 0; otherwise returns -EINVAL and explains in err.
+ */
+int exp_key_check(const struct exp_key *k, const char *val, char *canon, size_t canonlen, char *err,
+                  size_t errlen);
+
+/* The state of one load: the YAML document, the error list and whether memory ran out. */
+struct exp_ctx {
+    yaml_document_t *doc;
+    struct exp_errors *errs;
+    bool oom;
+};
+
+/* Reports a problem at node n (or at no position when n is NULL). */
+void exp_err(struct exp_ctx *c, const yaml_node_t *n, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* strdup() that records an allocation failure in c. */
+char *exp_strdup(struct exp_ctx *c, const char *s);
+/* The node at a document index. */
+yaml_node_t *exp_node(struct exp_ctx *c, int index);
+/* "a list", "a mapping", "nothing" or "'text'": for "must be X, not Y" messages. */
+const char *exp_describe(const yaml_node_t *n, char *buf, size_t len);
+/* A scalar's text, or NULL for a non-scalar, a null or text with a NUL byte. */
+const char *exp_scalar(const yaml_node_t *n);
+bool exp_is_plain(const yaml_node_t *n);
+
+/*
+ * Checks the keys of mapping `map` (described as `where` in messages)
+ * against names[0..n): unknown keys (with a suggestion) and duplicates are
+ * reported, and vals[i] receives the value of names[i] or NULL. Returns
+ * false (after reporting) when map is not a mapping.
+ */
+bool exp_map_fields(struct exp_ctx *c, yaml_node_t *map, const char *where,
+                    const char *const *names, size_t n, yaml_node_t **vals);
+
+/* Value readers: each reports its own error and returns false. */
+bool exp_get_string(struct exp_ctx *c, yaml_node_t *n, const char *key, char **out);
+bool exp_get_int(struct exp_ctx *c, yaml_node_t *n, const char *key, long min, long max, long *out);
+
+/* The sections with nested structure (sections.c). */
+void exp_parse_test(struct exp_ctx *c, yaml_node_t *n, struct experiment *e);
+void exp_parse_variants(struct exp_ctx *c, yaml_node_t *n, struct experiment *e);
+void exp_parse_matrix(struct exp_ctx *c, yaml_node_t *n, struct experiment *e);
+
+#endif

@@ -1,0 +1,176 @@
+/*
+ * Experiment files: a campaign of `netab run` invocations described in YAML
+ * (docs/experiment.md). This module parses and validates a file, expands its
+ * matrix into cells and produces the `netab run` arguments of each run. It
+ * runs nothing itself.
+ *
+ * Ownership: every structure returned here belongs to the caller and is
+ * released with the matching *_free() function; strings inside a structure
+ * belong to that structure. Errors follow libnetab's convention: 0 or a
+ * negative errno.
+ */
+#ifndef NETAB_EXPERIMENT_EXPERIMENT_H
+#define NETAB_EXPERIMENT_EXPERIMENT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "util/err.h"
+
+/* At most this many errors are kept; later ones are only counted in `dropped`. */
+#define EXP_ERRORS_MAX 100
+/* A matrix may not expand to more cells than this. */
+#define EXP_MAX_CELLS 10000
+
+/* One problem found in a file. line and col are 1-based; 0 when there is no position. */
+struct exp_error {
+    int line, col;
+    char msg[NB_ERRLEN];
+};
+
+/* A growing list of errors, sorted by position once loading is done. Zero-initialise it. */
+struct exp_errors {
+    struct exp_error *v;
+    size_t n, cap;
+    size_t dropped; /* errors beyond EXP_ERRORS_MAX */
+};
+
+void exp_errors_free(struct exp_errors *errs);
+
+/* How the machine is reset between runs. */
+enum exp_reset { EXP_RESET_NONE, EXP_RESET_REBOOT };
+
+/* The value kinds of `netab run` options (see experiment_keys). */
+enum exp_kind { EXP_STR, EXP_TESTNAME, EXP_INT, EXP_SIZE, EXP_SECONDS, EXP_RATE, EXP_BOOL };
+
+/* One key of the test: mapping and the matrix, and the `netab run` option it becomes. */
+struct exp_key {
+    const char *name; /* YAML key, e.g. "streams" */
+    const char *opt;  /* netab run option, e.g. "-P" */
+    enum exp_kind kind;
+    long min, max; /* for EXP_INT */
+};
+
+/* The table of keys, in documentation order; *n receives its length. */
+const struct exp_key *experiment_keys(size_t *n);
+/* The key called `name`, or NULL. */
+const struct exp_key *experiment_key_find(const char *name);
+
+/*
+ * A key and its value as netab run will see it: integers in canonical
+ * decimal, booleans as "true" / "false", everything else as written.
+ */
+struct exp_kv {
+    const struct exp_key *key; /* points into the static table */
+    char *value;
+};
+
+struct exp_variant {
+    char *name;       /* [A-Za-z0-9._-]+, unique in the experiment */
+    char *opts;       /* extra netab run options, split shell-like; NULL if none */
+    char *setup;      /* shell command entering the variant; NULL if none */
+    char *teardown;   /* shell command leaving it; NULL if none */
+    int cpus;         /* CPU-constrained mode: online CPUs, 0 = unconstrained */
+    int max_freq_mhz; /* CPU frequency cap, 0 = unconstrained */
+    int line;         /* where the variant starts in the file */
+};
+
+struct exp_axis {
+    const struct exp_key *key;
+    char **values; /* nvalues >= 1, no duplicates */
+    size_t nvalues;
+};
+
+struct experiment {
+    char *name;
+    long runs;     /* measured runs per variant and cell, >= 1 */
+    long warmup;   /* discarded runs per variant and cell, >= 0 */
+    bool has_seed; /* without a seed the runner picks one and records it */
+    uint64_t seed;
+    double cooldown; /* seconds between runs, >= 0 */
+    char *prepare;   /* shell command before every run; NULL if none */
+    enum exp_reset reset;
+    struct exp_kv *test; /* options shared by every run, in file order */
+    size_t ntest;
+    struct exp_variant *variants;
+    size_t nvariants;      /* >= 1 */
+    struct exp_axis *axes; /* matrix axes in file order; none without a matrix */
+    size_t naxes;
+};
+
+/*
+ * Reads and validates the experiment file at `path`. On success returns 0
+ * and *out owns a new experiment (caller has ownership; experiment_free()).
+ * Otherwise *out is NULL, every problem found is appended to errs (sorted by
+ * position) and the result is -EINVAL for a bad file, the negative errno of
+ * a file that cannot be read, or -ENOMEM. errs must be zero-initialised or
+ * previously used; the caller frees it with exp_errors_free().
+ */
+NB_MUST_CHECK int experiment_load(const char *path, struct experiment **out,
+                                  struct exp_errors *errs);
+/* The same for a file already in memory; `len` bytes, need not be NUL-terminated. */
+NB_MUST_CHECK int experiment_load_buffer(const char *buf, size_t len, struct experiment **out,
+                                         struct exp_errors *errs);
+void experiment_free(struct experiment *e);
+
+/* One matrix cell: a combination of one value per axis. */
+struct exp_cell {
+    char *name;        /* "streams=4,test=udp_stream", or "default" without a matrix */
+    struct exp_kv *kv; /* one per axis, in axis order; values are borrowed from the experiment */
+    size_t nkv;
+};
+
+/*
+ * Expands the matrix into its cross product. The order is stable: the first
+ * axis varies slowest and the last fastest, each axis's values in file order
+ * (like nested loops over the axes as written). Without a matrix there is
+ * one cell named "default" with no values. Caller has ownership of *cells
+ * (exp_cells_free()). Returns 0 or -ENOMEM.
+ */
+NB_MUST_CHECK int experiment_cells(const struct experiment *e, struct exp_cell **cells, size_t *n);
+void exp_cells_free(struct exp_cell *cells, size_t n);
+
+/*
+ * The arguments of one run of variant v in cell c, as a NULL-terminated
+ * vector whose argv[0] is "run": it can be passed to cli_run() as is or
+ * appended to the path of the netab executable. Order: the test: options,
+ * with the cell's values replacing those of the same key (new keys appended),
+ * then the variant's opts split shell-like (so a variant can override
+ * either), then "--json". Caller has ownership (exp_argv_free()). c may be
+ * NULL for no matrix values. Returns 0, -EINVAL if the variant's opts do not
+ * split (err explains), or -ENOMEM.
+ */
+NB_MUST_CHECK int experiment_run_args(const struct experiment *e, const struct exp_variant *v,
+                                      const struct exp_cell *c, char ***argv, int *argc);
+void exp_argv_free(char **argv);
+
+/*
+ * Splits s into words the way a POSIX shell would without expansions:
+ * blanks separate words, '...' is literal, "..." honours \" \\ \$ \` and a
+ * backslash outside quotes escapes the next character. Nothing is expanded.
+ * Caller has ownership of *words (exp_argv_free()); *n excludes the final
+ * NULL. Returns 0, -EINVAL for an unterminated quote or trailing backslash
+ * (err explains), or -ENOMEM.
+ */
+NB_MUST_CHECK int exp_split_words(const char *s, char ***words, size_t *n, char *err,
+                                  size_t errlen);
+
+/* The size of a campaign. */
+struct exp_plan {
+    size_t cells;
+    size_t runs;      /* (runs + warmup) * variants * cells */
+    double seconds;   /* sum of time + omit + cooldown over all runs */
+    bool lower_bound; /* some runs are byte-bounded, or reboots and set-up add unknown time */
+};
+
+/* Computes the plan; the duration assumes netab run's default time (10 s) where none is set. */
+void experiment_plan(const struct experiment *e, struct exp_plan *plan);
+
+/* The parsed experiment as a JSON object (docs/experiment.md); caller owns the reference. NULL on
+ * ENOMEM. */
+json_t *experiment_to_json(const struct experiment *e);
+
+#endif

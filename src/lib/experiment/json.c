@@ -1,0 +1,83 @@
+/* Releasing an experiment and turning it into JSON for the results store. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "experiment/exp_priv.h"
+
+void experiment_free(struct experiment *e)
+{
+    if (!e)
+        return;
+    free(e->name);
+    free(e->prepare);
+    for (size_t i = 0; i < e->ntest; i++)
+        free(e->test[i].value);
+    free(e->test);
+    for (size_t i = 0; i < e->nvariants; i++) {
+        struct exp_variant *v = &e->variants[i];
+        free(v->name);
+        free(v->opts);
+        free(v->setup);
+        free(v->teardown);
+    }
+    free(e->variants);
+    for (size_t a = 0; a < e->naxes; a++) {
+        for (size_t i = 0; i < e->axes[a].nvalues; i++)
+            free(e->axes[a].values[i]);
+        free(e->axes[a].values);
+    }
+    free(e->axes);
+    free(e);
+}
+
+/* Integers and booleans become JSON numbers and booleans; the rest stay strings. */
+static json_t *value_json(const struct exp_key *k, const char *v)
+{
+    if (k->kind == EXP_BOOL)
+        return json_boolean(!strcmp(v, "true"));
+    if (k->kind == EXP_INT)
+        return json_integer(strtol(v, NULL, 10));
+    return json_string(v);
+}
+
+static json_t *string_or_null(const char *s)
+{
+    return s ? json_string(s) : json_null();
+}
+
+json_t *experiment_to_json(const struct experiment *e)
+{
+    json_t *test = json_object(), *variants = json_array(), *matrix = json_array();
+    json_t *root = json_pack("{s:s, s:I, s:I, s:o, s:f, s:o, s:s, s:o, s:o, s:o}", "name", e->name,
+                             "runs", (json_int_t)e->runs, "warmup", (json_int_t)e->warmup, "seed",
+                             e->has_seed ? json_integer((json_int_t)e->seed) : json_null(),
+                             "cooldown", e->cooldown, "prepare", string_or_null(e->prepare),
+                             "reset", e->reset == EXP_RESET_REBOOT ? "reboot" : "none", "test",
+                             test, "variants", variants, "matrix", matrix);
+    if (!root)
+        return NULL;
+    int err = 0;
+    for (size_t i = 0; i < e->ntest; i++)
+        err |= json_object_set_new(test, e->test[i].key->name,
+                                   value_json(e->test[i].key, e->test[i].value));
+    for (size_t i = 0; i < e->nvariants; i++) {
+        const struct exp_variant *v = &e->variants[i];
+        json_t *jv = json_pack("{s:s, s:o, s:o, s:o, s:i, s:i}", "name", v->name, "opts",
+                               string_or_null(v->opts), "setup", string_or_null(v->setup),
+                               "teardown", string_or_null(v->teardown), "cpus", v->cpus,
+                               "max_freq_mhz", v->max_freq_mhz);
+        err |= json_array_append_new(variants, jv);
+    }
+    for (size_t a = 0; a < e->naxes; a++) {
+        json_t *values = json_array();
+        for (size_t i = 0; i < e->axes[a].nvalues; i++)
+            err |= json_array_append_new(values, value_json(e->axes[a].key, e->axes[a].values[i]));
+        err |= json_array_append_new(
+            matrix, json_pack("{s:s, s:o}", "key", e->axes[a].key->name, "values", values));
+    }
+    if (err) {
+        json_decref(root);
+        return NULL;
+    }
+    return root;
+}

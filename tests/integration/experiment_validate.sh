@@ -1,0 +1,60 @@
+#!/bin/bash
+# End-to-end checks of `netab experiment validate`: exit codes, the summary of
+# a valid file and FILE:LINE:COL messages for broken ones.
+# Usage: experiment_validate.sh PATH/TO/netab
+set -u
+netab=${1:?usage: experiment_validate.sh NETAB}
+root=$(cd "$(dirname "$0")/../.." && pwd)
+data=$root/tests/unit/experiment/data
+[ -x "$netab" ] || { echo "SKIP: $netab is not executable"; exit 77; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+check() { # description, expected exit code, expected text (grep -F), command...
+    local what=$1 want_rc=$2 want_text=$3
+    shift 3
+    local out rc
+    out=$("$@" 2>&1)
+    rc=$?
+    if [ "$rc" != "$want_rc" ]; then
+        echo "FAIL: $what: exit $rc, wanted $want_rc"; echo "$out" | head -20; fails=$((fails + 1)); return
+    fi
+    if [ -n "$want_text" ] && ! grep -qF -- "$want_text" <<<"$out"; then
+        echo "FAIL: $what: output lacks '$want_text'"; echo "$out" | head -20; fails=$((fails + 1)); return
+    fi
+    echo "ok: $what"
+}
+cd "$data" || exit 1
+check "shipped example is valid" 0 "runs:         8 = (3 runs + 1 warm-up) x 2 variants x 1 cells" \
+    "$netab" experiment validate "$root/examples/block-size.yaml"
+check "full example names its variants" 0 "variants:     2 (big, small)" \
+    "$netab" experiment validate full.yaml
+check "full example counts cells" 0 "matrix cells: 4 (streams[2] x test[2])" \
+    "$netab" experiment validate full.yaml
+check "full example plans runs" 0 "runs:         48 =" "$netab" experiment validate full.yaml
+check "unknown key with suggestion" 2 \
+    "bad_top.yaml:3:1: unknown key 'rnus' in experiment (did you mean 'runs'?)" \
+    "$netab" experiment validate bad_top.yaml
+check "duplicate key" 2 "bad_top.yaml:4:1: duplicate key 'runs'" \
+    "$netab" experiment validate bad_top.yaml
+check "type error" 2 "bad_types.yaml:2:7: 'runs' must be an integer, not the string 'five'" \
+    "$netab" experiment validate bad_types.yaml
+check "every error is reported" 2 "bad_types.yaml:7:8: 'reset' must be" \
+    "$netab" experiment validate bad_types.yaml
+check "matrix error" 2 "bad_matrix.yaml:6:11: matrix axis 'length' is empty" \
+    "$netab" experiment validate bad_matrix.yaml
+check "syntax error" 2 "bad_syntax.yaml:4:2: YAML syntax error" \
+    "$netab" experiment validate bad_syntax.yaml
+check "missing file" 2 "nope.yaml: cannot open: No such file or directory" \
+    "$netab" experiment validate nope.yaml
+: >"$tmp/empty.yaml"
+check "empty file" 2 "empty.yaml:1:1: the file is empty" "$netab" experiment validate "$tmp/empty.yaml"
+head -c 4096 /dev/urandom >"$tmp/garbage.yaml"
+check "binary garbage" 2 "garbage.yaml:" "$netab" experiment validate "$tmp/garbage.yaml"
+check "unknown verb" 2 "unknown verb 'frobnicate'" "$netab" experiment frobnicate
+check "no verb" 2 "usage: netab experiment" "$netab" experiment
+check "validate needs a file" 2 "validate takes exactly one FILE" "$netab" experiment validate
+check "help" 0 "validate FILE" "$netab" experiment --help
+check "listed in netab --help" 0 "experiment" "$netab" --help
+[ "$fails" -eq 0 ] || { echo "$fails check(s) failed"; exit 1; }
+echo "all experiment validate checks passed"

@@ -1,0 +1,215 @@
+/* Unit tests of the experiment module: loading, matrix cells, run arguments, JSON. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "experiment/experiment.h"
+
+static struct experiment *load_ok(const char *path)
+{
+    struct exp_errors errs = {0};
+    struct experiment *e = NULL;
+    int err = experiment_load(path, &e, &errs);
+    for (size_t i = 0; i < errs.n; i++)
+        print_error("%s:%d:%d: %s\n", path, errs.v[i].line, errs.v[i].col, errs.v[i].msg);
+    assert_int_equal(err, 0);
+    assert_int_equal(errs.n, 0);
+    assert_non_null(e);
+    exp_errors_free(&errs);
+    return e;
+}
+
+static void test_full_example(void **state)
+{
+    (void)state;
+    struct experiment *e = load_ok(EXP_DATA_DIR "/full.yaml");
+    assert_string_equal(e->name, "block-size");
+    assert_int_equal(e->runs, 5);
+    assert_int_equal(e->warmup, 1);
+    assert_true(e->has_seed);
+    assert_int_equal(e->seed, 11);
+    assert_true(e->cooldown == 2.0);
+    assert_string_equal(e->prepare, "sync");
+    assert_int_equal(e->reset, EXP_RESET_NONE);
+    assert_int_equal(e->ntest, 3);
+    assert_string_equal(e->test[0].key->name, "test");
+    assert_string_equal(e->test[1].key->opt, "-t");
+    assert_string_equal(e->test[2].value, "true");
+    assert_int_equal(e->nvariants, 2);
+    assert_string_equal(e->variants[1].name, "small");
+    assert_string_equal(e->variants[1].setup, "true");
+    assert_int_equal(e->variants[1].cpus, 2);
+    assert_int_equal(e->variants[1].max_freq_mhz, 800);
+    assert_int_equal(e->variants[0].line, 13);
+    assert_null(e->variants[0].setup);
+    assert_int_equal(e->naxes, 2);
+    assert_string_equal(e->axes[0].key->name, "streams");
+    assert_int_equal(e->axes[1].nvalues, 2);
+
+    struct exp_plan plan;
+    experiment_plan(e, &plan);
+    assert_int_equal(plan.cells, 4);
+    assert_int_equal(plan.runs, 48);
+    assert_true(plan.seconds == 48 * 12.0);
+    assert_true(plan.lower_bound); /* set-up commands take unknown time */
+    experiment_free(e);
+}
+
+static void test_shipped_example(void **state)
+{
+    (void)state;
+    struct experiment *e = load_ok(EXP_EXAMPLES_DIR "/block-size.yaml");
+    assert_int_equal(e->nvariants, 2);
+    assert_int_equal(e->naxes, 0);
+    struct exp_plan plan;
+    experiment_plan(e, &plan);
+    assert_int_equal(plan.runs, (size_t)(e->runs + e->warmup) * 2);
+    assert_false(plan.lower_bound);
+    experiment_free(e);
+}
+
+static void test_cells_order(void **state)
+{
+    (void)state;
+    struct experiment *e = load_ok(EXP_DATA_DIR "/full.yaml");
+    struct exp_cell *cells;
+    size_t n;
+    assert_int_equal(experiment_cells(e, &cells, &n), 0);
+    assert_int_equal(n, 4);
+    const char *want[] = {"streams=1,test=tcp_stream", "streams=1,test=udp_stream",
+                          "streams=4,test=tcp_stream", "streams=4,test=udp_stream"};
+    for (size_t i = 0; i < n; i++) {
+        assert_string_equal(cells[i].name, want[i]);
+        assert_int_equal(cells[i].nkv, 2);
+        assert_string_equal(cells[i].kv[0].key->name, "streams");
+    }
+    assert_string_equal(cells[2].kv[0].value, "4");
+    assert_string_equal(cells[3].kv[1].value, "udp_stream");
+    exp_cells_free(cells, n);
+    experiment_free(e);
+}
+
+static void test_no_matrix_one_cell(void **state)
+{
+    (void)state;
+    struct experiment *e = load_ok(EXP_EXAMPLES_DIR "/block-size.yaml");
+    struct exp_cell *cells;
+    size_t n;
+    assert_int_equal(experiment_cells(e, &cells, &n), 0);
+    assert_int_equal(n, 1);
+    assert_string_equal(cells[0].name, "default");
+    assert_int_equal(cells[0].nkv, 0);
+    exp_cells_free(cells, n);
+    experiment_free(e);
+}
+
+static void assert_argv(char **argv, int argc, const char *const *want)
+{
+    int i = 0;
+    for (; want[i]; i++) {
+        assert_non_null(argv[i]);
+        assert_string_equal(argv[i], want[i]);
+    }
+    assert_null(argv[i]);
+    assert_int_equal(argc, i);
+}
+
+static void test_run_args(void **state)
+{
+    (void)state;
+    struct experiment *e = load_ok(EXP_DATA_DIR "/full.yaml");
+    struct exp_cell *cells;
+    size_t n;
+    char **argv;
+    int argc;
+    assert_int_equal(experiment_cells(e, &cells, &n), 0);
+    /* The cell replaces test's --test in place and appends -P; the variant's opts come last. */
+    assert_int_equal(experiment_run_args(e, &e->variants[1], &cells[3], &argv, &argc), 0);
+    const char *want[] = {"run", "--test", "udp_stream", "-t", "10",    "-N",     "-P",
+                          "4",   "-l",     "16K",        "-C", "cubic", "--json", NULL};
+    assert_argv(argv, argc, want);
+    exp_argv_free(argv);
+    /* Without a cell, only the test options and the variant's. */
+    assert_int_equal(experiment_run_args(e, &e->variants[0], NULL, &argv, &argc), 0);
+    const char *want0[] = {"run", "--test", "tcp_stream", "-t",     "10",
+                           "-N",  "-l",     "128K",       "--json", NULL};
+    assert_argv(argv, argc, want0);
+    exp_argv_free(argv);
+    exp_cells_free(cells, n);
+    experiment_free(e);
+}
+
+static void test_split_words(void **state)
+{
+    (void)state;
+    char **w, err[NB_ERRLEN];
+    size_t n;
+    assert_int_equal(
+        exp_split_words("  -l 1K  -C 'a b' \"c\\\"d\" e\\ f '' ", &w, &n, err, sizeof(err)), 0);
+    const char *want[] = {"-l", "1K", "-C", "a b", "c\"d", "e f", "", NULL};
+    assert_argv(w, (int)n, want);
+    exp_argv_free(w);
+    assert_int_equal(exp_split_words("", &w, &n, err, sizeof(err)), 0);
+    assert_int_equal(n, 0);
+    assert_null(w[0]);
+    exp_argv_free(w);
+    assert_int_equal(exp_split_words("$HOME `x`", &w, &n, err, sizeof(err)), 0);
+    assert_string_equal(w[0], "$HOME"); /* nothing is expanded */
+    exp_argv_free(w);
+    assert_int_equal(exp_split_words("-l 'x", &w, &n, err, sizeof(err)), -EINVAL);
+    assert_non_null(strstr(err, "quote"));
+    assert_int_equal(exp_split_words("-l \"x", &w, &n, err, sizeof(err)), -EINVAL);
+    assert_int_equal(exp_split_words("x\\", &w, &n, err, sizeof(err)), -EINVAL);
+}
+
+static void test_to_json(void **state)
+{
+    (void)state;
+    struct experiment *e = load_ok(EXP_DATA_DIR "/full.yaml");
+    json_t *j = experiment_to_json(e);
+    assert_non_null(j);
+    assert_string_equal(json_string_value(json_object_get(j, "name")), "block-size");
+    assert_int_equal(json_integer_value(json_object_get(j, "seed")), 11);
+    json_t *test = json_object_get(j, "test");
+    assert_true(json_is_true(json_object_get(test, "nodelay")));
+    json_t *m = json_array_get(json_object_get(j, "matrix"), 0);
+    assert_string_equal(json_string_value(json_object_get(m, "key")), "streams");
+    assert_int_equal(json_integer_value(json_array_get(json_object_get(m, "values"), 1)), 4);
+    json_t *v = json_array_get(json_object_get(j, "variants"), 0);
+    assert_true(json_is_null(json_object_get(v, "setup")));
+    json_decref(j);
+    experiment_free(e);
+}
+
+static void test_load_buffer_defaults(void **state)
+{
+    (void)state;
+    static const char y[] = "name: d\nvariants:\n  - name: a\n";
+    struct exp_errors errs = {0};
+    struct experiment *e;
+    assert_int_equal(experiment_load_buffer(y, strlen(y), &e, &errs), 0);
+    assert_int_equal(e->runs, 5);
+    assert_int_equal(e->warmup, 1);
+    assert_false(e->has_seed);
+    assert_int_equal(e->ntest, 0);
+    experiment_free(e);
+    exp_errors_free(&errs);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_full_example), cmocka_unit_test(test_shipped_example),
+        cmocka_unit_test(test_cells_order),  cmocka_unit_test(test_no_matrix_one_cell),
+        cmocka_unit_test(test_run_args),     cmocka_unit_test(test_split_words),
+        cmocka_unit_test(test_to_json),      cmocka_unit_test(test_load_buffer_defaults),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

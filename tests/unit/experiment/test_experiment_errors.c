@@ -1,0 +1,167 @@
+/* Unit tests of experiment validation: every error, at its exact line and column. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "experiment/experiment.h"
+
+/* An expected error: position and a piece of its message. */
+struct want {
+    int line, col;
+    const char *text;
+};
+
+/* Loads data/NAME, expects `rc` and exactly the errors in want[0..n), in order. */
+static void expect_errors(const char *name, int rc, const struct want *want, size_t n)
+{
+    char path[512];
+    struct exp_errors errs = {0};
+    struct experiment *e = (struct experiment *)1;
+    snprintf(path, sizeof(path), "%s/%s", EXP_DATA_DIR, name);
+    int err = experiment_load(path, &e, &errs);
+    for (size_t i = 0; i < errs.n; i++)
+        print_message("%s:%d:%d: %s\n", name, errs.v[i].line, errs.v[i].col, errs.v[i].msg);
+    assert_int_equal(err, rc);
+    assert_null(e);
+    assert_int_equal(errs.n, n);
+    for (size_t i = 0; i < n; i++) {
+        assert_int_equal(errs.v[i].line, want[i].line);
+        assert_int_equal(errs.v[i].col, want[i].col);
+        if (!strstr(errs.v[i].msg, want[i].text))
+            fail_msg("error %zu is '%s', wanted '%s'", i, errs.v[i].msg, want[i].text);
+    }
+    exp_errors_free(&errs);
+}
+
+#define EXPECT(name, ...)                                                                          \
+    do {                                                                                           \
+        const struct want w_[] = {__VA_ARGS__};                                                    \
+        expect_errors(name, -EINVAL, w_, sizeof(w_) / sizeof(w_[0]));                              \
+    } while (0)
+
+static void test_unknown_top_key_and_duplicate(void **state)
+{
+    (void)state;
+    EXPECT("bad_top.yaml", {3, 1, "unknown key 'rnus' in experiment (did you mean 'runs'?)"},
+           {4, 1, "duplicate key 'runs' in experiment (first at line 2)"});
+}
+
+static void test_unknown_test_key(void **state)
+{
+    (void)state;
+    EXPECT("bad_test.yaml", {4, 3, "unknown key 'tiem' in test (did you mean 'time'?)"});
+}
+
+static void test_variant_errors(void **state)
+{
+    (void)state;
+    EXPECT("bad_variant.yaml", {4, 5, "unknown key 'opt' in variant 1 (did you mean 'opts'?)"},
+           {6, 11, "'cpus' must be between 1 and 4096, not 0"},
+           {7, 11, "duplicate variant name 'a' (first at line 3)"});
+}
+
+static void test_matrix_errors(void **state)
+{
+    (void)state;
+    EXPECT("bad_matrix.yaml", {5, 3, "unknown key 'stream' in matrix (did you mean 'streams'?)"},
+           {6, 11, "matrix axis 'length' is empty"},
+           {7, 9, "matrix axis 'test' must be a list of values, not 'tcp_stream'"},
+           {8, 13, "'reverse' must be true or false, not 'yes'"});
+}
+
+static void test_type_errors_all_reported(void **state)
+{
+    (void)state;
+    EXPECT("bad_types.yaml", {1, 7, "'name' must be a non-empty string, not a list"},
+           {2, 7, "'runs' must be an integer, not the string 'five'"},
+           {3, 9, "'warmup' must be an integer, not '1.5'"}, {4, 7, "'seed' must be between"},
+           {5, 11, "'cooldown' must be a number of seconds, not 'soon'"},
+           {6, 10, "'prepare' must be a non-empty string, not a mapping"},
+           {7, 8, "'reset' must be 'none' or 'reboot', not 'sometimes'"});
+}
+
+static void test_range_errors(void **state)
+{
+    (void)state;
+    EXPECT("bad_ranges.yaml", {2, 7, "'runs' must be between 1 and 100000, not 0"},
+           {3, 9, "'warmup' must be between 0 and 100000, not 100001"},
+           {4, 11, "'cooldown' must be between 0 and 86400 seconds, not -1"},
+           {7, 19, "'max_freq_mhz' must be between 1 and 100000, not 99999999999999999999"},
+           {9, 12, "test: 'streams': '0' is out of range"},
+           {10, 9, "test: 'time' must be between 0.1 and"});
+}
+
+static void test_syntax_error(void **state)
+{
+    (void)state;
+    EXPECT("bad_syntax.yaml", {4, 2, "YAML syntax error: did not find expected key"});
+}
+
+static void test_missing_keys(void **state)
+{
+    (void)state;
+    EXPECT("missing.yaml", {1, 1, "experiment has no 'name'"},
+           {1, 1, "experiment has no 'variants'"});
+    EXPECT("no_variants.yaml", {2, 11, "'variants' is empty"});
+}
+
+static void test_unreadable(void **state)
+{
+    (void)state;
+    const struct want w[] = {{0, 0, "cannot open: No such file or directory"}};
+    expect_errors("does-not-exist.yaml", -ENOENT, w, 1);
+}
+
+/* Byte strings that must give errors, never a crash or a leak. */
+static void test_garbage_inputs(void **state)
+{
+    (void)state;
+    static const char *const inputs[] = {
+        "",
+        "\xff\xfe\x00\x01garbage",
+        "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[",
+        "name: x\nvariants: &v [*v]\n",
+        "a: &a [x, x]\nb: &b [*a, *a]\nname: *b\nvariants: *b\n",
+        "name: x\nvariants:\n - name: a\nmatrix: {}\n",
+        "name: x\nvariants:\n - name: a\n---\nname: y\n",
+        "? [a]\n: b\n",
+        "name: \"a\\0b\"\nvariants:\n - name: a\n",
+        "name: x\nvariants:\n - name: a\n   opts: \"x\\\\\"\n",
+        "!!binary name: x\n",
+        "name: x\nruns: 1e3\nvariants: [{name: a}]\ntest: {time: nan, bitrate: -1}\n",
+    };
+    for (size_t i = 0; i < sizeof(inputs) / sizeof(inputs[0]); i++) {
+        struct exp_errors errs = {0};
+        struct experiment *e;
+        size_t len = i == 1 ? 11 : strlen(inputs[i]); /* input 1 holds NUL bytes */
+        int err = experiment_load_buffer(inputs[i], len, &e, &errs);
+        if (err != -EINVAL || errs.n == 0)
+            fail_msg("input %zu: result %d with %zu errors", i, err, errs.n);
+        assert_null(e);
+        exp_errors_free(&errs);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_unknown_top_key_and_duplicate),
+        cmocka_unit_test(test_unknown_test_key),
+        cmocka_unit_test(test_variant_errors),
+        cmocka_unit_test(test_matrix_errors),
+        cmocka_unit_test(test_type_errors_all_reported),
+        cmocka_unit_test(test_range_errors),
+        cmocka_unit_test(test_syntax_error),
+        cmocka_unit_test(test_missing_keys),
+        cmocka_unit_test(test_unreadable),
+        cmocka_unit_test(test_garbage_inputs),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
