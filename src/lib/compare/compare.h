@@ -13,7 +13,7 @@
 
 #include "compare/metrics.h"
 #include "compare/schedule.h"
-#include "compare/words.h"
+#include "util/words.h"
 #include "util/err.h"
 
 struct compare_variant {

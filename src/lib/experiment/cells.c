@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/words.h"
 #include "experiment/exp_priv.h"
 #include "util/units.h"
 
@@ -127,58 +128,14 @@ static int vec_finish(struct strvec *s, char ***out)
 
 int exp_split_words(const char *s, char ***words, size_t *n, char *err, size_t errlen)
 {
-    struct strvec out = {0};
-    size_t len = strlen(s);
-    char *w = malloc(len + 1);
-    *words = NULL;
-    *n = 0;
-    if (!w)
-        return -ENOMEM;
-    const char *p = s;
-    for (;;) {
-        while (*p == ' ' || *p == '\t' || *p == '\n')
-            p++;
-        if (!*p)
-            break;
-        size_t wl = 0;
-        while (*p && *p != ' ' && *p != '\t' && *p != '\n') {
-            if (*p == '\'') {
-                const char *q = strchr(p + 1, '\'');
-                if (!q)
-                    goto unterminated;
-                memcpy(w + wl, p + 1, (size_t)(q - p - 1));
-                wl += (size_t)(q - p - 1);
-                p = q + 1;
-            } else if (*p == '"') {
-                for (p++; *p != '"'; p++) {
-                    if (!*p)
-                        goto unterminated;
-                    if (*p == '\\' && p[1] && strchr("\"\\$`", p[1]))
-                        p++;
-                    w[wl++] = *p;
-                }
-                p++;
-            } else if (*p == '\\') {
-                if (!p[1]) {
-                    free(w);
-                    exp_argv_free(out.v);
-                    return err_set(err, errlen, -EINVAL, "a backslash ends the options");
-                }
-                w[wl++] = p[1];
-                p += 2;
-            } else {
-                w[wl++] = *p++;
-            }
-        }
-        vec_push(&out, w, wl);
-    }
-    free(w);
-    *n = out.n;
-    return vec_finish(&out, words);
-unterminated:
-    free(w);
-    exp_argv_free(out.v);
-    return err_set(err, errlen, -EINVAL, "a quote is not closed");
+    /* One splitter for every place netab takes options as text (util/words.c). */
+    struct words ws;
+    int rc = words_split(s, &ws, err, errlen);
+    if (rc)
+        return rc;
+    *words = ws.w;
+    *n = ws.n;
+    return 0;
 }
 
 /* Appends the option for kv: "--test tcp_stream", "-R" for true, nothing for false. */

@@ -12,7 +12,7 @@
 #include "compare/child.h"
 #include "compare/metrics.h"
 #include "compare/schedule.h"
-#include "compare/words.h"
+#include "util/words.h"
 
 static void test_every_variant_once_per_round(void **state)
 {

@@ -1,4 +1,4 @@
-#include "compare/words.h"
+#include "util/words.h"
 
 #include <errno.h>
 #include <stdbool.h>

@@ -3,8 +3,8 @@
  * POSIX shell would, without expanding anything: no variables, globs or
  * command substitution, so a variant's options mean exactly what they say.
  */
-#ifndef NETAB_COMPARE_WORDS_H
-#define NETAB_COMPARE_WORDS_H
+#ifndef NETAB_UTIL_WORDS_H
+#define NETAB_UTIL_WORDS_H
 
 #include <stddef.h>
 
