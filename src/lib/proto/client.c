@@ -226,6 +226,12 @@ static void interval_emit(struct client *c, struct tcp_stream_set *set, struct w
         hist_subtract(st->lat_diff, st->lat_now, st->lat_prev);
         latency_summary_from(&iv.latency, st->lat_diff);
         iv.have_latency = true;
+        /*
+         * The histogram and the counters are read a moment apart while the
+         * streams run; the histogram's count is the interval's transactions,
+         * so the rate and the percentiles describe the same transactions.
+         */
+        iv.packets = iv.latency.count;
         struct histogram *t = st->lat_prev;
         st->lat_prev = st->lat_now;
         st->lat_now = t;
