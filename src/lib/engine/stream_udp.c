@@ -30,8 +30,14 @@
 #endif
 
 #define UDP_BATCH 64
-/* Catch-up limit: at most this many batches owed at once before the schedule restarts. */
-#define UDP_MAX_BACKLOG (4 * UDP_BATCH)
+/*
+ * Catch-up limit: the datagrams owed after a stall are sent at once only up
+ * to 5 ms worth of the target rate (and at least four batches); beyond that
+ * the schedule restarts. A short preemption costs no rate, a long one no
+ * burst.
+ */
+#define UDP_MIN_BACKLOG (4 * UDP_BATCH)
+#define UDP_BACKLOG_NS 5000000.0
 /* A receiver gives up waiting for stragglers after this much silence once the test ended. */
 #define UDP_DRAIN_NS (250 * 1000000ull)
 
@@ -96,6 +102,9 @@ static void run_sender(struct stream *s, char *buf)
     uint64_t limit = s->limit ? (s->limit + size - 1) / size : 0; /* datagrams */
     double per_ns = p->rate_bps ? (double)p->rate_bps / (8.0 * (double)size * 1e9) : 0;
     uint64_t t0 = clock_now_ns(), seq = 0;
+    uint64_t max_backlog = (uint64_t)(per_ns * UDP_BACKLOG_NS);
+    if (max_backlog < UDP_MIN_BACKLOG)
+        max_backlog = UDP_MIN_BACKLOG;
     while (!atomic_load_explicit(s->stop, memory_order_relaxed) && !aborted(s)) {
         if (limit && seq >= limit)
             break;
@@ -108,7 +117,7 @@ static void run_sender(struct stream *s, char *buf)
                 clock_sleep_until(at < now + 100000000 ? at : now + 100000000);
                 continue;
             }
-            if (due - seq > UDP_MAX_BACKLOG) {
+            if (due - seq > max_backlog) {
                 /* A stall (preemption, a full queue): restart the schedule, don't burst. */
                 s->stalls++;
                 t0 = now - (uint64_t)((double)seq / per_ns);
