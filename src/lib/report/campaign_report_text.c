@@ -159,7 +159,11 @@ static void print_table(FILE *f, const struct creport *r, const size_t *cols, si
         for (size_t i = start; i < end; i++) {
             char h[64];
             cell_heading(r, cols[i], h, sizeof(h));
-            fprintf(f, " %-*s", COL_W, h);
+            /* Over the median when it fits there, else across the column. */
+            if (strlen(h) <= VAL_W)
+                fprintf(f, " %*s%*s", VAL_W, h, COL_W - VAL_W, "");
+            else
+                fprintf(f, " %-*s", COL_W, h);
         }
         fputc('\n', f);
         for (size_t v = 0; v < r->nvariants; v++) {
