@@ -155,17 +155,22 @@ static void print_table(FILE *f, const struct creport *r, const size_t *cols, si
         size_t end = start + per < ncols ? start + per : ncols;
         if (start)
             fputc('\n', f);
-        print_label(f, "variant", lw);
+        char head[256];
+        int hu = 0;
         for (size_t i = start; i < end; i++) {
             char h[64];
             cell_heading(r, cols[i], h, sizeof(h));
             /* Over the median when it fits there, else across the column. */
             if (strlen(h) <= VAL_W)
-                fprintf(f, " %*s%*s", VAL_W, h, COL_W - VAL_W, "");
+                hu += snprintf(head + hu, sizeof(head) - (size_t)hu, " %*s%*s", VAL_W, h,
+                               COL_W - VAL_W, "");
             else
-                fprintf(f, " %-*s", COL_W, h);
+                hu += snprintf(head + hu, sizeof(head) - (size_t)hu, " %-*s", COL_W, h);
         }
-        fputc('\n', f);
+        while (hu > 0 && head[hu - 1] == ' ')
+            head[--hu] = '\0';
+        print_label(f, "variant", lw);
+        fprintf(f, "%s\n", head);
         for (size_t v = 0; v < r->nvariants; v++) {
             char line[256];
             int u = 0;
