@@ -112,8 +112,7 @@ static int parse_args(int argc, char **argv, struct report_args *a)
                 a->format = FMT_JSON;
             else
                 return cli_usage_error("report",
-                                       "--format: '%s' is not text, markdown, csv or json",
-                                       optarg);
+                                       "--format: '%s' is not text, markdown, csv or json", optarg);
             break;
         case OPT_METRIC:
             if (!creport_metric_find(optarg))

@@ -233,8 +233,7 @@ struct placed {
 };
 
 static int place_runs(struct creport *r, const struct store_plan_row *plan, size_t nplan,
-                      const struct store_run *runs, size_t nruns, struct placed **out,
-                      size_t *nout)
+                      const struct store_run *runs, size_t nruns, struct placed **out, size_t *nout)
 {
     struct placed *p = calloc(nruns ? nruns : 1, sizeof(*p));
     bool *taken = calloc(nplan ? nplan : 1, sizeof(*taken));
@@ -295,14 +294,12 @@ static int find_tests(struct creport *r, const struct placed *p, size_t n)
     for (size_t c = 0; c < r->ncells; c++) {
         if (!r->cells[c].test && !(r->cells[c].test = strdup("")))
             return -ENOMEM;
-        r->cells[c].test_kind =
-            creport_test_kind(r->cells[c].test[0] ? r->cells[c].test : NULL);
+        r->cells[c].test_kind = creport_test_kind(r->cells[c].test[0] ? r->cells[c].test : NULL);
     }
     return 0;
 }
 
-static int select_metrics(struct creport *r, const struct creport_opts *o, char *err,
-                          size_t errlen)
+static int select_metrics(struct creport *r, const struct creport_opts *o, char *err, size_t errlen)
 {
     r->nmetrics = NMETRICS;
     r->metric_selected = calloc(NMETRICS, sizeof(bool));
@@ -324,8 +321,8 @@ static int select_metrics(struct creport *r, const struct creport_opts *o, char 
                 size_t u = strlen(names);
                 snprintf(names + u, sizeof(names) - u, "%s%s", m ? ", " : "", metrics[m].name);
             }
-            return err_set(err, errlen, EINVAL, "unknown metric '%s' (known: %s)",
-                           o->metrics[i], names);
+            return err_set(err, errlen, EINVAL, "unknown metric '%s' (known: %s)", o->metrics[i],
+                           names);
         }
         size_t m = (size_t)(d - metrics);
         if (!r->metric_selected[m]) {
@@ -396,13 +393,14 @@ static void choose_deciders(struct creport *r, const struct creport_opts *o)
 static int add_stats_warning(struct creport *r, size_t v, size_t c, size_t m, const char *kind,
                              const char *message)
 {
-    json_t *w = json_pack("{s:s, s:s, s:s, s:s, s:s}", "variant", r->variants[v], "cell",
-                          r->cells[c].name, "metric", metrics[m].name, "kind", kind, "message",
-                          message);
+    json_t *w =
+        json_pack("{s:s, s:s, s:s, s:s, s:s}", "variant", r->variants[v], "cell", r->cells[c].name,
+                  "metric", metrics[m].name, "kind", kind, "message", message);
     return w && !json_array_append_new(r->stats_warnings, w) ? 0 : -ENOMEM;
 }
 
-/* Warnings about the sets behind a cell's deciding metric: outliers, drift, bimodality, few runs. */
+/* Warnings about the sets behind a cell's deciding metric: outliers, drift, bimodality, few runs.
+ */
 static int set_warnings(struct creport *r, size_t v, size_t c, size_t m,
                         const struct stats_sample *s)
 {
@@ -505,9 +503,9 @@ static int env_differences(struct creport *r, const struct placed *p, size_t n)
         if (!env || !env[0] || !env[v])
             continue;
         json_t *d = env_diff(env[0], env[v]);
-        json_t *o = d ? json_pack("{s:s, s:s, s:I, s:I, s:o}", "variant", r->variants[v],
-                                  "against", r->variants[0], "baseline_run", (json_int_t)ids[0],
-                                  "run", (json_int_t)ids[v], "differences", d)
+        json_t *o = d ? json_pack("{s:s, s:s, s:I, s:I, s:o}", "variant", r->variants[v], "against",
+                                  r->variants[0], "baseline_run", (json_int_t)ids[0], "run",
+                                  (json_int_t)ids[v], "differences", d)
                       : NULL;
         if (!o || json_array_append_new(r->env_diffs, o))
             e = -ENOMEM;

@@ -76,10 +76,10 @@ struct creport_entry {
 };
 
 struct creport_cell {
-    char *name;          /* the plan's cell label ("" when the plan has none) */
-    char *test;          /* the test of its runs, e.g. "tcp_stream"; "" if unknown */
-    unsigned test_kind;  /* enum creport_test */
-    int decide;          /* index in creport_metrics() of the deciding metric; -1 none */
+    char *name;         /* the plan's cell label ("" when the plan has none) */
+    char *test;         /* the test of its runs, e.g. "tcp_stream"; "" if unknown */
+    unsigned test_kind; /* enum creport_test */
+    int decide;         /* index in creport_metrics() of the deciding metric; -1 none */
 };
 
 struct creport_run_counts {
@@ -95,15 +95,15 @@ struct creport {
     size_t nvariants;
     struct creport_cell *cells;
     size_t ncells;
-    size_t nmetrics;                /* = creport_metrics() count */
-    bool *metric_selected;          /* [nmetrics] */
-    size_t *order;                  /* metric indices in the order to show them */
+    size_t nmetrics;       /* = creport_metrics() count */
+    bool *metric_selected; /* [nmetrics] */
+    size_t *order;         /* metric indices in the order to show them */
     size_t norder;
     struct creport_entry *entries;  /* [(v * ncells + c) * nmetrics + m] */
     struct creport_run_counts runs; /* totals over the experiment */
     long *n_measured;               /* [v * ncells + c]: measured ok runs */
-    json_t *env_diffs;    /* [{"variant", "against", "first_run", "differences": env_diff()}] */
-    json_t *env_warnings; /* strings, deduplicated, over every run's env_json */
+    json_t *env_diffs;      /* [{"variant", "against", "first_run", "differences": env_diff()}] */
+    json_t *env_warnings;   /* strings, deduplicated, over every run's env_json */
     json_t *stats_warnings; /* [{"variant", "cell", "metric", "kind", "message"}] */
     /* Verdict counts over every comparison shown, and over the deciding metrics. */
     size_t n_improved, n_regressed, n_within, n_unproven, n_nocmp;

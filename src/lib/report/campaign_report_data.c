@@ -38,9 +38,9 @@ static json_t *comparison_json(const struct creport *r, const struct creport_ent
     e |= json_object_set_new(o, "ratio", num(c->ratio));
     e |= json_object_set_new(o, "ratio_ci_low", num(c->ratio_ci_low));
     e |= json_object_set_new(o, "ratio_ci_high", num(c->ratio_ci_high));
-    e |= json_object_set_new(o, "ratio_method", json_string(c->ratio_method == STATS_RATIO_BOOTSTRAP
-                                                                ? "bootstrap"
-                                                                : "fieller"));
+    e |= json_object_set_new(
+        o, "ratio_method",
+        json_string(c->ratio_method == STATS_RATIO_BOOTSTRAP ? "bootstrap" : "fieller"));
     e |= json_object_set_new(o, "median_ratio", num(c->median_ratio));
     e |= json_object_set_new(o, "welch_p", num(c->welch.p));
     e |= json_object_set_new(o, "mannwhitney_p", num(c->mw.p));
@@ -71,15 +71,15 @@ static json_t *results_json(const struct creport *r)
                 for (size_t k = 0; vals && k < en->n; k++)
                     json_array_append_new(vals, json_real(en->values[k]));
                 json_t *cmp = v ? comparison_json(r, creport_at(r, 0, c, m), en) : json_null();
-                json_t *o = vals && cmp
-                                ? json_pack("{s:s, s:s, s:s, s:s, s:b, s:I, s:o, s:o, s:o, s:s?}",
-                                            "variant", r->variants[v], "cell", r->cells[c].name,
-                                            "metric", md[m].name, "unit", md[m].unit, "deciding",
-                                            (int)m == r->cells[c].decide, "n", (json_int_t)en->n,
-                                            "median", num(en->median), "values", vals,
-                                            "comparison", cmp,
-                                            "no_comparison", v && !en->has_cmp ? en->why : NULL)
-                                : NULL;
+                json_t *o =
+                    vals && cmp
+                        ? json_pack("{s:s, s:s, s:s, s:s, s:b, s:I, s:o, s:o, s:o, s:s?}",
+                                    "variant", r->variants[v], "cell", r->cells[c].name, "metric",
+                                    md[m].name, "unit", md[m].unit, "deciding",
+                                    (int)m == r->cells[c].decide, "n", (json_int_t)en->n, "median",
+                                    num(en->median), "values", vals, "comparison", cmp,
+                                    "no_comparison", v && !en->has_cmp ? en->why : NULL)
+                        : NULL;
                 if (!o || json_array_append_new(a, o)) {
                     json_decref(a);
                     return NULL;
@@ -102,10 +102,10 @@ json_t *creport_to_json(const struct creport *r)
         for (size_t v = 0; n && v < r->nvariants; v++)
             json_array_append_new(n, json_integer(r->n_measured[v * r->ncells + c]));
         int d = r->cells[c].decide;
-        e |= json_array_append_new(
-            cells, json_pack("{s:s, s:s, s:s?, s:o?}", "name", r->cells[c].name, "test",
-                             r->cells[c].test, "deciding_metric", d >= 0 ? md[d].name : NULL,
-                             "n_measured", n));
+        e |= json_array_append_new(cells,
+                                   json_pack("{s:s, s:s, s:s?, s:o?}", "name", r->cells[c].name,
+                                             "test", r->cells[c].test, "deciding_metric",
+                                             d >= 0 ? md[d].name : NULL, "n_measured", n));
     }
     for (size_t i = 0; !e && i < r->norder; i++) {
         const struct creport_metric *m = &md[r->order[i]];
@@ -116,25 +116,24 @@ json_t *creport_to_json(const struct creport *r)
     json_t *results = e ? NULL : results_json(r);
     json_t *root =
         results
-            ? json_pack(
-                  "{s:i, s:{s:I, s:s, s:s, s:I}, s:s, s:f, s:f, s:o, s:o, s:o, s:o,"
-                  " s:{s:I, s:I, s:I, s:I, s:I, s:I}, s:O, s:O, s:O,"
-                  " s:{s:I, s:I, s:I, s:I, s:I, s:I}, s:i}",
-                  "report_version", 1, "experiment", "id", (json_int_t)r->id, "name", r->name,
-                  "status", r->status, "seed", (json_int_t)r->seed, "baseline",
-                  r->nvariants ? r->variants[0] : "", "confidence", r->opts.confidence,
-                  "noise_pct", r->opts.noise * 100, "variants", variants, "cells", cells,
-                  "metrics", metrics, "results", results, "runs", "planned",
-                  (json_int_t)r->runs.planned, "measured", (json_int_t)r->runs.measured, "warmup",
-                  (json_int_t)r->runs.warmup, "failed", (json_int_t)r->runs.failed, "interrupted",
-                  (json_int_t)r->runs.interrupted, "running", (json_int_t)r->runs.running,
-                  "env_differences", r->env_diffs, "env_warnings", r->env_warnings,
-                  "stats_warnings", r->stats_warnings, "summary", "improved",
-                  (json_int_t)r->n_improved, "regressed", (json_int_t)r->n_regressed,
-                  "within_noise", (json_int_t)r->n_within, "no_difference_proven",
-                  (json_int_t)r->n_unproven, "not_compared", (json_int_t)r->n_nocmp,
-                  "regressed_deciding", (json_int_t)r->n_regressed_deciding, "exit_status",
-                  creport_exit_status(r))
+            ? json_pack("{s:i, s:{s:I, s:s, s:s, s:I}, s:s, s:f, s:f, s:o, s:o, s:o, s:o,"
+                        " s:{s:I, s:I, s:I, s:I, s:I, s:I}, s:O, s:O, s:O,"
+                        " s:{s:I, s:I, s:I, s:I, s:I, s:I}, s:i}",
+                        "report_version", 1, "experiment", "id", (json_int_t)r->id, "name", r->name,
+                        "status", r->status, "seed", (json_int_t)r->seed, "baseline",
+                        r->nvariants ? r->variants[0] : "", "confidence", r->opts.confidence,
+                        "noise_pct", r->opts.noise * 100, "variants", variants, "cells", cells,
+                        "metrics", metrics, "results", results, "runs", "planned",
+                        (json_int_t)r->runs.planned, "measured", (json_int_t)r->runs.measured,
+                        "warmup", (json_int_t)r->runs.warmup, "failed", (json_int_t)r->runs.failed,
+                        "interrupted", (json_int_t)r->runs.interrupted, "running",
+                        (json_int_t)r->runs.running, "env_differences", r->env_diffs,
+                        "env_warnings", r->env_warnings, "stats_warnings", r->stats_warnings,
+                        "summary", "improved", (json_int_t)r->n_improved, "regressed",
+                        (json_int_t)r->n_regressed, "within_noise", (json_int_t)r->n_within,
+                        "no_difference_proven", (json_int_t)r->n_unproven, "not_compared",
+                        (json_int_t)r->n_nocmp, "regressed_deciding",
+                        (json_int_t)r->n_regressed_deciding, "exit_status", creport_exit_status(r))
             : NULL;
     if (!root) {
         /* json_pack steals "o" references only on success. */

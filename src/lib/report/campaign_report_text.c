@@ -13,8 +13,8 @@
 #include "report/campaign_report.h"
 
 #define W CREPORT_TEXT_WIDTH
-#define VAL_W 8  /* a median */
-#define CHG_W 6  /* a change in percent */
+#define VAL_W 8                           /* a median */
+#define CHG_W 6                           /* a change in percent */
 #define COL_W (VAL_W + 1 + CHG_W + 1 + 1) /* "   20980 +2.5% *" */
 #define LABEL_MAX 14
 
@@ -351,7 +351,8 @@ static void print_footer(FILE *f, const struct creport *r, size_t *cols)
           "proven, %zu not compared.",
           r->n_improved, r->n_regressed, r->n_within, r->n_unproven, r->n_nocmp);
     if (r->n_regressed_deciding)
-        wrapf(f, "", "  ", "REGRESSION: %zu deciding-metric comparison%s regressed (exit status 1).",
+        wrapf(f, "", "  ",
+              "REGRESSION: %zu deciding-metric comparison%s regressed (exit status 1).",
               r->n_regressed_deciding, r->n_regressed_deciding == 1 ? "" : "s");
     else
         wrapf(f, "", "  ", "No deciding-metric comparison regressed.");
@@ -365,8 +366,8 @@ int creport_print_text(const struct creport *r, FILE *f)
     wrapf(f, "", "  ", "netab report: experiment %lld \"%s\"", (long long)r->id, r->name);
     char list[1024] = "";
     for (size_t v = 0, u = 0; v < r->nvariants && u < sizeof(list); v++)
-        u += (size_t)snprintf(list + u, sizeof(list) - u, "%s%s%s", v ? ", " : "",
-                              r->variants[v], v ? "" : " (baseline)");
+        u += (size_t)snprintf(list + u, sizeof(list) - u, "%s%s%s", v ? ", " : "", r->variants[v],
+                              v ? "" : " (baseline)");
     wrapf(f, "", "  ", "Variants: %s", r->nvariants ? list : "none");
     if (!r->runs.measured)
         fprintf(f, "\nNo measured ok runs yet.\n");
@@ -469,8 +470,9 @@ static void md_footer(FILE *f, const struct creport *r)
             r->n_regressed_deciding ? "**A deciding metric regressed** (exit status 1)"
                                     : "No deciding metric regressed");
     if (json_array_size(r->env_diffs)) {
-        fprintf(f, "\n### Environment differences from %s\n\n| variant | fact | %s | variant |\n"
-                   "|---|---|---|---|\n",
+        fprintf(f,
+                "\n### Environment differences from %s\n\n| variant | fact | %s | variant |\n"
+                "|---|---|---|---|\n",
                 r->variants[0], r->variants[0]);
         json_array_foreach(r->env_diffs, i, d)
         {
@@ -510,8 +512,9 @@ int creport_print_markdown(const struct creport *r, FILE *f)
     md_text(f, r->name);
     fprintf(f, "\"\n\nBaseline: **");
     md_text(f, r->nvariants ? r->variants[0] : "none");
-    fprintf(f, "**. Each entry: median; for other variants the change of the mean against the "
-               "baseline [%g%% CI] and the verdict.\n",
+    fprintf(f,
+            "**. Each entry: median; for other variants the change of the mean against the "
+            "baseline [%g%% CI] and the verdict.\n",
             r->opts.confidence * 100);
     md_metric_tables(f, r);
     md_footer(f, r);

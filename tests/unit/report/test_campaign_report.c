@@ -135,9 +135,8 @@ static void run_one(struct store *db, int seq, int v, int c, enum store_run_stat
     assert_int_equal(store_run_begin(db, exp_id, seq, variants[v], cells[c], NULL,
                                      v ? env_patched : env_base, &id, err, sizeof(err)),
                      0);
-    assert_int_equal(store_run_finish(db, id, st, st == STORE_RUN_OK ? 0 : 1, NULL, doc, err,
-                                      sizeof(err)),
-                     0);
+    assert_int_equal(
+        store_run_finish(db, id, st, st == STORE_RUN_OK ? 0 : 1, NULL, doc, err, sizeof(err)), 0);
     free(doc);
 }
 
@@ -164,8 +163,8 @@ static int setup(void **state)
             }
     const char spec[] = "{\"name\": \"t\", \"variants\": [{\"name\": \"base\"}, {\"name\": "
                         "\"patched\"}]}";
-    assert_int_equal(store_experiment_create(db, "report-test", NULL, spec, seed, plan,
-                                             (size_t)n, &exp_id, err, sizeof(err)),
+    assert_int_equal(store_experiment_create(db, "report-test", NULL, spec, seed, plan, (size_t)n,
+                                             &exp_id, err, sizeof(err)),
                      0);
     for (int i = 0; i < n; i++) {
         int v = !strcmp(plan[i].variant, "patched");
@@ -244,9 +243,8 @@ static void test_numbers_match_recomputation(void **state)
     json_t *jc = json_object_get(j, "cells");
     assert_int_equal(json_array_size(jc), NC);
     for (int c = 0; c < NC; c++)
-        assert_string_equal(json_string_value(json_object_get(json_array_get(jc, (size_t)c),
-                                                              "name")),
-                            cells[c]);
+        assert_string_equal(
+            json_string_value(json_object_get(json_array_get(jc, (size_t)c), "name")), cells[c]);
     json_t *runs = json_object_get(j, "runs");
     assert_int_equal(json_integer_value(json_object_get(runs, "measured")), ROUNDS * NV * NC);
     assert_int_equal(json_integer_value(json_object_get(runs, "warmup")), NV * NC);
@@ -312,11 +310,12 @@ static void test_numbers_match_recomputation(void **state)
     assert_true(r->n_improved >= 2);
     assert_int_equal(r->n_regressed_deciding, 1);
 
-    /* Environment: the baseline's governor warning once; kernel and rmem_max differ, load ignored. */
+    /* Environment: the baseline's governor warning once; kernel and rmem_max differ, load ignored.
+     */
     json_t *w = json_object_get(j, "env_warnings");
     assert_int_equal(json_array_size(w), 1);
-    json_t *d = json_object_get(json_array_get(json_object_get(j, "env_differences"), 0),
-                                "differences");
+    json_t *d =
+        json_object_get(json_array_get(json_object_get(j, "env_differences"), 0), "differences");
     assert_int_equal(json_array_size(d), 2);
     json_decref(j);
     creport_free(r);
@@ -328,7 +327,7 @@ static char *render(const struct creport *r, int which)
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
     assert_non_null(f);
-    int e = which == 0 ? creport_print_text(r, f)
+    int e = which == 0   ? creport_print_text(r, f)
             : which == 1 ? creport_print_markdown(r, f)
                          : creport_print_csv(r, f);
     assert_int_equal(e, 0);
@@ -475,9 +474,9 @@ static void test_wide_matrix_stacks(void **state)
                 r->status = STORE_RUN_OK;
                 r->receiver_bps = 1e9 * (1 + 0.01 * k + 0.02 * v);
                 r->sender_bps = r->receiver_bps;
-                r->local_us_per_kib = r->remote_us_per_kib = r->cpu_local_pct =
-                    r->cpu_remote_pct = r->transactions_per_second = r->latency_p50_us =
-                        r->latency_p99_us = r->lost_percent = NAN;
+                r->local_us_per_kib = r->remote_us_per_kib = r->cpu_local_pct = r->cpu_remote_pct =
+                    r->transactions_per_second = r->latency_p50_us = r->latency_p99_us =
+                        r->lost_percent = NAN;
                 n++;
             }
     struct creport_opts o;
