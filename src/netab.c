@@ -19,6 +19,7 @@ static const struct subcommand subcommands[] = {
     {"compare", cli_compare, "run variants interleaved and judge them (first is the baseline)"},
     {"env", cli_env, "show the host facts and warnings that affect benchmark results"},
     {"runs", cli_runs, "list, show, export and import runs in the results store"},
+    {"report", cli_report, "an experiment's matrix report: variants against the baseline"},
 };
 
 static void usage(FILE *f)

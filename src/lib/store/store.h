@@ -250,4 +250,29 @@ enum store_format { STORE_FORMAT_CSV, STORE_FORMAT_JSON };
 NB_MUST_CHECK int store_export(struct store *db, int64_t experiment_id, enum store_format fmt,
                                FILE *f, char *err, size_t errlen);
 
+/* --- Experiment details and plans (reports) ------------------------------ */
+
+/*
+ * One experiment by id, with its spec_json (the parsed experiment file as
+ * JSON, or NULL if none was stored). -ENOENT if there is no such experiment.
+ * Release with store_experiment_free() and free(*spec_json).
+ */
+NB_MUST_CHECK int store_experiment_get(struct store *db, int64_t id, struct store_experiment *out,
+                                       char **spec_json, char *err, size_t errlen);
+/* Frees what x points to (not x itself). */
+void store_experiment_free(struct store_experiment *x);
+
+/* One plan row as read back; strings are owned by the row (cell may be NULL). */
+struct store_plan_row {
+    int seq;
+    char *variant, *cell;
+    bool warmup;
+    int round;
+};
+
+/* An experiment's plan ordered by seq. Free with store_plan_list_free(). */
+NB_MUST_CHECK int store_plan_list(struct store *db, int64_t experiment_id,
+                                  struct store_plan_row **out, size_t *n, char *err, size_t errlen);
+void store_plan_list_free(struct store_plan_row *rows, size_t n);
+
 #endif

@@ -1,0 +1,197 @@
+/*
+ * `netab report ID`: an experiment's matrix report from the results store
+ * (docs/report.md). Argument parsing and printing only; the report module
+ * (src/lib/report/campaign_report.c) does the work.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/cli_common.h"
+#include "report/campaign_report.h"
+#include "store/store.h"
+
+static const char usage_text[] =
+    "usage: netab report ID [--db PATH] [--format text|markdown|csv|json]\n"
+    "                       [--metric NAME]... [--noise PCT] [--confidence PCT]\n"
+    "\n"
+    "The matrix report of experiment ID from the results store: variants as\n"
+    "rows, matrix cells as columns, the median of each metric over the measured\n"
+    "runs (status ok, warm-ups excluded), and every variant compared with the\n"
+    "baseline (the first variant) in each cell: change of the mean with its\n"
+    "confidence interval, Welch p and a verdict against the noise floor. The\n"
+    "footer gives run counts, environment differences and noise warnings.\n"
+    "\n"
+    "options:\n"
+    "  --db PATH            the database (default: $NETAB_DB, else\n"
+    "                       $XDG_DATA_HOME/netab/results.db)\n"
+    "  --format F           text (default; fits 72 columns), markdown, csv, json\n"
+    "  --metric NAME        report this metric (repeatable; the first one a cell\n"
+    "                       has decides its verdict). Names: throughput,\n"
+    "                       sender_throughput, transactions, connections,\n"
+    "                       latency_p50, latency_p99, loss, cpu_local, cpu_remote,\n"
+    "                       local_demand, remote_demand. Default: all that apply\n"
+    "                       to each cell's test; throughput, transactions or\n"
+    "                       connections decides.\n"
+    "  --noise PCT          noise floor in percent of the baseline (default 1)\n"
+    "  --confidence PCT     confidence level in percent, 50..99.99 (default 95)\n"
+    "  -h, --help           this text\n"
+    "\n"
+    "exit status: 0 report written, no deciding metric regressed; 1 a deciding\n"
+    "metric regressed in some cell; 2 bad command line, unknown experiment or\n"
+    "unreadable database.\n";
+
+enum { OPT_DB = 256, OPT_FORMAT, OPT_METRIC, OPT_NOISE, OPT_CONFIDENCE };
+
+static const struct option long_opts[] = {
+    {"db", required_argument, NULL, OPT_DB},
+    {"format", required_argument, NULL, OPT_FORMAT},
+    {"metric", required_argument, NULL, OPT_METRIC},
+    {"noise", required_argument, NULL, OPT_NOISE},
+    {"confidence", required_argument, NULL, OPT_CONFIDENCE},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+
+enum report_format { FMT_TEXT, FMT_MARKDOWN, FMT_CSV, FMT_JSON };
+
+#define MAX_METRICS 32
+
+struct report_args {
+    const char *db;
+    long id;
+    enum report_format format;
+    const char *metrics[MAX_METRICS];
+    struct creport_opts opts;
+};
+
+/* A number in [lo, hi] (hi excluded when hi_open). */
+static bool parse_pct(const char *opt, const char *s, double lo, double hi, bool hi_open,
+                      double *out)
+{
+    char *e;
+    errno = 0;
+    double v = strtod(s, &e);
+    if (e == s || *e || errno || !isfinite(v) || v < lo || v > hi || (hi_open && v == hi)) {
+        cli_usage_error("report", "%s: '%s' is not a number between %g and %g", opt, s, lo, hi);
+        return false;
+    }
+    *out = v;
+    return true;
+}
+
+/* Returns -1 to go on, else the exit code. */
+static int parse_args(int argc, char **argv, struct report_args *a)
+{
+    memset(a, 0, sizeof(*a));
+    creport_opts_default(&a->opts);
+    a->opts.metrics = a->metrics;
+    opterr = 0;
+    optind = 1;
+    int c;
+    double d;
+    char perr[NB_ERRLEN];
+    while ((c = getopt_long(argc, argv, ":h", long_opts, NULL)) != -1) {
+        switch (c) {
+        case OPT_DB:
+            a->db = optarg;
+            break;
+        case OPT_FORMAT:
+            if (!strcmp(optarg, "text"))
+                a->format = FMT_TEXT;
+            else if (!strcmp(optarg, "markdown") || !strcmp(optarg, "md"))
+                a->format = FMT_MARKDOWN;
+            else if (!strcmp(optarg, "csv"))
+                a->format = FMT_CSV;
+            else if (!strcmp(optarg, "json"))
+                a->format = FMT_JSON;
+            else
+                return cli_usage_error("report",
+                                       "--format: '%s' is not text, markdown, csv or json", optarg);
+            break;
+        case OPT_METRIC:
+            if (!creport_metric_find(optarg))
+                return cli_usage_error("report", "--metric: unknown metric '%s'", optarg);
+            if (a->opts.nmetrics == MAX_METRICS)
+                return cli_usage_error("report", "--metric: at most %d metrics", MAX_METRICS);
+            a->metrics[a->opts.nmetrics++] = optarg;
+            break;
+        case OPT_NOISE:
+            if (!parse_pct("--noise", optarg, 0, 100, true, &d))
+                return EXIT_USAGE;
+            a->opts.noise = d / 100;
+            break;
+        case OPT_CONFIDENCE:
+            if (!parse_pct("--confidence", optarg, 50, 99.99, false, &d))
+                return EXIT_USAGE;
+            a->opts.confidence = d / 100;
+            break;
+        case 'h':
+            fputs(usage_text, stdout);
+            return EXIT_OK;
+        case ':':
+            return cli_usage_error("report", "%s needs a value", argv[optind - 1]);
+        default:
+            return cli_usage_error("report", "unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    if (optind >= argc)
+        return cli_usage_error("report", "which experiment? (see 'netab runs experiments')");
+    if (!cli_parse_int("ID", argv[optind], 1, INT64_MAX, &a->id, perr, sizeof(perr)))
+        return cli_usage_error("report", "%s", perr);
+    if (++optind < argc)
+        return cli_usage_error("report", "unexpected argument '%s'", argv[optind]);
+    return -1;
+}
+
+int cli_report(int argc, char **argv)
+{
+    struct report_args a;
+    int rc = parse_args(argc, argv, &a);
+    if (rc >= 0)
+        return rc;
+    char path[4096], err[NB_ERRLEN * 2];
+    struct store *db = NULL;
+    struct creport *r = NULL;
+    int e = store_default_path(a.db, path, sizeof(path), err, sizeof(err));
+    if (!e)
+        e = store_open(path, STORE_OPEN_READONLY, &db, err, sizeof(err));
+    if (!e)
+        e = creport_load(db, a.id, &a.opts, &r, err, sizeof(err));
+    store_close(db);
+    if (e) {
+        fprintf(stderr, "netab report: %s\n", err);
+        return EXIT_USAGE;
+    }
+    switch (a.format) {
+    case FMT_TEXT:
+        e = creport_print_text(r, stdout);
+        break;
+    case FMT_MARKDOWN:
+        e = creport_print_markdown(r, stdout);
+        break;
+    case FMT_CSV:
+        e = creport_print_csv(r, stdout);
+        break;
+    case FMT_JSON: {
+        json_t *j = creport_to_json(r);
+        e = j ? json_dumpf(j, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(17)) : -ENOMEM;
+        if (!e)
+            fputc('\n', stdout);
+        json_decref(j);
+        break;
+    }
+    }
+    rc = creport_exit_status(r);
+    creport_free(r);
+    if (e || fflush(stdout)) {
+        fprintf(stderr, "netab report: could not write the report\n");
+        return EXIT_USAGE;
+    }
+    return rc;
+}

@@ -1,0 +1,597 @@
+/*
+ * Building an experiment's matrix report from the results store: which runs
+ * count, in which variant and cell, their medians and the comparisons with
+ * the baseline. Printing is in campaign_report_text.c and _data.c.
+ */
+#include "report/campaign_report.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "envcap/envcap.h"
+#include "stats/warnings.h"
+
+#define M(field) offsetof(struct store_run, field)
+#define STREAMS (CREPORT_TCP_STREAM | CREPORT_UDP_STREAM | CREPORT_UNKNOWN)
+#define ALL (CREPORT_TCP_STREAM | CREPORT_UDP_STREAM | CREPORT_RR | CREPORT_CRR | CREPORT_UNKNOWN)
+
+static const struct creport_metric metrics[] = {
+    {"throughput", "recv Mbit/s", "Receive throughput", "Mbit/s", false, STREAMS, 1e-6,
+     M(receiver_bps)},
+    {"sender_throughput", "send Mbit/s", "Send throughput", "Mbit/s", false, STREAMS, 1e-6,
+     M(sender_bps)},
+    {"transactions", "trans/s", "Transactions per second", "1/s", false,
+     CREPORT_RR | CREPORT_UNKNOWN, 1, M(transactions_per_second)},
+    {"connections", "conn/s", "Connections per second", "1/s", false, CREPORT_CRR, 1,
+     M(transactions_per_second)},
+    {"latency_p50", "p50 us", "Latency, median", "us", true,
+     CREPORT_RR | CREPORT_CRR | CREPORT_UNKNOWN, 1, M(latency_p50_us)},
+    {"latency_p99", "p99 us", "Latency, 99th percentile", "us", true,
+     CREPORT_RR | CREPORT_CRR | CREPORT_UNKNOWN, 1, M(latency_p99_us)},
+    {"loss", "loss %", "UDP loss", "%", true, CREPORT_UDP_STREAM | CREPORT_UNKNOWN, 1,
+     M(lost_percent)},
+    {"cpu_local", "CPU loc %", "CPU utilisation, local", "%", true, ALL, 1, M(cpu_local_pct)},
+    {"cpu_remote", "CPU rem %", "CPU utilisation, remote", "%", true, ALL, 1, M(cpu_remote_pct)},
+    {"local_demand", "loc us/KiB", "CPU cost, local", "us/KiB", true,
+     CREPORT_TCP_STREAM | CREPORT_UNKNOWN, 1, M(local_us_per_kib)},
+    {"remote_demand", "rem us/KiB", "CPU cost, remote", "us/KiB", true,
+     CREPORT_TCP_STREAM | CREPORT_UNKNOWN, 1, M(remote_us_per_kib)},
+};
+#define NMETRICS (sizeof(metrics) / sizeof(metrics[0]))
+
+/* Without --metric, the first of these that a cell shows decides its verdict. */
+static const char *const default_deciders[] = {"throughput", "transactions", "connections"};
+
+const struct creport_metric *creport_metrics(size_t *n)
+{
+    *n = NMETRICS;
+    return metrics;
+}
+
+const struct creport_metric *creport_metric_find(const char *name)
+{
+    for (size_t i = 0; i < NMETRICS; i++)
+        if (!strcmp(metrics[i].name, name))
+            return &metrics[i];
+    return NULL;
+}
+
+void creport_opts_default(struct creport_opts *o)
+{
+    memset(o, 0, sizeof(*o));
+    o->confidence = 0.95;
+    o->noise = 0.01;
+}
+
+unsigned creport_test_kind(const char *t)
+{
+    if (!t)
+        return CREPORT_UNKNOWN;
+    if (!strcmp(t, "tcp_stream"))
+        return CREPORT_TCP_STREAM;
+    if (!strcmp(t, "udp_stream"))
+        return CREPORT_UDP_STREAM;
+    if (!strcmp(t, "tcp_rr") || !strcmp(t, "udp_rr"))
+        return CREPORT_RR;
+    if (!strcmp(t, "tcp_crr"))
+        return CREPORT_CRR;
+    return CREPORT_UNKNOWN;
+}
+
+void creport_free(struct creport *r)
+{
+    if (!r)
+        return;
+    if (r->entries)
+        for (size_t i = 0; i < r->nvariants * r->ncells * r->nmetrics; i++)
+            free(r->entries[i].values);
+    free(r->entries);
+    for (size_t v = 0; r->variants && v < r->nvariants; v++)
+        free(r->variants[v]);
+    free(r->variants);
+    for (size_t c = 0; r->cells && c < r->ncells; c++) {
+        free(r->cells[c].name);
+        free(r->cells[c].test);
+    }
+    free(r->cells);
+    free(r->metric_selected);
+    free(r->order);
+    free(r->n_measured);
+    free(r->name);
+    free(r->status);
+    json_decref(r->env_diffs);
+    json_decref(r->env_warnings);
+    json_decref(r->stats_warnings);
+    free(r);
+}
+
+/* Index of name in list[0..n-1], or -1. */
+static long find_name(char *const *list, size_t n, const char *name)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(list[i], name))
+            return (long)i;
+    return -1;
+}
+
+/* Appends a copy of name to *list unless present. Returns its index, or -1 when out of memory. */
+static long add_name(char ***list, size_t *n, const char *name)
+{
+    long i = find_name(*list, *n, name);
+    if (i >= 0)
+        return i;
+    char **p = realloc(*list, (*n + 1) * sizeof(**list));
+    if (!p)
+        return -1;
+    *list = p;
+    if (!(p[*n] = strdup(name)))
+        return -1;
+    return (long)(*n)++;
+}
+
+/* The plan row with this seq (plan is ordered by seq), or NULL. */
+static const struct store_plan_row *plan_find(const struct store_plan_row *plan, size_t n, int seq)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (plan[mid].seq == seq)
+            return &plan[mid];
+        if (plan[mid].seq < seq)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return NULL;
+}
+
+/* Variants: the spec's order, then any others in plan order. */
+static int collect_variants(struct creport *r, const char *spec_json,
+                            const struct store_plan_row *plan, size_t nplan)
+{
+    json_t *spec = spec_json ? json_loads(spec_json, 0, NULL) : NULL;
+    json_t *jv;
+    size_t i;
+    int e = 0;
+    json_array_foreach(json_object_get(spec, "variants"), i, jv)
+    {
+        const char *name = json_string_value(json_object_get(jv, "name"));
+        if (name && add_name(&r->variants, &r->nvariants, name) < 0)
+            e = -ENOMEM;
+    }
+    json_decref(spec);
+    for (i = 0; !e && i < nplan; i++)
+        if (plan[i].variant && add_name(&r->variants, &r->nvariants, plan[i].variant) < 0)
+            e = -ENOMEM;
+    return e;
+}
+
+static int collect_cells(struct creport *r, const struct store_plan_row *plan, size_t nplan)
+{
+    char **names = NULL;
+    size_t n = 0;
+    int e = 0;
+    for (size_t i = 0; i < nplan; i++)
+        if (add_name(&names, &n, plan[i].cell ? plan[i].cell : "") < 0) {
+            e = -ENOMEM;
+            break;
+        }
+    r->cells = calloc(n ? n : 1, sizeof(*r->cells));
+    if (!r->cells)
+        e = -ENOMEM;
+    for (size_t c = 0; c < n; c++) {
+        if (r->cells)
+            r->cells[c].name = names[c];
+        else
+            free(names[c]);
+        if (r->cells)
+            r->cells[c].decide = -1;
+    }
+    if (r->cells)
+        r->ncells = n;
+    free(names);
+    return e;
+}
+
+/* The test named in a `netab run --json` document ("test": {"test": ...}), or NULL. */
+static char *result_test(const char *result_json)
+{
+    json_t *doc = result_json ? json_loads(result_json, 0, NULL) : NULL;
+    const char *t = json_string_value(json_object_get(json_object_get(doc, "test"), "test"));
+    char *c = t ? strdup(t) : NULL;
+    json_decref(doc);
+    return c;
+}
+
+/* Adds env_warnings() of one run's env_json to the deduplicated list. */
+static int add_env_warnings(json_t *list, const char *env_json)
+{
+    json_t *env = env_json ? json_loads(env_json, 0, NULL) : NULL;
+    if (!env)
+        return 0;
+    json_t *w = env_warnings(env), *s, *t;
+    size_t i, j;
+    int e = w ? 0 : -ENOMEM;
+    json_array_foreach(w, i, s)
+    {
+        bool seen = false;
+        json_array_foreach(list, j, t) if (json_equal(s, t)) seen = true;
+        if (!seen && json_array_append(list, s))
+            e = -ENOMEM;
+    }
+    json_decref(w);
+    json_decref(env);
+    return e;
+}
+
+/* Which runs count, where: one measured ok run per planned seq (the first). */
+struct placed {
+    const struct store_run *run;
+    size_t v, c;
+};
+
+static int place_runs(struct creport *r, const struct store_plan_row *plan, size_t nplan,
+                      const struct store_run *runs, size_t nruns, struct placed **out, size_t *nout)
+{
+    struct placed *p = calloc(nruns ? nruns : 1, sizeof(*p));
+    bool *taken = calloc(nplan ? nplan : 1, sizeof(*taken));
+    size_t n = 0;
+    int e = (p && taken) ? 0 : -ENOMEM;
+    for (size_t k = 0; !e && k < nruns; k++) {
+        const struct store_run *run = &runs[k];
+        switch (run->status) {
+        case STORE_RUN_FAILED:
+            r->runs.failed++;
+            continue;
+        case STORE_RUN_INTERRUPTED:
+            r->runs.interrupted++;
+            continue;
+        case STORE_RUN_RUNNING:
+            r->runs.running++;
+            continue;
+        case STORE_RUN_OK:
+            break;
+        }
+        const struct store_plan_row *pr = plan_find(plan, nplan, run->seq);
+        if (!pr || taken[pr - plan])
+            continue;
+        taken[pr - plan] = true;
+        if (pr->warmup) {
+            r->runs.warmup++;
+            continue;
+        }
+        long v = find_name(r->variants, r->nvariants, pr->variant ? pr->variant : "");
+        long c = -1;
+        for (size_t i = 0; i < r->ncells; i++)
+            if (!strcmp(r->cells[i].name, pr->cell ? pr->cell : ""))
+                c = (long)i;
+        if (v < 0 || c < 0)
+            continue;
+        p[n++] = (struct placed){run, (size_t)v, (size_t)c};
+        r->runs.measured++;
+    }
+    free(taken);
+    if (e) {
+        free(p);
+        return e;
+    }
+    *out = p;
+    *nout = n;
+    return 0;
+}
+
+/* Fills each cell's test from its first measured run that names one. */
+static int find_tests(struct creport *r, const struct placed *p, size_t n)
+{
+    for (size_t k = 0; k < n; k++) {
+        struct creport_cell *cell = &r->cells[p[k].c];
+        if (cell->test)
+            continue;
+        cell->test = result_test(p[k].run->result_json);
+    }
+    for (size_t c = 0; c < r->ncells; c++) {
+        if (!r->cells[c].test && !(r->cells[c].test = strdup("")))
+            return -ENOMEM;
+        r->cells[c].test_kind = creport_test_kind(r->cells[c].test[0] ? r->cells[c].test : NULL);
+    }
+    return 0;
+}
+
+static int select_metrics(struct creport *r, const struct creport_opts *o, char *err, size_t errlen)
+{
+    r->nmetrics = NMETRICS;
+    r->metric_selected = calloc(NMETRICS, sizeof(bool));
+    r->order = calloc(NMETRICS, sizeof(size_t));
+    if (!r->metric_selected || !r->order)
+        return -ENOMEM;
+    if (!o->nmetrics) {
+        for (size_t m = 0; m < NMETRICS; m++) {
+            r->metric_selected[m] = true;
+            r->order[r->norder++] = m;
+        }
+        return 0;
+    }
+    for (size_t i = 0; i < o->nmetrics; i++) {
+        const struct creport_metric *d = creport_metric_find(o->metrics[i]);
+        if (!d) {
+            char names[512] = "";
+            for (size_t m = 0; m < NMETRICS; m++) {
+                size_t u = strlen(names);
+                snprintf(names + u, sizeof(names) - u, "%s%s", m ? ", " : "", metrics[m].name);
+            }
+            return err_set(err, errlen, EINVAL, "unknown metric '%s' (known: %s)", o->metrics[i],
+                           names);
+        }
+        size_t m = (size_t)(d - metrics);
+        if (!r->metric_selected[m]) {
+            r->metric_selected[m] = true;
+            r->order[r->norder++] = m;
+        }
+    }
+    return 0;
+}
+
+static int fill_values(struct creport *r, const struct placed *p, size_t n)
+{
+    size_t nvc = r->nvariants * r->ncells;
+    r->n_measured = calloc(nvc ? nvc : 1, sizeof(long));
+    size_t ne = nvc * NMETRICS;
+    r->entries = calloc(ne ? ne : 1, sizeof(*r->entries));
+    if (!r->n_measured || !r->entries)
+        return -ENOMEM;
+    for (size_t k = 0; k < n; k++)
+        r->n_measured[p[k].v * r->ncells + p[k].c]++;
+    for (size_t v = 0; v < r->nvariants; v++)
+        for (size_t c = 0; c < r->ncells; c++)
+            for (size_t m = 0; m < NMETRICS; m++) {
+                long cap = r->n_measured[v * r->ncells + c];
+                struct creport_entry *en = creport_at(r, v, c, m);
+                en->median = NAN;
+                if (!(en->values = malloc((size_t)(cap ? cap : 1) * sizeof(double))))
+                    return -ENOMEM;
+            }
+    /* Runs are in id order, so values end up in run order, as the drift check needs. */
+    for (size_t k = 0; k < n; k++)
+        for (size_t m = 0; m < NMETRICS; m++) {
+            double x = *(const double *)((const char *)p[k].run + metrics[m].offset);
+            struct creport_entry *en = creport_at(r, p[k].v, p[k].c, m);
+            if (isfinite(x))
+                en->values[en->n++] = x * metrics[m].scale;
+        }
+    for (size_t c = 0; c < r->ncells; c++)
+        for (size_t m = 0; m < NMETRICS; m++) {
+            bool any = false;
+            for (size_t v = 0; v < r->nvariants; v++)
+                any |= creport_at(r, v, c, m)->n > 0;
+            bool shown = any && r->metric_selected[m] && (metrics[m].tests & r->cells[c].test_kind);
+            for (size_t v = 0; v < r->nvariants; v++)
+                creport_at(r, v, c, m)->shown = shown;
+        }
+    return 0;
+}
+
+static void choose_deciders(struct creport *r, const struct creport_opts *o)
+{
+    for (size_t c = 0; c < r->ncells; c++) {
+        struct creport_cell *cell = &r->cells[c];
+        if (o->nmetrics) {
+            for (size_t i = 0; i < r->norder && cell->decide < 0; i++)
+                if (creport_at(r, 0, c, r->order[i])->shown)
+                    cell->decide = (int)r->order[i];
+            continue;
+        }
+        for (size_t i = 0; i < sizeof(default_deciders) / sizeof(*default_deciders); i++) {
+            size_t m = (size_t)(creport_metric_find(default_deciders[i]) - metrics);
+            if (cell->decide < 0 && creport_at(r, 0, c, m)->shown)
+                cell->decide = (int)m;
+        }
+    }
+}
+
+static int add_stats_warning(struct creport *r, size_t v, size_t c, size_t m, const char *kind,
+                             const char *message)
+{
+    json_t *w =
+        json_pack("{s:s, s:s, s:s, s:s, s:s}", "variant", r->variants[v], "cell", r->cells[c].name,
+                  "metric", metrics[m].name, "kind", kind, "message", message);
+    return w && !json_array_append_new(r->stats_warnings, w) ? 0 : -ENOMEM;
+}
+
+/* Warnings about the sets behind a cell's deciding metric: outliers, drift, bimodality, few runs.
+ */
+static int set_warnings(struct creport *r, size_t v, size_t c, size_t m,
+                        const struct stats_sample *s)
+{
+    struct stats_checks ck;
+    struct stats_warning w[STATS_WARNING_MAX];
+    size_t nw = 0;
+    stats_checks_compute(s, &ck);
+    stats_checks_warnings(&ck, s, r->variants[v], w, &nw, STATS_WARNING_MAX);
+    for (size_t i = 0; i < nw; i++)
+        if (add_stats_warning(r, v, c, m, w[i].kind, w[i].message))
+            return -ENOMEM;
+    return 0;
+}
+
+/* Medians everywhere; comparisons with the baseline where both sides have two values. */
+static int compare_all(struct creport *r, const struct store_experiment *x)
+{
+    struct stats_opts so;
+    stats_opts_default(&so);
+    so.confidence = r->opts.confidence;
+    so.noise = r->opts.noise;
+    so.seed = x->seed;
+    for (size_t c = 0; c < r->ncells; c++)
+        for (size_t m = 0; m < NMETRICS; m++) {
+            struct creport_entry *base = creport_at(r, 0, c, m);
+            if (!base->shown)
+                continue;
+            so.lower_is_better = metrics[m].lower_is_better;
+            struct stats_sample sa = {0};
+            int e = 0;
+            if (base->n >= 1 && (e = stats_sample_init(&sa, base->values, base->n)))
+                return e;
+            for (size_t v = 0; v < r->nvariants && !e; v++) {
+                struct creport_entry *en = creport_at(r, v, c, m);
+                struct stats_sample sb = {0};
+                if (en->n && (e = stats_sample_init(&sb, en->values, en->n)))
+                    break;
+                if (en->n)
+                    en->median = stats_quantile_sorted(sb.sorted, sb.n, 0.5);
+                if (en->n && (int)m == r->cells[c].decide)
+                    e = set_warnings(r, v, c, m, &sb);
+                if (v == 0 || e) {
+                    stats_sample_free(&sb);
+                    continue;
+                }
+                if (base->n < 2 || en->n < 2) {
+                    snprintf(en->why, sizeof(en->why), "%s has %zu value%s (2 are needed)",
+                             base->n < 2 ? "the baseline" : "this variant",
+                             base->n < 2 ? base->n : en->n,
+                             (base->n < 2 ? base->n : en->n) == 1 ? "" : "s");
+                    r->n_nocmp++;
+                } else if ((e = stats_compare(&sa, &sb, &so, &en->cmp)) == 0) {
+                    en->has_cmp = true;
+                    switch (en->cmp.verdict.kind) {
+                    case STATS_IMPROVED:
+                        r->n_improved++;
+                        break;
+                    case STATS_REGRESSED:
+                        r->n_regressed++;
+                        r->n_regressed_deciding += (int)m == r->cells[c].decide;
+                        break;
+                    case STATS_WITHIN_NOISE:
+                        r->n_within++;
+                        break;
+                    case STATS_NO_DIFFERENCE:
+                        r->n_unproven++;
+                        break;
+                    }
+                    if ((int)m == r->cells[c].decide && en->cmp.runs_needed > en->n &&
+                        en->cmp.runs_needed > base->n) {
+                        char msg[STATS_WARNING_LEN];
+                        snprintf(msg, sizeof(msg),
+                                 "about %zu runs per variant are needed to resolve a %g%% "
+                                 "change (have %zu and %zu)",
+                                 en->cmp.runs_needed, r->opts.noise * 100, base->n, en->n);
+                        e = add_stats_warning(r, v, c, m, "underpowered", msg);
+                    }
+                }
+                stats_sample_free(&sb);
+            }
+            stats_sample_free(&sa);
+            if (e)
+                return e;
+        }
+    return 0;
+}
+
+/* env_diff of the first measured ok run of each variant against the baseline's. */
+static int env_differences(struct creport *r, const struct placed *p, size_t n)
+{
+    json_t **env = calloc(r->nvariants ? r->nvariants : 1, sizeof(*env));
+    int64_t *ids = calloc(r->nvariants ? r->nvariants : 1, sizeof(*ids));
+    int e = env && ids ? 0 : -ENOMEM;
+    for (size_t k = 0; !e && k < n; k++)
+        if (!env[p[k].v] && p[k].run->env_json) {
+            env[p[k].v] = json_loads(p[k].run->env_json, 0, NULL);
+            ids[p[k].v] = p[k].run->id;
+        }
+    for (size_t v = 1; !e && v < r->nvariants; v++) {
+        if (!env || !env[0] || !env[v])
+            continue;
+        json_t *d = env_diff(env[0], env[v]);
+        json_t *o = d ? json_pack("{s:s, s:s, s:I, s:I, s:o}", "variant", r->variants[v], "against",
+                                  r->variants[0], "baseline_run", (json_int_t)ids[0], "run",
+                                  (json_int_t)ids[v], "differences", d)
+                      : NULL;
+        if (!o || json_array_append_new(r->env_diffs, o))
+            e = -ENOMEM;
+    }
+    for (size_t v = 0; env && v < r->nvariants; v++)
+        json_decref(env[v]);
+    free(env);
+    free(ids);
+    return e;
+}
+
+int creport_build(const struct store_experiment *x, const char *spec_json,
+                  const struct store_plan_row *plan, size_t nplan, const struct store_run *runs,
+                  size_t nruns, const struct creport_opts *o, struct creport **out, char *err,
+                  size_t errlen)
+{
+    struct creport *r = calloc(1, sizeof(*r));
+    struct placed *p = NULL;
+    size_t np = 0;
+    int e = -ENOMEM;
+    *out = NULL;
+    if (!r)
+        goto out;
+    r->id = x->id;
+    r->seed = x->seed;
+    r->opts = *o;
+    r->opts.metrics = NULL;
+    r->opts.nmetrics = 0;
+    r->runs.planned = (long)nplan;
+    r->name = strdup(x->name ? x->name : "");
+    r->status = strdup(x->status ? x->status : "");
+    r->env_diffs = json_array();
+    r->env_warnings = json_array();
+    r->stats_warnings = json_array();
+    if (!r->name || !r->status || !r->env_diffs || !r->env_warnings || !r->stats_warnings)
+        goto out;
+    if ((e = select_metrics(r, o, err, errlen)))
+        goto out;
+    if ((e = collect_variants(r, spec_json, plan, nplan)) || (e = collect_cells(r, plan, nplan)) ||
+        (e = place_runs(r, plan, nplan, runs, nruns, &p, &np)) || (e = find_tests(r, p, np)) ||
+        (e = fill_values(r, p, np)))
+        goto out;
+    choose_deciders(r, o);
+    for (size_t k = 0; !e && k < nruns; k++)
+        e = add_env_warnings(r->env_warnings, runs[k].env_json);
+    if (!e)
+        e = compare_all(r, x);
+    if (!e)
+        e = env_differences(r, p, np);
+out:
+    free(p);
+    if (e == -ENOMEM)
+        err_set(err, errlen, ENOMEM, "out of memory building the report");
+    if (e) {
+        creport_free(r);
+        return e;
+    }
+    *out = r;
+    return 0;
+}
+
+int creport_load(struct store *db, int64_t id, const struct creport_opts *o, struct creport **out,
+                 char *err, size_t errlen)
+{
+    struct store_experiment x;
+    char *spec = NULL;
+    struct store_plan_row *plan = NULL;
+    struct store_run *runs = NULL;
+    size_t nplan = 0, nruns = 0;
+    *out = NULL;
+    int e = store_experiment_get(db, id, &x, &spec, err, errlen);
+    if (e)
+        return e;
+    e = store_plan_list(db, id, &plan, &nplan, err, errlen);
+    if (!e)
+        e = store_run_list(db, id, true, &runs, &nruns, err, errlen);
+    if (!e)
+        e = creport_build(&x, spec, plan, nplan, runs, nruns, o, out, err, errlen);
+    store_run_list_free(runs, nruns);
+    store_plan_list_free(plan, nplan);
+    store_experiment_free(&x);
+    free(spec);
+    return e;
+}
+
+int creport_exit_status(const struct creport *r)
+{
+    return r->n_regressed_deciding ? 1 : 0;
+}

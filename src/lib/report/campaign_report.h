@@ -1,0 +1,153 @@
+/*
+ * The matrix report of an experiment (`netab report ID`, docs/report.md):
+ * for every variant and matrix cell the median of each metric over the
+ * measured runs, and every variant compared with the baseline (the first
+ * variant) in each cell by the statistics module.
+ *
+ * Building a report reads the results store only (runs with status ok,
+ * warm-ups excluded through the plan); the statistics calls are pure. The
+ * printers write text (72 columns, for mailing lists), Markdown, CSV or JSON.
+ */
+#ifndef NETAB_REPORT_CAMPAIGN_REPORT_H
+#define NETAB_REPORT_CAMPAIGN_REPORT_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "stats/compare.h"
+#include "stats/opts.h"
+#include "store/store.h"
+#include "util/err.h"
+
+/* The widest line the text format writes. */
+#define CREPORT_TEXT_WIDTH 72
+
+/* Test kinds, as bits, so that a metric can name the tests it applies to. */
+enum creport_test {
+    CREPORT_TCP_STREAM = 1 << 0,
+    CREPORT_UDP_STREAM = 1 << 1,
+    CREPORT_RR = 1 << 2,  /* tcp_rr, udp_rr */
+    CREPORT_CRR = 1 << 3, /* tcp_crr */
+    CREPORT_UNKNOWN = 1 << 4,
+};
+
+/* A metric the report knows: a headline column of the store, scaled for display. */
+struct creport_metric {
+    const char *name;  /* --metric NAME; as in `netab compare --metric` where both have it */
+    const char *label; /* short label, e.g. "recv Mbit/s" */
+    const char *title; /* heading, e.g. "Receive throughput" */
+    const char *unit;  /* "Mbit/s", "%", "us/KiB", "us", "1/s" */
+    bool lower_is_better;
+    unsigned tests; /* enum creport_test bits it is shown for */
+    double scale;   /* column value * scale = displayed value */
+    size_t offset;  /* of the double in struct store_run */
+};
+
+/* Every metric, in report order; *n receives the count. */
+const struct creport_metric *creport_metrics(size_t *n);
+/* The metric called name, or NULL. */
+const struct creport_metric *creport_metric_find(const char *name);
+
+/* What to report. */
+struct creport_opts {
+    double confidence; /* e.g. 0.95 */
+    double noise;      /* fraction, e.g. 0.01 */
+    /* Metrics to show, by name, in this order; NULL/0 = all that apply to each cell's test. */
+    const char *const *metrics;
+    size_t nmetrics;
+};
+
+/* Defaults: 95 % confidence, 1 % noise floor, all metrics. */
+void creport_opts_default(struct creport_opts *o);
+
+/* One (variant, cell, metric) entry. */
+struct creport_entry {
+    bool shown;     /* the metric applies to the cell's test and some run has a value */
+    size_t n;       /* measured ok runs with a finite value */
+    double *values; /* those values (display units) in run order; owned */
+    double median;  /* NaN when n == 0 */
+    /* Against the baseline in the same cell; not for the baseline itself. */
+    bool has_cmp;
+    struct stats_comparison cmp;
+    char why[96]; /* why there is no comparison, e.g. "baseline has 1 value" */
+};
+
+struct creport_cell {
+    char *name;         /* the plan's cell label ("" when the plan has none) */
+    char *test;         /* the test of its runs, e.g. "tcp_stream"; "" if unknown */
+    unsigned test_kind; /* enum creport_test */
+    int decide;         /* index in creport_metrics() of the deciding metric; -1 none */
+};
+
+struct creport_run_counts {
+    long measured, warmup, failed, interrupted, running, planned;
+};
+
+struct creport {
+    int64_t id;
+    char *name, *status;
+    uint64_t seed;
+    struct creport_opts opts; /* metric names are not kept */
+    char **variants;          /* variants[0] is the baseline */
+    size_t nvariants;
+    struct creport_cell *cells;
+    size_t ncells;
+    size_t nmetrics;       /* = creport_metrics() count */
+    bool *metric_selected; /* [nmetrics] */
+    size_t *order;         /* metric indices in the order to show them */
+    size_t norder;
+    struct creport_entry *entries;  /* [(v * ncells + c) * nmetrics + m] */
+    struct creport_run_counts runs; /* totals over the experiment */
+    long *n_measured;               /* [v * ncells + c]: measured ok runs */
+    json_t *env_diffs;      /* [{"variant", "against", "first_run", "differences": env_diff()}] */
+    json_t *env_warnings;   /* strings, deduplicated, over every run's env_json */
+    json_t *stats_warnings; /* [{"variant", "cell", "metric", "kind", "message"}] */
+    /* Verdict counts over every comparison shown, and over the deciding metrics. */
+    size_t n_improved, n_regressed, n_within, n_unproven, n_nocmp;
+    size_t n_regressed_deciding;
+};
+
+/* The entry of variant v, cell c, metric m. */
+static inline struct creport_entry *creport_at(const struct creport *r, size_t v, size_t c,
+                                               size_t m)
+{
+    return &r->entries[(v * r->ncells + c) * r->nmetrics + m];
+}
+
+/*
+ * Builds the report of an experiment from what the store returned: the
+ * experiment row, its spec_json (may be NULL), its plan and all its runs
+ * (store_run_list(.., with_raw = true, ..), for the test type and env_json).
+ * Nothing is read from anywhere else. -EINVAL with a message for an unknown
+ * --metric name, -ENOMEM. On success *out is the caller's (creport_free()).
+ */
+NB_MUST_CHECK int creport_build(const struct store_experiment *x, const char *spec_json,
+                                const struct store_plan_row *plan, size_t nplan,
+                                const struct store_run *runs, size_t nruns,
+                                const struct creport_opts *o, struct creport **out, char *err,
+                                size_t errlen);
+
+/* Reads experiment id from db and builds its report; -ENOENT if there is none. */
+NB_MUST_CHECK int creport_load(struct store *db, int64_t id, const struct creport_opts *o,
+                               struct creport **out, char *err, size_t errlen);
+
+void creport_free(struct creport *r);
+
+/* 1 if a deciding-metric comparison regressed, else 0: the exit status of `netab report`. */
+int creport_exit_status(const struct creport *r);
+
+/* "tcp_stream" -> CREPORT_TCP_STREAM, ...; CREPORT_UNKNOWN otherwise. */
+unsigned creport_test_kind(const char *test);
+
+/* Printers; each returns 0 or -EIO when writing f failed. */
+NB_MUST_CHECK int creport_print_text(const struct creport *r, FILE *f);
+NB_MUST_CHECK int creport_print_markdown(const struct creport *r, FILE *f);
+NB_MUST_CHECK int creport_print_csv(const struct creport *r, FILE *f);
+
+/* The JSON document of docs/report.md (new reference), NULL when out of memory. */
+json_t *creport_to_json(const struct creport *r);
+
+#endif

@@ -1,0 +1,210 @@
+/* The experiment report as data: CSV (one row per variant, cell, metric) and JSON. */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/campaign_report.h"
+
+static json_t *num(double v)
+{
+    return isfinite(v) ? json_real(v) : json_null();
+}
+
+static const char *direction(const struct creport_metric *m)
+{
+    return m->lower_is_better ? "lower_is_better" : "higher_is_better";
+}
+
+static json_t *comparison_json(const struct creport *r, const struct creport_entry *base,
+                               const struct creport_entry *en)
+{
+    if (!en->has_cmp)
+        return json_null();
+    const struct stats_comparison *c = &en->cmp;
+    char detail[512];
+    stats_verdict_explain(&c->verdict, c->welch.p, r->opts.noise, detail, sizeof(detail));
+    json_t *o = json_object();
+    if (!o)
+        return NULL;
+    int e = 0;
+    e |= json_object_set_new(o, "baseline_n", json_integer((json_int_t)base->n));
+    e |= json_object_set_new(o, "baseline_median", num(base->median));
+    e |= json_object_set_new(o, "diff", num(c->diff));
+    e |= json_object_set_new(o, "diff_pct", num(c->diff_pct));
+    e |= json_object_set_new(o, "rel_change_pct", num(c->verdict.rel * 100));
+    e |= json_object_set_new(o, "rel_change_ci_low_pct", num(c->verdict.rel_low * 100));
+    e |= json_object_set_new(o, "rel_change_ci_high_pct", num(c->verdict.rel_high * 100));
+    e |= json_object_set_new(o, "ratio", num(c->ratio));
+    e |= json_object_set_new(o, "ratio_ci_low", num(c->ratio_ci_low));
+    e |= json_object_set_new(o, "ratio_ci_high", num(c->ratio_ci_high));
+    e |= json_object_set_new(
+        o, "ratio_method",
+        json_string(c->ratio_method == STATS_RATIO_BOOTSTRAP ? "bootstrap" : "fieller"));
+    e |= json_object_set_new(o, "median_ratio", num(c->median_ratio));
+    e |= json_object_set_new(o, "welch_p", num(c->welch.p));
+    e |= json_object_set_new(o, "mannwhitney_p", num(c->mw.p));
+    e |= json_object_set_new(o, "verdict", json_string(stats_verdict_name(c->verdict.kind)));
+    e |= json_object_set_new(o, "verdict_detail", json_string(detail));
+    e |= json_object_set_new(o, "significant", json_boolean(c->verdict.significant));
+    e |= json_object_set_new(o, "runs_needed", json_integer((json_int_t)c->runs_needed));
+    if (e) {
+        json_decref(o);
+        return NULL;
+    }
+    return o;
+}
+
+static json_t *results_json(const struct creport *r)
+{
+    size_t nm;
+    const struct creport_metric *md = creport_metrics(&nm);
+    json_t *a = json_array();
+    for (size_t c = 0; a && c < r->ncells; c++)
+        for (size_t i = 0; i < r->norder; i++) {
+            size_t m = r->order[i];
+            if (!creport_at(r, 0, c, m)->shown)
+                continue;
+            for (size_t v = 0; v < r->nvariants; v++) {
+                const struct creport_entry *en = creport_at(r, v, c, m);
+                json_t *vals = json_array();
+                for (size_t k = 0; vals && k < en->n; k++)
+                    json_array_append_new(vals, json_real(en->values[k]));
+                json_t *cmp = v ? comparison_json(r, creport_at(r, 0, c, m), en) : json_null();
+                json_t *o =
+                    vals && cmp
+                        ? json_pack("{s:s, s:s, s:s, s:s, s:b, s:I, s:o, s:o, s:o, s:s?}",
+                                    "variant", r->variants[v], "cell", r->cells[c].name, "metric",
+                                    md[m].name, "unit", md[m].unit, "deciding",
+                                    (int)m == r->cells[c].decide, "n", (json_int_t)en->n, "median",
+                                    num(en->median), "values", vals, "comparison", cmp,
+                                    "no_comparison", v && !en->has_cmp ? en->why : NULL)
+                        : NULL;
+                if (!o || json_array_append_new(a, o)) {
+                    json_decref(a);
+                    return NULL;
+                }
+            }
+        }
+    return a;
+}
+
+json_t *creport_to_json(const struct creport *r)
+{
+    size_t nm;
+    const struct creport_metric *md = creport_metrics(&nm);
+    json_t *variants = json_array(), *cells = json_array(), *metrics = json_array();
+    int e = !variants || !cells || !metrics;
+    for (size_t v = 0; !e && v < r->nvariants; v++)
+        e |= json_array_append_new(variants, json_string(r->variants[v]));
+    for (size_t c = 0; !e && c < r->ncells; c++) {
+        json_t *n = json_array();
+        for (size_t v = 0; n && v < r->nvariants; v++)
+            json_array_append_new(n, json_integer(r->n_measured[v * r->ncells + c]));
+        int d = r->cells[c].decide;
+        e |= json_array_append_new(cells,
+                                   json_pack("{s:s, s:s, s:s?, s:o?}", "name", r->cells[c].name,
+                                             "test", r->cells[c].test, "deciding_metric",
+                                             d >= 0 ? md[d].name : NULL, "n_measured", n));
+    }
+    for (size_t i = 0; !e && i < r->norder; i++) {
+        const struct creport_metric *m = &md[r->order[i]];
+        e |= json_array_append_new(metrics,
+                                   json_pack("{s:s, s:s, s:s, s:s}", "name", m->name, "title",
+                                             m->title, "unit", m->unit, "direction", direction(m)));
+    }
+    json_t *results = e ? NULL : results_json(r);
+    json_t *root =
+        results
+            ? json_pack("{s:i, s:{s:I, s:s, s:s, s:I}, s:s, s:f, s:f, s:o, s:o, s:o, s:o,"
+                        " s:{s:I, s:I, s:I, s:I, s:I, s:I}, s:O, s:O, s:O,"
+                        " s:{s:I, s:I, s:I, s:I, s:I, s:I}, s:i}",
+                        "report_version", 1, "experiment", "id", (json_int_t)r->id, "name", r->name,
+                        "status", r->status, "seed", (json_int_t)r->seed, "baseline",
+                        r->nvariants ? r->variants[0] : "", "confidence", r->opts.confidence,
+                        "noise_pct", r->opts.noise * 100, "variants", variants, "cells", cells,
+                        "metrics", metrics, "results", results, "runs", "planned",
+                        (json_int_t)r->runs.planned, "measured", (json_int_t)r->runs.measured,
+                        "warmup", (json_int_t)r->runs.warmup, "failed", (json_int_t)r->runs.failed,
+                        "interrupted", (json_int_t)r->runs.interrupted, "running",
+                        (json_int_t)r->runs.running, "env_differences", r->env_diffs,
+                        "env_warnings", r->env_warnings, "stats_warnings", r->stats_warnings,
+                        "summary", "improved", (json_int_t)r->n_improved, "regressed",
+                        (json_int_t)r->n_regressed, "within_noise", (json_int_t)r->n_within,
+                        "no_difference_proven", (json_int_t)r->n_unproven, "not_compared",
+                        (json_int_t)r->n_nocmp, "regressed_deciding",
+                        (json_int_t)r->n_regressed_deciding, "exit_status", creport_exit_status(r))
+            : NULL;
+    if (!root) {
+        /* json_pack steals "o" references only on success. */
+        json_decref(variants);
+        json_decref(cells);
+        json_decref(metrics);
+        json_decref(results);
+    }
+    return root;
+}
+
+/* RFC 4180: quote a field that holds a comma, quote or line break. */
+static void csv_text(FILE *f, const char *s)
+{
+    if (!strpbrk(s, ",\"\r\n")) {
+        fputs(s, f);
+        return;
+    }
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+static void csv_num(FILE *f, double v)
+{
+    if (isfinite(v))
+        fprintf(f, "%.17g", v);
+}
+
+int creport_print_csv(const struct creport *r, FILE *f)
+{
+    size_t nm;
+    const struct creport_metric *md = creport_metrics(&nm);
+    fputs("variant,cell,test,metric,unit,direction,deciding,median,n,diff_pct,ci_low,ci_high,p,"
+          "verdict\n",
+          f);
+    for (size_t c = 0; c < r->ncells; c++)
+        for (size_t i = 0; i < r->norder; i++) {
+            size_t m = r->order[i];
+            if (!creport_at(r, 0, c, m)->shown)
+                continue;
+            for (size_t v = 0; v < r->nvariants; v++) {
+                const struct creport_entry *en = creport_at(r, v, c, m);
+                csv_text(f, r->variants[v]);
+                fputc(',', f);
+                csv_text(f, r->cells[c].name);
+                fputc(',', f);
+                csv_text(f, r->cells[c].test);
+                fprintf(f, ",%s,%s,%s,%d,", md[m].name, md[m].unit, direction(&md[m]),
+                        (int)m == r->cells[c].decide);
+                csv_num(f, en->median);
+                fprintf(f, ",%zu,", en->n);
+                if (en->has_cmp) {
+                    const struct stats_comparison *cp = &en->cmp;
+                    csv_num(f, cp->verdict.rel * 100);
+                    fputc(',', f);
+                    csv_num(f, cp->verdict.rel_low * 100);
+                    fputc(',', f);
+                    csv_num(f, cp->verdict.rel_high * 100);
+                    fputc(',', f);
+                    csv_num(f, cp->welch.p);
+                    fprintf(f, ",%s", stats_verdict_name(cp->verdict.kind));
+                } else {
+                    fputs(v ? ",,,,not compared" : ",,,,baseline", f);
+                }
+                fputc('\n', f);
+            }
+        }
+    return ferror(f) ? -EIO : 0;
+}

@@ -1,0 +1,130 @@
+/* Reading one experiment and its plan back, for reports. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "store/store_priv.h"
+
+static char *dup_col(sqlite3_stmt *st, int i, bool *oom)
+{
+    const unsigned char *t = sqlite3_column_text(st, i);
+    if (!t)
+        return NULL;
+    char *c = strdup((const char *)t);
+    if (!c)
+        *oom = true;
+    return c;
+}
+
+void store_experiment_free(struct store_experiment *x)
+{
+    if (!x)
+        return;
+    free(x->name);
+    free(x->created);
+    free(x->status);
+    memset(x, 0, sizeof(*x));
+}
+
+int store_experiment_get(struct store *s, int64_t id, struct store_experiment *out,
+                         char **spec_json, char *err, size_t errlen)
+{
+    sqlite3_stmt *st;
+    memset(out, 0, sizeof(*out));
+    *spec_json = NULL;
+    int e = store_prepare(s,
+                          "SELECT id, name, created, status, seed, spec_json, "
+                          "(SELECT count(*) FROM plan p WHERE p.experiment_id = e.id), "
+                          "(SELECT count(*) FROM runs r WHERE r.experiment_id = e.id) "
+                          "FROM experiments e WHERE id = ?1",
+                          &st, err, errlen);
+    if (e)
+        return e;
+    sqlite3_bind_int64(st, 1, id);
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+        bool oom = false;
+        out->id = sqlite3_column_int64(st, 0);
+        out->name = dup_col(st, 1, &oom);
+        out->created = dup_col(st, 2, &oom);
+        out->status = dup_col(st, 3, &oom);
+        out->seed = (uint64_t)sqlite3_column_int64(st, 4);
+        *spec_json = dup_col(st, 5, &oom);
+        out->planned = sqlite3_column_int64(st, 6);
+        out->runs = sqlite3_column_int64(st, 7);
+        if (oom)
+            e = err_set(err, errlen, ENOMEM, "out of memory reading experiment %lld",
+                        (long long)id);
+    } else if (rc == SQLITE_DONE) {
+        e = err_set(err, errlen, ENOENT, "there is no experiment %lld in %s", (long long)id,
+                    store_path(s));
+    } else {
+        e = store_sqlite_err(s, rc, "reading an experiment", err, errlen);
+    }
+    sqlite3_finalize(st);
+    if (e) {
+        store_experiment_free(out);
+        free(*spec_json);
+        *spec_json = NULL;
+    }
+    return e;
+}
+
+void store_plan_list_free(struct store_plan_row *rows, size_t n)
+{
+    for (size_t i = 0; rows && i < n; i++) {
+        free(rows[i].variant);
+        free(rows[i].cell);
+    }
+    free(rows);
+}
+
+int store_plan_list(struct store *s, int64_t experiment_id, struct store_plan_row **out, size_t *n,
+                    char *err, size_t errlen)
+{
+    sqlite3_stmt *st;
+    *out = NULL;
+    *n = 0;
+    int e = store_prepare(s,
+                          "SELECT seq, variant, cell, warmup, round FROM plan "
+                          "WHERE experiment_id = ?1 ORDER BY seq",
+                          &st, err, errlen);
+    if (e)
+        return e;
+    sqlite3_bind_int64(st, 1, experiment_id);
+    struct store_plan_row *rows = NULL;
+    size_t count = 0, cap = 0;
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        if (count == cap) {
+            cap = cap ? 2 * cap : 64;
+            void *p = realloc(rows, cap * sizeof(*rows));
+            if (!p) {
+                e = err_set(err, errlen, ENOMEM, "out of memory reading the plan");
+                break;
+            }
+            rows = p;
+        }
+        bool oom = false;
+        struct store_plan_row *r = &rows[count++];
+        r->seq = sqlite3_column_int(st, 0);
+        r->variant = dup_col(st, 1, &oom);
+        r->cell = dup_col(st, 2, &oom);
+        r->warmup = sqlite3_column_int(st, 3) != 0;
+        r->round = sqlite3_column_int(st, 4);
+        if (oom) {
+            e = err_set(err, errlen, ENOMEM, "out of memory reading the plan");
+            break;
+        }
+    }
+    if (!e && rc != SQLITE_DONE)
+        e = store_sqlite_err(s, rc, "reading the plan", err, errlen);
+    sqlite3_finalize(st);
+    if (e) {
+        store_plan_list_free(rows, count);
+        return e;
+    }
+    *out = rows;
+    *n = count;
+    return 0;
+}

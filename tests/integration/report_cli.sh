@@ -1,0 +1,81 @@
+#!/bin/bash
+# End-to-end checks of `netab report`: an experiment database built through
+# the store API by report_fixture, every format, 72 columns, exit statuses
+# (0 no regression, 1 deciding-metric regression, 2 usage / unknown ID /
+# unreadable database).
+# Usage: report_cli.sh PATH/TO/netab PATH/TO/report_fixture
+set -u
+netab=${1:?usage: report_cli.sh NETAB FIXTURE}
+fixture=${2:?usage: report_cli.sh NETAB FIXTURE}
+[ -x "$netab" ] && [ -x "$fixture" ] || { echo "SKIP: binaries missing"; exit 77; }
+tmp=$(mktemp -d /tmp/netab-report-cli-XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+unset NETAB_DB XDG_DATA_HOME
+export HOME=$tmp/home
+fails=0
+check() { # description, expected exit code, expected text (grep -F), command...
+    local what=$1 want_rc=$2 want_text=$3
+    shift 3
+    local out rc
+    out=$("$@" 2>&1)
+    rc=$?
+    if [ "$rc" != "$want_rc" ]; then
+        echo "FAIL: $what: exit $rc, wanted $want_rc"; echo "$out" | head -20; fails=$((fails + 1)); return
+    fi
+    if [ -n "$want_text" ] && ! grep -qF -- "$want_text" <<<"$out"; then
+        echo "FAIL: $what: output lacks '$want_text'"; echo "$out" | head -20; fails=$((fails + 1)); return
+    fi
+    echo "ok: $what"
+}
+
+reg=$tmp/regress.db same=$tmp/same.db
+id=$("$fixture" "$reg" regress) || { echo "FAIL: fixture"; exit 1; }
+id2=$("$fixture" "$same" same) || { echo "FAIL: fixture"; exit 1; }
+
+check "help" 0 "usage: netab report" "$netab" report --help
+check "no ID" 2 "which experiment" "$netab" report --db "$reg"
+check "bad ID" 2 "ID:" "$netab" report --db "$reg" abc
+check "extra operand" 2 "unexpected argument" "$netab" report --db "$reg" "$id" 5
+check "bad format" 2 "--format" "$netab" report --db "$reg" --format html "$id"
+check "bad metric" 2 "unknown metric 'bogus'" "$netab" report --db "$reg" --metric bogus "$id"
+check "bad noise" 2 "--noise" "$netab" report --db "$reg" --noise -1 "$id"
+check "bad confidence" 2 "--confidence" "$netab" report --db "$reg" --confidence 100 "$id"
+check "unknown option" 2 "unknown option" "$netab" report --db "$reg" --frobnicate "$id"
+check "missing database" 2 "" "$netab" report --db "$tmp/nope.db" 1
+check "unknown experiment" 2 "no experiment 99" "$netab" report --db "$reg" 99
+echo "not a database" >"$tmp/junk.db"
+check "not a database" 2 "" "$netab" report --db "$tmp/junk.db" 1
+
+check "regression: text, exit 1" 1 "REGRESSION" "$netab" report --db "$reg" "$id"
+check "regression: verdict shown" 1 "regressed" "$netab" report --db "$reg" "$id"
+check "env difference shown" 1 '/kernel: "6.1" -> "6.1-p"' "$netab" report --db "$reg" "$id"
+check "no regression: exit 0" 0 "No deciding-metric comparison regressed" \
+    "$netab" report --db "$same" "$id2"
+check "NETAB_DB is the default" 0 "fixture" env NETAB_DB="$same" "$netab" report "$id2"
+check "markdown" 1 "| variant |" "$netab" report --db "$reg" --format markdown "$id"
+check "csv header" 1 "variant,cell,test,metric,unit" "$netab" report --db "$reg" --format csv "$id"
+check "json" 1 '"report_version": 1' "$netab" report --db "$reg" --format json "$id"
+check "metric choice decides" 0 "" "$netab" report --db "$reg" --metric cpu_local "$id"
+
+# Text never passes 72 columns; warm-ups (100x values) and the failed run are excluded.
+out=$("$netab" report --db "$reg" "$id")
+long=$(awk 'length($0) > 72' <<<"$out")
+if [ -n "$long" ]; then echo "FAIL: lines over 72 columns:"; echo "$long"; fails=$((fails + 1)); else echo "ok: 72 columns"; fi
+if command -v python3 >/dev/null; then
+    "$netab" report --db "$reg" --format json "$id" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d["runs"]["warmup"] == 4 and d["runs"]["failed"] == 1, d["runs"]
+for r in d["results"]:
+    assert r["n"] == 5, r
+    if r["metric"] == "throughput":
+        assert r["median"] < 50000, r
+' && echo "ok: json exclusions" || { echo "FAIL: json exclusions"; fails=$((fails + 1)); }
+    "$netab" report --db "$reg" --format csv "$id" | python3 -c '
+import csv, sys
+rows = list(csv.reader(sys.stdin))
+assert len(rows) > 1 and all(len(r) == len(rows[0]) for r in rows), rows
+' && echo "ok: csv parses" || { echo "FAIL: csv parses"; fails=$((fails + 1)); }
+fi
+[ "$fails" = 0 ] || { echo "$fails check(s) failed"; exit 1; }
+echo "all report_cli checks passed"

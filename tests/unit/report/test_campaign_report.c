@@ -1,0 +1,509 @@
+/*
+ * netab report: the numbers of a report built from a store equal a
+ * recomputation from the raw values (medians here, comparisons by calling
+ * the statistics module directly); warm-ups and failed runs are excluded;
+ * the text fits 72 columns; Markdown and CSV are well formed.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../store/helpers.h"
+#include "report/campaign_report.h"
+#include "stats/compare.h"
+
+#define NV 2
+#define NC 3
+#define ROUNDS 6 /* measured rounds; round 0 is a warm-up */
+#define NM 11
+
+static const char *const variants[NV] = {"base", "patched"};
+static const char *const cells[NC] = {"streams=1,block=64K", "udp", "rr"};
+static const char *const templates[NC] = {"tcp_stream.json", "udp_stream.json", "tcp_rr.json"};
+static const uint64_t seed = 4242;
+
+/* Values per (variant, cell, metric name), in run order, in display units. */
+struct series {
+    const char *metric;
+    double v[ROUNDS];
+    size_t n;
+};
+static struct series recorded[NV][NC][NM];
+
+static struct series *series_for(int v, int c, const char *metric)
+{
+    for (int m = 0; m < NM; m++) {
+        struct series *s = &recorded[v][c][m];
+        if (!s->metric)
+            s->metric = metric;
+        if (!strcmp(s->metric, metric))
+            return s;
+    }
+    fail_msg("too many metrics");
+    return NULL;
+}
+
+static void set_path(json_t *doc, const char *a, const char *b, const char *c, double x)
+{
+    json_t *o = json_object_get(doc, a);
+    if (c) {
+        if (!json_object_get(o, b))
+            json_object_set_new(o, b, json_object());
+        o = json_object_get(o, b);
+        b = c;
+    }
+    assert_non_null(o);
+    assert_int_equal(json_object_set_new(o, b, json_real(x)), 0);
+}
+
+/* A result document for variant v, cell c, run k; warm-up and failed runs get absurd values. */
+static char *make_doc(int v, int c, int k, bool record)
+{
+    char *t = fixture(templates[c]);
+    assert_non_null(t);
+    json_t *doc = json_loads(t, 0, NULL);
+    free(t);
+    assert_non_null(doc);
+    json_t *end = json_object_get(doc, "end");
+    double wobble = ((k * 7) % 5 - 2) * 0.004; /* deterministic spread of +-0.8 % */
+    double big = record ? 1 : 1000;
+    struct setting {
+        const char *metric, *a, *b, *c;
+        double value, scale;
+    } set[NM];
+    int n = 0;
+    double cpu_l = (v ? 50 : 40) * (1 + wobble) * big, cpu_r = (v ? 30 : 31) * (1 - wobble) * big;
+#define ADD(M, A, B, C, V, S) set[n++] = (struct setting){M, A, B, C, V, S}
+    ADD("cpu_local", "cpu", "local", "total_pct", cpu_l, 1);
+    ADD("cpu_remote", "cpu", "remote", "total_pct", cpu_r, 1);
+    if (c == 0 || c == 1) {
+        double recv = (c ? 900 : 20000) * (v ? 1.10 : 1) * (1 + wobble) * big;
+        ADD("throughput", "receiver", "bits_per_second", NULL, recv * 1e6, 1e-6);
+        ADD("sender_throughput", "sender", "bits_per_second", NULL, recv * 1.001e6, 1e-6);
+    }
+    if (c == 0) {
+        ADD("local_demand", "service_demand", "local_us_per_kib", NULL, 0.2 * (1 + wobble) * big,
+            1);
+        ADD("remote_demand", "service_demand", "remote_us_per_kib", NULL, 0.3 + 0.001 * k, 1);
+    }
+    if (c == 1)
+        ADD("loss", "receiver", "lost_percent", NULL, (v ? 0.5 : 0.4) + 0.01 * k, 1);
+    if (c == 2) {
+        ADD("transactions", "transactions_per_second", NULL, NULL,
+            (v ? 27000 : 30000) * (1 + wobble) * big, 1);
+        ADD("latency_p50", "latency_us", "p50", NULL, (v ? 36 : 33) + 0.1 * k, 1);
+        ADD("latency_p99", "latency_us", "p99", NULL, 80 + wobble * 100, 1);
+    }
+#undef ADD
+    for (int i = 0; i < n; i++) {
+        if (set[i].b)
+            set_path(end, set[i].a, set[i].b, set[i].c, set[i].value);
+        else
+            assert_int_equal(json_object_set_new(end, set[i].a, json_real(set[i].value)), 0);
+        if (record) {
+            struct series *s = series_for(v, c, set[i].metric);
+            s->v[s->n++] = set[i].value * set[i].scale;
+        }
+    }
+    char *text = json_dumps(doc, JSON_REAL_PRECISION(17));
+    json_decref(doc);
+    return text;
+}
+
+static const char env_base[] = "{\"kernel\": \"6.1.0\", \"cpufreq\": {\"governor\": \"powersave\"},"
+                               " \"sysctl\": {\"net.core.rmem_max\": 212992},"
+                               " \"load\": {\"avg1\": 0.1}}";
+static const char env_patched[] = "{\"kernel\": \"6.1.0-patched\", \"cpufreq\": {\"governor\": "
+                                  "\"powersave\"}, \"sysctl\": {\"net.core.rmem_max\": 4194304},"
+                                  " \"load\": {\"avg1\": 0.3}}";
+
+static char dir[256], dbpath[300];
+static int64_t exp_id;
+static long n_failed, n_interrupted;
+
+static void run_one(struct store *db, int seq, int v, int c, enum store_run_status st, char *doc)
+{
+    char err[NB_ERRLEN];
+    int64_t id;
+    assert_int_equal(store_run_begin(db, exp_id, seq, variants[v], cells[c], NULL,
+                                     v ? env_patched : env_base, &id, err, sizeof(err)),
+                     0);
+    assert_int_equal(
+        store_run_finish(db, id, st, st == STORE_RUN_OK ? 0 : 1, NULL, doc, err, sizeof(err)), 0);
+    free(doc);
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    snprintf(dir, sizeof(dir), "/tmp/netab-report-test-XXXXXX");
+    assert_non_null(mkdtemp(dir));
+    snprintf(dbpath, sizeof(dbpath), "%s/r.db", dir);
+    memset(recorded, 0, sizeof(recorded));
+    struct store *db;
+    char err[NB_ERRLEN];
+    assert_int_equal(store_open(dbpath, STORE_OPEN_CREATE, &db, err, sizeof(err)), 0);
+
+    /* The plan lists "patched" first; the spec's order (base first) must win. */
+    struct store_plan_entry plan[(ROUNDS + 1) * NV * NC];
+    int n = 0;
+    for (int round = 0; round <= ROUNDS; round++)
+        for (int c = 0; c < NC; c++)
+            for (int k = 0; k < NV; k++) {
+                int v = (round + k + 1) % NV;
+                plan[n] = (struct store_plan_entry){n, variants[v], cells[c], round == 0, round};
+                n++;
+            }
+    const char spec[] = "{\"name\": \"t\", \"variants\": [{\"name\": \"base\"}, {\"name\": "
+                        "\"patched\"}]}";
+    assert_int_equal(store_experiment_create(db, "report-test", NULL, spec, seed, plan, (size_t)n,
+                                             &exp_id, err, sizeof(err)),
+                     0);
+    for (int i = 0; i < n; i++) {
+        int v = !strcmp(plan[i].variant, "patched");
+        int c = 0;
+        while (strcmp(cells[c], plan[i].cell))
+            c++;
+        /* Every fifth seq first fails, every seventh is first interrupted. */
+        if (i % 5 == 1) {
+            run_one(db, i, v, c, STORE_RUN_FAILED, make_doc(v, c, plan[i].round, false));
+            n_failed++;
+        }
+        if (i % 7 == 3) {
+            run_one(db, i, v, c, STORE_RUN_INTERRUPTED, NULL);
+            n_interrupted++;
+        }
+        run_one(db, i, v, c, STORE_RUN_OK, make_doc(v, c, plan[i].round, !plan[i].warmup));
+    }
+    store_close(db);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    rm_tree(dir);
+    return 0;
+}
+
+static struct creport *load(const struct creport_opts *o)
+{
+    struct store *db;
+    char err[NB_ERRLEN];
+    struct creport *r = NULL;
+    assert_int_equal(store_open(dbpath, STORE_OPEN_READONLY, &db, err, sizeof(err)), 0);
+    int e = creport_load(db, exp_id, o, &r, err, sizeof(err));
+    if (e)
+        fail_msg("creport_load: %s", err);
+    store_close(db);
+    return r;
+}
+
+static double median_of(const double *x, size_t n)
+{
+    double *s = malloc(n * sizeof(*s));
+    memcpy(s, x, n * sizeof(*s));
+    for (size_t i = 1; i < n; i++)
+        for (size_t j = i; j > 0 && s[j - 1] > s[j]; j--) {
+            double t = s[j];
+            s[j] = s[j - 1];
+            s[j - 1] = t;
+        }
+    double m = n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+    free(s);
+    return m;
+}
+
+static void assert_close(double a, double b)
+{
+    if (!(fabs(a - b) <= 1e-9 * fmax(1, fabs(b))))
+        fail_msg("%.17g != %.17g", a, b);
+}
+
+/* Every number in the JSON report equals a recomputation from the raw values. */
+static void test_numbers_match_recomputation(void **state)
+{
+    (void)state;
+    struct creport_opts o;
+    creport_opts_default(&o);
+    o.noise = 0.02;
+    struct creport *r = load(&o);
+    json_t *j = creport_to_json(r);
+    assert_non_null(j);
+    assert_string_equal(json_string_value(json_array_get(json_object_get(j, "variants"), 0)),
+                        "base");
+    assert_string_equal(json_string_value(json_object_get(j, "baseline")), "base");
+    json_t *jc = json_object_get(j, "cells");
+    assert_int_equal(json_array_size(jc), NC);
+    for (int c = 0; c < NC; c++)
+        assert_string_equal(
+            json_string_value(json_object_get(json_array_get(jc, (size_t)c), "name")), cells[c]);
+    json_t *runs = json_object_get(j, "runs");
+    assert_int_equal(json_integer_value(json_object_get(runs, "measured")), ROUNDS * NV * NC);
+    assert_int_equal(json_integer_value(json_object_get(runs, "warmup")), NV * NC);
+    assert_int_equal(json_integer_value(json_object_get(runs, "failed")), n_failed);
+    assert_int_equal(json_integer_value(json_object_get(runs, "interrupted")), n_interrupted);
+
+    size_t checked = 0, compared = 0, i;
+    json_t *e;
+    json_array_foreach(json_object_get(j, "results"), i, e)
+    {
+        const char *vn = json_string_value(json_object_get(e, "variant"));
+        const char *cn = json_string_value(json_object_get(e, "cell"));
+        const char *mn = json_string_value(json_object_get(e, "metric"));
+        int v = !strcmp(vn, "patched"), c = 0;
+        while (strcmp(cells[c], cn))
+            c++;
+        struct series *s = series_for(v, c, mn);
+        if (s->n == 0)
+            fail_msg("metric %s shown for cell %s without values", mn, cn);
+        /* Warm-ups and failed runs carry values 1000x larger: n and median exclude them. */
+        assert_int_equal(json_integer_value(json_object_get(e, "n")), ROUNDS);
+        assert_close(json_number_value(json_object_get(e, "median")), median_of(s->v, s->n));
+        checked++;
+        json_t *cmp = json_object_get(e, "comparison");
+        if (!v) {
+            assert_true(json_is_null(cmp));
+            continue;
+        }
+        assert_true(json_is_object(cmp));
+        struct series *b = series_for(0, c, mn);
+        struct stats_sample sa, sb;
+        struct stats_opts so;
+        struct stats_comparison want;
+        stats_opts_default(&so);
+        so.confidence = 0.95;
+        so.noise = 0.02;
+        so.seed = seed;
+        so.lower_is_better = creport_metric_find(mn)->lower_is_better;
+        assert_int_equal(stats_sample_init(&sa, b->v, b->n), 0);
+        assert_int_equal(stats_sample_init(&sb, s->v, s->n), 0);
+        assert_int_equal(stats_compare(&sa, &sb, &so, &want), 0);
+        assert_close(json_number_value(json_object_get(cmp, "rel_change_pct")),
+                     want.verdict.rel * 100);
+        assert_close(json_number_value(json_object_get(cmp, "rel_change_ci_low_pct")),
+                     want.verdict.rel_low * 100);
+        assert_close(json_number_value(json_object_get(cmp, "rel_change_ci_high_pct")),
+                     want.verdict.rel_high * 100);
+        assert_close(json_number_value(json_object_get(cmp, "welch_p")), want.welch.p);
+        assert_close(json_number_value(json_object_get(cmp, "diff_pct")), want.diff_pct);
+        assert_string_equal(json_string_value(json_object_get(cmp, "verdict")),
+                            stats_verdict_name(want.verdict.kind));
+        stats_sample_free(&sa);
+        stats_sample_free(&sb);
+        compared++;
+    }
+    /* tcp: 6 metrics, udp: 5, rr: 5 (CPU on every test). */
+    assert_int_equal(checked, NV * (6 + 5 + 5));
+    assert_int_equal(compared, checked / 2);
+
+    /* Known outcomes: tcp throughput +10 % improved, rr transactions -10 % regressed (exit 1). */
+    assert_int_equal(creport_exit_status(r), 1);
+    assert_int_equal(json_integer_value(json_object_get(j, "exit_status")), 1);
+    assert_true(r->n_improved >= 2);
+    assert_int_equal(r->n_regressed_deciding, 1);
+
+    /* Environment: the baseline's governor warning once; kernel and rmem_max differ, load ignored.
+     */
+    json_t *w = json_object_get(j, "env_warnings");
+    assert_int_equal(json_array_size(w), 1);
+    json_t *d =
+        json_object_get(json_array_get(json_object_get(j, "env_differences"), 0), "differences");
+    assert_int_equal(json_array_size(d), 2);
+    json_decref(j);
+    creport_free(r);
+}
+
+static char *render(const struct creport *r, int which)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    int e = which == 0   ? creport_print_text(r, f)
+            : which == 1 ? creport_print_markdown(r, f)
+                         : creport_print_csv(r, f);
+    assert_int_equal(e, 0);
+    fclose(f);
+    return buf;
+}
+
+static void test_text_fits_72_columns(void **state)
+{
+    (void)state;
+    struct creport_opts o;
+    creport_opts_default(&o);
+    struct creport *r = load(&o);
+    char *t = render(r, 0);
+    size_t lines = 0;
+    for (char *p = t, *nl; *p; p = nl + 1) {
+        nl = strchr(p, '\n');
+        assert_non_null(nl);
+        if (nl - p > CREPORT_TEXT_WIDTH)
+            fail_msg("line longer than %d columns: '%.*s'", CREPORT_TEXT_WIDTH, (int)(nl - p), p);
+        lines++;
+    }
+    assert_true(lines > 20);
+    assert_non_null(strstr(t, "improved"));
+    assert_non_null(strstr(t, "regressed"));
+    assert_non_null(strstr(t, "net.core.rmem_max"));
+    if (getenv("REPORT_TEST_PRINT"))
+        fputs(t, stdout);
+    free(t);
+    creport_free(r);
+}
+
+/* Splits one CSV record (RFC 4180, no embedded line breaks); returns the field count. */
+static size_t csv_fields(const char *line, size_t len)
+{
+    size_t n = 1;
+    bool quoted = false;
+    for (size_t i = 0; i < len; i++) {
+        if (line[i] == '"')
+            quoted = !quoted;
+        else if (line[i] == ',' && !quoted)
+            n++;
+    }
+    assert_false(quoted);
+    return n;
+}
+
+static void test_csv_and_markdown_parse(void **state)
+{
+    (void)state;
+    struct creport_opts o;
+    creport_opts_default(&o);
+    struct creport *r = load(&o);
+    char *csv = render(r, 2);
+    size_t want = 0, rows = 0;
+    for (char *p = csv, *nl; *p; p = nl + 1) {
+        nl = strchr(p, '\n');
+        size_t n = csv_fields(p, (size_t)(nl - p));
+        if (!want)
+            want = n;
+        assert_int_equal(n, want);
+        rows++;
+    }
+    assert_int_equal(want, 14);
+    assert_int_equal(rows, 1 + NV * (6 + 5 + 5));
+    /* The cell name with a comma is quoted. */
+    assert_non_null(strstr(csv, "\"streams=1,block=64K\""));
+    free(csv);
+
+    char *md = render(r, 1);
+    size_t tables = 0, cols = 0;
+    bool in_table = false;
+    for (char *p = md, *nl; *p; p = nl + 1) {
+        nl = strchr(p, '\n');
+        size_t len = (size_t)(nl - p);
+        if (len && p[0] == '|') {
+            assert_true(p[len - 1] == '|');
+            size_t bars = 0;
+            for (size_t i = 0; i < len; i++)
+                bars += p[i] == '|' && (i == 0 || p[i - 1] != '\\');
+            if (!in_table) {
+                cols = bars;
+                tables++;
+            }
+            assert_int_equal(bars, cols);
+            in_table = true;
+        } else {
+            in_table = false;
+        }
+    }
+    assert_true(tables >= 10);
+    free(md);
+    creport_free(r);
+}
+
+static void test_metric_selection(void **state)
+{
+    (void)state;
+    struct creport_opts o;
+    creport_opts_default(&o);
+    const char *const only[] = {"cpu_local"};
+    o.metrics = only;
+    o.nmetrics = 1;
+    struct creport *r = load(&o);
+    /* CPU decides now: patched uses more CPU everywhere, a regression. */
+    for (size_t c = 0; c < r->ncells; c++)
+        assert_string_equal(creport_metrics(&(size_t){0})[r->cells[c].decide].name, "cpu_local");
+    assert_int_equal(creport_exit_status(r), 1);
+    creport_free(r);
+
+    const char *const bad[] = {"bogus"};
+    o.metrics = bad;
+    struct store *db;
+    char err[NB_ERRLEN];
+    assert_int_equal(store_open(dbpath, STORE_OPEN_READONLY, &db, err, sizeof(err)), 0);
+    assert_int_equal(creport_load(db, exp_id, &o, &r, err, sizeof(err)), -EINVAL);
+    assert_non_null(strstr(err, "bogus"));
+    creport_opts_default(&o);
+    assert_int_equal(creport_load(db, exp_id + 100, &o, &r, err, sizeof(err)), -ENOENT);
+    store_close(db);
+}
+
+/* Many cells with long names and long variant names: tables stack, nothing overflows. */
+static void test_wide_matrix_stacks(void **state)
+{
+    (void)state;
+    enum { CELLS = 9, PER = 3 };
+    struct store_experiment x = {.id = 9, .name = "wide", .status = "done", .seed = 1};
+    struct store_plan_row plan[CELLS * 2 * PER];
+    struct store_run runs[CELLS * 2 * PER];
+    char names[CELLS][64];
+    memset(runs, 0, sizeof(runs));
+    size_t n = 0;
+    for (int c = 0; c < CELLS; c++)
+        snprintf(names[c], sizeof(names[c]), "streams=%d,block=%dK,congestion=bbr", c, 1 << c);
+    for (int k = 0; k < PER; k++)
+        for (int c = 0; c < CELLS; c++)
+            for (int v = 0; v < 2; v++) {
+                plan[n] = (struct store_plan_row){(int)n, v ? "a-very-long-variant-name-2" : "b",
+                                                  names[c], false, k};
+                struct store_run *r = &runs[n];
+                r->id = (int64_t)n + 1;
+                r->seq = (int)n;
+                r->status = STORE_RUN_OK;
+                r->receiver_bps = 1e9 * (1 + 0.01 * k + 0.02 * v);
+                r->sender_bps = r->receiver_bps;
+                r->local_us_per_kib = r->remote_us_per_kib = r->cpu_local_pct = r->cpu_remote_pct =
+                    r->transactions_per_second = r->latency_p50_us = r->latency_p99_us =
+                        r->lost_percent = NAN;
+                n++;
+            }
+    struct creport_opts o;
+    creport_opts_default(&o);
+    struct creport *r;
+    char err[NB_ERRLEN];
+    assert_int_equal(creport_build(&x, NULL, plan, n, runs, n, &o, &r, err, sizeof(err)), 0);
+    assert_int_equal(r->ncells, CELLS);
+    char *t = render(r, 0);
+    for (char *p = t, *nl; *p; p = nl + 1) {
+        nl = strchr(p, '\n');
+        if (nl - p > CREPORT_TEXT_WIDTH)
+            fail_msg("line longer than %d columns: '%.*s'", CREPORT_TEXT_WIDTH, (int)(nl - p), p);
+    }
+    assert_non_null(strstr(t, "c9 = streams=8"));
+    free(t);
+    creport_free(r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_numbers_match_recomputation),
+        cmocka_unit_test(test_text_fits_72_columns),
+        cmocka_unit_test(test_csv_and_markdown_parse),
+        cmocka_unit_test(test_metric_selection),
+        cmocka_unit_test(test_wide_matrix_stacks),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
