@@ -60,6 +60,13 @@ static void set_buffers(int fd, uint32_t sockbuf)
     int sz = sockbuf ? (int)sockbuf : 4 * 1024 * 1024;
     setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &sz, sizeof(sz));
     setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sz, sizeof(sz));
+    /*
+     * Kernel receive timestamps from the start: with -R the server sends as
+     * soon as the client registered, and a datagram queued before the
+     * receiver thread runs must still carry its real arrival time.
+     */
+    int one = 1;
+    setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof(one));
 }
 
 int transport_udp_open(int ctl_fd, int n, int *fds, uint16_t *ports, uint32_t sockbuf, char *err,
