@@ -163,6 +163,20 @@ static int step_prepare(struct campaign_ctx *c, struct step *s, char *err, size_
     return 0;
 }
 
+/* cpuctl_restore() with the signals blocked whose handler restores too, so the two never
+ * interleave. */
+static void restore_cpus(struct cpuctl_saved *saved)
+{
+    sigset_t block, old;
+    sigemptyset(&block);
+    sigaddset(&block, SIGINT);
+    sigaddset(&block, SIGTERM);
+    sigaddset(&block, SIGHUP);
+    sigprocmask(SIG_BLOCK, &block, &old);
+    (void)cpuctl_restore(saved);
+    sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
 /* Runs the measurement itself; fills status and why. */
 static void step_measure(struct campaign_ctx *c, struct step *s, enum store_run_status *status,
                          char *why, size_t len, char **doc, int *exit_code)
@@ -180,7 +194,7 @@ static void step_measure(struct campaign_ctx *c, struct step *s, enum store_run_
     double timeout = campaign_run_timeout(s->argv);
     struct child_result r;
     int rc = child_run(s->argv, timeout, c->stop, &r, e, sizeof(e));
-    (void)cpuctl_restore(c->saved); /* before anything else: never leave the machine changed */
+    restore_cpus(c->saved); /* before anything else: never leave the machine changed */
     if (rc) {
         snprintf(why, len, "%s", e);
     } else {
