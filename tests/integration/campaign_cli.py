@@ -151,6 +151,48 @@ def test_sigint(tmp, db):
     return xid
 
 
+def test_failures(tmp, db):
+    """A failing setup or netab run is recorded as failed and the campaign goes on; exit 1."""
+    path = os.path.join(tmp, "fail.yaml")
+    mark = os.path.join(tmp, "teardown-ran")
+    with open(path, "w") as f:
+        f.write(f"""name: fail
+runs: 1
+warmup: 0
+seed: 2
+test:
+  time: 0.2
+  interval: 0
+variants:
+  - name: good
+  - name: badsetup
+    setup: "echo no such device >&2; exit 3"
+    teardown: "touch {mark}"
+  - name: badrun
+    opts: "--congestion no-such-cc"
+""")
+    p = netab("experiment", "run", "--db", db, path)
+    if p.returncode != 1:
+        fail(f"failed runs: exit {p.returncode}, want 1: {p.stderr}")
+    if not os.path.exists(mark):
+        fail("teardown did not run after a failed setup")
+    xid = int(p.stdout.split()[0])
+    con = sqlite3.connect(db, timeout=30)
+    got = dict(con.execute("SELECT variant, status || ': ' || coalesce(error, '') FROM runs "
+                           "WHERE experiment_id = ?", (xid,)))
+    con.close()
+    if (got.get("good") != "ok: " or "setup" not in got.get("badsetup", "")
+            or "exit status 3" not in got["badsetup"] or "no-such-cc" not in got.get("badrun", "")
+            or not got["badrun"].startswith("failed")):
+        fail(f"failed runs recorded as {got}")
+    st = json.loads(netab("experiment", "status", "--db", db, str(xid), "--json").stdout)
+    if st["completed"] != 3 or st["failed"] != 2 or st["pending"] != 0:
+        fail(f"failed runs: status {st}")
+    p = netab("experiment", "resume", "--db", db, str(xid))
+    if p.returncode != 1 or len(rows(db, xid)) != 3:
+        fail(f"resume ran failed runs again: {rows(db, xid)}")
+
+
 def test_list_status(db, ids):
     p = netab("experiment", "list", "--db", db, "--json")
     if p.returncode != 0:
@@ -185,6 +227,7 @@ def main():
         test_validation(tmp, db)
         reboot_id = test_reboot(tmp, db)
         sigint_id = test_sigint(tmp, db)
+        test_failures(tmp, db)
         test_list_status(db, [reboot_id, sigint_id])
     print("ok", flush=True)
 

@@ -111,9 +111,12 @@ static void judge_run(const struct child_result *r, double timeout, char *why, s
                           : json_is_string(json_object_get(e, "message"))
                               ? json_string_value(json_object_get(e, "message"))
                               : "an error";
-        char tmp[NB_ERRLEN * 2];
-        snprintf(tmp, sizeof(tmp), "%s", why);
-        snprintf(why, len, "netab run reported: %s%s%s", msg, *tmp ? "; " : "", tmp);
+        /* The document's error says it best; the exit status adds no more than its number. */
+        bool code = WIFEXITED(r->status) && WEXITSTATUS(r->status) && !r->timed_out;
+        char st[32] = "";
+        if (code)
+            snprintf(st, sizeof(st), " (exit status %d)", WEXITSTATUS(r->status));
+        snprintf(why, len, "netab run reported: %s%s", msg, st);
     } else if (!*why && !doc) {
         snprintf(why, len, "netab run printed no valid JSON document%s",
                  r->out_truncated ? " (output truncated)" : "");
