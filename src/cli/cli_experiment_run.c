@@ -186,6 +186,10 @@ static int execute(struct store *db, const char *path, int64_t id)
     struct store_counts c = {0};
     char cerr[NB_ERRLEN * 2];
     bool have = !store_experiment_counts(db, id, &c, cerr, sizeof(cerr));
+    if (rc == -EBUSY) {
+        fprintf(stderr, "netab experiment: %s\n", err);
+        return EXIT_FAIL;
+    }
     if (rc) {
         fprintf(stderr, "netab experiment: %s\n", err);
         fprintf(stderr,

@@ -193,6 +193,23 @@ variants:
         fail(f"resume ran failed runs again: {rows(db, xid)}")
 
 
+def test_concurrent(tmp, db):
+    """A second runner on the same store is refused: it would run the same seqs twice."""
+    path = os.path.join(tmp, "busy.yaml")
+    with open(path, "w") as f:
+        f.write(experiment("busy").replace("time: 0.2", "time: 1.5"))
+    p = subprocess.Popen([NETAB, "experiment", "run", "--db", db, path],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    xid = int(p.stdout.readline())
+    time.sleep(0.5)
+    q = netab("experiment", "resume", "--db", db, str(xid))
+    out, err = p.communicate(timeout=60)
+    if q.returncode != 1 or "another netab is running a campaign" not in q.stderr:
+        fail(f"a concurrent resume: exit {q.returncode}: {q.stderr}")
+    if p.returncode != 0 or sorted(s for s, _, _ in rows(db, xid)) != [1, 2]:
+        fail(f"a concurrent resume disturbed the campaign: {p.returncode} {rows(db, xid)} {err}")
+
+
 def test_list_status(db, ids):
     p = netab("experiment", "list", "--db", db, "--json")
     if p.returncode != 0:
@@ -228,6 +245,7 @@ def main():
         reboot_id = test_reboot(tmp, db)
         sigint_id = test_sigint(tmp, db)
         test_failures(tmp, db)
+        test_concurrent(tmp, db)
         test_list_status(db, [reboot_id, sigint_id])
     print("ok", flush=True)
 

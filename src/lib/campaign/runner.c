@@ -3,9 +3,11 @@
  * state file and reset: reboot. See campaign.h and docs/campaign.md.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -129,6 +131,32 @@ int campaign_check_machine(const struct experiment *e, char *err, size_t errlen)
     return check_cpus(e, err, errlen);
 }
 
+/*
+ * Only one runner per store: two processes resuming the same experiment
+ * would each mark the other's run interrupted and run the same seq twice.
+ * flock() dies with its process (also on kill -9), so there is nothing stale
+ * to clean up. The descriptor is close-on-exec: children do not hold it.
+ */
+static int lock_store(const char *db_path, int *fd, char *err, size_t errlen)
+{
+    char path[PATH_MAX];
+    snprintf(path, sizeof(path), "%s.lock", db_path);
+    *fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (*fd < 0)
+        return err_set(err, errlen, errno, "cannot open the lock file %s: %s", path,
+                       strerror(errno));
+    if (flock(*fd, LOCK_EX | LOCK_NB)) {
+        int e = errno == EWOULDBLOCK ? EBUSY : errno;
+        close(*fd);
+        *fd = -1;
+        return err_set(err, errlen, e,
+                       "another netab is running a campaign on %s (it holds %s); wait for it "
+                       "or stop it first",
+                       db_path, path);
+    }
+    return 0;
+}
+
 static int execute(struct campaign_ctx *c, enum campaign_outcome *outcome, char *err, size_t errlen)
 {
     const struct campaign_opts *o = c->opts;
@@ -189,13 +217,18 @@ int campaign_execute(const struct campaign_opts *opts, enum campaign_outcome *ou
     if (n <= 0)
         return err_set(err, errlen, errno, "cannot find the netab executable: %s", strerror(errno));
     c.exe[n] = '\0';
+    int lock = -1;
+    int rc = lock_store(opts->db_path, &lock, err, errlen);
+    if (rc)
+        return rc;
     signals_set(true, old);
-    int rc = execute(&c, outcome, err, errlen);
+    rc = execute(&c, outcome, err, errlen);
     (void)cpuctl_restore(&g_saved);
     signals_set(false, old);
     *signo = g_stop;
     if (!rc && g_stop)
         *outcome = CAMPAIGN_INTERRUPTED;
+    close(lock);
     exp_cells_free(c.cells, c.ncells);
     experiment_free(c.e);
     return rc;
