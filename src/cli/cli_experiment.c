@@ -1,27 +1,39 @@
 /*
  * netab experiment: campaigns described by experiment files. Each verb is a
- * function in the table below; `validate` checks a file, and the verbs that
- * run campaigns (run, list, status, resume) join the table as they arrive.
+ * function in the table below; `validate` checks a file here, and the verbs
+ * that run campaigns (run, resume, list, status) are in cli_experiment_run.c.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "cli/cli.h"
 #include "cli/cli_common.h"
+#include "cli/cli_experiment.h"
 #include "experiment/experiment.h"
 
 static const char experiment_usage[] =
-    "usage: netab experiment <verb> [options] FILE\n"
+    "usage: netab experiment <verb> [options] FILE|ID\n"
     "\n"
     "Verbs:\n"
-    "  validate FILE   check an experiment file, print every problem as FILE:LINE:COL:\n"
-    "                  message, or a summary of the campaign it describes\n"
+    "  validate FILE            check an experiment file, print every problem as\n"
+    "                           FILE:LINE:COL: message, or a summary of the campaign\n"
+    "  run [--db PATH] FILE     plan the whole campaign, record it, run it\n"
+    "  resume [--db PATH] ID    continue an interrupted campaign (--all: every\n"
+    "                           unfinished one; used by contrib/netab-resume.service)\n"
+    "  list [--db PATH] [--json]        experiments with planned and completed runs\n"
+    "  status [--db PATH] ID [--json]   counts, failures, interruptions, time left\n"
     "\n"
-    "The file format is described in docs/experiment.md. Exit status: 0 valid,\n"
-    "2 bad usage or an invalid file.\n";
+    "--db PATH: the results store (default $NETAB_DB, else\n"
+    "$XDG_DATA_HOME/netab/results.db). File format: docs/experiment.md; campaigns:\n"
+    "docs/campaign.md.\n"
+    "\n"
+    "Exit status: 0 done (run/resume: every planned run completed and all ok);\n"
+    "1 run/resume: the campaign completed but some runs failed, or the store\n"
+    "could not be used; 2 bad usage, an invalid file or CPU settings this machine\n"
+    "cannot make; 3 reset: reboot handed over to a reboot that did not happen;\n"
+    "128+N stopped by signal N (resume continues).\n";
 
-/* Prints every error as FILE:LINE:COL: message (FILE: message without a position). */
-static void print_errors(const char *path, const struct exp_errors *errs)
+void cli_experiment_print_errors(const char *path, const struct exp_errors *errs)
 {
     for (size_t i = 0; i < errs->n; i++) {
         const struct exp_error *e = &errs->v[i];
@@ -84,7 +96,7 @@ static int verb_validate(int argc, char **argv)
     struct experiment *e = NULL;
     int err = experiment_load(path, &e, &errs);
     if (err) {
-        print_errors(path, &errs);
+        cli_experiment_print_errors(path, &errs);
         if (!errs.n)
             fprintf(stderr, "%s: %s\n", path, strerror(-err));
         exp_errors_free(&errs);
@@ -102,7 +114,9 @@ struct verb {
 };
 
 static const struct verb verbs[] = {
-    {"validate", verb_validate},
+    {"validate", verb_validate},       {"run", cli_experiment_run},
+    {"resume", cli_experiment_resume}, {"list", cli_experiment_list},
+    {"status", cli_experiment_status},
 };
 
 int cli_experiment(int argc, char **argv)
@@ -119,5 +133,6 @@ int cli_experiment(int argc, char **argv)
     for (size_t i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++)
         if (!strcmp(verb, verbs[i].name))
             return verbs[i].fn(argc - 1, argv + 1);
-    return cli_usage_error("experiment", "unknown verb '%s' (known: validate)", verb);
+    return cli_usage_error("experiment",
+                           "unknown verb '%s' (known: validate, run, resume, list, status)", verb);
 }

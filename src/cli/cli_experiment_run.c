@@ -1,0 +1,482 @@
+/*
+ * netab experiment run | resume | list | status: argument parsing and
+ * printing; the campaign module (src/lib/campaign) does the work.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "campaign/campaign.h"
+#include "cli/cli.h"
+#include "cli/cli_common.h"
+#include "cli/cli_experiment.h"
+#include "compare/schedule.h"
+#include "store/store.h"
+
+/* Exit status when reset: reboot ran the reboot command and the machine stayed up. */
+#define EXIT_NO_REBOOT 3
+
+struct exp_args {
+    const char *verb, *db, *operand;
+    bool json, all;
+    char path[4096];
+};
+
+enum { OPT_DB = 256, OPT_JSON, OPT_ALL };
+
+/* Returns -1 to go on, else the exit code. */
+static int parse(int argc, char **argv, struct exp_args *a, bool want_json, bool want_all)
+{
+    static const struct option opts[] = {
+        {"db", required_argument, NULL, OPT_DB},
+        {"json", no_argument, NULL, OPT_JSON},
+        {"all", no_argument, NULL, OPT_ALL},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    memset(a, 0, sizeof(*a));
+    a->verb = argv[0];
+    opterr = 0;
+    optind = 1;
+    int c;
+    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+        switch (c) {
+        case OPT_DB:
+            a->db = optarg;
+            break;
+        case OPT_JSON:
+            if (!want_json)
+                return cli_usage_error("experiment", "%s has no --json", a->verb);
+            a->json = true;
+            break;
+        case OPT_ALL:
+            if (!want_all)
+                return cli_usage_error("experiment", "%s has no --all", a->verb);
+            a->all = true;
+            break;
+        case 'h':
+            return cli_experiment(2, (char *[]){"experiment", "--help", NULL});
+        case ':':
+            return cli_usage_error("experiment", "%s needs a value", argv[optind - 1]);
+        default:
+            return cli_usage_error("experiment", "unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    if (optind < argc)
+        a->operand = argv[optind++];
+    if (optind < argc)
+        return cli_usage_error("experiment", "unexpected argument '%s'", argv[optind]);
+    char err[NB_ERRLEN * 2];
+    if (store_default_path(a->db, a->path, sizeof(a->path), err, sizeof(err))) {
+        fprintf(stderr, "netab experiment: %s\n", err);
+        return EXIT_USAGE;
+    }
+    return -1;
+}
+
+static int open_db(const struct exp_args *a, unsigned flags, struct store **s)
+{
+    char err[NB_ERRLEN * 2];
+    int e = store_open(a->path, flags, s, err, sizeof(err));
+    if (e)
+        fprintf(stderr, "netab experiment: %s\n", err);
+    return e;
+}
+
+static bool parse_id(const struct exp_args *a, int64_t *id)
+{
+    long v;
+    char perr[NB_ERRLEN];
+    if (!a->operand) {
+        cli_usage_error("experiment", "%s: which experiment? (an ID from 'netab experiment list')",
+                        a->verb);
+        return false;
+    }
+    if (!cli_parse_int(a->verb, a->operand, 1, INT64_MAX, &v, perr, sizeof(perr))) {
+        cli_usage_error("experiment", "%s", perr);
+        return false;
+    }
+    *id = v;
+    return true;
+}
+
+static void fmt_duration(double s, char *buf, size_t len)
+{
+    if (!isfinite(s)) {
+        snprintf(buf, len, "?");
+        return;
+    }
+    long t = (long)(s + 0.5);
+    if (t >= 3600)
+        snprintf(buf, len, "%ldh%02ldm", t / 3600, t / 60 % 60);
+    else if (t >= 60)
+        snprintf(buf, len, "%ldm%02lds", t / 60, t % 60);
+    else
+        snprintf(buf, len, "%lds", t);
+}
+
+/* The headline of a run: throughput, or transactions for rr/crr tests. */
+static void fmt_headline(const struct campaign_event *ev, char *buf, size_t len)
+{
+    if (ev->status != STORE_RUN_OK)
+        snprintf(buf, len, "%s", ev->error);
+    else if (isfinite(ev->transactions_s) && ev->transactions_s > 0)
+        snprintf(buf, len, "%.0f trans/s", ev->transactions_s);
+    else if (isfinite(ev->receiver_bps) && ev->receiver_bps >= 1e9)
+        snprintf(buf, len, "%.1f Gbit/s", ev->receiver_bps / 1e9);
+    else if (isfinite(ev->receiver_bps))
+        snprintf(buf, len, "%.1f Mbit/s", ev->receiver_bps / 1e6);
+    else
+        snprintf(buf, len, "no throughput figure");
+}
+
+struct progress {
+    bool tty, bar_shown;
+};
+
+/* On a terminal: a bar redrawn in place; elsewhere one line per run. */
+static void on_progress(const struct campaign_event *ev, const char *msg, void *arg)
+{
+    struct progress *p = arg;
+    if (p->bar_shown) {
+        fputs("\r\033[K", stderr);
+        p->bar_shown = false;
+    }
+    if (msg) {
+        fprintf(stderr, "%s\n", msg);
+        return;
+    }
+    for (size_t i = 0; ev->warnings && i < json_array_size(ev->warnings); i++)
+        fprintf(stderr, "warning: %s\n", json_string_value(json_array_get(ev->warnings, i)) ?: "?");
+    char head[NB_ERRLEN * 4], eta[32];
+    fmt_headline(ev, head, sizeof(head));
+    fmt_duration(ev->eta_s, eta, sizeof(eta));
+    const char *status = store_run_status_name(ev->status);
+    if (!p->tty || ev->status != STORE_RUN_OK)
+        fprintf(stderr, "run %ld/%ld seq %d round %d%s variant=%s cell=%s: %s %s\n", ev->done,
+                ev->planned, ev->seq, ev->round, ev->warmup ? " (warm-up)" : "", ev->variant,
+                ev->cell, status, head);
+    if (p->tty) {
+        int width = 30, fill = ev->planned ? (int)(width * ev->done / ev->planned) : 0;
+        fprintf(stderr, "[%.*s%*s] %ld/%ld  ETA %s  last: %s %s %s", fill,
+                "##############################", width - fill, "", ev->done, ev->planned, eta,
+                ev->variant, ev->cell, ev->status == STORE_RUN_OK ? head : status);
+        p->bar_shown = true;
+    }
+    fflush(stderr);
+}
+
+/* Runs or resumes experiment id; returns the exit status and explains it on stderr. */
+static int execute(struct store *db, const char *path, int64_t id)
+{
+    struct progress p = {.tty = isatty(STDERR_FILENO)};
+    struct campaign_opts o = {
+        .db = db, .db_path = path, .id = id, .progress = on_progress, .arg = &p};
+    enum campaign_outcome outcome = CAMPAIGN_INTERRUPTED;
+    int signo = 0;
+    char err[NB_ERRLEN * 4];
+    int rc = campaign_execute(&o, &outcome, &signo, err, sizeof(err));
+    if (p.bar_shown)
+        fputs("\n", stderr); /* keep the last bar on screen */
+    struct store_counts c = {0};
+    char cerr[NB_ERRLEN * 2];
+    bool have = !store_experiment_counts(db, id, &c, cerr, sizeof(cerr));
+    if (rc == -EBUSY) {
+        fprintf(stderr, "netab experiment: %s\n", err);
+        return EXIT_FAIL;
+    }
+    if (rc) {
+        fprintf(stderr, "netab experiment: %s\n", err);
+        fprintf(stderr,
+                "netab experiment: experiment %lld stopped; what is recorded is kept. "
+                "Continue with: netab experiment resume --db %s %lld\n",
+                (long long)id, path, (long long)id);
+        return rc == -ENOTSUP ? EXIT_USAGE : EXIT_FAIL;
+    }
+    if (outcome == CAMPAIGN_INTERRUPTED) {
+        fprintf(stderr,
+                "netab experiment: interrupted by signal %d (%s) after %ld of %ld runs; the "
+                "run in progress is recorded as interrupted and CPU settings are restored. "
+                "Continue with: netab experiment resume --db %s %lld\n",
+                signo, strsignal(signo), c.ok + c.failed, c.planned, path, (long long)id);
+        return 128 + (signo ? signo : SIGINT);
+    }
+    if (outcome == CAMPAIGN_REBOOTING) {
+        fprintf(stderr,
+                "netab experiment: the reboot command returned and the machine did not reboot; "
+                "continue with: netab experiment resume --db %s %lld\n",
+                path, (long long)id);
+        return EXIT_NO_REBOOT;
+    }
+    fprintf(stderr, "experiment %lld complete: %ld planned, %ld ok, %ld failed\n", (long long)id,
+            c.planned, c.ok, c.failed);
+    return have && c.failed == 0 ? EXIT_OK : EXIT_FAIL;
+}
+
+static char *read_file(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 4096, n = 0;
+    char *buf = malloc(cap);
+    while (buf) {
+        n += fread(buf + n, 1, cap - n - 1, f);
+        if (n < cap - 1)
+            break;
+        char *q = realloc(buf, cap *= 2);
+        if (!q)
+            free(buf);
+        buf = q;
+    }
+    if (buf)
+        buf[n] = '\0';
+    fclose(f);
+    return buf;
+}
+
+int cli_experiment_run(int argc, char **argv)
+{
+    struct exp_args a;
+    int ex = parse(argc, argv, &a, false, false);
+    if (ex >= 0)
+        return ex;
+    if (!a.operand)
+        return cli_usage_error("experiment", "run: which experiment FILE?");
+    struct exp_errors errs = {0};
+    struct experiment *e = NULL;
+    char err[NB_ERRLEN * 4];
+    int rc = experiment_load(a.operand, &e, &errs);
+    if (rc) {
+        cli_experiment_print_errors(a.operand, &errs);
+        if (!errs.n)
+            fprintf(stderr, "%s: %s\n", a.operand, strerror(-rc));
+        exp_errors_free(&errs);
+        return EXIT_USAGE;
+    }
+    exp_errors_free(&errs);
+    if (campaign_check_machine(e, err, sizeof(err))) {
+        fprintf(stderr, "netab experiment: %s: refusing to start: %s\n", a.operand, err);
+        experiment_free(e);
+        return EXIT_USAGE;
+    }
+    char *text = read_file(a.operand);
+    uint64_t seed = e->has_seed ? e->seed : compare_fresh_seed();
+    struct store *db = NULL;
+    int64_t id = 0;
+    ex = EXIT_FAIL;
+    if (!text)
+        fprintf(stderr, "netab experiment: cannot read %s: %s\n", a.operand, strerror(errno));
+    else if (!open_db(&a, STORE_OPEN_CREATE, &db) &&
+             !(rc = campaign_create(db, e, text, seed, &id, err, sizeof(err)))) {
+        struct exp_plan plan;
+        experiment_plan(e, &plan);
+        fprintf(stderr, "experiment %lld (%s): %zu runs planned, seed %llu%s; store %s\n",
+                (long long)id, e->name, plan.runs, (unsigned long long)seed,
+                e->has_seed ? "" : " (picked; add 'seed: N' to the file to replay this order)",
+                a.path);
+        printf("%lld\n", (long long)id);
+        fflush(stdout);
+        ex = execute(db, a.path, id);
+    } else if (db) {
+        fprintf(stderr, "netab experiment: %s\n", err);
+    }
+    store_close(db);
+    free(text);
+    experiment_free(e);
+    return ex;
+}
+
+/* The worse of two exit statuses for resume --all: a signal beats a failure beats success. */
+static int worse(int a, int b)
+{
+    return a > b ? a : b;
+}
+
+int cli_experiment_resume(int argc, char **argv)
+{
+    struct exp_args a;
+    int64_t id = 0;
+    int ex = parse(argc, argv, &a, false, true);
+    if (ex >= 0)
+        return ex;
+    if (a.all && a.operand)
+        return cli_usage_error("experiment", "resume: give an ID or --all, not both");
+    if (!a.all && !parse_id(&a, &id))
+        return EXIT_USAGE;
+    if (a.all && access(a.path, F_OK)) {
+        fprintf(stderr, "netab experiment: no store at %s: nothing to resume\n", a.path);
+        return EXIT_OK;
+    }
+    struct store *db;
+    if (open_db(&a, 0, &db))
+        return EXIT_FAIL;
+    if (!a.all) {
+        ex = execute(db, a.path, id);
+        store_close(db);
+        return ex;
+    }
+    struct store_experiment *x;
+    size_t n;
+    char err[NB_ERRLEN * 2];
+    if (store_experiment_list(db, &x, &n, err, sizeof(err))) {
+        fprintf(stderr, "netab experiment: %s\n", err);
+        store_close(db);
+        return EXIT_FAIL;
+    }
+    ex = EXIT_OK;
+    size_t resumed = 0;
+    for (size_t i = 0; i < n && ex < 128 && ex != EXIT_NO_REBOOT; i++) {
+        if (!strcmp(x[i].status, "done"))
+            continue;
+        fprintf(stderr, "resuming experiment %lld (%s)\n", (long long)x[i].id, x[i].name);
+        resumed++;
+        ex = worse(ex, execute(db, a.path, x[i].id));
+    }
+    if (!resumed)
+        fprintf(stderr, "netab experiment: every experiment in %s is done\n", a.path);
+    store_experiment_list_free(x, n);
+    store_close(db);
+    return ex;
+}
+
+static json_t *counts_json(const struct store_counts *c)
+{
+    return json_pack("{s:i, s:i, s:i, s:i, s:i, s:i, s:i}", "planned", (int)c->planned, "completed",
+                     (int)(c->ok + c->failed), "ok", (int)c->ok, "failed", (int)c->failed,
+                     "interrupted", (int)c->interrupted, "running", (int)c->running, "pending",
+                     (int)c->pending);
+}
+
+static int print_json(json_t *v)
+{
+    if (!v) {
+        fprintf(stderr, "netab experiment: out of memory\n");
+        return EXIT_FAIL;
+    }
+    int e = json_dumpf(v, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+    json_decref(v);
+    fputc('\n', stdout);
+    return e ? EXIT_FAIL : EXIT_OK;
+}
+
+int cli_experiment_list(int argc, char **argv)
+{
+    struct exp_args a;
+    int ex = parse(argc, argv, &a, true, false);
+    if (ex >= 0)
+        return ex;
+    if (a.operand)
+        return cli_usage_error("experiment", "list takes no argument");
+    struct store *db;
+    if (open_db(&a, STORE_OPEN_READONLY, &db))
+        return EXIT_FAIL;
+    struct store_experiment *x;
+    size_t n;
+    char err[NB_ERRLEN * 2];
+    json_t *arr = a.json ? json_array() : NULL;
+    ex = EXIT_OK;
+    if (store_experiment_list(db, &x, &n, err, sizeof(err))) {
+        fprintf(stderr, "netab experiment: %s\n", err);
+        store_close(db);
+        json_decref(arr);
+        return EXIT_FAIL;
+    }
+    if (!a.json)
+        printf("%5s %-24s %-8s %8s %9s %6s  %s\n", "ID", "NAME", "STATUS", "PLANNED", "COMPLETED",
+               "FAILED", "CREATED");
+    for (size_t i = 0; i < n && ex == EXIT_OK; i++) {
+        struct store_counts c;
+        if (store_experiment_counts(db, x[i].id, &c, err, sizeof(err))) {
+            fprintf(stderr, "netab experiment: %s\n", err);
+            ex = EXIT_FAIL;
+        } else if (a.json) {
+            json_t *o = counts_json(&c);
+            if (o)
+                json_object_update_new(o, json_pack("{s:I, s:s, s:s, s:s, s:I}", "id",
+                                                    (json_int_t)x[i].id, "name", x[i].name,
+                                                    "status", x[i].status, "created", x[i].created,
+                                                    "seed", (json_int_t)x[i].seed));
+            json_array_append_new(arr, o);
+        } else {
+            printf("%5lld %-24s %-8s %8ld %9ld %6ld  %s\n", (long long)x[i].id, x[i].name,
+                   x[i].status, c.planned, c.ok + c.failed, c.failed, x[i].created);
+        }
+    }
+    if (!a.json && n == 0)
+        printf("(no experiments recorded)\n");
+    store_experiment_list_free(x, n);
+    store_close(db);
+    if (a.json && ex == EXIT_OK)
+        return print_json(arr);
+    json_decref(arr);
+    return ex;
+}
+
+int cli_experiment_status(int argc, char **argv)
+{
+    struct exp_args a;
+    int64_t id;
+    int ex = parse(argc, argv, &a, true, false);
+    if (ex >= 0)
+        return ex;
+    if (!parse_id(&a, &id))
+        return EXIT_USAGE;
+    struct store *db;
+    if (open_db(&a, STORE_OPEN_READONLY, &db))
+        return EXIT_FAIL;
+    struct store_experiment *x = NULL;
+    size_t n = 0;
+    struct store_counts c;
+    double avg = NAN;
+    char err[NB_ERRLEN * 2];
+    if (store_experiment_list(db, &x, &n, err, sizeof(err)) ||
+        store_experiment_counts(db, id, &c, err, sizeof(err)) ||
+        store_avg_run_seconds(db, id, &avg, err, sizeof(err))) {
+        fprintf(stderr, "netab experiment: %s\n", err);
+        store_experiment_list_free(x, n);
+        store_close(db);
+        return EXIT_FAIL;
+    }
+    const struct store_experiment *me = NULL;
+    for (size_t i = 0; i < n; i++)
+        if (x[i].id == id)
+            me = &x[i];
+    if (!me) {
+        fprintf(stderr, "netab experiment: there is no experiment %lld in %s\n", (long long)id,
+                a.path);
+        ex = EXIT_FAIL;
+    } else if (a.json) {
+        double eta = store_eta_seconds(&c, avg);
+        json_t *o = counts_json(&c);
+        if (o)
+            json_object_update_new(
+                o, json_pack("{s:I, s:s, s:s, s:I, s:o, s:o}", "id", (json_int_t)id, "name",
+                             me->name, "status", me->status, "seed", (json_int_t)me->seed,
+                             "avg_run_s", isfinite(avg) ? json_real(avg) : json_null(), "eta_s",
+                             isfinite(eta) ? json_real(eta) : json_null()));
+        ex = print_json(o);
+    } else {
+        char eta[32];
+        fmt_duration(store_eta_seconds(&c, avg), eta, sizeof(eta));
+        printf("experiment %lld (%s): %s\n", (long long)id, me->name, me->status);
+        printf("planned:     %ld\ncompleted:   %ld (%ld ok, %ld failed)\n", c.planned,
+               c.ok + c.failed, c.ok, c.failed);
+        printf("pending:     %ld\ninterrupted: %ld attempts (run again)\n", c.pending,
+               c.interrupted);
+        if (c.running)
+            printf("running:     %ld\n", c.running);
+        if (c.pending)
+            printf("time left:   about %s (%s)\n", eta,
+                   isfinite(avg) ? "from the average run so far" : "no run finished yet");
+        ex = EXIT_OK;
+    }
+    store_experiment_list_free(x, n);
+    store_close(db);
+    return ex;
+}

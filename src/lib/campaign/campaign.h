@@ -1,0 +1,105 @@
+/*
+ * Campaigns: running the whole plan of an experiment file (docs/campaign.md).
+ *
+ * campaign_plan() decides the order of every run up front: for each round a
+ * seeded shuffle of every (variant, cell) pair, warm-up rounds first.
+ * campaign_create() records the experiment and that plan in the results store
+ * in one transaction, before anything runs. campaign_execute() then runs the
+ * pending seqs one by one (also after a crash or a reboot: it is resume), each
+ * recorded as a 'running' row before it starts and finished after it ends, so
+ * that no run is lost and none is repeated once it has an ok or failed row.
+ *
+ * Errors follow libnetab's convention: 0 or a negative errno with a sentence
+ * in (err, errlen).
+ */
+#ifndef NETAB_CAMPAIGN_CAMPAIGN_H
+#define NETAB_CAMPAIGN_CAMPAIGN_H
+
+#include <jansson.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "experiment/experiment.h"
+#include "store/store.h"
+#include "util/err.h"
+
+/* One planned run: indices into the experiment's variants and cells. */
+struct campaign_slot {
+    unsigned variant, cell;
+    unsigned round; /* 1-based, warm-up rounds first */
+    unsigned seq;   /* 1-based, contiguous, in execution order */
+    bool warmup;
+};
+
+/*
+ * The whole order of a campaign: rounds 1 .. warmup + runs, each a uniformly
+ * random permutation of all nvariants * ncells pairs determined by seed and
+ * the round alone; rounds up to `warmup` are warm-ups. *out holds
+ * (warmup + runs) * nvariants * ncells slots (caller has ownership; free()).
+ * Returns 0, -EINVAL for an empty or oversized plan, or -ENOMEM.
+ */
+NB_MUST_CHECK int campaign_plan(size_t nvariants, size_t ncells, long runs, long warmup,
+                                uint64_t seed, struct campaign_slot **out, size_t *n);
+
+/*
+ * Plans the experiment with seed and records it (file_text may be NULL) and
+ * its plan in db in one transaction. *id receives the experiment's id.
+ */
+NB_MUST_CHECK int campaign_create(struct store *db, const struct experiment *e,
+                                  const char *file_text, uint64_t seed, int64_t *id, char *err,
+                                  size_t errlen);
+
+/*
+ * Can this machine give every variant the CPU settings it asks for (cpus,
+ * max_freq_mhz)? 0, or -ENOTSUP with the variant and cpuctl_check()'s reason.
+ */
+NB_MUST_CHECK int campaign_check_machine(const struct experiment *e, char *err, size_t errlen);
+
+/* What campaign_execute() reports after each run. */
+struct campaign_event {
+    int64_t run_id;
+    int seq, round;
+    bool warmup;
+    const char *variant, *cell;
+    enum store_run_status status;
+    const char *error;      /* why it failed or was interrupted; "" when ok */
+    double seconds;         /* wall time of the whole step */
+    double receiver_bps;    /* headline of the run; NAN if none */
+    double transactions_s;  /* for rr/crr tests; NAN if none */
+    long done, planned;     /* seqs finished (ok or failed) and planned, after this run */
+    double eta_s;           /* NAN while unknown */
+    const json_t *warnings; /* env_warnings() of this run's environment (borrowed) */
+};
+
+enum campaign_outcome {
+    CAMPAIGN_COMPLETE,    /* every planned seq has an ok or failed run */
+    CAMPAIGN_INTERRUPTED, /* a signal stopped it; resume continues */
+    CAMPAIGN_REBOOTING,   /* reset: reboot handed over to a reboot (the command returned) */
+};
+
+struct campaign_opts {
+    struct store *db;
+    const char *db_path; /* the CPU state file is db_path + ".cpuctl" */
+    int64_t id;
+    /* Called after each run and before a reboot (ev NULL, msg set); may be NULL. */
+    void (*progress)(const struct campaign_event *ev, const char *msg, void *arg);
+    void *arg;
+};
+
+/*
+ * Runs every pending seq of experiment opts->id to the end: first restores
+ * CPU settings a crashed campaign left behind, marks runs left 'running' as
+ * 'interrupted', then runs store_next_pending() until none is left. SIGINT,
+ * SIGTERM and SIGHUP are caught while it runs: the current child is killed,
+ * its run recorded as interrupted, CPU settings restored, and
+ * CAMPAIGN_INTERRUPTED returned with *signo set. A failed run is recorded
+ * and the campaign goes on. Returns 0 with *outcome set, or a negative errno
+ * (the store could not be written, the experiment is not there or its
+ * recorded file no longer loads).
+ */
+NB_MUST_CHECK int campaign_execute(const struct campaign_opts *opts, enum campaign_outcome *outcome,
+                                   int *signo, char *err, size_t errlen);
+
+#endif

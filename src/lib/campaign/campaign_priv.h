@@ -1,0 +1,38 @@
+/* Internals shared by the campaign's source files; not part of the API. */
+#ifndef NETAB_CAMPAIGN_PRIV_H
+#define NETAB_CAMPAIGN_PRIV_H
+
+#include <limits.h>
+#include <signal.h>
+
+#include "campaign/campaign.h"
+#include "envcap/cpuctl.h"
+
+/* Shell hooks (setup, prepare, teardown, the reboot command) get this long. */
+#define CAMPAIGN_HOOK_TIMEOUT_S 600.0
+
+/* Everything one execution needs; built by campaign_execute(). */
+struct campaign_ctx {
+    const struct campaign_opts *opts;
+    struct experiment *e;
+    struct exp_cell *cells;
+    size_t ncells;
+    char exe[PATH_MAX];                /* this netab binary */
+    const volatile sig_atomic_t *stop; /* the signal number once one arrived */
+    struct cpuctl_saved *saved;        /* static storage, seen by the signal handler */
+    bool warned;                       /* environment warnings already passed on */
+};
+
+/*
+ * Runs one planned seq from start to end (environment capture, 'running'
+ * row, setup, prepare, CPU settings, netab run, teardown, final status) and
+ * reports it through opts->progress. A run that fails is recorded as failed
+ * and returns 0; so is an interrupted one (status interrupted). Only a store
+ * that cannot be written (or ENOMEM) gives a negative errno.
+ */
+NB_MUST_CHECK int campaign_step(struct campaign_ctx *c, int seq, char *err, size_t errlen);
+
+/* How long `netab run` with these arguments may take before it is killed. */
+double campaign_run_timeout(char *const *argv);
+
+#endif

@@ -1,0 +1,235 @@
+/*
+ * campaign_execute(): the loop over pending seqs, signal handling, the CPU
+ * state file and reset: reboot. See campaign.h and docs/campaign.md.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "campaign/campaign_priv.h"
+#include "compare/child.h"
+#include "store/store_plan.h"
+#include "util/clock.h"
+
+/*
+ * The signal handler may only touch static storage: the stop flag that the
+ * child runner polls and the CPU settings to put back. Restoring them in the
+ * handler itself means the machine is back even if something later hangs.
+ */
+static volatile sig_atomic_t g_stop;
+static struct cpuctl_saved g_saved;
+
+static void on_signal(int sig)
+{
+    if (!g_stop)
+        g_stop = sig;
+    (void)cpuctl_restore(&g_saved);
+}
+
+static void signals_set(bool install, struct sigaction old[3])
+{
+    static const int sigs[3] = {SIGINT, SIGTERM, SIGHUP};
+    for (int i = 0; i < 3; i++) {
+        if (install) {
+            struct sigaction sa = {.sa_handler = on_signal};
+            sigemptyset(&sa.sa_mask);
+            sigaction(sigs[i], &sa, &old[i]);
+        } else {
+            sigaction(sigs[i], &old[i], NULL);
+        }
+    }
+}
+
+/* Sleeps up to s seconds, returning early once a signal arrived. */
+static void sleep_stoppable(double s)
+{
+    uint64_t until = clock_now_ns() + (uint64_t)(s * 1e9);
+    while (!g_stop && clock_now_ns() < until) {
+        int ms = clock_ms_until(until);
+        struct timespec ts = {0, (ms < 50 ? ms : 50) * 1000000L};
+        nanosleep(&ts, NULL);
+    }
+}
+
+static void say(const struct campaign_opts *o, const char *msg)
+{
+    if (o->progress)
+        o->progress(NULL, msg, o->arg);
+}
+
+/*
+ * reset: reboot: the run just finished is committed and the store knows
+ * what is pending, so all that is left is to reboot. The command normally
+ * does not come back (or the machine goes down shortly after); if it does
+ * and the machine stays up, give up after a while rather than run on in a
+ * state the experiment said must be reset.
+ */
+static int reboot_now(struct campaign_ctx *c, char *err, size_t errlen)
+{
+    const char *cmd = getenv("NETAB_REBOOT_CMD");
+    if (!cmd || !*cmd)
+        cmd = "systemctl reboot";
+    char msg[NB_ERRLEN * 2];
+    snprintf(msg, sizeof(msg),
+             "reset: reboot: rebooting with '%s'; netab-resume.service (or "
+             "'netab experiment resume %lld') continues",
+             cmd, (long long)c->opts->id);
+    say(c->opts, msg);
+    struct child_result r;
+    char why[NB_ERRLEN * 2] = "";
+    int rc = child_run_shell(cmd, CAMPAIGN_HOOK_TIMEOUT_S, &g_stop, &r, why, sizeof(why));
+    if (!rc)
+        child_describe_failure(&r, CAMPAIGN_HOOK_TIMEOUT_S, why, sizeof(why));
+    child_result_free(&r);
+    if (*why && !g_stop)
+        return err_set(err, errlen, EIO, "the reboot command '%s' failed: %s", cmd, why);
+    const char *w = getenv("NETAB_REBOOT_WAIT");
+    sleep_stoppable(w && *w ? atof(w) : 300);
+    return 0;
+}
+
+static int load_experiment(struct campaign_ctx *c, char *err, size_t errlen)
+{
+    struct store_experiment_info info;
+    int rc = store_experiment_info_get(c->opts->db, c->opts->id, &info, err, errlen);
+    if (rc)
+        return rc;
+    struct exp_errors errs = {0};
+    if (!info.file_text)
+        rc = err_set(err, errlen, ENOENT, "experiment %lld has no recorded file to resume from",
+                     (long long)c->opts->id);
+    else if ((rc = experiment_load_buffer(info.file_text, strlen(info.file_text), &c->e, &errs)))
+        rc = err_set(err, errlen, -rc, "experiment %lld: its recorded file no longer loads: %s",
+                     (long long)c->opts->id, errs.n ? errs.v[0].msg : strerror(-rc));
+    else if (experiment_cells(c->e, &c->cells, &c->ncells))
+        rc = err_set(err, errlen, ENOMEM, "out of memory");
+    exp_errors_free(&errs);
+    store_experiment_info_free(&info);
+    return rc;
+}
+
+/* The variant that needs CPU controls this machine lacks, with the reason in err. */
+static int check_cpus(const struct experiment *e, char *err, size_t errlen)
+{
+    for (size_t i = 0; i < e->nvariants; i++) {
+        const struct exp_variant *v = &e->variants[i];
+        char why[NB_ERRLEN];
+        if ((v->cpus || v->max_freq_mhz) &&
+            cpuctl_check(v->cpus, v->max_freq_mhz, why, sizeof(why)))
+            return err_set(err, errlen, ENOTSUP, "variant %s: %s", v->name, why);
+    }
+    return 0;
+}
+
+int campaign_check_machine(const struct experiment *e, char *err, size_t errlen)
+{
+    return check_cpus(e, err, errlen);
+}
+
+/*
+ * Only one runner per store: two processes resuming the same experiment
+ * would each mark the other's run interrupted and run the same seq twice.
+ * flock() dies with its process (also on kill -9), so there is nothing stale
+ * to clean up. The descriptor is close-on-exec: children do not hold it.
+ */
+static int lock_store(const char *db_path, int *fd, char *err, size_t errlen)
+{
+    char path[PATH_MAX];
+    snprintf(path, sizeof(path), "%s.lock", db_path);
+    *fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (*fd < 0)
+        return err_set(err, errlen, errno, "cannot open the lock file %s: %s", path,
+                       strerror(errno));
+    if (flock(*fd, LOCK_EX | LOCK_NB)) {
+        int e = errno == EWOULDBLOCK ? EBUSY : errno;
+        close(*fd);
+        *fd = -1;
+        return err_set(err, errlen, e,
+                       "another netab is running a campaign on %s (it holds %s); wait for it "
+                       "or stop it first",
+                       db_path, path);
+    }
+    return 0;
+}
+
+static int execute(struct campaign_ctx *c, enum campaign_outcome *outcome, char *err, size_t errlen)
+{
+    const struct campaign_opts *o = c->opts;
+    char state[PATH_MAX];
+    snprintf(state, sizeof(state), "%s.cpuctl", o->db_path);
+    /* A campaign killed while CPUs were offline left this record behind. */
+    int rc = cpuctl_restore_from_file(state);
+    if (rc)
+        return err_set(err, errlen, -rc,
+                       "cannot restore the CPU settings recorded in %s by an earlier "
+                       "campaign: %s",
+                       state, strerror(-rc));
+    cpuctl_saved_init(&g_saved, NULL, NULL, state);
+    rc = load_experiment(c, err, errlen);
+    if (!rc)
+        rc = check_cpus(c->e, err, errlen);
+    if (!rc)
+        rc = store_mark_interrupted(o->db, o->id, NULL, err, errlen);
+    if (!rc)
+        rc = store_experiment_set_status(o->db, o->id, "running", err, errlen);
+    for (bool first = true; !rc && !g_stop; first = false) {
+        int seq;
+        bool found;
+        rc = store_next_pending(o->db, o->id, &seq, &found, err, errlen);
+        if (rc)
+            break;
+        if (!found) {
+            *outcome = CAMPAIGN_COMPLETE;
+            return store_experiment_set_status(o->db, o->id, "done", err, errlen);
+        }
+        /* After a reboot the first run needs no reset; every later one does. */
+        if (!first && c->e->reset == EXP_RESET_REBOOT) {
+            rc = reboot_now(c, err, errlen);
+            if (!rc && !g_stop)
+                *outcome = CAMPAIGN_REBOOTING;
+            if (rc || !g_stop)
+                return rc;
+            break;
+        }
+        if (!first && c->e->cooldown > 0)
+            sleep_stoppable(c->e->cooldown);
+        if (!g_stop)
+            rc = campaign_step(c, seq, err, errlen);
+    }
+    if (!rc)
+        *outcome = CAMPAIGN_INTERRUPTED;
+    return rc;
+}
+
+int campaign_execute(const struct campaign_opts *opts, enum campaign_outcome *outcome, int *signo,
+                     char *err, size_t errlen)
+{
+    struct campaign_ctx c = {.opts = opts, .stop = &g_stop, .saved = &g_saved};
+    struct sigaction old[3];
+    *signo = 0;
+    g_stop = 0;
+    ssize_t n = readlink("/proc/self/exe", c.exe, sizeof(c.exe) - 1);
+    if (n <= 0)
+        return err_set(err, errlen, errno, "cannot find the netab executable: %s", strerror(errno));
+    c.exe[n] = '\0';
+    int lock = -1;
+    int rc = lock_store(opts->db_path, &lock, err, errlen);
+    if (rc)
+        return rc;
+    signals_set(true, old);
+    rc = execute(&c, outcome, err, errlen);
+    (void)cpuctl_restore(&g_saved);
+    signals_set(false, old);
+    *signo = g_stop;
+    if (!rc && g_stop)
+        *outcome = CAMPAIGN_INTERRUPTED;
+    close(lock);
+    exp_cells_free(c.cells, c.ncells);
+    experiment_free(c.e);
+    return rc;
+}

@@ -1,0 +1,161 @@
+#!/usr/bin/env python3
+"""CPU-constrained campaigns (cpus: 1) put the machine back:
+- a campaign with a `cpus: 1` variant runs with CPU 1 offline during that
+  variant's runs and online again afterwards;
+- SIGTERM in the middle of such a run: exit 143, CPU 1 online again at once,
+  the run recorded as interrupted, no state file left;
+- SIGKILL in the middle of such a run leaves CPU 1 offline; `resume` restores
+  it from the state file before anything else, then completes the campaign.
+Where the machine has no such controls (not root, one CPU, no hotplug file),
+`netab experiment run` must refuse with a clear message and exit 2, and the
+rest is skipped with the reason (exit 77).
+
+This changes a real machine setting; the test always writes the original
+value back itself too, also when it fails.
+"""
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+
+NETAB = sys.argv[1]
+ONLINE = "/sys/devices/system/cpu/cpu1/online"
+
+
+def fail(msg):
+    print("FAIL: " + msg, file=sys.stderr, flush=True)
+    sys.exit(1)
+
+
+def skip(msg):
+    print("SKIP: " + msg, file=sys.stderr, flush=True)
+    sys.exit(77)
+
+
+def cpu1():
+    with open(ONLINE) as f:
+        return f.read().strip()
+
+
+def experiment(time_s, both=True):
+    other = '  - name: all\n    opts: "-l 64K"\n' if both else ""
+    return f"""name: cpus
+runs: 1
+warmup: 0
+seed: 1
+test:
+  time: {time_s}
+  interval: 0
+variants:
+  - name: one
+    cpus: 1
+{other}"""
+
+
+def wait_for(cond, secs):
+    end = time.monotonic() + secs
+    while time.monotonic() < end:
+        if cond():
+            return True
+        time.sleep(0.02)
+    return False
+
+
+def status_rows(db):
+    con = sqlite3.connect(db, timeout=30)
+    r = list(con.execute("SELECT variant, status FROM runs ORDER BY id"))
+    con.close()
+    return r
+
+
+def start(tmp, db, text, *verb):
+    path = os.path.join(tmp, "cpus.yaml")
+    with open(path, "w") as f:
+        f.write(text)
+    args = verb if verb else ("run", "--db", db, path)
+    return subprocess.Popen([NETAB, "experiment", *args], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+
+
+def kill_session(p):
+    """SIGKILL the runner, then every process of its session (its `netab run` child)."""
+    p.kill()
+    p.communicate(timeout=30)
+    for d in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{d}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            if int(fields[3]) == p.pid and fields[0] != "Z":
+                os.kill(int(d), signal.SIGKILL)
+        except (OSError, ValueError):
+            pass
+
+
+def main():
+    with tempfile.TemporaryDirectory() as tmp:
+        db = os.path.join(tmp, "results.db")
+        usable = (os.geteuid() == 0 and os.path.exists(ONLINE) and os.access(ONLINE, os.W_OK)
+                  and cpu1() == "1")
+        p = start(tmp, db, experiment(0.3))
+        out, err = p.communicate(timeout=120)
+        if not usable:
+            if p.returncode != 2 or "refusing to start" not in err or "cpus" not in err:
+                fail(f"no CPU controls here, but run did not refuse clearly: {p.returncode} {err}")
+            skip(f"CPU 1 cannot be taken offline here ({ONLINE} missing, not writable or "
+                 f"not online); the refusal was clear: {err.strip()}")
+        try:
+            run_tests(tmp, db, p, out, err)
+        finally:
+            if cpu1() != "1":
+                with open(ONLINE, "w") as f:
+                    f.write("1")
+                fail("CPU 1 was left offline (the test put it back)")
+        print("ok", flush=True)
+
+
+def run_tests(tmp, db, p, out, err):
+    if p.returncode != 0 or cpu1() != "1":
+        fail(f"cpus: 1 campaign: exit {p.returncode}, cpu1/online {cpu1()}: {err}")
+    if sorted(status_rows(db)) != [("all", "ok"), ("one", "ok")]:
+        fail(f"cpus: 1 campaign runs: {status_rows(db)}")
+    state = db + ".cpuctl"
+
+    # SIGTERM while CPU 1 is offline.
+    p = start(tmp, db, experiment(5, both=False))
+    if not wait_for(lambda: cpu1() == "0", 20):
+        p.kill()
+        fail("CPU 1 never went offline during the cpus: 1 run")
+    p.send_signal(signal.SIGTERM)
+    out, err = p.communicate(timeout=30)
+    if p.returncode != 128 + signal.SIGTERM or cpu1() != "1":
+        fail(f"SIGTERM: exit {p.returncode}, cpu1/online {cpu1()}: {err}")
+    if "resume" not in err or os.path.exists(state):
+        fail(f"SIGTERM: no resume hint or state file left: {err}")
+    xid = out.split()[0]
+    if status_rows(db)[-1] != ("one", "interrupted"):
+        fail(f"SIGTERM: the run is not recorded as interrupted: {status_rows(db)}")
+    print("SIGTERM mid-run: CPU 1 back online, run interrupted, exit 143", flush=True)
+
+    # SIGKILL while CPU 1 is offline: only the state file knows; resume restores it.
+    p = start(tmp, db, "", "resume", "--db", db, xid)
+    if not wait_for(lambda: cpu1() == "0", 20):
+        p.kill()
+        fail("CPU 1 never went offline during the resumed run")
+    kill_session(p)
+    if cpu1() != "0" or not os.path.exists(state):
+        fail("after SIGKILL the CPU setting and its state file should still be there")
+    p = start(tmp, db, "", "resume", "--db", db, xid)
+    if not wait_for(lambda: cpu1() == "1", 5):
+        p.kill()
+        fail("resume did not restore CPU 1 from the state file")
+    out, err = p.communicate(timeout=120)
+    if p.returncode != 0 or cpu1() != "1":
+        fail(f"resume after SIGKILL: exit {p.returncode}, cpu1/online {cpu1()}: {err}")
+    print("SIGKILL mid-run: resume restored CPU 1 from the state file and completed", flush=True)
+
+
+if __name__ == "__main__":
+    main()
