@@ -113,7 +113,9 @@ void tcp_stream_set_bytes(struct tcp_stream_set *set, uint64_t *sent, uint64_t *
 bool tcp_stream_set_senders_done(struct tcp_stream_set *set)
 {
     for (int i = 0; i < set->n; i++)
-        if (stream_role_sends(set->streams[i].role) && !atomic_load(&set->streams[i].done))
+        if ((stream_role_sends(set->streams[i].role) || set->streams[i].role == ROLE_RR_CLIENT ||
+             set->streams[i].role == ROLE_CRR_CLIENT) &&
+            !atomic_load(&set->streams[i].done))
             return false;
     return true;
 }

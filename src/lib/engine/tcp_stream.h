@@ -42,7 +42,11 @@ NB_MUST_CHECK int tcp_stream_set_start(struct tcp_stream_set *set);
 /* Sums the byte counters: sent by this end and received by this end. */
 void tcp_stream_set_bytes(struct tcp_stream_set *set, uint64_t *sent, uint64_t *received);
 
-/* True when every local sender has finished (quota sent or stopped). */
+/*
+ * True when every local stream that drives traffic has finished: senders
+ * (quota sent or stopped) and rr/crr clients (their last transactions
+ * answered or timed out), so the peer may stop serving.
+ */
 bool tcp_stream_set_senders_done(struct tcp_stream_set *set);
 
 /* True when every stream's thread has finished. */
