@@ -72,6 +72,9 @@ int tcp_stream_set_init(struct tcp_stream_set *set, const struct test_params *p,
         }
         seen[dir]++;
         if (stream_prepare(s)) {
+            /* On failure the caller keeps the fds (and closes them): don't close them twice. */
+            for (int j = 0; j <= i; j++)
+                set->streams[j].fd = -1;
             set->n = i + 1;
             tcp_stream_set_free(set);
             return -ENOMEM;

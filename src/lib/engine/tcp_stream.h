@@ -24,7 +24,8 @@ struct tcp_stream_set {
 
 /*
  * Prepares a set of n streams. fds[i] is stream i's socket (ownership
- * passes to the set; for tcp_crr clients -1), server_sends[i] its direction,
+ * passes to the set on success, stays with the caller on failure; for
+ * tcp_crr clients -1), server_sends[i] its direction,
  * is_server tells which end this is; the test kind picks each stream's role.
  * Byte quotas for -n are split evenly among the senders of each direction.
  * Returns 0 or -ENOMEM.
