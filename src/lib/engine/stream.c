@@ -15,6 +15,8 @@
 
 /* How often a blocked send/recv wakes up to look at the stop and abort flags. */
 #define STREAM_WAKE_MS 50
+/* rr/crr: the most a stream's receive area holds beyond one whole message. */
+#define RR_RECV_MAX ((size_t)1024 * 1024)
 
 void stream_fail(struct stream *s, int err, const char *what)
 {
@@ -38,8 +40,19 @@ size_t stream_buffer_size(const struct stream *s)
     case ROLE_UDP_RECV:
         /* Room for a batch of datagrams, or one GSO/GRO super-packet per slot. */
         return (size_t)64 * (p->gso || p->gro ? 65536 : s->block + 1);
-    default:
-        return (size_t)(p->req_size > p->resp_size ? p->req_size : p->resp_size) * 64 + 65536;
+    default: {
+        /*
+         * A receive area that holds a whole request or response (the client
+         * sends its request from it, tcp_crr reads whole messages into it)
+         * and up to 64 small ones per recv(), but no more than 1 MiB beyond
+         * that: 64 of the largest (1 MiB) messages would make every stream
+         * of a peer's test allocate and touch 64 MiB. Then 64 KiB for the
+         * responses the server sends in chunks.
+         */
+        size_t one = p->req_size > p->resp_size ? p->req_size : p->resp_size;
+        size_t area = one * 64 < RR_RECV_MAX ? one * 64 : RR_RECV_MAX;
+        return (area > one ? area : one) + 65536;
+    }
     }
 }
 

@@ -184,7 +184,7 @@ static void udp_client(struct stream *s, char *buf)
     struct udp_slot *slots = calloc((size_t)k, sizeof(*slots));
     bool *active = calloc((size_t)k, sizeof(bool));
     char *rbuf = buf + 65536;
-    uint64_t tx = 0, bytes = 0, next_seq = 0;
+    uint64_t tx = 0, bytes = 0, next_seq = 0, stop_ns = 0, last_ns = 0;
     if (!slots || !active) {
         stream_fail(s, ENOMEM, "slots");
         goto out;
@@ -204,6 +204,8 @@ static void udp_client(struct stream *s, char *buf)
     while (inflight > 0 && !aborted(s)) {
         ssize_t n = recv(s->fd, rbuf, 65536, MSG_DONTWAIT);
         uint64_t now = clock_now_ns();
+        if (!stop_ns && stopping(s))
+            stop_ns = now;
         if (n < 0) {
             if (errno != EAGAIN && errno != EINTR && errno != ECONNREFUSED) {
                 stream_fail(s, errno, "recv");
@@ -245,6 +247,7 @@ static void udp_client(struct stream *s, char *buf)
         hist_record(s->latency, now - slots[i].sent_ns);
         atomic_store_explicit(&s->packets, ++tx, memory_order_relaxed);
         atomic_store_explicit(&s->bytes, bytes, memory_order_relaxed);
+        last_ns = now;
         active[i] = false;
         inflight--;
         if (!stopping(s)) {
@@ -254,7 +257,12 @@ static void udp_client(struct stream *s, char *buf)
     }
     (void)next_seq;
 out:
-    s->end_ns = clock_now_ns();
+    /*
+     * After the stop, waiting out the timeout of a request whose response
+     * was lost is not transaction time: the stream ends with its last
+     * response or the stop, whichever came later.
+     */
+    s->end_ns = stop_ns ? (last_ns > stop_ns ? last_ns : stop_ns) : clock_now_ns();
     free(slots);
     free(active);
 }

@@ -13,6 +13,7 @@
 #include <math.h>
 #include <netinet/in.h>
 #include <netinet/udp.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <time.h>
@@ -265,6 +266,18 @@ static void run_receiver(struct stream *s, char *buf)
          */
         if (s->limit && got_any && now - last_rx > 4 * UDP_DRAIN_NS)
             break;
+        /*
+         * With -n nothing else ends the test: a receiver that never gets a
+         * datagram (a firewall, a route) would wait for the server's
+         * --max-duration. Silence from the start for the idle timeout is an error.
+         */
+        if (s->limit && !got_any && s->idle_timeout_ms > 0 &&
+            now - s->start_ns > (uint64_t)s->idle_timeout_ms * 1000000) {
+            s->error = -ETIMEDOUT;
+            snprintf(s->errmsg, sizeof(s->errmsg), "stream %d: no datagram arrived in %d ms", s->id,
+                     s->idle_timeout_ms);
+            break;
+        }
     }
     s->end_ns = last_rx;
 }

@@ -72,6 +72,9 @@ int tcp_stream_set_init(struct tcp_stream_set *set, const struct test_params *p,
         }
         seen[dir]++;
         if (stream_prepare(s)) {
+            /* On failure the caller keeps the fds (and closes them): don't close them twice. */
+            for (int j = 0; j <= i; j++)
+                set->streams[j].fd = -1;
             set->n = i + 1;
             tcp_stream_set_free(set);
             return -ENOMEM;
@@ -113,7 +116,9 @@ void tcp_stream_set_bytes(struct tcp_stream_set *set, uint64_t *sent, uint64_t *
 bool tcp_stream_set_senders_done(struct tcp_stream_set *set)
 {
     for (int i = 0; i < set->n; i++)
-        if (stream_role_sends(set->streams[i].role) && !atomic_load(&set->streams[i].done))
+        if ((stream_role_sends(set->streams[i].role) || set->streams[i].role == ROLE_RR_CLIENT ||
+             set->streams[i].role == ROLE_CRR_CLIENT) &&
+            !atomic_load(&set->streams[i].done))
             return false;
     return true;
 }

@@ -24,7 +24,8 @@ struct tcp_stream_set {
 
 /*
  * Prepares a set of n streams. fds[i] is stream i's socket (ownership
- * passes to the set; for tcp_crr clients -1), server_sends[i] its direction,
+ * passes to the set on success, stays with the caller on failure; for
+ * tcp_crr clients -1), server_sends[i] its direction,
  * is_server tells which end this is; the test kind picks each stream's role.
  * Byte quotas for -n are split evenly among the senders of each direction.
  * Returns 0 or -ENOMEM.
@@ -42,7 +43,11 @@ NB_MUST_CHECK int tcp_stream_set_start(struct tcp_stream_set *set);
 /* Sums the byte counters: sent by this end and received by this end. */
 void tcp_stream_set_bytes(struct tcp_stream_set *set, uint64_t *sent, uint64_t *received);
 
-/* True when every local sender has finished (quota sent or stopped). */
+/*
+ * True when every local stream that drives traffic has finished: senders
+ * (quota sent or stopped) and rr/crr clients (their last transactions
+ * answered or timed out), so the peer may stop serving.
+ */
 bool tcp_stream_set_senders_done(struct tcp_stream_set *set);
 
 /* True when every stream's thread has finished. */

@@ -400,8 +400,14 @@ static int run_streams(struct client *c, int *fds, bool *server_sends, int n)
     rc = drive(c, &set, &w);
     tcp_stream_set_stop(&set);
     if (!rc) {
-        /* Senders must have stopped before their counts go into "stop". */
-        while (!tcp_stream_set_senders_done(&set))
+        /*
+         * Senders must have stopped before their counts go into "stop", and
+         * rr/crr clients must have their last transactions answered: the
+         * server stops serving on "stop", and a request it never answers
+         * would count as lost (udp_rr) or as a read error (tcp_crr).
+         */
+        uint64_t end = deadline(c);
+        while (!tcp_stream_set_senders_done(&set) && clock_now_ns() < end)
             usleep(1000);
         json_t *stop = stop_message(&set);
         rc = frame_send(c->ctl, stop, deadline(c), err, len);
