@@ -25,7 +25,7 @@ check() { # description, expected exit code, expected text (grep -F), command...
     echo "ok: $what"
 }
 cd "$data" || exit 1
-check "shipped example is valid" 0 "runs:         8 = (3 runs + 1 warm-up) x 2 variants x 1 cells" \
+check "shipped example is valid" 0 "runs:         10 = (4 runs + 1 warm-up) x 2 variants x 1 cells" \
     "$netab" experiment validate "$root/examples/block-size.yaml"
 check "full example names its variants" 0 "variants:     2 (big, small)" \
     "$netab" experiment validate full.yaml
