@@ -14,7 +14,7 @@ static const struct subcommand subcommands[] = {
     {"run", cli_run, "run a network test (loopback by default, -c HOST for a server)"},
     {"server", cli_server, "serve tests for remote netab clients"},
     {"experiment", cli_experiment,
-     "check (and later run) a campaign described by an experiment file"},
+     "validate, run, resume and follow campaigns described by experiment files"},
     {"stats", cli_stats, "describe and compare sets of numbers (first file is the baseline)"},
     {"compare", cli_compare, "run variants interleaved and judge them (first is the baseline)"},
     {"env", cli_env, "show the host facts and warnings that affect benchmark results"},

@@ -1,6 +1,7 @@
 #include "engine/stream.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,8 +21,20 @@
 
 void stream_fail(struct stream *s, int err, const char *what)
 {
-    s->error = -err;
-    snprintf(s->errmsg, sizeof(s->errmsg), "stream %d: %s: %s", s->id, what, strerror(err));
+    stream_fail_msg(s, err, "%s: %s", what, strerror(err));
+}
+
+void stream_fail_msg(struct stream *s, int err, const char *fmt, ...)
+{
+    /* Only the first failure is kept; the message is complete before the code is published. */
+    if (atomic_load_explicit(&s->error, memory_order_relaxed))
+        return;
+    int n = snprintf(s->errmsg, sizeof(s->errmsg), "stream %d: ", s->id);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(s->errmsg + n, sizeof(s->errmsg) - (size_t)n, fmt, ap);
+    va_end(ap);
+    atomic_store_explicit(&s->error, -err, memory_order_release);
 }
 
 bool stream_role_sends(enum stream_role role)
@@ -117,7 +130,7 @@ int stream_start(struct stream *s)
     atomic_store(&s->bytes, 0);
     atomic_store(&s->packets, 0);
     atomic_store(&s->done, false);
-    s->error = 0;
+    atomic_store(&s->error, 0);
     s->errmsg[0] = '\0';
     if (s->fd >= 0)
         sock_set_timeouts(s->fd, STREAM_WAKE_MS);

@@ -78,7 +78,8 @@ struct stream {
     uint64_t start_ns, end_ns;
     uint64_t first_ns; /* receiver: when the first byte arrived, 0 before */
     struct tcpinfo_stats tcpinfo;
-    int error; /* 0 or a negative errno */
+    /* 0 or a negative errno; published (release) after errmsg is written, read with acquire. */
+    atomic_int error;
     char errmsg[160];
     atomic_bool done;
 
@@ -94,6 +95,10 @@ void stream_crr_run(struct stream *s, char *buf);
 
 /* Records a failure: error code and a message naming the stream and the call. */
 void stream_fail(struct stream *s, int err, const char *what);
+
+/* Same with a formatted message ("stream N: " is prefixed). Thread-safe against readers. */
+void stream_fail_msg(struct stream *s, int err, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 /* The size of the buffer a role needs. */
 size_t stream_buffer_size(const struct stream *s);

@@ -256,6 +256,9 @@ static void udp_client(struct stream *s, char *buf)
         }
     }
     (void)next_seq;
+    /* Every slot fell silent before the stop: sends failed for good, say so. */
+    if (!inflight && !stopping(s) && !aborted(s))
+        stream_fail(s, EIO, "every request failed to send");
 out:
     /*
      * After the stop, waiting out the timeout of a request whose response

@@ -62,9 +62,7 @@ static void run_receiver(struct stream *s, char *buf)
             }
             if (s->idle_timeout_ms > 0 &&
                 now - last_data > (uint64_t)s->idle_timeout_ms * 1000000) {
-                s->error = -ETIMEDOUT;
-                snprintf(s->errmsg, sizeof(s->errmsg), "stream %d: no data for %d ms", s->id,
-                         s->idle_timeout_ms);
+                stream_fail_msg(s, ETIMEDOUT, "no data for %d ms", s->idle_timeout_ms);
                 break;
             }
             continue;

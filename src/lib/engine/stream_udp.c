@@ -273,9 +273,7 @@ static void run_receiver(struct stream *s, char *buf)
          */
         if (s->limit && !got_any && s->idle_timeout_ms > 0 &&
             now - s->start_ns > (uint64_t)s->idle_timeout_ms * 1000000) {
-            s->error = -ETIMEDOUT;
-            snprintf(s->errmsg, sizeof(s->errmsg), "stream %d: no datagram arrived in %d ms", s->id,
-                     s->idle_timeout_ms);
+            stream_fail_msg(s, ETIMEDOUT, "no datagram arrived in %d ms", s->idle_timeout_ms);
             break;
         }
     }

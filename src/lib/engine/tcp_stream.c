@@ -158,7 +158,7 @@ int tcp_stream_set_finish(struct tcp_stream_set *set, uint64_t deadline_ns)
 const char *tcp_stream_set_error(const struct tcp_stream_set *set)
 {
     for (int i = 0; i < set->n; i++)
-        if (set->streams[i].error)
+        if (atomic_load_explicit(&set->streams[i].error, memory_order_acquire))
             return set->streams[i].errmsg;
     return NULL;
 }

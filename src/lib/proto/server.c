@@ -78,6 +78,9 @@ void server_log(struct server *s, const char *fmt, ...)
     pthread_mutex_unlock(&s->log_lock);
 }
 
+/* Connection threads alive at once (handshakes and running tests). */
+#define SERVER_MAX_CONN_THREADS 1024
+
 struct conn {
     struct server *server;
     int fd;
@@ -140,6 +143,12 @@ static void spawn_conn(struct server *s, int fd)
     pthread_attr_t attr;
     if (!c) {
         close(fd);
+        return;
+    }
+    /* Connections not yet past their first message are bounded: a flood is shed, not served. */
+    if (atomic_load(&s->threads) >= SERVER_MAX_CONN_THREADS) {
+        close(fd);
+        free(c);
         return;
     }
     c->server = s;

@@ -402,15 +402,20 @@ void server_session_run(struct server *s, int fd, const uint8_t prefix[4])
     struct session ss = {.server = s, .fd = fd};
     ss.idle_ns = (uint64_t)s->cfg.idle_timeout_ms * 1000000;
     sock_peer_name(fd, ss.peer, sizeof(ss.peer));
+    struct test_params p;
+    if (greet(&ss, prefix) || receive_params(&ss, &p)) {
+        server_log(s, "peer=%s refused: %s", ss.peer, ss.err);
+        close(fd);
+        return;
+    }
+    /*
+     * A test slot is taken only once a client has asked for a test, so
+     * connections that say nothing cannot lock real clients out.
+     */
     if (atomic_fetch_add(&s->active_tests, 1) >= s->cfg.max_clients) {
         send_error(&ss, "server is busy: it already runs its maximum number of tests "
                         "(--max-clients); try again later");
         server_log(s, "peer=%s refused: busy", ss.peer);
-        goto out;
-    }
-    struct test_params p;
-    if (greet(&ss, prefix) || receive_params(&ss, &p)) {
-        server_log(s, "peer=%s refused: %s", ss.peer, ss.err);
         goto out;
     }
     struct pending_test t = {0};
