@@ -89,6 +89,11 @@ def test(netab, c):
             check_rr(c, "tcp_rr", *run(["--test", "tcp_rr"]))
             check_rr(c, "tcp_rr 100/200 bytes",
                      *run(["--test", "tcp_rr", "--req-size", "100", "--resp-size", "200"]))
+            # Messages larger than the socket buffers with several in flight: the client must read
+            # responses while it writes requests, or both ends block writing.
+            check_rr(c, "tcp_rr 1M/1M --outstanding 8",
+                     *run(["--test", "tcp_rr", "--req-size", "1M", "--resp-size", "1M",
+                           "--outstanding", "8"]), outstanding=8)
             check_rr(c, "udp_rr", *run(["--test", "udp_rr", "--req-size", "32"]), udp=True)
             check_rr(c, "udp_rr --outstanding 4",
                      *run(["--test", "udp_rr", "--outstanding", "4"]), outstanding=4, udp=True)

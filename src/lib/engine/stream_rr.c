@@ -47,6 +47,13 @@ static int send_all(struct stream *s, const char *buf, size_t len)
     return 0;
 }
 
+/*
+ * The tcp_rr client. Requests are queued (their latency clock starts then)
+ * and written without blocking while responses are read, so large messages
+ * with several outstanding cannot deadlock against a server that is itself
+ * blocked writing responses. With everything written, it waits in a plain
+ * blocking recv(), the fast path for small messages.
+ */
 static void tcp_client(struct stream *s, char *buf)
 {
     const struct test_params *p = s->params;
@@ -57,16 +64,37 @@ static void tcp_client(struct stream *s, char *buf)
         return;
     }
     int head = 0, inflight = 0;
-    uint64_t tx = 0, bytes = 0, resp_left = p->resp_size;
+    uint64_t tx = 0, bytes = 0, resp_left = p->resp_size, unsent = 0;
     size_t cap = stream_buffer_size(s);
     int rc = 0;
-    while (inflight < k && !rc) {
+    for (; inflight < k; inflight++) {
         sent_at[(head + inflight) % k] = clock_now_ns();
-        rc = send_all(s, buf, p->req_size);
-        inflight++;
+        unsent += p->req_size;
     }
     while (!rc && inflight > 0) {
-        ssize_t n = recv(s->fd, buf, cap, 0);
+        if (unsent) {
+            size_t len = unsent < cap ? (size_t)unsent : cap;
+            ssize_t w = send(s->fd, buf, len, MSG_DONTWAIT | MSG_NOSIGNAL);
+            if (w > 0) {
+                unsent -= (uint64_t)w;
+            } else if (w < 0 && errno != EAGAIN && errno != EINTR) {
+                rc = -errno;
+                s->errors.write++;
+                break;
+            }
+        }
+        ssize_t n;
+        if (unsent) {
+            struct pollfd pfd = {.fd = s->fd, .events = POLLIN | POLLOUT};
+            if (poll(&pfd, 1, 50) <= 0 || !(pfd.revents & (POLLIN | POLLERR | POLLHUP))) {
+                if (aborted(s))
+                    break;
+                continue;
+            }
+            n = recv(s->fd, buf, cap, MSG_DONTWAIT);
+        } else {
+            n = recv(s->fd, buf, cap, 0);
+        }
         if (n <= 0) {
             if (n < 0 && (errno == EINTR || errno == EAGAIN)) {
                 if (aborted(s))
@@ -81,7 +109,7 @@ static void tcp_client(struct stream *s, char *buf)
         uint64_t now = clock_now_ns();
         size_t left = (size_t)n;
         while (left && inflight > 0) {
-            size_t take = left < resp_left ? left : resp_left;
+            size_t take = left < resp_left ? left : (size_t)resp_left;
             left -= take;
             resp_left -= take;
             if (resp_left)
@@ -93,11 +121,7 @@ static void tcp_client(struct stream *s, char *buf)
             resp_left = p->resp_size;
             if (!stopping(s)) {
                 sent_at[(head + inflight) % k] = now;
-                rc = send_all(s, buf, p->req_size);
-                if (rc) {
-                    s->errors.write++;
-                    break;
-                }
+                unsent += p->req_size;
                 inflight++;
             }
         }
