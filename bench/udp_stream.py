@@ -23,10 +23,10 @@ def metrics(rx_bytes, secs, size, sent_pkts, before, after):
             "sd": B.service_demand(before, after, rx_bytes)}
 
 
-def netab(args, size):
+def netab(args, size, offload=False):
     def go():
         argv = [args.netab, "run", "-u", "-b", "0", "-l", str(size), "-t", "%g" % args.seconds,
-                "--json", "-i", "0"]
+                "--json", "-i", "0"] + (["--gso", "--gro"] if offload else [])
         before = B.cpu_ticks()
         out = B.run(argv, args.seconds, args.raw)
         after = B.cpu_ticks()
@@ -69,6 +69,9 @@ def main():
     runners = []
     for s in sizes:
         runners += [("netab %d" % s, netab(args, s)), ("iperf3 %d" % s, iperf3(args, s))]
+        if s >= 1000:
+            # Segmentation offloads (UDP_SEGMENT / UDP_GRO): shown, not part of the target.
+            runners.append(("netab gso %d" % s, netab(args, s, offload=True)))
 
     def show(m):
         return "%9.1f Mbit/s  %10.0f pkt/s  loss %5.2f%%  %.2f us/KiB" % (
@@ -91,6 +94,11 @@ def main():
             B.target("netab / iperf3  %d B  %s" % (s, what),
                      B.ratio(B.med(res, "netab %d" % s, key), B.med(res, "iperf3 %d" % s, key)),
                      ">=", TARGET)
+    for s in sizes:
+        if ("netab gso %d" % s) in res:
+            print("  netab --gso --gro / iperf3  %d B  goodput      %s   (no target)" % (
+                s, B.fmt(B.ratio(B.med(res, "netab gso %d" % s, "mbps"),
+                                 B.med(res, "iperf3 %d" % s, "mbps")))))
     B.report_errors(errs)
 
 

@@ -44,6 +44,8 @@ static const char usage_text[] =
     "  --max-runs N         --until-ci: at most N measured runs per variant (default 50)\n"
     "  --timeout SECONDS    kill a run after this long (default 3 x (-t + -O) + 30 s;\n"
     "                       600 s with --cmd); hooks get at least 60 s\n"
+    "  --db PATH            keep every run in the results store, labelled with its\n"
+    "                       variant ('netab runs list --db PATH')\n"
     "\n"
     "judgement:\n"
     "  --metric M           the metric that decides the exit status: throughput (default),\n"
@@ -79,6 +81,7 @@ enum {
     OPT_UNTIL_CI,
     OPT_MAX_RUNS,
     OPT_TIMEOUT,
+    OPT_DB,
     OPT_METRIC,
     OPT_LOWER,
     OPT_HIGHER,
@@ -104,6 +107,7 @@ static const struct option long_opts[] = {
     {"until-ci", required_argument, NULL, OPT_UNTIL_CI},
     {"max-runs", required_argument, NULL, OPT_MAX_RUNS},
     {"timeout", required_argument, NULL, OPT_TIMEOUT},
+    {"db", required_argument, NULL, OPT_DB},
     {"metric", required_argument, NULL, OPT_METRIC},
     {"lower-is-better", no_argument, NULL, OPT_LOWER},
     {"higher-is-better", no_argument, NULL, OPT_HIGHER},
@@ -367,6 +371,9 @@ int cli_compare_parse(int argc, char **argv, struct compare_config *cfg)
         case OPT_JSON:
             cfg->json = true;
             break;
+        case OPT_DB:
+            cfg->db = optarg;
+            break;
         case OPT_NOPLOT:
             cfg->plot = false;
             break;
@@ -395,5 +402,9 @@ int cli_compare_parse(int argc, char **argv, struct compare_config *cfg)
         return cli_usage_error(CMD, "--max-runs only applies with --until-ci PCT");
     if (cfg->until_ci > 0 && !max_given)
         cfg->max_runs = cfg->runs > 50 ? cfg->runs : 50;
-    return validate(cfg, global_cmd) ? -1 : EXIT_USAGE;
+    if (!validate(cfg, global_cmd))
+        return EXIT_USAGE;
+    if (cfg->db && compare_uses_cmd(cfg))
+        return cli_usage_error(CMD, "--db keeps netab run documents; it does not apply to --cmd");
+    return -1;
 }

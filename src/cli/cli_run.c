@@ -60,6 +60,7 @@ static const char run_usage[] =
     "  -i, --interval SECONDS interval reports (default 1, 0 for none)\n"
     "  -J, --json             one JSON document on stdout (docs/json.md), also on failure\n"
     "      --db PATH          also keep the run in the results store (docs/store.md)\n"
+    "      --db-label NAME    with --db: a label for the run (its variant column)\n"
     "      --connect-timeout MS  (default 5000)   --idle-timeout MS  (default 10000)\n"
     "  -h, --help\n"
     "\n"
@@ -121,6 +122,7 @@ enum {
     OPT_CPORT_RANGE,
     OPT_LINGER0,
     OPT_DB,
+    OPT_DB_LABEL,
 };
 
 static const struct option run_options[] = {
@@ -156,6 +158,7 @@ static const struct option run_options[] = {
     {"cport-range", required_argument, NULL, OPT_CPORT_RANGE},
     {"linger0", no_argument, NULL, OPT_LINGER0},
     {"db", required_argument, NULL, OPT_DB},
+    {"db-label", required_argument, NULL, OPT_DB_LABEL},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -337,6 +340,9 @@ static int parse_option(int c, const char *arg, struct run_opts *o)
     case OPT_DB:
         o->db = arg;
         return -1;
+    case OPT_DB_LABEL:
+        o->db_label = arg;
+        return -1;
     case 'h':
         fputs(run_usage, stdout);
         return EXIT_OK;
@@ -461,7 +467,8 @@ static int record_run(const struct run_opts *o, int argc, char **argv, const jso
         used += (size_t)snprintf(argv_text + used, sizeof(argv_text) - used, " %s", argv[i]);
     char *text = json_dumps(doc, JSON_COMPACT | JSON_REAL_PRECISION(17));
     char err[NB_ERRLEN];
-    int rc = text ? store_record_single(o->db, argv_text, text, exit_code, err, sizeof(err))
+    int rc = text ? store_record_single_labeled(o->db, o->db_label, argv_text, text, exit_code, err,
+                                                sizeof(err))
                   : err_set(err, sizeof(err), ENOMEM, "out of memory");
     free(text);
     if (rc)

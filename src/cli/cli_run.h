@@ -12,7 +12,8 @@ struct run_opts {
     struct client_config client;
     const char *host; /* NULL = in-process loopback server */
     bool json;
-    const char *db; /* --db: results store to record the run in, or NULL */
+    const char *db;         /* --db: results store to record the run in, or NULL */
+    const char *db_label;   /* --db-label: stored as the run's variant */
     bool req_set, resp_set; /* --req-size / --resp-size given */
     bool block_set;         /* -l given; otherwise the test kind's default block */
     bool usage_reported;    /* a usage error was already printed (and, with --json, its document) */

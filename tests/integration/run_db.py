@@ -45,13 +45,28 @@ def main():
             fail("stored sender_bps differs from the document")
         if bad["exit_code"] != 1 or bad["status"] != "failed":
             fail(f"the refused run is stored as {bad['status']} / exit {bad['exit_code']}")
+        # netab compare --db: every run is kept, labelled with its variant.
+        cdb = os.path.join(tmp, "compare.db")
+        rc, out, err = run("compare", "--runs", "2", "--warmup", "1", "--seed", "3", "--db", cdb,
+                           "--variant", "a", "--variant", "b", "--", "-t", "0.2", "-i", "0")
+        if rc not in (0, 1):
+            fail(f"netab compare --db exited {rc}: {err[-400:]}")
+        rc, out, err = run("runs", "list", "--db", cdb, "--json")
+        labels = sorted(r["variant"] for r in json.loads(out))
+        want = sorted(["a", "a", "b", "b", "a (warm-up)", "b (warm-up)"])
+        if labels != want:
+            fail(f"compare --db stored {labels}, expected {want}")
+        rc, out, err = run("compare", "--db", cdb, "--cmd", "echo 1", "--metric-regex", "(1)",
+                           "--variant", "a", "--variant", "b")
+        if rc != 2 or "--db" not in err:
+            fail(f"--db with --cmd should be a usage error: {rc} {err}")
         # A store that cannot be created: the run still prints, then exit 1 with a reason.
         blocker = os.path.join(tmp, "file")
         open(blocker, "w").close()
         rc, out, err = run("run", "-t", "0.2", "-i", "0", "--db", os.path.join(blocker, "x.db"))
         if rc != 1 or "not stored" not in err:
             fail(f"an unusable --db should exit 1 saying the result was not stored: {rc} {err}")
-    print("run_db: 3 checks passed")
+    print("run_db: 5 checks passed")
 
 
 if __name__ == "__main__":

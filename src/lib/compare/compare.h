@@ -44,6 +44,7 @@ struct compare_config {
     const char *metric_regex; /* --cmd: regular expression with one capture group */
     double noise, confidence; /* fractions */
     bool json, plot;
+    const char *db;   /* --db: results store every netab run child records itself in, or NULL */
     const char *self; /* the netab executable to run ("/proc/self/exe") */
 };
 

@@ -183,14 +183,23 @@ static int measure(const struct compare_campaign *c, const struct compare_varian
         rc = child_run_shell(line, c->timeout, c->stop, &res, err, sizeof(err));
         free(line);
     } else {
-        size_t n = 3 + cfg->ncommon + v->words.n + 1;
+        size_t n = 3 + 4 + cfg->ncommon + v->words.n + 1;
         char **argv = calloc(n, sizeof(*argv));
         if (!argv)
             return -ENOMEM;
         size_t k = 0;
+        char label[200];
         argv[k++] = (char *)cfg->self;
         argv[k++] = "run";
         argv[k++] = "--json";
+        if (cfg->db) {
+            /* The child stores its own document, labelled with the variant. */
+            snprintf(label, sizeof(label), "%s%s", v->name, r->slot.warmup ? " (warm-up)" : "");
+            argv[k++] = "--db";
+            argv[k++] = (char *)cfg->db;
+            argv[k++] = "--db-label";
+            argv[k++] = label;
+        }
         for (size_t i = 0; i < cfg->ncommon; i++)
             argv[k++] = cfg->common[i];
         for (size_t i = 0; i < v->words.n; i++)

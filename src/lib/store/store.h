@@ -173,6 +173,17 @@ NB_MUST_CHECK int store_record_single(const char *db_path, const char *argv_text
                                       const char *result_json, int exit_code, char *err,
                                       size_t errlen);
 
+/*
+ * The same with a label kept in the run's variant column (NULL for none):
+ * netab compare --db labels each run with its variant's name.
+ */
+NB_MUST_CHECK int store_record_labeled(struct store *db, const char *variant, const char *argv_text,
+                                       const char *result_json, int exit_code, int64_t *run_id,
+                                       char *err, size_t errlen);
+NB_MUST_CHECK int store_record_single_labeled(const char *db_path, const char *variant,
+                                              const char *argv_text, const char *result_json,
+                                              int exit_code, char *err, size_t errlen);
+
 /* --- Reading ------------------------------------------------------------- */
 
 struct store_experiment {

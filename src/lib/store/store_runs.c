@@ -407,6 +407,13 @@ static char *member_text(json_t *doc, const char *key)
 int store_record_result(struct store *s, const char *argv_text, const char *result_json,
                         int exit_code, int64_t *run_id, char *err, size_t errlen)
 {
+    return store_record_labeled(s, NULL, argv_text, result_json, exit_code, run_id, err, errlen);
+}
+
+int store_record_labeled(struct store *s, const char *variant, const char *argv_text,
+                         const char *result_json, int exit_code, int64_t *run_id, char *err,
+                         size_t errlen)
+{
     json_t *doc = result_json ? json_loads(result_json, JSON_DECODE_ANY, NULL) : NULL;
     char *params = member_text(doc, "test");
     char *env = member_text(doc, "host");
@@ -416,7 +423,7 @@ int store_record_result(struct store *s, const char *argv_text, const char *resu
     if (!doc && !error_text)
         error_text = "the result is not a JSON document";
     int64_t id = 0;
-    int e = begin_row(s, 0, 0, NULL, NULL, params, env, argv_text, &id, err, errlen);
+    int e = begin_row(s, 0, 0, variant, NULL, params, env, argv_text, &id, err, errlen);
     if (!e)
         e = store_run_finish(s, id, ok ? STORE_RUN_OK : STORE_RUN_FAILED, exit_code,
                              ok ? NULL : error_text, result_json, err, errlen);
@@ -431,6 +438,13 @@ int store_record_result(struct store *s, const char *argv_text, const char *resu
 int store_record_single(const char *db_path, const char *argv_text, const char *result_json,
                         int exit_code, char *err, size_t errlen)
 {
+    return store_record_single_labeled(db_path, NULL, argv_text, result_json, exit_code, err,
+                                       errlen);
+}
+
+int store_record_single_labeled(const char *db_path, const char *variant, const char *argv_text,
+                                const char *result_json, int exit_code, char *err, size_t errlen)
+{
     char path[4096];
     struct store *s;
     int e = store_default_path(db_path, path, sizeof(path), err, errlen);
@@ -438,7 +452,7 @@ int store_record_single(const char *db_path, const char *argv_text, const char *
         e = store_open(path, STORE_OPEN_CREATE, &s, err, errlen);
     if (e)
         return e;
-    e = store_record_result(s, argv_text, result_json, exit_code, NULL, err, errlen);
+    e = store_record_labeled(s, variant, argv_text, result_json, exit_code, NULL, err, errlen);
     store_close(s);
     return e;
 }
