@@ -27,9 +27,11 @@ def measured(fn):
     return m
 
 
-def netab(args, parallel):
+def netab(args, parallel, pin=None):
     def go():
         argv = [args.netab, "run", "-t", "%g" % args.seconds, "--json", "-i", "0"]
+        if pin:
+            argv += ["-A", pin]
         if parallel > 1:
             argv += ["-P", str(parallel)]
         d = B.load_json(B.run(argv, args.seconds, args.raw), "netab")
@@ -42,14 +44,14 @@ def netab(args, parallel):
     return lambda: measured(go)
 
 
-def iperf3(args):
+def iperf3(args, pin=None):
     def go():
         port = B.free_port()
         with B.Server(["iperf3", "-s", "-1", "-p", str(port)], port, args.raw) as srv:
             # Sample CPU around the client only (server idle until then).
             before = B.cpu_ticks()
             out = B.run(["iperf3", "-c", "127.0.0.1", "-p", str(port), "-t", "%g" % args.seconds,
-                         "-J"], args.seconds, args.raw)
+                         "-J"] + (["-A", pin] if pin else []), args.seconds, args.raw)
             after = B.cpu_ticks()
             srv.stop(grace=2.0)
         d = B.load_json(out, "iperf3")
@@ -115,11 +117,17 @@ def bare(args, pairs):
 
 def main():
     p = B.common_args(__doc__.splitlines()[0])
+    p.add_argument("--pinned", action="store_true",
+                   help="also run netab and iperf3 pinned: sender CPU 0, receiver CPU 1")
     args = B.finish_args(p.parse_args())
     B.header(args, "tcp_stream: TCP throughput, loopback")
     runners = [("netab", netab(args, 1)), ("netab -P 2", netab(args, 2)),
                ("iperf3", iperf3(args)), ("iperf2", iperf2(args)),
                ("bare", bare(args, 1)), ("bare -P 2", bare(args, 2))]
+    if args.pinned:
+        # Sender on CPU 0, receiver on CPU 1 for both tools: takes the scheduler's placement
+        # (which makes unpinned single-stream runs bimodal on small VMs) out of the comparison.
+        runners += [("netab -A 0,1", netab(args, 1, "0,1")), ("iperf3 -A 0,1", iperf3(args, "0,1"))]
 
     def show(m):
         s = "%7.2f Gbit/s  %.3f us/KiB" % (m["gbps"], m["sd"] or float("nan"))
@@ -146,6 +154,11 @@ def main():
     B.target("netab -P 2 / bare -P 2  (Gbit/s)", B.ratio(g("netab -P 2"), g("bare -P 2")), ">=", 0.95)
     B.target("netab / iperf3  (service demand, us/KiB)", B.ratio(sd("netab"), sd("iperf3")), "<=", 1.0)
     B.info("netab / iperf2  (Gbit/s)", B.ratio(g("netab"), g("iperf2")))
+    if args.pinned:
+        B.info("netab -A 0,1 / iperf3 -A 0,1  (Gbit/s)",
+               B.ratio(g("netab -A 0,1"), g("iperf3 -A 0,1")))
+        B.info("netab -A 0,1 / iperf3 -A 0,1  (service demand)",
+               B.ratio(sd("netab -A 0,1"), sd("iperf3 -A 0,1")))
     B.report_errors(errs)
 
 
