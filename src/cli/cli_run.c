@@ -438,6 +438,7 @@ static int run_in_process(struct run_opts *o, struct run_result *res)
     cfg.max_duration = PARAMS_MAX_DURATION;
     cfg.max_streams = 2 * PARAMS_MAX_STREAMS;
     cfg.idle_timeout_ms = o->client.idle_timeout_ms;
+    cfg.max_send_buffers = UINT64_MAX; /* the in-process server spends the user's own memory */
     struct server *srv;
     int rc = server_open(&srv, &cfg, res->error, sizeof(res->error));
     if (rc)

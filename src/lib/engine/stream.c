@@ -47,8 +47,10 @@ size_t stream_buffer_size(const struct stream *s)
     const struct test_params *p = s->params;
     switch (s->role) {
     case ROLE_TCP_SEND:
-    case ROLE_TCP_RECV:
         return s->block;
+    case ROLE_TCP_RECV:
+        /* A receiver reads what has arrived; more than 1 MiB at once gains nothing. */
+        return s->block < STREAM_MAX_RECV ? s->block : STREAM_MAX_RECV;
     case ROLE_UDP_SEND:
     case ROLE_UDP_RECV:
         /* Room for a batch of datagrams, or one GSO/GRO super-packet per slot. */

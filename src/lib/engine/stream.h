@@ -87,6 +87,9 @@ struct stream {
     bool started;
 };
 
+/* The largest buffer a TCP receiver reads into, whatever -l is. */
+#define STREAM_MAX_RECV (1024u * 1024)
+
 /* The loops, one per family of roles; each runs on the stream's thread. */
 void stream_tcp_run(struct stream *s, char *buf);
 void stream_udp_run(struct stream *s, char *buf);

@@ -40,7 +40,7 @@ static void run_receiver(struct stream *s, char *buf)
     uint64_t got = 0, seen = 0;
     uint64_t last_data = clock_now_ns();
     for (;;) {
-        ssize_t n = recv(s->fd, buf, s->block, 0);
+        ssize_t n = recv(s->fd, buf, stream_buffer_size(s), 0);
         if (n > 0) {
             if (!got)
                 s->first_ns = clock_now_ns();

@@ -25,6 +25,7 @@ void server_config_defaults(struct server_config *cfg)
     cfg->max_duration = 3600;
     cfg->max_streams = 128;
     cfg->idle_timeout_ms = 10000;
+    cfg->max_send_buffers = 256ull * 1024 * 1024;
     cfg->log = stderr;
 }
 

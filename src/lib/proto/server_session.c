@@ -69,6 +69,14 @@ static int check_limits(struct session *ss, const struct test_params *p)
         return err_set(ss->err, sizeof(ss->err), EPERM,
                        "test asks for %d data connections, this server allows %d (--max-streams)",
                        params_connections(p), cfg->max_streams);
+    /* The server's senders each hold a block: bound what one client can make it allocate. */
+    uint64_t sending = p->reverse ? (uint64_t)p->streams : p->bidir ? (uint64_t)p->streams : 0;
+    if (p->kind == TEST_TCP_STREAM && sending * p->block > cfg->max_send_buffers)
+        return err_set(ss->err, sizeof(ss->err), EPERM,
+                       "test asks the server for %llu MiB of send buffers (%llu streams x %u-byte "
+                       "blocks); this server allows %u MiB",
+                       (unsigned long long)(sending * p->block >> 20), (unsigned long long)sending,
+                       p->block, (unsigned)(cfg->max_send_buffers >> 20));
     if (!p->bytes && p->duration_s + p->omit_s > cfg->max_duration)
         return err_set(ss->err, sizeof(ss->err), EPERM,
                        "test asks for %g s, this server allows %g s (--max-duration)",
