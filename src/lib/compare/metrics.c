@@ -19,6 +19,8 @@ static const struct compare_metric builtins[] = {
     {"loss", "end.receiver.lost_percent", "%", true, false},
     {"transactions", "end.transactions_per_second", "1/s", false, false},
     {"connections", "end.connections_per_second", "1/s", false, false},
+    {"local_demand_tran", "end.service_demand.local_us_per_tran", "us/tran", true, false},
+    {"remote_demand_tran", "end.service_demand.remote_us_per_tran", "us/tran", true, false},
 };
 
 const struct compare_metric *compare_builtin_metrics(size_t *n)
