@@ -50,7 +50,8 @@ static const char usage_text[] =
     "judgement:\n"
     "  --metric M           the metric that decides the exit status: throughput (default),\n"
     "                       sender_throughput, local_demand, remote_demand, latency_p50,\n"
-    "                       latency_p99, loss, transactions, connections, or a dotted path;\n"
+    "                       latency_p99, loss, transactions, connections,\n"
+    "                       local_demand_tran, remote_demand_tran, or a dotted path;\n"
     "                       with --cmd: a name for the measured number\n"
     "  --lower-is-better    for a dotted path or --cmd: smaller is better\n"
     "  --higher-is-better   for a dotted path or --cmd: larger is better (the default)\n"
@@ -220,7 +221,8 @@ static bool validate(struct compare_config *cfg, const char *global_cmd)
             cli_usage_error(CMD,
                             "--metric: '%s' is neither a metric name (throughput, "
                             "sender_throughput, local_demand, remote_demand, latency_p50, "
-                            "latency_p99, loss, transactions, connections) nor a dotted path",
+                            "latency_p99, loss, transactions, connections, local_demand_tran, "
+                            "remote_demand_tran) nor a dotted path",
                             cfg->metric);
             return false;
         }
