@@ -4,6 +4,7 @@
  * only; the facts come from libnetab's envcap module.
  */
 #include <getopt.h>
+#include <net/if.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,6 +90,11 @@ int cli_env(int argc, char **argv)
     }
     if (optind < argc) {
         fprintf(stderr, "netab env: unexpected argument '%s'\n%s", argv[optind], usage_text);
+        return EXIT_USAGE;
+    }
+    /* A name the kernel does not know would only produce a snapshot of nulls. */
+    if (!if_nametoindex(ifname)) {
+        fprintf(stderr, "netab env: --iface: no network interface named '%s' here\n", ifname);
         return EXIT_USAGE;
     }
     json_t *env = env_capture(ifname, NULL, NULL);
