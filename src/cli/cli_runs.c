@@ -13,7 +13,6 @@
 #include "cli/cli.h"
 #include "cli/cli_common.h"
 #include "store/store.h"
-#include "store/store_plan.h"
 
 /* Where option-value parsers put their message (the CLI is single-threaded). */
 static char perr[NB_ERRLEN];
@@ -332,12 +331,12 @@ static int verb_status(const struct runs_args *a, struct store *s)
     bool found;
     int next = -1;
     char err[NB_ERRLEN * 2];
-    struct store_experiment_info info;
-    if (store_experiment_info_get(s, id, &info, err, sizeof(err))) {
+    struct store_experiment x;
+    if (store_experiment_get(s, id, &x, NULL, NULL, err, sizeof(err))) {
         fprintf(stderr, "netab runs: %s\n", err);
         return EXIT_FAIL;
     }
-    store_experiment_info_free(&info);
+    store_experiment_free(&x);
     if (store_experiment_counts(s, id, &c, err, sizeof(err)) ||
         store_avg_run_seconds(s, id, &avg, err, sizeof(err)) ||
         store_next_pending(s, id, &next, &found, err, sizeof(err))) {

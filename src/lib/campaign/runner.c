@@ -95,21 +95,23 @@ static int reboot_now(struct campaign_ctx *c, char *err, size_t errlen)
 
 static int load_experiment(struct campaign_ctx *c, char *err, size_t errlen)
 {
-    struct store_experiment_info info;
-    int rc = store_experiment_info_get(c->opts->db, c->opts->id, &info, err, errlen);
+    struct store_experiment info;
+    char *file_text = NULL;
+    int rc = store_experiment_get(c->opts->db, c->opts->id, &info, NULL, &file_text, err, errlen);
     if (rc)
         return rc;
     struct exp_errors errs = {0};
-    if (!info.file_text)
+    if (!file_text)
         rc = err_set(err, errlen, ENOENT, "experiment %lld has no recorded file to resume from",
                      (long long)c->opts->id);
-    else if ((rc = experiment_load_buffer(info.file_text, strlen(info.file_text), &c->e, &errs)))
+    else if ((rc = experiment_load_buffer(file_text, strlen(file_text), &c->e, &errs)))
         rc = err_set(err, errlen, -rc, "experiment %lld: its recorded file no longer loads: %s",
                      (long long)c->opts->id, errs.n ? errs.v[0].msg : strerror(-rc));
     else if (experiment_cells(c->e, &c->cells, &c->ncells))
         rc = err_set(err, errlen, ENOMEM, "out of memory");
     exp_errors_free(&errs);
-    store_experiment_info_free(&info);
+    store_experiment_free(&info);
+    free(file_text);
     return rc;
 }
 

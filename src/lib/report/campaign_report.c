@@ -576,7 +576,7 @@ int creport_load(struct store *db, int64_t id, const struct creport_opts *o, str
     struct store_run *runs = NULL;
     size_t nplan = 0, nruns = 0;
     *out = NULL;
-    int e = store_experiment_get(db, id, &x, &spec, err, errlen);
+    int e = store_experiment_get(db, id, &x, &spec, NULL, err, errlen);
     if (e)
         return e;
     e = store_plan_list(db, id, &plan, &nplan, err, errlen);

@@ -264,12 +264,14 @@ NB_MUST_CHECK int store_export(struct store *db, int64_t experiment_id, enum sto
 /* --- Experiment details and plans (reports) ------------------------------ */
 
 /*
- * One experiment by id, with its spec_json (the parsed experiment file as
- * JSON, or NULL if none was stored). -ENOENT if there is no such experiment.
- * Release with store_experiment_free() and free(*spec_json).
+ * One experiment by id. spec_json (the parsed experiment file as JSON) and
+ * file_text (the file as written) may be NULL when not wanted; each receives
+ * a malloc'd string, or NULL if none was stored. -ENOENT if there is no such
+ * experiment. Release with store_experiment_free() and free() of the strings.
  */
 NB_MUST_CHECK int store_experiment_get(struct store *db, int64_t id, struct store_experiment *out,
-                                       char **spec_json, char *err, size_t errlen);
+                                       char **spec_json, char **file_text, char *err,
+                                       size_t errlen);
 /* Frees what x points to (not x itself). */
 void store_experiment_free(struct store_experiment *x);
 

@@ -1,21 +1,10 @@
-/* Reading one experiment and its plan back, for reports. */
+/* Reading an experiment and its plan back, for reports and for resuming campaigns. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "store/store_plan.h"
 #include "store/store_priv.h"
-
-static char *dup_col(sqlite3_stmt *st, int i, bool *oom)
-{
-    const unsigned char *t = sqlite3_column_text(st, i);
-    if (!t)
-        return NULL;
-    char *c = strdup((const char *)t);
-    if (!c)
-        *oom = true;
-    return c;
-}
 
 void store_experiment_free(struct store_experiment *x)
 {
@@ -28,13 +17,13 @@ void store_experiment_free(struct store_experiment *x)
 }
 
 int store_experiment_get(struct store *s, int64_t id, struct store_experiment *out,
-                         char **spec_json, char *err, size_t errlen)
+                         char **spec_json, char **file_text, char *err, size_t errlen)
 {
     sqlite3_stmt *st;
+    char *spec = NULL, *file = NULL;
     memset(out, 0, sizeof(*out));
-    *spec_json = NULL;
     int e = store_prepare(s,
-                          "SELECT id, name, created, status, seed, spec_json, "
+                          "SELECT id, name, created, status, seed, spec_json, file_text, "
                           "(SELECT count(*) FROM plan p WHERE p.experiment_id = e.id), "
                           "(SELECT count(*) FROM runs r WHERE r.experiment_id = e.id) "
                           "FROM experiments e WHERE id = ?1",
@@ -46,13 +35,16 @@ int store_experiment_get(struct store *s, int64_t id, struct store_experiment *o
     if (rc == SQLITE_ROW) {
         bool oom = false;
         out->id = sqlite3_column_int64(st, 0);
-        out->name = dup_col(st, 1, &oom);
-        out->created = dup_col(st, 2, &oom);
-        out->status = dup_col(st, 3, &oom);
+        out->name = store_col_text(st, 1, &oom);
+        out->created = store_col_text(st, 2, &oom);
+        out->status = store_col_text(st, 3, &oom);
         out->seed = (uint64_t)sqlite3_column_int64(st, 4);
-        *spec_json = dup_col(st, 5, &oom);
-        out->planned = sqlite3_column_int64(st, 6);
-        out->runs = sqlite3_column_int64(st, 7);
+        if (spec_json)
+            spec = store_col_text(st, 5, &oom);
+        if (file_text)
+            file = store_col_text(st, 6, &oom);
+        out->planned = sqlite3_column_int64(st, 7);
+        out->runs = sqlite3_column_int64(st, 8);
         if (oom)
             e = err_set(err, errlen, ENOMEM, "out of memory reading experiment %lld",
                         (long long)id);
@@ -65,9 +57,14 @@ int store_experiment_get(struct store *s, int64_t id, struct store_experiment *o
     sqlite3_finalize(st);
     if (e) {
         store_experiment_free(out);
-        free(*spec_json);
-        *spec_json = NULL;
+        free(spec);
+        free(file);
+        spec = file = NULL;
     }
+    if (spec_json)
+        *spec_json = spec;
+    if (file_text)
+        *file_text = file;
     return e;
 }
 
@@ -80,16 +77,27 @@ void store_plan_list_free(struct store_plan_row *rows, size_t n)
     free(rows);
 }
 
+/* Columns in this order: seq, variant, cell, warmup, round. */
+#define PLAN_COLUMNS "seq, variant, cell, warmup, round"
+
+static void plan_row_read(sqlite3_stmt *st, struct store_plan_row *r, bool *oom)
+{
+    r->seq = sqlite3_column_int(st, 0);
+    r->variant = store_col_text(st, 1, oom);
+    r->cell = store_col_text(st, 2, oom);
+    r->warmup = sqlite3_column_int(st, 3) != 0;
+    r->round = sqlite3_column_int(st, 4);
+}
+
 int store_plan_list(struct store *s, int64_t experiment_id, struct store_plan_row **out, size_t *n,
                     char *err, size_t errlen)
 {
     sqlite3_stmt *st;
     *out = NULL;
     *n = 0;
-    int e = store_prepare(s,
-                          "SELECT seq, variant, cell, warmup, round FROM plan "
-                          "WHERE experiment_id = ?1 ORDER BY seq",
-                          &st, err, errlen);
+    int e =
+        store_prepare(s, "SELECT " PLAN_COLUMNS " FROM plan WHERE experiment_id = ?1 ORDER BY seq",
+                      &st, err, errlen);
     if (e)
         return e;
     sqlite3_bind_int64(st, 1, experiment_id);
@@ -108,11 +116,7 @@ int store_plan_list(struct store *s, int64_t experiment_id, struct store_plan_ro
         }
         bool oom = false;
         struct store_plan_row *r = &rows[count++];
-        r->seq = sqlite3_column_int(st, 0);
-        r->variant = dup_col(st, 1, &oom);
-        r->cell = dup_col(st, 2, &oom);
-        r->warmup = sqlite3_column_int(st, 3) != 0;
-        r->round = sqlite3_column_int(st, 4);
+        plan_row_read(st, r, &oom);
         if (oom) {
             e = err_set(err, errlen, ENOMEM, "out of memory reading the plan");
             break;
@@ -130,58 +134,16 @@ int store_plan_list(struct store *s, int64_t experiment_id, struct store_plan_ro
     return 0;
 }
 
-/* Readers for the campaign runner: the experiment file as recorded, one plan entry. */
-
-int store_experiment_info_get(struct store *s, int64_t id, struct store_experiment_info *out,
-                              char *err, size_t errlen)
-{
-    sqlite3_stmt *st;
-    memset(out, 0, sizeof(*out));
-    int e = store_prepare(s, "SELECT name, status, file_text, seed FROM experiments WHERE id = ?",
-                          &st, err, errlen);
-    if (e)
-        return e;
-    sqlite3_bind_int64(st, 1, id);
-    int rc = sqlite3_step(st);
-    if (rc == SQLITE_ROW) {
-        bool oom = false;
-        out->id = id;
-        out->name = dup_col(st, 0, &oom);
-        out->status = dup_col(st, 1, &oom);
-        out->file_text = dup_col(st, 2, &oom);
-        out->seed = (uint64_t)sqlite3_column_int64(st, 3);
-        if (oom) {
-            store_experiment_info_free(out);
-            e = err_set(err, errlen, ENOMEM, "out of memory reading experiment %lld",
-                        (long long)id);
-        }
-    } else if (rc == SQLITE_DONE) {
-        e = err_set(err, errlen, ENOENT, "there is no experiment %lld in %s", (long long)id,
-                    s->path);
-    } else {
-        e = store_sqlite_err(s, rc, "reading the experiment", err, errlen);
-    }
-    sqlite3_finalize(st);
-    return e;
-}
-
-void store_experiment_info_free(struct store_experiment_info *x)
-{
-    free(x->name);
-    free(x->status);
-    free(x->file_text);
-    memset(x, 0, sizeof(*x));
-}
+/* One plan entry, for the campaign runner. */
 
 int store_plan_get(struct store *s, int64_t id, int seq, struct store_plan_row *out, char *err,
                    size_t errlen)
 {
     sqlite3_stmt *st;
     memset(out, 0, sizeof(*out));
-    int e = store_prepare(s,
-                          "SELECT variant, cell, warmup, round FROM plan "
-                          "WHERE experiment_id = ? AND seq = ?",
-                          &st, err, errlen);
+    int e =
+        store_prepare(s, "SELECT " PLAN_COLUMNS " FROM plan WHERE experiment_id = ? AND seq = ?",
+                      &st, err, errlen);
     if (e)
         return e;
     sqlite3_bind_int64(st, 1, id);
@@ -189,11 +151,7 @@ int store_plan_get(struct store *s, int64_t id, int seq, struct store_plan_row *
     int rc = sqlite3_step(st);
     if (rc == SQLITE_ROW) {
         bool oom = false;
-        out->seq = seq;
-        out->variant = dup_col(st, 0, &oom);
-        out->cell = dup_col(st, 1, &oom);
-        out->warmup = sqlite3_column_int(st, 2) != 0;
-        out->round = sqlite3_column_int(st, 3);
+        plan_row_read(st, out, &oom);
         if (oom || !out->variant) {
             store_plan_row_free(out);
             e = err_set(err, errlen, ENOMEM, "out of memory reading the plan");

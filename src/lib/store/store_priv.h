@@ -38,4 +38,7 @@ int store_prepare(struct store *s, const char *sql, sqlite3_stmt **st, char *err
 /* Binds text or NULL. */
 int store_bind_text(sqlite3_stmt *st, int i, const char *s);
 
+/* A malloc'd copy of text column i, NULL for SQL NULL; sets *oom when the copy fails. */
+char *store_col_text(sqlite3_stmt *st, int i, bool *oom);
+
 #endif

@@ -45,8 +45,7 @@ static double headline_get(const struct store_run *r, size_t i)
     return *(const double *)((const char *)r + headline_fields[i].offset);
 }
 
-/* A copy of a text column, or NULL for SQL NULL. Sets *oom on failure. */
-static char *col_text(sqlite3_stmt *st, int i, bool *oom)
+char *store_col_text(sqlite3_stmt *st, int i, bool *oom)
 {
     const unsigned char *t = sqlite3_column_text(st, i);
     if (!t)
@@ -114,23 +113,23 @@ static int read_run(struct store *s, sqlite3_stmt *st, bool with_raw, struct sto
     r->id = sqlite3_column_int64(st, 0);
     r->experiment_id = sqlite3_column_int64(st, 1);
     r->seq = sqlite3_column_type(st, 2) == SQLITE_NULL ? -1 : sqlite3_column_int(st, 2);
-    r->variant = col_text(st, 3, &oom);
-    r->cell = col_text(st, 4, &oom);
+    r->variant = store_col_text(st, 3, &oom);
+    r->cell = store_col_text(st, 4, &oom);
     r->status = parse_status((const char *)sqlite3_column_text(st, 5));
     r->attempt = sqlite3_column_int(st, 6);
-    r->started = col_text(st, 7, &oom);
-    r->finished = col_text(st, 8, &oom);
+    r->started = store_col_text(st, 7, &oom);
+    r->finished = store_col_text(st, 8, &oom);
     r->duration_s = col_double(st, 9);
     r->has_exit_code = sqlite3_column_type(st, 10) != SQLITE_NULL;
     r->exit_code = sqlite3_column_int(st, 10);
-    r->error = col_text(st, 11, &oom);
-    r->argv_text = col_text(st, 12, &oom);
+    r->error = store_col_text(st, 11, &oom);
+    r->argv_text = store_col_text(st, 12, &oom);
     for (size_t i = 0; i < N_HEADLINE; i++)
         *headline_ptr(r, i) = col_double(st, COL_HEADLINE + (int)i);
     if (with_raw) {
-        r->params_json = col_text(st, COL_RAW, &oom);
-        r->result_json = col_text(st, COL_RAW + 1, &oom);
-        r->env_json = col_text(st, COL_RAW + 2, &oom);
+        r->params_json = store_col_text(st, COL_RAW, &oom);
+        r->result_json = store_col_text(st, COL_RAW + 1, &oom);
+        r->env_json = store_col_text(st, COL_RAW + 2, &oom);
     }
     int e =
         oom ? err_set(err, errlen, ENOMEM, "out of memory reading run %lld", (long long)r->id) : 0;
@@ -260,9 +259,9 @@ int store_experiment_list(struct store *s, struct store_experiment **out, size_t
         bool oom = false;
         struct store_experiment *x = &list[count++];
         x->id = sqlite3_column_int64(st, 0);
-        x->name = col_text(st, 1, &oom);
-        x->created = col_text(st, 2, &oom);
-        x->status = col_text(st, 3, &oom);
+        x->name = store_col_text(st, 1, &oom);
+        x->created = store_col_text(st, 2, &oom);
+        x->status = store_col_text(st, 3, &oom);
         x->seed = (uint64_t)sqlite3_column_int64(st, 4);
         x->planned = sqlite3_column_int64(st, 5);
         x->runs = sqlite3_column_int64(st, 6);
