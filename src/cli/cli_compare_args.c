@@ -307,12 +307,12 @@ int cli_compare_parse(int argc, char **argv, struct compare_config *cfg)
             cfg->metric_regex = optarg;
             break;
         case OPT_RUNS:
-            if (!cli_parse_int("--runs", optarg, 2, 100000, &l, perr, sizeof(perr)))
+            if (!optval_int("--runs", optarg, 2, 100000, &l, perr, sizeof(perr)))
                 return cli_usage_error(CMD, "%s", perr);
             cfg->runs = (unsigned)l;
             break;
         case OPT_WARMUP:
-            if (!cli_parse_int("--warmup", optarg, 0, 1000, &l, perr, sizeof(perr)))
+            if (!optval_int("--warmup", optarg, 0, 1000, &l, perr, sizeof(perr)))
                 return cli_usage_error(CMD, "%s", perr);
             cfg->warmup = (unsigned)l;
             break;
@@ -330,8 +330,7 @@ int cli_compare_parse(int argc, char **argv, struct compare_config *cfg)
             cfg->prepare = optarg;
             break;
         case OPT_COOLDOWN:
-            if (!cli_parse_seconds("--cooldown", optarg, 0, 3600, &cfg->cooldown, perr,
-                                   sizeof(perr)))
+            if (!optval_seconds("--cooldown", optarg, 0, 3600, &cfg->cooldown, perr, sizeof(perr)))
                 return cli_usage_error(CMD, "%s", perr);
             break;
         case OPT_UNTIL_CI:
@@ -340,14 +339,13 @@ int cli_compare_parse(int argc, char **argv, struct compare_config *cfg)
             cfg->until_ci = d / 100;
             break;
         case OPT_MAX_RUNS:
-            if (!cli_parse_int("--max-runs", optarg, 2, 100000, &l, perr, sizeof(perr)))
+            if (!optval_int("--max-runs", optarg, 2, 100000, &l, perr, sizeof(perr)))
                 return cli_usage_error(CMD, "%s", perr);
             cfg->max_runs = (unsigned)l;
             max_given = true;
             break;
         case OPT_TIMEOUT:
-            if (!cli_parse_seconds("--timeout", optarg, 0.1, 86400, &cfg->timeout, perr,
-                                   sizeof(perr)))
+            if (!optval_seconds("--timeout", optarg, 0.1, 86400, &cfg->timeout, perr, sizeof(perr)))
                 return cli_usage_error(CMD, "%s", perr);
             break;
         case OPT_METRIC:

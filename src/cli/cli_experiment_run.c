@@ -97,7 +97,7 @@ static bool parse_id(const struct exp_args *a, int64_t *id)
                         a->verb);
         return false;
     }
-    if (!cli_parse_int(a->verb, a->operand, 1, INT64_MAX, &v, perr, sizeof(perr))) {
+    if (!optval_int(a->verb, a->operand, 1, INT64_MAX, &v, perr, sizeof(perr))) {
         cli_usage_error("experiment", "%s", perr);
         return false;
     }

@@ -142,7 +142,7 @@ static int parse_args(int argc, char **argv, struct report_args *a)
     }
     if (optind >= argc)
         return cli_usage_error("report", "which experiment? (see 'netab runs experiments')");
-    if (!cli_parse_int("ID", argv[optind], 1, INT64_MAX, &a->id, perr, sizeof(perr)))
+    if (!optval_int("ID", argv[optind], 1, INT64_MAX, &a->id, perr, sizeof(perr)))
         return cli_usage_error("report", "%s", perr);
     if (++optind < argc)
         return cli_usage_error("report", "unexpected argument '%s'", argv[optind]);

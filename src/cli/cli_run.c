@@ -1,8 +1,5 @@
 /* netab run: option parsing and printing; the work happens in libnetab. */
 #include <errno.h>
-#include <getopt.h>
-#include <pthread.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,10 +7,8 @@
 
 #include "cli/cli.h"
 #include "cli/cli_common.h"
-#include "util/units.h"
 #include "cli/cli_run.h"
-#include "proto/client.h"
-#include "proto/server.h"
+#include "proto/loopback.h"
 #include "report/run_json.h"
 #include "report/run_text.h"
 #include "store/store.h"
@@ -67,17 +62,9 @@ static const char run_usage[] =
     "Sizes take K/M/G (1024-based) and Ki/Mi/Gi. Exit status: 0 success, 1 the test\n"
     "failed, 2 bad usage.\n";
 
-/* Prints the usage error; with --json also the one JSON document. */
-static int usage_failure(struct run_opts *o, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-static int usage_failure(struct run_opts *o, const char *fmt, ...)
+/* Prints the usage error; with --json also the one JSON document. Returns EXIT_USAGE. */
+static int usage_failure(const struct run_spec *o, const char *msg)
 {
-    char msg[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof(msg), fmt, ap);
-    va_end(ap);
-    o->usage_reported = true;
     if (o->json) {
         json_t *doc =
             json_pack("{s:s, s:n, s:s}", "netab_version", NETAB_VERSION, "end", "error", msg);
@@ -88,329 +75,15 @@ static int usage_failure(struct run_opts *o, const char *fmt, ...)
     return cli_usage_error("run", "%s", msg);
 }
 
-static bool parse_affinity(const char *arg, struct run_opts *o, char *err, size_t errlen)
+int cli_run_parse(int argc, char **argv, struct run_spec *o)
 {
-    char local[32], *comma;
-    snprintf(local, sizeof(local), "%s", arg);
-    comma = strchr(local, ',');
-    if (comma)
-        *comma++ = '\0';
-    long v;
-    if (!cli_parse_int("-A", local, 0, 4095, &v, err, errlen))
-        return false;
-    o->client.cpu = (int)v;
-    if (comma) {
-        if (!cli_parse_int("-A", comma, 0, 4095, &v, err, errlen))
-            return false;
-        o->params.server_cpu = (int)v;
-    }
-    return true;
-}
-
-enum {
-    OPT_BIDIR = 256,
-    OPT_CPORT,
-    OPT_TEST,
-    OPT_CONNECT_TIMEOUT,
-    OPT_IDLE_TIMEOUT,
-    OPT_GSO,
-    OPT_GRO,
-    OPT_REQ_SIZE,
-    OPT_RESP_SIZE,
-    OPT_OUTSTANDING,
-    OPT_RR_TIMEOUT,
-    OPT_CPORT_RANGE,
-    OPT_LINGER0,
-    OPT_DB,
-    OPT_DB_LABEL,
-};
-
-static const struct option run_options[] = {
-    {"client", required_argument, NULL, 'c'},
-    {"port", required_argument, NULL, 'p'},
-    {"bind", required_argument, NULL, 'B'},
-    {"cport", required_argument, NULL, OPT_CPORT},
-    {"test", required_argument, NULL, OPT_TEST},
-    {"time", required_argument, NULL, 't'},
-    {"bytes", required_argument, NULL, 'n'},
-    {"parallel", required_argument, NULL, 'P'},
-    {"reverse", no_argument, NULL, 'R'},
-    {"bidir", no_argument, NULL, OPT_BIDIR},
-    {"length", required_argument, NULL, 'l'},
-    {"window", required_argument, NULL, 'w'},
-    {"set-mss", required_argument, NULL, 'M'},
-    {"no-delay", no_argument, NULL, 'N'},
-    {"congestion", required_argument, NULL, 'C'},
-    {"omit", required_argument, NULL, 'O'},
-    {"affinity", required_argument, NULL, 'A'},
-    {"interval", required_argument, NULL, 'i'},
-    {"json", no_argument, NULL, 'J'},
-    {"connect-timeout", required_argument, NULL, OPT_CONNECT_TIMEOUT},
-    {"idle-timeout", required_argument, NULL, OPT_IDLE_TIMEOUT},
-    {"udp", no_argument, NULL, 'u'},
-    {"bitrate", required_argument, NULL, 'b'},
-    {"gso", no_argument, NULL, OPT_GSO},
-    {"gro", no_argument, NULL, OPT_GRO},
-    {"req-size", required_argument, NULL, OPT_REQ_SIZE},
-    {"resp-size", required_argument, NULL, OPT_RESP_SIZE},
-    {"outstanding", required_argument, NULL, OPT_OUTSTANDING},
-    {"rr-timeout", required_argument, NULL, OPT_RR_TIMEOUT},
-    {"cport-range", required_argument, NULL, OPT_CPORT_RANGE},
-    {"linger0", no_argument, NULL, OPT_LINGER0},
-    {"db", required_argument, NULL, OPT_DB},
-    {"db-label", required_argument, NULL, OPT_DB_LABEL},
-    {"help", no_argument, NULL, 'h'},
-    {NULL, 0, NULL, 0},
-};
-
-static bool parse_cport_range(const char *arg, struct run_opts *o, char *err, size_t errlen)
-{
-    char lo[16], *hi;
-    snprintf(lo, sizeof(lo), "%s", arg);
-    hi = strchr(lo, '-');
-    long a, b;
-    if (!hi) {
-        snprintf(err, errlen, "--cport-range: '%s' is not a range LO-HI", arg);
-        return false;
-    }
-    *hi++ = '\0';
-    if (!cli_parse_int("--cport-range", lo, 1, 65535, &a, err, errlen) ||
-        !cli_parse_int("--cport-range", hi, 1, 65535, &b, err, errlen))
-        return false;
-    if (b < a) {
-        snprintf(err, errlen, "--cport-range: '%s' ends before it starts", arg);
-        return false;
-    }
-    o->client.cport_lo = (uint16_t)a;
-    o->client.cport_hi = (uint16_t)b;
-    return true;
-}
-
-/* Returns -1 to go on, or an exit code (a usage error was reported once, by usage_failure). */
-static int parse_option(int c, const char *arg, struct run_opts *o)
-{
-    struct test_params *p = &o->params;
-    uint64_t u;
-    long v;
-    double d;
     char err[NB_ERRLEN];
-    switch (c) {
-    case 'c':
-        o->host = arg;
-        return -1;
-    case 'p':
-        if (!cli_parse_int("-p", arg, 1, 65535, &v, err, sizeof(err)))
-            return usage_failure(o, "%s", err);
-        o->client.port = (uint16_t)v;
-        return -1;
-    case 'B':
-        o->client.bind_addr = arg;
-        return -1;
-    case OPT_CPORT:
-        if (!cli_parse_int("--cport", arg, 1, 65535, &v, err, sizeof(err)))
-            return usage_failure(o, "%s", err);
-        o->client.cport = (uint16_t)v;
-        return -1;
-    case '4':
-        o->client.family = AF_INET;
-        return -1;
-    case '6':
-        o->client.family = AF_INET6;
-        return -1;
-    case OPT_TEST:
-        if (params_kind_from_name(arg, &p->kind))
-            return usage_failure(o,
-                                 "--test: unknown test '%s' (known: tcp_stream, udp_stream, "
-                                 "tcp_rr, udp_rr, tcp_crr)",
-                                 arg);
-        return -1;
-    case 't':
-        if (!cli_parse_seconds("-t", arg, 0.1, PARAMS_MAX_DURATION, &p->duration_s, err,
-                               sizeof(err)))
-            return usage_failure(o, "%s", err);
-        return -1;
-    case 'n':
-        if (!cli_parse_size("-n", arg, UINT64_MAX >> 2, &p->bytes, err, sizeof(err)))
-            return usage_failure(o, "%s", err);
-        if (p->bytes == 0)
-            return usage_failure(o, "-n: the byte count must be positive");
-        return -1;
-    case 'P':
-        if (!cli_parse_int("-P", arg, 1, PARAMS_MAX_STREAMS, &v, err, sizeof(err)))
-            return usage_failure(o, "%s", err);
-        p->streams = (int)v;
-        return -1;
-    case 'R':
-        p->reverse = true;
-        return -1;
-    case OPT_BIDIR:
-        p->bidir = true;
-        return -1;
-    case 'l':
-        if (!cli_parse_size("-l", arg, PARAMS_MAX_BLOCK, &u, err, sizeof(err)))
-            return usage_failure(o, "%s", err);
-        if (u == 0)
-            return usage_failure(o, "-l: the block size must be positive");
-        p->block = (uint32_t)u;
-        o->block_set = true;
-        return -1;
-    case 'w':
-        if (!cli_parse_size("-w", arg, 1024u * 1024 * 1024, &u, err, sizeof(err)))
-            return usage_failure(o, "%s", err);
-        p->sockbuf = (uint32_t)u;
-        return -1;
-    case 'M':
-        if (!cli_parse_int("-M", arg, 88, 65535, &v, err, sizeof(err)))
-            return usage_failure(o, "%s", err);
-        p->mss = (uint32_t)v;
-        return -1;
-    case 'N':
-        p->nodelay = true;
-        return -1;
-    case 'C':
-        if (strlen(arg) >= sizeof(p->cc))
-            return usage_failure(o, "-C: congestion control name '%s' is too long", arg);
-        strcpy(p->cc, arg);
-        return -1;
-    case 'O':
-        if (!cli_parse_seconds("-O", arg, 0, 3600, &p->omit_s, err, sizeof(err)))
-            return usage_failure(o, "%s", err);
-        return -1;
-    case 'A':
-        return parse_affinity(arg, o, err, sizeof(err)) ? -1 : usage_failure(o, "%s", err);
-    case 'i':
-        if (!cli_parse_seconds("-i", arg, 0, 3600, &d, err, sizeof(err)))
-            return usage_failure(o, "%s", err);
-        if (d > 0 && d < 0.1)
-            return usage_failure(o, "-i: the interval must be 0 (none) or at least 0.1 s");
-        p->interval_s = d;
-        return -1;
-    case 'J':
-        o->json = true;
-        return -1;
-    case OPT_CONNECT_TIMEOUT:
-        if (!cli_parse_int("--connect-timeout", arg, 1, 3600000, &v, err, sizeof(err)))
-            return usage_failure(o, "%s", err);
-        o->client.connect_timeout_ms = (int)v;
-        return -1;
-    case OPT_IDLE_TIMEOUT:
-        if (!cli_parse_int("--idle-timeout", arg, 100, 3600000, &v, err, sizeof(err)))
-            return usage_failure(o, "%s", err);
-        o->client.idle_timeout_ms = (int)v;
-        return -1;
-    case 'u':
-        p->kind = TEST_UDP_STREAM;
-        return -1;
-    case 'b':
-        if (units_parse_rate(arg, &p->rate_bps, err, sizeof(err)))
-            return usage_failure(o, "-b: %s", err);
-        return -1;
-    case OPT_GSO:
-        p->gso = true;
-        return -1;
-    case OPT_GRO:
-        p->gro = true;
-        return -1;
-    case OPT_REQ_SIZE:
-    case OPT_RESP_SIZE:
-        if (!cli_parse_size(c == OPT_REQ_SIZE ? "--req-size" : "--resp-size", arg,
-                            PARAMS_MAX_RR_SIZE, &u, err, sizeof(err)))
-            return usage_failure(o, "%s", err);
-        if (u == 0)
-            return usage_failure(o, "%s: the size must be positive",
-                                 c == OPT_REQ_SIZE ? "--req-size" : "--resp-size");
-        *(c == OPT_REQ_SIZE ? &p->req_size : &p->resp_size) = (uint32_t)u;
-        *(c == OPT_REQ_SIZE ? &o->req_set : &o->resp_set) = true;
-        return -1;
-    case OPT_OUTSTANDING:
-        if (!cli_parse_int("--outstanding", arg, 1, PARAMS_MAX_OUTSTANDING, &v, err, sizeof(err)))
-            return usage_failure(o, "%s", err);
-        p->outstanding = (int)v;
-        return -1;
-    case OPT_RR_TIMEOUT:
-        if (!cli_parse_int("--rr-timeout", arg, 1, 60000, &v, err, sizeof(err)))
-            return usage_failure(o, "%s", err);
-        p->rr_timeout_ms = (uint32_t)v;
-        return -1;
-    case OPT_CPORT_RANGE:
-        return parse_cport_range(arg, o, err, sizeof(err)) ? -1 : usage_failure(o, "%s", err);
-    case OPT_LINGER0:
-        p->linger0 = true;
-        return -1;
-    case OPT_DB:
-        o->db = arg;
-        return -1;
-    case OPT_DB_LABEL:
-        o->db_label = arg;
-        return -1;
-    case 'h':
+    if (run_spec_parse(argc, argv, o, err, sizeof(err)))
+        return usage_failure(o, err);
+    if (o->help) {
         fputs(run_usage, stdout);
         return EXIT_OK;
-    default:
-        return usage_failure(o, "invalid option");
     }
-}
-
-int cli_run_parse(int argc, char **argv, struct run_opts *o)
-{
-    *o = (struct run_opts){0};
-    params_defaults(&o->params);
-    client_config_defaults(&o->client);
-    o->client.port = SERVER_DEFAULT_PORT;
-    for (int i = 1; i < argc; i++)
-        if (!strcmp(argv[i], "--json") || !strcmp(argv[i], "-J"))
-            o->json = true;
-    opterr = 0;
-    /*
-     * optind = 0 makes glibc (and musl) reset getopt completely; with 1 a
-     * parse that stopped inside a cluster such as "-hR" leaves a pointer into
-     * the old argv behind, which the next parse would read.
-     */
-    optind = 0;
-    int c;
-    while ((c = getopt_long(argc, argv, ":c:p:B:46t:n:P:Rl:w:M:NC:O:A:i:Jhub:", run_options,
-                            NULL)) != -1) {
-        /* optopt names a bad short option; argv[optind - 1] may be its cluster's predecessor. */
-        if (c == '?' && optopt)
-            return usage_failure(o, "unknown option '-%c'", optopt);
-        if (c == '?')
-            return usage_failure(o, "unknown option '%s'", argv[optind - 1]);
-        if (c == ':')
-            return usage_failure(o, "option '%s' needs a value", argv[optind - 1]);
-        int rc = parse_option(c, optarg, o);
-        if (rc >= 0)
-            return rc;
-    }
-    if (optind < argc)
-        return usage_failure(o, "unexpected argument '%s'", argv[optind]);
-    if (!o->block_set)
-        o->params.block = params_default_block(o->params.kind);
-    /* udp_rr datagrams carry netab's 24-byte header; that is also their default size. */
-    if (o->params.kind == TEST_UDP_RR) {
-        if (!o->req_set)
-            o->params.req_size = PARAMS_UDP_HEADER;
-        if (!o->resp_set)
-            o->params.resp_size = PARAMS_UDP_HEADER;
-    }
-    const struct test_params *tp = &o->params;
-    if (params_is_udp(tp->kind) && (tp->mss || tp->nodelay || tp->cc[0]))
-        return usage_failure(o, "-M, -N and -C apply to TCP tests, not %s",
-                             params_kind_name(tp->kind));
-    if (tp->kind == TEST_TCP_CRR &&
-        (o->client.bind_addr || o->client.cport || tp->sockbuf || tp->mss || tp->cc[0]))
-        return usage_failure(o, "-B, --cport, -w, -M and -C are not applied to tcp_crr's "
-                                "connections; use --cport-range for fixed client ports");
-    if (o->client.cport_lo && tp->kind == TEST_TCP_CRR &&
-        o->client.cport_hi - o->client.cport_lo + 1 < params_connections(tp))
-        return usage_failure(o, "--cport-range %u-%u has fewer ports than streams (%d)",
-                             o->client.cport_lo, o->client.cport_hi, params_connections(tp));
-    if (o->client.cport_lo && o->params.kind != TEST_TCP_CRR)
-        return usage_failure(o, "--cport-range applies to tcp_crr; use --cport for other tests");
-    if (o->params.linger0 && o->params.kind != TEST_TCP_CRR)
-        return usage_failure(o, "--linger0 applies to tcp_crr");
-    char err[NB_ERRLEN];
-    if (params_validate(&o->params, err, sizeof(err)))
-        return usage_failure(o, "%s", err);
     return -1;
 }
 
@@ -420,46 +93,8 @@ static void print_interval(const struct interval_report *iv, void *ctx)
     run_text_interval(stdout, iv);
 }
 
-static void *server_thread(void *arg)
-{
-    server_run(arg);
-    return NULL;
-}
-
-/* Runs the test against netab's own server on loopback, in this process. */
-static int run_in_process(struct run_opts *o, struct run_result *res)
-{
-    struct server_config cfg;
-    server_config_defaults(&cfg);
-    cfg.bind_addr = o->client.family == AF_INET6 ? "::1" : "127.0.0.1";
-    cfg.port = 0;
-    cfg.one_off = true;
-    cfg.log = NULL;
-    cfg.max_duration = PARAMS_MAX_DURATION;
-    cfg.max_streams = 2 * PARAMS_MAX_STREAMS;
-    cfg.idle_timeout_ms = o->client.idle_timeout_ms;
-    cfg.max_send_buffers = UINT64_MAX; /* the in-process server spends the user's own memory */
-    struct server *srv;
-    int rc = server_open(&srv, &cfg, res->error, sizeof(res->error));
-    if (rc)
-        return rc;
-    pthread_t t;
-    if (pthread_create(&t, NULL, server_thread, srv)) {
-        server_free(srv);
-        return err_set(res->error, sizeof(res->error), EAGAIN, "cannot start the server thread");
-    }
-    o->client.host = cfg.bind_addr;
-    o->client.port = server_port(srv);
-    res->in_process = true;
-    rc = client_run(&o->client, &o->params, res);
-    server_stop(srv);
-    pthread_join(t, NULL);
-    server_free(srv);
-    return rc;
-}
-
 /* --db: keeps the run, its document and its exit status in the results store. */
-static int record_run(const struct run_opts *o, int argc, char **argv, const json_t *doc,
+static int record_run(const struct run_spec *o, int argc, char **argv, const json_t *doc,
                       int exit_code)
 {
     char argv_text[2048] = "netab";
@@ -479,7 +114,7 @@ static int record_run(const struct run_opts *o, int argc, char **argv, const jso
 
 int cli_run(int argc, char **argv)
 {
-    struct run_opts o;
+    struct run_spec o;
     int rc = cli_run_parse(argc, argv, &o);
     if (rc >= 0)
         return rc;
@@ -499,7 +134,7 @@ int cli_run(int argc, char **argv)
         o.client.host = o.host;
         rc = client_run(&o.client, &o.params, &res);
     } else {
-        rc = run_in_process(&o, &res);
+        rc = loopback_run(&o.client, &o.params, &res);
     }
     json_t *doc = run_json_build(&res);
     if (o.json) {

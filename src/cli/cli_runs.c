@@ -88,8 +88,8 @@ static int parse_args(int argc, char **argv, struct runs_args *a)
             a->db = optarg;
             break;
         case OPT_EXPERIMENT:
-            if (!cli_parse_int("--experiment", optarg, 0, INT64_MAX, &a->experiment, perr,
-                               sizeof(perr)))
+            if (!optval_int("--experiment", optarg, 0, INT64_MAX, &a->experiment, perr,
+                            sizeof(perr)))
                 return cli_usage_error("runs", "%s", perr);
             break;
         case OPT_JSON:
@@ -224,7 +224,7 @@ static int verb_show(const struct runs_args *a, struct store *s)
     long id;
     if (!a->operand)
         return cli_usage_error("runs", "show: which run? (an ID from 'netab runs list')");
-    if (!cli_parse_int("show", a->operand, 1, INT64_MAX, &id, perr, sizeof(perr)))
+    if (!optval_int("show", a->operand, 1, INT64_MAX, &id, perr, sizeof(perr)))
         return cli_usage_error("runs", "%s", perr);
     struct store_run r;
     char err[NB_ERRLEN * 2];
@@ -324,7 +324,7 @@ static int verb_status(const struct runs_args *a, struct store *s)
     long id;
     if (!a->operand)
         return cli_usage_error("runs", "status: which experiment?");
-    if (!cli_parse_int("status", a->operand, 1, INT64_MAX, &id, perr, sizeof(perr)))
+    if (!optval_int("status", a->operand, 1, INT64_MAX, &id, perr, sizeof(perr)))
         return cli_usage_error("runs", "%s", perr);
     struct store_counts c;
     double avg;

@@ -82,7 +82,7 @@ int cli_server_parse(int argc, char **argv, struct server_opts *o)
     while ((c = getopt_long(argc, argv, ":p:B:46D1h", server_options, NULL)) != -1) {
         switch (c) {
         case 'p':
-            if (!cli_parse_int("-p", optarg, 0, 65535, &v, err, sizeof(err)))
+            if (!optval_int("-p", optarg, 0, 65535, &v, err, sizeof(err)))
                 return cli_usage_error("server", "%s", err);
             o->cfg.port = (uint16_t)v;
             break;
@@ -102,22 +102,22 @@ int cli_server_parse(int argc, char **argv, struct server_opts *o)
             o->cfg.one_off = true;
             break;
         case OPT_MAX_CLIENTS:
-            if (!cli_parse_int("--max-clients", optarg, 1, 10000, &v, err, sizeof(err)))
+            if (!optval_int("--max-clients", optarg, 1, 10000, &v, err, sizeof(err)))
                 return cli_usage_error("server", "%s", err);
             o->cfg.max_clients = (int)v;
             break;
         case OPT_MAX_DURATION:
-            if (!cli_parse_seconds("--max-duration", optarg, 0.1, 7 * 24 * 3600.0,
-                                   &o->cfg.max_duration, err, sizeof(err)))
+            if (!optval_seconds("--max-duration", optarg, 0.1, 7 * 24 * 3600.0,
+                                &o->cfg.max_duration, err, sizeof(err)))
                 return cli_usage_error("server", "%s", err);
             break;
         case OPT_MAX_STREAMS:
-            if (!cli_parse_int("--max-streams", optarg, 1, 1024, &v, err, sizeof(err)))
+            if (!optval_int("--max-streams", optarg, 1, 1024, &v, err, sizeof(err)))
                 return cli_usage_error("server", "%s", err);
             o->cfg.max_streams = (int)v;
             break;
         case OPT_IDLE:
-            if (!cli_parse_int("--idle-timeout", optarg, 100, 3600000, &v, err, sizeof(err)))
+            if (!optval_int("--idle-timeout", optarg, 100, 3600000, &v, err, sizeof(err)))
                 return cli_usage_error("server", "%s", err);
             o->cfg.idle_timeout_ms = (int)v;
             break;

@@ -15,7 +15,7 @@
 #define MAXARGS 16
 
 /* Parses "run" followed by the NULL-terminated arguments, with stderr captured into *errout. */
-static int parse_err(struct run_opts *o, char **errout, ...)
+static int parse_err(struct run_spec *o, char **errout, ...)
 {
     static char *argv[MAXARGS + 1];
     int argc = 0;
@@ -42,7 +42,7 @@ static int parse_err(struct run_opts *o, char **errout, ...)
 /* Expects the arguments to be refused as bad usage. */
 #define refused(...)                                                                               \
     do {                                                                                           \
-        struct run_opts o_;                                                                        \
+        struct run_spec o_;                                                                        \
         int rc_ = parse(&o_, __VA_ARGS__);                                                         \
         if (rc_ != EXIT_USAGE)                                                                     \
             fail_msg("run %s returned %d, expected %d", #__VA_ARGS__, rc_, EXIT_USAGE);            \
@@ -51,7 +51,7 @@ static int parse_err(struct run_opts *o, char **errout, ...)
 static void test_defaults(void **state)
 {
     (void)state;
-    struct run_opts o;
+    struct run_spec o;
     memset(&o, 0x5a, sizeof(o));
     assert_int_equal(parse_err(&o, NULL, NULL), -1);
     assert_null(o.host);
@@ -82,7 +82,7 @@ static void test_defaults(void **state)
 static void test_test_options(void **state)
 {
     (void)state;
-    struct run_opts o;
+    struct run_spec o;
     assert_int_equal(parse(&o, "-t", "2.5"), -1);
     assert_true(o.params.duration_s == 2.5);
     assert_int_equal(parse(&o, "--time", "30"), -1);
@@ -123,7 +123,7 @@ static void test_test_options(void **state)
 static void test_output_and_connection_options(void **state)
 {
     (void)state;
-    struct run_opts o;
+    struct run_spec o;
     assert_int_equal(parse(&o, "-A", "0,1"), -1);
     assert_int_equal(o.client.cpu, 0);
     assert_int_equal(o.params.server_cpu, 1);
@@ -198,7 +198,7 @@ static void test_bad_syntax(void **state)
     refused("--time");
     refused("-P", "2", "extra");
 
-    struct run_opts o;
+    struct run_spec o;
     char *err;
     assert_int_equal(parse_err(&o, &err, "-x", NULL), EXIT_USAGE);
     assert_non_null(strstr(err, "unknown option '-x'"));
@@ -221,7 +221,7 @@ static void test_bad_syntax(void **state)
 static void test_help(void **state)
 {
     (void)state;
-    struct run_opts o;
+    struct run_spec o;
     struct capture c;
     capture_begin(&c, 1);
     int rc = parse(&o, "--help");
@@ -243,7 +243,7 @@ static void test_help(void **state)
 static void test_repeated_parses(void **state)
 {
     (void)state;
-    struct run_opts o;
+    struct run_spec o;
     struct capture c;
     capture_begin(&c, 1);
     int rc = parse(&o, "-hR");
@@ -269,7 +269,7 @@ static void test_repeated_parses(void **state)
 /* With --json a usage error produces exactly one JSON document on stdout. */
 static void json_error_once(const char *opt, const char *val, const char *want)
 {
-    struct run_opts o;
+    struct run_spec o;
     struct capture c;
     capture_begin(&c, 1);
     int rc = parse(&o, "--json", opt, val);

@@ -1,0 +1,266 @@
+/*
+ * Unit tests of the run specification: every spelling of an option gives the
+ * same spec, the deadline follows from the parsed spec alone, and the
+ * argument vector produced from a spec parses back into the same spec.
+ */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include <cmocka.h>
+
+#include "runspec/run_spec.h"
+
+#define MAXWORDS 32
+
+/* Splits a blank-separated line into words (no quoting needed in these tests). */
+static size_t split(const char *line, char *buf, size_t buflen, char **w)
+{
+    size_t n = 0;
+    snprintf(buf, buflen, "%s", line);
+    for (char *save = NULL, *t = strtok_r(buf, " ", &save); t && n < MAXWORDS;
+         t = strtok_r(NULL, " ", &save))
+        w[n++] = t;
+    return n;
+}
+
+/*
+ * Parses line as a variant's opts would be; fails the test with the message
+ * on error. Strings in *s point into a buffer of their own that lives until
+ * the 8th parse after this one.
+ */
+static void parse_ok(const char *line, struct run_spec *s)
+{
+    static char bufs[8][1024];
+    static unsigned next;
+    char *buf = bufs[next++ % 8];
+    char *w[MAXWORDS];
+    size_t n = split(line, buf, sizeof(bufs[0]), w);
+    char err[NB_ERRLEN] = "";
+    int rc = run_spec_parse_words(w, n, s, err, sizeof(err));
+    if (rc)
+        fail_msg("'%s' was refused: %s", line, err);
+}
+
+/* Expects line to be refused with a message containing want. */
+static void parse_refused(const char *line, const char *want)
+{
+    char buf[1024], *w[MAXWORDS];
+    size_t n = split(line, buf, sizeof(buf), w);
+    struct run_spec s;
+    char err[NB_ERRLEN] = "";
+    int rc = run_spec_parse_words(w, n, &s, err, sizeof(err));
+    if (rc != -EINVAL)
+        fail_msg("'%s' gave %d, expected -EINVAL", line, rc);
+    if (!strstr(err, want))
+        fail_msg("'%s': error '%s' lacks '%s'", line, err, want);
+}
+
+static double deadline_of(const char *line)
+{
+    struct run_spec s;
+    parse_ok(line, &s);
+    return run_spec_deadline(&s);
+}
+
+/* -t 85, -t85, --time 85, --time=85: one duration, one deadline. */
+static void test_time_spellings_agree(void **state)
+{
+    (void)state;
+    const char *spellings[] = {"-t 85", "-t85", "--time 85", "--time=85", "-P 2 -t85 -R", "-Rt85"};
+    for (size_t i = 0; i < sizeof(spellings) / sizeof(spellings[0]); i++) {
+        struct run_spec s;
+        parse_ok(spellings[i], &s);
+        if (s.params.duration_s != 85)
+            fail_msg("'%s' gave %g s", spellings[i], s.params.duration_s);
+        assert_true(run_spec_expected_seconds(&s) == 85);
+        assert_true(run_spec_deadline(&s) == 2 * 85 + 60);
+    }
+    /* The last of several wins, as in getopt. */
+    assert_true(deadline_of("-t 5 --time=120") == 2 * 120 + 60);
+    assert_true(deadline_of("") == 2 * 10 + 60);
+}
+
+/* Warm-up counts towards the wall clock, in every spelling. */
+static void test_omit_spellings_add_up(void **state)
+{
+    (void)state;
+    const char *spellings[] = {"-t 20 -O 5", "-t20 -O5", "--time=20 --omit=5", "--omit 5 -t 20"};
+    for (size_t i = 0; i < sizeof(spellings) / sizeof(spellings[0]); i++)
+        if (deadline_of(spellings[i]) != 2 * 25 + 60)
+            fail_msg("'%s' gave a deadline of %g s", spellings[i], deadline_of(spellings[i]));
+}
+
+/* A byte-bounded run has no duration to derive from, in every spelling. */
+static void test_bytes_spellings(void **state)
+{
+    (void)state;
+    const char *spellings[] = {"-n 1G", "-n1G", "--bytes 1G", "--bytes=1G", "-t 5 -n 1G"};
+    for (size_t i = 0; i < sizeof(spellings) / sizeof(spellings[0]); i++) {
+        struct run_spec s;
+        parse_ok(spellings[i], &s);
+        assert_int_equal(s.params.bytes, 1ull << 30);
+        assert_true(isnan(run_spec_expected_seconds(&s)));
+        assert_true(run_spec_deadline(&s) == RUN_SPEC_BYTES_DEADLINE_S);
+    }
+}
+
+/* Long and short spellings of every option with a value set the same field. */
+static void test_long_and_short_spellings(void **state)
+{
+    (void)state;
+    const char *pairs[][2] = {
+        {"-c 198.18.0.2", "--client=198.18.0.2"},
+        {"-p 5999", "--port=5999"},
+        {"-B 127.0.0.3", "--bind 127.0.0.3"},
+        {"-P 4", "--parallel=4"},
+        {"-R", "--reverse"},
+        {"-l 64K", "--length=65536"},
+        {"-w 1M", "--window 1048576"},
+        {"-M 1400", "--set-mss=1400"},
+        {"-N", "--no-delay"},
+        {"-C bbr", "--congestion=bbr"},
+        {"-O 2", "--omit=2"},
+        {"-A 0,1", "--affinity=0,1"},
+        {"-i 0.5", "--interval=0.5"},
+        {"-J", "--json"},
+        {"-u -b 100M", "--udp --bitrate=100000000"},
+        {"-u", "--test=udp_stream"},
+    };
+    for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
+        struct run_spec a, b;
+        parse_ok(pairs[i][0], &a);
+        parse_ok(pairs[i][1], &b);
+        assert_memory_equal(&a.params, &b.params, sizeof(a.params));
+        assert_int_equal(a.client.port, b.client.port);
+        assert_int_equal(a.client.cpu, b.client.cpu);
+        assert_int_equal(a.json, b.json);
+        if ((a.host || b.host) && (!a.host || !b.host || strcmp(a.host, b.host)))
+            fail_msg("'%s' and '%s' name different hosts", pairs[i][0], pairs[i][1]);
+    }
+}
+
+/* Variants' opts are checked like a command line: the option is named. */
+static void test_bad_options_are_named(void **state)
+{
+    (void)state;
+    parse_refused("-P 100000", "-P");
+    parse_refused("--bogus", "unknown option '--bogus'");
+    parse_refused("--time=abc", "abc");
+    parse_refused("-t", "option '-t' needs a value");
+    parse_refused("-x", "unknown option '-x'");
+    parse_refused("-R --bidir", "--reverse and --bidir");
+    parse_refused("-u -C bbr", "-M, -N and -C apply to TCP tests");
+    parse_refused("--linger0", "--linger0 applies to tcp_crr");
+    parse_refused("-P 2 stray", "unexpected argument 'stray'");
+}
+
+static bool same_string(const char *a, const char *b)
+{
+    return (!a && !b) || (a && b && !strcmp(a, b));
+}
+
+/* Parses argv produced from spec and checks that it describes the same run. */
+static void assert_round_trip(const char *line)
+{
+    struct run_spec a, b;
+    parse_ok(line, &a);
+    char **argv;
+    int argc;
+    assert_int_equal(run_spec_to_argv(&a, &argv, &argc), 0);
+    assert_string_equal(argv[0], "run");
+    assert_null(argv[argc]);
+    char err[NB_ERRLEN] = "";
+    if (run_spec_parse(argc, argv, &b, err, sizeof(err)))
+        fail_msg("'%s' produced arguments that do not parse: %s", line, err);
+    if (memcmp(&a.params, &b.params, sizeof(a.params)))
+        fail_msg("'%s': the produced arguments describe another test", line);
+    assert_int_equal(a.client.port, b.client.port);
+    assert_int_equal(a.client.family, b.client.family);
+    assert_int_equal(a.client.cport, b.client.cport);
+    assert_int_equal(a.client.cport_lo, b.client.cport_lo);
+    assert_int_equal(a.client.cport_hi, b.client.cport_hi);
+    assert_int_equal(a.client.cpu, b.client.cpu);
+    assert_int_equal(a.client.connect_timeout_ms, b.client.connect_timeout_ms);
+    assert_int_equal(a.client.idle_timeout_ms, b.client.idle_timeout_ms);
+    assert_int_equal(a.json, b.json);
+    assert_true(same_string(a.host, b.host));
+    assert_true(same_string(a.client.bind_addr, b.client.bind_addr));
+    assert_true(same_string(a.db, b.db));
+    assert_true(same_string(a.db_label, b.db_label));
+    run_spec_argv_free(argv);
+}
+
+/* Every option, alone and combined, survives the trip through an argument vector. */
+static void test_argv_round_trip(void **state)
+{
+    (void)state;
+    const char *lines[] = {
+        "",
+        "-t 0.1",
+        "-t 2.345678901",
+        "-n 12345 -P 3 --bidir -l 1K -w 256K -M 1000 -N -C reno -O 1.5 -i 0",
+        "-R -c 198.18.0.2 -p 6000 -4 -B 198.18.0.1 --cport 40000 -A 1,0",
+        "-6 -A 1 --connect-timeout 250 --idle-timeout 700 -J --db /tmp/x.db --db-label v1",
+        "-u -b 0 -l 1400 --gso --gro",
+        "-u -b 1.5G -l 9000",
+        "--test udp_rr --req-size 100 --resp-size 200 --outstanding 3 --rr-timeout 50",
+        "--test udp_rr",
+        "--test tcp_rr --req-size 64 --resp-size 1M --outstanding 8",
+        "--test tcp_crr --cport-range 40000-40999 --linger0 -P 2",
+    };
+    for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
+        assert_round_trip(lines[i]);
+}
+
+/* An empty command line produces only the command name: defaults are never spelled out. */
+static void test_defaults_produce_no_options(void **state)
+{
+    (void)state;
+    const char *lines[] = {"", "-t 10 -P 1 -l 128K", "-u -l 1460 -b 1M", "--test udp_rr"};
+    for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
+        struct run_spec s;
+        parse_ok(lines[i], &s);
+        char **argv;
+        int argc;
+        assert_int_equal(run_spec_to_argv(&s, &argv, &argc), 0);
+        int want = s.params.kind == TEST_TCP_STREAM ? 1 : 3; /* run [--test KIND] */
+        if (argc != want)
+            fail_msg("'%s' produced %d words (first extra: %s)", lines[i], argc,
+                     argc > 1 ? argv[1] : "");
+        run_spec_argv_free(argv);
+    }
+}
+
+/* --help stops the parse and is never part of a produced command line. */
+static void test_help(void **state)
+{
+    (void)state;
+    struct run_spec s;
+    parse_ok("-P 2 -h", &s);
+    assert_true(s.help);
+    parse_ok("-P 2", &s);
+    assert_false(s.help);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_time_spellings_agree),
+        cmocka_unit_test(test_omit_spellings_add_up),
+        cmocka_unit_test(test_bytes_spellings),
+        cmocka_unit_test(test_long_and_short_spellings),
+        cmocka_unit_test(test_bad_options_are_named),
+        cmocka_unit_test(test_argv_round_trip),
+        cmocka_unit_test(test_defaults_produce_no_options),
+        cmocka_unit_test(test_help),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
