@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "campaign/order.h"
 #include "cli/cli_compare.h"
 #include "util/clock.h"
 #include "util/units.h"
@@ -233,7 +234,7 @@ int cli_compare(int argc, char **argv)
     }
     gsl_set_error_handler_off();
     if (!cfg.seed_given)
-        cfg.seed = compare_fresh_seed();
+        cfg.seed = order_fresh_seed();
     struct compare_campaign camp;
     char err[NB_ERRLEN];
     if (compare_campaign_init(&camp, &cfg, err, sizeof(err))) {

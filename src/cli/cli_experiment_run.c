@@ -15,7 +15,7 @@
 #include "cli/cli.h"
 #include "cli/cli_common.h"
 #include "cli/cli_experiment.h"
-#include "compare/schedule.h"
+#include "campaign/order.h"
 #include "store/store.h"
 
 /* Exit status when reset: reboot ran the reboot command and the machine stayed up. */
@@ -266,7 +266,7 @@ int cli_experiment_run(int argc, char **argv)
         return EXIT_USAGE;
     }
     char *text = read_file(a.operand);
-    uint64_t seed = e->has_seed ? e->seed : compare_fresh_seed();
+    uint64_t seed = e->has_seed ? e->seed : order_fresh_seed();
     struct store *db = NULL;
     int64_t id = 0;
     ex = EXIT_FAIL;

@@ -44,6 +44,16 @@ NB_MUST_CHECK int campaign_plan(size_t nvariants, size_t ncells, long runs, long
                                 uint64_t seed, struct campaign_slot **out, size_t *n);
 
 /*
+ * Rounds first_round .. last_round of the same plan (so a campaign can grow
+ * by rounds, as adaptive stopping does): the slots are exactly those
+ * campaign_plan() gives for these rounds, seq included. Returns like
+ * campaign_plan().
+ */
+NB_MUST_CHECK int campaign_plan_rounds(size_t nvariants, size_t ncells, long first_round,
+                                       long last_round, long warmup, uint64_t seed,
+                                       struct campaign_slot **out, size_t *n);
+
+/*
  * Plans the experiment with seed and records it (file_text may be NULL) and
  * its plan in db in one transaction. *id receives the experiment's id.
  */

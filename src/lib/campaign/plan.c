@@ -3,38 +3,20 @@
 #include <stdlib.h>
 
 #include "campaign/campaign.h"
+#include "campaign/order.h"
 
-/* splitmix64: small, well mixed and the same on every platform, so a seed replays anywhere. */
-static uint64_t splitmix64(uint64_t *state)
-{
-    uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
-/* Uniform in [0, bound) without modulo bias. */
-static uint64_t uniform_below(uint64_t *state, uint64_t bound)
-{
-    uint64_t limit = UINT64_MAX - UINT64_MAX % bound;
-    uint64_t x;
-    do
-        x = splitmix64(state);
-    while (x >= limit);
-    return x % bound;
-}
-
-int campaign_plan(size_t nvariants, size_t ncells, long runs, long warmup, uint64_t seed,
-                  struct campaign_slot **out, size_t *n)
+int campaign_plan_rounds(size_t nvariants, size_t ncells, long first_round, long last_round,
+                         long warmup, uint64_t seed, struct campaign_slot **out, size_t *n)
 {
     *out = NULL;
     *n = 0;
-    if (!nvariants || !ncells || runs < 1 || warmup < 0 || nvariants > UINT32_MAX / ncells)
+    if (!nvariants || !ncells || first_round < 1 || last_round < first_round || warmup < 0 ||
+        nvariants > UINT32_MAX / ncells)
         return -EINVAL;
     size_t per_round = nvariants * ncells;
-    size_t rounds = (size_t)runs + (size_t)warmup;
-    if (rounds > (size_t)INT32_MAX / per_round)
+    if ((size_t)last_round > (size_t)INT32_MAX / per_round)
         return -EINVAL; /* seq must fit the store's int */
+    size_t rounds = (size_t)(last_round - first_round + 1);
     struct campaign_slot *s = calloc(rounds * per_round, sizeof(*s));
     unsigned *order = malloc(per_round * sizeof(*order));
     if (!s || !order) {
@@ -43,29 +25,29 @@ int campaign_plan(size_t nvariants, size_t ncells, long runs, long warmup, uint6
         return -ENOMEM;
     }
     size_t k = 0;
-    for (size_t r = 1; r <= rounds; r++) {
-        /* Each round's permutation depends on the seed and the round only. */
-        uint64_t state = seed ^ ((uint64_t)r * 0xd1b54a32d192ed03ULL);
-        (void)splitmix64(&state);
-        for (size_t i = 0; i < per_round; i++)
-            order[i] = (unsigned)i;
-        for (size_t i = per_round; i > 1; i--) { /* Fisher-Yates */
-            size_t j = (size_t)uniform_below(&state, i);
-            unsigned t = order[i - 1];
-            order[i - 1] = order[j];
-            order[j] = t;
-        }
+    for (size_t r = (size_t)first_round; r <= (size_t)last_round; r++) {
+        order_round(seed, (unsigned)r, per_round, order);
         for (size_t i = 0; i < per_round; i++, k++)
             s[k] = (struct campaign_slot){.variant = order[i] / (unsigned)ncells,
                                           .cell = order[i] % (unsigned)ncells,
                                           .round = (unsigned)r,
-                                          .seq = (unsigned)k + 1,
+                                          .seq = (unsigned)((r - 1) * per_round + i + 1),
                                           .warmup = r <= (size_t)warmup};
     }
     free(order);
     *out = s;
     *n = k;
     return 0;
+}
+
+int campaign_plan(size_t nvariants, size_t ncells, long runs, long warmup, uint64_t seed,
+                  struct campaign_slot **out, size_t *n)
+{
+    *out = NULL;
+    *n = 0;
+    if (runs < 1 || warmup < 0 || runs > INT32_MAX - warmup)
+        return -EINVAL;
+    return campaign_plan_rounds(nvariants, ncells, 1, runs + warmup, warmup, seed, out, n);
 }
 
 int campaign_create(struct store *db, const struct experiment *e, const char *file_text,

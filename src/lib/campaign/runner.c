@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "campaign/campaign_priv.h"
-#include "compare/child.h"
+#include "util/proc.h"
 #include "store/store_plan.h"
 #include "util/clock.h"
 
@@ -80,12 +80,12 @@ static int reboot_now(struct campaign_ctx *c, char *err, size_t errlen)
              "'netab experiment resume %lld') continues",
              cmd, (long long)c->opts->id);
     say(c->opts, msg);
-    struct child_result r;
+    struct proc_result r;
     char why[NB_ERRLEN * 2] = "";
-    int rc = child_run_shell(cmd, CAMPAIGN_HOOK_TIMEOUT_S, &g_stop, &r, why, sizeof(why));
+    int rc = proc_run_shell(cmd, CAMPAIGN_HOOK_TIMEOUT_S, &g_stop, &r, why, sizeof(why));
     if (!rc)
-        child_describe_failure(&r, CAMPAIGN_HOOK_TIMEOUT_S, why, sizeof(why));
-    child_result_free(&r);
+        proc_describe_failure(&r, CAMPAIGN_HOOK_TIMEOUT_S, why, sizeof(why));
+    proc_result_free(&r);
     if (*why && !g_stop)
         return err_set(err, errlen, EIO, "the reboot command '%s' failed: %s", cmd, why);
     const char *w = getenv("NETAB_REBOOT_WAIT");

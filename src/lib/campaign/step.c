@@ -14,7 +14,7 @@
 #include <sys/wait.h>
 
 #include "campaign/campaign_priv.h"
-#include "compare/child.h"
+#include "util/proc.h"
 #include "envcap/envcap.h"
 #include "store/store_plan.h"
 #include "util/clock.h"
@@ -73,13 +73,13 @@ static bool hook(struct campaign_ctx *c, const char *what, const char *cmd, bool
 {
     if (!cmd)
         return true;
-    struct child_result r;
+    struct proc_result r;
     char e[NB_ERRLEN], reason[NB_ERRLEN * 2];
     int rc =
-        child_run_shell(cmd, CAMPAIGN_HOOK_TIMEOUT_S, stoppable ? c->stop : NULL, &r, e, sizeof(e));
+        proc_run_shell(cmd, CAMPAIGN_HOOK_TIMEOUT_S, stoppable ? c->stop : NULL, &r, e, sizeof(e));
     if (!rc)
-        child_describe_failure(&r, CAMPAIGN_HOOK_TIMEOUT_S, reason, sizeof(reason));
-    child_result_free(&r);
+        proc_describe_failure(&r, CAMPAIGN_HOOK_TIMEOUT_S, reason, sizeof(reason));
+    proc_result_free(&r);
     if (rc)
         snprintf(why, len, "%s failed: %s", what, e);
     else if (*reason)
@@ -100,9 +100,9 @@ static char *params_text(char *const *argv, const struct store_plan_row *p)
 }
 
 /* Why a finished `netab run --json` is not ok, or "" when it is. */
-static void judge_run(const struct child_result *r, double timeout, char *why, size_t len)
+static void judge_run(const struct proc_result *r, double timeout, char *why, size_t len)
 {
-    child_describe_failure(r, timeout, why, len);
+    proc_describe_failure(r, timeout, why, len);
     json_error_t je;
     json_t *doc = r->out_len ? json_loads(r->out, 0, &je) : NULL;
     const json_t *e = doc ? json_object_get(doc, "error") : NULL;
@@ -195,8 +195,8 @@ static void step_measure(struct campaign_ctx *c, struct step *s, enum store_run_
         return;
     }
     double timeout = campaign_run_timeout(s->argv);
-    struct child_result r;
-    int rc = child_run(s->argv, timeout, c->stop, &r, e, sizeof(e));
+    struct proc_result r;
+    int rc = proc_run(s->argv, timeout, c->stop, &r, e, sizeof(e));
     restore_cpus(c->saved); /* before anything else: never leave the machine changed */
     if (rc) {
         snprintf(why, len, "%s", e);
@@ -213,7 +213,7 @@ static void step_measure(struct campaign_ctx *c, struct step *s, enum store_run_
             free(r.out);
         r.out = NULL;
     }
-    child_result_free(&r);
+    proc_result_free(&r);
 }
 
 static void step_free(struct step *s)

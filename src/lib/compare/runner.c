@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare/child.h"
+#include "util/proc.h"
 #include "compare/compare.h"
 #include "util/units.h"
 
@@ -129,19 +129,19 @@ static int hook(const struct compare_campaign *c, const char *what, const char *
 {
     if (!cmd)
         return 0;
-    struct child_result res;
-    char err[NB_ERRLEN], why[CHILD_ERR_TAIL + 64];
+    struct proc_result res;
+    char err[NB_ERRLEN], why[PROC_ERR_TAIL + 64];
     double limit = fmax(c->timeout, MIN_HOOK_TIMEOUT);
-    int rc = child_run_shell(cmd, limit, c->stop, &res, err, sizeof(err));
+    int rc = proc_run_shell(cmd, limit, c->stop, &res, err, sizeof(err));
     if (rc == -ENOMEM) {
-        child_result_free(&res);
+        proc_result_free(&res);
         return rc;
     }
     if (rc)
         snprintf(why, sizeof(why), "%s", err);
     else
-        child_describe_failure(&res, limit, why, sizeof(why));
-    child_result_free(&res);
+        proc_describe_failure(&res, limit, why, sizeof(why));
+    proc_result_free(&res);
     if (!*why)
         return 0;
     if (!*r->error)
@@ -173,14 +173,14 @@ static int measure(const struct compare_campaign *c, const struct compare_varian
                    struct compare_run *r)
 {
     const struct compare_config *cfg = c->cfg;
-    struct child_result res;
+    struct proc_result res;
     char err[NB_ERRLEN];
     int rc;
     if (v->cmd) {
         char *line = external_command(cfg, v);
         if (!line)
             return -ENOMEM;
-        rc = child_run_shell(line, c->timeout, c->stop, &res, err, sizeof(err));
+        rc = proc_run_shell(line, c->timeout, c->stop, &res, err, sizeof(err));
         free(line);
     } else {
         size_t n = 3 + 4 + cfg->ncommon + v->words.n + 1;
@@ -204,19 +204,19 @@ static int measure(const struct compare_campaign *c, const struct compare_varian
             argv[k++] = cfg->common[i];
         for (size_t i = 0; i < v->words.n; i++)
             argv[k++] = v->words.w[i];
-        rc = child_run(argv, c->timeout, c->stop, &res, err, sizeof(err));
+        rc = proc_run(argv, c->timeout, c->stop, &res, err, sizeof(err));
         free(argv);
     }
     if (rc) {
-        child_result_free(&res);
+        proc_result_free(&res);
         if (rc == -ENOMEM)
             return rc;
         snprintf(r->error, sizeof(r->error), "%s", err);
         return 0;
     }
     r->seconds = res.seconds;
-    char why[CHILD_ERR_TAIL + 64];
-    child_describe_failure(&res, c->timeout, why, sizeof(why));
+    char why[PROC_ERR_TAIL + 64];
+    proc_describe_failure(&res, c->timeout, why, sizeof(why));
     if (!v->cmd && !res.timed_out && !res.interrupted) {
         /* netab run --json explains its failures in the document's "error" member. */
         json_error_t je;
@@ -232,7 +232,7 @@ static int measure(const struct compare_campaign *c, const struct compare_varian
     }
     if (*why) {
         snprintf(r->error, sizeof(r->error), "%.300s", why);
-        child_result_free(&res);
+        proc_result_free(&res);
         return 0;
     }
     for (size_t i = 0; i < c->nmetrics; i++) {
@@ -247,7 +247,7 @@ static int measure(const struct compare_campaign *c, const struct compare_varian
         }
         r->values[i] = rc ? NAN : x;
     }
-    child_result_free(&res);
+    proc_result_free(&res);
     return 0;
 }
 

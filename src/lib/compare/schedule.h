@@ -28,13 +28,6 @@ struct compare_slot {
 };
 
 /*
- * Fills order[0..nvar-1] with a uniformly random permutation of 0..nvar-1
- * for round `round` (1-based), determined by seed and round alone.
- * nvar <= COMPARE_MAX_VARIANTS.
- */
-void compare_round_order(uint64_t seed, unsigned round, unsigned nvar, unsigned *order);
-
-/*
  * Appends rounds first_round .. first_round + nrounds - 1 to slots (which
  * has room for nrounds * nvar more entries at slots[0]); rounds up to and
  * including `warmup` are marked as warm-ups. seq continues from seq0 + 1.
@@ -57,8 +50,5 @@ size_t compare_looks(unsigned first, unsigned max, unsigned *looks, size_t cap);
  * 1 - confidence (Bonferroni): 1 - (1 - confidence) / k.
  */
 double compare_look_confidence(double confidence, size_t k);
-
-/* A seed from the clock and the process id, for campaigns without --seed. */
-uint64_t compare_fresh_seed(void);
 
 #endif

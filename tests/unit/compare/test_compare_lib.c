@@ -9,7 +9,7 @@
 
 #include <cmocka.h>
 
-#include "compare/child.h"
+#include "util/proc.h"
 #include "compare/metrics.h"
 #include "compare/schedule.h"
 #include "util/words.h"
@@ -205,30 +205,30 @@ static void test_metric_regex(void **state)
 static void test_child(void **state)
 {
     (void)state;
-    struct child_result r;
+    struct proc_result r;
     char err[NB_ERRLEN], why[600];
-    assert_int_equal(child_run_shell("echo out; echo err >&2; exit 3", 10, NULL, &r, err, 256), 0);
+    assert_int_equal(proc_run_shell("echo out; echo err >&2; exit 3", 10, NULL, &r, err, 256), 0);
     assert_string_equal(r.out, "out\n");
     assert_string_equal(r.err_tail, "err\n");
-    child_describe_failure(&r, 10, why, sizeof(why));
+    proc_describe_failure(&r, 10, why, sizeof(why));
     assert_string_equal(why, "exit status 3: err");
-    child_result_free(&r);
+    proc_result_free(&r);
     /* A child that would run far too long is killed, with its own children. */
-    assert_int_equal(child_run_shell("sleep 30 & sleep 30", 0.3, NULL, &r, err, 256), 0);
+    assert_int_equal(proc_run_shell("sleep 30 & sleep 30", 0.3, NULL, &r, err, 256), 0);
     assert_true(r.timed_out);
     assert_true(r.seconds < 5);
-    child_describe_failure(&r, 0.3, why, sizeof(why));
+    proc_describe_failure(&r, 0.3, why, sizeof(why));
     assert_non_null(strstr(why, "timed out"));
-    child_result_free(&r);
+    proc_result_free(&r);
     /* A background grandchild that keeps the pipe open does not keep us waiting. */
-    assert_int_equal(child_run_shell("sleep 3 & echo done", 10, NULL, &r, err, 256), 0);
+    assert_int_equal(proc_run_shell("sleep 3 & echo done", 10, NULL, &r, err, 256), 0);
     assert_false(r.timed_out);
     assert_true(r.seconds < 2.5);
     assert_string_equal(r.out, "done\n");
-    child_result_free(&r);
+    proc_result_free(&r);
     char *bad[] = {"/nonexistent/program", NULL};
-    assert_int_not_equal(child_run(bad, 1, NULL, &r, err, sizeof(err)), 0);
-    child_result_free(&r);
+    assert_int_not_equal(proc_run(bad, 1, NULL, &r, err, sizeof(err)), 0);
+    proc_result_free(&r);
 }
 
 int main(void)

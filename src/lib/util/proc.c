@@ -1,4 +1,4 @@
-#include "compare/child.h"
+#include "util/proc.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -17,12 +17,12 @@ extern char **environ;
 
 #define KILL_GRACE_NS 2000000000ULL
 
-/* Appends data to the stdout buffer, up to CHILD_OUT_CAP. Returns 0 or -ENOMEM. */
-static int out_append(struct child_result *r, size_t *cap, const char *data, size_t n)
+/* Appends data to the stdout buffer, up to PROC_OUT_CAP. Returns 0 or -ENOMEM. */
+static int out_append(struct proc_result *r, size_t *cap, const char *data, size_t n)
 {
-    if (r->out_len + n > CHILD_OUT_CAP) {
+    if (r->out_len + n > PROC_OUT_CAP) {
         r->out_truncated = true;
-        n = CHILD_OUT_CAP - r->out_len;
+        n = PROC_OUT_CAP - r->out_len;
     }
     if (r->out_len + n + 1 > *cap) {
         size_t c = *cap ? *cap : 4096;
@@ -40,10 +40,10 @@ static int out_append(struct child_result *r, size_t *cap, const char *data, siz
     return 0;
 }
 
-/* Keeps the last CHILD_ERR_TAIL - 1 bytes of stderr. */
-static void tail_append(struct child_result *r, const char *data, size_t n)
+/* Keeps the last PROC_ERR_TAIL - 1 bytes of stderr. */
+static void tail_append(struct proc_result *r, const char *data, size_t n)
 {
-    size_t have = strlen(r->err_tail), room = CHILD_ERR_TAIL - 1;
+    size_t have = strlen(r->err_tail), room = PROC_ERR_TAIL - 1;
     if (n >= room) {
         memcpy(r->err_tail, data + n - room, room);
         r->err_tail[room] = '\0';
@@ -59,7 +59,7 @@ static void tail_append(struct child_result *r, const char *data, size_t n)
 }
 
 /* Reads what is available on fd; sets *open = false at EOF. Returns 0 or -ENOMEM. */
-static int drain(int fd, bool is_out, bool *open, struct child_result *r, size_t *cap)
+static int drain(int fd, bool is_out, bool *open, struct proc_result *r, size_t *cap)
 {
     char buf[8192];
     for (;;) {
@@ -146,8 +146,8 @@ static int spawn(char *const argv[], pid_t *pid, int *out_fd, int *err_fd, char 
     return 0;
 }
 
-int child_run(char *const argv[], double timeout_s, const volatile sig_atomic_t *stop,
-              struct child_result *r, char *err, size_t errlen)
+int proc_run(char *const argv[], double timeout_s, const volatile sig_atomic_t *stop,
+             struct proc_result *r, char *err, size_t errlen)
 {
     memset(r, 0, sizeof(*r));
     pid_t pid;
@@ -211,11 +211,11 @@ nomem:
     return err_set(err, errlen, ENOMEM, "out of memory reading the output of %s", argv[0]);
 }
 
-int child_run_shell(const char *cmd, double timeout_s, const volatile sig_atomic_t *stop,
-                    struct child_result *r, char *err, size_t errlen)
+int proc_run_shell(const char *cmd, double timeout_s, const volatile sig_atomic_t *stop,
+                   struct proc_result *r, char *err, size_t errlen)
 {
     char *argv[] = {"/bin/sh", "-c", (char *)cmd, NULL};
-    return child_run(argv, timeout_s, stop, r, err, errlen);
+    return proc_run(argv, timeout_s, stop, r, err, errlen);
 }
 
 /* The last non-empty line of s, trimmed, into buf. */
@@ -230,9 +230,9 @@ static void last_line(const char *s, char *buf, size_t len)
     snprintf(buf, len, "%.*s", (int)(end - begin), s + begin);
 }
 
-void child_describe_failure(const struct child_result *r, double timeout_s, char *buf, size_t len)
+void proc_describe_failure(const struct proc_result *r, double timeout_s, char *buf, size_t len)
 {
-    char line[CHILD_ERR_TAIL];
+    char line[PROC_ERR_TAIL];
     last_line(r->err_tail, line, sizeof(line));
     if (r->interrupted)
         snprintf(buf, len, "interrupted");
@@ -247,7 +247,7 @@ void child_describe_failure(const struct child_result *r, double timeout_s, char
         snprintf(buf, len, "%s", "");
 }
 
-void child_result_free(struct child_result *r)
+void proc_result_free(struct proc_result *r)
 {
     free(r->out);
     r->out = NULL;
