@@ -51,6 +51,24 @@ check "missing file" 2 "nope.yaml: cannot open: No such file or directory" \
 check "empty file" 2 "empty.yaml:1:1: the file is empty" "$netab" experiment validate "$tmp/empty.yaml"
 head -c 4096 /dev/urandom >"$tmp/garbage.yaml"
 check "binary garbage" 2 "garbage.yaml:" "$netab" experiment validate "$tmp/garbage.yaml"
+# A variant whose opts would make every one of its runs fail is refused before anything runs.
+bad_opts() { # variant opts -> a file in $tmp
+    printf 'name: opts\nvariants:\n  - name: fine\n  - name: broken\n    opts: "%s"\n' "$1" \
+        >"$tmp/opts.yaml"
+}
+bad_opts "-P 100000"
+check "variant opts out of range" 2 "opts.yaml:4:5: variant 'broken': -P: '100000' is out of range" \
+    "$netab" experiment validate "$tmp/opts.yaml"
+bad_opts "--bogus"
+check "variant opts unknown option" 2 "opts.yaml:4:5: variant 'broken': unknown option '--bogus'" \
+    "$netab" experiment validate "$tmp/opts.yaml"
+bad_opts "--time=abc"
+check "variant opts bad value" 2 "variant 'broken': -t: " "$netab" experiment validate "$tmp/opts.yaml"
+printf 'name: cells\ntest:\n  nodelay: true\nvariants:\n  - name: v\nmatrix:\n  test: [tcp_stream, udp_stream]\n' \
+    >"$tmp/cells.yaml"
+check "a variant invalid in one cell names the cell" 2 \
+    "variant 'v' in cell test=udp_stream: -M, -N and -C apply to TCP tests" \
+    "$netab" experiment validate "$tmp/cells.yaml"
 check "unknown verb" 2 "unknown verb 'frobnicate'" "$netab" experiment frobnicate
 check "no verb" 2 "usage: netab experiment" "$netab" experiment
 check "validate needs a file" 2 "validate takes exactly one FILE" "$netab" experiment validate

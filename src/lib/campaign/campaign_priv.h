@@ -8,9 +8,6 @@
 #include "campaign/campaign.h"
 #include "envcap/cpuctl.h"
 
-/* Shell hooks (setup, prepare, teardown, the reboot command) get this long. */
-#define CAMPAIGN_HOOK_TIMEOUT_S 600.0
-
 /* Everything one execution needs; built by campaign_execute(). */
 struct campaign_ctx {
     const struct campaign_opts *opts;
@@ -31,8 +28,5 @@ struct campaign_ctx {
  * that cannot be written (or ENOMEM) gives a negative errno.
  */
 NB_MUST_CHECK int campaign_step(struct campaign_ctx *c, int seq, char *err, size_t errlen);
-
-/* How long `netab run` with these arguments may take before it is killed. */
-double campaign_run_timeout(char *const *argv);
 
 #endif

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "campaign/campaign_priv.h"
+#include "campaign/exec.h"
 #include "util/proc.h"
 #include "store/store_plan.h"
 #include "util/clock.h"
@@ -82,9 +83,9 @@ static int reboot_now(struct campaign_ctx *c, char *err, size_t errlen)
     say(c->opts, msg);
     struct proc_result r;
     char why[NB_ERRLEN * 2] = "";
-    int rc = proc_run_shell(cmd, CAMPAIGN_HOOK_TIMEOUT_S, &g_stop, &r, why, sizeof(why));
+    int rc = proc_run_shell(cmd, EXEC_HOOK_TIMEOUT_S, &g_stop, &r, why, sizeof(why));
     if (!rc)
-        proc_describe_failure(&r, CAMPAIGN_HOOK_TIMEOUT_S, why, sizeof(why));
+        proc_describe_failure(&r, EXEC_HOOK_TIMEOUT_S, why, sizeof(why));
     proc_result_free(&r);
     if (*why && !g_stop)
         return err_set(err, errlen, EIO, "the reboot command '%s' failed: %s", cmd, why);

@@ -11,46 +11,18 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <sys/wait.h>
 
 #include "campaign/campaign_priv.h"
-#include "util/proc.h"
+#include "campaign/exec.h"
 #include "envcap/envcap.h"
+#include "runspec/run_spec.h"
 #include "store/store_plan.h"
 #include "util/clock.h"
 
-/* The value of the last occurrence of option opt in argv (netab run keeps the last). */
-static const char *last_opt(char *const *argv, const char *opt)
-{
-    const char *v = NULL;
-    for (size_t i = 1; argv[i]; i++)
-        if (!strcmp(argv[i], opt) && argv[i + 1])
-            v = argv[++i];
-    return v;
-}
-
-double campaign_run_timeout(char *const *argv)
-{
-    const char *t = last_opt(argv, "-t"), *o = last_opt(argv, "-O");
-    if (!t)
-        t = last_opt(argv, "--time");
-    if (!t && (last_opt(argv, "-n") || last_opt(argv, "--bytes")))
-        return 900; /* byte-bounded: no duration to derive from */
-    double secs = t ? strtod(t, NULL) : 10.0, omit = o ? strtod(o, NULL) : 0;
-    if (!isfinite(secs) || secs < 0)
-        secs = 10;
-    if (!isfinite(omit) || omit < 0)
-        omit = 0;
-    /* Connection set-up, the server's start and CPU figures take time too: be generous. */
-    return 2 * (secs + omit) + 60;
-}
-
 /* The interface traffic to the run's server leaves through; "lo" without -c. */
-static void run_iface(char *const *argv, char *ifname, size_t len)
+static void run_iface(const struct run_spec *spec, char *ifname, size_t len)
 {
-    const char *host = last_opt(argv, "-c");
-    if (!host)
-        host = last_opt(argv, "--client");
+    const char *host = spec->host;
     if (!host) {
         snprintf(ifname, len, "lo");
         return;
@@ -67,70 +39,27 @@ static void run_iface(char *const *argv, char *ifname, size_t len)
         *ifname = '\0';
 }
 
-/* Runs a shell hook; on failure writes "<what> failed: <reason>" into why and returns false. */
-static bool hook(struct campaign_ctx *c, const char *what, const char *cmd, bool stoppable,
-                 char *why, size_t len)
-{
-    if (!cmd)
-        return true;
-    struct proc_result r;
-    char e[NB_ERRLEN], reason[NB_ERRLEN * 2];
-    int rc =
-        proc_run_shell(cmd, CAMPAIGN_HOOK_TIMEOUT_S, stoppable ? c->stop : NULL, &r, e, sizeof(e));
-    if (!rc)
-        proc_describe_failure(&r, CAMPAIGN_HOOK_TIMEOUT_S, reason, sizeof(reason));
-    proc_result_free(&r);
-    if (rc)
-        snprintf(why, len, "%s failed: %s", what, e);
-    else if (*reason)
-        snprintf(why, len, "%s '%s' failed: %s", what, cmd, reason);
-    return !rc && !*reason;
-}
-
-/* The params recorded with a run: its command line and place in the plan. */
-static char *params_text(char *const *argv, const struct store_plan_row *p)
+/* The params recorded with a run: its command line, deadline and place in the plan. */
+static char *params_text(char *const *argv, double deadline, const struct store_plan_row *p)
 {
     json_t *a = json_array();
     for (size_t i = 0; a && argv[i]; i++)
         json_array_append_new(a, json_string(argv[i]));
-    json_t *o = json_pack("{s:o?, s:i, s:b}", "argv", a, "round", p->round, "warmup", p->warmup);
+    json_t *o = json_pack("{s:o?, s:f, s:i, s:b}", "argv", a, "deadline_s", deadline, "round",
+                          p->round, "warmup", p->warmup);
     char *s = o ? json_dumps(o, JSON_COMPACT) : NULL;
     json_decref(o);
     return s;
-}
-
-/* Why a finished `netab run --json` is not ok, or "" when it is. */
-static void judge_run(const struct proc_result *r, double timeout, char *why, size_t len)
-{
-    proc_describe_failure(r, timeout, why, len);
-    json_error_t je;
-    json_t *doc = r->out_len ? json_loads(r->out, 0, &je) : NULL;
-    const json_t *e = doc ? json_object_get(doc, "error") : NULL;
-    if (doc && e && !json_is_null(e)) {
-        const char *msg = json_is_string(e) ? json_string_value(e)
-                          : json_is_string(json_object_get(e, "message"))
-                              ? json_string_value(json_object_get(e, "message"))
-                              : "an error";
-        /* The document's error says it best; the exit status adds no more than its number. */
-        bool code = WIFEXITED(r->status) && WEXITSTATUS(r->status) && !r->timed_out;
-        char st[32] = "";
-        if (code)
-            snprintf(st, sizeof(st), " (exit status %d)", WEXITSTATUS(r->status));
-        snprintf(why, len, "netab run reported: %s%s", msg, st);
-    } else if (!*why && !doc) {
-        snprintf(why, len, "netab run printed no valid JSON document%s",
-                 r->out_truncated ? " (output truncated)" : "");
-    } else if (!*why && !e) {
-        snprintf(why, len, "netab run's JSON document has no \"error\" member");
-    }
-    json_decref(doc);
 }
 
 struct step {
     struct store_plan_row plan;
     const struct exp_variant *v;
     const struct exp_cell *cell;
-    char **argv; /* argv[0] is the netab binary */
+    struct run_spec spec; /* what the run does, parsed once */
+    char **words;         /* the experiment's arguments, which spec's strings point into */
+    double deadline;      /* run_spec_deadline() of spec */
+    char **argv;          /* the child's: argv[0] is the netab binary, then run_spec_to_argv() */
     json_t *env;
     int64_t run_id;
 };
@@ -149,15 +78,21 @@ static int step_prepare(struct campaign_ctx *c, struct step *s, char *err, size_
                        "seq %d: the plan names variant '%s' cell '%s', which the recorded "
                        "experiment file does not have",
                        s->plan.seq, s->plan.variant, s->plan.cell ? s->plan.cell : "(none)");
-    char **args;
+    char **words, **args, why[NB_ERRLEN];
     int argc;
-    int rc = experiment_run_args(c->e, s->v, s->cell, &args, &argc);
+    /* Loading the experiment checked every run already; this cannot fail but for memory. */
+    int rc = experiment_run_spec(c->e, s->v, s->cell, &s->spec, &words, why, sizeof(why));
     if (rc)
-        return err_set(err, errlen, -rc, "seq %d: cannot build the netab run arguments",
-                       s->plan.seq);
+        return err_set(err, errlen, -rc, "seq %d: %s", s->plan.seq, why);
+    s->spec.json = true;
+    s->deadline = run_spec_deadline(&s->spec);
+    rc = run_spec_to_argv(&s->spec, &args, &argc);
+    s->words = words; /* the spec's strings point into it */
+    if (rc)
+        return err_set(err, errlen, ENOMEM, "out of memory");
     s->argv = calloc((size_t)argc + 2, sizeof(char *));
     if (!s->argv || !(s->argv[0] = strdup(c->exe))) {
-        exp_argv_free(args);
+        run_spec_argv_free(args);
         return err_set(err, errlen, ENOMEM, "out of memory");
     }
     for (int i = 0; i < argc; i++)
@@ -166,60 +101,41 @@ static int step_prepare(struct campaign_ctx *c, struct step *s, char *err, size_
     return 0;
 }
 
-/* cpuctl_restore() with the signals blocked whose handler restores too, so the two never
- * interleave. */
-static void restore_cpus(struct cpuctl_saved *saved)
+/* Runs the measurement itself through the shared step runner; fills status and why. */
+static int step_measure(struct campaign_ctx *c, struct step *s, enum store_run_status *status,
+                        char *why, size_t len, char **doc, int *exit_code)
 {
-    sigset_t block, old;
-    sigemptyset(&block);
-    sigaddset(&block, SIGINT);
-    sigaddset(&block, SIGTERM);
-    sigaddset(&block, SIGHUP);
-    sigprocmask(SIG_BLOCK, &block, &old);
-    (void)cpuctl_restore(saved);
-    sigprocmask(SIG_SETMASK, &old, NULL);
-}
-
-/* Runs the measurement itself; fills status and why. */
-static void step_measure(struct campaign_ctx *c, struct step *s, enum store_run_status *status,
-                         char *why, size_t len, char **doc, int *exit_code)
-{
-    char e[NB_ERRLEN];
-    *status = STORE_RUN_FAILED;
-    if (!hook(c, "setup", s->v->setup, true, why, len) ||
-        !hook(c, "prepare", c->e->prepare, true, why, len))
-        return;
-    if ((s->v->cpus || s->v->max_freq_mhz) &&
-        cpuctl_apply(c->saved, s->v->cpus, s->v->max_freq_mhz, e, sizeof(e))) {
-        snprintf(why, len, "CPU settings: %s", e);
-        return;
-    }
-    double timeout = campaign_run_timeout(s->argv);
-    struct proc_result r;
-    int rc = proc_run(s->argv, timeout, c->stop, &r, e, sizeof(e));
-    restore_cpus(c->saved); /* before anything else: never leave the machine changed */
-    if (rc) {
-        snprintf(why, len, "%s", e);
-    } else {
-        judge_run(&r, timeout, why, len);
-        if (!*why)
-            *status = STORE_RUN_OK;
-        if (r.interrupted)
-            *status = STORE_RUN_INTERRUPTED;
-        if (WIFEXITED(r.status) && !r.timed_out && !r.interrupted)
-            *exit_code = WEXITSTATUS(r.status);
-        *doc = r.out_len ? r.out : NULL;
-        if (!*doc)
-            free(r.out);
-        r.out = NULL;
-    }
-    proc_result_free(&r);
+    struct exec_step x = {.setup = s->v->setup,
+                          .prepare = c->e->prepare,
+                          .teardown = s->v->teardown,
+                          .cpus = s->v->cpus,
+                          .max_freq_mhz = s->v->max_freq_mhz,
+                          .saved = c->saved,
+                          .argv = s->argv,
+                          .deadline = s->deadline,
+                          .stop = c->stop};
+    struct exec_outcome o;
+    int rc = exec_run(&x, &o);
+    *status = o.status == EXEC_OK            ? STORE_RUN_OK
+              : o.status == EXEC_INTERRUPTED ? STORE_RUN_INTERRUPTED
+                                             : STORE_RUN_FAILED;
+    if (*status == STORE_RUN_INTERRUPTED)
+        snprintf(why, len, "interrupted by signal %d (%s)", (int)*c->stop,
+                 strsignal((int)*c->stop));
+    else
+        snprintf(why, len, "%s", o.why);
+    *exit_code = o.exit_code;
+    *doc = o.out;
+    o.out = NULL;
+    exec_outcome_free(&o);
+    return rc;
 }
 
 static void step_free(struct step *s)
 {
     store_plan_row_free(&s->plan);
     exp_argv_free(s->argv);
+    exp_argv_free(s->words);
     json_decref(s->env);
 }
 
@@ -235,9 +151,9 @@ int campaign_step(struct campaign_ctx *c, int seq, char *err, size_t errlen)
         rc = step_prepare(c, &s, err, errlen);
     if (rc)
         goto out;
-    run_iface(s.argv, ifname, sizeof(ifname));
+    run_iface(&s.spec, ifname, sizeof(ifname));
     s.env = env_capture(*ifname ? ifname : NULL, NULL, NULL);
-    params = params_text(s.argv, &s.plan);
+    params = params_text(s.argv, s.deadline, &s.plan);
     env_text = s.env ? json_dumps(s.env, JSON_COMPACT) : NULL;
     if (!params || !env_text) {
         rc = err_set(err, errlen, ENOMEM, "out of memory");
@@ -249,17 +165,11 @@ int campaign_step(struct campaign_ctx *c, int seq, char *err, size_t errlen)
         goto out;
     enum store_run_status status;
     int exit_code = -1;
-    step_measure(c, &s, &status, why, sizeof(why), &doc, &exit_code);
-    /* Teardown always runs, and is not cut short by a signal: the machine must be left clean. */
-    char twhy[NB_ERRLEN * 2] = "";
-    if (!hook(c, "teardown", s.v->teardown, false, twhy, sizeof(twhy)) && status == STORE_RUN_OK) {
-        status = STORE_RUN_FAILED;
-        snprintf(why, sizeof(why), "%s", twhy);
-    }
-    if (*c->stop && status != STORE_RUN_OK) {
-        status = STORE_RUN_INTERRUPTED;
-        snprintf(why, sizeof(why), "interrupted by signal %d (%s)", (int)*c->stop,
-                 strsignal((int)*c->stop));
+    rc = step_measure(c, &s, &status, why, sizeof(why), &doc, &exit_code);
+    if (rc) {
+        /* Out of memory: the run stays 'running' and resume re-runs it as interrupted. */
+        err_set(err, errlen, -rc, "out of memory");
+        goto out;
     }
     rc = store_run_finish(o->db, s.run_id, status, exit_code, *why ? why : NULL, doc, err, errlen);
     if (rc)

@@ -6,7 +6,6 @@
 
 #include "util/words.h"
 #include "experiment/exp_priv.h"
-#include "util/units.h"
 
 void exp_cells_free(struct exp_cell *cells, size_t n)
 {
@@ -193,48 +192,4 @@ int experiment_run_args(const struct experiment *e, const struct exp_variant *v,
     if (!err)
         *argc = (int)s.n;
     return err;
-}
-
-/* The value of key `name` in a run of cell c: the cell's, else the test mapping's, else NULL. */
-static const char *effective(const struct experiment *e, const struct exp_cell *c, const char *name)
-{
-    const struct exp_key *k = experiment_key_find(name);
-    const struct exp_kv *kv = cell_value(c, k);
-    if (kv)
-        return kv->value;
-    for (size_t i = 0; i < e->ntest; i++)
-        if (e->test[i].key == k)
-            return e->test[i].value;
-    return NULL;
-}
-
-void experiment_plan(const struct experiment *e, struct exp_plan *plan)
-{
-    struct exp_cell *cells = NULL;
-    size_t n = 0;
-    *plan = (struct exp_plan){.cells = cell_count(e)};
-    size_t per_cell = (size_t)(e->runs + e->warmup) * e->nvariants;
-    plan->runs = per_cell * plan->cells;
-    plan->lower_bound = e->reset == EXP_RESET_REBOOT;
-    for (size_t i = 0; i < e->nvariants; i++)
-        if (e->variants[i].setup || e->variants[i].teardown)
-            plan->lower_bound = true;
-    if (experiment_cells(e, &cells, &n)) {
-        plan->lower_bound = true;
-        return;
-    }
-    for (size_t i = 0; i < n; i++) {
-        const char *t = effective(e, &cells[i], "time");
-        const char *o = effective(e, &cells[i], "omit");
-        double time = 10, omit = 0;
-        if (effective(e, &cells[i], "bytes")) {
-            plan->lower_bound = true;
-            time = 0;
-        } else if (t && units_parse_seconds(t, &time, NULL, 0))
-            time = 10;
-        if (o && units_parse_seconds(o, &omit, NULL, 0))
-            omit = 0;
-        plan->seconds += (double)per_cell * (time + omit + e->cooldown);
-    }
-    exp_cells_free(cells, n);
 }

@@ -63,6 +63,12 @@ bool exp_map_fields(struct exp_ctx *c, yaml_node_t *map, const char *where,
 bool exp_get_string(struct exp_ctx *c, yaml_node_t *n, const char *key, char **out);
 bool exp_get_int(struct exp_ctx *c, yaml_node_t *n, const char *key, long min, long max, long *out);
 
+/*
+ * Checks that every variant makes a valid `netab run` in every cell; adds one
+ * error per failing variant at its line. Returns 0, -EINVAL or -ENOMEM.
+ */
+int exp_check_runs(const struct experiment *e, struct exp_errors *errs);
+
 /* The sections with nested structure (sections.c). */
 void exp_parse_test(struct exp_ctx *c, yaml_node_t *n, struct experiment *e);
 void exp_parse_variants(struct exp_ctx *c, yaml_node_t *n, struct experiment *e);

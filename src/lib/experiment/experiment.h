@@ -75,7 +75,7 @@ struct exp_variant {
     char *teardown;   /* shell command leaving it; NULL if none */
     int cpus;         /* CPU-constrained mode: online CPUs, 0 = unconstrained */
     int max_freq_mhz; /* CPU frequency cap, 0 = unconstrained */
-    int line;         /* where the variant starts in the file */
+    int line, col;    /* where the variant starts in the file */
 };
 
 struct exp_axis {
@@ -158,6 +158,19 @@ void exp_argv_free(char **argv);
 NB_MUST_CHECK int exp_split_words(const char *s, char ***words, size_t *n, char *err,
                                   size_t errlen);
 
+struct run_spec;
+
+/*
+ * The run of variant v in cell c (c may be NULL) as a parsed `netab run`
+ * specification. *argv receives the argument vector the spec's strings
+ * point into (caller has ownership: exp_argv_free() after the spec's last
+ * use; NULL on failure). Returns 0, or -EINVAL with "variant 'NAME'[ in
+ * cell CELL]: <the option and what is wrong with it>", or -ENOMEM.
+ */
+NB_MUST_CHECK int experiment_run_spec(const struct experiment *e, const struct exp_variant *v,
+                                      const struct exp_cell *c, struct run_spec *spec, char ***argv,
+                                      char *err, size_t errlen);
+
 /* The size of a campaign. */
 struct exp_plan {
     size_t cells;
@@ -166,7 +179,11 @@ struct exp_plan {
     bool lower_bound; /* some runs are byte-bounded, or reboots and set-up add unknown time */
 };
 
-/* Computes the plan; the duration assumes netab run's default time (10 s) where none is set. */
+/*
+ * Computes the plan from every run's parsed specification (-t and -O of the
+ * test mapping, the cell and the variant's opts, netab run's 10 s where none
+ * is set); byte-bounded runs add no time and make the figure a lower bound.
+ */
 void experiment_plan(const struct experiment *e, struct exp_plan *plan);
 
 /* The parsed experiment as a JSON object (docs/experiment.md); caller owns the reference. NULL on

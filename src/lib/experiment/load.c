@@ -343,6 +343,8 @@ int experiment_load_buffer(const char *buf, size_t len, struct experiment **out,
         err = -ENOMEM;
     else if (errs->n > first || errs->dropped)
         err = -EINVAL;
+    else
+        err = exp_check_runs(e, errs); /* only a well-formed file has runs to check */
 out_doc:
     yaml_document_delete(&doc);
 out_parser:

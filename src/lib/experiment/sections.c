@@ -77,7 +77,8 @@ static void parse_variant(struct exp_ctx *c, yaml_node_t *n, struct experiment *
     if (!exp_map_fields(c, n, where, variant_keys, V_COUNT, v))
         return;
     struct exp_variant *var = &e->variants[e->nvariants];
-    *var = (struct exp_variant){.line = (int)n->start_mark.line + 1};
+    *var = (struct exp_variant){.line = (int)n->start_mark.line + 1,
+                                .col = (int)n->start_mark.column + 1};
     e->nvariants++;
     if (!v[V_NAME]) {
         exp_err(c, n, "%s has no 'name'", where);

@@ -83,15 +83,15 @@ static void test_cells_order(void **state)
     size_t n;
     assert_int_equal(experiment_cells(e, &cells, &n), 0);
     assert_int_equal(n, 4);
-    const char *want[] = {"streams=1,test=tcp_stream", "streams=1,test=udp_stream",
-                          "streams=4,test=tcp_stream", "streams=4,test=udp_stream"};
+    const char *want[] = {"streams=1,test=tcp_stream", "streams=1,test=tcp_rr",
+                          "streams=4,test=tcp_stream", "streams=4,test=tcp_rr"};
     for (size_t i = 0; i < n; i++) {
         assert_string_equal(cells[i].name, want[i]);
         assert_int_equal(cells[i].nkv, 2);
         assert_string_equal(cells[i].kv[0].key->name, "streams");
     }
     assert_string_equal(cells[2].kv[0].value, "4");
-    assert_string_equal(cells[3].kv[1].value, "udp_stream");
+    assert_string_equal(cells[3].kv[1].value, "tcp_rr");
     exp_cells_free(cells, n);
     experiment_free(e);
 }
@@ -132,8 +132,8 @@ static void test_run_args(void **state)
     assert_int_equal(experiment_cells(e, &cells, &n), 0);
     /* The cell replaces test's --test in place and appends -P; the variant's opts come last. */
     assert_int_equal(experiment_run_args(e, &e->variants[1], &cells[3], &argv, &argc), 0);
-    const char *want[] = {"run", "--test", "udp_stream", "-t", "10",    "-N",     "-P",
-                          "4",   "-l",     "16K",        "-C", "cubic", "--json", NULL};
+    const char *want[] = {"run", "--test", "tcp_rr", "-t", "10",    "-N",     "-P",
+                          "4",   "-l",     "16K",    "-C", "cubic", "--json", NULL};
     assert_argv(argv, argc, want);
     exp_argv_free(argv);
     /* Without a cell, only the test options and the variant's. */

@@ -1,0 +1,98 @@
+/*
+ * Every run of an experiment as a parsed run specification: the check that
+ * each variant's options make a valid `netab run` in every cell, and the
+ * campaign's size and duration computed from the parsed values.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "experiment/exp_priv.h"
+#include "runspec/run_spec.h"
+
+int experiment_run_spec(const struct experiment *e, const struct exp_variant *v,
+                        const struct exp_cell *c, struct run_spec *spec, char ***argv, char *err,
+                        size_t errlen)
+{
+    int argc;
+    *argv = NULL;
+    int rc = experiment_run_args(e, v, c, argv, &argc);
+    if (rc)
+        return err_set(err, errlen, -rc, "variant '%s': %s", v->name,
+                       rc == -ENOMEM ? "out of memory" : "its opts do not split into words");
+    char why[NB_ERRLEN];
+    rc = run_spec_parse(argc, *argv, spec, why, sizeof(why));
+    if (!rc && spec->help)
+        rc = err_set(why, sizeof(why), EINVAL, "-h/--help is not a test option");
+    if (rc) {
+        exp_argv_free(*argv);
+        *argv = NULL;
+        if (c && c->nkv)
+            return err_set(err, errlen, -rc, "variant '%s' in cell %s: %s", v->name, c->name, why);
+        return err_set(err, errlen, -rc, "variant '%s': %s", v->name, why);
+    }
+    return 0;
+}
+
+int exp_check_runs(const struct experiment *e, struct exp_errors *errs)
+{
+    struct exp_cell *cells;
+    size_t n;
+    if (experiment_cells(e, &cells, &n))
+        return -ENOMEM;
+    int rc = 0;
+    for (size_t i = 0; i < e->nvariants && rc != -ENOMEM; i++) {
+        const struct exp_variant *v = &e->variants[i];
+        /* One error per variant: the first cell it fails in says what is wrong. */
+        for (size_t j = 0; j < n; j++) {
+            struct run_spec spec;
+            char **argv, why[NB_ERRLEN];
+            int e2 = experiment_run_spec(e, v, &cells[j], &spec, &argv, why, sizeof(why));
+            exp_argv_free(argv);
+            if (e2 == -ENOMEM) {
+                rc = e2;
+                break;
+            }
+            if (e2) {
+                exp_errors_add(errs, v->line, v->col, "%s", why);
+                rc = -EINVAL;
+                break;
+            }
+        }
+    }
+    exp_cells_free(cells, n);
+    return rc;
+}
+
+void experiment_plan(const struct experiment *e, struct exp_plan *plan)
+{
+    struct exp_cell *cells = NULL;
+    size_t n = 0;
+    *plan = (struct exp_plan){.lower_bound = e->reset == EXP_RESET_REBOOT};
+    if (experiment_cells(e, &cells, &n)) {
+        plan->lower_bound = true;
+        return;
+    }
+    plan->cells = n;
+    plan->runs = (size_t)(e->runs + e->warmup) * e->nvariants * n;
+    for (size_t i = 0; i < e->nvariants; i++) {
+        const struct exp_variant *v = &e->variants[i];
+        if (v->setup || v->teardown)
+            plan->lower_bound = true;
+        for (size_t j = 0; j < n; j++) {
+            struct run_spec spec;
+            char **argv;
+            double t = NAN;
+            if (!experiment_run_spec(e, v, &cells[j], &spec, &argv, NULL, 0))
+                t = run_spec_expected_seconds(&spec);
+            exp_argv_free(argv);
+            if (isnan(t)) { /* byte-bounded (or not a valid run): its time is unknown */
+                plan->lower_bound = true;
+                t = 0;
+            }
+            plan->seconds += (double)(e->runs + e->warmup) * (t + e->cooldown);
+        }
+    }
+    exp_cells_free(cells, n);
+}
