@@ -100,12 +100,10 @@ static int run_rounds(struct cli_compare_result *res, struct progress *p, unsign
 {
     const struct compare_campaign *c = res->c;
     const struct compare_config *cfg = c->cfg;
-    size_t nvar = cfg->nvariants, n = (size_t)(last - first + 1) * nvar;
-    struct compare_slot *slots = calloc(n, sizeof(*slots));
-    if (!slots)
-        return -ENOMEM;
-    compare_schedule_rounds(cfg->seed, (unsigned)nvar, first, last - first + 1, cfg->warmup,
-                            (unsigned)res->nruns, slots);
+    struct campaign_slot *slots;
+    size_t n;
+    if (campaign_plan_rounds(cfg->nvariants, 1, first, last, cfg->warmup, cfg->seed, &slots, &n))
+        return -ENOMEM; /* the CLI bounds rounds and variants far below the planner's limits */
     int rc = 0;
     for (size_t i = 0; i < n && !stop_flag; i++) {
         if (res->nruns == res->cap) {

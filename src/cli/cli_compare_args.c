@@ -42,8 +42,8 @@ static const char usage_text[] =
     "                       change is within +-PCT %, checked at planned looks with a\n"
     "                       Bonferroni-corrected level (docs/compare.md)\n"
     "  --max-runs N         --until-ci: at most N measured runs per variant (default 50)\n"
-    "  --timeout SECONDS    kill a run after this long (default 3 x (-t + -O) + 30 s;\n"
-    "                       600 s with --cmd); hooks get at least 60 s\n"
+    "  --timeout SECONDS    kill a run after this long (default 2 x (-t + -O) + 60 s,\n"
+    "                       900 s with -n, 600 s with --cmd); hooks get 600 s\n"
     "  --db PATH            keep every run in the results store, labelled with its\n"
     "                       variant ('netab runs list --db PATH')\n"
     "\n"
@@ -183,6 +183,10 @@ static bool validate(struct compare_config *cfg, const char *global_cmd)
         int rc = words_split(v->opts ? v->opts : "", &v->words, err, sizeof(err));
         if (rc) {
             cli_usage_error(CMD, "--opts of variant '%s': %s", v->name, err);
+            return false;
+        }
+        if (compare_variant_prepare(cfg, v, err, sizeof(err))) {
+            cli_usage_error(CMD, "%s", err);
             return false;
         }
     }

@@ -28,10 +28,17 @@ check "smaller blocks regress" 1 "regressed" \
     --variant small --opts '-l 512' -- -t 0.5
 check "identical variants do not" 0 "exit status 0" \
     "$netab" compare --runs 3 --seed 1 --noise 25 --variant a --variant b -- -t 0.3 -l 128K
-check "a failing variant is reported with its reason" 2 "-P: '0' is out of range" \
+check "a variant that cannot run is refused before anything runs" 2 \
+    "variant 'bad': -P: '0' is out of range" \
     "$netab" compare --runs 2 --seed 1 --variant a --variant bad --opts '-P 0' -- -t 0.2
+check "an unknown option in a variant is named" 2 "variant 'bad': unknown option '--bogus'" \
+    "$netab" compare --runs 2 --seed 1 --variant a --variant bad --opts '--bogus' -- -t 0.2
+check "an option after -- is checked for every variant" 2 "variant 'a': -t: " \
+    "$netab" compare --runs 2 --seed 1 --variant a --variant b -- --time=abc
+check "a failing variant is reported with its reason" 2 "no-such-cc" \
+    "$netab" compare --runs 2 --seed 1 --variant a --variant bad --opts '-C no-such-cc' -- -t 0.2
 check "failing variant means exit 2" 2 "variant 'bad' has 0 successful runs" \
-    "$netab" compare --runs 2 --seed 1 --variant a --variant bad --opts '-P 0' -- -t 0.2
+    "$netab" compare --runs 2 --seed 1 --variant a --variant bad --opts '-C no-such-cc' -- -t 0.2
 check "external command, regex metric" 1 "'y' regressed in value" \
     "$netab" compare --runs 3 --seed 1 --variant x --cmd 'echo value 100' \
     --variant y --cmd 'echo value 50' --metric-regex 'value ([0-9]+)'

@@ -11,8 +11,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "campaign/campaign.h"
 #include "compare/metrics.h"
 #include "compare/schedule.h"
+#include "runspec/run_spec.h"
 #include "util/words.h"
 #include "util/err.h"
 
@@ -23,6 +25,7 @@ struct compare_variant {
     const char *cmd;      /* --cmd: external command (NULL: netab run) */
     const char *setup;    /* shell command before each of its runs, or NULL */
     const char *teardown; /* shell command after each of its runs, or NULL */
+    struct run_spec spec; /* netab run variants: the words after -- and opts, parsed */
 };
 
 struct compare_config {
@@ -48,6 +51,15 @@ struct compare_config {
     const char *self; /* the netab executable to run ("/proc/self/exe") */
 };
 
+/*
+ * Parses variant v's `netab run` options (cfg's common words, then v's opts,
+ * which must be split into v->words already) into v->spec, so that a variant
+ * that cannot run is refused before anything runs. Nothing to do for --cmd
+ * variants. Returns 0 or -EINVAL with "variant 'NAME': <option>: <why>".
+ */
+NB_MUST_CHECK int compare_variant_prepare(const struct compare_config *cfg,
+                                          struct compare_variant *v, char *err, size_t errlen);
+
 /* Frees the variants' split options. */
 void compare_config_free(struct compare_config *c);
 
@@ -57,7 +69,7 @@ bool compare_uses_cmd(const struct compare_config *c);
 enum compare_run_status { COMPARE_RUN_OK, COMPARE_RUN_FAILED };
 
 struct compare_run {
-    struct compare_slot slot;
+    struct campaign_slot slot;
     enum compare_run_status status;
     char error[320]; /* why the run failed; empty when it did not */
     double seconds;  /* wall time of the measured command */
@@ -83,9 +95,10 @@ NB_MUST_CHECK int compare_campaign_init(struct compare_campaign *c,
 void compare_campaign_free(struct compare_campaign *c);
 
 /*
- * The per-run timeout when --timeout is not given: three times the expected
- * duration (-t plus -O from the common and the variant options, 10 s if no
- * -t is given) plus 30 s; 600 s for external commands.
+ * The per-run timeout when --timeout is not given: the longest
+ * run_spec_deadline() of the variants (2 x (-t + -O) + 60 s, 900 s for -n),
+ * the formula every campaign uses; 600 s for external commands. Call after
+ * compare_variant_prepare().
  */
 double compare_run_timeout(const struct compare_config *cfg);
 
@@ -95,8 +108,8 @@ double compare_run_timeout(const struct compare_config *cfg);
  * with compare_run_free()). A failure of any step is recorded in
  * out->status and out->error, not returned. Returns 0 or -ENOMEM.
  */
-NB_MUST_CHECK int compare_run_one(const struct compare_campaign *c, const struct compare_slot *slot,
-                                  struct compare_run *out);
+NB_MUST_CHECK int compare_run_one(const struct compare_campaign *c,
+                                  const struct campaign_slot *slot, struct compare_run *out);
 
 void compare_run_free(struct compare_run *r);
 

@@ -10,13 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/proc.h"
+#include "campaign/exec.h"
 #include "compare/compare.h"
-#include "util/units.h"
 
-#define DEFAULT_RUN_SECONDS 10.0
 #define CMD_TIMEOUT 600.0
-#define MIN_HOOK_TIMEOUT 60.0
 
 void compare_config_free(struct compare_config *c)
 {
@@ -81,28 +78,30 @@ void compare_campaign_free(struct compare_campaign *c)
     c->metrics = NULL;
 }
 
-/* Finds the value of -t/--time or -O/--omit in words (the last one wins, as in getopt). */
-static void scan_seconds(char *const *w, size_t n, double *time_s, double *omit_s)
+int compare_variant_prepare(const struct compare_config *cfg, struct compare_variant *v, char *err,
+                            size_t errlen)
 {
-    for (size_t i = 0; i < n; i++) {
-        const char *v = NULL;
-        double *dst = NULL;
-        if (!strcmp(w[i], "-t") || !strcmp(w[i], "--time") || !strcmp(w[i], "-O") ||
-            !strcmp(w[i], "--omit")) {
-            dst = w[i][1] == 't' || !strcmp(w[i], "--time") ? time_s : omit_s;
-            v = i + 1 < n ? w[++i] : NULL;
-        } else if (!strncmp(w[i], "--time=", 7) || !strncmp(w[i], "--omit=", 7)) {
-            dst = w[i][2] == 't' ? time_s : omit_s;
-            v = w[i] + 7;
-        } else if ((!strncmp(w[i], "-t", 2) || !strncmp(w[i], "-O", 2)) && w[i][2]) {
-            dst = w[i][1] == 't' ? time_s : omit_s;
-            v = w[i] + 2;
-        }
-        double s;
-        char e[NB_ERRLEN];
-        if (v && !units_parse_seconds(v, &s, e, sizeof(e)))
-            *dst = s;
-    }
+    if (v->cmd)
+        return 0;
+    size_t n = cfg->ncommon + v->words.n;
+    char **w = calloc(n + 1, sizeof(*w));
+    if (!w)
+        return err_set(err, errlen, ENOMEM, "out of memory");
+    for (size_t i = 0; i < cfg->ncommon; i++)
+        w[i] = cfg->common[i];
+    for (size_t i = 0; i < v->words.n; i++)
+        w[cfg->ncommon + i] = v->words.w[i];
+    char why[NB_ERRLEN];
+    int rc = run_spec_parse_words(w, n, &v->spec, why, sizeof(why));
+    free(w);
+    if (!rc && v->spec.help)
+        rc = err_set(why, sizeof(why), EINVAL, "-h/--help is not a test option");
+    if (!rc && (v->spec.db || v->spec.db_label))
+        rc = err_set(why, sizeof(why), EINVAL,
+                     "--db and --db-label are compare's own options, not a variant's");
+    if (rc)
+        return err_set(err, errlen, -rc, "variant '%s': %s", v->name, why);
+    return 0;
 }
 
 double compare_run_timeout(const struct compare_config *cfg)
@@ -113,40 +112,9 @@ double compare_run_timeout(const struct compare_config *cfg)
         return CMD_TIMEOUT;
     /* The longest variant decides, so that one bound serves every run. */
     double worst = 0;
-    for (size_t i = 0; i < cfg->nvariants; i++) {
-        double t = DEFAULT_RUN_SECONDS, omit = 0;
-        scan_seconds(cfg->common, cfg->ncommon, &t, &omit);
-        scan_seconds(cfg->variants[i].words.w, cfg->variants[i].words.n, &t, &omit);
-        worst = fmax(worst, t + omit);
-    }
-    return 3 * worst + 30;
-}
-
-/* Runs a hook; on failure writes "WHAT failed: reason" into r->error. Returns 0, 1 (failed) or
- * -ENOMEM. */
-static int hook(const struct compare_campaign *c, const char *what, const char *cmd,
-                struct compare_run *r)
-{
-    if (!cmd)
-        return 0;
-    struct proc_result res;
-    char err[NB_ERRLEN], why[PROC_ERR_TAIL + 64];
-    double limit = fmax(c->timeout, MIN_HOOK_TIMEOUT);
-    int rc = proc_run_shell(cmd, limit, c->stop, &res, err, sizeof(err));
-    if (rc == -ENOMEM) {
-        proc_result_free(&res);
-        return rc;
-    }
-    if (rc)
-        snprintf(why, sizeof(why), "%s", err);
-    else
-        proc_describe_failure(&res, limit, why, sizeof(why));
-    proc_result_free(&res);
-    if (!*why)
-        return 0;
-    if (!*r->error)
-        snprintf(r->error, sizeof(r->error), "%s failed: %.290s", what, why);
-    return 1;
+    for (size_t i = 0; i < cfg->nvariants; i++)
+        worst = fmax(worst, run_spec_deadline(&cfg->variants[i].spec));
+    return worst;
 }
 
 /* The command line of an external-command variant: its --cmd, its --opts, the quoted words after
@@ -168,90 +136,86 @@ static char *external_command(const struct compare_config *cfg, const struct com
     return s;
 }
 
-/* Runs the measured command and takes the metrics from its output. Returns 0 or -ENOMEM. */
-static int measure(const struct compare_campaign *c, const struct compare_variant *v,
-                   struct compare_run *r)
+/* The argv of one netab run child of variant v: the variant's spec with compare's own additions. */
+static char **child_argv(const struct compare_config *cfg, const struct compare_variant *v,
+                         bool warmup)
 {
-    const struct compare_config *cfg = c->cfg;
-    struct proc_result res;
+    struct run_spec spec = v->spec;
+    char label[200], **args, **argv;
+    int argc;
+    spec.json = true;
+    if (cfg->db) {
+        /* The child stores its own document, labelled with the variant. */
+        snprintf(label, sizeof(label), "%s%s", v->name, warmup ? " (warm-up)" : "");
+        spec.db = cfg->db;
+        spec.db_label = label;
+    }
+    if (run_spec_to_argv(&spec, &args, &argc))
+        return NULL;
+    argv = calloc((size_t)argc + 2, sizeof(*argv));
+    if (argv && (argv[0] = strdup(cfg->self))) {
+        memcpy(argv + 1, args, (size_t)argc * sizeof(*args));
+        free(args); /* the strings moved into argv */
+        return argv;
+    }
+    free(argv);
+    run_spec_argv_free(args);
+    return NULL;
+}
+
+/* Takes every metric from a successful run's output. */
+static void take_metrics(const struct compare_campaign *c, const char *out, struct compare_run *r)
+{
     char err[NB_ERRLEN];
-    int rc;
-    if (v->cmd) {
-        char *line = external_command(cfg, v);
-        if (!line)
-            return -ENOMEM;
-        rc = proc_run_shell(line, c->timeout, c->stop, &res, err, sizeof(err));
-        free(line);
-    } else {
-        size_t n = 3 + 4 + cfg->ncommon + v->words.n + 1;
-        char **argv = calloc(n, sizeof(*argv));
-        if (!argv)
-            return -ENOMEM;
-        size_t k = 0;
-        char label[200];
-        argv[k++] = (char *)cfg->self;
-        argv[k++] = "run";
-        argv[k++] = "--json";
-        if (cfg->db) {
-            /* The child stores its own document, labelled with the variant. */
-            snprintf(label, sizeof(label), "%s%s", v->name, r->slot.warmup ? " (warm-up)" : "");
-            argv[k++] = "--db";
-            argv[k++] = (char *)cfg->db;
-            argv[k++] = "--db-label";
-            argv[k++] = label;
-        }
-        for (size_t i = 0; i < cfg->ncommon; i++)
-            argv[k++] = cfg->common[i];
-        for (size_t i = 0; i < v->words.n; i++)
-            argv[k++] = v->words.w[i];
-        rc = proc_run(argv, c->timeout, c->stop, &res, err, sizeof(err));
-        free(argv);
-    }
-    if (rc) {
-        proc_result_free(&res);
-        if (rc == -ENOMEM)
-            return rc;
-        snprintf(r->error, sizeof(r->error), "%s", err);
-        return 0;
-    }
-    r->seconds = res.seconds;
-    char why[PROC_ERR_TAIL + 64];
-    proc_describe_failure(&res, c->timeout, why, sizeof(why));
-    if (!v->cmd && !res.timed_out && !res.interrupted) {
-        /* netab run --json explains its failures in the document's "error" member. */
-        json_error_t je;
-        json_t *doc = json_loads(res.out, 0, &je);
-        const char *e = json_string_value(json_object_get(doc, "error"));
-        /* stderr often says more than the document ("-P: '0' is out of range ..."). */
-        size_t n = strcspn(res.err_tail, "\n");
-        if (e && n && strncmp(res.err_tail, "netab run: ", 11) == 0)
-            snprintf(why, sizeof(why), "%.*s", (int)(n < 300 ? n : 300), res.err_tail);
-        else if (e)
-            snprintf(why, sizeof(why), "netab run: %.300s", e);
-        json_decref(doc);
-    }
-    if (*why) {
-        snprintf(r->error, sizeof(r->error), "%.300s", why);
-        proc_result_free(&res);
-        return 0;
-    }
     for (size_t i = 0; i < c->nmetrics; i++) {
         const struct compare_metric *m = &c->metrics[i];
         double x = NAN;
-        rc = m->path ? compare_metric_from_json(res.out, m->path, &x, err, sizeof(err))
-                     : compare_metric_from_regex(res.out, cfg->metric_regex, &x, err, sizeof(err));
+        int rc = m->path
+                     ? compare_metric_from_json(out, m->path, &x, err, sizeof(err))
+                     : compare_metric_from_regex(out, c->cfg->metric_regex, &x, err, sizeof(err));
         /* Only the deciding metric must be there; the others are reported where present. */
         if (rc && i == c->decide) {
             snprintf(r->error, sizeof(r->error), "%s", err);
-            break;
+            return;
         }
         r->values[i] = rc ? NAN : x;
     }
-    proc_result_free(&res);
-    return 0;
 }
 
-int compare_run_one(const struct compare_campaign *c, const struct compare_slot *slot,
+/*
+ * Runs one slot through the campaigns' step runner (setup, prepare, the
+ * measured command, teardown) and takes the metrics. Returns 0 or -ENOMEM.
+ */
+static int run_step(const struct compare_campaign *c, const struct compare_variant *v,
+                    struct compare_run *r)
+{
+    const struct compare_config *cfg = c->cfg;
+    struct exec_step x = {.setup = v->setup,
+                          .prepare = cfg->prepare,
+                          .teardown = v->teardown,
+                          .deadline = c->timeout,
+                          .stop = c->stop};
+    char *line = NULL, **argv = NULL;
+    if (v->cmd && !(line = external_command(cfg, v)))
+        return -ENOMEM;
+    if (!v->cmd && !(argv = child_argv(cfg, v, r->slot.warmup)))
+        return -ENOMEM;
+    x.shell = line;
+    x.argv = argv;
+    struct exec_outcome o;
+    int rc = exec_run(&x, &o);
+    free(line);
+    run_spec_argv_free(argv);
+    r->seconds = o.seconds;
+    if (!rc && *o.why)
+        snprintf(r->error, sizeof(r->error), "%.300s", o.why);
+    else if (!rc)
+        take_metrics(c, o.out ? o.out : "", r);
+    exec_outcome_free(&o);
+    return rc;
+}
+
+int compare_run_one(const struct compare_campaign *c, const struct campaign_slot *slot,
                     struct compare_run *out)
 {
     memset(out, 0, sizeof(*out));
@@ -268,13 +232,7 @@ int compare_run_one(const struct compare_campaign *c, const struct compare_slot 
      * because interleaving switches variants on every run. Teardown runs even
      * when setup failed, to undo whatever part of it took effect.
      */
-    int rc = hook(c, "setup", v->setup, out);
-    if (rc == 0)
-        rc = hook(c, "prepare", c->cfg->prepare, out);
-    if (rc == 0)
-        rc = measure(c, v, out);
-    int trc = hook(c, "teardown", v->teardown, out);
-    if (rc < 0 || trc < 0)
+    if (run_step(c, v, out))
         return -ENOMEM;
     if (!*out->error)
         out->status = COMPARE_RUN_OK;

@@ -11,19 +11,37 @@
 
 #include "util/proc.h"
 #include "compare/metrics.h"
+#include "campaign/campaign.h"
 #include "compare/schedule.h"
 #include "util/words.h"
+
+/*
+ * compare's rounds come from the campaign planner with one cell: rounds
+ * first .. first + nrounds - 1 into out (seq follows from the round).
+ */
+static void schedule(uint64_t seed, unsigned nvar, unsigned first, unsigned nrounds,
+                     unsigned warmup, unsigned seq0, struct campaign_slot *out)
+{
+    struct campaign_slot *s;
+    size_t n;
+    assert_int_equal(
+        campaign_plan_rounds(nvar, 1, first, first + nrounds - 1, warmup, seed, &s, &n), 0);
+    assert_int_equal(n, (size_t)nvar * nrounds);
+    assert_int_equal(s[0].seq, seq0 + 1);
+    memcpy(out, s, n * sizeof(*s));
+    free(s);
+}
 
 static void test_every_variant_once_per_round(void **state)
 {
     (void)state;
     enum { NV = 4, ROUNDS = 50 };
-    struct compare_slot s[NV * ROUNDS];
-    compare_schedule_rounds(7, NV, 1, ROUNDS, 0, 0, s);
+    struct campaign_slot s[NV * ROUNDS];
+    schedule(7, NV, 1, ROUNDS, 0, 0, s);
     for (unsigned r = 0; r < ROUNDS; r++) {
         unsigned seen = 0;
         for (unsigned i = 0; i < NV; i++) {
-            const struct compare_slot *x = &s[r * NV + i];
+            const struct campaign_slot *x = &s[r * NV + i];
             assert_int_equal(x->round, r + 1);
             assert_int_equal(x->seq, r * NV + i + 1);
             assert_true(x->variant < NV);
@@ -38,8 +56,8 @@ static void test_rounds_are_shuffled(void **state)
     (void)state;
     /* Over 200 rounds of 3 variants every one of the 6 orders must appear. */
     enum { NV = 3, ROUNDS = 200 };
-    struct compare_slot s[NV * ROUNDS];
-    compare_schedule_rounds(1, NV, 1, ROUNDS, 0, 0, s);
+    struct campaign_slot s[NV * ROUNDS];
+    schedule(1, NV, 1, ROUNDS, 0, 0, s);
     unsigned orders[6] = {0}, first[NV] = {0};
     for (unsigned r = 0; r < ROUNDS; r++) {
         unsigned a = s[r * NV].variant, b = s[r * NV + 1].variant;
@@ -54,7 +72,8 @@ static void test_rounds_are_shuffled(void **state)
 }
 
 /* Field by field: padding bytes of the slots are unspecified. */
-static void assert_slots_equal(const struct compare_slot *a, const struct compare_slot *b, size_t n)
+static void assert_slots_equal(const struct campaign_slot *a, const struct campaign_slot *b,
+                               size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         assert_int_equal(a[i].variant, b[i].variant);
@@ -67,27 +86,27 @@ static void assert_slots_equal(const struct compare_slot *a, const struct compar
 static void test_schedule_reproducible(void **state)
 {
     (void)state;
-    struct compare_slot a[30], b[30], c[30];
-    compare_schedule_rounds(42, 3, 1, 10, 2, 0, a);
-    compare_schedule_rounds(42, 3, 1, 10, 2, 0, b);
-    compare_schedule_rounds(43, 3, 1, 10, 2, 0, c);
+    struct campaign_slot a[30], b[30], c[30];
+    schedule(42, 3, 1, 10, 2, 0, a);
+    schedule(42, 3, 1, 10, 2, 0, b);
+    schedule(43, 3, 1, 10, 2, 0, c);
     assert_slots_equal(a, b, 30);
     int differ = 0;
     for (int i = 0; i < 30; i++)
         differ += a[i].variant != c[i].variant;
     assert_true(differ > 0);
     /* Adding rounds later (adaptive stopping) gives the same rounds as planning them at once. */
-    struct compare_slot d[30];
-    compare_schedule_rounds(42, 3, 1, 4, 2, 0, d);
-    compare_schedule_rounds(42, 3, 5, 6, 2, 12, d + 12);
+    struct campaign_slot d[30];
+    schedule(42, 3, 1, 4, 2, 0, d);
+    schedule(42, 3, 5, 6, 2, 12, d + 12);
     assert_slots_equal(a, d, 30);
 }
 
 static void test_warmups_first(void **state)
 {
     (void)state;
-    struct compare_slot s[5 * 3];
-    compare_schedule_rounds(3, 3, 1, 5, 2, 0, s);
+    struct campaign_slot s[5 * 3];
+    schedule(3, 3, 1, 5, 2, 0, s);
     for (int i = 0; i < 15; i++)
         assert_int_equal(s[i].warmup, i < 6);
 }
