@@ -6,6 +6,7 @@
 #include <getopt.h>
 #include <jansson.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -171,6 +172,26 @@ static void on_progress(const struct campaign_event *ev, const char *msg, void *
     fflush(stderr);
 }
 
+/* The process policy: SIGINT, SIGTERM and SIGHUP stop the campaign cleanly. */
+static void on_stop_signal(int sig)
+{
+    campaign_cancel(sig);
+}
+
+static void stop_signals(bool install, struct sigaction old[3])
+{
+    static const int sigs[3] = {SIGINT, SIGTERM, SIGHUP};
+    for (int i = 0; i < 3; i++) {
+        if (install) {
+            struct sigaction sa = {.sa_handler = on_stop_signal};
+            sigemptyset(&sa.sa_mask);
+            sigaction(sigs[i], &sa, &old[i]);
+        } else {
+            sigaction(sigs[i], &old[i], NULL);
+        }
+    }
+}
+
 /* Runs or resumes experiment id; returns the exit status and explains it on stderr. */
 static int execute(struct store *db, const char *path, int64_t id)
 {
@@ -180,7 +201,10 @@ static int execute(struct store *db, const char *path, int64_t id)
     enum campaign_outcome outcome = CAMPAIGN_INTERRUPTED;
     int signo = 0;
     char err[NB_ERRLEN * 4];
+    struct sigaction old[3];
+    stop_signals(true, old);
     int rc = campaign_execute(&o, &outcome, &signo, err, sizeof(err));
+    stop_signals(false, old);
     if (p.bar_shown)
         fputs("\n", stderr); /* keep the last bar on screen */
     struct store_counts c = {0};

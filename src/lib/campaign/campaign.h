@@ -101,15 +101,24 @@ struct campaign_opts {
 /*
  * Runs every pending seq of experiment opts->id to the end: first restores
  * CPU settings a crashed campaign left behind, marks runs left 'running' as
- * 'interrupted', then runs store_next_pending() until none is left. SIGINT,
- * SIGTERM and SIGHUP are caught while it runs: the current child is killed,
- * its run recorded as interrupted, CPU settings restored, and
- * CAMPAIGN_INTERRUPTED returned with *signo set. A failed run is recorded
+ * 'interrupted', then runs store_next_pending() until none is left. It
+ * installs no signal handler: the caller decides which signals stop a
+ * campaign and calls campaign_cancel() from their handler. After a cancel
+ * the current child is killed, its run recorded as interrupted, CPU settings
+ * restored, and CAMPAIGN_INTERRUPTED returned with *signo set. A failed run is recorded
  * and the campaign goes on. Returns 0 with *outcome set, or a negative errno
  * (the store could not be written, the experiment is not there or its
  * recorded file no longer loads).
  */
 NB_MUST_CHECK int campaign_execute(const struct campaign_opts *opts, enum campaign_outcome *outcome,
                                    int *signo, char *err, size_t errlen);
+
+/*
+ * Stops the running campaign_execute() (of this process) as if by signal
+ * sig: the current step's child is killed and every CPU setting the
+ * campaign changed is put back at once, before this returns. Async-signal-
+ * safe (it preserves errno); a no-op when no campaign runs.
+ */
+void campaign_cancel(int sig);
 
 #endif

@@ -1,5 +1,5 @@
 /*
- * campaign_execute(): the loop over pending seqs, signal handling, the CPU
+ * campaign_execute(): the loop over pending seqs, cancellation, the CPU
  * state file and reset: reboot. See campaign.h and docs/campaign.md.
  */
 #include <errno.h>
@@ -18,32 +18,21 @@
 #include "util/clock.h"
 
 /*
- * The signal handler may only touch static storage: the stop flag that the
- * child runner polls and the CPU settings to put back. Restoring them in the
- * handler itself means the machine is back even if something later hangs.
+ * campaign_cancel() may be called from a signal handler, so it only touches
+ * static storage: the stop flag that the child runner polls and the CPU
+ * settings to put back. Restoring them there means the machine is back even
+ * if something later hangs.
  */
 static volatile sig_atomic_t g_stop;
 static struct cpuctl_saved g_saved;
 
-static void on_signal(int sig)
+void campaign_cancel(int sig)
 {
+    int saved_errno = errno;
     if (!g_stop)
-        g_stop = sig;
+        g_stop = sig > 0 ? sig : SIGTERM;
     (void)cpuctl_restore(&g_saved);
-}
-
-static void signals_set(bool install, struct sigaction old[3])
-{
-    static const int sigs[3] = {SIGINT, SIGTERM, SIGHUP};
-    for (int i = 0; i < 3; i++) {
-        if (install) {
-            struct sigaction sa = {.sa_handler = on_signal};
-            sigemptyset(&sa.sa_mask);
-            sigaction(sigs[i], &sa, &old[i]);
-        } else {
-            sigaction(sigs[i], &old[i], NULL);
-        }
-    }
+    errno = saved_errno;
 }
 
 /* Sleeps up to s seconds, returning early once a signal arrived. */
@@ -213,7 +202,6 @@ int campaign_execute(const struct campaign_opts *opts, enum campaign_outcome *ou
                      char *err, size_t errlen)
 {
     struct campaign_ctx c = {.opts = opts, .stop = &g_stop, .saved = &g_saved};
-    struct sigaction old[3];
     *signo = 0;
     g_stop = 0;
     ssize_t n = readlink("/proc/self/exe", c.exe, sizeof(c.exe) - 1);
@@ -224,10 +212,8 @@ int campaign_execute(const struct campaign_opts *opts, enum campaign_outcome *ou
     int rc = lock_store(opts->db_path, &lock, err, errlen);
     if (rc)
         return rc;
-    signals_set(true, old);
     rc = execute(&c, outcome, err, errlen);
     (void)cpuctl_restore(&g_saved);
-    signals_set(false, old);
     *signo = g_stop;
     if (!rc && g_stop)
         *outcome = CAMPAIGN_INTERRUPTED;
