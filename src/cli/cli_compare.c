@@ -15,6 +15,7 @@
 #include "cli/cli.h"
 #include "campaign/order.h"
 #include "cli/cli_compare.h"
+#include "compare/session.h"
 #include "util/clock.h"
 #include "util/units.h"
 
@@ -23,10 +24,11 @@
 
 static volatile sig_atomic_t stop_flag;
 
+/* The process policy: SIGINT and SIGTERM end the comparison after the current run. */
 static void on_signal(int sig)
 {
-    (void)sig;
     stop_flag = 1;
+    campaign_cancel(sig);
 }
 
 struct progress {
@@ -94,50 +96,68 @@ static void progress_run(struct progress *p, const struct compare_campaign *c,
     }
 }
 
-/* Runs rounds first..last (1-based, warm-ups included). Returns 0 or -ENOMEM. */
-static int run_rounds(struct cli_compare_result *res, struct progress *p, unsigned first,
-                      unsigned last)
+/* What the campaign engine's progress callback needs to record and show each run. */
+struct engine_ctx {
+    struct cli_compare_result *res;
+    struct progress *p;
+    int rc; /* -ENOMEM once a record could not be made */
+};
+
+/* Records one finished run of the campaign engine and shows it. */
+static void on_run(const struct campaign_event *ev, const char *msg, void *arg)
 {
-    const struct compare_campaign *c = res->c;
-    const struct compare_config *cfg = c->cfg;
-    struct campaign_slot *slots;
-    size_t n;
-    if (campaign_plan_rounds(cfg->nvariants, 1, first, last, cfg->warmup, cfg->seed, &slots, &n))
-        return -ENOMEM; /* the CLI bounds rounds and variants far below the planner's limits */
-    int rc = 0;
-    for (size_t i = 0; i < n && !stop_flag; i++) {
-        if (res->nruns == res->cap) {
-            size_t cap = res->cap ? res->cap * 2 : 64;
-            struct compare_run *runs = realloc(res->runs, cap * sizeof(*runs));
-            if (!runs) {
-                rc = -ENOMEM;
-                break;
-            }
-            res->runs = runs;
-            res->cap = cap;
-        }
-        char next[160];
-        snprintf(next, sizeof(next), "round %u: %s%s", slots[i].round,
-                 cfg->variants[slots[i].variant].name, slots[i].warmup ? " (warm-up)" : "");
-        progress_bar(p, next);
-        struct compare_run *r = &res->runs[res->nruns];
-        rc = compare_run_one(c, &slots[i], r);
-        if (rc) {
-            compare_run_free(r);
-            break;
-        }
-        if (stop_flag) { /* the run was cut short: it measured nothing */
-            compare_run_free(r);
-            break;
-        }
-        res->nruns++;
-        p->done++;
-        progress_run(p, c, r);
-        if (cfg->cooldown > 0 && i + 1 < n)
-            clock_sleep_until(clock_now_ns() + (uint64_t)(cfg->cooldown * 1e9));
+    struct engine_ctx *x = arg;
+    struct cli_compare_result *res = x->res;
+    if (!ev) {
+        progress_clear(x->p);
+        fprintf(stderr, "netab compare: %s\n", msg);
+        return;
     }
-    free(slots);
-    return rc;
+    if (ev->status == STORE_RUN_INTERRUPTED || x->rc)
+        return; /* a run that a signal cut short measured nothing */
+    if (res->nruns == res->cap) {
+        size_t cap = res->cap ? res->cap * 2 : 64;
+        struct compare_run *runs = realloc(res->runs, cap * sizeof(*runs));
+        if (!runs) {
+            x->rc = -ENOMEM;
+            return;
+        }
+        res->runs = runs;
+        res->cap = cap;
+    }
+    struct compare_run *r = &res->runs[res->nruns];
+    if (compare_run_from_event(res->c, ev, r)) {
+        compare_run_free(r);
+        x->rc = -ENOMEM;
+        return;
+    }
+    res->nruns++;
+    x->p->done++;
+    progress_run(x->p, res->c, r);
+    char last[160];
+    snprintf(last, sizeof(last), "last: round %u %s%s", r->slot.round,
+             res->c->cfg->variants[r->slot.variant].name, r->slot.warmup ? " (warm-up)" : "");
+    progress_bar(x->p, last);
+}
+
+/*
+ * Runs the planned rounds through round `through` (warm-ups included) on the
+ * campaign engine. Returns 0, -ENOMEM, or another negative errno with the
+ * reason printed.
+ */
+static int run_rounds(struct cli_compare_result *res, struct compare_session *s, struct progress *p,
+                      unsigned through)
+{
+    struct engine_ctx x = {.res = res, .p = p};
+    char err[NB_ERRLEN * 4];
+    int signo;
+    int rc = compare_session_run(s, through, on_run, &x, &signo, err, sizeof(err));
+    if (rc) {
+        progress_clear(p);
+        fprintf(stderr, "netab compare: %s\n", err);
+        return rc;
+    }
+    return x.rc;
 }
 
 /* At a look: is every relative change's interval within +-until_ci? Returns 0 or -ENOMEM. */
@@ -159,7 +179,10 @@ static int look(struct cli_compare_result *res, bool *reached)
     return 0;
 }
 
-/* The whole schedule, with looks when adaptive. Returns 0 or -ENOMEM. */
+/*
+ * The whole schedule on the campaign engine, with looks when adaptive.
+ * Returns 0, -ENOMEM, or another negative errno whose reason was printed.
+ */
 static int campaign(struct cli_compare_result *res, struct progress *p)
 {
     const struct compare_config *cfg = res->c->cfg;
@@ -177,25 +200,30 @@ static int campaign(struct cli_compare_result *res, struct progress *p)
     if (res->adaptive) /* Bonferroni over the planned looks: see docs/compare.md */
         res->opts.confidence = compare_look_confidence(cfg->confidence, k);
     p->total = (size_t)(cfg->warmup + looks[0]) * cfg->nvariants;
-    unsigned done = 0; /* rounds run, warm-ups included */
+    struct compare_session s;
+    char err[NB_ERRLEN * 4];
+    int rc = compare_session_open(&s, cfg, (long)(cfg->warmup + looks[0]), err, sizeof(err));
+    if (rc) {
+        fprintf(stderr, "netab compare: %s\n", err);
+        return rc;
+    }
     for (size_t i = 0; i < k; i++) {
         unsigned target = cfg->warmup + looks[i];
         p->total = (size_t)target * cfg->nvariants;
-        int rc = run_rounds(res, p, done + 1, target);
+        rc = run_rounds(res, &s, p, target);
         if (rc)
-            return rc;
+            break;
         if (stop_flag) {
             res->interrupted = true;
             break;
         }
-        done = target;
         res->rounds = looks[i];
         res->looks_done = (unsigned)i + 1;
         if (!res->adaptive)
             break;
         bool reached;
-        if (look(res, &reached))
-            return -ENOMEM;
+        if ((rc = look(res, &reached)))
+            break;
         progress_clear(p);
         fprintf(stderr,
                 "netab compare: look %zu/%zu after %u rounds: widest interval of the relative "
@@ -207,8 +235,9 @@ static int campaign(struct cli_compare_result *res, struct progress *p)
             break;
         }
     }
+    compare_session_close(&s);
     progress_clear(p);
-    return 0;
+    return rc;
 }
 
 static void free_result(struct cli_compare_result *res)
@@ -241,7 +270,6 @@ int cli_compare(int argc, char **argv)
         return EXIT_USAGE;
     }
     camp.timeout = compare_run_timeout(&cfg);
-    camp.stop = &stop_flag;
     struct sigaction sa = {.sa_handler = on_signal}, old_int, old_term;
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, &old_int);
@@ -264,7 +292,8 @@ int cli_compare(int argc, char **argv)
     if (!rc)
         rc = cfg.json ? cli_compare_print_json(&res) : (cli_compare_print_text(&res), 0);
     if (rc) {
-        fprintf(stderr, "netab compare: out of memory\n");
+        if (rc == -ENOMEM)
+            fprintf(stderr, "netab compare: out of memory\n");
         res.exit_code = EXIT_USAGE;
     } else if (fflush(stdout) || ferror(stdout)) {
         fprintf(stderr, "netab compare: cannot write output: %s\n", strerror(errno));

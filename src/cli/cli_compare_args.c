@@ -408,7 +408,5 @@ int cli_compare_parse(int argc, char **argv, struct compare_config *cfg)
         cfg->max_runs = cfg->runs > 50 ? cfg->runs : 50;
     if (!validate(cfg, global_cmd))
         return EXIT_USAGE;
-    if (cfg->db && compare_uses_cmd(cfg))
-        return cli_usage_error(CMD, "--db keeps netab run documents; it does not apply to --cmd");
     return -1;
 }

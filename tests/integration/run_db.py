@@ -4,6 +4,7 @@ ones in the run's own JSON document, a failed run is stored with its exit
 status, and an unwritable store is a clear error with exit status 1."""
 import json
 import os
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -45,28 +46,46 @@ def main():
             fail("stored sender_bps differs from the document")
         if bad["exit_code"] != 1 or bad["status"] != "failed":
             fail(f"the refused run is stored as {bad['status']} / exit {bad['exit_code']}")
-        # netab compare --db: every run is kept, labelled with its variant.
+        # netab compare --db: the comparison is an experiment in the store, every run kept
+        # with its variant and its place in the plan (warm-ups marked).
         cdb = os.path.join(tmp, "compare.db")
         rc, out, err = run("compare", "--runs", "2", "--warmup", "1", "--seed", "3", "--db", cdb,
                            "--variant", "a", "--variant", "b", "--", "-t", "0.2", "-i", "0")
         if rc not in (0, 1):
             fail(f"netab compare --db exited {rc}: {err[-400:]}")
         rc, out, err = run("runs", "list", "--db", cdb, "--json")
-        labels = sorted(r["variant"] for r in json.loads(out))
-        want = sorted(["a", "a", "b", "b", "a (warm-up)", "b (warm-up)"])
-        if labels != want:
-            fail(f"compare --db stored {labels}, expected {want}")
-        rc, out, err = run("compare", "--db", cdb, "--cmd", "echo 1", "--metric-regex", "(1)",
-                           "--variant", "a", "--variant", "b")
-        if rc != 2 or "--db" not in err:
-            fail(f"--db with --cmd should be a usage error: {rc} {err}")
+        listed = json.loads(out)
+        labels = sorted(r["variant"] for r in listed)
+        if labels != ["a", "a", "a", "b", "b", "b"] or any(r["status"] != "ok" for r in listed):
+            fail(f"compare --db stored {[(r['variant'], r['status']) for r in listed]}")
+        con = sqlite3.connect(cdb)
+        plan = sorted(con.execute(
+            "SELECT p.variant, p.warmup, p.round, r.receiver_bps > 0 FROM plan p JOIN runs r "
+            "ON r.experiment_id = p.experiment_id AND r.seq = p.seq"))
+        names = list(con.execute("SELECT name, status FROM experiments"))
+        con.close()
+        want = [("a", 0, 2, 1), ("a", 0, 3, 1), ("a", 1, 1, 1),
+                ("b", 0, 2, 1), ("b", 0, 3, 1), ("b", 1, 1, 1)]
+        if plan != want or names != [("compare", "done")]:
+            fail(f"compare --db recorded plan {plan} and experiments {names}")
+        # External commands are kept too: their output is the stored document.
+        rc, out, err = run("compare", "--db", cdb, "--runs", "2", "--seed", "1", "--cmd", "echo 1",
+                           "--metric-regex", "(1)", "--variant", "a", "--variant", "b")
+        if rc != 0:
+            fail(f"compare --db --cmd exited {rc}: {err[-400:]}")
+        con = sqlite3.connect(cdb)
+        docs = list(con.execute("SELECT r.result_json, r.status FROM runs r JOIN experiments e "
+                                "ON r.experiment_id = e.id WHERE e.id = 2"))
+        con.close()
+        if len(docs) != 4 or any(d != ("1\n", "ok") for d in docs):
+            fail(f"compare --db --cmd stored {docs}")
         # A store that cannot be created: the run still prints, then exit 1 with a reason.
         blocker = os.path.join(tmp, "file")
         open(blocker, "w").close()
         rc, out, err = run("run", "-t", "0.2", "-i", "0", "--db", os.path.join(blocker, "x.db"))
         if rc != 1 or "not stored" not in err:
             fail(f"an unusable --db should exit 1 saying the result was not stored: {rc} {err}")
-    print("run_db: 5 checks passed")
+    print("run_db: 6 checks passed")
 
 
 if __name__ == "__main__":

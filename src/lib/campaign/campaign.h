@@ -54,6 +54,15 @@ NB_MUST_CHECK int campaign_plan_rounds(size_t nvariants, size_t ncells, long fir
                                        struct campaign_slot **out, size_t *n);
 
 /*
+ * Adds rounds first_round .. last_round of e's plan (with seed, as
+ * campaign_create() planned the first ones) to experiment id in db, so the
+ * next campaign_execute() runs them. Returns 0 or a negative errno.
+ */
+NB_MUST_CHECK int campaign_extend(struct store *db, const struct experiment *e, int64_t id,
+                                  long first_round, long last_round, uint64_t seed, char *err,
+                                  size_t errlen);
+
+/*
  * Plans the experiment with seed and records it (file_text may be NULL) and
  * its plan in db in one transaction. *id receives the experiment's id.
  */
@@ -81,6 +90,8 @@ struct campaign_event {
     long done, planned;     /* seqs finished (ok or failed) and planned, after this run */
     double eta_s;           /* NAN while unknown */
     const json_t *warnings; /* env_warnings() of this run's environment (borrowed) */
+    const char *output;     /* what the measured command printed; NULL if nothing (borrowed) */
+    double measured_s;      /* wall time of the measured command alone */
 };
 
 enum campaign_outcome {
@@ -93,6 +104,12 @@ struct campaign_opts {
     struct store *db;
     const char *db_path; /* the CPU state file is db_path + ".cpuctl" */
     int64_t id;
+    /*
+     * The experiment itself when it lives in memory only (netab compare,
+     * which has no file); NULL: load the file recorded with experiment id.
+     * Borrowed.
+     */
+    const struct experiment *experiment;
     /* Called after each run and before a reboot (ev NULL, msg set); may be NULL. */
     void (*progress)(const struct campaign_event *ev, const char *msg, void *arg);
     void *arg;

@@ -17,6 +17,8 @@
 
 /* Shell hooks (setup, prepare, teardown, the reboot command) get this long. */
 #define EXEC_HOOK_TIMEOUT_S 600.0
+/* An external measuring command (netab compare --cmd) gets this long unless told otherwise. */
+#define EXEC_CMD_DEADLINE_S 600.0
 
 struct exec_step {
     const char *setup, *prepare, *teardown; /* shell commands; NULL = none */

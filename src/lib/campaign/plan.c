@@ -89,3 +89,35 @@ out:
     exp_cells_free(cells, ncells);
     return rc;
 }
+
+int campaign_extend(struct store *db, const struct experiment *e, int64_t id, long first_round,
+                    long last_round, uint64_t seed, char *err, size_t errlen)
+{
+    struct exp_cell *cells = NULL;
+    size_t ncells = 0, n = 0;
+    struct campaign_slot *slots = NULL;
+    struct store_plan_entry *plan = NULL;
+    int rc = experiment_cells(e, &cells, &ncells);
+    if (!rc)
+        rc = campaign_plan_rounds(e->nvariants, ncells, first_round, last_round, e->warmup, seed,
+                                  &slots, &n);
+    if (!rc && !(plan = calloc(n, sizeof(*plan))))
+        rc = -ENOMEM;
+    if (rc) {
+        err_set(err, errlen, -rc, "cannot plan rounds %ld to %ld of %s: %s", first_round,
+                last_round, e->name, rc == -EINVAL ? "the plan is too large" : "out of memory");
+        goto out;
+    }
+    for (size_t i = 0; i < n; i++)
+        plan[i] = (struct store_plan_entry){.seq = (int)slots[i].seq,
+                                            .variant = e->variants[slots[i].variant].name,
+                                            .cell = cells[slots[i].cell].name,
+                                            .warmup = slots[i].warmup,
+                                            .round = (int)slots[i].round};
+    rc = store_plan_append(db, id, plan, n, err, errlen);
+out:
+    free(plan);
+    free(slots);
+    exp_cells_free(cells, ncells);
+    return rc;
+}

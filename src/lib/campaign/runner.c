@@ -85,6 +85,12 @@ static int reboot_now(struct campaign_ctx *c, char *err, size_t errlen)
 
 static int load_experiment(struct campaign_ctx *c, char *err, size_t errlen)
 {
+    if (c->opts->experiment) {
+        c->e = (struct experiment *)c->opts->experiment; /* borrowed: see campaign_execute() */
+        return experiment_cells(c->e, &c->cells, &c->ncells)
+                   ? err_set(err, errlen, ENOMEM, "out of memory")
+                   : 0;
+    }
     struct store_experiment info;
     char *file_text = NULL;
     int rc = store_experiment_get(c->opts->db, c->opts->id, &info, NULL, &file_text, err, errlen);
@@ -219,6 +225,7 @@ int campaign_execute(const struct campaign_opts *opts, enum campaign_outcome *ou
         *outcome = CAMPAIGN_INTERRUPTED;
     close(lock);
     exp_cells_free(c.cells, c.ncells);
-    experiment_free(c.e);
+    if (!opts->experiment)
+        experiment_free(c.e);
     return rc;
 }

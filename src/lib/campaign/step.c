@@ -39,14 +39,20 @@ static void run_iface(const struct run_spec *spec, char *ifname, size_t len)
         *ifname = '\0';
 }
 
-/* The params recorded with a run: its command line, deadline and place in the plan. */
-static char *params_text(char *const *argv, double deadline, const struct store_plan_row *p)
+/*
+ * The params recorded with a run: its command line (argv of netab run, or
+ * the external command as "cmd"), deadline and place in the plan.
+ */
+static char *params_text(char *const *argv, const char *cmd, double deadline,
+                         const struct store_plan_row *p)
 {
-    json_t *a = json_array();
+    json_t *a = argv ? json_array() : NULL;
     for (size_t i = 0; a && argv[i]; i++)
         json_array_append_new(a, json_string(argv[i]));
     json_t *o = json_pack("{s:o?, s:f, s:i, s:b}", "argv", a, "deadline_s", deadline, "round",
                           p->round, "warmup", p->warmup);
+    if (o && cmd)
+        json_object_set_new(o, "cmd", json_string(cmd));
     char *s = o ? json_dumps(o, JSON_COMPACT) : NULL;
     json_decref(o);
     return s;
@@ -60,6 +66,7 @@ struct step {
     char **words;         /* the experiment's arguments, which spec's strings point into */
     double deadline;      /* run_spec_deadline() of spec */
     char **argv;          /* the child's: argv[0] is the netab binary, then run_spec_to_argv() */
+    const char *shell;    /* instead of argv: the variant's external command */
     json_t *env;
     int64_t run_id;
 };
@@ -78,6 +85,11 @@ static int step_prepare(struct campaign_ctx *c, struct step *s, char *err, size_
                        "seq %d: the plan names variant '%s' cell '%s', which the recorded "
                        "experiment file does not have",
                        s->plan.seq, s->plan.variant, s->plan.cell ? s->plan.cell : "(none)");
+    if (s->v->cmd) {
+        s->shell = s->v->cmd;
+        s->deadline = c->e->timeout > 0 ? c->e->timeout : EXEC_CMD_DEADLINE_S;
+        return 0;
+    }
     char **words, **args, why[NB_ERRLEN];
     int argc;
     /* Loading the experiment checked every run already; this cannot fail but for memory. */
@@ -85,7 +97,7 @@ static int step_prepare(struct campaign_ctx *c, struct step *s, char *err, size_
     if (rc)
         return err_set(err, errlen, -rc, "seq %d: %s", s->plan.seq, why);
     s->spec.json = true;
-    s->deadline = run_spec_deadline(&s->spec);
+    s->deadline = c->e->timeout > 0 ? c->e->timeout : run_spec_deadline(&s->spec);
     rc = run_spec_to_argv(&s->spec, &args, &argc);
     s->words = words; /* the spec's strings point into it */
     if (rc)
@@ -103,7 +115,7 @@ static int step_prepare(struct campaign_ctx *c, struct step *s, char *err, size_
 
 /* Runs the measurement itself through the shared step runner; fills status and why. */
 static int step_measure(struct campaign_ctx *c, struct step *s, enum store_run_status *status,
-                        char *why, size_t len, char **doc, int *exit_code)
+                        char *why, size_t len, char **doc, int *exit_code, double *seconds)
 {
     struct exec_step x = {.setup = s->v->setup,
                           .prepare = c->e->prepare,
@@ -112,6 +124,7 @@ static int step_measure(struct campaign_ctx *c, struct step *s, enum store_run_s
                           .max_freq_mhz = s->v->max_freq_mhz,
                           .saved = c->saved,
                           .argv = s->argv,
+                          .shell = s->shell,
                           .deadline = s->deadline,
                           .stop = c->stop};
     struct exec_outcome o;
@@ -125,6 +138,7 @@ static int step_measure(struct campaign_ctx *c, struct step *s, enum store_run_s
     else
         snprintf(why, len, "%s", o.why);
     *exit_code = o.exit_code;
+    *seconds = o.seconds;
     *doc = o.out;
     o.out = NULL;
     exec_outcome_free(&o);
@@ -151,9 +165,12 @@ int campaign_step(struct campaign_ctx *c, int seq, char *err, size_t errlen)
         rc = step_prepare(c, &s, err, errlen);
     if (rc)
         goto out;
-    run_iface(&s.spec, ifname, sizeof(ifname));
+    if (s.shell)
+        *ifname = '\0'; /* an external command's path is its own */
+    else
+        run_iface(&s.spec, ifname, sizeof(ifname));
     s.env = env_capture(*ifname ? ifname : NULL, NULL, NULL);
-    params = params_text(s.argv, s.deadline, &s.plan);
+    params = params_text(s.argv, s.shell, s.deadline, &s.plan);
     env_text = s.env ? json_dumps(s.env, JSON_COMPACT) : NULL;
     if (!params || !env_text) {
         rc = err_set(err, errlen, ENOMEM, "out of memory");
@@ -165,7 +182,8 @@ int campaign_step(struct campaign_ctx *c, int seq, char *err, size_t errlen)
         goto out;
     enum store_run_status status;
     int exit_code = -1;
-    rc = step_measure(c, &s, &status, why, sizeof(why), &doc, &exit_code);
+    double measured = NAN;
+    rc = step_measure(c, &s, &status, why, sizeof(why), &doc, &exit_code, &measured);
     if (rc) {
         /* Out of memory: the run stays 'running' and resume re-runs it as interrupted. */
         err_set(err, errlen, -rc, "out of memory");
@@ -183,7 +201,9 @@ int campaign_step(struct campaign_ctx *c, int seq, char *err, size_t errlen)
                                 .status = status,
                                 .error = why,
                                 .receiver_bps = NAN,
-                                .transactions_s = NAN};
+                                .transactions_s = NAN,
+                                .output = doc,
+                                .measured_s = measured};
     struct store_run run;
     if (!store_run_get(o->db, s.run_id, &run, err, errlen)) {
         ev.receiver_bps = run.receiver_bps;

@@ -80,9 +80,8 @@ struct compare_campaign {
     const struct compare_config *cfg;
     struct compare_metric *metrics; /* owned array */
     size_t nmetrics;
-    size_t decide; /* index of the metric that decides the exit status */
-    double timeout, hook_timeout;
-    const volatile sig_atomic_t *stop; /* set by SIGINT/SIGTERM; may be NULL */
+    size_t decide;  /* index of the metric that decides the exit status */
+    double timeout; /* the longest run's deadline, for the banner (compare_run_timeout()) */
 };
 
 /*
@@ -102,14 +101,27 @@ void compare_campaign_free(struct compare_campaign *c);
  */
 double compare_run_timeout(const struct compare_config *cfg);
 
+struct experiment;
+
 /*
- * Executes one run of the slot's variant: its setup, --prepare, the measured
- * command, its teardown. Fills out (out->values is allocated here; free it
- * with compare_run_free()). A failure of any step is recorded in
- * out->status and out->error, not returned. Returns 0 or -ENOMEM.
+ * The experiment the campaign engine runs for cfg (after
+ * compare_variant_prepare() of every variant): named "compare", one cell,
+ * cfg's runs, warm-ups, seed, cooldown, prepare and timeout; each variant's
+ * opts are the words after -- followed by its own --opts (quoted so that
+ * they split back into the same words), or its --cmd line with them
+ * appended. Caller has ownership (experiment_free()). Returns 0 or -ENOMEM.
  */
-NB_MUST_CHECK int compare_run_one(const struct compare_campaign *c,
-                                  const struct campaign_slot *slot, struct compare_run *out);
+NB_MUST_CHECK int compare_experiment(const struct compare_config *cfg, struct experiment **out,
+                                     char *err, size_t errlen);
+
+/*
+ * The compare record of the run ev reports: its slot, and the metrics from
+ * its output when it succeeded (a run without the deciding metric has
+ * failed). out->values is allocated here (compare_run_free()). Returns 0 or
+ * -ENOMEM.
+ */
+NB_MUST_CHECK int compare_run_from_event(const struct compare_campaign *c,
+                                         const struct campaign_event *ev, struct compare_run *out);
 
 void compare_run_free(struct compare_run *r);
 

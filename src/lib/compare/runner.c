@@ -1,7 +1,8 @@
 /*
- * One scheduled run of a campaign: setup, prepare, the measured command,
- * teardown. Every step is a child process bounded by a timeout; a failure of
- * any step fails the run with its reason and never stops the campaign.
+ * netab compare as a campaign: its configuration, metrics and timeout, the
+ * in-memory experiment that the campaign engine runs for it (the planner and
+ * step runner of campaign/), and each finished run turned back into the
+ * values compare analyses.
  */
 #include <errno.h>
 #include <jansson.h>
@@ -11,9 +12,8 @@
 #include <string.h>
 
 #include "campaign/exec.h"
+#include "experiment/experiment.h"
 #include "compare/compare.h"
-
-#define CMD_TIMEOUT 600.0
 
 void compare_config_free(struct compare_config *c)
 {
@@ -109,7 +109,7 @@ double compare_run_timeout(const struct compare_config *cfg)
     if (cfg->timeout > 0)
         return cfg->timeout;
     if (compare_uses_cmd(cfg))
-        return CMD_TIMEOUT;
+        return EXEC_CMD_DEADLINE_S;
     /* The longest variant decides, so that one bound serves every run. */
     double worst = 0;
     for (size_t i = 0; i < cfg->nvariants; i++)
@@ -136,33 +136,6 @@ static char *external_command(const struct compare_config *cfg, const struct com
     return s;
 }
 
-/* The argv of one netab run child of variant v: the variant's spec with compare's own additions. */
-static char **child_argv(const struct compare_config *cfg, const struct compare_variant *v,
-                         bool warmup)
-{
-    struct run_spec spec = v->spec;
-    char label[200], **args, **argv;
-    int argc;
-    spec.json = true;
-    if (cfg->db) {
-        /* The child stores its own document, labelled with the variant. */
-        snprintf(label, sizeof(label), "%s%s", v->name, warmup ? " (warm-up)" : "");
-        spec.db = cfg->db;
-        spec.db_label = label;
-    }
-    if (run_spec_to_argv(&spec, &args, &argc))
-        return NULL;
-    argv = calloc((size_t)argc + 2, sizeof(*argv));
-    if (argv && (argv[0] = strdup(cfg->self))) {
-        memcpy(argv + 1, args, (size_t)argc * sizeof(*args));
-        free(args); /* the strings moved into argv */
-        return argv;
-    }
-    free(argv);
-    run_spec_argv_free(args);
-    return NULL;
-}
-
 /* Takes every metric from a successful run's output. */
 static void take_metrics(const struct compare_campaign *c, const char *out, struct compare_run *r)
 {
@@ -182,58 +155,91 @@ static void take_metrics(const struct compare_campaign *c, const char *out, stru
     }
 }
 
-/*
- * Runs one slot through the campaigns' step runner (setup, prepare, the
- * measured command, teardown) and takes the metrics. Returns 0 or -ENOMEM.
- */
-static int run_step(const struct compare_campaign *c, const struct compare_variant *v,
-                    struct compare_run *r)
+/* cfg's common words and v's opts as one option string that splits back into the same words. */
+static char *joined_opts(const struct compare_config *cfg, const struct compare_variant *v)
 {
-    const struct compare_config *cfg = c->cfg;
-    struct exec_step x = {.setup = v->setup,
-                          .prepare = cfg->prepare,
-                          .teardown = v->teardown,
-                          .deadline = c->timeout,
-                          .stop = c->stop};
-    char *line = NULL, **argv = NULL;
-    if (v->cmd && !(line = external_command(cfg, v)))
-        return -ENOMEM;
-    if (!v->cmd && !(argv = child_argv(cfg, v, r->slot.warmup)))
-        return -ENOMEM;
-    x.shell = line;
-    x.argv = argv;
-    struct exec_outcome o;
-    int rc = exec_run(&x, &o);
-    free(line);
-    run_spec_argv_free(argv);
-    r->seconds = o.seconds;
-    if (!rc && *o.why)
-        snprintf(r->error, sizeof(r->error), "%.300s", o.why);
-    else if (!rc)
-        take_metrics(c, o.out ? o.out : "", r);
-    exec_outcome_free(&o);
-    return rc;
+    size_t len = 1;
+    for (size_t i = 0; i < cfg->ncommon; i++)
+        len += words_shell_quote(cfg->common[i], NULL, 0) + 1;
+    for (size_t i = 0; i < v->words.n; i++)
+        len += words_shell_quote(v->words.w[i], NULL, 0) + 1;
+    char *s = malloc(len);
+    if (!s)
+        return NULL;
+    size_t used = 0;
+    for (size_t i = 0; i < cfg->ncommon + v->words.n; i++) {
+        const char *w = i < cfg->ncommon ? cfg->common[i] : v->words.w[i - cfg->ncommon];
+        if (used)
+            s[used++] = ' ';
+        used += words_shell_quote(w, s + used, len - used);
+    }
+    s[used] = '\0';
+    return s;
 }
 
-int compare_run_one(const struct compare_campaign *c, const struct campaign_slot *slot,
-                    struct compare_run *out)
+static bool dup_or_null(const char *in, char **out)
+{
+    *out = in ? strdup(in) : NULL;
+    return !in || *out;
+}
+
+int compare_experiment(const struct compare_config *cfg, struct experiment **out, char *err,
+                       size_t errlen)
+{
+    struct experiment *e = calloc(1, sizeof(*e));
+    *out = NULL;
+    if (!e || !(e->variants = calloc(cfg->nvariants, sizeof(*e->variants))))
+        goto nomem;
+    e->runs = cfg->runs;
+    e->warmup = cfg->warmup;
+    e->has_seed = true;
+    e->seed = cfg->seed;
+    e->cooldown = cfg->cooldown;
+    e->timeout = cfg->timeout;
+    e->nvariants = cfg->nvariants;
+    if (!(e->name = strdup("compare")) || !dup_or_null(cfg->prepare, &e->prepare))
+        goto nomem;
+    for (size_t i = 0; i < cfg->nvariants; i++) {
+        const struct compare_variant *v = &cfg->variants[i];
+        struct exp_variant *x = &e->variants[i];
+        if (!(x->name = strdup(v->name)) || !dup_or_null(v->setup, &x->setup) ||
+            !dup_or_null(v->teardown, &x->teardown))
+            goto nomem;
+        if (v->cmd ? !(x->cmd = external_command(cfg, v)) : !(x->opts = joined_opts(cfg, v)))
+            goto nomem;
+    }
+    *out = e;
+    return 0;
+nomem:
+    experiment_free(e);
+    return err_set(err, errlen, ENOMEM, "out of memory");
+}
+
+int compare_run_from_event(const struct compare_campaign *c, const struct campaign_event *ev,
+                           struct compare_run *out)
 {
     memset(out, 0, sizeof(*out));
-    out->slot = *slot;
     out->status = COMPARE_RUN_FAILED;
     out->values = malloc(c->nmetrics * sizeof(*out->values));
     if (!out->values)
         return -ENOMEM;
     for (size_t i = 0; i < c->nmetrics; i++)
         out->values[i] = NAN;
-    const struct compare_variant *v = &c->cfg->variants[slot->variant];
-    /*
-     * Setup runs before each of the variant's runs and teardown after it,
-     * because interleaving switches variants on every run. Teardown runs even
-     * when setup failed, to undo whatever part of it took effect.
-     */
-    if (run_step(c, v, out))
-        return -ENOMEM;
+    size_t v = 0;
+    while (v < c->cfg->nvariants && strcmp(c->cfg->variants[v].name, ev->variant))
+        v++;
+    out->slot = (struct campaign_slot){.variant = (unsigned)v,
+                                       .round = (unsigned)ev->round,
+                                       .seq = (unsigned)ev->seq,
+                                       .warmup = ev->warmup};
+    out->seconds = ev->measured_s;
+    if (v == c->cfg->nvariants)
+        snprintf(out->error, sizeof(out->error), "the store names an unknown variant '%.64s'",
+                 ev->variant);
+    else if (ev->status != STORE_RUN_OK)
+        snprintf(out->error, sizeof(out->error), "%.300s", ev->error ? ev->error : "failed");
+    else
+        take_metrics(c, ev->output ? ev->output : "", out);
     if (!*out->error)
         out->status = COMPARE_RUN_OK;
     return 0;

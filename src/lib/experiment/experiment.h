@@ -71,6 +71,7 @@ struct exp_kv {
 struct exp_variant {
     char *name;       /* [A-Za-z0-9._-]+, unique in the experiment */
     char *opts;       /* extra netab run options, split shell-like; NULL if none */
+    char *cmd;        /* netab compare --cmd: a shell command measured instead of netab run */
     char *setup;      /* shell command entering the variant; NULL if none */
     char *teardown;   /* shell command leaving it; NULL if none */
     int cpus;         /* CPU-constrained mode: online CPUs, 0 = unconstrained */
@@ -91,6 +92,7 @@ struct experiment {
     bool has_seed; /* without a seed the runner picks one and records it */
     uint64_t seed;
     double cooldown; /* seconds between runs, >= 0 */
+    double timeout;  /* seconds a run may take; 0 = run_spec_deadline() of each run */
     char *prepare;   /* shell command before every run; NULL if none */
     enum exp_reset reset;
     struct exp_kv *test; /* options shared by every run, in file order */

@@ -17,6 +17,7 @@ void experiment_free(struct experiment *e)
         struct exp_variant *v = &e->variants[i];
         free(v->name);
         free(v->opts);
+        free(v->cmd);
         free(v->setup);
         free(v->teardown);
     }
@@ -66,6 +67,8 @@ json_t *experiment_to_json(const struct experiment *e)
                                string_or_null(v->opts), "setup", string_or_null(v->setup),
                                "teardown", string_or_null(v->teardown), "cpus", v->cpus,
                                "max_freq_mhz", v->max_freq_mhz);
+        if (jv && v->cmd)
+            err |= json_object_set_new(jv, "cmd", json_string(v->cmd));
         err |= json_array_append_new(variants, jv);
     }
     for (size_t a = 0; a < e->naxes; a++) {

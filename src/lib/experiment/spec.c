@@ -45,7 +45,7 @@ int exp_check_runs(const struct experiment *e, struct exp_errors *errs)
     for (size_t i = 0; i < e->nvariants && rc != -ENOMEM; i++) {
         const struct exp_variant *v = &e->variants[i];
         /* One error per variant: the first cell it fails in says what is wrong. */
-        for (size_t j = 0; j < n; j++) {
+        for (size_t j = 0; j < n && !v->cmd; j++) {
             struct run_spec spec;
             char **argv, why[NB_ERRLEN];
             int e2 = experiment_run_spec(e, v, &cells[j], &spec, &argv, why, sizeof(why));
@@ -84,7 +84,8 @@ void experiment_plan(const struct experiment *e, struct exp_plan *plan)
             struct run_spec spec;
             char **argv;
             double t = NAN;
-            if (!experiment_run_spec(e, v, &cells[j], &spec, &argv, NULL, 0))
+            argv = NULL;
+            if (!v->cmd && !experiment_run_spec(e, v, &cells[j], &spec, &argv, NULL, 0))
                 t = run_spec_expected_seconds(&spec);
             exp_argv_free(argv);
             if (isnan(t)) { /* byte-bounded (or not a valid run): its time is unknown */

@@ -86,6 +86,15 @@ NB_MUST_CHECK int store_experiment_create(struct store *db, const char *name, co
                                           const struct store_plan_entry *plan, size_t n,
                                           int64_t *id, char *err, size_t errlen);
 
+/*
+ * Adds entries to experiment id's plan in one transaction (a campaign that
+ * grows by rounds, like netab compare --until-ci). -EINVAL if a seq is
+ * already planned.
+ */
+NB_MUST_CHECK int store_plan_append(struct store *db, int64_t id,
+                                    const struct store_plan_entry *plan, size_t n, char *err,
+                                    size_t errlen);
+
 /* Sets an experiment's status: "planned", "running", "done" or "failed". */
 NB_MUST_CHECK int store_experiment_set_status(struct store *db, int64_t id, const char *status,
                                               char *err, size_t errlen);

@@ -41,6 +41,34 @@ static int step_done(struct store *s, sqlite3_stmt *st, const char *what, char *
     return e;
 }
 
+/* Inserts plan entries of experiment eid inside the caller's transaction. */
+static int insert_plan(struct store *s, int64_t eid, const struct store_plan_entry *plan, size_t n,
+                       const char *what, char *err, size_t errlen)
+{
+    sqlite3_stmt *st = NULL;
+    int e = store_prepare(s,
+                          "INSERT INTO plan (experiment_id, seq, variant, cell, warmup, round) "
+                          "VALUES (?, ?, ?, ?, ?, ?)",
+                          &st, err, errlen);
+    for (size_t i = 0; !e && i < n; i++) {
+        sqlite3_reset(st);
+        sqlite3_bind_int64(st, 1, eid);
+        sqlite3_bind_int(st, 2, plan[i].seq);
+        store_bind_text(st, 3, plan[i].variant ? plan[i].variant : "");
+        store_bind_text(st, 4, plan[i].cell);
+        sqlite3_bind_int(st, 5, plan[i].warmup);
+        sqlite3_bind_int(st, 6, plan[i].round);
+        int rc = sqlite3_step(st);
+        if (rc != SQLITE_DONE)
+            e = store_sqlite_err(s, rc, what, err, errlen);
+        if (e == -EINVAL)
+            e = err_set(err, errlen, EINVAL, "%s: plan entry %zu repeats seq %d", what, i,
+                        plan[i].seq);
+    }
+    sqlite3_finalize(st);
+    return e;
+}
+
 int store_experiment_create(struct store *s, const char *name, const char *file_text,
                             const char *spec_json, uint64_t seed,
                             const struct store_plan_entry *plan, size_t n, int64_t *id, char *err,
@@ -67,30 +95,24 @@ int store_experiment_create(struct store *s, const char *name, const char *file_
     }
     int64_t eid = sqlite3_last_insert_rowid(s->db);
     if (!e)
-        e = store_prepare(s,
-                          "INSERT INTO plan (experiment_id, seq, variant, cell, warmup, round) "
-                          "VALUES (?, ?, ?, ?, ?, ?)",
-                          &st, err, errlen);
-    for (size_t i = 0; !e && i < n; i++) {
-        sqlite3_reset(st);
-        sqlite3_bind_int64(st, 1, eid);
-        sqlite3_bind_int(st, 2, plan[i].seq);
-        store_bind_text(st, 3, plan[i].variant ? plan[i].variant : "");
-        store_bind_text(st, 4, plan[i].cell);
-        sqlite3_bind_int(st, 5, plan[i].warmup);
-        sqlite3_bind_int(st, 6, plan[i].round);
-        int rc = sqlite3_step(st);
-        if (rc != SQLITE_DONE)
-            e = store_sqlite_err(s, rc, what, err, errlen);
-        if (e == -EINVAL)
-            e = err_set(err, errlen, EINVAL, "%s: plan entry %zu repeats seq %d", what, i,
-                        plan[i].seq);
-    }
-    sqlite3_finalize(st);
+        e = insert_plan(s, eid, plan, n, what, err, errlen);
     e = finish_tx(s, e, what, err, errlen);
     if (!e)
         *id = eid;
     return e;
+}
+
+int store_plan_append(struct store *s, int64_t id, const struct store_plan_entry *plan, size_t n,
+                      char *err, size_t errlen)
+{
+    const char *what = "adding to the experiment's plan";
+    int e = refuse_readonly(s, what, err, errlen);
+    if (!e)
+        e = store_exec(s, "BEGIN IMMEDIATE", what, err, errlen);
+    if (e)
+        return e;
+    e = insert_plan(s, id, plan, n, what, err, errlen);
+    return finish_tx(s, e, what, err, errlen);
 }
 
 int store_experiment_set_status(struct store *s, int64_t id, const char *status, char *err,
