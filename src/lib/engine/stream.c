@@ -127,18 +127,22 @@ static void *stream_main(void *arg)
     return NULL;
 }
 
-int stream_start(struct stream *s)
+int stream_start(struct stream *s, char *err, size_t errlen)
 {
     atomic_store(&s->bytes, 0);
     atomic_store(&s->packets, 0);
     atomic_store(&s->done, false);
     atomic_store(&s->error, 0);
     s->errmsg[0] = '\0';
-    if (s->fd >= 0)
-        sock_set_timeouts(s->fd, STREAM_WAKE_MS);
-    int rc = pthread_create(&s->thread, NULL, stream_main, s);
+    /* Without the timeouts a blocked send/recv would never see *stop or *abort. */
+    int rc = s->fd >= 0 ? sock_set_timeouts(s->fd, STREAM_WAKE_MS) : 0;
     if (rc)
-        return -rc;
+        return err_set(err, errlen, rc, "stream %d: cannot set its socket timeouts: %s", s->id,
+                       strerror(-rc));
+    rc = pthread_create(&s->thread, NULL, stream_main, s);
+    if (rc)
+        return err_set(err, errlen, rc, "stream %d: cannot start its thread: %s", s->id,
+                       strerror(rc));
     s->started = true;
     return 0;
 }

@@ -21,6 +21,7 @@
 
 #include "engine/params.h"
 #include "measure/tcpinfo.h"
+#include "util/err.h"
 
 struct histogram;
 struct udp_rx;
@@ -112,8 +113,11 @@ int stream_prepare(struct stream *s);
 /* Frees what stream_prepare() allocated. */
 void stream_release(struct stream *s);
 
-/* Starts the stream's thread. Returns 0 or -errno. */
-int stream_start(struct stream *s);
+/*
+ * Sets the socket's wake-up timeouts and starts the stream's thread. Returns
+ * 0, or -errno with a sentence naming the stream in err (then no thread runs).
+ */
+NB_MUST_CHECK int stream_start(struct stream *s, char *err, size_t errlen);
 
 /* Joins the stream's thread (it must be done or about to end). */
 void stream_join(struct stream *s);

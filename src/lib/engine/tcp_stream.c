@@ -83,10 +83,10 @@ int tcp_stream_set_init(struct tcp_stream_set *set, const struct test_params *p,
     return 0;
 }
 
-int tcp_stream_set_start(struct tcp_stream_set *set)
+int tcp_stream_set_start(struct tcp_stream_set *set, char *err, size_t errlen)
 {
     for (int i = 0; i < set->n; i++) {
-        int rc = stream_start(&set->streams[i]);
+        int rc = stream_start(&set->streams[i], err, errlen);
         if (rc) {
             atomic_store(&set->abort, true);
             for (int j = 0; j < i; j++) {

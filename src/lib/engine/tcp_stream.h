@@ -37,8 +37,11 @@ NB_MUST_CHECK int tcp_stream_set_init(struct tcp_stream_set *set, const struct t
 /* The role a stream plays for a test kind, direction and end. */
 enum stream_role stream_role_for(enum test_kind kind, bool sender, bool is_server);
 
-/* Starts every stream's thread. Returns 0 or -errno (then nothing runs). */
-NB_MUST_CHECK int tcp_stream_set_start(struct tcp_stream_set *set);
+/*
+ * Starts every stream's thread. Returns 0, or -errno with a sentence in err
+ * (then nothing runs).
+ */
+NB_MUST_CHECK int tcp_stream_set_start(struct tcp_stream_set *set, char *err, size_t errlen);
 
 /* Sums the byte counters: sent by this end and received by this end. */
 void tcp_stream_set_bytes(struct tcp_stream_set *set, uint64_t *sent, uint64_t *received);

@@ -390,8 +390,8 @@ static int run_streams(struct client *c, int *fds, bool *server_sends, int n)
     rc = await_ready(c, fds_udp_of(&set));
     if (!rc && (rc = window_begin(&w, &set, c->p->omit_s)))
         err_set(err, len, rc, "out of memory");
-    if (!rc && (rc = tcp_stream_set_start(&set)))
-        err_set(err, len, rc, "cannot start stream threads");
+    if (!rc)
+        rc = tcp_stream_set_start(&set, err, len);
     if (rc) {
         window_free(&w);
         tcp_stream_set_free(&set);

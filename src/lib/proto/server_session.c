@@ -350,8 +350,8 @@ static int run_test(struct session *ss, const struct test_params *p, struct pend
         err_set(ss->err, sizeof(ss->err), rc, "%s", sockerr);
     if (!rc && (rc = window_begin(&w, &set, p->omit_s)))
         err_set(ss->err, sizeof(ss->err), rc, "out of memory");
-    if (!rc && (rc = tcp_stream_set_start(&set)))
-        err_set(ss->err, sizeof(ss->err), rc, "cannot start stream threads");
+    if (!rc)
+        rc = tcp_stream_set_start(&set, ss->err, sizeof(ss->err));
     if (!rc) {
         json_t *ready = msg_simple("ready");
         rc = frame_send(ss->fd, ready, clock_now_ns() + ss->idle_ns, ss->err, sizeof(ss->err));
