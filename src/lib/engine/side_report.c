@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-int side_report_collect(struct side_report *r, const struct tcp_stream_set *set,
-                        uint64_t measure_ns, const uint64_t *omit_bytes)
+int side_report_collect(struct side_report *r, const struct stream_set *set, uint64_t measure_ns,
+                        const uint64_t *omit_bytes)
 {
     memset(r, 0, sizeof(*r));
     r->streams = calloc((size_t)set->n, sizeof(*r->streams));
@@ -52,7 +52,7 @@ int side_report_collect(struct side_report *r, const struct tcp_stream_set *set,
     return 0;
 }
 
-json_t *cpu_usage_to_json(const struct cpu_usage *u)
+json_t *side_report_cpu_to_json(const struct cpu_usage *u)
 {
     return json_pack("{s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:i}", "total_pct",
                      u->total_pct, "user_pct", u->user_pct, "system_pct", u->system_pct,
@@ -61,7 +61,7 @@ json_t *cpu_usage_to_json(const struct cpu_usage *u)
                      u->proc_us, "seconds", u->seconds, "online_cpus", u->online_cpus);
 }
 
-json_t *hostinfo_to_json(const struct hostinfo *h)
+json_t *side_report_host_to_json(const struct hostinfo *h)
 {
     return json_pack("{s:s, s:s, s:s, s:i}", "hostname", h->hostname, "kernel", h->kernel,
                      "cpu_model", h->cpu_model, "online_cpus", h->online_cpus);
@@ -97,8 +97,9 @@ json_t *side_report_to_json(const struct side_report *r)
             "timeout_errors", (json_int_t)s->errors.timeout);
         json_object_set_new(json_array_get(streams, (size_t)i), "counters", c);
     }
-    json_t *obj = json_pack("{s:o, s:o}", "streams", streams, "host", hostinfo_to_json(&r->host));
-    json_object_set_new(obj, "cpu", r->cpu_valid ? cpu_usage_to_json(&r->cpu) : json_null());
+    json_t *obj =
+        json_pack("{s:o, s:o}", "streams", streams, "host", side_report_host_to_json(&r->host));
+    json_object_set_new(obj, "cpu", r->cpu_valid ? side_report_cpu_to_json(&r->cpu) : json_null());
     return obj;
 }
 

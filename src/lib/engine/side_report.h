@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "engine/tcp_stream.h"
+#include "engine/stream_set.h"
 #include "measure/cpu.h"
 #include "measure/hostinfo.h"
 #include "measure/tcpinfo.h"
@@ -47,7 +47,7 @@ struct side_report {
  * Fills r from a finished stream set. measure_ns is when counting started
  * (after omit); omit_bytes[i] is stream i's counter at that moment.
  */
-NB_MUST_CHECK int side_report_collect(struct side_report *r, const struct tcp_stream_set *set,
+NB_MUST_CHECK int side_report_collect(struct side_report *r, const struct stream_set *set,
                                       uint64_t measure_ns, const uint64_t *omit_bytes);
 
 json_t *side_report_to_json(const struct side_report *r);
@@ -63,7 +63,7 @@ NB_MUST_CHECK int side_report_from_json(const json_t *obj, int expected_streams,
 void side_report_free(struct side_report *r);
 
 /* JSON for a cpu_usage and for host facts, shared with the report code. */
-json_t *cpu_usage_to_json(const struct cpu_usage *u);
-json_t *hostinfo_to_json(const struct hostinfo *h);
+json_t *side_report_cpu_to_json(const struct cpu_usage *u);
+json_t *side_report_host_to_json(const struct hostinfo *h);
 
 #endif

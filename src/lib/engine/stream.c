@@ -42,6 +42,22 @@ bool stream_role_sends(enum stream_role role)
     return role == ROLE_TCP_SEND || role == ROLE_UDP_SEND;
 }
 
+enum stream_role stream_role_of(enum test_kind kind, bool sender, bool is_server)
+{
+    switch (kind) {
+    case TEST_UDP_STREAM:
+        return sender ? ROLE_UDP_SEND : ROLE_UDP_RECV;
+    case TEST_TCP_RR:
+    case TEST_UDP_RR:
+        return is_server ? ROLE_RR_SERVER : ROLE_RR_CLIENT;
+    case TEST_TCP_CRR:
+        return is_server ? ROLE_CRR_SERVER : ROLE_CRR_CLIENT;
+    case TEST_TCP_STREAM:
+    default:
+        return sender ? ROLE_TCP_SEND : ROLE_TCP_RECV;
+    }
+}
+
 size_t stream_buffer_size(const struct stream *s)
 {
     const struct test_params *p = s->params;

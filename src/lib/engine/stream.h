@@ -128,6 +128,9 @@ void stream_interrupt(struct stream *s);
 /* Closes the fd and frees the role's accounting. */
 void stream_close(struct stream *s);
 
+/* The role a stream plays for a test kind, direction and end. */
+enum stream_role stream_role_of(enum test_kind kind, bool sender, bool is_server);
+
 /* True for roles that send data (TCP/UDP senders). */
 bool stream_role_sends(enum stream_role role);
 

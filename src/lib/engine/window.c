@@ -6,7 +6,7 @@
 
 #include "util/clock.h"
 
-int window_begin(struct window *w, const struct tcp_stream_set *set, double omit_s)
+int window_begin(struct window *w, const struct stream_set *set, double omit_s)
 {
     memset(w, 0, sizeof(*w));
     w->omit_bytes = calloc((size_t)(set->n > 0 ? set->n : 1), sizeof(uint64_t));
@@ -22,7 +22,7 @@ int window_begin(struct window *w, const struct tcp_stream_set *set, double omit
     return 0;
 }
 
-void window_tick(struct window *w, struct tcp_stream_set *set)
+void window_tick(struct window *w, struct stream_set *set)
 {
     if (w->open || clock_now_ns() < w->measure_ns)
         return;
@@ -33,7 +33,7 @@ void window_tick(struct window *w, struct tcp_stream_set *set)
     w->open = true;
 }
 
-int window_close(struct window *w, struct tcp_stream_set *set, struct side_report *out)
+int window_close(struct window *w, struct stream_set *set, struct side_report *out)
 {
     /* A test that ended inside its warm-up still gets a window, an empty one. */
     window_tick(w, set);

@@ -10,7 +10,7 @@
 #include <stdint.h>
 
 #include "engine/side_report.h"
-#include "engine/tcp_stream.h"
+#include "engine/stream_set.h"
 #include "measure/cpu.h"
 
 struct window {
@@ -23,17 +23,16 @@ struct window {
 };
 
 /* Starts the window now. Returns 0 or -ENOMEM. */
-NB_MUST_CHECK int window_begin(struct window *w, const struct tcp_stream_set *set, double omit_s);
+NB_MUST_CHECK int window_begin(struct window *w, const struct stream_set *set, double omit_s);
 
 /* Opens the window once the warm-up has passed; call it often. */
-void window_tick(struct window *w, struct tcp_stream_set *set);
+void window_tick(struct window *w, struct stream_set *set);
 
 /*
  * Closes the window (after the streams finished) and fills a side report
  * with this end's figures and host facts. Returns 0 or -ENOMEM.
  */
-NB_MUST_CHECK int window_close(struct window *w, struct tcp_stream_set *set,
-                               struct side_report *out);
+NB_MUST_CHECK int window_close(struct window *w, struct stream_set *set, struct side_report *out);
 
 void window_free(struct window *w);
 
