@@ -35,7 +35,7 @@ struct client {
     struct run_result *res;
     int ctl;
     uint64_t idle_ns;
-    uint8_t cookie[DATAHDR_COOKIE_LEN];
+    uint8_t cookie[TEST_COOKIE_LEN];
     uint16_t *udp_ports; /* from "accept", UDP tests */
     uint16_t crr_port;   /* from "accept", tcp_crr */
 };
