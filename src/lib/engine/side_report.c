@@ -6,7 +6,7 @@
 #include <string.h>
 
 int side_report_collect(struct side_report *r, const struct stream_set *set, uint64_t measure_ns,
-                        const uint64_t *omit_bytes)
+                        const struct stream_counts *omit)
 {
     memset(r, 0, sizeof(*r));
     r->streams = calloc((size_t)set->n, sizeof(*r->streams));
@@ -21,7 +21,10 @@ int side_report_collect(struct side_report *r, const struct stream_set *set, uin
         o->server_sends = s->server_sends;
         o->sender = s->sender;
         o->total_bytes = total;
-        o->bytes = total - (omit_bytes ? omit_bytes[i] : 0);
+        struct stream_counts before = {0};
+        if (omit)
+            before = omit[i];
+        o->bytes = total - before.bytes;
         /*
          * A receiver's clock starts with its first byte when that came after
          * the window opened: the server opens its window before the client's
@@ -34,12 +37,21 @@ int side_report_collect(struct side_report *r, const struct stream_set *set, uin
          * A receiver whose first byte arrived before the window opened, with no
          * warm-up bytes taken off, counts those bytes: its clock starts with them.
          */
-        if (!s->sender && s->first_ns && s->first_ns < from && !(omit_bytes && omit_bytes[i]))
+        if (!s->sender && s->first_ns && s->first_ns < from && !before.bytes)
             from = s->first_ns;
         o->seconds = s->end_ns > from ? (double)(s->end_ns - from) / 1e9 : 0;
         o->tcpinfo = s->tcpinfo;
         o->packets = atomic_load(&((struct stream *)s)->packets);
         o->lost = atomic_load(&((struct stream *)s)->lost);
+        /*
+         * Transactions done during the warm-up are not counted against the
+         * measured seconds. UDP datagrams are: loss compares the two ends'
+         * whole-test counts (see window.h).
+         */
+        if (s->role != ROLE_UDP_SEND && s->role != ROLE_UDP_RECV) {
+            o->packets -= before.packets;
+            o->lost -= before.lost;
+        }
         o->malformed = atomic_load(&((struct stream *)s)->malformed);
         o->foreign = atomic_load(&((struct stream *)s)->foreign);
         o->stalls = s->stalls;

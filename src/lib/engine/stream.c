@@ -58,6 +58,15 @@ enum stream_role stream_role_of(enum test_kind kind, bool sender, bool is_server
     }
 }
 
+void stream_counts_take(const struct stream *s, struct stream_counts *out)
+{
+    /* The counters are atomics that only the stream's thread writes: loads need no lock. */
+    struct stream *m = (struct stream *)s;
+    out->bytes = atomic_load_explicit(&m->bytes, memory_order_relaxed);
+    out->packets = atomic_load_explicit(&m->packets, memory_order_relaxed);
+    out->lost = atomic_load_explicit(&m->lost, memory_order_relaxed);
+}
+
 size_t stream_buffer_size(const struct stream *s)
 {
     const struct test_params *p = s->params;

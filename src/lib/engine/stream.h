@@ -88,6 +88,14 @@ struct stream {
     bool started;
 };
 
+/* A stream's running counters at one moment (the opening of the measurement window). */
+struct stream_counts {
+    uint64_t bytes, packets, lost;
+};
+
+/* Reads s's counters while its thread runs (each one whole; not all at one instant). */
+void stream_counts_take(const struct stream *s, struct stream_counts *out);
+
 /* The largest buffer a TCP receiver reads into, whatever -l is. */
 #define STREAM_MAX_RECV (1024u * 1024)
 

@@ -266,8 +266,8 @@ static int drive(struct client *c, struct stream_set *set, struct window *w)
     int rc = 0;
     for (;;) {
         usleep(5000);
-        window_tick(w, set);
         uint64_t now = clock_now_ns();
+        window_tick(w, set, now);
         bool finished = p->bytes
                             ? stream_set_all_done(set)
                             : w->open && now >= w->measure_ns + (uint64_t)(p->duration_s * 1e9);
@@ -300,21 +300,19 @@ static int drive(struct client *c, struct stream_set *set, struct window *w)
     return rc;
 }
 
-/* Merges the client streams' latency histograms into the result's summary. */
-static void collect_latency(struct client *c, struct stream_set *set)
+/* The client streams' latencies since the window opened, into the result's summary. */
+static void collect_latency(struct client *c, struct stream_set *set, const struct window *w)
 {
     if (!params_is_rr(c->p->kind))
         return;
-    struct histogram *all = calloc(1, sizeof(*all));
-    if (!all)
+    struct histogram *lat = calloc(1, sizeof(*lat));
+    if (!lat)
         return;
-    hist_init(all);
-    for (int i = 0; i < set->n; i++)
-        if (set->streams[i].latency)
-            hist_merge(all, set->streams[i].latency);
-    run_result_latency_summary(&c->res->latency, all);
-    c->res->have_latency = true;
-    free(all);
+    if (window_latency(w, set, lat) == 0) {
+        run_result_latency_summary(&c->res->latency, lat);
+        c->res->have_latency = true;
+    }
+    free(lat);
 }
 
 /* The UDP sockets of a set, for re-sending registrations; NULL for other tests. */
@@ -388,7 +386,7 @@ static int run_streams(struct client *c, int *fds, bool *server_sends, int n)
         }
     }
     rc = await_ready(c, fds_udp_of(&set));
-    if (!rc && (rc = window_begin(&w, &set, c->p->omit_s)))
+    if (!rc && (rc = window_begin(&w, &set, c->p->omit_s, clock_now_ns())))
         err_set(err, len, rc, "out of memory");
     if (!rc)
         rc = stream_set_start(&set, err, len);
@@ -419,9 +417,9 @@ static int run_streams(struct client *c, int *fds, bool *server_sends, int n)
     const char *serr = stream_set_error(&set);
     if (!rc && serr)
         rc = err_set(err, len, EIO, "%s", serr);
-    if (window_close(&w, &set, &c->res->local) == 0)
+    if (window_close(&w, &set, &c->res->local, clock_now_ns()) == 0)
         c->res->have_local = true;
-    collect_latency(c, &set);
+    collect_latency(c, &set, &w);
     window_free(&w);
     stream_set_free(&set);
     return rc;

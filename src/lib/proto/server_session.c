@@ -272,7 +272,7 @@ static int await_stop(struct session *ss, const struct test_params *p, struct st
         w->start_ns + (uint64_t)((limit > cfg->max_duration ? cfg->max_duration : limit) * 1e9);
     uint64_t deadline = hard_end + ss->idle_ns;
     for (;;) {
-        window_tick(w, set);
+        window_tick(w, set, clock_now_ns());
         if (atomic_load(&ss->server->quit))
             return err_set(ss->err, sizeof(ss->err), ECANCELED, "the server is shutting down");
         uint64_t now = clock_now_ns();
@@ -348,7 +348,7 @@ static int run_test(struct session *ss, const struct test_params *p, struct pend
         rc = sockopt_apply(set.streams[i].fd, p, sockerr, sizeof(sockerr));
     if (rc)
         err_set(ss->err, sizeof(ss->err), rc, "%s", sockerr);
-    if (!rc && (rc = window_begin(&w, &set, p->omit_s)))
+    if (!rc && (rc = window_begin(&w, &set, p->omit_s, clock_now_ns())))
         err_set(ss->err, sizeof(ss->err), rc, "out of memory");
     if (!rc)
         rc = stream_set_start(&set, ss->err, sizeof(ss->err));
@@ -379,7 +379,7 @@ static int run_test(struct session *ss, const struct test_params *p, struct pend
         if (!rc && serr)
             rc = err_set(ss->err, sizeof(ss->err), EIO, "%s", serr);
     }
-    if (!rc && (rc = window_close(&w, &set, &report)))
+    if (!rc && (rc = window_close(&w, &set, &report, clock_now_ns())))
         err_set(ss->err, sizeof(ss->err), rc, "out of memory");
     if (!rc) {
         json_t *res =
