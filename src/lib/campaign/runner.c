@@ -138,7 +138,10 @@ int campaign_check_machine(const struct experiment *e, char *err, size_t errlen)
 static int lock_store(const char *db_path, int *fd, char *err, size_t errlen)
 {
     char path[PATH_MAX];
-    snprintf(path, sizeof(path), "%s.lock", db_path);
+    *fd = -1;
+    if (snprintf(path, sizeof(path), "%s.lock", db_path) >= (int)sizeof(path))
+        return err_set(err, errlen, ENAMETOOLONG,
+                       "the results store path is too long for its lock file: %s", db_path);
     *fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
     if (*fd < 0)
         return err_set(err, errlen, errno, "cannot open the lock file %s: %s", path,
@@ -159,15 +162,20 @@ static int execute(struct campaign_ctx *c, enum campaign_outcome *outcome, char 
 {
     const struct campaign_opts *o = c->opts;
     char state[PATH_MAX];
-    snprintf(state, sizeof(state), "%s.cpuctl", o->db_path);
+    /* A cut state path would record CPU settings where no resume looks: refuse it. */
+    if (snprintf(state, sizeof(state), "%s.cpuctl", o->db_path) >= (int)sizeof(state))
+        return err_set(err, errlen, ENAMETOOLONG,
+                       "the results store path is too long for its CPU state file: %s", o->db_path);
+    int rc = cpuctl_saved_init(&g_saved, NULL, state, err, errlen);
+    if (rc)
+        return rc;
     /* A campaign killed while CPUs were offline left this record behind. */
-    int rc = cpuctl_restore_from_file(state);
+    rc = cpuctl_restore_from_file(state);
     if (rc)
         return err_set(err, errlen, -rc,
                        "cannot restore the CPU settings recorded in %s by an earlier "
                        "campaign: %s",
                        state, strerror(-rc));
-    cpuctl_saved_init(&g_saved, NULL, NULL, state);
     rc = load_experiment(c, err, errlen);
     if (!rc)
         rc = check_cpus(c->e, err, errlen);
@@ -210,9 +218,13 @@ int campaign_execute(const struct campaign_opts *opts, enum campaign_outcome *ou
     struct campaign_ctx c = {.opts = opts, .stop = &g_stop, .saved = &g_saved};
     *signo = 0;
     g_stop = 0;
-    ssize_t n = readlink("/proc/self/exe", c.exe, sizeof(c.exe) - 1);
-    if (n <= 0)
+    ssize_t n = readlink("/proc/self/exe", c.exe, sizeof(c.exe));
+    if (n < 0)
         return err_set(err, errlen, errno, "cannot find the netab executable: %s", strerror(errno));
+    /* readlink() fills the buffer without a NUL: a full buffer may be a cut path. */
+    if ((size_t)n >= sizeof(c.exe))
+        return err_set(err, errlen, ENAMETOOLONG,
+                       "the netab executable's path is longer than %zu bytes", sizeof(c.exe) - 1);
     c.exe[n] = '\0';
     int lock = -1;
     int rc = lock_store(opts->db_path, &lock, err, errlen);

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-int side_report_collect(struct side_report *r, const struct tcp_stream_set *set,
-                        uint64_t measure_ns, const uint64_t *omit_bytes)
+int side_report_collect(struct side_report *r, const struct stream_set *set, uint64_t measure_ns,
+                        const struct stream_counts *omit)
 {
     memset(r, 0, sizeof(*r));
     r->streams = calloc((size_t)set->n, sizeof(*r->streams));
@@ -21,7 +21,10 @@ int side_report_collect(struct side_report *r, const struct tcp_stream_set *set,
         o->server_sends = s->server_sends;
         o->sender = s->sender;
         o->total_bytes = total;
-        o->bytes = total - (omit_bytes ? omit_bytes[i] : 0);
+        struct stream_counts before = {0};
+        if (omit)
+            before = omit[i];
+        o->bytes = total - before.bytes;
         /*
          * A receiver's clock starts with its first byte when that came after
          * the window opened: the server opens its window before the client's
@@ -34,12 +37,21 @@ int side_report_collect(struct side_report *r, const struct tcp_stream_set *set,
          * A receiver whose first byte arrived before the window opened, with no
          * warm-up bytes taken off, counts those bytes: its clock starts with them.
          */
-        if (!s->sender && s->first_ns && s->first_ns < from && !(omit_bytes && omit_bytes[i]))
+        if (!s->sender && s->first_ns && s->first_ns < from && !before.bytes)
             from = s->first_ns;
         o->seconds = s->end_ns > from ? (double)(s->end_ns - from) / 1e9 : 0;
         o->tcpinfo = s->tcpinfo;
         o->packets = atomic_load(&((struct stream *)s)->packets);
         o->lost = atomic_load(&((struct stream *)s)->lost);
+        /*
+         * Transactions done during the warm-up are not counted against the
+         * measured seconds. UDP datagrams are: loss compares the two ends'
+         * whole-test counts (see window.h).
+         */
+        if (s->role != ROLE_UDP_SEND && s->role != ROLE_UDP_RECV) {
+            o->packets -= before.packets;
+            o->lost -= before.lost;
+        }
         o->malformed = atomic_load(&((struct stream *)s)->malformed);
         o->foreign = atomic_load(&((struct stream *)s)->foreign);
         o->stalls = s->stalls;
@@ -52,7 +64,7 @@ int side_report_collect(struct side_report *r, const struct tcp_stream_set *set,
     return 0;
 }
 
-json_t *cpu_usage_to_json(const struct cpu_usage *u)
+json_t *side_report_cpu_to_json(const struct cpu_usage *u)
 {
     return json_pack("{s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:i}", "total_pct",
                      u->total_pct, "user_pct", u->user_pct, "system_pct", u->system_pct,
@@ -61,7 +73,7 @@ json_t *cpu_usage_to_json(const struct cpu_usage *u)
                      u->proc_us, "seconds", u->seconds, "online_cpus", u->online_cpus);
 }
 
-json_t *hostinfo_to_json(const struct hostinfo *h)
+json_t *side_report_host_to_json(const struct hostinfo *h)
 {
     return json_pack("{s:s, s:s, s:s, s:i}", "hostname", h->hostname, "kernel", h->kernel,
                      "cpu_model", h->cpu_model, "online_cpus", h->online_cpus);
@@ -97,8 +109,9 @@ json_t *side_report_to_json(const struct side_report *r)
             "timeout_errors", (json_int_t)s->errors.timeout);
         json_object_set_new(json_array_get(streams, (size_t)i), "counters", c);
     }
-    json_t *obj = json_pack("{s:o, s:o}", "streams", streams, "host", hostinfo_to_json(&r->host));
-    json_object_set_new(obj, "cpu", r->cpu_valid ? cpu_usage_to_json(&r->cpu) : json_null());
+    json_t *obj =
+        json_pack("{s:o, s:o}", "streams", streams, "host", side_report_host_to_json(&r->host));
+    json_object_set_new(obj, "cpu", r->cpu_valid ? side_report_cpu_to_json(&r->cpu) : json_null());
     return obj;
 }
 

@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "engine/tcp_stream.h"
+#include "engine/stream_set.h"
 #include "measure/cpu.h"
 #include "measure/hostinfo.h"
 #include "measure/tcpinfo.h"
@@ -26,8 +26,9 @@ struct side_stream {
     double seconds;       /* from the end of the omit period to the stream's end */
     struct tcpinfo_stats tcpinfo;
     /* UDP and request/response figures; zero where they do not apply. */
-    uint64_t packets;        /* datagrams sent, unique datagrams received, or transactions */
-    uint64_t lost;           /* udp_rr: requests that timed out */
+    /* datagrams sent or unique datagrams received (whole test), or transactions (after omit) */
+    uint64_t packets;
+    uint64_t lost;           /* udp_rr: requests that timed out (after omit) */
     uint64_t malformed;      /* datagrams without netab's header */
     uint64_t foreign;        /* datagrams or connections from an address not in the test */
     uint64_t stalls;         /* UDP sender: pacing schedule restarts */
@@ -45,10 +46,13 @@ struct side_report {
 
 /*
  * Fills r from a finished stream set. measure_ns is when counting started
- * (after omit); omit_bytes[i] is stream i's counter at that moment.
+ * (after omit); omit[i] (NULL: all zero) is stream i's counters at that
+ * moment, taken off its bytes and, for rr/crr streams, off its
+ * transactions and lost requests. UDP datagram counts stay whole-test (see
+ * window.h). Returns 0 or -ENOMEM.
  */
-NB_MUST_CHECK int side_report_collect(struct side_report *r, const struct tcp_stream_set *set,
-                                      uint64_t measure_ns, const uint64_t *omit_bytes);
+NB_MUST_CHECK int side_report_collect(struct side_report *r, const struct stream_set *set,
+                                      uint64_t measure_ns, const struct stream_counts *omit);
 
 json_t *side_report_to_json(const struct side_report *r);
 
@@ -63,7 +67,7 @@ NB_MUST_CHECK int side_report_from_json(const json_t *obj, int expected_streams,
 void side_report_free(struct side_report *r);
 
 /* JSON for a cpu_usage and for host facts, shared with the report code. */
-json_t *cpu_usage_to_json(const struct cpu_usage *u);
-json_t *hostinfo_to_json(const struct hostinfo *h);
+json_t *side_report_cpu_to_json(const struct cpu_usage *u);
+json_t *side_report_host_to_json(const struct hostinfo *h);
 
 #endif

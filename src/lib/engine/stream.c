@@ -42,6 +42,31 @@ bool stream_role_sends(enum stream_role role)
     return role == ROLE_TCP_SEND || role == ROLE_UDP_SEND;
 }
 
+enum stream_role stream_role_of(enum test_kind kind, bool sender, bool is_server)
+{
+    switch (kind) {
+    case TEST_UDP_STREAM:
+        return sender ? ROLE_UDP_SEND : ROLE_UDP_RECV;
+    case TEST_TCP_RR:
+    case TEST_UDP_RR:
+        return is_server ? ROLE_RR_SERVER : ROLE_RR_CLIENT;
+    case TEST_TCP_CRR:
+        return is_server ? ROLE_CRR_SERVER : ROLE_CRR_CLIENT;
+    case TEST_TCP_STREAM:
+    default:
+        return sender ? ROLE_TCP_SEND : ROLE_TCP_RECV;
+    }
+}
+
+void stream_counts_take(const struct stream *s, struct stream_counts *out)
+{
+    /* The counters are atomics that only the stream's thread writes: loads need no lock. */
+    struct stream *m = (struct stream *)s;
+    out->bytes = atomic_load_explicit(&m->bytes, memory_order_relaxed);
+    out->packets = atomic_load_explicit(&m->packets, memory_order_relaxed);
+    out->lost = atomic_load_explicit(&m->lost, memory_order_relaxed);
+}
+
 size_t stream_buffer_size(const struct stream *s)
 {
     const struct test_params *p = s->params;
@@ -127,18 +152,22 @@ static void *stream_main(void *arg)
     return NULL;
 }
 
-int stream_start(struct stream *s)
+int stream_start(struct stream *s, char *err, size_t errlen)
 {
     atomic_store(&s->bytes, 0);
     atomic_store(&s->packets, 0);
     atomic_store(&s->done, false);
     atomic_store(&s->error, 0);
     s->errmsg[0] = '\0';
-    if (s->fd >= 0)
-        sock_set_timeouts(s->fd, STREAM_WAKE_MS);
-    int rc = pthread_create(&s->thread, NULL, stream_main, s);
+    /* Without the timeouts a blocked send/recv would never see *stop or *abort. */
+    int rc = s->fd >= 0 ? sock_set_timeouts(s->fd, STREAM_WAKE_MS) : 0;
     if (rc)
-        return -rc;
+        return err_set(err, errlen, rc, "stream %d: cannot set its socket timeouts: %s", s->id,
+                       strerror(-rc));
+    rc = pthread_create(&s->thread, NULL, stream_main, s);
+    if (rc)
+        return err_set(err, errlen, rc, "stream %d: cannot start its thread: %s", s->id,
+                       strerror(rc));
     s->started = true;
     return 0;
 }

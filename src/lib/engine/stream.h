@@ -21,6 +21,7 @@
 
 #include "engine/params.h"
 #include "measure/tcpinfo.h"
+#include "util/err.h"
 
 struct histogram;
 struct udp_rx;
@@ -87,6 +88,14 @@ struct stream {
     bool started;
 };
 
+/* A stream's running counters at one moment (the opening of the measurement window). */
+struct stream_counts {
+    uint64_t bytes, packets, lost;
+};
+
+/* Reads s's counters while its thread runs (each one whole; not all at one instant). */
+void stream_counts_take(const struct stream *s, struct stream_counts *out);
+
 /* The largest buffer a TCP receiver reads into, whatever -l is. */
 #define STREAM_MAX_RECV (1024u * 1024)
 
@@ -112,8 +121,11 @@ int stream_prepare(struct stream *s);
 /* Frees what stream_prepare() allocated. */
 void stream_release(struct stream *s);
 
-/* Starts the stream's thread. Returns 0 or -errno. */
-int stream_start(struct stream *s);
+/*
+ * Sets the socket's wake-up timeouts and starts the stream's thread. Returns
+ * 0, or -errno with a sentence naming the stream in err (then no thread runs).
+ */
+NB_MUST_CHECK int stream_start(struct stream *s, char *err, size_t errlen);
 
 /* Joins the stream's thread (it must be done or about to end). */
 void stream_join(struct stream *s);
@@ -123,6 +135,9 @@ void stream_interrupt(struct stream *s);
 
 /* Closes the fd and frees the role's accounting. */
 void stream_close(struct stream *s);
+
+/* The role a stream plays for a test kind, direction and end. */
+enum stream_role stream_role_of(enum test_kind kind, bool sender, bool is_server);
 
 /* True for roles that send data (TCP/UDP senders). */
 bool stream_role_sends(enum stream_role role);

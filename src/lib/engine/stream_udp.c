@@ -19,15 +19,13 @@
 #include <time.h>
 
 #include "engine/stream.h"
+#include "engine/udp_gro.h"
 #include "engine/udp_wire.h"
 #include "measure/udp_rx.h"
 #include "util/clock.h"
 
 #ifndef UDP_SEGMENT
 #define UDP_SEGMENT 103
-#endif
-#ifndef UDP_GRO
-#define UDP_GRO 104
 #endif
 
 #define UDP_BATCH 64
@@ -150,19 +148,11 @@ struct rx_batch {
     char ctl[UDP_BATCH][CMSG_SPACE(sizeof(struct timespec)) + CMSG_SPACE(sizeof(int))];
 };
 
+/* The kernel's arrival time of a message, or now when it gave none; *gro_size as udp_gro. */
 static uint64_t arrival_of(struct msghdr *mh, int *gro_size)
 {
-    uint64_t t = 0;
-    *gro_size = 0;
-    for (struct cmsghdr *c = CMSG_FIRSTHDR(mh); c; c = CMSG_NXTHDR(mh, c)) {
-        if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_TIMESTAMPNS) {
-            struct timespec ts;
-            memcpy(&ts, CMSG_DATA(c), sizeof(ts));
-            t = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-        } else if (c->cmsg_level == SOL_UDP && c->cmsg_type == UDP_GRO) {
-            memcpy(gro_size, CMSG_DATA(c), sizeof(int));
-        }
-    }
+    uint64_t t;
+    udp_gro_read_cmsgs(mh, &t, gro_size);
     if (!t) {
         struct timespec ts;
         clock_gettime(CLOCK_REALTIME, &ts);
@@ -227,9 +217,9 @@ static void run_receiver(struct stream *s, char *buf)
             int gro = 0;
             uint64_t arrival = arrival_of(mh, &gro);
             const char *d = b.iov[i].iov_base;
-            size_t seg = gro > 0 ? (size_t)gro : len;
-            for (size_t off = 0; off < len; off += seg)
-                take(s, d + off, len - off < seg ? len - off : seg, arrival);
+            size_t seg;
+            for (size_t off = 0; (seg = udp_gro_next(len, off, gro)) > 0; off += seg)
+                take(s, d + off, seg, arrival);
             bytes += len;
             if (!got_any) {
                 /*

@@ -4,6 +4,9 @@
 #include <netinet/in.h>
 #include <string.h>
 
+/* "NREG", the cookie and the stream index: the registration's fixed length. */
+_Static_assert(UDP_WIRE_REG_LEN == 4 + TEST_COOKIE_LEN + 4, "registration length");
+
 static void put32(char *p, uint32_t v)
 {
     for (int i = 3; i >= 0; i--, v >>= 8)
@@ -45,20 +48,19 @@ int udp_wire_get(const char *buf, size_t len, uint32_t *stream, uint64_t *seq, u
     return 0;
 }
 
-void udp_wire_put_reg(char *buf, const uint8_t cookie[DATAHDR_COOKIE_LEN], uint32_t stream)
+void udp_wire_put_reg(char *buf, const uint8_t cookie[TEST_COOKIE_LEN], uint32_t stream)
 {
     memcpy(buf, "NREG", 4);
-    memcpy(buf + 4, cookie, DATAHDR_COOKIE_LEN);
-    put32(buf + 4 + DATAHDR_COOKIE_LEN, stream);
+    memcpy(buf + 4, cookie, TEST_COOKIE_LEN);
+    put32(buf + 4 + TEST_COOKIE_LEN, stream);
 }
 
-int udp_wire_get_reg(const char *buf, size_t len, uint8_t cookie[DATAHDR_COOKIE_LEN],
-                     uint32_t *stream)
+int udp_wire_get_reg(const char *buf, size_t len, uint8_t cookie[TEST_COOKIE_LEN], uint32_t *stream)
 {
     if (len != UDP_WIRE_REG_LEN || memcmp(buf, "NREG", 4))
         return -EPROTO;
-    memcpy(cookie, buf + 4, DATAHDR_COOKIE_LEN);
-    *stream = get32(buf + 4 + DATAHDR_COOKIE_LEN);
+    memcpy(cookie, buf + 4, TEST_COOKIE_LEN);
+    *stream = get32(buf + 4 + TEST_COOKIE_LEN);
     return 0;
 }
 

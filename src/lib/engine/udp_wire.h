@@ -15,7 +15,7 @@
 #include <stdint.h>
 #include <sys/socket.h>
 
-#include "proto/datahdr.h"
+#include "engine/test_cookie.h"
 
 #define UDP_WIRE_HEADER 24
 #define UDP_WIRE_REG_LEN 24
@@ -25,10 +25,10 @@ void udp_wire_put(char *buf, uint32_t stream, uint64_t seq, uint64_t send_ns);
 /* Parses a data header. Returns 0, or -EPROTO for a short or foreign datagram. */
 int udp_wire_get(const char *buf, size_t len, uint32_t *stream, uint64_t *seq, uint64_t *send_ns);
 
-void udp_wire_put_reg(char *buf, const uint8_t cookie[DATAHDR_COOKIE_LEN], uint32_t stream);
+void udp_wire_put_reg(char *buf, const uint8_t cookie[TEST_COOKIE_LEN], uint32_t stream);
 
 /* Parses a registration. Returns 0 or -EPROTO. */
-int udp_wire_get_reg(const char *buf, size_t len, uint8_t cookie[DATAHDR_COOKIE_LEN],
+int udp_wire_get_reg(const char *buf, size_t len, uint8_t cookie[TEST_COOKIE_LEN],
                      uint32_t *stream);
 
 /* True for a registration datagram (which receivers ignore rather than count as malformed). */

@@ -4,15 +4,40 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/clock.h"
+#include "measure/histogram.h"
 
-int window_begin(struct window *w, const struct tcp_stream_set *set, double omit_s)
+/* All clients' latency histograms merged into out (emptied first). */
+static void merge_latency(const struct stream_set *set, struct histogram *out)
+{
+    hist_init(out);
+    for (int i = 0; i < set->n; i++)
+        if (set->streams[i].latency)
+            hist_merge(out, set->streams[i].latency);
+}
+
+static bool has_latency(const struct stream_set *set)
+{
+    for (int i = 0; i < set->n; i++)
+        if (set->streams[i].latency)
+            return true;
+    return false;
+}
+
+int window_begin(struct window *w, const struct stream_set *set, double omit_s, uint64_t now_ns)
 {
     memset(w, 0, sizeof(*w));
-    w->omit_bytes = calloc((size_t)(set->n > 0 ? set->n : 1), sizeof(uint64_t));
-    if (!w->omit_bytes)
+    w->omit = calloc((size_t)(set->n > 0 ? set->n : 1), sizeof(*w->omit));
+    if (!w->omit)
         return -ENOMEM;
-    w->start_ns = clock_now_ns();
+    if (omit_s > 0 && has_latency(set)) {
+        w->omit_latency = malloc(sizeof(*w->omit_latency));
+        if (!w->omit_latency) {
+            window_free(w);
+            return -ENOMEM;
+        }
+        hist_init(w->omit_latency);
+    }
+    w->start_ns = now_ns;
     w->measure_ns = w->start_ns + (uint64_t)(omit_s * 1e9);
     /* Without warm-up the window opens before any byte moves: counters start at zero. */
     if (omit_s <= 0) {
@@ -22,28 +47,38 @@ int window_begin(struct window *w, const struct tcp_stream_set *set, double omit
     return 0;
 }
 
-void window_tick(struct window *w, struct tcp_stream_set *set)
+/* Takes the opening snapshot at now_ns: from here on everything counts. */
+static void open_now(struct window *w, const struct stream_set *set, uint64_t now_ns)
 {
-    if (w->open || clock_now_ns() < w->measure_ns)
-        return;
     for (int i = 0; i < set->n; i++)
-        w->omit_bytes[i] = atomic_load(&set->streams[i].bytes);
-    w->cpu_ok = cpu_sample_take(&w->cpu_start, NULL, 0) == 0;
-    w->measure_ns = clock_now_ns();
+        stream_counts_take(&set->streams[i], &w->omit[i]);
+    if (w->omit_latency)
+        merge_latency(set, w->omit_latency);
+    w->measure_ns = now_ns;
     w->open = true;
 }
 
-int window_close(struct window *w, struct tcp_stream_set *set, struct side_report *out)
+void window_tick(struct window *w, const struct stream_set *set, uint64_t now_ns)
 {
-    /* A test that ended inside its warm-up still gets a window, an empty one. */
-    window_tick(w, set);
-    if (!w->open) {
-        w->measure_ns = clock_now_ns();
-        w->open = true;
-    }
+    if (w->open || now_ns < w->measure_ns)
+        return;
+    open_now(w, set, now_ns);
+    w->cpu_ok = cpu_sample_take(&w->cpu_start, NULL, 0) == 0;
+}
+
+int window_close(struct window *w, const struct stream_set *set, struct side_report *out,
+                 uint64_t now_ns)
+{
+    window_tick(w, set, now_ns);
+    /*
+     * A test that ended inside its warm-up still gets a window, an empty one:
+     * everything it did was warm-up. (No CPU figure for a window of no time.)
+     */
+    if (!w->open)
+        open_now(w, set, now_ns);
     if (w->cpu_ok)
         w->cpu_ok = cpu_sample_take(&w->cpu_end, NULL, 0) == 0;
-    int rc = side_report_collect(out, set, w->measure_ns, w->omit_bytes);
+    int rc = side_report_collect(out, set, w->measure_ns, w->omit);
     if (rc)
         return rc;
     if (w->cpu_ok) {
@@ -54,8 +89,25 @@ int window_close(struct window *w, struct tcp_stream_set *set, struct side_repor
     return 0;
 }
 
+int window_latency(const struct window *w, const struct stream_set *set, struct histogram *out)
+{
+    if (!w->omit_latency) {
+        merge_latency(set, out);
+        return 0;
+    }
+    struct histogram *all = malloc(sizeof(*all));
+    if (!all)
+        return -ENOMEM;
+    merge_latency(set, all);
+    hist_subtract(out, all, w->omit_latency);
+    free(all);
+    return 0;
+}
+
 void window_free(struct window *w)
 {
-    free(w->omit_bytes);
-    w->omit_bytes = NULL;
+    free(w->omit);
+    w->omit = NULL;
+    free(w->omit_latency);
+    w->omit_latency = NULL;
 }

@@ -1,7 +1,7 @@
 /*
- * CPU-constrained mode: CPU hotplug, cpufreq scaling_max_freq and affinity
- * pinning, each change recorded before it is made so that it can always be
- * undone (see cpuctl.h and docs/environment.md).
+ * CPU-constrained mode: CPU hotplug and cpufreq scaling_max_freq, each change
+ * recorded before it is made so that it can always be undone (see cpuctl.h
+ * and docs/environment.md).
  */
 #include "envcap/cpuctl.h"
 
@@ -20,14 +20,24 @@
 #define NBITS 8192
 #define STATE_MAGIC "netab-cpuctl-state 1"
 
-void cpuctl_saved_init(struct cpuctl_saved *saved, const char *sysfs_root, const char *procfs_root,
-                       const char *state_path)
+int cpuctl_saved_init(struct cpuctl_saved *saved, const char *sysfs_root, const char *state_path,
+                      char *err, size_t errlen)
 {
     memset(saved, 0, sizeof(*saved));
-    snprintf(saved->sysfs_root, sizeof(saved->sysfs_root), "%s", sysfs_root ? sysfs_root : "/sys");
-    snprintf(saved->procfs_root, sizeof(saved->procfs_root), "%s",
-             procfs_root ? procfs_root : "/proc");
-    snprintf(saved->state_path, sizeof(saved->state_path), "%s", state_path ? state_path : "");
+    const char *sys = sysfs_root ? sysfs_root : "/sys";
+    const char *state = state_path ? state_path : "";
+    if (strlen(sys) >= sizeof(saved->sysfs_root))
+        return err_set(err, errlen, ENAMETOOLONG, "the sysfs root is longer than %zu bytes: %s",
+                       sizeof(saved->sysfs_root) - 1, sys);
+    /* persist() writes "<state>.tmp" first: that name must fit too. */
+    if (strlen(state) + strlen(".tmp") >= sizeof(saved->state_path))
+        return err_set(err, errlen, ENAMETOOLONG,
+                       "the CPU state file path is too long (%zu bytes, at most %zu; choose a "
+                       "shorter path for the results store): %s",
+                       strlen(state), sizeof(saved->state_path) - 1 - strlen(".tmp"), state);
+    memcpy(saved->sysfs_root, sys, strlen(sys) + 1);
+    memcpy(saved->state_path, state, strlen(state) + 1);
+    return 0;
 }
 
 static int isset(const unsigned char *bits, int i)
@@ -102,8 +112,9 @@ int cpuctl_check_at(const char *sysfs_root, int cpus, int max_freq_mhz, char *er
         char what[64];
         snprintf(what, sizeof(what), "cannot take CPU %d offline for cpus: %d", c, cpus);
         snprintf(rel, sizeof(rel), "devices/system/cpu/cpu%d/online", c);
-        if ((e = check_writable(sys, rel, what, "no CPU hotplug for it here; use pinning instead",
-                                err, errlen)))
+        if ((e = check_writable(sys, rel, what,
+                                "no CPU hotplug for it here; leave cpus unset on this machine", err,
+                                errlen)))
             return e;
     }
     for (int c = 0; max_freq_mhz && c < NBITS; c++) {
@@ -156,10 +167,13 @@ static int write_all(int fd, const char *s, size_t n)
 /* Rewrites the state file (tmp + fsync + rename) with every entry recorded so far. */
 static int persist(const struct cpuctl_saved *saved)
 {
-    char tmp[CPUCTL_PATH_MAX + 8];
+    char tmp[sizeof(saved->state_path)];
     if (!saved->state_path[0])
         return 0;
-    snprintf(tmp, sizeof(tmp), "%s.tmp", saved->state_path);
+    /* cpuctl_saved_init() refused a state path too long for this. */
+    int len = snprintf(tmp, sizeof(tmp), "%s.tmp", saved->state_path);
+    if (len < 0 || (size_t)len >= sizeof(tmp))
+        return -ENAMETOOLONG;
     FILE *f = fopen(tmp, "we");
     if (!f)
         return -errno;
@@ -254,56 +268,6 @@ int cpuctl_apply(struct cpuctl_saved *saved, int cpus, int max_freq_mhz, char *e
     return e;
 }
 
-int cpuctl_pin(struct cpuctl_saved *saved, int cpus, const char *ifname, char *err, size_t errlen)
-{
-    unsigned char online[NBITS / 8], keep[NBITS / 8];
-    char list[1024], rel[64];
-    int irqs[512];
-    sigset_t old;
-    cpu_set_t set;
-    int e;
-
-    if (cpus <= 0)
-        return err_set(err, errlen, EINVAL, "cpus must be at least 1");
-    int n = online_cpus(saved->sysfs_root, online, err, errlen);
-    if (n < 0)
-        return n;
-    if (cpus > n)
-        return err_set(err, errlen, EINVAL, "cpus: %d asks for more CPUs than the %d online", cpus,
-                       n);
-    first_n(online, cpus, keep);
-    fs_format_cpulist(keep, NBITS, list, sizeof(list));
-    CPU_ZERO(&set);
-    for (int c = 0; c < CPU_SETSIZE; c++)
-        if (isset(keep, c))
-            CPU_SET(c, &set);
-
-    block_signals(&old);
-    if (!saved->have_affinity) {
-        if (sched_getaffinity(0, sizeof(saved->old_affinity), &saved->old_affinity) < 0) {
-            e = err_set(err, errlen, errno, "sched_getaffinity: %s", strerror(errno));
-            goto out;
-        }
-        saved->have_affinity = 1;
-    }
-    if (sched_setaffinity(0, sizeof(set), &set) < 0) {
-        e = err_set(err, errlen, errno, "cannot pin netab to CPUs %s: %s", list, strerror(errno));
-        goto fail;
-    }
-    e = 0;
-    n = ifname ? env_iface_irqs(ifname, saved->sysfs_root, saved->procfs_root, irqs, 512) : 0;
-    for (int i = 0; i < n && !e; i++) {
-        snprintf(rel, sizeof(rel), "irq/%d/smp_affinity_list", irqs[i]);
-        e = set_file(saved, saved->procfs_root, rel, list, err, errlen);
-    }
-fail:
-    if (e)
-        cpuctl_restore(saved);
-out:
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
-    return e;
-}
-
 /* Writes value into path; async-signal-safe. */
 static int put(const char *path, const char *value)
 {
@@ -319,18 +283,19 @@ static int put(const char *path, const char *value)
 int cpuctl_restore(struct cpuctl_saved *saved)
 {
     int first = 0;
+    /*
+     * Only a record this saved wrote is removed: with nothing recorded the
+     * state file at that path (if any) belongs to an earlier process and
+     * still lists settings to put back.
+     */
+    int recorded = saved->n > 0;
     for (int i = saved->n - 1; i >= 0; i--) {
         int e = put(saved->entries[i].path, saved->entries[i].value);
         if (e && !first)
             first = e;
         saved->n = i;
     }
-    if (saved->have_affinity) {
-        if (sched_setaffinity(0, sizeof(saved->old_affinity), &saved->old_affinity) < 0 && !first)
-            first = -errno;
-        saved->have_affinity = 0;
-    }
-    if (saved->state_path[0] && !first)
+    if (recorded && saved->state_path[0] && !first)
         unlink(saved->state_path);
     return first;
 }
@@ -378,43 +343,4 @@ out:
     fclose(f);
     free(s);
     return e;
-}
-
-static struct cpuctl_saved *volatile sig_saved;
-static struct sigaction old_int, old_term, old_hup;
-static const int restore_signals[] = {SIGINT, SIGTERM, SIGHUP};
-
-/* Restores, then lets the signal's default action end the process (SA_RESETHAND). */
-static void on_signal(int sig)
-{
-    int saved_errno = errno;
-    struct cpuctl_saved *s = sig_saved;
-    if (s)
-        cpuctl_restore(s);
-    errno = saved_errno;
-    raise(sig);
-}
-
-int cpuctl_signals_install(struct cpuctl_saved *saved)
-{
-    struct sigaction sa;
-    memset(&sa, 0, sizeof(sa));
-    sa.sa_handler = on_signal;
-    sa.sa_flags = (int)SA_RESETHAND;
-    sigemptyset(&sa.sa_mask);
-    for (size_t i = 0; i < 3; i++)
-        sigaddset(&sa.sa_mask, restore_signals[i]);
-    sig_saved = saved;
-    if (sigaction(SIGINT, &sa, &old_int) < 0 || sigaction(SIGTERM, &sa, &old_term) < 0 ||
-        sigaction(SIGHUP, &sa, &old_hup) < 0)
-        return -errno;
-    return 0;
-}
-
-void cpuctl_signals_uninstall(void)
-{
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
-    sigaction(SIGHUP, &old_hup, NULL);
-    sig_saved = NULL;
 }

@@ -1,15 +1,11 @@
 /*
  * CPU-constrained mode: run a campaign on N CPUs and/or at a capped CPU
  * frequency, and put the machine back the way it was afterwards, on error,
- * on SIGINT/SIGTERM, and (through a state file) after a crash or kill -9.
- * See docs/environment.md.
+ * on SIGINT/SIGTERM (the caller's handler calls cpuctl_restore), and
+ * (through a state file) after a crash or kill -9. See docs/environment.md.
  *
- * Two ways to restrict to N CPUs:
- *   - hotplug (cpuctl_apply): write 0 to cpuK/online for every online CPU
- *     but the first N; the whole machine has N CPUs.
- *   - pinning (cpuctl_pin): sched_setaffinity of this process (child
- *     processes and threads created later inherit it) plus the interface's
- *     IRQs' smp_affinity_list; other processes still use every CPU.
+ * N CPUs means hotplug (cpuctl_apply): write 0 to cpuK/online for every
+ * online CPU but the first N, so the whole machine has N CPUs.
  * max_freq_mhz writes cpufreq scaling_max_freq on the CPUs that stay online.
  *
  * Every setting changed is first recorded (path and original value) in the
@@ -19,7 +15,7 @@
 #ifndef NETAB_ENVCAP_CPUCTL_H
 #define NETAB_ENVCAP_CPUCTL_H
 
-#include <sched.h>
+#include <limits.h>
 #include <stddef.h>
 
 #include "util/err.h"
@@ -27,6 +23,8 @@
 #define CPUCTL_MAX_SAVED 256
 #define CPUCTL_PATH_MAX 192
 #define CPUCTL_VALUE_MAX 128
+/* The state file's path, and its ".tmp" sibling, fit whole or are refused. */
+#define CPUCTL_STATE_PATH_MAX PATH_MAX
 
 struct cpuctl_entry {
     char path[CPUCTL_PATH_MAX];   /* absolute path of the file written */
@@ -35,26 +33,26 @@ struct cpuctl_entry {
 
 /*
  * Saved state. Fill it with cpuctl_saved_init(); it holds no pointers into
- * the heap so that the signal handler can restore from it.
+ * the heap so that a signal handler can restore from it.
  */
 struct cpuctl_saved {
     char sysfs_root[CPUCTL_PATH_MAX];
-    char procfs_root[CPUCTL_PATH_MAX];
-    char state_path[CPUCTL_PATH_MAX]; /* "" = do not persist */
-    volatile int n;                   /* entries[0..n) are valid */
+    char state_path[CPUCTL_STATE_PATH_MAX]; /* "" = do not persist */
+    volatile int n;                         /* entries[0..n) are valid */
     struct cpuctl_entry entries[CPUCTL_MAX_SAVED];
-    int have_affinity; /* old_affinity is valid: restore it */
-    cpu_set_t old_affinity;
 };
 
 /*
- * Prepares saved for cpuctl_apply()/cpuctl_pin(). sysfs_root and
- * procfs_root default to "/sys" and "/proc" when NULL; state_path is the
- * file the saved state is persisted to (NULL: not persisted; a campaign
- * should always give one, e.g. next to its results store).
+ * Prepares saved for cpuctl_apply(). sysfs_root defaults to "/sys" when
+ * NULL; state_path is the file the saved state is persisted to (NULL: not
+ * persisted; a campaign should always give one, e.g. next to its results
+ * store). A path is kept whole or refused, never cut: a truncated state
+ * path would record the settings in a file that nobody looks for after a
+ * crash. Returns 0, or -ENAMETOOLONG with a sentence naming the path in err;
+ * saved is then empty and persists nothing.
  */
-void cpuctl_saved_init(struct cpuctl_saved *saved, const char *sysfs_root, const char *procfs_root,
-                       const char *state_path);
+NB_MUST_CHECK int cpuctl_saved_init(struct cpuctl_saved *saved, const char *sysfs_root,
+                                    const char *state_path, char *err, size_t errlen);
 
 /*
  * Can this machine run with only cpus CPUs online (0: leave as is) and
@@ -80,21 +78,11 @@ int cpuctl_apply(struct cpuctl_saved *saved, int cpus, int max_freq_mhz, char *e
                  size_t errlen) NB_MUST_CHECK;
 
 /*
- * The pinning alternative to hotplug: restricts this thread (and so the
- * threads and processes it creates afterwards) to the first cpus online
- * CPUs and points the IRQs of ifname (NULL: none) at the same CPUs. The old
- * affinity and IRQ affinities are recorded in saved (IRQs also in the state
- * file). On failure everything is restored and a negative errno returned.
- */
-int cpuctl_pin(struct cpuctl_saved *saved, int cpus, const char *ifname, char *err,
-               size_t errlen) NB_MUST_CHECK;
-
-/*
- * Writes every recorded value back, newest first, restores the CPU affinity
- * if it was changed, removes the state file and empties saved, so calling it
- * twice is harmless. Async-signal-safe (open/write/close/unlink and
- * sched_setaffinity only). Returns 0, or the first negative errno met (it
- * still tries every entry).
+ * Writes every recorded value back, newest first, removes the state file
+ * (only if saved recorded something, and every value went back) and empties
+ * saved, so calling it twice is harmless. Async-signal-safe
+ * (open/write/close/unlink only). Returns 0, or the first negative errno met
+ * (it still tries every entry).
  */
 int cpuctl_restore(struct cpuctl_saved *saved);
 
@@ -105,17 +93,5 @@ int cpuctl_restore(struct cpuctl_saved *saved);
  * or a negative errno.
  */
 int cpuctl_restore_from_file(const char *path) NB_MUST_CHECK;
-
-/*
- * Installs SIGINT, SIGTERM and SIGHUP handlers that call
- * cpuctl_restore(saved) and then re-raise the signal with its default action,
- * so the process still dies of the signal (exit status and shells see it).
- * saved must stay valid until cpuctl_signals_uninstall(). Returns 0 or a
- * negative errno.
- */
-int cpuctl_signals_install(struct cpuctl_saved *saved) NB_MUST_CHECK;
-
-/* Puts back the signal dispositions that cpuctl_signals_install() replaced. */
-void cpuctl_signals_uninstall(void);
 
 #endif

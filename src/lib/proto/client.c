@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "engine/sockopt.h"
-#include "engine/tcp_stream.h"
+#include "engine/stream_set.h"
 #include "engine/window.h"
 #include "proto/datahdr.h"
 #include "proto/frame.h"
@@ -35,7 +35,7 @@ struct client {
     struct run_result *res;
     int ctl;
     uint64_t idle_ns;
-    uint8_t cookie[DATAHDR_COOKIE_LEN];
+    uint8_t cookie[TEST_COOKIE_LEN];
     uint16_t *udp_ports; /* from "accept", UDP tests */
     uint16_t crr_port;   /* from "accept", tcp_crr */
 };
@@ -180,7 +180,7 @@ static void emit_interval(struct client *c, struct interval_report *iv)
 }
 
 /* Sums the packet counters (datagrams or transactions) of a set. */
-static uint64_t set_packets(struct tcp_stream_set *set)
+static uint64_t set_packets(struct stream_set *set)
 {
     uint64_t n = 0;
     for (int i = 0; i < set->n; i++)
@@ -194,9 +194,9 @@ struct interval_state {
     struct histogram *lat_prev, *lat_now, *lat_diff; /* rr/crr only */
 };
 
-static void interval_snapshot(struct tcp_stream_set *set, struct interval_state *st)
+static void interval_snapshot(struct stream_set *set, struct interval_state *st)
 {
-    tcp_stream_set_bytes(set, &st->sent, &st->received);
+    stream_set_bytes(set, &st->sent, &st->received);
     st->packets = set_packets(set);
     if (st->lat_prev) {
         hist_init(st->lat_prev);
@@ -206,12 +206,12 @@ static void interval_snapshot(struct tcp_stream_set *set, struct interval_state 
     }
 }
 
-static void interval_emit(struct client *c, struct tcp_stream_set *set, struct window *w,
+static void interval_emit(struct client *c, struct stream_set *set, struct window *w,
                           struct interval_state *st, uint64_t now, bool finished)
 {
     uint64_t interval_ns = (uint64_t)(c->p->interval_s * 1e9);
     uint64_t s, r;
-    tcp_stream_set_bytes(set, &s, &r);
+    stream_set_bytes(set, &s, &r);
     uint64_t pk = set_packets(set);
     struct interval_report iv = {.start = (double)(st->ns - w->measure_ns) / 1e9,
                                  .end = (double)(now - w->measure_ns) / 1e9,
@@ -224,7 +224,7 @@ static void interval_emit(struct client *c, struct tcp_stream_set *set, struct w
             if (set->streams[i].latency)
                 hist_merge(st->lat_now, set->streams[i].latency);
         hist_subtract(st->lat_diff, st->lat_now, st->lat_prev);
-        latency_summary_from(&iv.latency, st->lat_diff);
+        run_result_latency_summary(&iv.latency, st->lat_diff);
         iv.have_latency = true;
         /*
          * The histogram and the counters are read a moment apart while the
@@ -246,7 +246,7 @@ static void interval_emit(struct client *c, struct tcp_stream_set *set, struct w
 }
 
 /* The measured part: intervals until the end condition, then stop. */
-static int drive(struct client *c, struct tcp_stream_set *set, struct window *w)
+static int drive(struct client *c, struct stream_set *set, struct window *w)
 {
     const struct test_params *p = c->p;
     uint64_t interval_ns = (uint64_t)(p->interval_s * 1e9);
@@ -266,10 +266,10 @@ static int drive(struct client *c, struct tcp_stream_set *set, struct window *w)
     int rc = 0;
     for (;;) {
         usleep(5000);
-        window_tick(w, set);
         uint64_t now = clock_now_ns();
+        window_tick(w, set, now);
         bool finished = p->bytes
-                            ? tcp_stream_set_all_done(set)
+                            ? stream_set_all_done(set)
                             : w->open && now >= w->measure_ns + (uint64_t)(p->duration_s * 1e9);
         if (w->open && !st.ns) {
             st.ns = w->measure_ns;
@@ -280,7 +280,7 @@ static int drive(struct client *c, struct tcp_stream_set *set, struct window *w)
             interval_emit(c, set, w, &st, now, finished);
             next_ns += interval_ns;
         }
-        const char *serr = tcp_stream_set_error(set);
+        const char *serr = stream_set_error(set);
         if (finished && !serr)
             break;
         if (serr) {
@@ -300,25 +300,23 @@ static int drive(struct client *c, struct tcp_stream_set *set, struct window *w)
     return rc;
 }
 
-/* Merges the client streams' latency histograms into the result's summary. */
-static void collect_latency(struct client *c, struct tcp_stream_set *set)
+/* The client streams' latencies since the window opened, into the result's summary. */
+static void collect_latency(struct client *c, struct stream_set *set, const struct window *w)
 {
     if (!params_is_rr(c->p->kind))
         return;
-    struct histogram *all = calloc(1, sizeof(*all));
-    if (!all)
+    struct histogram *lat = calloc(1, sizeof(*lat));
+    if (!lat)
         return;
-    hist_init(all);
-    for (int i = 0; i < set->n; i++)
-        if (set->streams[i].latency)
-            hist_merge(all, set->streams[i].latency);
-    latency_summary_from(&c->res->latency, all);
-    c->res->have_latency = true;
-    free(all);
+    if (window_latency(w, set, lat) == 0) {
+        run_result_latency_summary(&c->res->latency, lat);
+        c->res->have_latency = true;
+    }
+    free(lat);
 }
 
 /* The UDP sockets of a set, for re-sending registrations; NULL for other tests. */
-static int *fds_udp_of(struct tcp_stream_set *set)
+static int *fds_udp_of(struct stream_set *set)
 {
     if (!params_is_udp(set->params.kind))
         return NULL;
@@ -348,7 +346,7 @@ static int await_ready(struct client *c, int *udp_fds)
 }
 
 /* The "stop" message; UDP tests add each stream's sent count so the server knows what is lost. */
-static json_t *stop_message(struct tcp_stream_set *set)
+static json_t *stop_message(struct stream_set *set)
 {
     json_t *stop = msg_simple("stop");
     if (params_is_udp(set->params.kind) && set->params.kind == TEST_UDP_STREAM) {
@@ -365,12 +363,12 @@ static json_t *stop_message(struct tcp_stream_set *set)
 
 static int run_streams(struct client *c, int *fds, bool *server_sends, int n)
 {
-    struct tcp_stream_set set;
+    struct stream_set set;
     struct window w = {0};
     char *err = c->res->error;
     size_t len = sizeof(c->res->error);
-    int rc = tcp_stream_set_init(&set, c->p, fds, server_sends, n, false, c->cfg->cpu,
-                                 c->cfg->idle_timeout_ms);
+    int rc = stream_set_init(&set, c->p, fds, server_sends, n, false, c->cfg->cpu,
+                             c->cfg->idle_timeout_ms);
     if (rc)
         return err_set(err, len, rc, "out of memory");
     for (int i = 0; i < n; i++)
@@ -388,17 +386,17 @@ static int run_streams(struct client *c, int *fds, bool *server_sends, int n)
         }
     }
     rc = await_ready(c, fds_udp_of(&set));
-    if (!rc && (rc = window_begin(&w, &set, c->p->omit_s)))
+    if (!rc && (rc = window_begin(&w, &set, c->p->omit_s, clock_now_ns())))
         err_set(err, len, rc, "out of memory");
-    if (!rc && (rc = tcp_stream_set_start(&set)))
-        err_set(err, len, rc, "cannot start stream threads");
+    if (!rc)
+        rc = stream_set_start(&set, err, len);
     if (rc) {
         window_free(&w);
-        tcp_stream_set_free(&set);
+        stream_set_free(&set);
         return rc;
     }
     rc = drive(c, &set, &w);
-    tcp_stream_set_stop(&set);
+    stream_set_stop(&set);
     if (!rc) {
         /*
          * Senders must have stopped before their counts go into "stop", and
@@ -407,23 +405,23 @@ static int run_streams(struct client *c, int *fds, bool *server_sends, int n)
          * would count as lost (udp_rr) or as a read error (tcp_crr).
          */
         uint64_t end = deadline(c);
-        while (!tcp_stream_set_senders_done(&set) && clock_now_ns() < end)
+        while (!stream_set_senders_done(&set) && clock_now_ns() < end)
             usleep(1000);
         json_t *stop = stop_message(&set);
         rc = frame_send(c->ctl, stop, deadline(c), err, len);
         json_decref(stop);
     }
-    int frc = tcp_stream_set_finish(&set, rc ? clock_now_ns() : deadline(c));
+    int frc = stream_set_finish(&set, rc ? clock_now_ns() : deadline(c));
     if (!rc && frc)
         rc = err_set(err, len, frc, "data did not drain within the idle timeout");
-    const char *serr = tcp_stream_set_error(&set);
+    const char *serr = stream_set_error(&set);
     if (!rc && serr)
         rc = err_set(err, len, EIO, "%s", serr);
-    if (window_close(&w, &set, &c->res->local) == 0)
+    if (window_close(&w, &set, &c->res->local, clock_now_ns()) == 0)
         c->res->have_local = true;
-    collect_latency(c, &set);
+    collect_latency(c, &set, &w);
     window_free(&w);
-    tcp_stream_set_free(&set);
+    stream_set_free(&set);
     return rc;
 }
 

@@ -5,7 +5,7 @@
 #include <stdint.h>
 
 #include "engine/params.h"
-#include "engine/result.h"
+#include "engine/run_result.h"
 
 struct client_config {
     const char *host;

@@ -26,27 +26,27 @@ static uint32_t get32(const uint8_t *p)
 void datahdr_encode(const struct datahdr *h, uint8_t out[DATAHDR_LEN])
 {
     memcpy(out, DATAHDR_MAGIC, 4);
-    memcpy(out + 4, h->cookie, DATAHDR_COOKIE_LEN);
-    put32(out + 4 + DATAHDR_COOKIE_LEN, h->stream);
-    put32(out + 8 + DATAHDR_COOKIE_LEN, h->server_sends ? 1 : 0);
+    memcpy(out + 4, h->cookie, TEST_COOKIE_LEN);
+    put32(out + 4 + TEST_COOKIE_LEN, h->stream);
+    put32(out + 8 + TEST_COOKIE_LEN, h->server_sends ? 1 : 0);
 }
 
 int datahdr_decode(const uint8_t in[DATAHDR_LEN], struct datahdr *h)
 {
     if (!datahdr_is_data(in))
         return -EPROTO;
-    uint32_t dir = get32(in + 8 + DATAHDR_COOKIE_LEN);
+    uint32_t dir = get32(in + 8 + TEST_COOKIE_LEN);
     if (dir > 1)
         return -EPROTO;
-    memcpy(h->cookie, in + 4, DATAHDR_COOKIE_LEN);
-    h->stream = get32(in + 4 + DATAHDR_COOKIE_LEN);
+    memcpy(h->cookie, in + 4, TEST_COOKIE_LEN);
+    h->stream = get32(in + 4 + TEST_COOKIE_LEN);
     h->server_sends = dir == 1;
     return 0;
 }
 
-void datahdr_cookie_to_hex(const uint8_t cookie[DATAHDR_COOKIE_LEN], char hex[33])
+void datahdr_cookie_to_hex(const uint8_t cookie[TEST_COOKIE_LEN], char hex[33])
 {
-    for (int i = 0; i < DATAHDR_COOKIE_LEN; i++)
+    for (int i = 0; i < TEST_COOKIE_LEN; i++)
         snprintf(hex + 2 * i, 3, "%02x", cookie[i]);
 }
 
@@ -59,11 +59,11 @@ static int hexval(char c)
     return -1;
 }
 
-int datahdr_cookie_from_hex(const char *hex, uint8_t cookie[DATAHDR_COOKIE_LEN])
+int datahdr_cookie_from_hex(const char *hex, uint8_t cookie[TEST_COOKIE_LEN])
 {
-    if (!hex || strlen(hex) != 2 * DATAHDR_COOKIE_LEN)
+    if (!hex || strlen(hex) != 2 * TEST_COOKIE_LEN)
         return -EINVAL;
-    for (int i = 0; i < DATAHDR_COOKIE_LEN; i++) {
+    for (int i = 0; i < TEST_COOKIE_LEN; i++) {
         int hi = hexval(hex[2 * i]), lo = hexval(hex[2 * i + 1]);
         if (hi < 0 || lo < 0)
             return -EINVAL;
@@ -72,8 +72,8 @@ int datahdr_cookie_from_hex(const char *hex, uint8_t cookie[DATAHDR_COOKIE_LEN])
     return 0;
 }
 
-int datahdr_cookie_new(uint8_t cookie[DATAHDR_COOKIE_LEN])
+int datahdr_cookie_new(uint8_t cookie[TEST_COOKIE_LEN])
 {
-    ssize_t n = getrandom(cookie, DATAHDR_COOKIE_LEN, 0);
-    return n == DATAHDR_COOKIE_LEN ? 0 : -EIO;
+    ssize_t n = getrandom(cookie, TEST_COOKIE_LEN, 0);
+    return n == TEST_COOKIE_LEN ? 0 : -EIO;
 }

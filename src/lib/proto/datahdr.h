@@ -10,12 +10,13 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "engine/test_cookie.h"
+
 #define DATAHDR_MAGIC "NDAT"
-#define DATAHDR_COOKIE_LEN 16
-#define DATAHDR_LEN (4 + DATAHDR_COOKIE_LEN + 8)
+#define DATAHDR_LEN (4 + TEST_COOKIE_LEN + 8)
 
 struct datahdr {
-    uint8_t cookie[DATAHDR_COOKIE_LEN];
+    uint8_t cookie[TEST_COOKIE_LEN];
     uint32_t stream;   /* index among the test's connections */
     bool server_sends; /* direction of the data on this connection */
 };
@@ -29,10 +30,10 @@ void datahdr_encode(const struct datahdr *h, uint8_t out[DATAHDR_LEN]);
 int datahdr_decode(const uint8_t in[DATAHDR_LEN], struct datahdr *h);
 
 /* Cookie as 32 lowercase hex characters plus NUL, and back (-EINVAL if malformed). */
-void datahdr_cookie_to_hex(const uint8_t cookie[DATAHDR_COOKIE_LEN], char hex[33]);
-int datahdr_cookie_from_hex(const char *hex, uint8_t cookie[DATAHDR_COOKIE_LEN]);
+void datahdr_cookie_to_hex(const uint8_t cookie[TEST_COOKIE_LEN], char hex[33]);
+int datahdr_cookie_from_hex(const char *hex, uint8_t cookie[TEST_COOKIE_LEN]);
 
 /* Fills cookie from getrandom(). Returns 0 or -errno. */
-int datahdr_cookie_new(uint8_t cookie[DATAHDR_COOKIE_LEN]);
+int datahdr_cookie_new(uint8_t cookie[TEST_COOKIE_LEN]);
 
 #endif

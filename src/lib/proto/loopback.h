@@ -6,7 +6,7 @@
 #define NETAB_PROTO_LOOPBACK_H
 
 #include "engine/params.h"
-#include "engine/result.h"
+#include "engine/run_result.h"
 #include "proto/client.h"
 
 /*

@@ -47,7 +47,7 @@ int registry_attach(struct registry *r, const struct datahdr *h, int fd)
     int rc = -ENOENT;
     pthread_mutex_lock(&r->lock);
     for (struct pending_test *t = r->head; t; t = t->next) {
-        if (memcmp(t->cookie, h->cookie, DATAHDR_COOKIE_LEN))
+        if (memcmp(t->cookie, h->cookie, TEST_COOKIE_LEN))
             continue;
         if (h->stream >= (uint32_t)t->expected ||
             t->want_server_sends[h->stream] != h->server_sends)

@@ -13,7 +13,7 @@
 #include "proto/datahdr.h"
 
 struct pending_test {
-    uint8_t cookie[DATAHDR_COOKIE_LEN];
+    uint8_t cookie[TEST_COOKIE_LEN];
     int expected;
     int attached;
     int *fds;                      /* expected entries, -1 until attached */

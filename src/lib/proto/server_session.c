@@ -13,7 +13,7 @@
 #include "engine/params.h"
 #include "engine/side_report.h"
 #include "engine/sockopt.h"
-#include "engine/tcp_stream.h"
+#include "engine/stream_set.h"
 #include "engine/window.h"
 #include "proto/frame.h"
 #include "proto/msg.h"
@@ -245,7 +245,7 @@ static int gather_connections(struct session *ss, const struct test_params *p,
 }
 
 /* Applies the client's final sent counts from "stop" to the UDP receivers. */
-static int apply_stop(struct session *ss, const json_t *stop, struct tcp_stream_set *set)
+static int apply_stop(struct session *ss, const json_t *stop, struct stream_set *set)
 {
     json_t *sent = json_object_get(stop, "sent");
     if (!sent)
@@ -263,7 +263,7 @@ static int apply_stop(struct session *ss, const json_t *stop, struct tcp_stream_
 }
 
 /* Waits for "stop", watching the server's limits and the peer's health. */
-static int await_stop(struct session *ss, const struct test_params *p, struct tcp_stream_set *set,
+static int await_stop(struct session *ss, const struct test_params *p, struct stream_set *set,
                       struct window *w)
 {
     const struct server_config *cfg = &ss->server->cfg;
@@ -272,7 +272,7 @@ static int await_stop(struct session *ss, const struct test_params *p, struct tc
         w->start_ns + (uint64_t)((limit > cfg->max_duration ? cfg->max_duration : limit) * 1e9);
     uint64_t deadline = hard_end + ss->idle_ns;
     for (;;) {
-        window_tick(w, set);
+        window_tick(w, set, clock_now_ns());
         if (atomic_load(&ss->server->quit))
             return err_set(ss->err, sizeof(ss->err), ECANCELED, "the server is shutting down");
         uint64_t now = clock_now_ns();
@@ -284,7 +284,7 @@ static int await_stop(struct session *ss, const struct test_params *p, struct tc
             return err_set(ss->err, sizeof(ss->err), ETIMEDOUT,
                            "client sent no stop within %d ms of the test's end",
                            cfg->idle_timeout_ms);
-        const char *serr = tcp_stream_set_error(set);
+        const char *serr = stream_set_error(set);
         if (serr)
             return err_set(ss->err, sizeof(ss->err), EIO, "%s", serr);
         struct pollfd pfd = {.fd = ss->fd, .events = POLLIN};
@@ -326,11 +326,11 @@ static void log_result(struct session *ss, const struct test_params *p, const st
 static int run_test(struct session *ss, const struct test_params *p, struct pending_test *t,
                     const struct sockaddr_storage *peers, const socklen_t *peer_lens)
 {
-    struct tcp_stream_set set;
+    struct stream_set set;
     struct window w = {0};
     struct side_report report = {0};
-    int rc = tcp_stream_set_init(&set, p, t->fds, t->server_sends, t->expected, true, p->server_cpu,
-                                 ss->server->cfg.idle_timeout_ms);
+    int rc = stream_set_init(&set, p, t->fds, t->server_sends, t->expected, true, p->server_cpu,
+                             ss->server->cfg.idle_timeout_ms);
     if (rc) {
         err_set(ss->err, sizeof(ss->err), rc, "out of memory");
         send_error(ss, ss->err);
@@ -348,10 +348,10 @@ static int run_test(struct session *ss, const struct test_params *p, struct pend
         rc = sockopt_apply(set.streams[i].fd, p, sockerr, sizeof(sockerr));
     if (rc)
         err_set(ss->err, sizeof(ss->err), rc, "%s", sockerr);
-    if (!rc && (rc = window_begin(&w, &set, p->omit_s)))
+    if (!rc && (rc = window_begin(&w, &set, p->omit_s, clock_now_ns())))
         err_set(ss->err, sizeof(ss->err), rc, "out of memory");
-    if (!rc && (rc = tcp_stream_set_start(&set)))
-        err_set(ss->err, sizeof(ss->err), rc, "cannot start stream threads");
+    if (!rc)
+        rc = stream_set_start(&set, ss->err, sizeof(ss->err));
     if (!rc) {
         json_t *ready = msg_simple("ready");
         rc = frame_send(ss->fd, ready, clock_now_ns() + ss->idle_ns, ss->err, sizeof(ss->err));
@@ -369,17 +369,17 @@ static int run_test(struct session *ss, const struct test_params *p, struct pend
         told = true;
     }
     if (running) {
-        tcp_stream_set_stop(&set);
-        int frc = tcp_stream_set_finish(&set, rc ? clock_now_ns() : clock_now_ns() + ss->idle_ns);
+        stream_set_stop(&set);
+        int frc = stream_set_finish(&set, rc ? clock_now_ns() : clock_now_ns() + ss->idle_ns);
         if (!rc && frc)
             rc = err_set(ss->err, sizeof(ss->err), frc,
                          "data did not drain within %d ms after the test ended",
                          ss->server->cfg.idle_timeout_ms);
-        const char *serr = tcp_stream_set_error(&set);
+        const char *serr = stream_set_error(&set);
         if (!rc && serr)
             rc = err_set(ss->err, sizeof(ss->err), EIO, "%s", serr);
     }
-    if (!rc && (rc = window_close(&w, &set, &report)))
+    if (!rc && (rc = window_close(&w, &set, &report, clock_now_ns())))
         err_set(ss->err, sizeof(ss->err), rc, "out of memory");
     if (!rc) {
         json_t *res =
@@ -392,7 +392,7 @@ static int run_test(struct session *ss, const struct test_params *p, struct pend
     log_result(ss, p, rc ? NULL : &report, rc);
     side_report_free(&report);
     window_free(&w);
-    tcp_stream_set_free(&set);
+    stream_set_free(&set);
     return rc;
 }
 

@@ -82,7 +82,7 @@ int transport_udp_open(int ctl_fd, int n, int *fds, uint16_t *ports, uint32_t so
     return 0;
 }
 
-int transport_udp_await(int ctl_fd, const int *fds, int n, const uint8_t cookie[DATAHDR_COOKIE_LEN],
+int transport_udp_await(int ctl_fd, const int *fds, int n, const uint8_t cookie[TEST_COOKIE_LEN],
                         struct sockaddr_storage *peers, socklen_t *peer_lens, uint64_t deadline_ns,
                         char *err, size_t errlen)
 {
@@ -113,7 +113,7 @@ int transport_udp_await(int ctl_fd, const int *fds, int n, const uint8_t cookie[
             socklen_t fl = sizeof(from);
             ssize_t len =
                 recvfrom(fds[i], buf, sizeof(buf), MSG_DONTWAIT, (struct sockaddr *)&from, &fl);
-            uint8_t ck[DATAHDR_COOKIE_LEN];
+            uint8_t ck[TEST_COOKIE_LEN];
             uint32_t stream;
             if (len < 0 || udp_wire_get_reg(buf, (size_t)len, ck, &stream) ||
                 memcmp(ck, cookie, sizeof(ck)) || stream != (uint32_t)i ||
@@ -191,7 +191,7 @@ int transport_udp_connect(int ctl_fd, int n, const uint16_t *ports, int *fds, co
     return 0;
 }
 
-void transport_udp_register(const int *fds, int n, const uint8_t cookie[DATAHDR_COOKIE_LEN])
+void transport_udp_register(const int *fds, int n, const uint8_t cookie[TEST_COOKIE_LEN])
 {
     char buf[UDP_WIRE_REG_LEN];
     for (int i = 0; i < n; i++) {

@@ -27,7 +27,7 @@ NB_MUST_CHECK int transport_udp_open(int ctl_fd, int n, int *fds, uint16_t *port
  * stream i. Other datagrams are ignored. Returns 0 or -ETIMEDOUT.
  */
 NB_MUST_CHECK int transport_udp_await(int ctl_fd, const int *fds, int n,
-                                      const uint8_t cookie[DATAHDR_COOKIE_LEN],
+                                      const uint8_t cookie[TEST_COOKIE_LEN],
                                       struct sockaddr_storage *peers, socklen_t *peer_lens,
                                       uint64_t deadline_ns, char *err, size_t errlen);
 
@@ -42,7 +42,7 @@ NB_MUST_CHECK int transport_udp_connect(int ctl_fd, int n, const uint16_t *ports
                                         char *err, size_t errlen);
 
 /* Client: sends one registration datagram on each socket (repeat until "ready"). */
-void transport_udp_register(const int *fds, int n, const uint8_t cookie[DATAHDR_COOKIE_LEN]);
+void transport_udp_register(const int *fds, int n, const uint8_t cookie[TEST_COOKIE_LEN]);
 
 /* Server: a TCP listener for tcp_crr on the control connection's local address. */
 NB_MUST_CHECK int transport_crr_listen(int ctl_fd, uint16_t *port, char *err, size_t errlen);

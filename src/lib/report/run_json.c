@@ -18,7 +18,7 @@ static json_t *direction_json_tcp(const struct direction_totals *t)
 /* UDP adds datagram counts, loss, reordering and jitter (iperf's columns, and more). */
 static void add_udp(json_t *dir, const struct direction_totals *t)
 {
-    uint64_t lost = direction_lost(t);
+    uint64_t lost = run_result_lost(t);
     double pct = t->sender_packets ? 100.0 * (double)lost / (double)t->sender_packets : 0.0;
     json_object_set_new(json_object_get(dir, "sender"), "packets",
                         json_integer((json_int_t)t->sender_packets));
@@ -155,7 +155,7 @@ static json_t *intervals_json(const struct run_result *r)
 
 static json_t *cpu_json(bool have, const struct side_report *side)
 {
-    return have && side->cpu_valid ? cpu_usage_to_json(&side->cpu) : json_null();
+    return have && side->cpu_valid ? side_report_cpu_to_json(&side->cpu) : json_null();
 }
 
 static json_t *demand_json(bool have, const struct side_report *side, uint64_t bytes)
@@ -214,9 +214,9 @@ json_t *run_json_build(const struct run_result *r)
                                   "port", r->port, "in_process_server", r->in_process));
     json_t *host = json_object();
     json_object_set_new(host, "local",
-                        r->have_local ? hostinfo_to_json(&r->local.host) : json_null());
+                        r->have_local ? side_report_host_to_json(&r->local.host) : json_null());
     json_object_set_new(host, "remote",
-                        r->have_remote ? hostinfo_to_json(&r->remote.host) : json_null());
+                        r->have_remote ? side_report_host_to_json(&r->remote.host) : json_null());
     json_object_set_new(doc, "host", host);
     json_object_set_new(doc, "intervals", intervals_json(r));
     json_object_set_new(doc, "streams", streams_json(r));

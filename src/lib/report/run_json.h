@@ -8,7 +8,7 @@
 
 #include <jansson.h>
 
-#include "engine/result.h"
+#include "engine/run_result.h"
 
 /* Builds the document (new reference, caller owns it). Works for failed runs too. */
 json_t *run_json_build(const struct run_result *r);

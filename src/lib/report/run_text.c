@@ -79,7 +79,7 @@ static void print_direction(FILE *f, const char *label, const struct direction_t
 
 static void print_udp(FILE *f, const char *label, const struct direction_totals *t)
 {
-    uint64_t lost = direction_lost(t);
+    uint64_t lost = run_result_lost(t);
     fprintf(f,
             "%-9s datagrams sent %llu, received %llu, lost %llu (%.4f%%), out of order %llu, "
             "duplicates %llu, malformed %llu, foreign %llu\n",

@@ -4,7 +4,7 @@
 
 #include <stdio.h>
 
-#include "engine/result.h"
+#include "engine/run_result.h"
 
 /* The line printed before a test starts: what runs, where. */
 void run_text_header(FILE *f, const struct run_result *r);

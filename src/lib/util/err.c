@@ -1,5 +1,6 @@
 #include "util/err.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 
@@ -11,5 +12,12 @@ int err_set(char *err, size_t errlen, int code, const char *fmt, ...)
         vsnprintf(err, errlen, fmt, ap);
         va_end(ap);
     }
+    /*
+     * A caller that passes errno after a call that did not set it, or a
+     * helper's 0, must still see a failure: the message says something went
+     * wrong, so returning "success" would lose it.
+     */
+    if (code == 0)
+        return -EIO;
     return code > 0 ? -code : code;
 }

@@ -11,7 +11,11 @@
 #define NB_MUST_CHECK __attribute__((warn_unused_result))
 #define NB_ERRLEN 256
 
-/* Writes a formatted message into err (if err is not NULL). Returns -code. */
+/*
+ * Writes a formatted message into err (if err is not NULL). Returns -code for
+ * a positive errno, code itself for a negative one, and -EIO for 0: a
+ * function that writes an error message never reports success.
+ */
 int err_set(char *err, size_t errlen, int code, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 

@@ -47,10 +47,11 @@ int sock_listen(const char *addr, uint16_t port, int family, uint16_t *bound_por
             continue;
         }
         int one = 1;
-        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-        if (ai->ai_family == AF_INET6)
-            setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &v6only, sizeof(v6only));
-        if (bind(fd, ai->ai_addr, ai->ai_addrlen) == 0 && listen(fd, 128) == 0)
+        /* -6 must not quietly serve IPv4 too: a failed IPV6_V6ONLY fails this address. */
+        if (setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) == 0 &&
+            (ai->ai_family != AF_INET6 ||
+             setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &v6only, sizeof(v6only)) == 0) &&
+            bind(fd, ai->ai_addr, ai->ai_addrlen) == 0 && listen(fd, 128) == 0)
             break;
         saved = errno;
         close(fd);
@@ -61,12 +62,19 @@ int sock_listen(const char *addr, uint16_t port, int family, uint16_t *bound_por
         return err_set(err, errlen, saved ? saved : EADDRNOTAVAIL,
                        "cannot listen on %s port %u: %s", addr && *addr ? addr : "any address",
                        port, strerror(saved));
-    struct sockaddr_storage ss;
-    socklen_t sl = sizeof(ss);
-    getsockname(fd, (struct sockaddr *)&ss, &sl);
-    if (bound_port)
+    if (bound_port) {
+        /* The caller asked for the port (port 0 picks one): a guess is no answer. */
+        struct sockaddr_storage ss;
+        socklen_t sl = sizeof(ss);
+        if (getsockname(fd, (struct sockaddr *)&ss, &sl) < 0) {
+            int e = errno;
+            close(fd);
+            return err_set(err, errlen, e, "cannot read the port bound on %s: %s",
+                           addr && *addr ? addr : "any address", strerror(e));
+        }
         *bound_port = ntohs(ss.ss_family == AF_INET ? ((struct sockaddr_in *)&ss)->sin_port
                                                     : ((struct sockaddr_in6 *)&ss)->sin6_port);
+    }
     return fd;
 }
 
@@ -78,8 +86,9 @@ static int bind_local(int fd, int family, const char *bind_addr, uint16_t bind_p
     if (rc)
         return rc;
     int one = 1;
-    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-    rc = bind(fd, res->ai_addr, res->ai_addrlen);
+    rc = setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+    if (!rc)
+        rc = bind(fd, res->ai_addr, res->ai_addrlen);
     if (rc)
         rc = err_set(err, errlen, errno, "cannot bind to %s port %u: %s",
                      bind_addr && *bind_addr ? bind_addr : "any address", bind_port,
@@ -88,10 +97,17 @@ static int bind_local(int fd, int family, const char *bind_addr, uint16_t bind_p
     return rc;
 }
 
+/*
+ * connect() that gives up after timeout_ms. Returns 0 when connected, or -1
+ * with errno set: the connection's own error (SO_ERROR), ETIMEDOUT, or the
+ * error of poll() or getsockopt() themselves, which never count as connected.
+ * The socket's file status flags are put back as they were.
+ */
 static int connect_timeout(int fd, const struct sockaddr *sa, socklen_t len, int timeout_ms)
 {
     int flags = fcntl(fd, F_GETFL);
-    fcntl(fd, F_SETFL, flags | O_NONBLOCK);
+    if (flags < 0 || fcntl(fd, F_SETFL, flags | O_NONBLOCK) < 0)
+        return -1;
     int rc = connect(fd, sa, len);
     if (rc && errno == EINPROGRESS) {
         struct pollfd p = {.fd = fd, .events = POLLOUT};
@@ -99,19 +115,23 @@ static int connect_timeout(int fd, const struct sockaddr *sa, socklen_t len, int
         do {
             n = poll(&p, 1, timeout_ms);
         } while (n < 0 && errno == EINTR);
-        if (n == 0) {
-            errno = ETIMEDOUT;
-            rc = -1;
-        } else {
-            int soerr = 0;
-            socklen_t sl = sizeof(soerr);
-            getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr, &sl);
-            errno = soerr;
-            rc = soerr ? -1 : 0;
+        int soerr = 0;
+        socklen_t sl = sizeof(soerr);
+        if (n < 0) {
+            soerr = errno;
+        } else if (n == 0) {
+            soerr = ETIMEDOUT;
+        } else if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr, &sl) < 0) {
+            soerr = errno;
         }
+        errno = soerr;
+        rc = soerr ? -1 : 0;
     }
     int saved = errno;
-    fcntl(fd, F_SETFL, flags);
+    if (fcntl(fd, F_SETFL, flags) < 0 && !rc) {
+        saved = errno;
+        rc = -1;
+    }
     errno = saved;
     return rc;
 }

@@ -30,7 +30,7 @@ void sock_peer_name(int fd, char *buf, size_t len);
 /* Same for a sockaddr. */
 void sock_addr_name(const struct sockaddr *sa, char *buf, size_t len);
 
-/* Sets SO_RCVTIMEO and SO_SNDTIMEO to ms milliseconds. */
-int sock_set_timeouts(int fd, int ms);
+/* Sets SO_RCVTIMEO and SO_SNDTIMEO to ms milliseconds. Returns 0 or -errno. */
+NB_MUST_CHECK int sock_set_timeouts(int fd, int ms);
 
 #endif

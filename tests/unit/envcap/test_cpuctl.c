@@ -1,5 +1,5 @@
 /*
- * Tests of CPU-constrained mode against a fake sysfs/procfs tree built in a
+ * Tests of CPU-constrained mode against a fake sysfs tree built in a
  * temporary directory (the real machine is only asked cpuctl_check, which
  * changes nothing).
  */
@@ -20,7 +20,7 @@
 #include "envcap/cpuctl.h"
 
 struct tree {
-    char dir[256], sys[300], proc[300], state[300];
+    char dir[256], sys[300], state[300];
 };
 
 static void put(const struct tree *t, const char *rel, const char *value)
@@ -58,7 +58,6 @@ static int setup_tree(void **state)
     if (!mkdtemp(t->dir))
         return -1;
     snprintf(t->sys, sizeof(t->sys), "%s/sys", t->dir);
-    snprintf(t->proc, sizeof(t->proc), "%s/proc", t->dir);
     snprintf(t->state, sizeof(t->state), "%s/cpuctl.state", t->dir);
     put(t, "sys/devices/system/cpu/online", "0-3\n");
     for (int c = 0; c < 4; c++) {
@@ -74,11 +73,6 @@ static int setup_tree(void **state)
         snprintf(rel, sizeof(rel), "sys/devices/system/cpu/cpu%d/cpufreq/cpuinfo_min_freq", c);
         put(t, rel, "800000\n");
     }
-    put(t, "proc/interrupts",
-        "           CPU0\n 120:  1  PCI-MSI 1-edge  nbtest0-rx-0\n 121:  1  PCI-MSI 2-edge  "
-        "nbtest0-tx-0\n");
-    put(t, "proc/irq/120/smp_affinity_list", "0-3\n");
-    put(t, "proc/irq/121/smp_affinity_list", "2\n");
     *state = t;
     return 0;
 }
@@ -121,7 +115,7 @@ static void apply_and_restore(void **state)
     struct tree *t = *state;
     static struct cpuctl_saved saved;
     char err[NB_ERRLEN] = "";
-    cpuctl_saved_init(&saved, t->sys, t->proc, t->state);
+    assert_int_equal(cpuctl_saved_init(&saved, t->sys, t->state, err, sizeof(err)), 0);
     assert_int_equal(cpuctl_check_at(t->sys, 2, 2000, err, sizeof(err)), 0);
     int rc = cpuctl_apply(&saved, 2, 2000, err, sizeof(err));
     if (rc)
@@ -140,7 +134,7 @@ static void restore_after_crash(void **state)
     struct tree *t = *state;
     static struct cpuctl_saved saved;
     char err[NB_ERRLEN] = "";
-    cpuctl_saved_init(&saved, t->sys, t->proc, t->state);
+    assert_int_equal(cpuctl_saved_init(&saved, t->sys, t->state, err, sizeof(err)), 0);
     assert_int_equal(cpuctl_apply(&saved, 2, 2000, err, sizeof(err)), 0);
     /* The process "dies": its memory is gone, only the state file remains. */
     memset(&saved, 0xa5, sizeof(saved));
@@ -155,25 +149,141 @@ static void restore_after_crash(void **state)
     unlink(t->state);
 }
 
-static void restore_on_sigterm(void **state)
+/*
+ * Applies the settings in a child that recorded them in state, kills it with
+ * SIGKILL (no handler runs), and checks that the state file at exactly that
+ * path puts everything back.
+ */
+static void kill9_then_restore(const struct tree *t, const char *state)
 {
-    struct tree *t = *state;
+    int ready[2];
+    assert_int_equal(pipe(ready), 0);
     pid_t pid = fork();
     assert_true(pid >= 0);
     if (pid == 0) {
         static struct cpuctl_saved saved;
         char err[NB_ERRLEN];
-        cpuctl_saved_init(&saved, t->sys, t->proc, t->state);
-        if (cpuctl_apply(&saved, 1, 1000, err, sizeof(err)) || cpuctl_signals_install(&saved))
+        close(ready[0]);
+        if (cpuctl_saved_init(&saved, t->sys, state, err, sizeof(err)) ||
+            cpuctl_apply(&saved, 2, 2000, err, sizeof(err)))
             _exit(3);
-        raise(SIGTERM);
-        _exit(4); /* not reached: the handler re-raises with the default action */
+        if (write(ready[1], "k", 1) != 1)
+            _exit(4);
+        pause();
+        _exit(5);
     }
+    close(ready[1]);
+    char c;
+    assert_int_equal(read(ready[0], &c, 1), 1);
+    close(ready[0]);
+    assert_int_equal(kill(pid, SIGKILL), 0);
     int status;
     assert_int_equal(waitpid(pid, &status, 0), pid);
     assert_true(WIFSIGNALED(status));
-    assert_int_equal(WTERMSIG(status), SIGTERM);
+    assert_int_equal(WTERMSIG(status), SIGKILL);
+    assert_string_equal(get(t, "sys/devices/system/cpu/cpu3/online"), "0");
+    /* The record is where the next start looks for it: the whole path, not a prefix. */
+    assert_int_equal(access(state, F_OK), 0);
+    assert_int_equal(cpuctl_restore_from_file(state), 0);
+    assert_string_equal(get(t, "sys/devices/system/cpu/cpu0/cpufreq/scaling_max_freq"), "3500000");
+    for (int cpu = 1; cpu < 4; cpu++) {
+        char rel[64];
+        snprintf(rel, sizeof(rel), "sys/devices/system/cpu/cpu%d/online", cpu);
+        assert_string_equal(get(t, rel), "1");
+    }
+    assert_int_equal(access(state, F_OK), -1);
+}
+
+static void restore_after_kill9(void **state)
+{
+    struct tree *t = *state;
+    kill9_then_restore(t, t->state);
+}
+
+/*
+ * A path of len bytes under t->dir (directories made as needed, components
+ * of at most 200 bytes) with ".cpuctl" appended, as the campaign derives
+ * the state path from its database path. Caller frees it.
+ */
+static char *long_state_path(const struct tree *t, size_t len)
+{
+    char *db = malloc(len + 1);
+    assert_non_null(db);
+    size_t n = (size_t)snprintf(db, len + 1, "%s", t->dir);
+    while (n < len) {
+        size_t left = len - n - 1; /* bytes after the next '/' */
+        size_t comp = left > 200 ? 200 : left;
+        if (left > 200 && left - 200 < 2)
+            comp = left - 2; /* leave room for a last component of at least one byte */
+        db[n++] = '/';
+        memset(db + n, 'd', comp);
+        n += comp;
+        db[n] = '\0';
+        if (n < len)
+            assert_true(mkdir(db, 0755) == 0 || errno == EEXIST);
+    }
+    assert_int_equal(strlen(db), len);
+    char *state = malloc(len + sizeof(".cpuctl"));
+    assert_non_null(state);
+    snprintf(state, len + sizeof(".cpuctl"), "%s.cpuctl", db);
+    free(db);
+    return state;
+}
+
+/* A 185-byte database path once cut its state path: after kill -9 CPUs stayed offline. */
+static void long_state_path_185(void **state)
+{
+    struct tree *t = *state;
+    char *path = long_state_path(t, 185);
+    kill9_then_restore(t, path);
+    free(path);
+}
+
+static void long_state_path_4000(void **state)
+{
+    struct tree *t = *state;
+    char *path = long_state_path(t, 4000);
+    kill9_then_restore(t, path);
+    free(path);
+}
+
+/* A path that cannot fit is refused before anything changes; it is never cut. */
+static void too_long_state_path_is_refused(void **state)
+{
+    struct tree *t = *state;
+    static struct cpuctl_saved saved;
+    char err[NB_ERRLEN] = "";
+    size_t len = CPUCTL_STATE_PATH_MAX;
+    char *path = malloc(len + 1);
+    assert_non_null(path);
+    memset(path, 'p', len);
+    path[0] = '/';
+    path[len] = '\0';
+    assert_int_equal(cpuctl_saved_init(&saved, t->sys, path, err, sizeof(err)), -ENAMETOOLONG);
+    assert_non_null(strstr(err, "too long"));
+    assert_non_null(strstr(err, "/ppp"));
+    /* saved is empty and persists nothing, so using it anyway changes no file. */
+    assert_string_equal(saved.state_path, "");
+    assert_int_equal(saved.n, 0);
+    /* The longest path that fits, with its ".tmp", is taken whole. */
+    path[len - 1 - strlen(".tmp")] = '\0';
+    assert_int_equal(cpuctl_saved_init(&saved, t->sys, path, err, sizeof(err)), 0);
+    assert_string_equal(saved.state_path, path);
+    free(path);
     assert_original(t);
+}
+
+/* Restoring with nothing recorded leaves an earlier process's state file alone. */
+static void empty_restore_keeps_foreign_state(void **state)
+{
+    struct tree *t = *state;
+    static struct cpuctl_saved saved;
+    char err[NB_ERRLEN] = "";
+    put(t, "cpuctl.state", "netab-cpuctl-state 1\n");
+    assert_int_equal(cpuctl_saved_init(&saved, t->sys, t->state, err, sizeof(err)), 0);
+    assert_int_equal(cpuctl_restore(&saved), 0);
+    assert_int_equal(access(t->state, F_OK), 0);
+    unlink(t->state);
 }
 
 static void failure_midway_rolls_back(void **state)
@@ -185,7 +295,7 @@ static void failure_midway_rolls_back(void **state)
     snprintf(path, sizeof(path), "%s/sys/devices/system/cpu/cpu2/online", t->dir);
     assert_int_equal(unlink(path), 0);
     assert_int_equal(mkdir(path, 0755), 0);
-    cpuctl_saved_init(&saved, t->sys, t->proc, t->state);
+    assert_int_equal(cpuctl_saved_init(&saved, t->sys, t->state, err, sizeof(err)), 0);
     assert_true(cpuctl_apply(&saved, 1, 2000, err, sizeof(err)) < 0);
     assert_non_null(strstr(err, "cpu2/online"));
     assert_string_equal(get(t, "sys/devices/system/cpu/cpu0/cpufreq/scaling_max_freq"), "3500000");
@@ -216,7 +326,7 @@ static void refusals(void **state)
     assert_non_null(strstr(err, "refuses"));
     /* cpuctl_apply refuses too, and changes nothing. */
     static struct cpuctl_saved saved;
-    cpuctl_saved_init(&saved, t->sys, t->proc, t->state);
+    assert_int_equal(cpuctl_saved_init(&saved, t->sys, t->state, err, sizeof(err)), 0);
     assert_int_equal(cpuctl_apply(&saved, 2, 2000, err, sizeof(err)), -ENOTSUP);
     assert_string_equal(get(t, "sys/devices/system/cpu/cpu3/online"), "1");
     assert_int_equal(access(t->state, F_OK), -1);
@@ -226,36 +336,7 @@ static void refusals(void **state)
     assert_int_equal(unlink(rel), 0);
     assert_int_equal(cpuctl_check_at(t->sys, 2, 0, err, sizeof(err)), -ENOTSUP);
     assert_non_null(strstr(err, "cannot take CPU 3 offline"));
-    assert_non_null(strstr(err, "use pinning"));
-}
-
-static void pin_and_restore(void **state)
-{
-    struct tree *t = *state;
-    static struct cpuctl_saved saved;
-    char err[NB_ERRLEN] = "";
-    cpu_set_t before, during, after;
-
-    put(t, "sys/devices/system/cpu/online", "0\n");
-    assert_int_equal(sched_getaffinity(0, sizeof(before), &before), 0);
-    cpuctl_saved_init(&saved, t->sys, t->proc, t->state);
-    int rc = cpuctl_pin(&saved, 1, "nbtest0", err, sizeof(err));
-    if (rc)
-        fail_msg("%s", err);
-    assert_int_equal(sched_getaffinity(0, sizeof(during), &during), 0);
-    assert_int_equal(CPU_COUNT(&during), 1);
-    assert_true(CPU_ISSET(0, &during));
-    assert_string_equal(get(t, "proc/irq/120/smp_affinity_list"), "0");
-    assert_string_equal(get(t, "proc/irq/121/smp_affinity_list"), "0");
-    assert_int_equal(access(t->state, F_OK), 0);
-    assert_int_equal(cpuctl_restore(&saved), 0);
-    assert_int_equal(sched_getaffinity(0, sizeof(after), &after), 0);
-    assert_true(CPU_EQUAL(&before, &after));
-    assert_string_equal(get(t, "proc/irq/120/smp_affinity_list"), "0-3");
-    assert_string_equal(get(t, "proc/irq/121/smp_affinity_list"), "2");
-    assert_int_equal(access(t->state, F_OK), -1);
-
-    assert_int_equal(cpuctl_pin(&saved, 2, NULL, err, sizeof(err)), -EINVAL);
+    assert_non_null(strstr(err, "leave cpus unset"));
 }
 
 /* On this machine the answer depends on the hardware; it must be 0 or a clear message. */
@@ -280,10 +361,14 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(apply_and_restore, setup_tree, teardown_tree),
         cmocka_unit_test_setup_teardown(restore_after_crash, setup_tree, teardown_tree),
-        cmocka_unit_test_setup_teardown(restore_on_sigterm, setup_tree, teardown_tree),
+        cmocka_unit_test_setup_teardown(restore_after_kill9, setup_tree, teardown_tree),
+        cmocka_unit_test_setup_teardown(long_state_path_185, setup_tree, teardown_tree),
+        cmocka_unit_test_setup_teardown(long_state_path_4000, setup_tree, teardown_tree),
+        cmocka_unit_test_setup_teardown(too_long_state_path_is_refused, setup_tree, teardown_tree),
+        cmocka_unit_test_setup_teardown(empty_restore_keeps_foreign_state, setup_tree,
+                                        teardown_tree),
         cmocka_unit_test_setup_teardown(failure_midway_rolls_back, setup_tree, teardown_tree),
         cmocka_unit_test_setup_teardown(refusals, setup_tree, teardown_tree),
-        cmocka_unit_test_setup_teardown(pin_and_restore, setup_tree, teardown_tree),
         cmocka_unit_test(check_this_machine),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

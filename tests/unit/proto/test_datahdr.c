@@ -10,9 +10,9 @@
 
 #include "proto/datahdr.h"
 
-static void fill_cookie(uint8_t c[DATAHDR_COOKIE_LEN])
+static void fill_cookie(uint8_t c[TEST_COOKIE_LEN])
 {
-    for (int i = 0; i < DATAHDR_COOKIE_LEN; i++)
+    for (int i = 0; i < TEST_COOKIE_LEN; i++)
         c[i] = (uint8_t)(0xf1 - 17 * i);
 }
 
@@ -25,14 +25,14 @@ static void test_round_trip(void **state)
     datahdr_encode(&h, buf);
     assert_int_equal(DATAHDR_LEN, 28);
     assert_memory_equal(buf, "NDAT", 4);
-    assert_memory_equal(buf + 4, h.cookie, DATAHDR_COOKIE_LEN);
+    assert_memory_equal(buf + 4, h.cookie, TEST_COOKIE_LEN);
     static const uint8_t tail[8] = {1, 2, 3, 4, 0, 0, 0, 1};
     assert_memory_equal(buf + 20, tail, 8);
     assert_true(datahdr_is_data(buf));
 
     memset(&back, 0xaa, sizeof(back));
     assert_int_equal(datahdr_decode(buf, &back), 0);
-    assert_memory_equal(back.cookie, h.cookie, DATAHDR_COOKIE_LEN);
+    assert_memory_equal(back.cookie, h.cookie, TEST_COOKIE_LEN);
     assert_int_equal(back.stream, 0x01020304);
     assert_true(back.server_sends);
 
@@ -77,7 +77,7 @@ static void test_bad_direction(void **state)
 static void test_cookie_hex(void **state)
 {
     (void)state;
-    uint8_t c[DATAHDR_COOKIE_LEN], back[DATAHDR_COOKIE_LEN];
+    uint8_t c[TEST_COOKIE_LEN], back[TEST_COOKIE_LEN];
     fill_cookie(c);
     char hex[33];
     datahdr_cookie_to_hex(c, hex);
@@ -85,17 +85,17 @@ static void test_cookie_hex(void **state)
     /* 0xf1, 0xf1-17=0xe0, 0xcf, ... */
     assert_memory_equal(hex, "f1e0cf", 6);
     assert_int_equal(datahdr_cookie_from_hex(hex, back), 0);
-    assert_memory_equal(back, c, DATAHDR_COOKIE_LEN);
+    assert_memory_equal(back, c, TEST_COOKIE_LEN);
 
     assert_int_equal(datahdr_cookie_from_hex("00112233445566778899aabbccddeeff", back), 0);
-    for (int i = 0; i < DATAHDR_COOKIE_LEN; i++)
+    for (int i = 0; i < TEST_COOKIE_LEN; i++)
         assert_int_equal(back[i], 0x11 * i);
 }
 
 static void test_cookie_hex_malformed(void **state)
 {
     (void)state;
-    uint8_t back[DATAHDR_COOKIE_LEN];
+    uint8_t back[TEST_COOKIE_LEN];
     static const char *const bad[] = {
         "",
         "00112233445566778899aabbccddeef",   /* 31 characters */
@@ -113,11 +113,11 @@ static void test_cookie_hex_malformed(void **state)
 static void test_cookie_new(void **state)
 {
     (void)state;
-    uint8_t a[DATAHDR_COOKIE_LEN], b[DATAHDR_COOKIE_LEN];
+    uint8_t a[TEST_COOKIE_LEN], b[TEST_COOKIE_LEN];
     assert_int_equal(datahdr_cookie_new(a), 0);
     assert_int_equal(datahdr_cookie_new(b), 0);
     /* Two 128-bit random cookies are equal with probability 2^-128. */
-    assert_memory_not_equal(a, b, DATAHDR_COOKIE_LEN);
+    assert_memory_not_equal(a, b, TEST_COOKIE_LEN);
 }
 
 int main(void)

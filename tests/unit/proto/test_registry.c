@@ -28,7 +28,7 @@ static int setup(void **state)
 {
     memset(&fx, 0, sizeof(fx));
     registry_init(&fx.reg);
-    for (int i = 0; i < DATAHDR_COOKIE_LEN; i++)
+    for (int i = 0; i < TEST_COOKIE_LEN; i++)
         fx.t.cookie[i] = (uint8_t)(i + 1);
     fx.t.expected = NCONN;
     for (int i = 0; i < NCONN; i++)
@@ -54,7 +54,7 @@ static int teardown(void **state)
 static struct datahdr hdr(uint32_t stream, bool server_sends)
 {
     struct datahdr h = {.stream = stream, .server_sends = server_sends};
-    memcpy(h.cookie, fx.t.cookie, DATAHDR_COOKIE_LEN);
+    memcpy(h.cookie, fx.t.cookie, TEST_COOKIE_LEN);
     return h;
 }
 

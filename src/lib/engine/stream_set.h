@@ -1,10 +1,12 @@
 /*
- * The local half of a TCP stream test: all data connections this end of the
- * test owns, their threads, and the snapshots that turn byte counters into
- * intervals and totals. Used the same way by the client and the server.
+ * The local half of a test of any kind (tcp_stream, udp_stream, tcp_rr,
+ * udp_rr, tcp_crr): all the streams this end of the test owns, their
+ * threads, and the counters that turn into intervals and totals. Used the
+ * same way by the client and the server. (stream_tcp.c is one stream's TCP
+ * loop; this is the set.)
  */
-#ifndef NETAB_ENGINE_TCP_STREAM_H
-#define NETAB_ENGINE_TCP_STREAM_H
+#ifndef NETAB_ENGINE_STREAM_SET_H
+#define NETAB_ENGINE_STREAM_SET_H
 
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -14,7 +16,7 @@
 #include "engine/stream.h"
 #include "util/err.h"
 
-struct tcp_stream_set {
+struct stream_set {
     struct test_params params; /* the streams point here */
     struct stream *streams;
     int n;
@@ -30,42 +32,42 @@ struct tcp_stream_set {
  * Byte quotas for -n are split evenly among the senders of each direction.
  * Returns 0 or -ENOMEM.
  */
-NB_MUST_CHECK int tcp_stream_set_init(struct tcp_stream_set *set, const struct test_params *p,
-                                      const int *fds, const bool *server_sends, int n,
-                                      bool is_server, int cpu, int idle_timeout_ms);
+NB_MUST_CHECK int stream_set_init(struct stream_set *set, const struct test_params *p,
+                                  const int *fds, const bool *server_sends, int n, bool is_server,
+                                  int cpu, int idle_timeout_ms);
 
-/* The role a stream plays for a test kind, direction and end. */
-enum stream_role stream_role_for(enum test_kind kind, bool sender, bool is_server);
-
-/* Starts every stream's thread. Returns 0 or -errno (then nothing runs). */
-NB_MUST_CHECK int tcp_stream_set_start(struct tcp_stream_set *set);
+/*
+ * Starts every stream's thread. Returns 0, or -errno with a sentence in err
+ * (then nothing runs).
+ */
+NB_MUST_CHECK int stream_set_start(struct stream_set *set, char *err, size_t errlen);
 
 /* Sums the byte counters: sent by this end and received by this end. */
-void tcp_stream_set_bytes(struct tcp_stream_set *set, uint64_t *sent, uint64_t *received);
+void stream_set_bytes(struct stream_set *set, uint64_t *sent, uint64_t *received);
 
 /*
  * True when every local stream that drives traffic has finished: senders
  * (quota sent or stopped) and rr/crr clients (their last transactions
  * answered or timed out), so the peer may stop serving.
  */
-bool tcp_stream_set_senders_done(struct tcp_stream_set *set);
+bool stream_set_senders_done(struct stream_set *set);
 
 /* True when every stream's thread has finished. */
-bool tcp_stream_set_all_done(struct tcp_stream_set *set);
+bool stream_set_all_done(struct stream_set *set);
 
 /* Asks the senders to stop; receivers go on until the peer's FIN. */
-void tcp_stream_set_stop(struct tcp_stream_set *set);
+void stream_set_stop(struct stream_set *set);
 
 /*
  * Waits until every thread is done or deadline_ns passes; then aborts what
  * is left and joins every thread. Returns 0, or -ETIMEDOUT if it had to abort.
  */
-int tcp_stream_set_finish(struct tcp_stream_set *set, uint64_t deadline_ns);
+int stream_set_finish(struct stream_set *set, uint64_t deadline_ns);
 
 /* First error message of any stream, or NULL. */
-const char *tcp_stream_set_error(const struct tcp_stream_set *set);
+const char *stream_set_error(const struct stream_set *set);
 
 /* Closes the connections and frees the set. */
-void tcp_stream_set_free(struct tcp_stream_set *set);
+void stream_set_free(struct stream_set *set);
 
 #endif

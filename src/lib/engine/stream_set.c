@@ -1,4 +1,4 @@
-#include "engine/tcp_stream.h"
+#include "engine/stream_set.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -7,25 +7,8 @@
 
 #include "util/clock.h"
 
-enum stream_role stream_role_for(enum test_kind kind, bool sender, bool is_server)
-{
-    switch (kind) {
-    case TEST_UDP_STREAM:
-        return sender ? ROLE_UDP_SEND : ROLE_UDP_RECV;
-    case TEST_TCP_RR:
-    case TEST_UDP_RR:
-        return is_server ? ROLE_RR_SERVER : ROLE_RR_CLIENT;
-    case TEST_TCP_CRR:
-        return is_server ? ROLE_CRR_SERVER : ROLE_CRR_CLIENT;
-    case TEST_TCP_STREAM:
-    default:
-        return sender ? ROLE_TCP_SEND : ROLE_TCP_RECV;
-    }
-}
-
-int tcp_stream_set_init(struct tcp_stream_set *set, const struct test_params *p, const int *fds,
-                        const bool *server_sends, int n, bool is_server, int cpu,
-                        int idle_timeout_ms)
+int stream_set_init(struct stream_set *set, const struct test_params *p, const int *fds,
+                    const bool *server_sends, int n, bool is_server, int cpu, int idle_timeout_ms)
 {
     memset(set, 0, sizeof(*set));
     set->streams = calloc((size_t)n, sizeof(*set->streams));
@@ -48,7 +31,7 @@ int tcp_stream_set_init(struct tcp_stream_set *set, const struct test_params *p,
         s->fd = fds[i];
         s->server_sends = server_sends[i];
         s->sender = server_sends[i] == is_server;
-        s->role = stream_role_for(p->kind, s->sender, is_server);
+        s->role = stream_role_of(p->kind, s->sender, is_server);
         s->params = p;
         s->block = p->block;
         s->cpu = cpu;
@@ -76,17 +59,17 @@ int tcp_stream_set_init(struct tcp_stream_set *set, const struct test_params *p,
             for (int j = 0; j <= i; j++)
                 set->streams[j].fd = -1;
             set->n = i + 1;
-            tcp_stream_set_free(set);
+            stream_set_free(set);
             return -ENOMEM;
         }
     }
     return 0;
 }
 
-int tcp_stream_set_start(struct tcp_stream_set *set)
+int stream_set_start(struct stream_set *set, char *err, size_t errlen)
 {
     for (int i = 0; i < set->n; i++) {
-        int rc = stream_start(&set->streams[i]);
+        int rc = stream_start(&set->streams[i], err, errlen);
         if (rc) {
             atomic_store(&set->abort, true);
             for (int j = 0; j < i; j++) {
@@ -99,7 +82,7 @@ int tcp_stream_set_start(struct tcp_stream_set *set)
     return 0;
 }
 
-void tcp_stream_set_bytes(struct tcp_stream_set *set, uint64_t *sent, uint64_t *received)
+void stream_set_bytes(struct stream_set *set, uint64_t *sent, uint64_t *received)
 {
     uint64_t s = 0, r = 0;
     for (int i = 0; i < set->n; i++) {
@@ -113,7 +96,7 @@ void tcp_stream_set_bytes(struct tcp_stream_set *set, uint64_t *sent, uint64_t *
     *received = r;
 }
 
-bool tcp_stream_set_senders_done(struct tcp_stream_set *set)
+bool stream_set_senders_done(struct stream_set *set)
 {
     for (int i = 0; i < set->n; i++)
         if ((stream_role_sends(set->streams[i].role) || set->streams[i].role == ROLE_RR_CLIENT ||
@@ -123,7 +106,7 @@ bool tcp_stream_set_senders_done(struct tcp_stream_set *set)
     return true;
 }
 
-bool tcp_stream_set_all_done(struct tcp_stream_set *set)
+bool stream_set_all_done(struct stream_set *set)
 {
     for (int i = 0; i < set->n; i++)
         if (!atomic_load(&set->streams[i].done))
@@ -131,15 +114,15 @@ bool tcp_stream_set_all_done(struct tcp_stream_set *set)
     return true;
 }
 
-void tcp_stream_set_stop(struct tcp_stream_set *set)
+void stream_set_stop(struct stream_set *set)
 {
     atomic_store(&set->stop, true);
 }
 
-int tcp_stream_set_finish(struct tcp_stream_set *set, uint64_t deadline_ns)
+int stream_set_finish(struct stream_set *set, uint64_t deadline_ns)
 {
     int rc = 0;
-    while (!tcp_stream_set_all_done(set)) {
+    while (!stream_set_all_done(set)) {
         if (clock_now_ns() >= deadline_ns) {
             rc = -ETIMEDOUT;
             atomic_store(&set->stop, true);
@@ -155,7 +138,7 @@ int tcp_stream_set_finish(struct tcp_stream_set *set, uint64_t deadline_ns)
     return rc;
 }
 
-const char *tcp_stream_set_error(const struct tcp_stream_set *set)
+const char *stream_set_error(const struct stream_set *set)
 {
     for (int i = 0; i < set->n; i++)
         if (atomic_load_explicit(&set->streams[i].error, memory_order_acquire))
@@ -163,7 +146,7 @@ const char *tcp_stream_set_error(const struct tcp_stream_set *set)
     return NULL;
 }
 
-void tcp_stream_set_free(struct tcp_stream_set *set)
+void stream_set_free(struct stream_set *set)
 {
     if (!set->streams)
         return;

@@ -1,4 +1,4 @@
-#include "engine/result.h"
+#include "engine/run_result.h"
 
 #include "measure/histogram.h"
 
@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-void latency_summary_from(struct latency_summary *s, const struct histogram *h)
+void run_result_latency_summary(struct latency_summary *s, const struct histogram *h)
 {
     s->count = hist_count(h);
     if (!s->count) {
@@ -96,7 +96,7 @@ void run_result_totals(const struct run_result *r, int which, struct direction_t
     }
 }
 
-uint64_t direction_lost(const struct direction_totals *t)
+uint64_t run_result_lost(const struct direction_totals *t)
 {
     return t->sender_packets > t->receiver_packets ? t->sender_packets - t->receiver_packets : 0;
 }

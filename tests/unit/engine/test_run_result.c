@@ -8,7 +8,7 @@
 
 #include <cmocka.h>
 
-#include "engine/result.h"
+#include "engine/run_result.h"
 
 /*
  * A --bidir test with two streams each way: connections 0 and 1 carry

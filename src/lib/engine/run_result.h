@@ -3,8 +3,8 @@
  * it from its own measurements and the server's report. The report code
  * reads only this structure.
  */
-#ifndef NETAB_ENGINE_RESULT_H
-#define NETAB_ENGINE_RESULT_H
+#ifndef NETAB_ENGINE_RUN_RESULT_H
+#define NETAB_ENGINE_RUN_RESULT_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -23,7 +23,7 @@ struct latency_summary {
 };
 
 /* Fills s from h (nanoseconds). */
-void latency_summary_from(struct latency_summary *s, const struct histogram *h);
+void run_result_latency_summary(struct latency_summary *s, const struct histogram *h);
 
 /* One interval report, as seen by the client: bytes it sent and received. */
 struct interval_report {
@@ -86,7 +86,7 @@ int run_result_add_interval(struct run_result *r, const struct interval_report *
 void run_result_totals(const struct run_result *r, int which, struct direction_totals *out);
 
 /* UDP loss: what the senders sent that the receivers never got (never negative). */
-uint64_t direction_lost(const struct direction_totals *t);
+uint64_t run_result_lost(const struct direction_totals *t);
 
 /* Transactions (rr) or connections (crr) counted by the client. */
 void run_result_transactions(const struct run_result *r, struct transaction_totals *out);

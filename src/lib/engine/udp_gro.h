@@ -1,0 +1,36 @@
+/*
+ * What one receive returns on a UDP socket with UDP_GRO (--gro): the kernel
+ * may glue several datagrams of one flow into one buffer, every one of them
+ * gso_size bytes but the last (which may be shorter), and says so with a
+ * UDP_GRO control message carrying gso_size. Without that message the
+ * buffer is one datagram. Pure functions, so the splitting is tested
+ * without a kernel that coalesces.
+ */
+#ifndef NETAB_ENGINE_UDP_GRO_H
+#define NETAB_ENGINE_UDP_GRO_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/socket.h>
+
+#ifndef UDP_GRO
+#define UDP_GRO 104
+#endif
+
+/*
+ * Reads a received message's control messages: *kernel_ns gets the
+ * SCM_TIMESTAMPNS arrival time in CLOCK_REALTIME nanoseconds (0 when there
+ * is none), *gso_size the UDP_GRO segment size (0 when there is none).
+ */
+void udp_gro_read_cmsgs(struct msghdr *mh, uint64_t *kernel_ns, int *gso_size);
+
+/*
+ * The length of the datagram that starts at off in a received buffer of len
+ * bytes glued from gso_size-byte datagrams (gso_size <= 0: the buffer is one
+ * datagram). 0 once off has reached len, so a loop
+ *   for (off = 0; (n = udp_gro_next(len, off, gso)) > 0; off += n)
+ * visits every datagram exactly once, the last one short if it is.
+ */
+size_t udp_gro_next(size_t len, size_t off, int gso_size);
+
+#endif

@@ -1,0 +1,105 @@
+/*
+ * Unit tests for util/sock on loopback: listening reports the port really
+ * bound, connecting to a closed port is a real error with a message (never a
+ * connection), and socket timeouts report failure on what is not a socket.
+ */
+#include <errno.h>
+#include <netinet/in.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "util/sock.h"
+
+/* A loopback port with nothing listening: bound once by us, then closed. */
+static uint16_t closed_port(void)
+{
+    char err[NB_ERRLEN] = "";
+    uint16_t port = 0;
+    int fd = sock_listen("127.0.0.1", 0, AF_INET, &port, err, sizeof(err));
+    assert_true(fd >= 0);
+    assert_int_not_equal(port, 0);
+    close(fd);
+    return port;
+}
+
+static void listen_reports_bound_port(void **state)
+{
+    (void)state;
+    char err[NB_ERRLEN] = "";
+    uint16_t port = 0;
+    int lfd = sock_listen("127.0.0.1", 0, AF_INET, &port, err, sizeof(err));
+    assert_true(lfd >= 0);
+    assert_int_not_equal(port, 0);
+    struct sockaddr_in sin;
+    socklen_t sl = sizeof(sin);
+    assert_int_equal(getsockname(lfd, (struct sockaddr *)&sin, &sl), 0);
+    assert_int_equal(ntohs(sin.sin_port), port);
+    /* The port reported is the one that accepts. */
+    int cfd = sock_connect("127.0.0.1", port, AF_INET, NULL, 0, 2000, err, sizeof(err));
+    assert_true(cfd >= 0);
+    int afd = accept(lfd, NULL, NULL);
+    assert_true(afd >= 0);
+    close(afd);
+    close(cfd);
+    close(lfd);
+}
+
+static void connect_refused_is_an_error(void **state)
+{
+    (void)state;
+    char err[NB_ERRLEN] = "";
+    uint16_t port = closed_port();
+    int fd = sock_connect("127.0.0.1", port, AF_INET, NULL, 0, 2000, err, sizeof(err));
+    assert_int_equal(fd, -ECONNREFUSED);
+    assert_non_null(strstr(err, "cannot connect to 127.0.0.1 port"));
+    assert_non_null(strstr(err, strerror(ECONNREFUSED)));
+}
+
+/* A local bind to an address this host does not have fails before any connect. */
+static void bind_failure_is_an_error(void **state)
+{
+    (void)state;
+    char err[NB_ERRLEN] = "";
+    uint16_t port = closed_port();
+    int fd = sock_connect("127.0.0.1", port, AF_INET, "198.18.255.254", 0, 2000, err, sizeof(err));
+    assert_int_equal(fd, -EADDRNOTAVAIL);
+    assert_non_null(strstr(err, "cannot bind to 198.18.255.254"));
+}
+
+static void timeouts(void **state)
+{
+    (void)state;
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    assert_true(fd >= 0);
+    assert_int_equal(sock_set_timeouts(fd, 1500), 0);
+    struct timeval tv;
+    socklen_t sl = sizeof(tv);
+    assert_int_equal(getsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, &sl), 0);
+    assert_int_equal(tv.tv_sec, 1);
+    assert_int_equal(tv.tv_usec, 500000);
+    close(fd);
+    int p[2];
+    assert_int_equal(pipe(p), 0);
+    assert_int_equal(sock_set_timeouts(p[0], 50), -ENOTSOCK);
+    close(p[0]);
+    close(p[1]);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(listen_reports_bound_port),
+        cmocka_unit_test(connect_refused_is_an_error),
+        cmocka_unit_test(bind_failure_is_an_error),
+        cmocka_unit_test(timeouts),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
