@@ -116,17 +116,27 @@ static void compare_warnings(struct stats_report_cmp *m, const struct stats_repo
 int stats_report_analyse(struct stats_report *r, char *err, size_t errlen)
 {
     for (size_t i = 0; i < r->nsets; i++) {
-        int rc = stats_report_describe(&r->sets[i], &r->opts);
+        struct stats_report_set *s = &r->sets[i];
+        s->described = false;
+        if (!s->n)
+            continue;
+        int rc = stats_report_describe(s, &r->opts);
         if (rc)
-            return err_set(err, errlen, -rc, "%s: %s", r->sets[i].name, strerror(-rc));
+            return err_set(err, errlen, -rc, "%s: %s", s->name, strerror(-rc));
+        s->described = true;
     }
     for (size_t i = 1; i < r->nsets; i++) {
         struct stats_report_cmp *m = &r->cmps[i - 1];
         m->other = i;
+        m->compared = false;
+        m->nwarnings = 0;
+        if (r->sets[0].n < 2 || r->sets[i].n < 2)
+            continue;
         int rc = stats_compare(&r->sets[0].sample, &r->sets[i].sample, &r->opts, &m->c);
         if (rc)
             return err_set(err, errlen, -rc, "comparing %s: %s", r->sets[i].name, strerror(-rc));
         compare_warnings(m, &r->sets[0], &r->sets[i], &r->opts);
+        m->compared = true;
     }
     return 0;
 }
@@ -134,7 +144,7 @@ int stats_report_analyse(struct stats_report *r, char *err, size_t errlen)
 bool stats_report_regressed(const struct stats_report *r)
 {
     for (size_t i = 0; i + 1 < r->nsets; i++)
-        if (r->cmps[i].c.verdict.kind == STATS_REGRESSED)
+        if (r->cmps[i].compared && r->cmps[i].c.verdict.kind == STATS_REGRESSED)
             return true;
     return false;
 }

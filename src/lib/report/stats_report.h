@@ -40,10 +40,12 @@ struct stats_report_set {
     struct stats_checks checks;
     struct stats_warning warnings[STATS_WARNING_MAX];
     size_t nwarnings;
+    bool described; /* sample, sum, checks and warnings are filled (n >= 1) */
 };
 
 struct stats_report_cmp {
-    size_t other; /* index into the set array; the baseline is set 0 */
+    size_t other;  /* index into the set array; the baseline is set 0 */
+    bool compared; /* c and the warnings are filled: both sets have n >= 2 */
     struct stats_comparison c;
     struct stats_warning warnings[STATS_REPORT_CMP_WARNINGS];
     size_t nwarnings;
@@ -75,26 +77,32 @@ NB_MUST_CHECK int stats_report_set_values(struct stats_report *r, size_t i, cons
                                           size_t n);
 
 /*
- * Describes set s (s->n >= 2): sample, summary, checks and the set's
- * warnings, which name it. Returns 0 or a negative errno (-ENOMEM).
+ * Describes set s (s->n >= 1; the intervals need 2): sample, summary, checks
+ * and the set's warnings, which name it. Returns 0 or a negative errno
+ * (-ENOMEM).
  */
 NB_MUST_CHECK int stats_report_describe(struct stats_report_set *s, const struct stats_opts *o);
 
 /*
- * Describes every set (each needs n >= 2) and compares each with set 0,
- * collecting the comparisons' warnings. Returns 0 or a negative errno with a
- * sentence in err naming the set: "base.txt: Cannot allocate memory" or
- * "comparing other.txt: ...".
+ * Describes every set that has values and compares each with set 0 where
+ * both have two values or more (cmps[i].compared), collecting the
+ * comparisons' warnings. `netab stats` and `netab compare` refuse sets with
+ * fewer values before this; the campaign report shows what it can. Returns
+ * 0 or a negative errno with a sentence in err naming the set:
+ * "base.txt: Cannot allocate memory" or "comparing other.txt: ...".
  */
 NB_MUST_CHECK int stats_report_analyse(struct stats_report *r, char *err, size_t errlen);
 
-/* true if some comparison's verdict is "regressed". */
+/* true if some comparison made has the verdict "regressed". */
 bool stats_report_regressed(const struct stats_report *r);
 
 /* Frees what r holds and zeroes it; safe on a zeroed report. */
 void stats_report_free(struct stats_report *r);
 
 /*
+ * The printers expect every set described and every comparison made, as
+ * after stats_report_analyse() on sets of two values or more.
+ *
  * The text report: the plot (if r->plot), the table of sets with intervals
  * and percentiles, then each comparison with its verdict and warnings.
  * Returns 0 or -EIO when writing f failed.
