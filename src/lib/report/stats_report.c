@@ -50,7 +50,12 @@ int stats_report_set_values(struct stats_report *r, size_t i, const char *name, 
     return 0;
 }
 
-int stats_report_describe(struct stats_report_set *s, const struct stats_opts *o)
+/*
+ * Describes set s (s->n >= 1; the intervals need 2): sample, summary, checks
+ * and the set's warnings, which name it. Returns 0 or a negative errno
+ * (-ENOMEM).
+ */
+static int describe(struct stats_report_set *s, const struct stats_opts *o)
 {
     stats_sample_free(&s->sample);
     int rc = stats_sample_init(&s->sample, s->values, s->n);
@@ -120,7 +125,7 @@ int stats_report_analyse(struct stats_report *r, char *err, size_t errlen)
         s->described = false;
         if (!s->n)
             continue;
-        int rc = stats_report_describe(s, &r->opts);
+        int rc = describe(s, &r->opts);
         if (rc)
             return err_set(err, errlen, -rc, "%s: %s", s->name, strerror(-rc));
         s->described = true;

@@ -77,13 +77,6 @@ NB_MUST_CHECK int stats_report_set_values(struct stats_report *r, size_t i, cons
                                           size_t n);
 
 /*
- * Describes set s (s->n >= 1; the intervals need 2): sample, summary, checks
- * and the set's warnings, which name it. Returns 0 or a negative errno
- * (-ENOMEM).
- */
-NB_MUST_CHECK int stats_report_describe(struct stats_report_set *s, const struct stats_opts *o);
-
-/*
  * Describes every set that has values and compares each with set 0 where
  * both have two values or more (cmps[i].compared), collecting the
  * comparisons' warnings. `netab stats` and `netab compare` refuse sets with

@@ -152,7 +152,7 @@ json_t *stats_report_json(const struct stats_report *r)
     return doc;
 }
 
-static void csv_sets(const struct stats_report *r, struct csv *w)
+static void print_sets_csv(const struct stats_report *r, struct csv *w)
 {
     static const char *const head[] = {
         "name", "n",   "mean",        "median",       "stddev",        "min",
@@ -174,7 +174,7 @@ static void csv_sets(const struct stats_report *r, struct csv *w)
     }
 }
 
-static void csv_comparisons(const struct stats_report *r, struct csv *w)
+static void print_comparisons_csv(const struct stats_report *r, struct csv *w)
 {
     static const char *const head[] = {"baseline",      "other",    "diff",          "diff_ci_low",
                                        "diff_ci_high",  "diff_pct", "ratio",         "ratio_ci_low",
@@ -205,8 +205,8 @@ int stats_report_print_csv(const struct stats_report *r, FILE *f)
 {
     struct csv w;
     csv_init(&w, f, CSV_LF);
-    csv_sets(r, &w);
+    print_sets_csv(r, &w);
     csv_end(&w); /* the empty line between the two tables */
-    csv_comparisons(r, &w);
+    print_comparisons_csv(r, &w);
     return csv_status(&w);
 }
