@@ -235,6 +235,7 @@ static int load_set(struct stats_report *r, size_t i, const char *path,
     struct input_values in = {0};
     if (input_read_path(path, &a->in, &in, err, sizeof(err))) {
         fprintf(stderr, "netab stats: %s\n", err);
+        input_values_free(&in); /* a bad value mid-file leaves those before it */
         return EXIT_USAGE;
     }
     if (in.n < 2) {
