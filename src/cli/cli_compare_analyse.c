@@ -18,8 +18,10 @@ void cli_compare_metric_free(struct cli_compare_metric_report *m)
     m->ok = false;
 }
 
-/* Collects variant v's values of metric mi in run order, so that the drift check sees the real
- * sequence. Returns 0 or -ENOMEM. */
+/*
+ * Gives set v of r variant v's values of metric mi, in run order so that the
+ * drift check sees the real sequence. Returns 0 or -ENOMEM.
+ */
 static int variant_values(const struct cli_compare_result *res, size_t mi, size_t v,
                           struct stats_report *r)
 {

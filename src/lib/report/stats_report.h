@@ -102,8 +102,11 @@ void stats_report_free(struct stats_report *r);
  */
 NB_MUST_CHECK int stats_report_print_text(const struct stats_report *r, FILE *f);
 
-/* The `netab stats --json` document of r (docs/stats.md); caller has ownership. NULL when out of
- * memory. */
+/*
+ * The `netab stats --json` document of r (docs/stats.md), also each metric's
+ * "stats" in `netab compare --json`. Caller has ownership; NULL when out of
+ * memory.
+ */
 json_t *stats_report_json(const struct stats_report *r);
 
 /*

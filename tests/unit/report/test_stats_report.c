@@ -74,8 +74,7 @@ static void test_numbers_equal_the_stats_module(void **state)
     assert_null(r.sets);
 }
 
-/* The campaign report's case: a set of one value is described, not compared; an empty one
- * neither. */
+/* The campaign report's case: one value is described but not compared, none is neither. */
 static void test_sets_with_too_few_values(void **state)
 {
     (void)state;
