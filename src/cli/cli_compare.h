@@ -9,8 +9,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "cli/cli_stats.h"
 #include "compare/compare.h"
+#include "report/stats_report.h"
 #include "stats/opts.h"
 #include "stats/verdict.h"
 
@@ -28,7 +28,7 @@ struct cli_compare_metric_report {
     const struct compare_metric *m;
     bool ok;       /* every variant had >= 2 values, so r holds the statistics */
     char why[200]; /* when not ok: which variant lacked values */
-    struct cli_stats_report r;
+    struct stats_report r;
 };
 
 struct cli_compare_result {

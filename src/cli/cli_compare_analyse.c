@@ -10,21 +10,37 @@
 
 #include "cli/cli.h"
 #include "cli/cli_compare.h"
-
-static const char symbols[] = "x+*%#@O";
+#include "input/input.h"
 
 void cli_compare_metric_free(struct cli_compare_metric_report *m)
 {
-    if (m->r.sets)
-        for (size_t i = 0; i < m->r.nsets; i++) {
-            stats_sample_free(&m->r.sets[i].sample);
-            input_values_free(&m->r.sets[i].in);
-        }
-    free(m->r.sets);
-    free(m->r.cmps);
-    m->r.sets = NULL;
-    m->r.cmps = NULL;
+    stats_report_free(&m->r);
     m->ok = false;
+}
+
+/*
+ * Gives set v of r variant v's values of metric mi, in run order so that the
+ * drift check sees the real sequence. Returns 0 or -ENOMEM.
+ */
+static int variant_values(const struct cli_compare_result *res, size_t mi, size_t v,
+                          struct stats_report *r)
+{
+    const struct compare_metric *m = &res->c->metrics[mi];
+    double *vals = malloc((res->nruns ? res->nruns : 1) * sizeof(double));
+    size_t n = 0;
+    if (!vals)
+        return -ENOMEM;
+    for (size_t k = 0; k < res->nruns; k++) {
+        const struct compare_run *run = &res->runs[k];
+        if (run->slot.variant == v && !run->slot.warmup && run->status == COMPARE_RUN_OK &&
+            isfinite(run->values[mi]))
+            vals[n++] = run->values[mi];
+    }
+    int rc = stats_report_set_values(r, v, res->c->cfg->variants[v].name,
+                                     input_format_name(m->path ? INPUT_NETAB : INPUT_PLAIN),
+                                     m->path ? m->path : "regex", vals, n);
+    free(vals);
+    return rc;
 }
 
 int cli_compare_analyse_metric(const struct cli_compare_result *res, size_t mi,
@@ -35,52 +51,27 @@ int cli_compare_analyse_metric(const struct cli_compare_result *res, size_t mi,
     size_t nvar = cfg->nvariants;
     memset(out, 0, sizeof(*out));
     out->m = &c->metrics[mi];
-    out->r.opts = res->opts;
-    out->r.opts.lower_is_better = out->m->lower_is_better;
-    out->r.nsets = nvar;
-    out->r.plot = cfg->plot && mi == c->decide;
-    out->r.sets = calloc(nvar, sizeof(*out->r.sets));
-    out->r.cmps = calloc(nvar, sizeof(*out->r.cmps));
-    if (!out->r.sets || !out->r.cmps)
+    struct stats_opts o = res->opts;
+    o.lower_is_better = out->m->lower_is_better;
+    if (stats_report_init(&out->r, nvar, &o))
         goto nomem;
-    for (size_t v = 0; v < nvar; v++) {
-        struct cli_stats_set *s = &out->r.sets[v];
-        s->name = cfg->variants[v].name;
-        s->symbol = symbols[v % (sizeof(symbols) - 1)];
-        s->in.format = out->m->path ? INPUT_NETAB : INPUT_PLAIN;
-        snprintf(s->in.metric, sizeof(s->in.metric), "%s", out->m->path ? out->m->path : "regex");
-        s->in.v = malloc((res->nruns ? res->nruns : 1) * sizeof(double));
-        if (!s->in.v)
-            goto nomem;
-        /* Values in run order, so that the drift check sees the real sequence. */
-        for (size_t k = 0; k < res->nruns; k++) {
-            const struct compare_run *r = &res->runs[k];
-            if (r->slot.variant == v && !r->slot.warmup && r->status == COMPARE_RUN_OK &&
-                isfinite(r->values[mi]))
-                s->in.v[s->in.n++] = r->values[mi];
-        }
-    }
+    out->r.plot = cfg->plot && mi == c->decide;
     for (size_t v = 0; v < nvar; v++)
-        if (out->r.sets[v].in.n < 2) {
+        if (variant_values(res, mi, v, &out->r))
+            goto nomem;
+    for (size_t v = 0; v < nvar; v++)
+        if (out->r.sets[v].n < 2) {
             snprintf(out->why, sizeof(out->why), "variant '%s' has %zu value%s (2 are needed)",
-                     cfg->variants[v].name, out->r.sets[v].in.n,
-                     out->r.sets[v].in.n == 1 ? "" : "s");
+                     cfg->variants[v].name, out->r.sets[v].n, out->r.sets[v].n == 1 ? "" : "s");
             return 0;
         }
-    for (size_t v = 0; v < nvar; v++)
-        if (cli_stats_describe(&out->r.sets[v], out->r.sets[v].name, &out->r.opts))
-            goto nomem;
-    for (size_t v = 1; v < nvar; v++) {
-        struct cli_stats_cmp *m = &out->r.cmps[v - 1];
-        m->other = v;
-        int rc = stats_compare(&out->r.sets[0].sample, &out->r.sets[v].sample, &out->r.opts, &m->c);
-        if (rc == -ENOMEM)
-            goto nomem;
-        if (rc) {
-            snprintf(out->why, sizeof(out->why), "comparison failed: %s", strerror(-rc));
-            return 0;
-        }
-        cli_stats_compare_warnings(m, &out->r.sets[0], &out->r.sets[v], &out->r.opts);
+    char err[NB_ERRLEN];
+    int rc = stats_report_analyse(&out->r, err, sizeof(err));
+    if (rc == -ENOMEM)
+        goto nomem;
+    if (rc) {
+        snprintf(out->why, sizeof(out->why), "comparison failed: %s", strerror(-rc));
+        return 0;
     }
     out->ok = true;
     return 0;

@@ -62,7 +62,9 @@ void cli_compare_print_text(const struct cli_compare_result *res)
             printf("not reported: %s\n", m->why);
             continue;
         }
-        cli_stats_print_text(&m->r);
+        /* A write error sticks to stdout, and cli_compare() checks stdout at the end. */
+        if (stats_report_print_text(&m->r, stdout))
+            continue;
     }
     printf("\n");
     const struct cli_compare_metric_report *d = &res->metrics[c->decide];
@@ -115,7 +117,7 @@ static json_t *metrics_json(const struct cli_compare_result *res)
                               "decides", i == c->decide);
         if (!o)
             continue;
-        json_object_set_new(o, "stats", m->ok ? cli_stats_report_json(&m->r) : json_null());
+        json_object_set_new(o, "stats", m->ok ? stats_report_json(&m->r) : json_null());
         json_object_set_new(o, "not_reported", m->ok ? json_null() : json_string(m->why));
         json_array_append_new(a, o);
     }

@@ -1,20 +1,23 @@
 /*
  * `netab stats [options] FILE...`: the first file is the baseline, every
  * other file is compared with it (like ministat). Argument parsing and the
- * flow only; the numbers come from libnetab's stats and input modules.
+ * flow only: input/ reads the files, report/stats_report builds and prints
+ * the report.
  */
 #include <errno.h>
 #include <getopt.h>
 #include <gsl/gsl_errno.h>
+#include <jansson.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
-#include "cli/cli_stats.h"
+#include "input/input.h"
+#include "report/stats_report.h"
+#include "stats/opts.h"
 
 static const char usage_text[] =
     "usage: netab stats [options] BASELINE FILE...\n"
@@ -223,21 +226,27 @@ static int parse_args(int argc, char **argv, struct cli_stats_args *a)
     return -1;
 }
 
-/* Reads and describes one set. Returns 0 or the exit code. */
-static int load_set(struct cli_stats_set *s, const struct cli_stats_args *a)
+/* Reads set i from path into r. Returns 0 or the exit code, after saying why on stderr. */
+static int load_set(struct stats_report *r, size_t i, const char *path,
+                    const struct cli_stats_args *a)
 {
     char err[NB_ERRLEN];
-    const char *shown = strcmp(s->name, "-") ? s->name : "<stdin>";
-    if (input_read_path(s->name, &a->in, &s->in, err, sizeof(err))) {
+    const char *shown = strcmp(path, "-") ? path : "<stdin>";
+    struct input_values in = {0};
+    if (input_read_path(path, &a->in, &in, err, sizeof(err))) {
         fprintf(stderr, "netab stats: %s\n", err);
+        input_values_free(&in); /* a bad value mid-file leaves those before it */
         return EXIT_USAGE;
     }
-    if (s->in.n < 2) {
+    if (in.n < 2) {
         fprintf(stderr, "netab stats: %s: %s; at least two values are needed\n", shown,
-                s->in.n ? "only one value" : "no values");
+                in.n ? "only one value" : "no values");
+        input_values_free(&in);
         return EXIT_USAGE;
     }
-    int rc = cli_stats_describe(s, shown, &a->opts);
+    int rc =
+        stats_report_set_values(r, i, shown, input_format_name(in.format), in.metric, in.v, in.n);
+    input_values_free(&in);
     if (rc) {
         fprintf(stderr, "netab stats: %s: %s\n", shown, strerror(-rc));
         return EXIT_FAIL;
@@ -245,62 +254,29 @@ static int load_set(struct cli_stats_set *s, const struct cli_stats_args *a)
     return 0;
 }
 
-int cli_stats_describe(struct cli_stats_set *s, const char *shown, const struct stats_opts *o)
+/* Writes the report in the format asked for. Returns 0 or the exit code. */
+static int print_report(const struct stats_report *r, const struct cli_stats_args *a)
 {
-    int rc = stats_sample_init(&s->sample, s->in.v, s->in.n);
-    if (!rc)
-        rc = stats_summary_compute(&s->sample, o, &s->sum);
-    if (rc)
-        return rc;
-    stats_checks_compute(&s->sample, &s->checks);
-    s->nwarnings = 0;
-    stats_checks_warnings(&s->checks, &s->sample, shown, s->warnings, &s->nwarnings,
-                          STATS_WARNING_MAX);
+    int rc = 0;
+    if (a->json) {
+        json_t *doc = stats_report_json(r);
+        if (!doc) {
+            fprintf(stderr, "netab stats: out of memory\n");
+            return EXIT_FAIL;
+        }
+        rc = json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(17)) ? -EIO : 0;
+        json_decref(doc);
+        putchar('\n');
+    } else if (a->csv) {
+        rc = stats_report_print_csv(r, stdout);
+    } else {
+        rc = stats_report_print_text(r, stdout);
+    }
+    if (rc || fflush(stdout) || ferror(stdout)) {
+        fprintf(stderr, "netab stats: cannot write output: %s\n", strerror(errno));
+        return EXIT_FAIL;
+    }
     return 0;
-}
-
-static void add_warning(struct cli_stats_cmp *m, const char *kind, const char *set, const char *fmt,
-                        ...) __attribute__((format(printf, 4, 5)));
-
-static void add_warning(struct cli_stats_cmp *m, const char *kind, const char *set, const char *fmt,
-                        ...)
-{
-    if (m->nwarnings >= CLI_STATS_CMP_WARNINGS)
-        return;
-    struct stats_warning *w = &m->warnings[m->nwarnings++];
-    w->kind = kind;
-    w->set = set;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(w->message, sizeof(w->message), fmt, ap);
-    va_end(ap);
-}
-
-void cli_stats_compare_warnings(struct cli_stats_cmp *m, const struct cli_stats_set *base,
-                                const struct cli_stats_set *other, const struct stats_opts *o)
-{
-    m->nwarnings = 0;
-    const struct cli_stats_set *two[] = {base, other};
-    for (size_t k = 0; k < 2; k++)
-        for (size_t i = 0; i < two[k]->nwarnings; i++)
-            if (m->nwarnings < CLI_STATS_CMP_WARNINGS)
-                m->warnings[m->nwarnings++] = two[k]->warnings[i];
-    const struct stats_comparison *c = &m->c;
-    double alpha = 1 - o->confidence;
-    size_t n = base->in.n < other->in.n ? base->in.n : other->in.n;
-    if (c->runs_needed > n)
-        add_warning(m, "underpowered", NULL,
-                    "about %zu runs per variant would resolve a %g%% change at this spread "
-                    "(80%% power); %zu were given",
-                    c->runs_needed, o->noise * 100, n);
-    if ((c->welch.p < alpha) != (c->mw.p < alpha))
-        add_warning(m, "tests_disagree", NULL,
-                    "Welch (p = %.3g) and Mann-Whitney (p = %.3g) disagree at alpha = %g; "
-                    "skew or outliers may drive the means",
-                    c->welch.p, c->mw.p, alpha);
-    if (isnan(c->ratio))
-        add_warning(m, "ratio_undefined", NULL,
-                    "the baseline mean is not positive, so no ratio or verdict can be given");
 }
 
 int cli_stats(int argc, char **argv)
@@ -312,62 +288,28 @@ int cli_stats(int argc, char **argv)
     /* GSL must report errors through return values, never abort the process. */
     gsl_set_error_handler_off();
 
-    static const char symbols[] = "x+*%#@O";
     size_t nsets = (size_t)(argc - optind);
-    struct cli_stats_report r = {.opts = a.opts, .nsets = nsets, .plot = a.plot};
-    r.sets = calloc(nsets, sizeof(*r.sets));
-    r.cmps = calloc(nsets, sizeof(*r.cmps));
-    if (!r.sets || !r.cmps) {
+    struct stats_report r;
+    if (stats_report_init(&r, nsets, &a.opts)) {
         fprintf(stderr, "netab stats: out of memory\n");
-        rc = EXIT_FAIL;
-        goto out;
+        return EXIT_FAIL;
     }
+    r.plot = a.plot;
     rc = EXIT_OK;
-    for (size_t i = 0; i < nsets && rc == EXIT_OK; i++) {
-        r.sets[i].name = argv[optind + (int)i];
-        r.sets[i].symbol = symbols[i % (sizeof(symbols) - 1)];
-        rc = load_set(&r.sets[i], &a);
-    }
+    for (size_t i = 0; i < nsets && rc == EXIT_OK; i++)
+        rc = load_set(&r, i, argv[optind + (int)i], &a);
     if (rc != EXIT_OK)
         goto out;
-    bool regressed = false;
-    for (size_t i = 1; i < nsets; i++) {
-        struct cli_stats_cmp *m = &r.cmps[i - 1];
-        m->other = i;
-        int err = stats_compare(&r.sets[0].sample, &r.sets[i].sample, &a.opts, &m->c);
-        if (err) {
-            fprintf(stderr, "netab stats: comparing %s: %s\n", r.sets[i].name, strerror(-err));
-            rc = EXIT_FAIL;
-            goto out;
-        }
-        cli_stats_compare_warnings(m, &r.sets[0], &r.sets[i], &a.opts);
-        regressed |= m->c.verdict.kind == STATS_REGRESSED;
-    }
-    if (a.json) {
-        if (cli_stats_print_json(&r)) {
-            fprintf(stderr, "netab stats: out of memory\n");
-            rc = EXIT_FAIL;
-            goto out;
-        }
-    } else if (a.csv) {
-        cli_stats_print_csv(&r);
-    } else {
-        cli_stats_print_text(&r);
-    }
-    if (fflush(stdout) || ferror(stdout)) {
-        fprintf(stderr, "netab stats: cannot write output: %s\n", strerror(errno));
+    char err[NB_ERRLEN];
+    if (stats_report_analyse(&r, err, sizeof(err))) {
+        fprintf(stderr, "netab stats: %s\n", err);
         rc = EXIT_FAIL;
         goto out;
     }
-    if (a.fail_on_regression && regressed)
+    rc = print_report(&r, &a);
+    if (!rc && a.fail_on_regression && stats_report_regressed(&r))
         rc = EXIT_FAIL;
 out:
-    if (r.sets)
-        for (size_t i = 0; i < nsets; i++) {
-            stats_sample_free(&r.sets[i].sample);
-            input_values_free(&r.sets[i].in);
-        }
-    free(r.sets);
-    free(r.cmps);
+    stats_report_free(&r);
     return rc;
 }

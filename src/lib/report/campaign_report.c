@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "envcap/envcap.h"
+#include "report/stats_report.h"
 #include "stats/warnings.h"
 
 #define M(field) offsetof(struct store_run, field)
@@ -399,20 +400,87 @@ static int add_stats_warning(struct creport *r, size_t v, size_t c, size_t m, co
     return w && !json_array_append_new(r->stats_warnings, w) ? 0 : -ENOMEM;
 }
 
-/* Warnings about the sets behind a cell's deciding metric: outliers, drift, bimodality, few runs.
- */
-static int set_warnings(struct creport *r, size_t v, size_t c, size_t m,
-                        const struct stats_sample *s)
+/* Counts comparison en of cell c, metric m into the verdict totals. */
+static void count_verdict(struct creport *r, size_t c, size_t m, const struct creport_entry *en)
 {
-    struct stats_checks ck;
-    struct stats_warning w[STATS_WARNING_MAX];
-    size_t nw = 0;
-    stats_checks_compute(s, &ck);
-    stats_checks_warnings(&ck, s, r->variants[v], w, &nw, STATS_WARNING_MAX);
-    for (size_t i = 0; i < nw; i++)
-        if (add_stats_warning(r, v, c, m, w[i].kind, w[i].message))
-            return -ENOMEM;
-    return 0;
+    switch (en->cmp.verdict.kind) {
+    case STATS_IMPROVED:
+        r->n_improved++;
+        break;
+    case STATS_REGRESSED:
+        r->n_regressed++;
+        r->n_regressed_deciding += (int)m == r->cells[c].decide;
+        break;
+    case STATS_WITHIN_NOISE:
+        r->n_within++;
+        break;
+    case STATS_NO_DIFFERENCE:
+        r->n_unproven++;
+        break;
+    }
+}
+
+/*
+ * Copies what the statistics report sr says about variant v (> 0) of cell
+ * c, metric m into its entry: the comparison, or why there is none; for the
+ * deciding metric, a warning when too few runs resolve the noise floor.
+ */
+static int take_comparison(struct creport *r, const struct stats_report *sr, size_t v, size_t c,
+                           size_t m)
+{
+    const struct creport_entry *base = creport_at(r, 0, c, m);
+    struct creport_entry *en = creport_at(r, v, c, m);
+    if (!sr->cmps[v - 1].compared) {
+        size_t have = base->n < 2 ? base->n : en->n;
+        snprintf(en->why, sizeof(en->why), "%s has %zu value%s (2 are needed)",
+                 base->n < 2 ? "the baseline" : "this variant", have, have == 1 ? "" : "s");
+        r->n_nocmp++;
+        return 0;
+    }
+    en->cmp = sr->cmps[v - 1].c;
+    en->has_cmp = true;
+    count_verdict(r, c, m, en);
+    if ((int)m != r->cells[c].decide || en->cmp.runs_needed <= en->n ||
+        en->cmp.runs_needed <= base->n)
+        return 0;
+    char msg[STATS_WARNING_LEN];
+    snprintf(msg, sizeof(msg),
+             "about %zu runs per variant are needed to resolve a %g%% change (have %zu and %zu)",
+             en->cmp.runs_needed, r->opts.noise * 100, base->n, en->n);
+    return add_stats_warning(r, v, c, m, "underpowered", msg);
+}
+
+/*
+ * Cell c, metric m through the shared statistics report (report/stats_report.h),
+ * one set per variant: medians, each variant compared with the baseline where
+ * both have two values, and for the deciding metric the sets' warnings
+ * (outliers, drift, bimodality, too few runs).
+ */
+static int compare_cell_metric(struct creport *r, size_t c, size_t m, const struct stats_opts *so)
+{
+    struct stats_report sr;
+    int e = stats_report_init(&sr, r->nvariants, so);
+    for (size_t v = 0; v < r->nvariants && !e; v++) {
+        const struct creport_entry *en = creport_at(r, v, c, m);
+        e = stats_report_set_values(&sr, v, r->variants[v], "store", metrics[m].name, en->values,
+                                    en->n);
+    }
+    if (!e)
+        e = stats_report_analyse(&sr, NULL, 0);
+    /* Per variant its set's warnings, then its comparison's: the order the JSON lists them. */
+    bool deciding = (int)m == r->cells[c].decide;
+    for (size_t v = 0; v < r->nvariants && !e; v++) {
+        const struct stats_report_set *set = &sr.sets[v];
+        if (set->described) {
+            creport_at(r, v, c, m)->median = set->sum.median;
+            for (size_t i = 0; deciding && i < set->nwarnings && !e; i++)
+                e = add_stats_warning(r, v, c, m, set->warnings[i].kind, set->warnings[i].message);
+        }
+        if (v && !e)
+            e = take_comparison(r, &sr, v, c, m);
+    }
+    stats_report_free(&sr);
+    return e;
 }
 
 /* Medians everywhere; comparisons with the baseline where both sides have two values. */
@@ -425,63 +493,10 @@ static int compare_all(struct creport *r, const struct store_experiment *x)
     so.seed = x->seed;
     for (size_t c = 0; c < r->ncells; c++)
         for (size_t m = 0; m < NMETRICS; m++) {
-            struct creport_entry *base = creport_at(r, 0, c, m);
-            if (!base->shown)
+            if (!creport_at(r, 0, c, m)->shown)
                 continue;
             so.lower_is_better = metrics[m].lower_is_better;
-            struct stats_sample sa = {0};
-            int e = 0;
-            if (base->n >= 1 && (e = stats_sample_init(&sa, base->values, base->n)))
-                return e;
-            for (size_t v = 0; v < r->nvariants && !e; v++) {
-                struct creport_entry *en = creport_at(r, v, c, m);
-                struct stats_sample sb = {0};
-                if (en->n && (e = stats_sample_init(&sb, en->values, en->n)))
-                    break;
-                if (en->n)
-                    en->median = stats_quantile_sorted(sb.sorted, sb.n, 0.5);
-                if (en->n && (int)m == r->cells[c].decide)
-                    e = set_warnings(r, v, c, m, &sb);
-                if (v == 0 || e) {
-                    stats_sample_free(&sb);
-                    continue;
-                }
-                if (base->n < 2 || en->n < 2) {
-                    snprintf(en->why, sizeof(en->why), "%s has %zu value%s (2 are needed)",
-                             base->n < 2 ? "the baseline" : "this variant",
-                             base->n < 2 ? base->n : en->n,
-                             (base->n < 2 ? base->n : en->n) == 1 ? "" : "s");
-                    r->n_nocmp++;
-                } else if ((e = stats_compare(&sa, &sb, &so, &en->cmp)) == 0) {
-                    en->has_cmp = true;
-                    switch (en->cmp.verdict.kind) {
-                    case STATS_IMPROVED:
-                        r->n_improved++;
-                        break;
-                    case STATS_REGRESSED:
-                        r->n_regressed++;
-                        r->n_regressed_deciding += (int)m == r->cells[c].decide;
-                        break;
-                    case STATS_WITHIN_NOISE:
-                        r->n_within++;
-                        break;
-                    case STATS_NO_DIFFERENCE:
-                        r->n_unproven++;
-                        break;
-                    }
-                    if ((int)m == r->cells[c].decide && en->cmp.runs_needed > en->n &&
-                        en->cmp.runs_needed > base->n) {
-                        char msg[STATS_WARNING_LEN];
-                        snprintf(msg, sizeof(msg),
-                                 "about %zu runs per variant are needed to resolve a %g%% "
-                                 "change (have %zu and %zu)",
-                                 en->cmp.runs_needed, r->opts.noise * 100, base->n, en->n);
-                        e = add_stats_warning(r, v, c, m, "underpowered", msg);
-                    }
-                }
-                stats_sample_free(&sb);
-            }
-            stats_sample_free(&sa);
+            int e = compare_cell_metric(r, c, m, &so);
             if (e)
                 return e;
         }

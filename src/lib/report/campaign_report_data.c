@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "report/campaign_report.h"
+#include "util/csv.h"
 
 static json_t *num(double v)
 {
@@ -145,35 +146,17 @@ json_t *creport_to_json(const struct creport *r)
     return root;
 }
 
-/* RFC 4180: quote a field that holds a comma, quote or line break. */
-static void csv_text(FILE *f, const char *s)
-{
-    if (!strpbrk(s, ",\"\r\n")) {
-        fputs(s, f);
-        return;
-    }
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', f);
-        fputc(*s, f);
-    }
-    fputc('"', f);
-}
-
-static void csv_num(FILE *f, double v)
-{
-    if (isfinite(v))
-        fprintf(f, "%.17g", v);
-}
-
+/* One row per (variant, cell, metric) through the shared CSV writer (util/csv.h). */
 int creport_print_csv(const struct creport *r, FILE *f)
 {
+    static const char *const head[] = {"variant",   "cell",     "test",   "metric", "unit",
+                                       "direction", "deciding", "median", "n",      "diff_pct",
+                                       "ci_low",    "ci_high",  "p",      "verdict"};
     size_t nm;
     const struct creport_metric *md = creport_metrics(&nm);
-    fputs("variant,cell,test,metric,unit,direction,deciding,median,n,diff_pct,ci_low,ci_high,p,"
-          "verdict\n",
-          f);
+    struct csv w;
+    csv_init(&w, f, CSV_LF);
+    csv_header(&w, head, sizeof(head) / sizeof(head[0]));
     for (size_t c = 0; c < r->ncells; c++)
         for (size_t i = 0; i < r->norder; i++) {
             size_t m = r->order[i];
@@ -181,30 +164,29 @@ int creport_print_csv(const struct creport *r, FILE *f)
                 continue;
             for (size_t v = 0; v < r->nvariants; v++) {
                 const struct creport_entry *en = creport_at(r, v, c, m);
-                csv_text(f, r->variants[v]);
-                fputc(',', f);
-                csv_text(f, r->cells[c].name);
-                fputc(',', f);
-                csv_text(f, r->cells[c].test);
-                fprintf(f, ",%s,%s,%s,%d,", md[m].name, md[m].unit, direction(&md[m]),
-                        (int)m == r->cells[c].decide);
-                csv_num(f, en->median);
-                fprintf(f, ",%zu,", en->n);
+                csv_text(&w, r->variants[v]);
+                csv_text(&w, r->cells[c].name);
+                csv_text(&w, r->cells[c].test);
+                csv_text(&w, md[m].name);
+                csv_text(&w, md[m].unit);
+                csv_text(&w, direction(&md[m]));
+                csv_integer(&w, (int)m == r->cells[c].decide);
+                csv_number(&w, en->median);
+                csv_integer(&w, (long long)en->n);
                 if (en->has_cmp) {
                     const struct stats_comparison *cp = &en->cmp;
-                    csv_num(f, cp->verdict.rel * 100);
-                    fputc(',', f);
-                    csv_num(f, cp->verdict.rel_low * 100);
-                    fputc(',', f);
-                    csv_num(f, cp->verdict.rel_high * 100);
-                    fputc(',', f);
-                    csv_num(f, cp->welch.p);
-                    fprintf(f, ",%s", stats_verdict_name(cp->verdict.kind));
+                    csv_number(&w, cp->verdict.rel * 100);
+                    csv_number(&w, cp->verdict.rel_low * 100);
+                    csv_number(&w, cp->verdict.rel_high * 100);
+                    csv_number(&w, cp->welch.p);
+                    csv_text(&w, stats_verdict_name(cp->verdict.kind));
                 } else {
-                    fputs(v ? ",,,,not compared" : ",,,,baseline", f);
+                    for (int k = 0; k < 4; k++)
+                        csv_empty(&w);
+                    csv_text(&w, v ? "not compared" : "baseline");
                 }
-                fputc('\n', f);
+                csv_end(&w);
             }
         }
-    return ferror(f) ? -EIO : 0;
+    return csv_status(&w);
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "store/store_priv.h"
+#include "util/csv.h"
 
 #define RUN_COLUMNS                                                                                \
     "id, experiment_id, seq, variant, cell, status, attempt, started, finished, "                  \
@@ -351,66 +352,48 @@ json_t *store_run_to_json(const struct store_run *r, bool with_raw)
     return o;
 }
 
-/* One CSV field, quoted when it holds a comma, quote or line break (RFC 4180). */
-static void csv_text(FILE *f, const char *s)
-{
-    if (!s)
-        return;
-    if (!strpbrk(s, ",\"\r\n")) {
-        fputs(s, f);
-        return;
-    }
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', f);
-        fputc(*s, f);
-    }
-    fputc('"', f);
-}
-
-static void csv_num(FILE *f, double v)
-{
-    if (isfinite(v))
-        fprintf(f, "%.10g", v);
-}
-
+/*
+ * One header row and one record per run, through the shared CSV writer
+ * (util/csv.h); CRLF line ends, as RFC 4180 and spreadsheets expect.
+ */
 static void export_csv(FILE *f, const struct store_run *runs, size_t n)
 {
-    fputs("id,experiment,seq,variant,cell,status,attempt,started,finished,duration_s,"
-          "exit_code,error",
-          f);
+    static const char *const head[] = {"id",       "experiment", "seq",       "variant",
+                                       "cell",     "status",     "attempt",   "started",
+                                       "finished", "duration_s", "exit_code", "error"};
+    struct csv w;
+    csv_init(&w, f, CSV_CRLF);
+    for (size_t i = 0; i < sizeof(head) / sizeof(head[0]); i++)
+        csv_text(&w, head[i]);
     for (size_t i = 0; i < N_HEADLINE; i++)
-        fprintf(f, ",%s", headline_fields[i].name);
-    fputs("\r\n", f);
+        csv_text(&w, headline_fields[i].name);
+    csv_end(&w);
     for (size_t k = 0; k < n; k++) {
         const struct store_run *r = &runs[k];
-        fprintf(f, "%lld,", (long long)r->id);
+        csv_integer(&w, r->id);
         if (r->experiment_id)
-            fprintf(f, "%lld", (long long)r->experiment_id);
-        fputc(',', f);
+            csv_integer(&w, r->experiment_id);
+        else
+            csv_empty(&w);
         if (r->seq >= 0)
-            fprintf(f, "%d", r->seq);
-        fputc(',', f);
-        csv_text(f, r->variant);
-        fputc(',', f);
-        csv_text(f, r->cell);
-        fprintf(f, ",%s,%d,", store_run_status_name(r->status), r->attempt);
-        csv_text(f, r->started);
-        fputc(',', f);
-        csv_text(f, r->finished);
-        fputc(',', f);
-        csv_num(f, r->duration_s);
-        fputc(',', f);
+            csv_integer(&w, r->seq);
+        else
+            csv_empty(&w);
+        csv_text(&w, r->variant);
+        csv_text(&w, r->cell);
+        csv_text(&w, store_run_status_name(r->status));
+        csv_integer(&w, r->attempt);
+        csv_text(&w, r->started);
+        csv_text(&w, r->finished);
+        csv_number(&w, r->duration_s);
         if (r->has_exit_code)
-            fprintf(f, "%d", r->exit_code);
-        fputc(',', f);
-        csv_text(f, r->error);
-        for (size_t i = 0; i < N_HEADLINE; i++) {
-            fputc(',', f);
-            csv_num(f, headline_get(r, i));
-        }
-        fputs("\r\n", f);
+            csv_integer(&w, r->exit_code);
+        else
+            csv_empty(&w);
+        csv_text(&w, r->error);
+        for (size_t i = 0; i < N_HEADLINE; i++)
+            csv_number(&w, headline_get(r, i));
+        csv_end(&w);
     }
 }
 
