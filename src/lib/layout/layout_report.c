@@ -146,7 +146,7 @@ static void print_summary(FILE *f, const struct layout_diff *d, const struct lay
     fprintf(f, "hot set: %s, %zu names, %zu globs\n", layout_hot_kind_name(in->hot->kind),
             in->hot->nexact, in->hot->nglobs);
     snprintf(buf, sizeof(buf),
-             "hot: %zu in both (%zu changed offset, %zu changed lines), %zu added, "
+             "hot: %zu in both (%zu changed offset, %zu line count), %zu added, "
              "%zu removed",
              d->hot_common, d->hot_offset_changed, d->hot_lines_changed, d->hot_added,
              d->hot_removed);
