@@ -1,6 +1,7 @@
 /* Text and JSON output of netab layout (see layout_report.h). */
 #include "layout/layout_report.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -342,4 +343,31 @@ json_t *layout_report_json(const struct layout_diff *d, const struct layout_inpu
     return json_pack("{s:o, s:o, s:o, s:o, s:o}", "old", input_json(in->old_path, in->old), "new",
                      input_json(in->new_path, in->new), "summary", layout_summary_json(d, in->hot),
                      "size_changes", sizes, "functions", fns);
+}
+
+json_t *layout_compare_files(const char *old, const char *new, unsigned line, char *err,
+                             size_t errlen)
+{
+    struct symtab a = {0}, b = {0};
+    struct layout_hot hot = {0};
+    struct layout_diff d = {0};
+    json_t *sum = NULL;
+    if (layout_hot_builtin(&hot)) {
+        err_set(err, errlen, ENOMEM, "out of memory");
+        goto out;
+    }
+    if (symtab_load(old, &a, err, errlen) || symtab_load(new, &b, err, errlen))
+        goto out;
+    if (layout_diff_build(&a, &b, &hot, line, &d)) {
+        err_set(err, errlen, ENOMEM, "out of memory");
+        goto out;
+    }
+    if (!(sum = layout_summary_json(&d, &hot)))
+        err_set(err, errlen, ENOMEM, "out of memory");
+out:
+    layout_diff_free(&d);
+    layout_hot_free(&hot);
+    symtab_free(&a);
+    symtab_free(&b);
+    return sum;
 }
