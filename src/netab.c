@@ -20,6 +20,7 @@ static const struct subcommand subcommands[] = {
     {"env", cli_env, "show the host facts and warnings that affect benchmark results"},
     {"runs", cli_runs, "list, show, export and import runs in the results store"},
     {"report", cli_report, "an experiment's matrix report: variants against the baseline"},
+    {"layout", cli_layout, "compare the code layout of two builds (ELF files or System.map)"},
 };
 
 static void usage(FILE *f)

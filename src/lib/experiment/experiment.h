@@ -76,6 +76,7 @@ struct exp_variant {
     char *teardown;   /* shell command leaving it; NULL if none */
     int cpus;         /* CPU-constrained mode: online CPUs, 0 = unconstrained */
     int max_freq_mhz; /* CPU frequency cap, 0 = unconstrained */
+    char *layout;     /* code layout file of the variant's build (netab layout); NULL if none */
     int line, col;    /* where the variant starts in the file */
 };
 
@@ -104,7 +105,9 @@ struct experiment {
 };
 
 /*
- * Reads and validates the experiment file at `path`. On success returns 0
+ * Reads and validates the experiment file at `path`. A variant's relative
+ * `layout:` path is taken relative to the file's directory and made
+ * absolute, and must name a readable file. On success returns 0
  * and *out owns a new experiment (caller has ownership; experiment_free()).
  * Otherwise *out is NULL, every problem found is appended to errs (sorted by
  * position) and the result is -EINVAL for a bad file, the negative errno of

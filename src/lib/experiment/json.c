@@ -20,6 +20,7 @@ void experiment_free(struct experiment *e)
         free(v->cmd);
         free(v->setup);
         free(v->teardown);
+        free(v->layout);
     }
     free(e->variants);
     for (size_t a = 0; a < e->naxes; a++) {
@@ -63,10 +64,10 @@ json_t *experiment_to_json(const struct experiment *e)
                                    value_json(e->test[i].key, e->test[i].value));
     for (size_t i = 0; i < e->nvariants; i++) {
         const struct exp_variant *v = &e->variants[i];
-        json_t *jv = json_pack("{s:s, s:o, s:o, s:o, s:i, s:i}", "name", v->name, "opts",
-                               string_or_null(v->opts), "setup", string_or_null(v->setup),
-                               "teardown", string_or_null(v->teardown), "cpus", v->cpus,
-                               "max_freq_mhz", v->max_freq_mhz);
+        json_t *jv = json_pack(
+            "{s:s, s:o, s:o, s:o, s:i, s:i, s:o}", "name", v->name, "opts", string_or_null(v->opts),
+            "setup", string_or_null(v->setup), "teardown", string_or_null(v->teardown), "cpus",
+            v->cpus, "max_freq_mhz", v->max_freq_mhz, "layout", string_or_null(v->layout));
         if (jv && v->cmd)
             err |= json_object_set_new(jv, "cmd", json_string(v->cmd));
         err |= json_array_append_new(variants, jv);

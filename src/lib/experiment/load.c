@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "experiment/exp_priv.h"
 
@@ -357,6 +358,45 @@ out_parser:
     return err;
 }
 
+/*
+ * Makes each variant's relative layout path relative to the experiment
+ * file's directory (so a campaign does not depend on where it was started)
+ * and checks that the file can be read. Returns 0, -EINVAL (errors added)
+ * or -ENOMEM.
+ */
+static int resolve_layouts(const char *path, struct experiment *e, struct exp_errors *errs)
+{
+    char *file = realpath(path, NULL);
+    if (!file) {
+        exp_errors_add(errs, 0, 0, "cannot resolve the file's directory: %s", strerror(errno));
+        return errno == ENOMEM ? -ENOMEM : -EINVAL;
+    }
+    char *slash = strrchr(file, '/');
+    *slash = '\0'; /* realpath is absolute: there is a slash, and "" stands for "/" */
+    int err = 0;
+    for (size_t i = 0; i < e->nvariants; i++) {
+        struct exp_variant *v = &e->variants[i];
+        if (!v->layout)
+            continue;
+        if (v->layout[0] != '/') {
+            char *abs = NULL;
+            if (asprintf(&abs, "%s/%s", file, v->layout) < 0) {
+                err = -ENOMEM;
+                break;
+            }
+            free(v->layout);
+            v->layout = abs;
+        }
+        if (access(v->layout, R_OK)) {
+            exp_errors_add(errs, v->line, 0, "variant '%s': layout: cannot read %s: %s", v->name,
+                           v->layout, strerror(errno));
+            err = -EINVAL;
+        }
+    }
+    free(file);
+    return err;
+}
+
 int experiment_load(const char *path, struct experiment **out, struct exp_errors *errs)
 {
     struct stat st;
@@ -391,5 +431,9 @@ int experiment_load(const char *path, struct experiment **out, struct exp_errors
     }
     free(buf);
     fclose(f);
+    if (!err && (err = resolve_layouts(path, *out, errs))) {
+        experiment_free(*out);
+        *out = NULL;
+    }
     return err;
 }

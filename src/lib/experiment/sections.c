@@ -64,9 +64,9 @@ void exp_parse_test(struct exp_ctx *c, yaml_node_t *n, struct experiment *e)
     }
 }
 
-enum { V_NAME, V_OPTS, V_SETUP, V_TEARDOWN, V_CPUS, V_FREQ, V_COUNT };
-static const char *const variant_keys[V_COUNT] = {"name",     "opts", "setup",
-                                                  "teardown", "cpus", "max_freq_mhz"};
+enum { V_NAME, V_OPTS, V_SETUP, V_TEARDOWN, V_CPUS, V_FREQ, V_LAYOUT, V_COUNT };
+static const char *const variant_keys[V_COUNT] = {"name", "opts",         "setup", "teardown",
+                                                  "cpus", "max_freq_mhz", "layout"};
 
 static void parse_variant(struct exp_ctx *c, yaml_node_t *n, struct experiment *e, size_t idx)
 {
@@ -116,6 +116,8 @@ static void parse_variant(struct exp_ctx *c, yaml_node_t *n, struct experiment *
         var->cpus = (int)l;
     if (v[V_FREQ] && exp_get_int(c, v[V_FREQ], "max_freq_mhz", 1, 100000, &l))
         var->max_freq_mhz = (int)l;
+    if (v[V_LAYOUT])
+        exp_get_string(c, v[V_LAYOUT], "layout", &var->layout);
 }
 
 void exp_parse_variants(struct exp_ctx *c, yaml_node_t *n, struct experiment *e)

@@ -105,6 +105,10 @@ void creport_free(struct creport *r)
     json_decref(r->env_diffs);
     json_decref(r->env_warnings);
     json_decref(r->stats_warnings);
+    for (size_t v = 0; r->layouts && v < r->nvariants; v++)
+        free(r->layouts[v]);
+    free(r->layouts);
+    json_decref(r->layout);
     free(r);
 }
 
@@ -162,10 +166,20 @@ static int collect_variants(struct creport *r, const char *spec_json,
         if (name && add_name(&r->variants, &r->nvariants, name) < 0)
             e = -ENOMEM;
     }
-    json_decref(spec);
     for (i = 0; !e && i < nplan; i++)
         if (plan[i].variant && add_name(&r->variants, &r->nvariants, plan[i].variant) < 0)
             e = -ENOMEM;
+    if (!e && !(r->layouts = calloc(r->nvariants ? r->nvariants : 1, sizeof(*r->layouts))))
+        e = -ENOMEM;
+    json_array_foreach(json_object_get(spec, "variants"), i, jv)
+    {
+        const char *name = json_string_value(json_object_get(jv, "name"));
+        const char *layout = json_string_value(json_object_get(jv, "layout"));
+        long v = name && layout && !e ? find_name(r->variants, r->nvariants, name) : -1;
+        if (v >= 0 && !r->layouts[v] && !(r->layouts[v] = strdup(layout)))
+            e = -ENOMEM;
+    }
+    json_decref(spec);
     return e;
 }
 

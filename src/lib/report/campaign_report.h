@@ -105,6 +105,15 @@ struct creport {
     json_t *env_diffs;      /* [{"variant", "against", "first_run", "differences": env_diff()}] */
     json_t *env_warnings;   /* strings, deduplicated, over every run's env_json */
     json_t *stats_warnings; /* [{"variant", "cell", "metric", "kind", "message"}] */
+    char **layouts;         /* [nvariants]: the variant's `layout:` file from the spec, or NULL */
+    /*
+     * Code layout against the baseline, one entry per variant with a layout
+     * file: {"variant", "against", "file", "baseline_file", "summary": the
+     * summary object of `netab layout --json` or null, "error": a sentence or
+     * null}. The report reads no files itself: NULL (no section) until the
+     * caller, which may read them, sets it; creport_free() releases it.
+     */
+    json_t *layout;
     /* Verdict counts over every comparison shown, and over the deciding metrics. */
     size_t n_improved, n_regressed, n_within, n_unproven, n_nocmp;
     size_t n_regressed_deciding;

@@ -143,6 +143,11 @@ json_t *creport_to_json(const struct creport *r)
         json_decref(metrics);
         json_decref(results);
     }
+    /* Only a report with layout files has the member, so older readers see no change. */
+    if (root && r->layout && json_object_set(root, "layout", r->layout)) {
+        json_decref(root);
+        root = NULL;
+    }
     return root;
 }
 

@@ -276,6 +276,44 @@ static void print_json_leaf(char *b, size_t n, json_t *v)
     free(s);
 }
 
+/* The one-line gist of a layout summary: hot functions moved, all moved, size change. */
+static void layout_gist(const json_t *sum, char *b, size_t n)
+{
+    const json_t *hot = json_object_get(sum, "hot"), *size = json_object_get(sum, "size");
+    snprintf(b, n,
+             "%lld of %lld hot functions (%lld of %lld in all) changed offset; size %+lld bytes",
+             (long long)json_integer_value(json_object_get(hot, "offset_changed")),
+             (long long)json_integer_value(json_object_get(hot, "in_both")),
+             (long long)json_integer_value(json_object_get(sum, "offset_changed")),
+             (long long)json_integer_value(json_object_get(sum, "common")),
+             (long long)json_integer_value(json_object_get(size, "delta")));
+}
+
+/* The "Code layout" section: each variant's layout file against the baseline's. */
+static void print_layout(FILE *f, const struct creport *r)
+{
+    size_t i;
+    json_t *x;
+    if (!json_array_size(r->layout))
+        return;
+    fprintf(f, "Code layout against %s (netab layout, built-in network hot set):\n",
+            r->variants[0]);
+    json_array_foreach(r->layout, i, x)
+    {
+        const char *name = json_string_value(json_object_get(x, "variant"));
+        const json_t *sum = json_object_get(x, "summary");
+        if (!json_is_object(sum)) {
+            wrapf(f, "  ", "    ", "%s: not compared: %s", name,
+                  json_string_value(json_object_get(x, "error")));
+            continue;
+        }
+        char gist[256];
+        layout_gist(sum, gist, sizeof(gist));
+        wrapf(f, "  ", "    ", "%s: %s.", name, gist);
+        wrap(f, "    ", "    ", json_string_value(json_object_get(sum, "verdict")));
+    }
+}
+
 static void print_footer(FILE *f, const struct creport *r, size_t *cols)
 {
     fprintf(f, "\n-- \n");
@@ -311,6 +349,7 @@ static void print_footer(FILE *f, const struct creport *r, size_t *cols)
           "difference proven.",
           r->opts.noise * 100, r->opts.confidence * 100, 1 - r->opts.confidence);
 
+    print_layout(f, r);
     size_t i, j;
     json_t *d, *x;
     if (json_array_size(r->env_diffs)) {
@@ -436,6 +475,33 @@ static void md_metric_tables(FILE *f, const struct creport *r)
     }
 }
 
+/* The code layout section as a table: one row per variant with a layout file. */
+static void md_layout(FILE *f, const struct creport *r)
+{
+    size_t i;
+    json_t *x;
+    if (!json_array_size(r->layout))
+        return;
+    fprintf(f, "\n### Code layout against ");
+    md_text(f, r->variants[0]);
+    fprintf(f, "\n\n| variant | layout | verdict |\n|---|---|---|\n");
+    json_array_foreach(r->layout, i, x)
+    {
+        const json_t *sum = json_object_get(x, "summary");
+        char gist[256] = "not compared";
+        if (json_is_object(sum))
+            layout_gist(sum, gist, sizeof(gist));
+        fputs("| ", f);
+        md_text(f, json_string_value(json_object_get(x, "variant")));
+        fputs(" | ", f);
+        md_text(f, gist);
+        fputs(" | ", f);
+        md_text(f, json_is_object(sum) ? json_string_value(json_object_get(sum, "verdict"))
+                                       : json_string_value(json_object_get(x, "error")));
+        fputs(" |\n", f);
+    }
+}
+
 static void md_footer(FILE *f, const struct creport *r)
 {
     size_t i, j;
@@ -469,6 +535,7 @@ static void md_footer(FILE *f, const struct creport *r)
             r->n_within, r->n_unproven, r->n_nocmp,
             r->n_regressed_deciding ? "**A deciding metric regressed** (exit status 1)"
                                     : "No deciding metric regressed");
+    md_layout(f, r);
     if (json_array_size(r->env_diffs)) {
         fprintf(f,
                 "\n### Environment differences from %s\n\n| variant | fact | %s | variant |\n"

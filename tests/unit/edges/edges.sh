@@ -18,10 +18,26 @@ check() {
         status=1
     fi
 }
+check compare compare campaign experiment store runspec input util
+check campaign campaign experiment store envcap runspec util
+check experiment experiment runspec engine util
+check runspec runspec engine proto util
+check report report stats store envcap engine util
+check proto proto engine measure util
 check engine engine measure util
+check envcap envcap measure util
 check measure measure util
 check stats stats util
 check input input util
+check store store util
+check layout layout util
 check util util
-[ "$status" = 0 ] && echo "module edges: engine, measure, stats, input and util include only what they may"
+# Only the CLI decides what a signal does; the library offers cancel calls.
+handlers=$(grep -rnE '(^|[^a-z_])(sigaction|signal) *\(' "$root/src/lib" || true)
+if [ -n "$handlers" ]; then
+    echo "src/lib installs signal handlers (the CLI's job):"
+    echo "$handlers" | sed "s|$root/||"
+    status=1
+fi
+[ "$status" = 0 ] && echo "module edges: every module includes only what it may; no handler in src/lib"
 exit "$status"

@@ -75,6 +75,30 @@ static void test_shipped_example(void **state)
     experiment_free(e);
 }
 
+static void test_layout_paths(void **state)
+{
+    (void)state;
+    /* Relative layout paths are resolved against the file's directory and kept absolute. */
+    struct experiment *e = load_ok(EXP_DATA_DIR "/layout.yaml");
+    char *dir = realpath(EXP_DATA_DIR, NULL);
+    assert_non_null(dir);
+    char want[4096];
+    snprintf(want, sizeof(want), "%s/layout/base.map", dir);
+    assert_string_equal(e->variants[0].layout, want);
+    snprintf(want, sizeof(want), "%s/layout/patched.map", dir);
+    assert_string_equal(e->variants[1].layout, want);
+    assert_null(e->variants[2].layout);
+    json_t *j = experiment_to_json(e);
+    assert_non_null(j);
+    json_t *v = json_array_get(json_object_get(j, "variants"), 1);
+    assert_string_equal(json_string_value(json_object_get(v, "layout")), want);
+    assert_true(
+        json_is_null(json_object_get(json_array_get(json_object_get(j, "variants"), 2), "layout")));
+    json_decref(j);
+    free(dir);
+    experiment_free(e);
+}
+
 static void test_cells_order(void **state)
 {
     (void)state;
@@ -206,10 +230,11 @@ static void test_load_buffer_defaults(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_full_example), cmocka_unit_test(test_shipped_example),
-        cmocka_unit_test(test_cells_order),  cmocka_unit_test(test_no_matrix_one_cell),
-        cmocka_unit_test(test_run_args),     cmocka_unit_test(test_split_words),
-        cmocka_unit_test(test_to_json),      cmocka_unit_test(test_load_buffer_defaults),
+        cmocka_unit_test(test_full_example),         cmocka_unit_test(test_shipped_example),
+        cmocka_unit_test(test_layout_paths),         cmocka_unit_test(test_cells_order),
+        cmocka_unit_test(test_no_matrix_one_cell),   cmocka_unit_test(test_run_args),
+        cmocka_unit_test(test_split_words),          cmocka_unit_test(test_to_json),
+        cmocka_unit_test(test_load_buffer_defaults),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

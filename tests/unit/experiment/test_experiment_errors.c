@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -51,6 +52,29 @@ static void test_unknown_top_key_and_duplicate(void **state)
     (void)state;
     EXPECT("bad_top.yaml", {3, 1, "unknown key 'rnus' in experiment (did you mean 'runs'?)"},
            {4, 1, "duplicate key 'runs' in experiment (first at line 2)"});
+}
+
+static void test_bad_layout(void **state)
+{
+    (void)state;
+    /* An empty path is a syntax error; a missing file is found once the file has loaded. */
+    EXPECT("bad_layout.yaml", {6, 13, "'layout' must be a non-empty string"});
+    struct exp_errors errs = {0};
+    struct experiment *e = (struct experiment *)1;
+    const char *yaml = "name: x\nvariants:\n  - name: base\n    layout: layout/no-such.map\n";
+    char path[] = "/tmp/netab-test-exp-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, yaml, strlen(yaml)), (ssize_t)strlen(yaml));
+    close(fd);
+    assert_int_equal(experiment_load(path, &e, &errs), -EINVAL);
+    unlink(path);
+    assert_null(e);
+    assert_int_equal(errs.n, 1);
+    assert_int_equal(errs.v[0].line, 3);
+    assert_non_null(
+        strstr(errs.v[0].msg, "variant 'base': layout: cannot read /tmp/layout/no-such.map"));
+    exp_errors_free(&errs);
 }
 
 static void test_unknown_test_key(void **state)
@@ -154,6 +178,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_unknown_top_key_and_duplicate),
         cmocka_unit_test(test_unknown_test_key),
+        cmocka_unit_test(test_bad_layout),
         cmocka_unit_test(test_variant_errors),
         cmocka_unit_test(test_matrix_errors),
         cmocka_unit_test(test_type_errors_all_reported),

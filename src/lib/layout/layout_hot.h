@@ -1,0 +1,83 @@
+/*
+ * The hot set of `netab layout`: the functions whose placement matters for a
+ * measured difference. Given as names and globs (a comma list or a file with
+ * one per line), as a perf profile (`perf report --stdio` or `perf script`
+ * output, from which the symbol column is taken), or by default as the
+ * built-in list of the kernel's IPv4/TCP/UDP/netfilter/NAT/NAPI receive and
+ * transmit paths.
+ *
+ * Ownership: a struct layout_hot belongs to the caller and is released with
+ * layout_hot_free(). Errors: 0 or a negative errno with a sentence in err.
+ */
+#ifndef NETAB_LAYOUT_LAYOUT_HOT_H
+#define NETAB_LAYOUT_LAYOUT_HOT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "util/err.h"
+
+enum layout_hot_kind {
+    LAYOUT_HOT_BUILTIN,     /* the built-in network path list */
+    LAYOUT_HOT_LIST,        /* a comma list on the command line */
+    LAYOUT_HOT_NAMES,       /* a file of names or globs, one per line */
+    LAYOUT_HOT_PERF_REPORT, /* perf report --stdio output */
+    LAYOUT_HOT_PERF_SCRIPT, /* perf script output */
+};
+
+struct layout_hot {
+    enum layout_hot_kind kind;
+    char **exact; /* names without glob characters, sorted, unique (owned) */
+    size_t nexact;
+    char **globs; /* fnmatch patterns, unique (owned) */
+    size_t nglobs;
+};
+
+/* The built-in patterns, NULL-terminated, in documentation order. */
+const char *const *layout_hot_builtin_patterns(void);
+
+/* Fills hot with the built-in patterns. Returns 0 or -ENOMEM. */
+NB_MUST_CHECK int layout_hot_builtin(struct layout_hot *hot);
+
+/*
+ * Parses a comma-separated list of names or globs ("ip_rcv,nf_nat_*").
+ * Returns 0, -EINVAL for an empty list or an empty or blank-containing item
+ * (explained in err), or -ENOMEM.
+ */
+NB_MUST_CHECK int layout_hot_parse_list(const char *list, struct layout_hot *hot, char *err,
+                                        size_t errlen);
+
+/*
+ * Parses the contents of a hot-set file called `name` (for messages). When
+ * any line looks like perf output (a "[k]"/"[.]" symbol column of perf
+ * report, or perf script's "ADDR SYMBOL+0xOFF (DSO)"), only such lines
+ * count and every other line is skipped (headers, call graphs). Otherwise
+ * each line that is not blank or a '#' comment must be one name or glob;
+ * anything else is an error naming the line. Unresolved perf symbols (hex
+ * addresses, "[unknown]") are skipped; perf's "+0x54" offsets are dropped.
+ * Returns 0, -EINVAL (err says why, e.g. no function name at all) or -ENOMEM.
+ */
+NB_MUST_CHECK int layout_hot_parse_text(const char *name, const char *text, size_t len,
+                                        struct layout_hot *hot, char *err, size_t errlen);
+
+/*
+ * What --hot ARG means: "-" reads standard input, the name of an existing
+ * file reads that file, anything else is a comma list.
+ */
+NB_MUST_CHECK int layout_hot_load(const char *arg, struct layout_hot *hot, char *err,
+                                  size_t errlen);
+
+/*
+ * Whether `name` is hot: it, or its part before GCC's clone suffix (the
+ * first '.', as in "ip_rcv_core.isra.0"), equals one of the names or
+ * matches one of the globs. A ".cold" part (the unlikely branches GCC moves
+ * to .text.unlikely) is hot only when named or matched as itself.
+ */
+bool layout_hot_match(const struct layout_hot *hot, const char *name);
+
+/* A short phrase for the source ("built-in network paths", "perf report", ...). */
+const char *layout_hot_kind_name(enum layout_hot_kind kind);
+
+void layout_hot_free(struct layout_hot *hot);
+
+#endif

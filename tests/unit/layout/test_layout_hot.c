@@ -1,0 +1,199 @@
+/* Unit tests for layout/layout_hot: comma lists, name files, perf output, matching. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "layout/layout_hot.h"
+
+static void text_ok(const char *text, struct layout_hot *h)
+{
+    char err[NB_ERRLEN] = "";
+    int rc = layout_hot_parse_text("hot.txt", text, strlen(text), h, err, sizeof(err));
+    if (rc)
+        fail_msg("layout_hot_parse_text failed (%d): %s", rc, err);
+}
+
+/* Checks that the exact names are exactly want (sorted, NULL-terminated). */
+static void exact_is(const struct layout_hot *h, const char *const *want)
+{
+    size_t n = 0;
+    while (want[n])
+        n++;
+    if (h->nexact != n) {
+        for (size_t i = 0; i < h->nexact; i++)
+            print_message("exact[%zu] = %s\n", i, h->exact[i]);
+        fail_msg("%zu exact names, expected %zu", h->nexact, n);
+    }
+    for (size_t i = 0; i < n; i++)
+        assert_string_equal(h->exact[i], want[i]);
+}
+
+static void test_comma_list(void **state)
+{
+    (void)state;
+    char err[NB_ERRLEN] = "";
+    struct layout_hot h;
+    assert_int_equal(
+        layout_hot_parse_list("ip_rcv,nf_nat_*,ip_rcv,tcp_v4_rcv", &h, err, sizeof(err)), 0);
+    assert_int_equal(h.kind, LAYOUT_HOT_LIST);
+    exact_is(&h, (const char *const[]){"ip_rcv", "tcp_v4_rcv", NULL});
+    assert_int_equal(h.nglobs, 1);
+    assert_true(layout_hot_match(&h, "ip_rcv"));
+    assert_true(layout_hot_match(&h, "nf_nat_ipv4_fn"));
+    assert_true(layout_hot_match(&h, "tcp_v4_rcv"));
+    assert_false(layout_hot_match(&h, "ip_rcv_core"));
+    assert_false(layout_hot_match(&h, "udp_rcv"));
+    /* GCC clones match by their base name; .cold parts do not. */
+    assert_true(layout_hot_match(&h, "ip_rcv.isra.0"));
+    assert_true(layout_hot_match(&h, "nf_nat_setup_info.constprop.0"));
+    assert_false(layout_hot_match(&h, "ip_rcv.cold"));
+    layout_hot_free(&h);
+
+    assert_int_equal(layout_hot_parse_list("ip_rcv,,udp_rcv", &h, err, sizeof(err)), -EINVAL);
+    assert_non_null(strstr(err, "item 2"));
+    assert_int_equal(layout_hot_parse_list("", &h, err, sizeof(err)), -EINVAL);
+    assert_int_equal(layout_hot_parse_list("ip_rcv, udp_rcv", &h, err, sizeof(err)), -EINVAL);
+}
+
+static void test_names_file(void **state)
+{
+    (void)state;
+    struct layout_hot h;
+    text_ok("# hot path of the router\n\nip_forward\n  nf_nat_*  \nip_forward\n", &h);
+    assert_int_equal(h.kind, LAYOUT_HOT_NAMES);
+    exact_is(&h, (const char *const[]){"ip_forward", NULL});
+    assert_int_equal(h.nglobs, 1);
+    assert_string_equal(h.globs[0], "nf_nat_*");
+    layout_hot_free(&h);
+
+    char err[NB_ERRLEN] = "";
+    const char *bad = "ip_forward\nthis is not a name\n";
+    assert_int_equal(layout_hot_parse_text("hot.txt", bad, strlen(bad), &h, err, sizeof(err)),
+                     -EINVAL);
+    assert_non_null(strstr(err, "hot.txt line 2"));
+    assert_non_null(strstr(err, "this is not a name"));
+    const char *empty = "# nothing\n\n";
+    assert_int_equal(layout_hot_parse_text("hot.txt", empty, strlen(empty), &h, err, sizeof(err)),
+                     -EINVAL);
+    assert_non_null(strstr(err, "names no function"));
+}
+
+static void test_perf_report(void **state)
+{
+    (void)state;
+    /* perf report --stdio, with children and a call graph: only the symbol column counts. */
+    struct layout_hot h;
+    text_ok(
+        "# To display the perf.data header info, please use --header/--header-only.\n"
+        "#\n"
+        "# Samples: 52K of event 'cycles'\n"
+        "# Event count (approx.): 39182471234\n"
+        "#\n"
+        "# Children      Self  Command          Shared Object      Symbol\n"
+        "# ........  ........  ...............  .................  ..................\n"
+        "#\n"
+        "    12.34%     0.50%  ksoftirqd/0      [kernel.kallsyms]  [k] __netif_receive_skb_core\n"
+        "            |\n"
+        "            ---__netif_receive_skb_core\n"
+        "               |--5.00%--ip_rcv\n"
+        "     8.10%     8.10%  swapper          [kernel.kallsyms]  [k] nf_nat_ipv4_fn\n"
+        "     2.00%     2.00%  swapper          [kernel.kallsyms]  [k] 0xffffffff81a2b3c4\n"
+        "     1.00%     1.00%  netab            netab              [.] stream_send\n"
+        "     0.90%     0.90%  netab            libc.so.6          [.] "
+        "__memmove_avx_unaligned_erms\n",
+        &h);
+    assert_int_equal(h.kind, LAYOUT_HOT_PERF_REPORT);
+    exact_is(&h, (const char *const[]){"__memmove_avx_unaligned_erms", "__netif_receive_skb_core",
+                                       "nf_nat_ipv4_fn", "stream_send", NULL});
+    assert_int_equal(h.nglobs, 0);
+    assert_false(layout_hot_match(&h, "ip_rcv")); /* only in the call graph */
+    layout_hot_free(&h);
+}
+
+static void test_perf_script(void **state)
+{
+    (void)state;
+    /* perf script: one-line samples and call chains; offsets dropped, unknowns skipped. */
+    struct layout_hot h;
+    text_ok(
+        "swapper     0 [000] 12345.678901:     250000 cycles:  ffffffff81a2b3c4 "
+        "__netif_receive_skb_core+0x54 ([kernel.kallsyms])\n"
+        "ksoftirqd/1 21 [001] 12345.679000:     250000 cycles:\n"
+        "\tffffffff81b00010 ip_forward+0x10 ([kernel.kallsyms])\n"
+        "\tffffffffc0a00020 nf_nat_ipv4_fn+0x20 ([nf_nat])\n"
+        "\t    7f1234567890 [unknown] (/usr/lib/libc.so.6)\n"
+        "\n"
+        "netab 4242 [001] 12345.680000: 250000 cycles:  55d0c0de1234 main+0x4 (/usr/bin/netab)\n",
+        &h);
+    assert_int_equal(h.kind, LAYOUT_HOT_PERF_SCRIPT);
+    exact_is(&h, (const char *const[]){"__netif_receive_skb_core", "ip_forward", "main",
+                                       "nf_nat_ipv4_fn", NULL});
+    layout_hot_free(&h);
+}
+
+static void test_builtin(void **state)
+{
+    (void)state;
+    struct layout_hot h;
+    assert_int_equal(layout_hot_builtin(&h), 0);
+    assert_int_equal(h.kind, LAYOUT_HOT_BUILTIN);
+    const char *hot[] = {"__netif_receive_skb_core",
+                         "ip_rcv",
+                         "ip_forward",
+                         "nf_nat_ipv4_fn",
+                         "nf_nat_inet_fn",
+                         "tcp_v4_rcv",
+                         "udp_rcv",
+                         "dev_queue_xmit",
+                         "napi_gro_receive",
+                         "ip_rcv_core.isra.0",
+                         "nf_conntrack_in"};
+    for (size_t i = 0; i < sizeof(hot) / sizeof(hot[0]); i++)
+        if (!layout_hot_match(&h, hot[i]))
+            fail_msg("%s is not in the built-in hot set", hot[i]);
+    const char *cold[] = {"ext4_readdir", "main", "schedule", "ip_rcv.cold", "printk"};
+    for (size_t i = 0; i < sizeof(cold) / sizeof(cold[0]); i++)
+        if (layout_hot_match(&h, cold[i]))
+            fail_msg("%s is in the built-in hot set", cold[i]);
+    layout_hot_free(&h);
+}
+
+static void test_load_file_or_list(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/netab-test-hot-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, "alpha\nbeta\n", 11), 11);
+    close(fd);
+    char err[NB_ERRLEN] = "";
+    struct layout_hot h;
+    assert_int_equal(layout_hot_load(path, &h, err, sizeof(err)), 0);
+    assert_int_equal(h.kind, LAYOUT_HOT_NAMES);
+    exact_is(&h, (const char *const[]){"alpha", "beta", NULL});
+    layout_hot_free(&h);
+    unlink(path);
+    /* A name that is no file is a one-item list. */
+    assert_int_equal(layout_hot_load(path, &h, err, sizeof(err)), 0);
+    assert_int_equal(h.kind, LAYOUT_HOT_LIST);
+    exact_is(&h, (const char *const[]){path, NULL});
+    layout_hot_free(&h);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_comma_list),  cmocka_unit_test(test_names_file),
+        cmocka_unit_test(test_perf_report), cmocka_unit_test(test_perf_script),
+        cmocka_unit_test(test_builtin),     cmocka_unit_test(test_load_file_or_list),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
