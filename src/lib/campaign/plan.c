@@ -50,6 +50,18 @@ int campaign_plan(size_t nvariants, size_t ncells, long runs, long warmup, uint6
     return campaign_plan_rounds(nvariants, ncells, 1, runs + warmup, warmup, seed, out, n);
 }
 
+/* The store's plan rows of slots; strings are borrowed from e and cells. */
+static void fill_entries(const struct experiment *e, const struct exp_cell *cells,
+                         const struct campaign_slot *slots, size_t n, struct store_plan_entry *plan)
+{
+    for (size_t i = 0; i < n; i++)
+        plan[i] = (struct store_plan_entry){.seq = (int)slots[i].seq,
+                                            .variant = e->variants[slots[i].variant].name,
+                                            .cell = cells[slots[i].cell].name,
+                                            .warmup = slots[i].warmup,
+                                            .round = (int)slots[i].round};
+}
+
 int campaign_create(struct store *db, const struct experiment *e, const char *file_text,
                     uint64_t seed, int64_t *id, char *err, size_t errlen)
 {
@@ -74,12 +86,7 @@ int campaign_create(struct store *db, const struct experiment *e, const char *fi
                 rc == -EINVAL ? "the plan is too large" : "out of memory");
         goto out;
     }
-    for (size_t i = 0; i < n; i++)
-        plan[i] = (struct store_plan_entry){.seq = (int)slots[i].seq,
-                                            .variant = e->variants[slots[i].variant].name,
-                                            .cell = cells[slots[i].cell].name,
-                                            .warmup = slots[i].warmup,
-                                            .round = (int)slots[i].round};
+    fill_entries(e, cells, slots, n, plan);
     rc = store_experiment_create(db, e->name, file_text, spec, seed, plan, n, id, err, errlen);
 out:
     json_decref(j);
@@ -108,12 +115,7 @@ int campaign_extend(struct store *db, const struct experiment *e, int64_t id, lo
                 last_round, e->name, rc == -EINVAL ? "the plan is too large" : "out of memory");
         goto out;
     }
-    for (size_t i = 0; i < n; i++)
-        plan[i] = (struct store_plan_entry){.seq = (int)slots[i].seq,
-                                            .variant = e->variants[slots[i].variant].name,
-                                            .cell = cells[slots[i].cell].name,
-                                            .warmup = slots[i].warmup,
-                                            .round = (int)slots[i].round};
+    fill_entries(e, cells, slots, n, plan);
     rc = store_plan_append(db, id, plan, n, err, errlen);
 out:
     free(plan);
