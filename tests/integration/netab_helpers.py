@@ -148,11 +148,22 @@ _seen_reports = set()
 
 
 def check_sanitizer_logs():
-    """Fails the test if any process wrote a report into SAN_DIR since the last call.
+    """Fails the test if any process reported a problem since the last call.
 
-    The report files are named report.PID; a PID the harness started is named
-    with its command line, any other is a process started by one of them.
+    That is a report file in SAN_DIR (named report.PID: a PID the harness
+    started is named with its command line, any other is a process started by
+    one of them), or a report in the stderr of a process that still runs (a
+    server: UBSan writes to stderr, and without halt_on_error the server
+    goes on, so its report must fail the client run that triggered it, before
+    any check on that run's figures).
     """
+    for p in _procs:
+        if not p.checked and not p.reported:
+            rep = sanitizer_report(p.stderr_text())
+            if rep is not None:
+                p.reported = True
+                state = "still running" if p.alive() else _rc_text(p.poll())
+                raise TestFailure(f"{p.what} ({state}): sanitizer report:\n{rep}")
     for name in sorted(os.listdir(SAN_DIR)):
         if name in _seen_reports:
             continue
@@ -221,6 +232,7 @@ class Proc:
         self.err_path = os.path.join(WORK_DIR, f"proc{n}.err")
         self.out_path = os.path.join(WORK_DIR, f"proc{n}.out")
         self.checked = False
+        self.reported = False
         self.result = None
         full_env = None
         if env:
@@ -310,6 +322,13 @@ class Proc:
         err = self.stderr_text()
         self.result = Result(self.argv, self.popen.returncode, out or "", err)
         check_no_sanitizer_report(err, self.what)
+        own = os.path.join(SAN_DIR, f"report.{self.pid}")
+        if os.path.exists(own):  # also when another process's check saw it first
+            self.reported = True
+            _seen_reports.add(os.path.basename(own))
+            with open(own, errors="replace") as f:
+                raise TestFailure(f"{self.what} ({_rc_text(self.popen.returncode)}): sanitizer "
+                                  f"report ({own}):\n{f.read()[:4000]}")
         check_sanitizer_logs()
         if hung:
             raise TestFailure(f"{self.what} did not finish within {timeout} s (hang?)\n"
@@ -606,7 +625,7 @@ class Server:
         try:
             self.proc.finish(expect_rc=self.expect_rc, timeout=HANG_TIMEOUT)
         except TestFailure as e:
-            problem = f"netab server (pid {self.proc.pid}) on SIGTERM: {e}"
+            problem = f"{problem or 'netab server stopped with SIGTERM'} (pid {self.proc.pid}): {e}"
         if problem:
             problem += "\n--- server log ---\n" + self.log_text()[-6000:]
         return problem
@@ -626,7 +645,9 @@ class Server:
         problem = self.stop()
         if problem and exc[0] is None:
             raise TestFailure(problem)
-        if problem:
+        if problem and self.proc.reported and exc[0] is not None:
+            log(f"FAIL: the netab server (pid {self.proc.pid}) wrote the sanitizer report below")
+        elif problem:
             log("FAIL (while the test was failing already): " + problem)
         return False
 
