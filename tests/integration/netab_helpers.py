@@ -17,12 +17,15 @@ harness
   sanitizer reports (AddressSanitizer, LeakSanitizer, UBSan's "runtime
   error:", ...), failing the test with the process named and the report
   quoted;
+* at every such check also scans the logs of the processes still running
+  (servers), so a server's report fails the client run that triggered it;
 * points ASan/LSan at a log directory of its own (ASAN_OPTIONS log_path),
   so that a report from a process the test never sees directly (a `netab
   run` child of `netab compare` or `netab experiment`, whose stderr its
   parent keeps) still fails the test. GCC's UBSan ignores log_path and
-  writes to stderr; with halt_on_error=1 (scripts/test) such a child also
-  exits non-zero;
+  writes to stderr, so a UBSan report of such a child is not seen: with
+  halt_on_error=1 (scripts/test) it fails that run, which the test sees
+  only as a failed run;
 * kills whatever is still running when the test ends, and fails a test
   that passed but left a process it started unchecked.
 
@@ -172,7 +175,7 @@ def check_sanitizer_logs():
         with open(path, errors="replace") as f:
             text = f.read()
         pid = name.rsplit(".", 1)[-1]
-        owner = next((p.what for p in _procs if str(p.pid) == pid), None)
+        owner = next((p.what for p in reversed(_procs) if str(p.pid) == pid), None)
         who = owner or f"a process (pid {pid}) started by a netab process of this test"
         raise TestFailure(f"{who}: sanitizer report ({path}):\n{text[:4000]}")
 
