@@ -12,17 +12,15 @@ and the server must still be alive at the end. A second server with
 by a speed threshold.
 """
 
-import os
 import re
 import signal
 import socket
 import struct
-import subprocess
 import threading
 import time
 
-from netab_helpers import (HANG_TIMEOUT, Server, TestFailure, check, check_doc, check_eq, connect, frame, hello,
-                           log, netab_run, recv_exact, recv_frame, run_main)
+from netab_helpers import (HANG_TIMEOUT, PIPE, Server, TestFailure, check, check_doc, check_eq, connect, frame,
+                           hello, log, netab_run, recv_exact, recv_frame, run_main, start)
 
 HOST = "127.0.0.1"
 IO_TIMEOUT = 20.0  # per socket read: only to turn a hang into a failure
@@ -132,21 +130,17 @@ def case_silent(netab, srv):
 def case_killed_client(netab, srv):
     """(d) A client killed with SIGKILL mid-test: the server logs it and serves the next client."""
     before = srv.log_text().count("result=")
-    p = subprocess.Popen(
-        [netab, "run", "-c", HOST, "-p", str(srv.port), "-t", "2", "-i", "0.2", "-P", "2"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    p = start([netab, "run", "-c", HOST, "-p", str(srv.port), "-t", "2", "-i", "0.2", "-P", "2"],
+              stdout=PIPE)
     try:
         # The first interval line shows the test is running: kill it then.
         wait_first_interval(p, "the client to be killed")
         check(p.poll() is None, "the client ended before it could be killed")
-        os.kill(p.pid, signal.SIGKILL)
-        p.wait(timeout=HANG_TIMEOUT)
+        p.send(signal.SIGKILL)
+        p.finish(expect_rc=-signal.SIGKILL)
     finally:
-        if p.poll() is None:
-            os.kill(p.pid, signal.SIGKILL)
-            p.wait(timeout=HANG_TIMEOUT)
-        p.stdout.close()
-        p.stderr.close()
+        if not p.checked:
+            p.abandon()
     # The next client is served (the killed test's session may still be
     # ending: the server allows several tests at once).
     good_test(netab, srv, "a killed client")
@@ -271,21 +265,18 @@ def case_limits(netab, srv):
 def case_busy(netab):
     """(g) --max-clients 1: a second client while a test runs gets "busy" and exit 1."""
     with Server(netab, extra=["--max-clients", "1"]) as srv:
-        first = subprocess.Popen(
-            [netab, "run", "-c", HOST, "-p", str(srv.port), "-t", "3", "-i", "0.2"],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+        first = start([netab, "run", "-c", HOST, "-p", str(srv.port), "-t", "3", "-i", "0.2"],
+                      stdout=PIPE)
         try:
             # Wait until the first test is running (its first interval line).
             wait_first_interval(first, "the first client")
             r = netab_run(netab, ["-c", HOST, "-p", str(srv.port), "-t", "1"], expect_rc=1)
             err = r.doc.get("error")
             check(isinstance(err, str) and "busy" in err, "second client's error lacks 'busy'", err)
-            out, errtext = first.communicate(timeout=HANG_TIMEOUT)
-            check_eq(first.returncode, 0, "first client's exit status (stderr: %s)" % errtext)
+            first.finish(expect_rc=0)
         finally:
-            if first.poll() is None:
-                os.kill(first.pid, signal.SIGKILL)
-                first.wait(timeout=HANG_TIMEOUT)
+            if not first.checked:
+                first.abandon()
         # Once the first test ended, the slot is free again.
         good_test(netab, srv, "busy")
 

@@ -13,23 +13,21 @@ import json
 import os
 import signal
 import sqlite3
-import subprocess
 import sys
 import tempfile
 import time
+
+from netab_helpers import PIPE, TestFailure, netab_cmd, run_main, start
 
 NETAB = sys.argv[1]
 
 
 def fail(msg):
-    print("FAIL: " + msg, file=sys.stderr, flush=True)
-    sys.exit(1)
+    raise TestFailure(msg)
 
 
-def netab(*args, env=None, timeout=120):
-    e = dict(os.environ)
-    e.update(env or {})
-    return subprocess.run([NETAB, *args], capture_output=True, text=True, timeout=timeout, env=e)
+def netab(*args, env=None, timeout=120, expect_rc=0):
+    return netab_cmd(NETAB, *args, env=env, timeout=timeout, expect_rc=expect_rc)
 
 
 def experiment(name, runs=1, extra=""):
@@ -60,17 +58,17 @@ def test_validation(tmp, db):
     bad = os.path.join(tmp, "bad.yaml")
     with open(bad, "w") as f:
         f.write("name: bad\nruns: 0\nvariants:\n  - name: a\n    colour: red\n")
-    p = netab("experiment", "run", "--db", db, bad)
+    p = netab("experiment", "run", "--db", db, bad, expect_rc=2)
     if p.returncode != 2:
         fail(f"an invalid file: exit {p.returncode}, want 2: {p.stderr}")
     if f"{bad}:2:" not in p.stderr or f"{bad}:5:" not in p.stderr:
         fail(f"an invalid file: errors without positions: {p.stderr}")
     if os.path.exists(db):
         fail("an invalid file created the store")
-    p = netab("experiment", "run", "--db", db)
+    p = netab("experiment", "run", "--db", db, expect_rc=2)
     if p.returncode != 2:
         fail(f"run without FILE: exit {p.returncode}, want 2")
-    p = netab("experiment", "status", "--db", db, "x1")
+    p = netab("experiment", "status", "--db", db, "x1", expect_rc=2)
     if p.returncode != 2:
         fail(f"status with a bad ID: exit {p.returncode}, want 2")
 
@@ -90,7 +88,7 @@ def test_reboot(tmp, db):
                 "kill -KILL $p\n")
     os.chmod(script, 0o755)
     env = {"NETAB_REBOOT_CMD": script}
-    p = netab("experiment", "run", "--db", db, path, env=env)
+    p = netab("experiment", "run", "--db", db, path, env=env, expect_rc=-signal.SIGKILL)
     if p.returncode != -signal.SIGKILL:
         fail(f"reboot mode: the first invocation ended with {p.returncode}, want SIGKILL: "
              f"{p.stderr}")
@@ -100,7 +98,8 @@ def test_reboot(tmp, db):
         invocations += 1
         if invocations > 10:
             fail("reboot mode: resume does not finish")
-        p = netab("experiment", "resume", "--all", "--db", db, env=env)
+        p = netab("experiment", "resume", "--all", "--db", db, env=env,
+                  expect_rc=(0, -signal.SIGKILL))
         if p.returncode == 0:
             break
         if p.returncode != -signal.SIGKILL:
@@ -116,7 +115,7 @@ def test_reboot(tmp, db):
           "reboots, 0 interrupted, 0 duplicated", flush=True)
     # A reboot command that comes back while the machine stays up.
     p = netab("experiment", "run", "--db", db, path,
-              env={"NETAB_REBOOT_CMD": "true", "NETAB_REBOOT_WAIT": "0.3"})
+              env={"NETAB_REBOOT_CMD": "true", "NETAB_REBOOT_WAIT": "0.3"}, expect_rc=3)
     if p.returncode != 3 or "did not reboot" not in p.stderr:
         fail(f"a reboot that does not happen: exit {p.returncode}: {p.stderr}")
     return xid
@@ -126,11 +125,11 @@ def test_sigint(tmp, db):
     path = os.path.join(tmp, "sigint.yaml")
     with open(path, "w") as f:
         f.write(experiment("sigint").replace("time: 0.2", "time: 4"))
-    p = subprocess.Popen([NETAB, "experiment", "run", "--db", db, path],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    p = start([NETAB, "experiment", "run", "--db", db, path], stdout=PIPE)
     time.sleep(1.5)
-    p.send_signal(signal.SIGINT)
-    out, err = p.communicate(timeout=30)
+    p.send(signal.SIGINT)
+    p = p.finish(expect_rc=130, timeout=30)
+    out, err = p.stdout, p.stderr
     if p.returncode != 130:
         fail(f"SIGINT: exit {p.returncode}, want 130: {err}")
     xid = int(out.split()[0])
@@ -171,7 +170,7 @@ variants:
   - name: badrun
     opts: "--congestion no-such-cc"
 """)
-    p = netab("experiment", "run", "--db", db, path)
+    p = netab("experiment", "run", "--db", db, path, expect_rc=1)
     if p.returncode != 1:
         fail(f"failed runs: exit {p.returncode}, want 1: {p.stderr}")
     if not os.path.exists(mark):
@@ -188,7 +187,7 @@ variants:
     st = json.loads(netab("experiment", "status", "--db", db, str(xid), "--json").stdout)
     if st["completed"] != 3 or st["failed"] != 2 or st["pending"] != 0:
         fail(f"failed runs: status {st}")
-    p = netab("experiment", "resume", "--db", db, str(xid))
+    p = netab("experiment", "resume", "--db", db, str(xid), expect_rc=1)
     if p.returncode != 1 or len(rows(db, xid)) != 3:
         fail(f"resume ran failed runs again: {rows(db, xid)}")
 
@@ -198,12 +197,12 @@ def test_concurrent(tmp, db):
     path = os.path.join(tmp, "busy.yaml")
     with open(path, "w") as f:
         f.write(experiment("busy").replace("time: 0.2", "time: 1.5"))
-    p = subprocess.Popen([NETAB, "experiment", "run", "--db", db, path],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    p = start([NETAB, "experiment", "run", "--db", db, path], stdout=PIPE)
     xid = int(p.stdout.readline())
     time.sleep(0.5)
-    q = netab("experiment", "resume", "--db", db, str(xid))
-    out, err = p.communicate(timeout=60)
+    q = netab("experiment", "resume", "--db", db, str(xid), expect_rc=1)
+    p = p.finish(expect_rc=0, timeout=60)
+    err = p.stderr
     if q.returncode != 1 or "another netab is running a campaign" not in q.stderr:
         fail(f"a concurrent resume: exit {q.returncode}: {q.stderr}")
     if p.returncode != 0 or sorted(s for s, _, _ in rows(db, xid)) != [1, 2]:
@@ -233,7 +232,7 @@ def test_list_status(db, ids):
     for k in ("planned", "completed", "failed", "interrupted", "pending", "eta_s", "avg_run_s"):
         if k not in st:
             fail(f"status --json: no {k} in {st}")
-    p = netab("experiment", "status", "--db", db, "999")
+    p = netab("experiment", "status", "--db", db, "999", expect_rc=1)
     if p.returncode != 1 or "no experiment 999" not in p.stderr:
         fail(f"status of a missing experiment: {p.returncode} {p.stderr}")
 
@@ -251,4 +250,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    run_main(lambda netab: main())

@@ -16,23 +16,22 @@ value back itself too, also when it fails.
 import os
 import signal
 import sqlite3
-import subprocess
 import sys
 import tempfile
 import time
+
+from netab_helpers import PIPE, TestFailure, TestSkip, run_main, start as start_proc
 
 NETAB = sys.argv[1]
 ONLINE = "/sys/devices/system/cpu/cpu1/online"
 
 
 def fail(msg):
-    print("FAIL: " + msg, file=sys.stderr, flush=True)
-    sys.exit(1)
+    raise TestFailure(msg)
 
 
 def skip(msg):
-    print("SKIP: " + msg, file=sys.stderr, flush=True)
-    sys.exit(77)
+    raise TestSkip(msg)
 
 
 def cpu1():
@@ -76,14 +75,13 @@ def start(tmp, db, text, *verb):
     with open(path, "w") as f:
         f.write(text)
     args = verb if verb else ("run", "--db", db, path)
-    return subprocess.Popen([NETAB, "experiment", *args], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    return start_proc([NETAB, "experiment", *args], stdout=PIPE)
 
 
 def kill_session(p):
     """SIGKILL the runner, then every process of its session (its `netab run` child)."""
-    p.kill()
-    p.communicate(timeout=30)
+    p.send(signal.SIGKILL)
+    p.finish(expect_rc=-signal.SIGKILL, timeout=30)
     for d in os.listdir("/proc"):
         try:
             with open(f"/proc/{d}/stat") as f:
@@ -100,14 +98,16 @@ def main():
         usable = (os.geteuid() == 0 and os.path.exists(ONLINE) and os.access(ONLINE, os.W_OK)
                   and cpu1() == "1")
         p = start(tmp, db, experiment(0.3))
-        out, err = p.communicate(timeout=120)
         if not usable:
+            p = p.finish(expect_rc=2, timeout=120)
+            err = p.stderr
             if p.returncode != 2 or "refusing to start" not in err or "cpus" not in err:
                 fail(f"no CPU controls here, but run did not refuse clearly: {p.returncode} {err}")
             skip(f"CPU 1 cannot be taken offline here ({ONLINE} missing, not writable or "
                  f"not online); the refusal was clear: {err.strip()}")
         try:
-            run_tests(tmp, db, p, out, err)
+            p = p.finish(expect_rc=0, timeout=120)
+            run_tests(tmp, db, p, p.stdout, p.stderr)
         finally:
             if cpu1() != "1":
                 with open(ONLINE, "w") as f:
@@ -126,10 +126,11 @@ def run_tests(tmp, db, p, out, err):
     # SIGTERM while CPU 1 is offline.
     p = start(tmp, db, experiment(5, both=False))
     if not wait_for(lambda: cpu1() == "0", 20):
-        p.kill()
+        p.abandon()
         fail("CPU 1 never went offline during the cpus: 1 run")
-    p.send_signal(signal.SIGTERM)
-    out, err = p.communicate(timeout=30)
+    p.send(signal.SIGTERM)
+    p = p.finish(expect_rc=128 + signal.SIGTERM, timeout=30)
+    out, err = p.stdout, p.stderr
     if p.returncode != 128 + signal.SIGTERM or cpu1() != "1":
         fail(f"SIGTERM: exit {p.returncode}, cpu1/online {cpu1()}: {err}")
     if "resume" not in err or os.path.exists(state):
@@ -142,7 +143,7 @@ def run_tests(tmp, db, p, out, err):
     # SIGKILL while CPU 1 is offline: only the state file knows; resume restores it.
     p = start(tmp, db, "", "resume", "--db", db, xid)
     if not wait_for(lambda: cpu1() == "0", 20):
-        p.kill()
+        p.abandon()
         fail("CPU 1 never went offline during the resumed run")
     kill_session(p)
     if cpu1() != "0" or not os.path.exists(state):
@@ -151,13 +152,14 @@ def run_tests(tmp, db, p, out, err):
     # Resume restores CPU 1 first, then its re-run takes CPU 1 offline again a few fsyncs later:
     # poll tightly so that short window is seen, and also accept the state file's removal.
     if not wait_for(lambda: cpu1() == "1" or not os.path.exists(state), 10, every=0.0005):
-        p.kill()
+        p.abandon()
         fail("resume did not restore CPU 1 from the state file")
-    out, err = p.communicate(timeout=120)
+    p = p.finish(expect_rc=0, timeout=120)
+    out, err = p.stdout, p.stderr
     if p.returncode != 0 or cpu1() != "1":
         fail(f"resume after SIGKILL: exit {p.returncode}, cpu1/online {cpu1()}: {err}")
     print("SIGKILL mid-run: resume restored CPU 1 from the state file and completed", flush=True)
 
 
 if __name__ == "__main__":
-    main()
+    run_main(lambda netab: main())

@@ -17,10 +17,11 @@ import os
 import random
 import signal
 import sqlite3
-import subprocess
 import sys
 import tempfile
 import time
+
+from netab_helpers import TestFailure, netab_cmd, run_main, start
 
 NETAB = sys.argv[1]
 KILLS = 20
@@ -48,8 +49,7 @@ PLANNED = 2 * 2 * (3 + 1)
 
 
 def fail(msg):
-    print("FAIL: " + msg, file=sys.stderr, flush=True)
-    sys.exit(1)
+    raise TestFailure(msg)
 
 
 def session_pids(sid):
@@ -71,12 +71,12 @@ def session_pids(sid):
 
 
 def kill_session(p):
-    """SIGKILL the runner first (so it records nothing more), then its whole session."""
-    try:
-        os.killpg(p.pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
-    p.wait(timeout=30)
+    """SIGKILL the runner first (so it records nothing more), then its whole session.
+
+    The runner may have ended by itself just before the signal: exit 0 is fine too.
+    """
+    p.kill_group(signal.SIGKILL)
+    p.finish(expect_rc=(-signal.SIGKILL, 0), timeout=30)
     for _ in range(50):
         left = session_pids(p.pid)
         if not left:
@@ -135,8 +135,7 @@ def check_experiment(db, xid):
         failed += final.count("failed")
     if dup:
         fail(f"experiment {xid}: {dup} seqs have more than one completed run")
-    st = subprocess.run([NETAB, "experiment", "status", "--db", db, str(xid), "--json"],
-                        capture_output=True, text=True, timeout=30)
+    st = netab_cmd(NETAB, "experiment", "status", "--db", db, str(xid), "--json", timeout=30)
     if st.returncode != 0:
         fail(f"experiment status exited {st.returncode}: {st.stderr}")
     s = json.loads(st.stdout)
@@ -163,15 +162,15 @@ def main():
             argv = ([NETAB, "experiment", "resume", "--db", db, str(current)] if current
                     else [NETAB, "experiment", "run", "--db", db, exp])
             starts += 1
-            with open(out_path, "w") as out, open(os.devnull, "w") as devnull:
-                p = subprocess.Popen(argv, stdout=out, stderr=devnull, start_new_session=True)
+            with open(out_path, "w") as out:
+                p = start(argv, stdout=out)
             delay = rng.uniform(0, 1.5)
-            try:
-                rc = p.wait(timeout=delay)
-            except subprocess.TimeoutExpired:
+            rc = p.wait_exit(delay)
+            if rc is None:
                 kill_session(p)
                 kills += 1
-                rc = None
+            else:
+                p.finish(expect_rc=0)
             if current is None:
                 new = [x for x in experiment_ids(db) if x not in known]
                 if len(new) > 1:
@@ -185,8 +184,7 @@ def main():
                 current = None  # finished between kills: start another campaign
         # Resume what is left to completion.
         for xid in sorted(known):
-            r = subprocess.run([NETAB, "experiment", "resume", "--db", db, str(xid)],
-                               capture_output=True, text=True, timeout=120)
+            r = netab_cmd(NETAB, "experiment", "resume", "--db", db, str(xid), timeout=120)
             if r.returncode != 0:
                 fail(f"final resume of {xid} exited {r.returncode}: {r.stderr}")
         total_rows = total_int = total_failed = 0
@@ -201,4 +199,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    run_main(lambda netab: main())

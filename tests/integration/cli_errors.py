@@ -38,7 +38,7 @@ RUN_USAGE_ERRORS = [
 def check_usage_error(netab, args, words):
     what = " ".join(args)
     # Plain: exit 2, the message on stderr, nothing on stdout.
-    r = run_cmd([netab, "run"] + args, timeout=20)
+    r = run_cmd([netab, "run"] + args, timeout=20, expect_rc=2)
     check_eq(r.returncode, 2, f"`netab run {what}` exit status")
     check(r.stdout.strip() == "", f"`netab run {what}` printed to stdout", r.stdout)
     for w in words:
@@ -47,7 +47,7 @@ def check_usage_error(netab, args, words):
     # error is a non-empty string that names the problem, too.
     for pos in ("last", "first"):
         argv = [netab, "run"] + (args + ["--json"] if pos == "last" else ["--json"] + args)
-        r = run_cmd(argv, timeout=20)
+        r = run_cmd(argv, timeout=20, expect_rc=2)
         check_eq(r.returncode, 2, f"`netab run {what} --json` ({pos}) exit status")
         doc = parse_one_json(r.stdout, r)
         err = doc.get("error")
@@ -70,7 +70,8 @@ def body(netab):
     try:
         blocker.bind(("127.0.0.1", 0))
         port = blocker.getsockname()[1]
-        r = run_cmd([netab, "run", "-c", "127.0.0.1", "-p", str(port), "-t", "1", "--json"], timeout=20)
+        r = run_cmd([netab, "run", "-c", "127.0.0.1", "-p", str(port), "-t", "1", "--json"], timeout=20,
+                    expect_rc=1)
         check_eq(r.returncode, 1, "refused connection: exit status")
         doc = parse_one_json(r.stdout, r)
         err = doc.get("error")
@@ -78,7 +79,7 @@ def body(netab):
         check(str(port) in err, "refused connection: error does not name the port", err)
         check(doc.get("end") is None, "refused connection: end is not null", doc.get("end"))
         # Without --json the reason is on stderr.
-        r = run_cmd([netab, "run", "-c", "127.0.0.1", "-p", str(port), "-t", "1"], timeout=20)
+        r = run_cmd([netab, "run", "-c", "127.0.0.1", "-p", str(port), "-t", "1"], timeout=20, expect_rc=1)
         check_eq(r.returncode, 1, "refused connection (text): exit status")
         check("refused" in r.stderr.lower(), "refused connection (text): stderr", r.stderr)
     finally:
@@ -111,14 +112,14 @@ def body(netab):
         (["--no-such-option"], ["--no-such-option"]),
         (["stray"], ["stray"]),
     ]:
-        r = run_cmd([netab, "server"] + args, timeout=20)
+        r = run_cmd([netab, "server"] + args, timeout=20, expect_rc=2)
         what = " ".join(args)
         check_eq(r.returncode, 2, f"`netab server {what}` exit status")
         for w in words:
             check(w in r.stderr, f"`netab server {what}`: stderr does not mention {w!r}", r.stderr)
 
     log("unknown subcommand")
-    r = run_cmd([netab, "nosuchcommand"], timeout=20)
+    r = run_cmd([netab, "nosuchcommand"], timeout=20, expect_rc=2)
     check_eq(r.returncode, 2, "`netab nosuchcommand` exit status")
     check("nosuchcommand" in r.stderr, "unknown subcommand not named", r.stderr)
 

@@ -4,23 +4,10 @@
 # all fail is reported with the reason (exit 2), --cmd with --metric-regex,
 # and the JSON contract. Usage: compare_loopback.sh PATH/TO/netab
 set -u
+. "$(dirname "$0")/lib.sh"
 netab=${1:?usage: compare_loopback.sh NETAB}
-[ -x "$netab" ] || { echo "SKIP: $netab is not executable"; exit 77; }
-fails=0
-check() { # description, expected exit code, expected text (grep -F) or "", command...
-    local what=$1 want_rc=$2 want_text=$3
-    shift 3
-    local out rc
-    out=$("$@" 2>&1)
-    rc=$?
-    if [ "$rc" != "$want_rc" ]; then
-        echo "FAIL: $what: exit $rc, wanted $want_rc"; echo "$out" | tail -30; fails=$((fails + 1)); return
-    fi
-    if [ -n "$want_text" ] && ! grep -qF -- "$want_text" <<<"$out"; then
-        echo "FAIL: $what: output lacks '$want_text'"; echo "$out" | tail -30; fails=$((fails + 1)); return
-    fi
-    echo "ok: $what"
-}
+need_exec "$netab"
+need python3
 # 512-byte sends cost a system call per 512 bytes: on loopback that is several
 # times slower than 128 KiB sends, far beyond any noise.
 check "smaller blocks regress" 1 "regressed" \
@@ -53,7 +40,7 @@ check "hooks run around each run, in order" 0 "" bash -c '
     "$0" compare --runs 2 --seed 3 --prepare "echo prepare >>$log" \
         --variant a --setup "echo setup-a >>$log" --teardown "echo teardown-a >>$log" \
         --cmd "echo value 1" --variant b --cmd "echo value 1" --metric-regex "value ([0-9]+)" \
-        >/dev/null 2>&1
+        >/dev/null
     [ "$(grep -c setup-a $log)" = 2 ] && [ "$(grep -c teardown-a $log)" = 2 ] &&
     [ "$(grep -c prepare $log)" = 4 ] && grep -A2 setup-a $log | head -3 | tr "\n" " " |
     grep -q "setup-a prepare teardown-a"' "$netab"
@@ -75,10 +62,10 @@ check "adaptive: says when the target is not reached" 0 "TARGET NOT REACHED" \
     --cmd "$spread" --variant y --cmd "$spread" --metric-regex 'value ([0-9]+)'
 rm -f "$counter"
 check "usage error exits 2" 2 "at least two variants" "$netab" compare --variant a
-if command -v python3 >/dev/null; then
-    out=$("$netab" compare --json --runs 3 --warmup 1 --seed 5 --variant a \
-        --cmd 'echo value 100' --variant b --cmd 'echo value 90' \
-        --metric-regex 'value ([0-9]+)' 2>/dev/null | python3 -c '
+run_netab "$netab" compare --json --runs 3 --warmup 1 --seed 5 --variant a \
+    --cmd 'echo value 100' --variant b --cmd 'echo value 90' --metric-regex 'value ([0-9]+)'
+if expect_rc "netab compare --json for the contract" 1; then
+    out=$(python3 -c '
 import json, sys
 d = json.load(sys.stdin)
 assert d["seed"] == 5 and d["exit_status"] == 1, d["exit_status"]
@@ -92,7 +79,7 @@ for rnd in range(1, 5):
 m = d["metrics"][0]
 assert m["decides"] and m["stats"]["comparisons"][0]["verdict"] == "regressed"
 assert m["stats"]["sets"][0]["n"] == 3
-print("contract ok")' 2>&1)
-    if [ "$out" = "contract ok" ]; then echo "ok: json contract"; else echo "FAIL: json contract: $out"; fails=$((fails + 1)); fi
+print("contract ok")' <"$nb_out" 2>&1)
+    if [ "$out" = "contract ok" ]; then pass "json contract"; else fail "json contract: $out"; fi
 fi
-[ "$fails" = 0 ] || { echo "$fails check(s) failed"; exit 1; }
+nb_finish

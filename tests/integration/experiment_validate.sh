@@ -3,27 +3,12 @@
 # a valid file and FILE:LINE:COL messages for broken ones.
 # Usage: experiment_validate.sh PATH/TO/netab
 set -u
+. "$(dirname "$0")/lib.sh"
 netab=${1:?usage: experiment_validate.sh NETAB}
 root=$(cd "$(dirname "$0")/../.." && pwd)
 data=$root/tests/unit/experiment/data
-[ -x "$netab" ] || { echo "SKIP: $netab is not executable"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-check() { # description, expected exit code, expected text (grep -F), command...
-    local what=$1 want_rc=$2 want_text=$3
-    shift 3
-    local out rc
-    out=$("$@" 2>&1)
-    rc=$?
-    if [ "$rc" != "$want_rc" ]; then
-        echo "FAIL: $what: exit $rc, wanted $want_rc"; echo "$out" | head -20; fails=$((fails + 1)); return
-    fi
-    if [ -n "$want_text" ] && ! grep -qF -- "$want_text" <<<"$out"; then
-        echo "FAIL: $what: output lacks '$want_text'"; echo "$out" | head -20; fails=$((fails + 1)); return
-    fi
-    echo "ok: $what"
-}
+need_exec "$netab"
+tmp=$nb_tmp
 cd "$data" || exit 1
 check "shipped example is valid" 0 "runs:         10 = (4 runs + 1 warm-up) x 2 variants x 1 cells" \
     "$netab" experiment validate "$root/examples/block-size.yaml"
@@ -74,5 +59,5 @@ check "no verb" 2 "usage: netab experiment" "$netab" experiment
 check "validate needs a file" 2 "validate takes exactly one FILE" "$netab" experiment validate
 check "help" 0 "validate FILE" "$netab" experiment --help
 check "listed in netab --help" 0 "experiment" "$netab" --help
-[ "$fails" -eq 0 ] || { echo "$fails check(s) failed"; exit 1; }
-echo "all experiment validate checks passed"
+[ "$nb_fails" -eq 0 ] && echo "all experiment validate checks passed"
+nb_finish

@@ -15,10 +15,9 @@ clear error with exit status 2, and never a sanitizer report.
 import json
 import os
 import shutil
-import subprocess
 import tempfile
 
-from netab_helpers import TestSkip, check, check_eq, log, parse_one_json, run_cmd, run_main
+from netab_helpers import check, check_eq, log, parse_one_json, run_cmd, run_main
 
 COMMON = r"""
 #include <stdio.h>
@@ -47,9 +46,7 @@ LINE = 64
 
 
 def sh(*argv):
-    r = subprocess.run(argv, capture_output=True, text=True, timeout=60)
-    check(r.returncode == 0, f"`{' '.join(argv)}` failed", r.stderr)
-    return r.stdout
+    return run_cmd(list(argv), timeout=60).stdout
 
 
 def build(d, name, src, flags):
@@ -103,11 +100,7 @@ def lines(addr, size, line=LINE):
 
 
 def layout(netab, *args, rc=0):
-    r = run_cmd([netab, "layout", *args])
-    if r.returncode != rc:
-        raise_fail = f"expected exit {rc}\n" + r.describe()
-        check(False, raise_fail)
-    return r
+    return run_cmd([netab, "layout", *args], expect_rc=rc)
 
 
 def check_against_nm(doc, old, new, line=LINE, what=""):
@@ -310,8 +303,8 @@ def test_bad_input(netab, d, exe):
 
 def body(netab):
     for tool in ("gcc", "nm", "strip"):
-        if shutil.which(tool) is None:
-            raise TestSkip(f"'{tool}' is not installed (scripts/deps installs build-essential)")
+        # A missing tool fails the suite: scripts/deps installs build-essential.
+        check(shutil.which(tool) is not None, f"'{tool}' is not installed")
     d = tempfile.mkdtemp(prefix="netab-layout-")
     try:
         src = COMMON % {"tag": "v", "extra_call": ""}

@@ -5,32 +5,22 @@
 # unreadable database).
 # Usage: report_cli.sh PATH/TO/netab PATH/TO/report_fixture
 set -u
+. "$(dirname "$0")/lib.sh"
 netab=${1:?usage: report_cli.sh NETAB FIXTURE}
 fixture=${2:?usage: report_cli.sh NETAB FIXTURE}
-[ -x "$netab" ] && [ -x "$fixture" ] || { echo "SKIP: binaries missing"; exit 77; }
-tmp=$(mktemp -d /tmp/netab-report-cli-XXXXXX)
-trap 'rm -rf "$tmp"' EXIT
+need_exec "$netab" "$fixture"
+need python3
+tmp=$nb_tmp
 unset NETAB_DB XDG_DATA_HOME
 export HOME=$tmp/home
-fails=0
-check() { # description, expected exit code, expected text (grep -F), command...
-    local what=$1 want_rc=$2 want_text=$3
-    shift 3
-    local out rc
-    out=$("$@" 2>&1)
-    rc=$?
-    if [ "$rc" != "$want_rc" ]; then
-        echo "FAIL: $what: exit $rc, wanted $want_rc"; echo "$out" | head -20; fails=$((fails + 1)); return
-    fi
-    if [ -n "$want_text" ] && ! grep -qF -- "$want_text" <<<"$out"; then
-        echo "FAIL: $what: output lacks '$want_text'"; echo "$out" | head -20; fails=$((fails + 1)); return
-    fi
-    echo "ok: $what"
-}
 
 reg=$tmp/regress.db same=$tmp/same.db
-id=$("$fixture" "$reg" regress) || { echo "FAIL: fixture"; exit 1; }
-id2=$("$fixture" "$same" same) || { echo "FAIL: fixture"; exit 1; }
+run_netab "$fixture" "$reg" regress
+expect_rc "report_fixture regress" 0 || exit 1
+id=$(cat "$nb_out")
+run_netab "$fixture" "$same" same
+expect_rc "report_fixture same" 0 || exit 1
+id2=$(cat "$nb_out")
 
 check "help" 0 "usage: netab report" "$netab" report --help
 check "no ID" 2 "which experiment" "$netab" report --db "$reg"
@@ -58,11 +48,13 @@ check "json" 1 '"report_version": 1' "$netab" report --db "$reg" --format json "
 check "metric choice decides" 0 "" "$netab" report --db "$reg" --metric cpu_local "$id"
 
 # Text never passes 72 columns; warm-ups (100x values) and the failed run are excluded.
-out=$("$netab" report --db "$reg" "$id")
-long=$(awk 'length($0) > 72' <<<"$out")
-if [ -n "$long" ]; then echo "FAIL: lines over 72 columns:"; echo "$long"; fails=$((fails + 1)); else echo "ok: 72 columns"; fi
-if command -v python3 >/dev/null; then
-    "$netab" report --db "$reg" --format json "$id" | python3 -c '
+run_netab "$netab" report --db "$reg" "$id"
+expect_rc "text report for the column check" 1
+long=$(awk 'length($0) > 72' "$nb_out")
+if [ -n "$long" ]; then fail "lines over 72 columns:"; echo "$long"; else pass "72 columns"; fi
+run_netab "$netab" report --db "$reg" --format json "$id"
+if expect_rc "json report" 1; then
+    python3 -c '
 import json, sys
 d = json.load(sys.stdin)
 assert d["runs"]["warmup"] == 4 and d["runs"]["failed"] == 1, d["runs"]
@@ -70,12 +62,15 @@ for r in d["results"]:
     assert r["n"] == 5, r
     if r["metric"] == "throughput":
         assert r["median"] < 50000, r
-' && echo "ok: json exclusions" || { echo "FAIL: json exclusions"; fails=$((fails + 1)); }
-    "$netab" report --db "$reg" --format csv "$id" | python3 -c '
+' <"$nb_out" && pass "json exclusions" || fail "json exclusions"
+fi
+run_netab "$netab" report --db "$reg" --format csv "$id"
+if expect_rc "csv report" 1; then
+    python3 -c '
 import csv, sys
 rows = list(csv.reader(sys.stdin))
 assert len(rows) > 1 and all(len(r) == len(rows[0]) for r in rows), rows
-' && echo "ok: csv parses" || { echo "FAIL: csv parses"; fails=$((fails + 1)); }
+' <"$nb_out" && pass "csv parses" || fail "csv parses"
 fi
-[ "$fails" = 0 ] || { echo "$fails check(s) failed"; exit 1; }
-echo "all report_cli checks passed"
+[ "$nb_fails" = 0 ] && echo "all report_cli checks passed"
+nb_finish

@@ -17,7 +17,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import udp_helpers as h  # noqa: E402
+import netab_helpers as h  # noqa: E402
 
 
 def check_rr(c, label, rc, doc, err, streams=1, outstanding=1, crr=False, udp=False,
@@ -26,59 +26,61 @@ def check_rr(c, label, rc, doc, err, streams=1, outstanding=1, crr=False, udp=Fa
     c.check(rc == 0 and e, f"{label}: completes", f"rc={rc} {err.strip()[:300]}")
     if not e:
         return
-    tx = e.get("transactions", 0)
-    tps = e.get("transactions_per_second", 0)
-    lat = e.get("latency_us") or {}
+    tx = h.field(e, "transactions", int)
+    tps = h.field(e, "transactions_per_second", "num")
+    lat = h.field(e, "latency_us", dict)
     c.note(f"{label}: {tx} transactions, {tps:.0f}/s, p50 {lat.get('p50')} p99 {lat.get('p99')} "
            f"max {lat.get('max')} us, errors {e.get('errors')}")
     c.check(tx > 0 and tps > 0, f"{label}: transactions > 0 and transactions_per_second > 0")
     if crr:
-        c.check(e.get("connections_per_second", 0) > 0,
+        c.check(h.field(e, "connections_per_second", "num") > 0,
                 f"{label}: connections_per_second > 0")
     c.check(h.ordered_percentiles(lat), f"{label}: p50 <= p90 <= p99 <= p999 <= p9999 <= max",
             str(lat))
-    c.check(lat.get("min", 1e30) <= lat.get("p50", -1) and lat.get("min", 0) > 0,
+    c.check(0 < h.field(lat, "min", "num") <= h.field(lat, "p50", "num"),
             f"{label}: 0 < min <= p50")
     c.check(lat.get("count") == tx, f"{label}: latency count == transactions",
             f"{lat.get('count')} vs {tx}")
-    sd = e.get("service_demand") or {}
+    sd = h.field(e, "service_demand", dict)
     for k in ("local_us_per_tran", "remote_us_per_tran"):
         v = sd.get(k)
         c.check(isinstance(v, (int, float)) and v > 0, f"{label}: service_demand.{k} present",
                 str(v))
-    errs = e.get("errors") or {}
-    others = {k: v for k, v in errs.items() if k != "connect"}
+    # Every error kind is reported, so a missing one is a failure, not zero errors.
+    errs = h.field(e, "errors", dict)
+    others = {k: errs.get(k) for k in ("read", "write", "timeout")}
     c.check(all(v == 0 for v in others.values()), f"{label}: no read/write/timeout errors",
             str(errs))
+    c.check(isinstance(errs.get("connect"), int), f"{label}: errors.connect reported", str(errs))
     if expect_no_connect_errors:
         c.check(errs.get("connect") == 0, f"{label}: no connect errors", str(errs))
     if udp:
         c.check(e.get("lost_transactions") == 0, f"{label}: no lost transactions on loopback",
                 str(e.get("lost_transactions")))
         # The client's time ends with its last response, not after a response timeout (3 s here).
-        secs = (e.get("sender") or {}).get("seconds", 0)
+        secs = h.field(e, "sender.seconds", "num")
         c.check(0 < secs < 2.5, f"{label}: client seconds near -t 1, no timeout waited out",
                 str(secs))
-    ivs = doc.get("intervals") or []
+    ivs = h.field(doc, "intervals", list)
     c.check(len(ivs) >= 1, f"{label}: interval reports present", str(len(ivs)))
     slack = streams * outstanding + 2
     ok = True
     for iv in ivs:
         il = iv.get("latency_us") or {}
-        if iv.get("transactions_per_second") is None or abs(il.get("count", -10**9)
-                                                              - iv.get("packets", 0)) > slack:
+        if (iv.get("transactions_per_second") is None or not h.is_num(il.get("count"))
+                or not h.is_num(iv.get("packets")) or abs(il["count"] - iv["packets"]) > slack):
             ok = False
     c.check(ok, f"{label}: each interval has transactions_per_second and latency count ~ "
                 f"packets (+-{slack})",
             str([(iv.get("packets"), (iv.get("latency_us") or {}).get("count")) for iv in ivs]))
-    c.check(sum(iv.get("packets", 0) for iv in ivs) <= tx + slack,
+    c.check(ok and sum(iv["packets"] for iv in ivs) <= tx + slack,
             f"{label}: interval transactions add up to no more than the total")
 
 
 def test(netab, c):
     with h.LoopbackNetns("rr") as ns:
         c.note(f"running in namespace {ns}" if ns else "running on the host's loopback")
-        with h.Server(netab, ns=ns) as srv:
+        with h.Server(netab, netns=ns) as srv:
             def run(args):
                 # udp_rr: a generous response timeout, so a loaded (or sanitizer) build is not
                 # mistaken for loss on loopback, where nothing is dropped.
@@ -118,7 +120,7 @@ def test(netab, c):
             check_rr(c, "tcp_crr --linger0 --cport-range", rc, doc, err, crr=True,
                      expect_no_connect_errors=ns is not None)
             e = h.end_of(doc)
-            c.check(e.get("client_ports") == "fixed range (--cport-range)",
+            c.check(h.field(e, "client_ports") == "fixed range (--cport-range)",
                     "tcp_crr --cport-range: reported as a fixed range", str(e.get("client_ports")))
             # Without --linger0 ports come back in TIME_WAIT; a refused bind is counted, and
             # the test goes on and completes.

@@ -5,21 +5,21 @@ status, and an unwritable store is a clear error with exit status 1."""
 import json
 import os
 import sqlite3
-import subprocess
 import sys
 import tempfile
+
+from netab_helpers import TestFailure, netab_cmd, run_main
 
 NETAB = sys.argv[1]
 
 
-def run(*args):
-    p = subprocess.run([NETAB, *args], capture_output=True, text=True, timeout=60)
-    return p.returncode, p.stdout, p.stderr
+def run(*args, expect_rc=0):
+    r = netab_cmd(NETAB, *args, expect_rc=expect_rc, timeout=60)
+    return r.returncode, r.stdout, r.stderr
 
 
 def fail(msg):
-    print("FAIL: " + msg, file=sys.stderr)
-    sys.exit(1)
+    raise TestFailure(msg)
 
 
 def main():
@@ -29,7 +29,7 @@ def main():
         if rc != 0:
             fail(f"netab run --db exited {rc}: {err}")
         doc = json.loads(out)
-        rc, out, err = run("run", "-c", "127.0.0.1", "-p", "1", "--json", "--db", db)
+        rc, out, err = run("run", "-c", "127.0.0.1", "-p", "1", "--json", "--db", db, expect_rc=1)
         if rc != 1:
             fail(f"a refused run should exit 1, got {rc}")
         rc, out, err = run("runs", "list", "--db", db, "--json")
@@ -50,7 +50,8 @@ def main():
         # with its variant and its place in the plan (warm-ups marked).
         cdb = os.path.join(tmp, "compare.db")
         rc, out, err = run("compare", "--runs", "2", "--warmup", "1", "--seed", "3", "--db", cdb,
-                           "--variant", "a", "--variant", "b", "--", "-t", "0.2", "-i", "0")
+                           "--variant", "a", "--variant", "b", "--", "-t", "0.2", "-i", "0",
+                           expect_rc=(0, 1))
         if rc not in (0, 1):
             fail(f"netab compare --db exited {rc}: {err[-400:]}")
         rc, out, err = run("runs", "list", "--db", cdb, "--json")
@@ -70,7 +71,7 @@ def main():
             fail(f"compare --db recorded plan {plan} and experiments {names}")
         # External commands are kept too: their output is the stored document.
         rc, out, err = run("compare", "--db", cdb, "--runs", "2", "--seed", "1", "--cmd", "echo 1",
-                           "--metric-regex", "(1)", "--variant", "a", "--variant", "b")
+                           "--metric-regex", "(1)", "--variant", "a", "--variant", "b", expect_rc=0)
         if rc != 0:
             fail(f"compare --db --cmd exited {rc}: {err[-400:]}")
         con = sqlite3.connect(cdb)
@@ -82,11 +83,12 @@ def main():
         # A store that cannot be created: the run still prints, then exit 1 with a reason.
         blocker = os.path.join(tmp, "file")
         open(blocker, "w").close()
-        rc, out, err = run("run", "-t", "0.2", "-i", "0", "--db", os.path.join(blocker, "x.db"))
+        rc, out, err = run("run", "-t", "0.2", "-i", "0", "--db", os.path.join(blocker, "x.db"),
+                           expect_rc=1)
         if rc != 1 or "not stored" not in err:
             fail(f"an unusable --db should exit 1 saying the result was not stored: {rc} {err}")
     print("run_db: 6 checks passed")
 
 
 if __name__ == "__main__":
-    main()
+    run_main(lambda netab: main())

@@ -4,28 +4,14 @@
 # default path resolution, and the error messages for bad databases.
 # Usage: runs_cli.sh PATH/TO/netab
 set -u
+. "$(dirname "$0")/lib.sh"
 netab=${1:?usage: runs_cli.sh NETAB}
 data=$(cd "$(dirname "$0")/../unit/store/data" && pwd)
-[ -x "$netab" ] || { echo "SKIP: $netab is not executable"; exit 77; }
-tmp=$(mktemp -d /tmp/netab-runs-cli-XXXXXX)
-trap 'rm -rf "$tmp"' EXIT
+need_exec "$netab"
+need python3 md5sum
+tmp=$nb_tmp
 unset NETAB_DB XDG_DATA_HOME
 export HOME=$tmp/home
-fails=0
-check() { # description, expected exit code, expected text (grep -F), command...
-    local what=$1 want_rc=$2 want_text=$3
-    shift 3
-    local out rc
-    out=$("$@" 2>&1)
-    rc=$?
-    if [ "$rc" != "$want_rc" ]; then
-        echo "FAIL: $what: exit $rc, wanted $want_rc"; echo "$out" | head -20; fails=$((fails + 1)); return
-    fi
-    if [ -n "$want_text" ] && ! grep -qF -- "$want_text" <<<"$out"; then
-        echo "FAIL: $what: output lacks '$want_text'"; echo "$out" | head -20; fails=$((fails + 1)); return
-    fi
-    echo "ok: $what"
-}
 db=$tmp/a/b/results.db
 
 check "help" 0 "usage: netab runs" "$netab" runs --help
@@ -33,7 +19,7 @@ check "no verb" 2 "which verb" "$netab" runs
 check "unknown verb" 2 "unknown verb 'frob'" "$netab" runs frob --db "$db"
 check "list on a missing database does not create it" 1 "no results database at $db" \
     "$netab" runs list --db "$db"
-[ -e "$db" ] && { echo "FAIL: list created $db"; fails=$((fails + 1)); }
+[ -e "$db" ] && fail "list created $db"
 check "import tcp_stream" 0 "recorded run 1 in $db" "$netab" runs import "$data/tcp_stream.json" --db "$db"
 check "import udp_stream from stdin" 0 "recorded run 2" \
     bash -c "\"$netab\" runs import - --db \"$db\" < \"$data/udp_stream.json\""
@@ -44,9 +30,10 @@ check "import rejects non-JSON" 2 "not a netab run --json document" \
 
 check "list shows receiver Mbit/s of the TCP run" 0 "20998.27" "$netab" runs list --db "$db"
 check "list shows the UDP loss column" 0 "RECV_Mbit/s" "$netab" runs list --db "$db"
-out=$("$netab" runs list --db "$db" --json)
-n=$(python3 -c 'import json,sys; d=json.load(sys.stdin); print(len(d), d[2]["latency_p99_us"], d[1]["lost_percent"])' <<<"$out")
-if [ "$n" = "3 57.471 0.0" ]; then echo "ok: list --json"; else echo "FAIL: list --json: $n"; fails=$((fails + 1)); fi
+run_netab "$netab" runs list --db "$db" --json
+expect_rc "list --json" 0
+n=$(python3 -c 'import json,sys; d=json.load(sys.stdin); print(len(d), d[2]["latency_p99_us"], d[1]["lost_percent"])' <"$nb_out")
+if [ "$n" = "3 57.471 0.0" ]; then pass "list --json"; else fail "list --json: $n"; fi
 check "list --experiment 0 (single runs)" 0 "20998.27" "$netab" runs list --db "$db" --experiment 0
 check "list --experiment 5 is empty" 0 "(no runs recorded)" "$netab" runs list --db "$db" --experiment 5
 check "show has the raw document" 0 '"jitter_ms"' "$netab" runs show 2 --db "$db"
@@ -57,11 +44,13 @@ check "show a missing run" 1 "no run 99" "$netab" runs show 99 --db "$db"
 check "show needs an ID" 2 "which run" "$netab" runs show --db "$db"
 
 check "export csv" 0 "id,experiment,seq,variant,cell,status" "$netab" runs export --format csv --db "$db"
-rows=$("$netab" runs export --format csv --db "$db" | wc -l)
-[ "$rows" = 4 ] && echo "ok: export csv has 3 rows" || { echo "FAIL: csv rows $rows"; fails=$((fails + 1)); }
+run_netab "$netab" runs export --format csv --db "$db"
+expect_rc "export csv" 0
+rows=$(wc -l <"$nb_out")
+[ "$rows" = 4 ] && pass "export csv has 3 rows" || fail "csv rows $rows"
 check "export json to a file" 0 "" "$netab" runs export --format json -o "$tmp/out.json" --db "$db"
 n=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(len(d), d[0]["result"]["test"]["test"])' "$tmp/out.json")
-[ "$n" = "3 tcp_stream" ] && echo "ok: export json" || { echo "FAIL: export json: $n"; fails=$((fails + 1)); }
+[ "$n" = "3 tcp_stream" ] && pass "export json" || fail "export json: $n"
 check "export needs a format" 2 "--format" "$netab" runs export --db "$db"
 check "export rejects xml" 2 "neither csv nor json" "$netab" runs export --format xml --db "$db"
 
@@ -77,19 +66,13 @@ check "experiments (none yet)" 0 "(no experiments recorded)" "$netab" runs exper
 printf 'my notes\n%.0s' $(seq 200) > "$tmp/notes.txt"
 sum=$(md5sum < "$tmp/notes.txt")
 check "not a database" 1 "not a SQLite database" "$netab" runs import "$data/tcp_stream.json" --db "$tmp/notes.txt"
-[ "$(md5sum < "$tmp/notes.txt")" = "$sum" ] && echo "ok: notes untouched" || { echo "FAIL: notes changed"; fails=$((fails + 1)); }
-if command -v sqlite3 >/dev/null; then
-    cp "$db" "$tmp/newer.db"
-    sqlite3 "$tmp/newer.db" 'PRAGMA user_version = 99' >/dev/null
-    check "newer schema" 1 "newer than this netab understands" "$netab" runs list --db "$tmp/newer.db"
-else
-    python3 - "$db" "$tmp/newer.db" <<'PY'
+[ "$(md5sum < "$tmp/notes.txt")" = "$sum" ] && pass "notes untouched" || fail "notes changed"
+python3 - "$db" "$tmp/newer.db" <<'PY' || fail "cannot make a copy with a newer schema"
 import shutil, sqlite3, sys
 shutil.copy(sys.argv[1], sys.argv[2]); c = sqlite3.connect(sys.argv[2]); c.execute("PRAGMA user_version = 99"); c.commit(); c.close()
 PY
-    check "newer schema" 1 "newer than this netab understands" "$netab" runs list --db "$tmp/newer.db"
-fi
+check "newer schema" 1 "newer than this netab understands" "$netab" runs list --db "$tmp/newer.db"
 check "the original still lists" 0 "20998.27" "$netab" runs list --db "$db"
 
-[ "$fails" = 0 ] || { echo "$fails check(s) failed"; exit 1; }
-echo "all runs_cli checks passed"
+[ "$nb_fails" = 0 ] && echo "all runs_cli checks passed"
+nb_finish

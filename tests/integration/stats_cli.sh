@@ -3,24 +3,11 @@
 # verdicts, exit codes, JSON fields and file:line error messages.
 # Usage: stats_cli.sh PATH/TO/netab
 set -u
+. "$(dirname "$0")/lib.sh"
 netab=${1:?usage: stats_cli.sh NETAB}
 data=$(cd "$(dirname "$0")/../unit/stats/data" && pwd)
-[ -x "$netab" ] || { echo "SKIP: $netab is not executable"; exit 77; }
-fails=0
-check() { # description, expected exit code, expected text (grep -F), command...
-    local what=$1 want_rc=$2 want_text=$3
-    shift 3
-    local out rc
-    out=$("$@" 2>&1)
-    rc=$?
-    if [ "$rc" != "$want_rc" ]; then
-        echo "FAIL: $what: exit $rc, wanted $want_rc"; echo "$out" | head -20; fails=$((fails + 1)); return
-    fi
-    if [ -n "$want_text" ] && ! grep -qF -- "$want_text" <<<"$out"; then
-        echo "FAIL: $what: output lacks '$want_text'"; echo "$out" | head -20; fails=$((fails + 1)); return
-    fi
-    echo "ok: $what"
-}
+need_exec "$netab"
+need python3
 cd "$data" || exit 1
 check "regression found" 0 "verdict: regressed" "$netab" stats base.txt slower.txt
 check "regression fails with --fail-on-regression" 1 "verdict: regressed" \
@@ -43,8 +30,9 @@ check "bad confidence" 2 "--confidence" "$netab" stats --confidence 100 base.txt
 check "missing option value" 2 "needs a value" "$netab" stats base.txt --metric
 check "bad format" 2 "--format: 'xml'" "$netab" stats --format xml base.txt
 check "help" 0 "usage: netab stats" "$netab" stats --help
-if command -v python3 >/dev/null && python3 -c 'import json' 2>/dev/null; then
-    out=$("$netab" stats --json base.txt slower.txt | python3 -c '
+run_netab "$netab" stats --json base.txt slower.txt
+if expect_rc "netab stats --json for the contract" 0; then
+    out=$(python3 -c '
 import json, sys
 d = json.load(sys.stdin)
 s = ["name", "n", "mean", "median", "stddev", "min", "max", "mean_ci_low", "mean_ci_high"]
@@ -55,7 +43,7 @@ assert all(k in d["comparisons"][0] for k in c), "comparison fields"
 cmp, a, b = d["comparisons"][0], d["sets"][0], d["sets"][1]
 assert abs(cmp["diff"] - (b["mean"] - a["mean"])) < 1e-9, "diff is other - baseline"
 assert cmp["ratio_ci_low"] < cmp["ratio"] < cmp["ratio_ci_high"]
-print("contract ok")' 2>&1)
-    if [ "$out" = "contract ok" ]; then echo "ok: json contract"; else echo "FAIL: json contract: $out"; fails=$((fails + 1)); fi
+print("contract ok")' <"$nb_out" 2>&1)
+    if [ "$out" = "contract ok" ]; then pass "json contract"; else fail "json contract: $out"; fi
 fi
-[ "$fails" = 0 ] || { echo "$fails check(s) failed"; exit 1; }
+nb_finish

@@ -11,11 +11,11 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import udp_helpers as h  # noqa: E402
+import netab_helpers as h  # noqa: E402
 
 
 def accounting(c, label, e):
-    snd, rcv = e.get("sender", {}), e.get("receiver", {})
+    snd, rcv = h.field(e, "sender", dict), h.field(e, "receiver", dict)
     sp, rp, lost = snd.get("packets"), rcv.get("packets"), rcv.get("lost_packets")
     c.check(None not in (sp, rp, lost) and sp == rp + lost,
             f"{label}: sender packets == receiver packets + lost_packets",
@@ -24,8 +24,8 @@ def accounting(c, label, e):
 
 
 def rate_check(c, netab, label, e, target, may_starve=False):
-    rbps = e.get("receiver", {}).get("bits_per_second", 0)
-    sbps = e.get("sender", {}).get("bits_per_second", 0)
+    rbps = h.field(e, "receiver.bits_per_second", "num")
+    sbps = h.field(e, "sender.bits_per_second", "num")
     c.note(f"{label}: sender {sbps / 1e6:.3f} Mbit/s, receiver {rbps / 1e6:.3f} Mbit/s, "
            f"target {target / 1e6:.0f}")
     # Whatever the sender managed, the receiver must have measured it to within 1%.
@@ -64,7 +64,7 @@ def test(netab, c):
         for attempt in range(3):
             rc, doc, err = h.run_against(netab, srv, ["-u", "-b", "1G", "-t", "2", "-i", "0"])
             e = h.end_of(doc)
-            sbps = e.get("sender", {}).get("bits_per_second", 0) if e else 0
+            sbps = h.field(e, "sender.bits_per_second", "num") if e else 0
             if rc != 0 or h.within(sbps, 1e9, 0.01) or h.sanitized(netab):
                 break
             c.note(f"1G attempt {attempt + 1}: sender reached only {sbps / 1e6:.1f} Mbit/s "
@@ -80,9 +80,8 @@ def test(netab, c):
         e = h.end_of(doc)
         c.check(rc == 0 and e, "-u -R -b 100M succeeds", f"rc={rc} {err.strip()[:300]}")
         if e:
-            c.check("server_to_client" in e.get("directions", {}),
-                    "-R: traffic is reported as server_to_client",
-                    str(list(e.get("directions", {}))))
+            c.check("server_to_client" in h.field(e, "directions", dict),
+                    "-R: traffic is reported as server_to_client", str(list(e["directions"])))
             rate_check(c, netab, "-R 100M", e, 100e6)
             sp, rp, lost = accounting(c, "-R", e)
             c.check(lost == 0, "-R 100M on loopback: no datagram lost", f"lost={lost}")
@@ -97,7 +96,7 @@ def test(netab, c):
             rate_check(c, netab, "-P 2 x 50M", e, 100e6)
             sp, rp, lost = accounting(c, "-P 2", e)
             c.check(lost == 0, "-P 2 on loopback: no datagram lost", f"lost={lost}")
-            per = [s for s in (doc.get("streams") or [])]
+            per = h.field(doc, "streams", list)
             c.check(len(per) == 2, "-P 2: two entries in streams[]", str(len(per)))
 
         # 5. -n: an exact byte count, not a multiple of the datagram size.

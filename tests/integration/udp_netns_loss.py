@@ -14,21 +14,20 @@ A (198.18.0.1) runs the client, B (198.18.0.2) the server.
 Needs root; skips (77) otherwise. Namespaces are deleted in every case.
 """
 import os
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import udp_helpers as h  # noqa: E402
+import netab_helpers as h  # noqa: E402
 
 
 def nft_drop_2pct(netab, c, pair):
-    pair.nft_drop_udp(pair.b, 2)
+    pair.nft_drop_udp(pair.ns_b, 2)
     try:
-        with h.Server(netab, ns=pair.b, bind=pair.B_ADDR) as srv:
+        with h.Server(netab, netns=pair.ns_b, bind=pair.addr_b) as srv:
             # 200e6 / (1400 * 8) = 17857 datagrams/s: 6 s gives ~107,000.
             rc, doc, err = h.run_against(netab, srv,
                                          ["-u", "-b", "200M", "-l", "1400", "-t", "6", "-i", "0"],
-                                         host=pair.B_ADDR, ns=pair.a, timeout=60)
+                                         host=pair.addr_b, ns=pair.ns_a, timeout=60)
             e = h.end_of(doc)
             c.check(rc == 0 and e, "2% nft drop: -u -b 200M -l 1400 -t 6 completes",
                     f"rc={rc} {err.strip()[:300]} {srv.log_text()[-300:] if rc else ''}")
@@ -49,13 +48,12 @@ def nft_drop_2pct(netab, c, pair):
                 c.check(abs(100.0 * rcv["lost_packets"] / sent - rcv["lost_percent"]) < 1e-6,
                         "2% drop: lost_percent == 100 * lost / sent")
     finally:
-        pair.nft_delete(pair.b)
+        pair.nft_delete(pair.ns_b)
 
 
 def udp_rcvbuf_errors(ns):
     """The namespace's count of datagrams dropped because a receiver's buffer was full."""
-    out = subprocess.run(["ip", "netns", "exec", ns, "cat", "/proc/net/snmp"],
-                         capture_output=True, text=True, timeout=10).stdout.splitlines()
+    out = h.sh("cat", "/proc/net/snmp", netns=ns, timeout=10).splitlines()
     rows = [l.split() for l in out if l.startswith("Udp:")]
     if len(rows) < 2 or "RcvbufErrors" not in rows[0]:
         return None
@@ -63,12 +61,12 @@ def udp_rcvbuf_errors(ns):
 
 
 def tbf_cap(netab, c, pair):
-    pair.tbf(pair.a, pair.va, rate="100mbit", burst="64kb", latency="20ms")
+    pair.tbf(pair.ns_a, pair.dev_a, rate="100mbit", burst="64kb", latency="20ms")
     try:
-        before = udp_rcvbuf_errors(pair.b)
-        with h.Server(netab, ns=pair.b, bind=pair.B_ADDR) as srv:
+        before = udp_rcvbuf_errors(pair.ns_b)
+        with h.Server(netab, netns=pair.ns_b, bind=pair.addr_b) as srv:
             rc, doc, err = h.run_against(netab, srv, ["-u", "-b", "200M", "-t", "3", "-i", "0"],
-                                         host=pair.B_ADDR, ns=pair.a, timeout=60)
+                                         host=pair.addr_b, ns=pair.ns_a, timeout=60)
             e = h.end_of(doc)
             c.check(rc == 0 and e, "tbf 100mbit: -u -b 200M -t 3 completes",
                     f"rc={rc} {err.strip()[:300]}")
@@ -78,7 +76,7 @@ def tbf_cap(netab, c, pair):
             c.note(f"tbf: sender {snd['bits_per_second'] / 1e6:.2f} Mbit/s ({snd['packets']} "
                    f"datagrams), receiver {rcv['bits_per_second'] / 1e6:.2f} Mbit/s "
                    f"({rcv['packets']}), lost {rcv['lost_percent']:.2f}%")
-            after = udp_rcvbuf_errors(pair.b)
+            after = udp_rcvbuf_errors(pair.ns_b)
             overrun = before is not None and after is not None and after > before
             c.check(rcv["bits_per_second"] <= 102e6,
                     "tbf: receiver throughput at most 102% of the 100 Mbit/s cap",
@@ -97,36 +95,36 @@ def tbf_cap(netab, c, pair):
             c.check(rcv["lost_packets"] == snd["packets"] - rcv["packets"],
                     "tbf: lost_packets == sent - received")
     finally:
-        pair.tbf_delete(pair.a, pair.va)
+        pair.tbf_delete(pair.ns_a, pair.dev_a)
 
 
 def udp_rr_drop(netab, c, pair):
-    pair.nft_drop_udp(pair.b, 10)
+    pair.nft_drop_udp(pair.ns_b, 10)
     try:
-        with h.Server(netab, ns=pair.b, bind=pair.B_ADDR) as srv:
+        with h.Server(netab, netns=pair.ns_b, bind=pair.addr_b) as srv:
             rc, doc, err = h.run_against(
                 netab, srv,
                 ["--test", "udp_rr", "--req-size", "64", "--resp-size", "64", "--rr-timeout", "20",
-                 "-t", "2", "-i", "1"], host=pair.B_ADDR, ns=pair.a, timeout=60)
+                 "-t", "2", "-i", "1"], host=pair.addr_b, ns=pair.ns_a, timeout=60)
             e = h.end_of(doc)
             c.check(rc == 0 and e, "udp_rr with 10% drop completes", f"rc={rc} {err.strip()[:300]}")
             if not e:
                 return
-            tx, lost = e.get("transactions", 0), e.get("lost_transactions", 0)
+            tx, lost = h.field(e, "transactions", int), h.field(e, "lost_transactions", int)
             c.note(f"udp_rr 10% drop: {tx} transactions, {lost} lost "
                    f"({100.0 * lost / max(tx + lost, 1):.2f}% of attempts)")
             c.check(lost > 0, "udp_rr 10% drop: lost_transactions > 0", f"lost={lost}")
-            c.check(tx > 0 and e.get("transactions_per_second", 0) > 0,
+            c.check(tx > 0 and h.field(e, "transactions_per_second", "num") > 0,
                     "udp_rr 10% drop: transactions still complete", f"tx={tx}")
-            lat = e.get("latency_us") or {}
+            lat = h.field(e, "latency_us", dict)
             c.check(lat.get("count") == tx, "udp_rr 10% drop: latency count == transactions",
                     f"{lat.get('count')} vs {tx}")
     finally:
-        pair.nft_delete(pair.b)
+        pair.nft_delete(pair.ns_b)
 
 
 def test(netab, c):
-    h.require_root_netns()
+    h.require_root_netns(tools=("ip", "tc", "nft"))
     with h.NetnsPair("loss") as pair:
         nft_drop_2pct(netab, c, pair)
         tbf_cap(netab, c, pair)

@@ -8,11 +8,10 @@ may start a test (each is bounded by a 10 s timeout and -t 0.2).
 """
 import json
 import os
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import udp_helpers as h  # noqa: E402
+import netab_helpers as h  # noqa: E402
 
 # (arguments, words that must all appear in stderr, case-insensitive)
 CASES = [
@@ -34,8 +33,7 @@ CASES = [
 
 
 def run(netab, args):
-    return subprocess.run([netab, "run", "-t", "0.2", "-i", "0"] + args, capture_output=True,
-                          text=True, timeout=10)
+    return h.netab_cmd(netab, "run", "-t", "0.2", "-i", "0", *args, expect_rc=2, timeout=10)
 
 
 def test(netab, c):
