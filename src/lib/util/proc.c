@@ -40,9 +40,71 @@ static int out_append(struct proc_result *r, size_t *cap, const char *data, size
     return 0;
 }
 
+/* Where a sanitizer report starts in data, or NULL (memmem: stderr is not NUL-terminated). */
+static const char *sanitizer_mark(const char *data, size_t n)
+{
+    static const char *const marks[] = {"ERROR: AddressSanitizer", "ERROR: LeakSanitizer",
+                                        "runtime error:", "UndefinedBehaviorSanitizer"};
+    const char *first = NULL;
+    for (size_t i = 0; i < sizeof(marks) / sizeof(marks[0]); i++) {
+        const char *m = memmem(data, n, marks[i], strlen(marks[i]));
+        if (m && (!first || m < first))
+            first = m;
+    }
+    return first;
+}
+
+/*
+ * A sanitizer build's report in a child's stderr must not vanish with the
+ * rest of what is not kept: from the first report on, the child's stderr is
+ * passed on to ours, where whoever ran netab (a test, a user) sees it. A
+ * child of a release build never writes such a report.
+ */
+static void write_all(const char *data, size_t n)
+{
+    while (n) {
+        ssize_t w = write(STDERR_FILENO, data, n);
+        if (w <= 0)
+            return;
+        data += w;
+        n -= (size_t)w;
+    }
+}
+
+static void pass_on_reports(struct proc_result *r, const char *data, size_t n)
+{
+    if (!r->sanitizer_report) {
+        const char *m = sanitizer_mark(data, n);
+        if (!m) {
+            /* A marker that the previous read cut in two: the tail's end joined with data. */
+            char join[64];
+            size_t have = strlen(r->err_tail), t = have < 31 ? have : 31, k = n < 32 ? n : 32;
+            memcpy(join, r->err_tail + have - t, t);
+            memcpy(join + t, data, k);
+            const char *j = sanitizer_mark(join, t + k);
+            if (!j || j >= join + t)
+                return;
+            while (j > join && j[-1] != '\n')
+                j--;
+            r->sanitizer_report = true;
+            write_all(j, (size_t)(join + t - j));
+            write_all(data, n);
+            return;
+        }
+        /* The line the report starts on, so "==123==ERROR: ..." stays whole. */
+        while (m > data && m[-1] != '\n')
+            m--;
+        n -= (size_t)(m - data);
+        data = m;
+        r->sanitizer_report = true;
+    }
+    write_all(data, n);
+}
+
 /* Keeps the last PROC_ERR_TAIL - 1 bytes of stderr. */
 static void tail_append(struct proc_result *r, const char *data, size_t n)
 {
+    pass_on_reports(r, data, n);
     size_t have = strlen(r->err_tail), room = PROC_ERR_TAIL - 1;
     if (n >= room) {
         memcpy(r->err_tail, data + n - room, room);

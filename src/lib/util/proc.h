@@ -6,7 +6,9 @@
  * The child gets its own process group, so a shell command's own children
  * are killed with it when the deadline passes: SIGTERM to the group, then
  * SIGKILL two seconds later. Its stdin is /dev/null. Nothing here can hang:
- * every wait is bounded by the deadline.
+ * every wait is bounded by the deadline. Of its stderr only the tail is
+ * kept, except that a sanitizer report (from an ASan/UBSan build) and what
+ * follows it are passed on to this process's stderr, so none is lost.
  */
 #ifndef NETAB_UTIL_PROC_H
 #define NETAB_UTIL_PROC_H
@@ -29,6 +31,7 @@ struct proc_result {
     bool timed_out;               /* killed because the deadline passed */
     bool interrupted;             /* killed because *stop became non-zero */
     double seconds;               /* wall time from start to exit */
+    bool sanitizer_report;        /* its stderr had an ASan/UBSan report, passed on to ours */
 };
 
 /*

@@ -1,0 +1,81 @@
+/*
+ * Unit tests of util/proc: a sanitizer report in a child's stderr reaches
+ * our stderr whole (the line it starts on and everything after it), while a
+ * child without one leaves our stderr alone.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "../cli/capture.h"
+#include "util/proc.h"
+
+static char *run_captured(const char *cmd, struct proc_result *r)
+{
+    char err[NB_ERRLEN];
+    struct capture c;
+    capture_begin(&c, 2);
+    int rc = proc_run_shell(cmd, 10, NULL, r, err, sizeof(err));
+    char *text = capture_end(&c);
+    assert_int_equal(rc, 0);
+    return text;
+}
+
+static void test_report_is_passed_on(void **state)
+{
+    (void)state;
+    struct proc_result r;
+    /* Several writes, as a sanitizer and the program around it would make them. */
+    char *text = run_captured("echo before >&2; printf '==42==ERROR: Address' >&2; sleep 0.2; "
+                              "echo 'Sanitizer: heap-buffer-overflow' >&2; echo after >&2; exit 1",
+                              &r);
+    /* A marker that two reads cut in two is found once the second arrives. */
+    assert_true(r.sanitizer_report);
+    assert_non_null(strstr(text, "==42==ERROR: AddressSanitizer: heap-buffer-overflow\nafter"));
+    assert_null(strstr(text, "before"));
+    free(text);
+    proc_result_free(&r);
+
+    text = run_captured("echo before >&2; echo '==42==ERROR: AddressSanitizer: heap-buffer-"
+                        "overflow' >&2; echo '    #0 0x1 in f' >&2; exit 1",
+                        &r);
+    assert_true(r.sanitizer_report);
+    assert_non_null(strstr(text, "==42==ERROR: AddressSanitizer: heap-buffer-overflow"));
+    assert_non_null(strstr(text, "#0 0x1 in f"));
+    assert_null(strstr(text, "before"));
+    /* The tail still holds everything, as before. */
+    assert_non_null(strstr(r.err_tail, "before"));
+    free(text);
+    proc_result_free(&r);
+
+    text = run_captured("echo 'x.c:3:5: runtime error: signed integer overflow' >&2", &r);
+    assert_true(r.sanitizer_report);
+    assert_non_null(strstr(text, "x.c:3:5: runtime error: signed integer overflow"));
+    free(text);
+    proc_result_free(&r);
+}
+
+static void test_plain_stderr_stays(void **state)
+{
+    (void)state;
+    struct proc_result r;
+    char *text = run_captured("echo 'netab run: error: connection refused' >&2; exit 1", &r);
+    assert_false(r.sanitizer_report);
+    assert_string_equal(text, "");
+    assert_non_null(strstr(r.err_tail, "connection refused"));
+    free(text);
+    proc_result_free(&r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_report_is_passed_on),
+        cmocka_unit_test(test_plain_stderr_stays),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
