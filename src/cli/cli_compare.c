@@ -15,19 +15,14 @@
 #include "cli/cli.h"
 #include "campaign/order.h"
 #include "cli/cli_compare.h"
-#include "compare/session.h"
 #include "util/clock.h"
 #include "util/units.h"
 
-#define MAX_LOOKS 64
 #define BAR_WIDTH 30
 
-static volatile sig_atomic_t stop_flag;
-
-/* The process policy: SIGINT and SIGTERM end the comparison after the current run. */
+/* The process policy: SIGINT and SIGTERM kill the current run and end the comparison. */
 static void on_signal(int sig)
 {
-    stop_flag = 1;
     campaign_cancel(sig);
 }
 
@@ -96,159 +91,34 @@ static void progress_run(struct progress *p, const struct compare_campaign *c,
     }
 }
 
-/* What the campaign engine's progress callback needs to record and show each run. */
-struct engine_ctx {
-    struct cli_compare_result *res;
-    struct progress *p;
-    int rc; /* -ENOMEM once a record could not be made */
-};
-
-/* Records one finished run of the campaign engine and shows it. */
-static void on_run(const struct campaign_event *ev, const char *msg, void *arg)
+/* Progress of the library's campaign, on stderr. */
+static void on_run(const struct compare_result *res, const struct compare_run *r, void *arg)
 {
-    struct engine_ctx *x = arg;
-    struct cli_compare_result *res = x->res;
-    if (!ev) {
-        progress_clear(x->p);
-        fprintf(stderr, "netab compare: %s\n", msg);
-        return;
-    }
-    if (ev->status == STORE_RUN_INTERRUPTED || x->rc)
-        return; /* a run that a signal cut short measured nothing */
-    if (res->nruns == res->cap) {
-        size_t cap = res->cap ? res->cap * 2 : 64;
-        struct compare_run *runs = realloc(res->runs, cap * sizeof(*runs));
-        if (!runs) {
-            x->rc = -ENOMEM;
-            return;
-        }
-        res->runs = runs;
-        res->cap = cap;
-    }
-    struct compare_run *r = &res->runs[res->nruns];
-    if (compare_run_from_event(res->c, ev, r)) {
-        compare_run_free(r);
-        x->rc = -ENOMEM;
-        return;
-    }
-    res->nruns++;
-    x->p->done++;
-    progress_run(x->p, res->c, r);
+    struct progress *p = arg;
+    p->total = res->planned_runs;
+    p->done++;
+    progress_run(p, res->c, r);
     char last[160];
     snprintf(last, sizeof(last), "last: round %u %s%s", r->slot.round,
              res->c->cfg->variants[r->slot.variant].name, r->slot.warmup ? " (warm-up)" : "");
-    progress_bar(x->p, last);
+    progress_bar(p, last);
 }
 
-/*
- * Runs the planned rounds through round `through` (warm-ups included) on the
- * campaign engine. Returns 0, -ENOMEM, or another negative errno with the
- * reason printed.
- */
-static int run_rounds(struct cli_compare_result *res, struct compare_session *s, struct progress *p,
-                      unsigned through)
+static void on_look(const struct compare_result *res, size_t look, size_t looks, unsigned rounds,
+                    bool reached, void *arg)
 {
-    struct engine_ctx x = {.res = res, .p = p};
-    char err[NB_ERRLEN * 4];
-    int signo;
-    int rc = compare_session_run(s, through, on_run, &x, &signo, err, sizeof(err));
-    if (rc) {
-        progress_clear(p);
-        fprintf(stderr, "netab compare: %s\n", err);
-        return rc;
-    }
-    return x.rc;
+    progress_clear(arg);
+    fprintf(stderr,
+            "netab compare: look %zu/%zu after %u rounds: widest interval of the relative "
+            "change +-%.2f%% (target +-%g%%)%s\n",
+            look, looks, rounds, res->worst_halfwidth * 100, res->c->cfg->until_ci * 100,
+            reached ? ": reached" : "");
 }
 
-/* At a look: is every relative change's interval within +-until_ci? Returns 0 or -ENOMEM. */
-static int look(struct cli_compare_result *res, bool *reached)
+static void on_say(const char *msg, void *arg)
 {
-    struct cli_compare_metric_report m;
-    *reached = false;
-    if (cli_compare_analyse_metric(res, res->c->decide, &m))
-        return -ENOMEM;
-    double worst = m.ok ? 0 : INFINITY;
-    for (size_t v = 1; m.ok && v < m.r.nsets; v++) {
-        const struct stats_verdict *vd = &m.r.cmps[v - 1].c.verdict;
-        double hw = fmax(vd->rel - vd->rel_low, vd->rel_high - vd->rel);
-        worst = isfinite(hw) ? fmax(worst, hw) : INFINITY;
-    }
-    cli_compare_metric_free(&m);
-    res->worst_halfwidth = worst;
-    *reached = worst <= res->c->cfg->until_ci;
-    return 0;
-}
-
-/*
- * The whole schedule on the campaign engine, with looks when adaptive.
- * Returns 0, -ENOMEM, or another negative errno whose reason was printed.
- */
-static int campaign(struct cli_compare_result *res, struct progress *p)
-{
-    const struct compare_config *cfg = res->c->cfg;
-    unsigned looks[MAX_LOOKS] = {0};
-    size_t k = 1;
-    looks[0] = cfg->runs;
-    if (res->adaptive) {
-        unsigned first =
-            cfg->runs > CLI_COMPARE_MIN_FIRST_LOOK ? cfg->runs : CLI_COMPARE_MIN_FIRST_LOOK;
-        k = compare_looks(first, cfg->max_runs, looks, MAX_LOOKS);
-        if (k > MAX_LOOKS)
-            k = MAX_LOOKS; /* cannot happen below 100,000 runs with growth 1.5 */
-    }
-    res->looks_planned = (unsigned)k;
-    if (res->adaptive) /* Bonferroni over the planned looks: see docs/compare.md */
-        res->opts.confidence = compare_look_confidence(cfg->confidence, k);
-    p->total = (size_t)(cfg->warmup + looks[0]) * cfg->nvariants;
-    struct compare_session s;
-    char err[NB_ERRLEN * 4];
-    int rc = compare_session_open(&s, cfg, (long)(cfg->warmup + looks[0]), err, sizeof(err));
-    if (rc) {
-        fprintf(stderr, "netab compare: %s\n", err);
-        return rc;
-    }
-    for (size_t i = 0; i < k; i++) {
-        unsigned target = cfg->warmup + looks[i];
-        p->total = (size_t)target * cfg->nvariants;
-        rc = run_rounds(res, &s, p, target);
-        if (rc)
-            break;
-        if (stop_flag) {
-            res->interrupted = true;
-            break;
-        }
-        res->rounds = looks[i];
-        res->looks_done = (unsigned)i + 1;
-        if (!res->adaptive)
-            break;
-        bool reached;
-        if ((rc = look(res, &reached)))
-            break;
-        progress_clear(p);
-        fprintf(stderr,
-                "netab compare: look %zu/%zu after %u rounds: widest interval of the relative "
-                "change +-%.2f%% (target +-%g%%)%s\n",
-                i + 1, k, looks[i], res->worst_halfwidth * 100, cfg->until_ci * 100,
-                reached ? ": reached" : "");
-        if (reached) {
-            res->target_reached = true;
-            break;
-        }
-    }
-    compare_session_close(&s);
-    progress_clear(p);
-    return rc;
-}
-
-static void free_result(struct cli_compare_result *res)
-{
-    for (size_t i = 0; i < res->nruns; i++)
-        compare_run_free(&res->runs[i]);
-    free(res->runs);
-    if (res->metrics)
-        for (size_t i = 0; i < res->c->nmetrics; i++)
-            cli_compare_metric_free(&res->metrics[i]);
-    free(res->metrics);
+    progress_clear(arg);
+    fprintf(stderr, "netab compare: %s\n", msg);
 }
 
 int cli_compare(int argc, char **argv)
@@ -263,7 +133,7 @@ int cli_compare(int argc, char **argv)
     if (!cfg.seed_given)
         cfg.seed = order_fresh_seed();
     struct compare_campaign camp;
-    char err[NB_ERRLEN];
+    char err[NB_ERRLEN * 4];
     if (compare_campaign_init(&camp, &cfg, err, sizeof(err))) {
         fprintf(stderr, "netab compare: %s\n", err);
         compare_config_free(&cfg);
@@ -275,7 +145,7 @@ int cli_compare(int argc, char **argv)
     sigaction(SIGINT, &sa, &old_int);
     sigaction(SIGTERM, &sa, &old_term);
 
-    struct cli_compare_result res = {.c = &camp, .adaptive = cfg.until_ci > 0};
+    struct compare_result res = {.c = &camp, .adaptive = cfg.until_ci > 0};
     stats_opts_default(&res.opts);
     res.opts.noise = cfg.noise;
     res.opts.confidence = cfg.confidence;
@@ -286,9 +156,13 @@ int cli_compare(int argc, char **argv)
             "interleaved, seed %llu, timeout %g s per run\n",
             cfg.nvariants, cfg.variants[0].name, cfg.runs, cfg.runs == 1 ? "" : "s", cfg.warmup,
             (unsigned long long)cfg.seed, camp.timeout);
-    rc = campaign(&res, &p);
+    struct compare_progress prog = {.run = on_run, .look = on_look, .say = on_say, .arg = &p};
+    rc = compare_execute(&res, &prog, err, sizeof(err));
+    progress_clear(&p);
+    if (rc && rc != -ENOMEM)
+        fprintf(stderr, "netab compare: %s\n", err);
     if (!rc)
-        rc = cli_compare_analyse(&res);
+        rc = compare_analyse(&res);
     if (!rc)
         rc = cfg.json ? cli_compare_print_json(&res) : (cli_compare_print_text(&res), 0);
     if (rc) {
@@ -304,7 +178,7 @@ int cli_compare(int argc, char **argv)
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
     int code = res.exit_code;
-    free_result(&res);
+    compare_result_free(&res);
     compare_campaign_free(&camp);
     compare_config_free(&cfg);
     return code;

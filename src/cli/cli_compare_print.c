@@ -8,7 +8,7 @@
 #include "cli/cli.h"
 #include "cli/cli_compare.h"
 
-static void print_header(const struct cli_compare_result *res)
+static void print_header(const struct compare_result *res)
 {
     const struct compare_config *cfg = res->c->cfg;
     size_t ok = 0, failed = 0, warm = 0;
@@ -45,12 +45,12 @@ static void print_header(const struct cli_compare_result *res)
     }
 }
 
-void cli_compare_print_text(const struct cli_compare_result *res)
+void cli_compare_print_text(const struct compare_result *res)
 {
     const struct compare_campaign *c = res->c;
     print_header(res);
     for (size_t i = 0; i < c->nmetrics; i++) {
-        const struct cli_compare_metric_report *m = &res->metrics[i];
+        const struct compare_metric_report *m = &res->metrics[i];
         /* Metrics the test does not have (latency of a stream test) are not worth a line. */
         if (!m->ok && !m->m->always && i != c->decide)
             continue;
@@ -67,7 +67,7 @@ void cli_compare_print_text(const struct cli_compare_result *res)
             continue;
     }
     printf("\n");
-    const struct cli_compare_metric_report *d = &res->metrics[c->decide];
+    const struct compare_metric_report *d = &res->metrics[c->decide];
     if (d->ok)
         for (size_t v = 1; v < c->cfg->nvariants; v++) {
             const struct stats_verdict *vd = &d->r.cmps[v - 1].c.verdict;
@@ -84,7 +84,7 @@ static json_t *str_or_null(const char *s)
     return s ? json_string(s) : json_null();
 }
 
-static json_t *runs_json(const struct cli_compare_result *res)
+static json_t *runs_json(const struct compare_result *res)
 {
     const struct compare_campaign *c = res->c;
     json_t *a = json_array();
@@ -105,12 +105,12 @@ static json_t *runs_json(const struct cli_compare_result *res)
     return a;
 }
 
-static json_t *metrics_json(const struct cli_compare_result *res)
+static json_t *metrics_json(const struct compare_result *res)
 {
     const struct compare_campaign *c = res->c;
     json_t *a = json_array();
     for (size_t i = 0; a && i < c->nmetrics; i++) {
-        const struct cli_compare_metric_report *m = &res->metrics[i];
+        const struct compare_metric_report *m = &res->metrics[i];
         json_t *o = json_pack("{s:s, s:o, s:s, s:s, s:b}", "name", m->m->name, "path",
                               str_or_null(m->m->path), "unit", m->m->unit, "direction",
                               m->m->lower_is_better ? "lower-is-better" : "higher-is-better",
@@ -124,7 +124,7 @@ static json_t *metrics_json(const struct cli_compare_result *res)
     return a;
 }
 
-int cli_compare_print_json(const struct cli_compare_result *res)
+int cli_compare_print_json(const struct compare_result *res)
 {
     const struct compare_config *cfg = res->c->cfg;
     json_t *vars = json_array(), *common = json_array();
@@ -137,7 +137,7 @@ int cli_compare_print_json(const struct cli_compare_result *res)
     }
     for (size_t i = 0; common && i < cfg->ncommon; i++)
         json_array_append_new(common, json_string(cfg->common[i]));
-    const struct cli_compare_metric_report *d = &res->metrics[res->c->decide];
+    const struct compare_metric_report *d = &res->metrics[res->c->decide];
     json_t *verdicts = json_array();
     for (size_t v = 1; verdicts && d->ok && v < cfg->nvariants; v++)
         json_array_append_new(verdicts,

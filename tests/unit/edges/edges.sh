@@ -18,7 +18,7 @@ check() {
         status=1
     fi
 }
-check compare compare campaign experiment store runspec input util
+check compare compare campaign experiment store runspec report stats input util
 check campaign campaign experiment store envcap runspec util
 check experiment experiment runspec engine util
 check runspec runspec engine proto util

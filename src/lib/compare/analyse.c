@@ -8,11 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/cli.h"
-#include "cli/cli_compare.h"
+#include "compare/result.h"
 #include "input/input.h"
 
-void cli_compare_metric_free(struct cli_compare_metric_report *m)
+void compare_metric_report_free(struct compare_metric_report *m)
 {
     stats_report_free(&m->r);
     m->ok = false;
@@ -22,7 +21,7 @@ void cli_compare_metric_free(struct cli_compare_metric_report *m)
  * Gives set v of r variant v's values of metric mi, in run order so that the
  * drift check sees the real sequence. Returns 0 or -ENOMEM.
  */
-static int variant_values(const struct cli_compare_result *res, size_t mi, size_t v,
+static int variant_values(const struct compare_result *res, size_t mi, size_t v,
                           struct stats_report *r)
 {
     const struct compare_metric *m = &res->c->metrics[mi];
@@ -43,8 +42,8 @@ static int variant_values(const struct cli_compare_result *res, size_t mi, size_
     return rc;
 }
 
-int cli_compare_analyse_metric(const struct cli_compare_result *res, size_t mi,
-                               struct cli_compare_metric_report *out)
+int compare_analyse_metric(const struct compare_result *res, size_t mi,
+                           struct compare_metric_report *out)
 {
     const struct compare_campaign *c = res->c;
     const struct compare_config *cfg = c->cfg;
@@ -76,11 +75,11 @@ int cli_compare_analyse_metric(const struct cli_compare_result *res, size_t mi,
     out->ok = true;
     return 0;
 nomem:
-    cli_compare_metric_free(out);
+    compare_metric_report_free(out);
     return -ENOMEM;
 }
 
-int cli_compare_analyse(struct cli_compare_result *res)
+int compare_analyse(struct compare_result *res)
 {
     const struct compare_campaign *c = res->c;
     const struct compare_config *cfg = c->cfg;
@@ -88,11 +87,11 @@ int cli_compare_analyse(struct cli_compare_result *res)
     if (!res->metrics)
         return -ENOMEM;
     for (size_t i = 0; i < c->nmetrics; i++)
-        if (cli_compare_analyse_metric(res, i, &res->metrics[i]))
+        if (compare_analyse_metric(res, i, &res->metrics[i]))
             return -ENOMEM;
-    const struct cli_compare_metric_report *d = &res->metrics[c->decide];
+    const struct compare_metric_report *d = &res->metrics[c->decide];
     if (res->interrupted) {
-        res->exit_code = EXIT_USAGE;
+        res->exit_code = COMPARE_UNDECIDED;
         snprintf(res->exit_reason, sizeof(res->exit_reason), "interrupted after %u round%s",
                  res->rounds, res->rounds == 1 ? "" : "s");
         return 0;
@@ -104,7 +103,7 @@ int cli_compare_analyse(struct cli_compare_result *res)
             ok += res->runs[k].slot.variant == v && !res->runs[k].slot.warmup &&
                   res->runs[k].status == COMPARE_RUN_OK;
         if (ok < 2) {
-            res->exit_code = EXIT_USAGE;
+            res->exit_code = COMPARE_UNDECIDED;
             snprintf(res->exit_reason, sizeof(res->exit_reason),
                      "variant '%s' has %zu successful run%s; at least 2 are needed for a verdict",
                      cfg->variants[v].name, ok, ok == 1 ? "" : "s");
@@ -112,18 +111,18 @@ int cli_compare_analyse(struct cli_compare_result *res)
         }
     }
     if (!d->ok) {
-        res->exit_code = EXIT_USAGE;
+        res->exit_code = COMPARE_UNDECIDED;
         snprintf(res->exit_reason, sizeof(res->exit_reason), "no verdict on %s: %s", d->m->name,
                  d->why);
         return 0;
     }
-    res->exit_code = EXIT_OK;
+    res->exit_code = COMPARE_NO_REGRESSION;
     snprintf(res->exit_reason, sizeof(res->exit_reason),
              "no regression in %s beyond the %g%% noise floor", d->m->name, res->opts.noise * 100);
     for (size_t v = 1; v < cfg->nvariants; v++) {
         const struct stats_verdict *vd = &d->r.cmps[v - 1].c.verdict;
         if (vd->kind == STATS_REGRESSED) {
-            res->exit_code = EXIT_FAIL;
+            res->exit_code = COMPARE_REGRESSED;
             snprintf(res->exit_reason, sizeof(res->exit_reason),
                      "'%s' regressed in %s by %+.2f%% [%+.2f%%, %+.2f%%] against '%s'",
                      cfg->variants[v].name, d->m->name, vd->rel * 100, vd->rel_low * 100,
@@ -138,4 +137,18 @@ int cli_compare_analyse(struct cli_compare_result *res)
                  cfg->until_ci * 100, res->rounds);
     }
     return 0;
+}
+
+void compare_result_free(struct compare_result *res)
+{
+    for (size_t i = 0; i < res->nruns; i++)
+        compare_run_free(&res->runs[i]);
+    free(res->runs);
+    res->runs = NULL;
+    res->nruns = res->cap = 0;
+    if (res->metrics)
+        for (size_t i = 0; i < res->c->nmetrics; i++)
+            compare_metric_report_free(&res->metrics[i]);
+    free(res->metrics);
+    res->metrics = NULL;
 }

@@ -1,0 +1,91 @@
+/*
+ * A `netab compare` campaign from its runs to its verdict: the adaptive
+ * schedule of looks executed on the campaign engine (compare_execute()), the
+ * statistics of every metric (compare_analyse()) and the outcome, which is
+ * also the command's exit status.
+ */
+#ifndef NETAB_COMPARE_RESULT_H
+#define NETAB_COMPARE_RESULT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "compare/compare.h"
+#include "report/stats_report.h"
+#include "stats/opts.h"
+#include "stats/verdict.h"
+
+/* With --until-ci, the first look comes after at least this many measured rounds. */
+#define COMPARE_MIN_FIRST_LOOK 5
+
+/* The outcome; the numbers are netab compare's exit statuses. */
+enum compare_outcome {
+    COMPARE_NO_REGRESSION = 0, /* no regression beyond the noise floor in the deciding metric */
+    COMPARE_REGRESSED = 1,
+    COMPARE_UNDECIDED = 2, /* too few runs, no verdict possible, interrupted, or an error */
+};
+
+struct compare_metric_report {
+    const struct compare_metric *m;
+    bool ok;       /* every variant had >= 2 values, so r holds the statistics */
+    char why[200]; /* when not ok: which variant lacked values */
+    struct stats_report r;
+};
+
+struct compare_result {
+    const struct compare_campaign *c;
+    struct compare_run *runs;
+    size_t nruns, cap;
+    size_t planned_runs; /* runs planned so far, warm-ups included */
+    unsigned rounds;     /* measured rounds completed */
+    unsigned looks_planned, looks_done;
+    bool adaptive, target_reached, interrupted;
+    double worst_halfwidth; /* at the last look: widest half-width of the relative change */
+    struct stats_opts opts; /* as used for every comparison (confidence adjusted for looks) */
+    struct compare_metric_report *metrics; /* c->nmetrics of them, after the analysis */
+    int exit_code;                         /* an enum compare_outcome */
+    char exit_reason[320];
+};
+
+/* What compare_execute() reports as it goes; every member may be NULL. */
+struct compare_progress {
+    /* A run finished and was recorded as res->runs[res->nruns - 1]. */
+    void (*run)(const struct compare_result *res, const struct compare_run *r, void *arg);
+    /* Look `look` (1-based) of `looks` after `rounds` measured rounds. */
+    void (*look)(const struct compare_result *res, size_t look, size_t looks, unsigned rounds,
+                 bool reached, void *arg);
+    /* A message from the campaign engine (a sentence). */
+    void (*say)(const char *msg, void *arg);
+    void *arg;
+};
+
+/*
+ * Runs the whole comparison on the campaign engine (compare/session.h):
+ * cfg's runs, or with --until-ci the pre-planned looks (the first after
+ * max(runs, COMPARE_MIN_FIRST_LOOK) rounds, then compare_looks()), with the
+ * confidence of every interval Bonferroni-corrected over the planned looks
+ * (docs/compare.md). res->c, res->adaptive and res->opts must be set; the
+ * runs are appended to res. Stops early after campaign_cancel() (then
+ * res->interrupted). Returns 0, -ENOMEM, or another negative errno with a
+ * sentence in err (the store could not be used).
+ */
+NB_MUST_CHECK int compare_execute(struct compare_result *res, const struct compare_progress *p,
+                                  char *err, size_t errlen);
+
+/*
+ * Computes the statistics of metric i over the successful measured runs:
+ * one set per variant, each compared with variant 0. Returns 0 or -ENOMEM;
+ * out->ok says whether there was enough data. Free with
+ * compare_metric_report_free().
+ */
+NB_MUST_CHECK int compare_analyse_metric(const struct compare_result *res, size_t i,
+                                         struct compare_metric_report *out);
+void compare_metric_report_free(struct compare_metric_report *m);
+
+/* Analyses every metric and decides exit_code and exit_reason. Returns 0 or -ENOMEM. */
+NB_MUST_CHECK int compare_analyse(struct compare_result *res);
+
+/* Frees the runs and the metric reports of res (not res->c). */
+void compare_result_free(struct compare_result *res);
+
+#endif
