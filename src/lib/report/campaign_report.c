@@ -458,9 +458,16 @@ static int take_comparison(struct creport *r, const struct stats_report *sr, siz
         en->cmp.runs_needed <= base->n)
         return 0;
     char msg[STATS_WARNING_LEN];
-    snprintf(msg, sizeof(msg),
-             "about %zu runs per variant are needed to resolve a %g%% change (have %zu and %zu)",
-             en->cmp.runs_needed, r->opts.noise * 100, base->n, en->n);
+    if (en->cmp.runs_needed >= STATS_REPORT_RUNS_COUNTABLE)
+        snprintf(msg, sizeof(msg),
+                 "more than %zu runs per variant are needed to resolve a %g%% change (have %zu "
+                 "and %zu)",
+                 (size_t)STATS_REPORT_RUNS_COUNTABLE, r->opts.noise * 100, base->n, en->n);
+    else
+        snprintf(msg, sizeof(msg),
+                 "about %zu runs per variant are needed to resolve a %g%% change (have %zu and "
+                 "%zu)",
+                 en->cmp.runs_needed, r->opts.noise * 100, base->n, en->n);
     return add_stats_warning(r, v, c, m, "underpowered", msg);
 }
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "report/campaign_report.h"
+#include "report/stats_report.h"
 #include "util/csv.h"
 
 static json_t *num(double v)
@@ -48,7 +49,10 @@ static json_t *comparison_json(const struct creport *r, const struct creport_ent
     e |= json_object_set_new(o, "verdict", json_string(stats_verdict_name(c->verdict.kind)));
     e |= json_object_set_new(o, "verdict_detail", json_string(detail));
     e |= json_object_set_new(o, "significant", json_boolean(c->verdict.significant));
-    e |= json_object_set_new(o, "runs_needed", json_integer((json_int_t)c->runs_needed));
+    e |= json_object_set_new(o, "runs_needed",
+                             c->runs_needed < STATS_REPORT_RUNS_COUNTABLE
+                                 ? json_integer((json_int_t)c->runs_needed)
+                                 : json_null());
     if (e) {
         json_decref(o);
         return NULL;

@@ -113,6 +113,13 @@ static void test_iperf3(void **state)
                     "\"bits_per_second\":1.05e6,\"jitter_ms\":0.02,\"lost_percent\":0}}}";
     expect_values(u, INPUT_AUTO, NULL, udp, 1, INPUT_IPERF3);
     expect_values(u, INPUT_IPERF3, "end.sum.jitter_ms", jitter, 1, INPUT_IPERF3);
+    /* iperf3 3.12 UDP: end.sum is the sender's view; the default is what was received. */
+    const double recv_udp[] = {0.9e6};
+    expect_values("{\"start\":{\"version\":\"iperf 3.12\"},\"end\":{"
+                  "\"sum\":{\"bits_per_second\":1.05e6,\"lost_percent\":14},"
+                  "\"sum_sent\":{\"bits_per_second\":1.05e6},"
+                  "\"sum_received\":{\"bits_per_second\":0.9e6}}}",
+                  INPUT_AUTO, NULL, recv_udp, 1, INPUT_IPERF3);
     expect_error("{\"start\":{},\"end\":{},\"error\":\"unable to connect to server\"}",
                  INPUT_IPERF3, NULL, 0, "f.txt:1: the run reported an error: unable to connect");
 }

@@ -16,7 +16,8 @@
 static struct stats_verdict decide(double p, double r, double lo, double hi, bool lower)
 {
     struct stats_verdict v;
-    stats_verdict_decide(p, 0.05, r, lo, hi, 0.01, lower, &v);
+    /* The tests speak in ratios; the rule takes the relative change. */
+    stats_verdict_decide(p, 0.05, r - 1, lo - 1, hi - 1, 0.01, lower, &v);
     return v;
 }
 
