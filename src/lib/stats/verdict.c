@@ -53,6 +53,15 @@ void stats_verdict_decide_diff(double p, double alpha, double diff, double lo, d
     classify(lo, hi, floor, lower_is_better, out);
 }
 
+void stats_verdict_change(const struct stats_verdict *v, char *buf, size_t len)
+{
+    if (v->on_difference)
+        snprintf(buf, len, "difference %+.6g [%+.6g, %+.6g]", v->diff, v->diff_low, v->diff_high);
+    else
+        snprintf(buf, len, "%+.2f%% [%+.2f%%, %+.2f%%]", v->rel * 100, v->rel_low * 100,
+                 v->rel_high * 100);
+}
+
 const char *stats_verdict_name(enum stats_verdict_kind k)
 {
     switch (k) {

@@ -57,6 +57,13 @@ void stats_verdict_decide(double p, double alpha, double rel, double rel_low, do
 void stats_verdict_decide_diff(double p, double alpha, double diff, double lo, double hi,
                                double floor, bool lower_is_better, struct stats_verdict *out);
 
+/*
+ * The change v was decided on, into buf: "+2.53% [+1.20%, +3.84%]", or
+ * "difference -60.8 [-68.4, -53.2]" when it was decided on the difference
+ * (on_difference), so that no caller prints a NaN percentage.
+ */
+void stats_verdict_change(const struct stats_verdict *v, char *buf, size_t len);
+
 /* "regressed", "improved", "within noise" or "no difference proven" (static strings). */
 const char *stats_verdict_name(enum stats_verdict_kind k);
 
