@@ -151,6 +151,19 @@ static void test_scale_free(void **state)
     ASSERT_REL(tiny.sets[0].sum.cv, unit.sets[0].sum.cv, 1e-9);
     assert_true(huge.cmps[0].c.runs_needed == unit.cmps[0].c.runs_needed);
     assert_true(tiny.cmps[0].c.runs_needed == unit.cmps[0].c.runs_needed);
+    /* Above 1e154 the old code printed stddev inf and "about 18446744073709551615 runs". */
+    double a160[5], b160[5];
+    for (size_t i = 0; i < 5; i++) {
+        a160[i] = a[i] * 1e160;
+        b160[i] = b[i] * 1e160;
+    }
+    struct stats_report big;
+    analyse(&big, a160, 5, b160, 5, 0.95, false);
+    ASSERT_REL(big.sets[0].sum.stddev, unit.sets[0].sum.stddev * 1e160, 1e-12);
+    ASSERT_REL(big.cmps[0].c.welch.p, unit.cmps[0].c.welch.p, 1e-9);
+    assert_true(big.cmps[0].c.runs_needed == unit.cmps[0].c.runs_needed);
+    assert_printable(&big);
+    stats_report_free(&big);
     stats_report_free(&unit);
     stats_report_free(&huge);
     stats_report_free(&tiny);
