@@ -71,10 +71,10 @@ void cli_compare_print_text(const struct compare_result *res)
     if (d->ok)
         for (size_t v = 1; v < c->cfg->nvariants; v++) {
             const struct stats_verdict *vd = &d->r.cmps[v - 1].c.verdict;
-            printf("result: %s vs %s: %s %s, %+.2f%% [%+.2f%%, %+.2f%%]\n",
-                   c->cfg->variants[v].name, c->cfg->variants[0].name, d->m->name,
-                   stats_verdict_name(vd->kind), vd->rel * 100, vd->rel_low * 100,
-                   vd->rel_high * 100);
+            char chg[128];
+            stats_verdict_change(vd, chg, sizeof(chg));
+            printf("result: %s vs %s: %s %s, %s\n", c->cfg->variants[v].name,
+                   c->cfg->variants[0].name, d->m->name, stats_verdict_name(vd->kind), chg);
         }
     printf("exit status %d: %s\n", res->exit_code, res->exit_reason);
 }

@@ -31,10 +31,14 @@ static const char usage_text[] =
     "  --format F           plain, netab, iperf3, iperf2 or auto (default: auto)\n"
     "  --metric M           JSON: a dotted path into each document (default\n"
     "                       end.receiver.bits_per_second for netab,\n"
-    "                       end.sum_received.bits_per_second for iperf3 TCP,\n"
-    "                       end.sum.bits_per_second for iperf3 UDP);\n"
+    "                       end.sum_received.bits_per_second for iperf3, TCP\n"
+    "                       and UDP (end.sum.bits_per_second where a UDP\n"
+    "                       document has no sum_received));\n"
     "                       iperf2: bandwidth (default), jitter, loss, transfer\n"
-    "  --column N           plain: take the Nth whitespace-separated column (default 1)\n"
+    "  --column N           plain: take the Nth whitespace-separated column (default 1);\n"
+    "                       given once it applies to every file, given more than once\n"
+    "                       each applies to the files after it:\n"
+    "                       netab stats --column 1 f --column 3 f\n"
     "\n"
     "judgement:\n"
     "  --confidence P       confidence level in percent, 50..99.99 (default 95)\n"
@@ -124,7 +128,37 @@ struct cli_stats_args {
     struct stats_opts opts;
     struct input_opts in;
     bool json, csv, fail_on_regression, plot;
+    /* The files in order, each with the --column that was in force before it (0: none). */
+    const char **files;
+    unsigned *columns;
+    size_t nfiles;
+    unsigned ncolumn_opts; /* how many --column options were given */
+    unsigned last_column;  /* the latest --column's value */
+    bool column_after_last_file;
 };
+
+/*
+ * Gives every file its column: one --column applies to every file wherever
+ * it stands (as it always did); several apply each to the files after it,
+ * and one after the last file would apply to nothing, which is refused
+ * rather than silently ignored. Returns -1 to go on, else the exit code.
+ */
+static int resolve_columns(struct cli_stats_args *a)
+{
+    if (a->ncolumn_opts == 1) {
+        for (size_t i = 0; i < a->nfiles; i++)
+            a->columns[i] = a->last_column;
+        return -1;
+    }
+    if (a->ncolumn_opts > 1 && a->column_after_last_file) {
+        fprintf(stderr,
+                "netab stats: --column %u follows the last file; with several --column options "
+                "each applies to the files after it\n",
+                a->last_column);
+        return EXIT_USAGE;
+    }
+    return -1;
+}
 
 /* Returns -1 to go on, else the exit code. */
 static int parse_args(int argc, char **argv, struct cli_stats_args *a)
@@ -138,8 +172,17 @@ static int parse_args(int argc, char **argv, struct cli_stats_args *a)
     int c;
     double d;
     unsigned long long u;
-    while ((c = getopt_long(argc, argv, ":h", long_opts, NULL)) != -1) {
+    a->nfiles = 0;
+    a->ncolumn_opts = a->last_column = 0;
+    a->column_after_last_file = false;
+    /* "-" first: files come back in order (as 1), so that --column can apply to those after it. */
+    while ((c = getopt_long(argc, argv, "-:h", long_opts, NULL)) != -1) {
         switch (c) {
+        case 1:
+            a->files[a->nfiles] = optarg;
+            a->columns[a->nfiles++] = a->last_column;
+            a->column_after_last_file = false;
+            break;
         case OPT_CONFIDENCE:
             if (parse_range("--confidence", optarg, 50, 99.99, false, false, &d))
                 return EXIT_USAGE;
@@ -166,7 +209,9 @@ static int parse_args(int argc, char **argv, struct cli_stats_args *a)
         case OPT_COLUMN:
             if (parse_count("--column", optarg, 1, 1000, &u))
                 return EXIT_USAGE;
-            a->in.column = (unsigned)u;
+            a->last_column = (unsigned)u;
+            a->ncolumn_opts++;
+            a->column_after_last_file = true;
             break;
         case OPT_FORMAT:
             if (input_parse_format(optarg, &a->in.format)) {
@@ -219,21 +264,35 @@ static int parse_args(int argc, char **argv, struct cli_stats_args *a)
         fprintf(stderr, "netab stats: --json and --csv exclude each other\n");
         return EXIT_USAGE;
     }
-    if (optind >= argc) {
+    /* "--" ends the options; what follows are files. */
+    for (int i = optind; i < argc; i++) {
+        a->files[a->nfiles] = argv[i];
+        a->columns[a->nfiles++] = a->last_column;
+        a->column_after_last_file = false;
+    }
+    if (!a->nfiles) {
         fprintf(stderr, "netab stats: no input files\ntry 'netab stats --help'\n");
         return EXIT_USAGE;
     }
-    return -1;
+    return resolve_columns(a);
 }
 
 /* Reads set i from path into r. Returns 0 or the exit code, after saying why on stderr. */
-static int load_set(struct stats_report *r, size_t i, const char *path,
-                    const struct cli_stats_args *a)
+static int load_set(struct stats_report *r, size_t i, const struct cli_stats_args *a)
 {
     char err[NB_ERRLEN];
+    const char *path = a->files[i];
     const char *shown = strcmp(path, "-") ? path : "<stdin>";
     struct input_values in = {0};
-    if (input_read_path(path, &a->in, &in, err, sizeof(err))) {
+    struct input_opts io = a->in;
+    io.column = a->columns[i];
+    /* The same file under two columns needs two names, or the report shows f against f. */
+    char named[NB_ERRLEN];
+    if (a->ncolumn_opts > 1) {
+        snprintf(named, sizeof(named), "%s:%u", shown, io.column ? io.column : 1);
+        shown = named;
+    }
+    if (input_read_path(path, &io, &in, err, sizeof(err))) {
         fprintf(stderr, "netab stats: %s\n", err);
         input_values_free(&in); /* a bad value mid-file leaves those before it */
         return EXIT_USAGE;
@@ -282,28 +341,38 @@ static int print_report(const struct stats_report *r, const struct cli_stats_arg
 int cli_stats(int argc, char **argv)
 {
     struct cli_stats_args a;
-    int rc = parse_args(argc, argv, &a);
+    struct stats_report r = {0};
+    a.files = calloc((size_t)argc + 1, sizeof(*a.files));
+    a.columns = calloc((size_t)argc + 1, sizeof(*a.columns));
+    int rc = EXIT_FAIL;
+    if (!a.files || !a.columns) {
+        fprintf(stderr, "netab stats: out of memory\n");
+        goto out;
+    }
+    rc = parse_args(argc, argv, &a);
     if (rc >= 0)
-        return rc;
+        goto out;
     /* GSL must report errors through return values, never abort the process. */
     gsl_set_error_handler_off();
 
-    size_t nsets = (size_t)(argc - optind);
-    struct stats_report r;
+    size_t nsets = a.nfiles;
     if (stats_report_init(&r, nsets, &a.opts)) {
         fprintf(stderr, "netab stats: out of memory\n");
-        return EXIT_FAIL;
+        rc = EXIT_FAIL;
+        goto out;
     }
     r.plot = a.plot;
     rc = EXIT_OK;
     for (size_t i = 0; i < nsets && rc == EXIT_OK; i++)
-        rc = load_set(&r, i, argv[optind + (int)i], &a);
+        rc = load_set(&r, i, &a);
     if (rc != EXIT_OK)
         goto out;
     char err[NB_ERRLEN];
-    if (stats_report_analyse(&r, err, sizeof(err))) {
+    int arc = stats_report_analyse(&r, err, sizeof(err));
+    if (arc) {
         fprintf(stderr, "netab stats: %s\n", err);
-        rc = EXIT_FAIL;
+        /* Values beyond what doubles can compare are bad input, not a failure of netab. */
+        rc = arc == -ERANGE ? EXIT_USAGE : EXIT_FAIL;
         goto out;
     }
     rc = print_report(&r, &a);
@@ -311,5 +380,7 @@ int cli_stats(int argc, char **argv)
         rc = EXIT_FAIL;
 out:
     stats_report_free(&r);
+    free(a.files);
+    free(a.columns);
     return rc;
 }

@@ -30,6 +30,40 @@ check "bad confidence" 2 "--confidence" "$netab" stats --confidence 100 base.txt
 check "missing option value" 2 "needs a value" "$netab" stats base.txt --metric
 check "bad format" 2 "--format: 'xml'" "$netab" stats --format xml base.txt
 check "help" 0 "usage: netab stats" "$netab" stats --help
+# Issue 10, section 5: the inputs where a figure used to be wrong.
+check "baseline crossing zero is decided on the difference" 0 "verdict: regressed" \
+    "$netab" stats zero_cross_base.txt zero_cross_other.txt
+check "baseline crossing zero says ratios are undefined" 0 "ratios undefined: the baseline's 95% interval" \
+    "$netab" stats zero_cross_base.txt zero_cross_other.txt
+check "exactly -1% is within a 1% floor" 0 "verdict: within noise" \
+    "$netab" stats --fail-on-regression const100.txt const99.txt
+check "99.9% on two values" 0 "(Fieller)" "$netab" stats --confidence 99.9 two_base.txt two_other.txt
+check "values near 1e154" 0 "p = 0.00395" "$netab" stats huge_base.txt huge_other.txt
+check "subnormal values" 0 "p = 0.00395" "$netab" stats subnormal_base.txt subnormal_other.txt
+for pair in "zero_cross_base.txt zero_cross_other.txt" "huge_base.txt huge_other.txt" \
+    "subnormal_base.txt subnormal_other.txt" "const100.txt const99.txt"; do
+    for fmt in "" --csv; do
+        # shellcheck disable=SC2086
+        run_netab "$netab" stats $fmt $pair
+        expect_rc "stats ${fmt:-(text)} $pair" 0 || continue
+        if cat "$nb_out" "$nb_err" | grep -qiwE 'nan|-nan|inf|18446744073709551615'; then
+            fail "$pair (${fmt:-text}): the report shows nan, inf or a wrapped count"
+            nb_show
+        else
+            pass "$pair (${fmt:-text}): no nan, inf or wrapped count"
+        fi
+    done
+done
+printf '1e308\n1.1e308\n' >"$nb_tmp/far_a.txt"
+printf -- '-1e308\n-1.1e308\n' >"$nb_tmp/far_b.txt"
+check "values too far apart are refused" 2 "too far apart to compare in double precision" \
+    "$netab" stats "$nb_tmp/far_a.txt" "$nb_tmp/far_b.txt"
+check "one column per file" 0 "columns.txt:3 vs x columns.txt:2 (baseline)" \
+    "$netab" stats --column 2 columns.txt --column 3 columns.txt
+check "one --column applies to every file" 0 "mean   diff  +0 [-1.153, +1.153]" \
+    "$netab" stats columns.txt columns.txt --column 3
+check "a trailing --column among several is refused" 2 "--column 3 follows the last file" \
+    "$netab" stats --column 2 columns.txt columns.txt --column 3
 run_netab "$netab" stats --json base.txt slower.txt
 if expect_rc "netab stats --json for the contract" 0; then
     out=$(python3 -c '

@@ -122,11 +122,12 @@ int compare_analyse(struct compare_result *res)
     for (size_t v = 1; v < cfg->nvariants; v++) {
         const struct stats_verdict *vd = &d->r.cmps[v - 1].c.verdict;
         if (vd->kind == STATS_REGRESSED) {
+            char chg[128];
+            stats_verdict_change(vd, chg, sizeof(chg));
             res->exit_code = COMPARE_REGRESSED;
             snprintf(res->exit_reason, sizeof(res->exit_reason),
-                     "'%s' regressed in %s by %+.2f%% [%+.2f%%, %+.2f%%] against '%s'",
-                     cfg->variants[v].name, d->m->name, vd->rel * 100, vd->rel_low * 100,
-                     vd->rel_high * 100, cfg->variants[0].name);
+                     "'%s' regressed in %s by %s against '%s'", cfg->variants[v].name, d->m->name,
+                     chg, cfg->variants[0].name);
             break;
         }
     }

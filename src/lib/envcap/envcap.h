@@ -53,6 +53,17 @@ int env_iface_irqs(const char *ifname, const char *sysfs_root, const char *procf
 json_t *env_warnings(const json_t *env);
 
 /*
+ * The warnings of many runs' snapshots envs[0..n-1] (entries that are not
+ * objects, such as runs without a snapshot, are skipped), aggregated so that
+ * a report prints each once: settings warnings once each, with "(in k of N
+ * runs)" when not every run had them; "1-minute load average above 0.5 in
+ * 14 of 60 runs (up to 2.21)"; "competing benchmark processes in 20 of 60
+ * runs: make x12, cc1 x40" (occurrences over all runs). Returns a JSON
+ * array of strings; NULL only when out of memory. Caller has ownership.
+ */
+json_t *env_warnings_summary(const json_t *const *envs, size_t n);
+
+/*
  * The leaves that differ between two snapshots, as an array of objects
  * {"path": JSON Pointer (RFC 6901), "a": value or null, "b": value or null}
  * in a's order then b's extra paths. Volatile facts are left out; see

@@ -49,23 +49,42 @@ static void governor(json_t *w, const json_t *cpufreq)
         add(w, "CPU frequency governor is not \"performance\" on every CPU (%s)", list);
 }
 
+/* Warnings about the clock: governor not "performance", turbo on. */
+static void clock_warnings(json_t *w, const json_t *env)
+{
+    governor(w, json_object_get(env, "cpufreq"));
+    if (json_is_true(json_object_get(json_object_get(env, "turbo"), "enabled")))
+        add(w, "turbo/boost is on: the clock speed depends on temperature and on how many cores "
+               "are busy");
+}
+
+/* Warnings about the machine's layout: SMT on, irqbalance running. */
+static void topology_warnings(json_t *w, const json_t *env)
+{
+    json_t *smt = json_object_get(json_object_get(env, "cpu"), "smt_active");
+    if (json_is_integer(smt) && json_integer_value(smt) == 1)
+        add(w, "SMT (hyper-threading) is on (informational): sibling threads share a core");
+    if (json_is_true(json_object_get(env, "irqbalance")))
+        add(w, "irqbalance is running: it may move the NIC's interrupts between CPUs during a run");
+}
+
+/* The 1-minute load average of env if it is above LOAD_WARN, else a negative number. */
+static double high_load(const json_t *env)
+{
+    json_t *l1 = json_object_get(json_object_get(env, "load"), "avg1");
+    return json_is_number(l1) && json_number_value(l1) > LOAD_WARN ? json_number_value(l1) : -1;
+}
+
 json_t *env_warnings(const json_t *env)
 {
     json_t *w = json_array();
     if (!w || !json_is_object(env))
         return w;
-
-    governor(w, json_object_get(env, "cpufreq"));
-
-    if (json_is_true(json_object_get(json_object_get(env, "turbo"), "enabled")))
-        add(w, "turbo/boost is on: the clock speed depends on temperature and on how many cores "
-               "are busy");
-
-    json_t *l1 = json_object_get(json_object_get(env, "load"), "avg1");
-    if (json_is_number(l1) && json_number_value(l1) > LOAD_WARN)
+    clock_warnings(w, env);
+    double load = high_load(env);
+    if (load >= 0)
         add(w, "1-minute load average is %.2f (above %.1f): other work is competing for the CPUs",
-            json_number_value(l1), LOAD_WARN);
-
+            load, LOAD_WARN);
     json_t *p;
     size_t i;
     json_array_foreach(json_object_get(env, "noise_processes"), i, p)
@@ -74,12 +93,108 @@ json_t *env_warnings(const json_t *env)
             json_string_value(json_object_get(p, "comm")),
             (long long)json_integer_value(json_object_get(p, "pid")));
     }
-
-    json_t *smt = json_object_get(json_object_get(env, "cpu"), "smt_active");
-    if (json_is_integer(smt) && json_integer_value(smt) == 1)
-        add(w, "SMT (hyper-threading) is on (informational): sibling threads share a core");
-
-    if (json_is_true(json_object_get(env, "irqbalance")))
-        add(w, "irqbalance is running: it may move the NIC's interrupts between CPUs during a run");
+    topology_warnings(w, env);
     return w;
+}
+
+/* Tallies over the runs: counts[message] for setting warnings, counts[comm] for processes. */
+struct tally {
+    size_t runs, load_runs, proc_runs;
+    double load_max;
+    json_t *settings; /* message -> runs that had it, in first-seen order */
+    json_t *procs;    /* comm -> occurrences over all runs, in first-seen order */
+};
+
+static int count_up(json_t *counts, const char *key)
+{
+    json_t *c = json_object_get(counts, key);
+    json_int_t n = c ? json_integer_value(c) : 0;
+    return json_object_set_new(counts, key, json_integer(n + 1));
+}
+
+/* Adds one run's snapshot to t. Returns 0 or -1 when out of memory. */
+static int tally_add(struct tally *t, const json_t *env)
+{
+    t->runs++;
+    double load = high_load(env);
+    if (load >= 0) {
+        t->load_runs++;
+        t->load_max = load > t->load_max ? load : t->load_max;
+    }
+    json_t *procs = json_object_get(env, "noise_processes"), *p, *s;
+    size_t i;
+    t->proc_runs += json_array_size(procs) > 0;
+    json_array_foreach(procs, i, p)
+    {
+        const char *comm = json_string_value(json_object_get(p, "comm"));
+        if (count_up(t->procs, comm ? comm : "?"))
+            return -1;
+    }
+    json_t *w = json_array();
+    if (!w)
+        return -1;
+    clock_warnings(w, env);
+    topology_warnings(w, env);
+    int e = 0;
+    json_array_foreach(w, i, s) e |= count_up(t->settings, json_string_value(s));
+    json_decref(w);
+    return e;
+}
+
+/* The sentences of t: settings (with how many runs when not all), load, processes. */
+static void tally_sentences(const struct tally *t, json_t *out)
+{
+    const char *k;
+    json_t *v;
+    json_object_foreach(t->settings, k, v)
+    {
+        size_t n = (size_t)json_integer_value(v);
+        if (n < t->runs)
+            add(out, "%s (in %zu of %zu runs)", k, n, t->runs);
+        else
+            add(out, "%s", k);
+    }
+    if (t->load_runs)
+        add(out,
+            "1-minute load average above %.1f in %zu of %zu runs (up to %.2f): other work was "
+            "competing for the CPUs",
+            LOAD_WARN, t->load_runs, t->runs, t->load_max);
+    if (!t->proc_runs)
+        return;
+    char list[400] = "";
+    size_t used = 0;
+    json_object_foreach(t->procs, k, v)
+    {
+        int n = snprintf(list + used, sizeof(list) - used, "%s%s x%lld", used ? ", " : "", k,
+                         (long long)json_integer_value(v));
+        if (n < 0 || (size_t)n >= sizeof(list) - used - 8) {
+            /* Out of room: say that the list goes on rather than cut a name. */
+            list[used] = '\0';
+            strcat(list, ", ...");
+            break;
+        }
+        used += (size_t)n;
+    }
+    add(out, "competing benchmark processes in %zu of %zu runs: %s", t->proc_runs, t->runs, list);
+}
+
+json_t *env_warnings_summary(const json_t *const *envs, size_t n)
+{
+    struct tally t = {0};
+    t.settings = json_object();
+    t.procs = json_object();
+    json_t *out = json_array();
+    int e = !t.settings || !t.procs || !out;
+    for (size_t i = 0; !e && i < n; i++)
+        if (json_is_object(envs[i]))
+            e = tally_add(&t, envs[i]);
+    if (!e)
+        tally_sentences(&t, out);
+    json_decref(t.settings);
+    json_decref(t.procs);
+    if (e) {
+        json_decref(out);
+        return NULL;
+    }
+    return out;
 }

@@ -56,7 +56,10 @@ static const char *default_metric(json_t *doc, enum input_format f)
 {
     if (f == INPUT_NETAB || (f == INPUT_AUTO && !is_iperf3(doc)))
         return NETAB_DEFAULT_METRIC;
-    /* TCP reports sum_received; UDP only has end.sum, with the receiver's view. */
+    /*
+     * sum_received is the receiver's view for TCP and UDP alike (in iperf3
+     * 3.12 a UDP end.sum is the sender's); only older UDP documents lack it.
+     */
     if (input_json_path(doc, "end.sum_received"))
         return IPERF3_TCP_METRIC;
     if (input_json_path(doc, "end.sum"))

@@ -35,10 +35,11 @@ static const struct creport_metric metrics[] = {
      M(lost_percent)},
     {"cpu_local", "CPU loc %", "CPU utilisation, local", "%", true, ALL, 1, M(cpu_local_pct)},
     {"cpu_remote", "CPU rem %", "CPU utilisation, remote", "%", true, ALL, 1, M(cpu_remote_pct)},
-    {"local_demand", "loc us/KiB", "CPU cost, local", "us/KiB", true,
-     CREPORT_TCP_STREAM | CREPORT_UNKNOWN, 1, M(local_us_per_kib)},
-    {"remote_demand", "rem us/KiB", "CPU cost, remote", "us/KiB", true,
-     CREPORT_TCP_STREAM | CREPORT_UNKNOWN, 1, M(remote_us_per_kib)},
+    /* UDP runs have a cost per received KiB too (end.service_demand), as TCP runs do. */
+    {"local_demand", "loc us/KiB", "CPU cost, local", "us/KiB", true, STREAMS, 1,
+     M(local_us_per_kib)},
+    {"remote_demand", "rem us/KiB", "CPU cost, remote", "us/KiB", true, STREAMS, 1,
+     M(remote_us_per_kib)},
 };
 #define NMETRICS (sizeof(metrics) / sizeof(metrics[0]))
 
@@ -220,25 +221,27 @@ static char *result_test(const char *result_json)
     return c;
 }
 
-/* Adds env_warnings() of one run's env_json to the deduplicated list. */
-static int add_env_warnings(json_t *list, const char *env_json)
+/*
+ * The environment warnings of all runs, aggregated (env_warnings_summary()):
+ * one line per kind with how many runs it concerned, never one per
+ * competing process per run. Returns 0 or -ENOMEM.
+ */
+static int collect_env_warnings(struct creport *r, const struct store_run *runs, size_t nruns)
 {
-    json_t *env = env_json ? json_loads(env_json, 0, NULL) : NULL;
-    if (!env)
-        return 0;
-    json_t *w = env_warnings(env), *s, *t;
-    size_t i, j;
-    int e = w ? 0 : -ENOMEM;
-    json_array_foreach(w, i, s)
-    {
-        bool seen = false;
-        json_array_foreach(list, j, t) if (json_equal(s, t)) seen = true;
-        if (!seen && json_array_append(list, s))
-            e = -ENOMEM;
-    }
-    json_decref(w);
-    json_decref(env);
-    return e;
+    json_t **envs = calloc(nruns ? nruns : 1, sizeof(*envs));
+    if (!envs)
+        return -ENOMEM;
+    for (size_t k = 0; k < nruns; k++)
+        envs[k] = runs[k].env_json ? json_loads(runs[k].env_json, 0, NULL) : NULL;
+    json_t *w = env_warnings_summary((const json_t *const *)envs, nruns);
+    for (size_t k = 0; k < nruns; k++)
+        json_decref(envs[k]);
+    free(envs);
+    if (!w)
+        return -ENOMEM;
+    json_decref(r->env_warnings);
+    r->env_warnings = w;
+    return 0;
 }
 
 /* Which runs count, where: one measured ok run per planned seq (the first). */
@@ -363,7 +366,7 @@ static int fill_values(struct creport *r, const struct placed *p, size_t n)
             for (size_t m = 0; m < NMETRICS; m++) {
                 long cap = r->n_measured[v * r->ncells + c];
                 struct creport_entry *en = creport_at(r, v, c, m);
-                en->median = NAN;
+                en->median = en->mean = NAN;
                 if (!(en->values = malloc((size_t)(cap ? cap : 1) * sizeof(double))))
                     return -ENOMEM;
             }
@@ -458,9 +461,16 @@ static int take_comparison(struct creport *r, const struct stats_report *sr, siz
         en->cmp.runs_needed <= base->n)
         return 0;
     char msg[STATS_WARNING_LEN];
-    snprintf(msg, sizeof(msg),
-             "about %zu runs per variant are needed to resolve a %g%% change (have %zu and %zu)",
-             en->cmp.runs_needed, r->opts.noise * 100, base->n, en->n);
+    if (en->cmp.runs_needed >= STATS_REPORT_RUNS_COUNTABLE)
+        snprintf(msg, sizeof(msg),
+                 "more than %zu runs per variant are needed to resolve a %g%% change (have %zu "
+                 "and %zu)",
+                 (size_t)STATS_REPORT_RUNS_COUNTABLE, r->opts.noise * 100, base->n, en->n);
+    else
+        snprintf(msg, sizeof(msg),
+                 "about %zu runs per variant are needed to resolve a %g%% change (have %zu and "
+                 "%zu)",
+                 en->cmp.runs_needed, r->opts.noise * 100, base->n, en->n);
     return add_stats_warning(r, v, c, m, "underpowered", msg);
 }
 
@@ -487,6 +497,7 @@ static int compare_cell_metric(struct creport *r, size_t c, size_t m, const stru
         const struct stats_report_set *set = &sr.sets[v];
         if (set->described) {
             creport_at(r, v, c, m)->median = set->sum.median;
+            creport_at(r, v, c, m)->mean = set->sum.mean;
             for (size_t i = 0; deciding && i < set->nwarnings && !e; i++)
                 e = add_stats_warning(r, v, c, m, set->warnings[i].kind, set->warnings[i].message);
         }
@@ -578,8 +589,7 @@ int creport_build(const struct store_experiment *x, const char *spec_json,
         (e = fill_values(r, p, np)))
         goto out;
     choose_deciders(r, o);
-    for (size_t k = 0; !e && k < nruns; k++)
-        e = add_env_warnings(r->env_warnings, runs[k].env_json);
+    e = collect_env_warnings(r, runs, nruns);
     if (!e)
         e = compare_all(r, x);
     if (!e)

@@ -69,6 +69,7 @@ struct creport_entry {
     size_t n;       /* measured ok runs with a finite value */
     double *values; /* those values (display units) in run order; owned */
     double median;  /* NaN when n == 0 */
+    double mean;    /* NaN when n == 0; what the change and the verdict are computed on */
     /* Against the baseline in the same cell; not for the baseline itself. */
     bool has_cmp;
     struct stats_comparison cmp;

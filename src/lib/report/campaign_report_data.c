@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "report/campaign_report.h"
+#include "report/stats_report.h"
 #include "util/csv.h"
 
 static json_t *num(double v)
@@ -31,6 +32,9 @@ static json_t *comparison_json(const struct creport *r, const struct creport_ent
     int e = 0;
     e |= json_object_set_new(o, "baseline_n", json_integer((json_int_t)base->n));
     e |= json_object_set_new(o, "baseline_median", num(base->median));
+    e |= json_object_set_new(o, "baseline_mean", num(base->mean));
+    e |= json_object_set_new(o, "decided_on",
+                             json_string(c->verdict.on_difference ? "difference" : "ratio"));
     e |= json_object_set_new(o, "diff", num(c->diff));
     e |= json_object_set_new(o, "diff_pct", num(c->diff_pct));
     e |= json_object_set_new(o, "rel_change_pct", num(c->verdict.rel * 100));
@@ -48,7 +52,10 @@ static json_t *comparison_json(const struct creport *r, const struct creport_ent
     e |= json_object_set_new(o, "verdict", json_string(stats_verdict_name(c->verdict.kind)));
     e |= json_object_set_new(o, "verdict_detail", json_string(detail));
     e |= json_object_set_new(o, "significant", json_boolean(c->verdict.significant));
-    e |= json_object_set_new(o, "runs_needed", json_integer((json_int_t)c->runs_needed));
+    e |= json_object_set_new(o, "runs_needed",
+                             c->runs_needed < STATS_REPORT_RUNS_COUNTABLE
+                                 ? json_integer((json_int_t)c->runs_needed)
+                                 : json_null());
     if (e) {
         json_decref(o);
         return NULL;
@@ -74,12 +81,13 @@ static json_t *results_json(const struct creport *r)
                 json_t *cmp = v ? comparison_json(r, creport_at(r, 0, c, m), en) : json_null();
                 json_t *o =
                     vals && cmp
-                        ? json_pack("{s:s, s:s, s:s, s:s, s:b, s:I, s:o, s:o, s:o, s:s?}",
+                        ? json_pack("{s:s, s:s, s:s, s:s, s:b, s:I, s:o, s:o, s:o, s:o, s:s?}",
                                     "variant", r->variants[v], "cell", r->cells[c].name, "metric",
                                     md[m].name, "unit", md[m].unit, "deciding",
                                     (int)m == r->cells[c].decide, "n", (json_int_t)en->n, "median",
-                                    num(en->median), "values", vals, "comparison", cmp,
-                                    "no_comparison", v && !en->has_cmp ? en->why : NULL)
+                                    num(en->median), "mean", num(en->mean), "values", vals,
+                                    "comparison", cmp, "no_comparison",
+                                    v && !en->has_cmp ? en->why : NULL)
                         : NULL;
                 if (!o || json_array_append_new(a, o)) {
                     json_decref(a);
@@ -154,9 +162,9 @@ json_t *creport_to_json(const struct creport *r)
 /* One row per (variant, cell, metric) through the shared CSV writer (util/csv.h). */
 int creport_print_csv(const struct creport *r, FILE *f)
 {
-    static const char *const head[] = {"variant",   "cell",     "test",   "metric", "unit",
-                                       "direction", "deciding", "median", "n",      "diff_pct",
-                                       "ci_low",    "ci_high",  "p",      "verdict"};
+    static const char *const head[] = {"variant",   "cell",     "test",    "metric", "unit",
+                                       "direction", "deciding", "median",  "mean",   "n",
+                                       "diff_pct",  "ci_low",   "ci_high", "p",      "verdict"};
     size_t nm;
     const struct creport_metric *md = creport_metrics(&nm);
     struct csv w;
@@ -177,6 +185,7 @@ int creport_print_csv(const struct creport *r, FILE *f)
                 csv_text(&w, direction(&md[m]));
                 csv_integer(&w, (int)m == r->cells[c].decide);
                 csv_number(&w, en->median);
+                csv_number(&w, en->mean);
                 csv_integer(&w, (long long)en->n);
                 if (en->has_cmp) {
                     const struct stats_comparison *cp = &en->cmp;

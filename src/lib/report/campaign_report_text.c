@@ -13,7 +13,7 @@
 #include "report/campaign_report.h"
 
 #define W CREPORT_TEXT_WIDTH
-#define VAL_W 8                           /* a median */
+#define VAL_W 8                           /* a mean */
 #define CHG_W 6                           /* a change in percent */
 #define COL_W (VAL_W + 1 + CHG_W + 1 + 1) /* "   20980 +2.5% *" */
 #define LABEL_MAX 14
@@ -191,8 +191,11 @@ static void metric_entry(const struct creport *r, size_t v, size_t c, size_t m, 
 {
     const struct creport_entry *en = creport_at(r, v, c, m);
     char val[32], chg[32] = "";
-    fmt_num(val, sizeof(val), en->median);
-    if (en->has_cmp)
+    /* The mean: the statistic the change and the verdict beside it are computed on. */
+    fmt_num(val, sizeof(val), en->mean);
+    if (en->has_cmp && en->cmp.verdict.on_difference)
+        fmt_pct(chg, sizeof(chg), en->cmp.diff, false, 1); /* no ratio: the difference */
+    else if (en->has_cmp)
         fmt_pct(chg, sizeof(chg), en->cmp.verdict.rel * 100, true, 1);
     else if (v)
         snprintf(chg, sizeof(chg), "n/a");
@@ -222,10 +225,15 @@ static void print_metric_tables(FILE *f, const struct creport *r, size_t *cols)
     }
 }
 
-/* "+2.53% [+1.20, +3.84]" */
+/* "+2.53% [+1.20, +3.84]", or "diff -60.8 [-68.4, -53.2]" when the ratio is undefined. */
 static void change_text(const struct stats_comparison *c, char *b, size_t n)
 {
     char x[16], lo[16], hi[16];
+    if (c->verdict.on_difference) {
+        snprintf(b, n, "diff %+.3g [%+.3g, %+.3g] (baseline reaches 0)", c->diff, c->diff_ci_low,
+                 c->diff_ci_high);
+        return;
+    }
     fmt_pct(x, sizeof(x), c->verdict.rel * 100, true, 2);
     fmt_pct(lo, sizeof(lo), c->verdict.rel_low * 100, false, 2);
     fmt_pct(hi, sizeof(hi), c->verdict.rel_high * 100, false, 2);
@@ -410,6 +418,10 @@ int creport_print_text(const struct creport *r, FILE *f)
     wrapf(f, "", "  ", "Variants: %s", r->nvariants ? list : "none");
     if (!r->runs.measured)
         fprintf(f, "\nNo measured ok runs yet.\n");
+    else
+        wrapf(f, "", "  ",
+              "Entries: the mean of the measured runs and, for other variants, the change of "
+              "the mean against the baseline, on which the verdict mark is decided.");
     print_metric_tables(f, r, cols);
     print_details(f, r);
     print_footer(f, r, cols);
@@ -462,7 +474,7 @@ static void md_metric_tables(FILE *f, const struct creport *r)
                 if (!en->shown)
                     continue;
                 char val[32], chg[96];
-                fmt_num(val, sizeof(val), en->median);
+                fmt_num(val, sizeof(val), en->mean);
                 fprintf(f, " %s", val);
                 if (en->has_cmp) {
                     change_text(&en->cmp, chg, sizeof(chg));
@@ -580,8 +592,9 @@ int creport_print_markdown(const struct creport *r, FILE *f)
     fprintf(f, "\"\n\nBaseline: **");
     md_text(f, r->nvariants ? r->variants[0] : "none");
     fprintf(f,
-            "**. Each entry: median; for other variants the change of the mean against the "
-            "baseline [%g%% CI] and the verdict.\n",
+            "**. Each entry: the mean of the measured runs; for other variants the change of "
+            "the mean against the baseline [%g%% CI] and the verdict, both computed on the "
+            "mean (medians are in the JSON and CSV forms).\n",
             r->opts.confidence * 100);
     md_metric_tables(f, r);
     md_footer(f, r);

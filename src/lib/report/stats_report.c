@@ -55,10 +55,11 @@ int stats_report_set_values(struct stats_report *r, size_t i, const char *name, 
  * and the set's warnings, which name it. Returns 0 or a negative errno
  * (-ENOMEM).
  */
-static int describe(struct stats_report_set *s, const struct stats_opts *o)
+static int describe(struct stats_report_set *s, const struct stats_opts *o,
+                    const struct stats_frame *f)
 {
     stats_sample_free(&s->sample);
-    int rc = stats_sample_init(&s->sample, s->values, s->n);
+    int rc = stats_sample_init_frame(&s->sample, s->values, s->n, f);
     if (!rc)
         rc = stats_summary_compute(&s->sample, o, &s->sum);
     if (rc)
@@ -103,7 +104,12 @@ static void compare_warnings(struct stats_report_cmp *m, const struct stats_repo
     const struct stats_comparison *c = &m->c;
     double alpha = 1 - o->confidence;
     size_t n = base->n < other->n ? base->n : other->n;
-    if (c->runs_needed > n)
+    if (c->runs_needed > n && c->runs_needed >= STATS_REPORT_RUNS_COUNTABLE)
+        add_warning(m, "underpowered",
+                    "more than %zu runs per variant would be needed to resolve a %g%% change at "
+                    "this spread (80%% power); %zu were given",
+                    (size_t)STATS_REPORT_RUNS_COUNTABLE, o->noise * 100, n);
+    else if (c->runs_needed > n)
         add_warning(m, "underpowered",
                     "about %zu runs per variant would resolve a %g%% change at this spread "
                     "(80%% power); %zu were given",
@@ -113,19 +119,52 @@ static void compare_warnings(struct stats_report_cmp *m, const struct stats_repo
                     "Welch (p = %.3g) and Mann-Whitney (p = %.3g) disagree at alpha = %g; "
                     "skew or outliers may drive the means",
                     c->welch.p, c->mw.p, alpha);
-    if (isnan(c->ratio))
+    if (!c->ratio_defined)
         add_warning(m, "ratio_undefined",
-                    "the baseline mean is not positive, so no ratio or verdict can be given");
+                    "the baseline's %g%% interval [%.6g, %.6g] reaches zero, so ratios and "
+                    "relative changes are undefined; the verdict is decided on the difference of "
+                    "means against %g%% of the baseline's |mean|",
+                    o->confidence * 100, c->base_ci_low, c->base_ci_high, o->noise * 100);
+}
+
+/*
+ * The frame every set is described and compared in (stats/sample.h): the
+ * baseline's first value as offset, a power of two as scale. Returns 0 or
+ * -ERANGE with a sentence in err.
+ */
+static int choose_frame(const struct stats_report *r, struct stats_frame *f, char *err,
+                        size_t errlen)
+{
+    const double **v = calloc(r->nsets ? r->nsets : 1, sizeof(*v));
+    size_t *n = calloc(r->nsets ? r->nsets : 1, sizeof(*n));
+    int rc = -ENOMEM;
+    if (v && n) {
+        /* The baseline comes first even when it is empty; then it offers no offset. */
+        for (size_t i = 0; i < r->nsets; i++) {
+            v[i] = r->sets[i].values;
+            n[i] = r->sets[i].n;
+        }
+        rc = stats_frame_choose(v, n, r->nsets, f, err, errlen);
+    } else {
+        err_set(err, errlen, ENOMEM, "%s", strerror(ENOMEM));
+    }
+    free(v);
+    free(n);
+    return rc;
 }
 
 int stats_report_analyse(struct stats_report *r, char *err, size_t errlen)
 {
+    struct stats_frame frame;
+    int frc = choose_frame(r, &frame, err, errlen);
+    if (frc)
+        return frc;
     for (size_t i = 0; i < r->nsets; i++) {
         struct stats_report_set *s = &r->sets[i];
         s->described = false;
         if (!s->n)
             continue;
-        int rc = describe(s, &r->opts);
+        int rc = describe(s, &r->opts, &frame);
         if (rc)
             return err_set(err, errlen, -rc, "%s: %s", s->name, strerror(-rc));
         s->described = true;

@@ -28,6 +28,9 @@
 /* Comparison warnings: both sets' own warnings plus up to three about the comparison. */
 #define STATS_REPORT_CMP_WARNINGS (2 * STATS_WARNING_MAX + 4)
 
+/* Run counts from this on are reported as "more than", not as a number. */
+#define STATS_REPORT_RUNS_COUNTABLE 1000000000u
+
 struct stats_report_set {
     char *name;         /* as shown, e.g. "base.txt", "<stdin>", a variant; owned */
     char symbol;        /* the plot mark: x, +, *, ... */
@@ -82,7 +85,11 @@ NB_MUST_CHECK int stats_report_set_values(struct stats_report *r, size_t i, cons
  * comparisons' warnings. `netab stats` and `netab compare` refuse sets with
  * fewer values before this; the campaign report shows what it can. Returns
  * 0 or a negative errno with a sentence in err naming the set:
- * "base.txt: Cannot allocate memory" or "comparing other.txt: ...".
+ * "base.txt: Cannot allocate memory" or "comparing other.txt: ...", or
+ * -ERANGE when values lie too far apart to be compared in double precision.
+ * Every set is described and compared in one frame (stats/sample.h: the
+ * baseline's first value subtracted, scaled by a power of two), so that
+ * values near 1e15, 1e154 or 1e-310 keep their digits.
  */
 NB_MUST_CHECK int stats_report_analyse(struct stats_report *r, char *err, size_t errlen);
 

@@ -109,9 +109,11 @@ static json_t *cmp_json(const struct stats_report *r, const struct stats_report_
     };
     for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++)
         json_object_set_new(o, f[i].k, num(f[i].v));
-    json_object_set_new(
-        o, "ratio_method",
-        json_string(c->ratio_method == STATS_RATIO_BOOTSTRAP ? "bootstrap-percentile" : "fieller"));
+    json_object_set_new(o, "ratio_method",
+                        json_string(!c->ratio_defined ? "none"
+                                    : c->ratio_method == STATS_RATIO_BOOTSTRAP
+                                        ? "bootstrap-percentile"
+                                        : "fieller"));
     json_object_set_new(o, "ratio_resamples", json_integer((json_int_t)c->ratio_resamples));
     json_object_set_new(o, "median_resamples", json_integer((json_int_t)c->median_resamples));
     json_object_set_new(o, "mannwhitney_exact", json_boolean(c->mw.exact));
@@ -122,7 +124,14 @@ static json_t *cmp_json(const struct stats_report *r, const struct stats_report_
     json_object_set_new(o, "significant", json_boolean(c->verdict.significant));
     json_object_set_new(o, "significant_within_noise",
                         json_boolean(c->verdict.significant_within_floor));
-    json_object_set_new(o, "runs_needed", json_integer((json_int_t)c->runs_needed));
+    /* A count too large to mean anything (or to fit) is null, never a wrapped integer. */
+    json_object_set_new(o, "runs_needed",
+                        c->runs_needed < STATS_REPORT_RUNS_COUNTABLE
+                            ? json_integer((json_int_t)c->runs_needed)
+                            : json_null());
+    json_object_set_new(o, "ratio_defined", json_boolean(c->ratio_defined));
+    json_object_set_new(o, "decided_on",
+                        json_string(c->verdict.on_difference ? "difference" : "ratio"));
     json_object_set_new(o, "warnings", warnings_json(m->warnings, m->nwarnings));
     return o;
 }

@@ -91,15 +91,33 @@ static void print_plot(const struct stats_report *r, FILE *f)
     }
 }
 
+/*
+ * v with printf format fmt (one double conversion) into b, or "n/a" when v
+ * is NaN or infinite: the text report never shows "nan" or "inf".
+ */
+static const char *fmt_num(char *b, size_t n, const char *fmt, double v)
+{
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+    if (isfinite(v))
+        snprintf(b, n, fmt, v);
+    else
+        snprintf(b, n, "n/a");
+#pragma GCC diagnostic pop
+    return b;
+}
+
 static void print_sets(const struct stats_report *r, FILE *f)
 {
     double conf = r->opts.confidence * 100;
+    char cv[32];
     fprintf(f, "    %9s %13s %13s %13s %13s %13s %7s\n", "N", "Min", "Max", "Median", "Mean",
             "Stddev", "CV%");
     for (size_t i = 0; i < r->nsets; i++) {
         const struct stats_summary *s = &r->sets[i].sum;
-        fprintf(f, "%c   %9zu %13.6g %13.6g %13.6g %13.6g %13.6g %7.3f  %s\n", r->sets[i].symbol,
-                s->n, s->min, s->max, s->median, s->mean, s->stddev, s->cv * 100, r->sets[i].name);
+        fprintf(f, "%c   %9zu %13.6g %13.6g %13.6g %13.6g %13.6g %7s  %s\n", r->sets[i].symbol,
+                s->n, s->min, s->max, s->median, s->mean, s->stddev,
+                fmt_num(cv, sizeof(cv), "%.3f", s->cv * 100), r->sets[i].name);
     }
     for (size_t i = 0; i < r->nsets; i++) {
         const struct stats_summary *s = &r->sets[i].sum;
@@ -113,6 +131,29 @@ static void print_sets(const struct stats_report *r, FILE *f)
     }
 }
 
+/* The ratio lines: the ratio of means and of medians, or why there is none. */
+static void print_ratios(const struct stats_report *r, const struct stats_comparison *c, FILE *f)
+{
+    char lo[32], hi[32];
+    if (!c->ratio_defined) {
+        fprintf(f, "  ratios undefined: the baseline's %g%% interval [%.6g, %.6g] reaches zero\n",
+                r->opts.confidence * 100, c->base_ci_low, c->base_ci_high);
+        return;
+    }
+    fmt_num(lo, sizeof(lo), "%.6f", c->ratio_ci_low);
+    fmt_num(hi, sizeof(hi), "%.6f", c->ratio_ci_high);
+    if (c->ratio_method == STATS_RATIO_BOOTSTRAP)
+        fprintf(f, "  mean   ratio %.6f [%s, %s] (bootstrap percentile, %zu resamples)\n", c->ratio,
+                lo, hi, c->ratio_resamples);
+    else
+        fprintf(f, "  mean   ratio %.6f [%s, %s] (Fieller)\n", c->ratio, lo, hi);
+    fmt_num(lo, sizeof(lo), "%.6f", c->median_ratio_ci_low);
+    fmt_num(hi, sizeof(hi), "%.6f", c->median_ratio_ci_high);
+    char mr[32];
+    fprintf(f, "  median ratio %s [%s, %s] (bootstrap, %zu resamples)\n",
+            fmt_num(mr, sizeof(mr), "%.6f", c->median_ratio), lo, hi, c->median_resamples);
+}
+
 static void print_comparison(const struct stats_report *r, const struct stats_report_cmp *m,
                              FILE *f)
 {
@@ -122,20 +163,18 @@ static void print_comparison(const struct stats_report *r, const struct stats_re
     fprintf(f, "\n%c %s vs %c %s (baseline); %s is better; %g%% intervals\n", other->symbol,
             other->name, base->symbol, base->name, r->opts.lower_is_better ? "lower" : "higher",
             conf);
-    fprintf(
-        f, "  mean   diff  %+.6g [%+.6g, %+.6g] (%+.3f%%)   Welch t = %.3f, df = %.1f, p = %.3g\n",
-        c->diff, c->diff_ci_low, c->diff_ci_high, c->diff_pct, c->welch.t, c->welch.df, c->welch.p);
-    if (c->ratio_method == STATS_RATIO_BOOTSTRAP)
-        fprintf(f, "  mean   ratio %.6f [%.6f, %.6f] (bootstrap percentile, %zu resamples)\n",
-                c->ratio, c->ratio_ci_low, c->ratio_ci_high, c->ratio_resamples);
+    char pct[32], t[48];
+    fmt_num(pct, sizeof(pct), "%+.3f%%", c->diff_pct);
+    /* Two constant sets have no spread: t is infinite and says nothing more than p. */
+    if (isfinite(c->welch.t))
+        snprintf(t, sizeof(t), "t = %.3f", c->welch.t);
     else
-        fprintf(f, "  mean   ratio %.6f [%.6f, %.6f] (Fieller)\n", c->ratio, c->ratio_ci_low,
-                c->ratio_ci_high);
-    fprintf(f,
-            "  median diff  %+.6g [%+.6g, %+.6g]; ratio %.6f [%.6f, %.6f] (bootstrap, %zu "
-            "resamples)\n",
-            c->median_diff, c->median_diff_ci_low, c->median_diff_ci_high, c->median_ratio,
-            c->median_ratio_ci_low, c->median_ratio_ci_high, c->median_resamples);
+        snprintf(t, sizeof(t), "t undefined (no spread)");
+    fprintf(f, "  mean   diff  %+.6g [%+.6g, %+.6g] (%s)   Welch %s, df = %.1f, p = %.3g\n",
+            c->diff, c->diff_ci_low, c->diff_ci_high, pct, t, c->welch.df, c->welch.p);
+    fprintf(f, "  median diff  %+.6g [%+.6g, %+.6g] (bootstrap, %zu resamples)\n", c->median_diff,
+            c->median_diff_ci_low, c->median_diff_ci_high, c->median_resamples);
+    print_ratios(r, c, f);
     fprintf(f, "  Mann-Whitney U = %.1f, p = %.3g (%s)\n", c->mw.u, c->mw.p,
             c->mw.exact ? "exact" : "normal approximation, tie and continuity corrected");
     char why[512];

@@ -1,6 +1,7 @@
 #include "stats/bootstrap.h"
 
 #include <errno.h>
+#include <float.h>
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_randist.h>
 #include <math.h>
@@ -107,7 +108,9 @@ double stats_boot_expanded_tail(double conf, size_t n, double df)
     if (n < 2 || !(df > 0))
         return a;
     double t = gsl_cdf_tdist_Pinv(1 - a, df);
-    return gsl_cdf_ugaussian_P(-sqrt((double)n / (double)(n - 1)) * t);
+    double tail = gsl_cdf_ugaussian_P(-sqrt((double)n / (double)(n - 1)) * t);
+    /* 99.9 % on two values asks for Phi(-900), which underflows to 0: keep it positive. */
+    return tail > DBL_MIN ? tail : DBL_MIN;
 }
 
 /*

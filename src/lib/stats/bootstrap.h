@@ -43,7 +43,10 @@ void stats_boot_means(const double *x, size_t n, gsl_rng *rng, size_t r, double 
  * and normal rather than t tails. Using the quantiles at
  * Phi(-sqrt(n / (n - 1)) t_{1-a/2, df}) instead of a/2 corrects both to
  * first order. n is the smaller sample size and df the Welch degrees of
- * freedom; the correction vanishes as they grow.
+ * freedom; the correction vanishes as they grow. The result is never below
+ * DBL_MIN (it would underflow to 0 for two values at 99.9 %); a tail below
+ * 1 / resamples cannot be resolved by the bootstrap, and stats_compare()
+ * then uses Fieller's interval.
  */
 double stats_boot_expanded_tail(double conf, size_t n, double df);
 

@@ -23,8 +23,16 @@ enum stats_ratio_method {
 struct stats_comparison {
     /* Difference of means, other - baseline, Welch interval. */
     double diff, diff_ci_low, diff_ci_high;
-    double diff_pct; /* 100 * diff / mean(a) */
-    /* Ratio of means, other / baseline; NaN when the baseline mean is not positive. */
+    double diff_pct; /* 100 * diff / mean(a); NaN when the ratio is undefined */
+    /*
+     * Ratios need a baseline that is clearly positive: its mean's interval
+     * (Student t, the set's summary interval) must lie wholly above zero.
+     * Otherwise ratio_defined is false, every ratio and relative figure is
+     * NaN and the verdict is decided on the difference of means.
+     */
+    bool ratio_defined;
+    double base_ci_low, base_ci_high; /* that interval of the baseline mean */
+    /* Ratio of means, other / baseline, computed as 1 + diff / mean(a). */
     double ratio, ratio_ci_low, ratio_ci_high;
     enum stats_ratio_method ratio_method;
     size_t ratio_resamples; /* 0 for Fieller */
@@ -39,13 +47,16 @@ struct stats_comparison {
 };
 
 /*
- * Compares b against baseline a under the options o. Both sets need n >= 2.
- * The ratio of means is bootstrapped (o->resamples resamples, expanded
- * percentile interval, see bootstrap.h) when
- * a->n + b->n <= o->boot_means_cap, and otherwise uses Fieller's interval,
- * which at such sizes is as accurate and costs nothing. The ratio and the
- * verdict need a positive baseline mean; otherwise they are NaN and
- * "no difference proven". Returns 0, -EINVAL (n < 2) or -ENOMEM.
+ * Compares b against baseline a under the options o. Both sets need n >= 2
+ * and the same frame (stats_sample_init_frame() with one stats_frame; the
+ * identity frame of stats_sample_init() will do for ordinary values); every
+ * figure is returned in the caller's units. The ratio of means is
+ * bootstrapped (o->resamples resamples, expanded percentile interval, see
+ * bootstrap.h) when a->n + b->n <= o->boot_means_cap and the expanded tail
+ * is one the resamples can resolve (at least 1 / resamples); otherwise it
+ * uses Fieller's interval, which costs nothing and may be unbounded. A
+ * baseline whose interval reaches zero has no ratio (see ratio_defined).
+ * Returns 0, -EINVAL (n < 2, frames differ) or -ENOMEM.
  */
 NB_MUST_CHECK int stats_compare(const struct stats_sample *a, const struct stats_sample *b,
                                 const struct stats_opts *o, struct stats_comparison *out);

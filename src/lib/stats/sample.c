@@ -24,9 +24,82 @@ static int pair_cmp(const void *a, const void *b)
 
 void stats_sample_free(struct stats_sample *s)
 {
+    free(s->framed);
     free(s->sorted);
     free(s->rank);
     memset(s, 0, sizeof(*s));
+}
+
+int stats_frame_choose(const double *const *sets, const size_t *ns, size_t nsets,
+                       struct stats_frame *out, char *err, size_t errlen)
+{
+    out->offset = 0;
+    out->exp = 0;
+    if (!nsets || !ns[0])
+        return 0;
+    double c = sets[0][0], m = 0;
+    for (size_t k = 0; k < nsets; k++)
+        for (size_t i = 0; i < ns[k]; i++) {
+            double d = fabs(sets[k][i] - c);
+            /* Differences up to 2^1020 keep diff +- t * se and its square roots finite. */
+            if (!(d <= 0x1p1020))
+                return err_set(err, errlen, ERANGE,
+                               "values %.6g and %.6g are too far apart to compare in double "
+                               "precision (their difference exceeds 1e307)",
+                               c, sets[k][i]);
+            m = d > m ? d : m;
+        }
+    out->offset = c;
+    if (m > 0) {
+        int e;
+        (void)frexp(m, &e);
+        out->exp = -e;
+    }
+    return 0;
+}
+
+double stats_unframe_loc(const struct stats_sample *s, double v)
+{
+    return ldexp(v, -s->exp) + s->offset;
+}
+
+double stats_unframe_spread(const struct stats_sample *s, double v)
+{
+    return ldexp(v, -s->exp);
+}
+
+double stats_frame_origin(const struct stats_sample *s)
+{
+    return ldexp(s->offset, s->exp);
+}
+
+int stats_sample_init_frame(struct stats_sample *s, const double *x, size_t n,
+                            const struct stats_frame *f)
+{
+    if (f->offset == 0 && f->exp == 0)
+        return stats_sample_init(s, x, n);
+    memset(s, 0, sizeof(*s));
+    if (n < 1 || n > SIZE_MAX / sizeof(struct pair))
+        return -EINVAL;
+    double *y = malloc(n * sizeof(*y));
+    if (!y)
+        return -ENOMEM;
+    for (size_t i = 0; i < n; i++) {
+        y[i] = ldexp(x[i] - f->offset, f->exp);
+        if (!isfinite(y[i])) {
+            free(y);
+            return -EINVAL;
+        }
+    }
+    int rc = stats_sample_init(s, y, n);
+    if (rc) {
+        free(y);
+        return rc;
+    }
+    s->framed = y;
+    s->offset = f->offset;
+    s->exp = f->exp;
+    return 0;
 }
 
 int stats_sample_init(struct stats_sample *s, const double *x, size_t n)

@@ -18,6 +18,18 @@ void stats_opts_default(struct stats_opts *o)
     o->boot_means_cap = 10000;
 }
 
+/* Turns every figure of out, computed in s's frame, back into the caller's units. */
+static void summary_unframe(const struct stats_sample *s, struct stats_summary *out)
+{
+    double *loc[] = {
+        &out->min,         &out->max,          &out->mean,          &out->median,        &out->p1,
+        &out->p5,          &out->p25,          &out->p75,           &out->p95,           &out->p99,
+        &out->mean_ci_low, &out->mean_ci_high, &out->median_ci_low, &out->median_ci_high};
+    for (size_t i = 0; i < sizeof(loc) / sizeof(loc[0]); i++)
+        *loc[i] = stats_unframe_loc(s, *loc[i]);
+    out->stddev = stats_unframe_spread(s, out->stddev);
+}
+
 int stats_summary_compute(const struct stats_sample *s, const struct stats_opts *o,
                           struct stats_summary *out)
 {
@@ -28,7 +40,9 @@ int stats_summary_compute(const struct stats_sample *s, const struct stats_opts 
     out->mean = s->mean;
     out->median = stats_quantile_sorted(s->sorted, n, 0.5);
     out->stddev = sqrt(s->var);
-    out->cv = s->mean != 0 ? out->stddev / fabs(s->mean) : NAN;
+    /* The coefficient of variation needs the true mean, which the frame shifted. */
+    double mean = s->mean + stats_frame_origin(s);
+    out->cv = mean != 0 ? out->stddev / fabs(mean) : NAN;
     out->p1 = stats_quantile_sorted(s->sorted, n, 0.01);
     out->p5 = stats_quantile_sorted(s->sorted, n, 0.05);
     out->p25 = stats_quantile_sorted(s->sorted, n, 0.25);
@@ -38,8 +52,10 @@ int stats_summary_compute(const struct stats_sample *s, const struct stats_opts 
     out->mean_ci_low = out->mean_ci_high = NAN;
     out->median_ci_low = out->median_ci_high = NAN;
     out->median_resamples = 0;
-    if (n < 2)
+    if (n < 2) {
+        summary_unframe(s, out);
         return 0;
+    }
 
     double t = gsl_cdf_tdist_Pinv(1 - (1 - o->confidence) / 2, (double)(n - 1));
     double half = t * out->stddev / sqrt((double)n);
@@ -59,6 +75,7 @@ int stats_summary_compute(const struct stats_sample *s, const struct stats_opts 
     if (!err)
         out->median_resamples = o->resamples;
 out:
+    summary_unframe(s, out);
     if (rng)
         gsl_rng_free(rng);
     free(draws);

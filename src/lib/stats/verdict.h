@@ -25,18 +25,44 @@ enum stats_verdict_kind {
 
 struct stats_verdict {
     enum stats_verdict_kind kind;
-    double rel, rel_low, rel_high; /* relative change other/baseline - 1 and its interval */
+    /* Relative change other/baseline - 1 and its interval; NaN when on_difference. */
+    double rel, rel_low, rel_high;
+    /*
+     * The ratio is undefined (the baseline's interval reaches zero or below),
+     * so the verdict was decided on the difference of means: diff, its
+     * interval and the floor as an absolute amount (noise * |baseline mean|).
+     */
+    bool on_difference;
+    double diff, diff_low, diff_high, floor;
     bool significant;              /* p < alpha */
     bool significant_within_floor; /* significant, but the interval is not beyond the floor */
 };
 
 /*
- * Decides from the p-value, alpha, the ratio other/baseline with its interval
- * and the noise floor (a fraction). NaN or infinite bounds give "no difference
- * proven".
+ * Decides from the p-value, alpha, the relative change other/baseline - 1
+ * with its interval and the noise floor (a fraction). The comparison with
+ * the floor is exact: a change of exactly -noise is not beyond it. Callers
+ * should compute rel as (other - baseline) / baseline, not as ratio - 1,
+ * which would turn 99/100 into -0.010000000000000009. NaN or infinite bounds
+ * give "no difference proven".
  */
-void stats_verdict_decide(double p, double alpha, double ratio, double ratio_low, double ratio_high,
+void stats_verdict_decide(double p, double alpha, double rel, double rel_low, double rel_high,
                           double noise, bool lower_is_better, struct stats_verdict *out);
+
+/*
+ * The same rule on the difference of means other - baseline (diff, with
+ * interval lo..hi) against an absolute floor (>= 0), for a baseline whose
+ * ratio is undefined. Sets on_difference; rel and its interval are NaN.
+ */
+void stats_verdict_decide_diff(double p, double alpha, double diff, double lo, double hi,
+                               double floor, bool lower_is_better, struct stats_verdict *out);
+
+/*
+ * The change v was decided on, into buf: "+2.53% [+1.20%, +3.84%]", or
+ * "difference -60.8 [-68.4, -53.2]" when it was decided on the difference
+ * (on_difference), so that no caller prints a NaN percentage.
+ */
+void stats_verdict_change(const struct stats_verdict *v, char *buf, size_t len);
 
 /* "regressed", "improved", "within noise" or "no difference proven" (static strings). */
 const char *stats_verdict_name(enum stats_verdict_kind k);

@@ -85,6 +85,9 @@ static void check_bimodal(const struct stats_sample *s, struct stats_checks *out
 void stats_checks_compute(const struct stats_sample *s, struct stats_checks *out)
 {
     check_outliers(s, out);
+    /* The fences were compared in the sample's frame; report them in the caller's units. */
+    out->fence_low = stats_unframe_loc(s, out->fence_low);
+    out->fence_high = stats_unframe_loc(s, out->fence_high);
     check_drift(s, out);
     check_bimodal(s, out);
     out->too_few = s->n < STATS_MIN_RUNS;

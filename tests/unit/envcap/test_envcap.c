@@ -137,6 +137,40 @@ static void warnings_fake_tree(void **state)
     json_decref(env);
 }
 
+/* Sixty runs' warnings become one line each, with counts (issue 10). */
+static void warnings_summary_aggregates(void **state)
+{
+    (void)state;
+    json_t *envs[60];
+    for (int i = 0; i < 60; i++) {
+        json_t *procs = json_array();
+        /* make in 12 runs, cc1 40 times (twice in 20 runs). */
+        if (i < 12)
+            json_array_append_new(procs, json_pack("{s:s, s:i}", "comm", "make", "pid", 100 + i));
+        if (i >= 40)
+            for (int k = 0; k < 2; k++)
+                json_array_append_new(
+                    procs, json_pack("{s:s, s:i}", "comm", "cc1", "pid", 200 + 2 * i + k));
+        envs[i] = json_pack("{s:{s:f}, s:o, s:{s:s}}", "load", "avg1",
+                            i < 14 ? 2.21 - 0.01 * i : 0.2, "noise_processes", procs, "cpufreq",
+                            "governor", i < 30 ? "powersave" : "performance");
+    }
+    json_t *w = env_warnings_summary((const json_t *const *)envs, 60);
+    assert_json_eq(
+        w, "[\"CPU frequency governor is \\\"powersave\\\", not \\\"performance\\\": clock speed "
+           "changes with load, which adds noise (in 30 of 60 runs)\","
+           " \"1-minute load average above 0.5 in 14 of 60 runs (up to 2.21): other work was "
+           "competing for the CPUs\","
+           " \"competing benchmark processes in 32 of 60 runs: make x12, cc1 x40\"]");
+    json_decref(w);
+    for (int i = 0; i < 60; i++)
+        json_decref(envs[i]);
+    /* No snapshots, no warnings. */
+    w = env_warnings_summary(NULL, 0);
+    assert_int_equal(json_array_size(w), 0);
+    json_decref(w);
+}
+
 static void diff_snapshots(void **state)
 {
     (void)state;
@@ -221,9 +255,13 @@ int main(int argc, char **argv)
     snprintf(sys_root, sizeof(sys_root), "%s/sys", data);
     snprintf(proc_root, sizeof(proc_root), "%s/proc", data);
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(capture_fake_tree),    cmocka_unit_test(capture_missing_tree_is_null),
-        cmocka_unit_test(warnings_fake_tree),   cmocka_unit_test(diff_snapshots),
-        cmocka_unit_test(iface_irqs_fake_tree), cmocka_unit_test(iface_for_addr),
+        cmocka_unit_test(capture_fake_tree),
+        cmocka_unit_test(capture_missing_tree_is_null),
+        cmocka_unit_test(warnings_fake_tree),
+        cmocka_unit_test(diff_snapshots),
+        cmocka_unit_test(warnings_summary_aggregates),
+        cmocka_unit_test(iface_irqs_fake_tree),
+        cmocka_unit_test(iface_for_addr),
         cmocka_unit_test(capture_this_machine),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -88,7 +88,8 @@ static char *make_doc(int v, int c, int k, bool record)
         ADD("throughput", "receiver", "bits_per_second", NULL, recv * 1e6, 1e-6);
         ADD("sender_throughput", "sender", "bits_per_second", NULL, recv * 1.001e6, 1e-6);
     }
-    if (c == 0) {
+    /* UDP cells show their CPU cost like TCP cells (issue 10). */
+    if (c == 0 || c == 1) {
         ADD("local_demand", "service_demand", "local_us_per_kib", NULL, 0.2 * (1 + wobble) * big,
             1);
         ADD("remote_demand", "service_demand", "remote_us_per_kib", NULL, 0.3 + 0.001 * k, 1);
@@ -267,6 +268,10 @@ static void test_numbers_match_recomputation(void **state)
         /* Warm-ups and failed runs carry values 1000x larger: n and median exclude them. */
         assert_int_equal(json_integer_value(json_object_get(e, "n")), ROUNDS);
         assert_close(json_number_value(json_object_get(e, "median")), median_of(s->v, s->n));
+        double mean = 0;
+        for (size_t k = 0; k < s->n; k++)
+            mean += s->v[k] / (double)s->n;
+        assert_close(json_number_value(json_object_get(e, "mean")), mean);
         checked++;
         json_t *cmp = json_object_get(e, "comparison");
         if (!v) {
@@ -300,8 +305,8 @@ static void test_numbers_match_recomputation(void **state)
         stats_sample_free(&sb);
         compared++;
     }
-    /* tcp: 6 metrics, udp: 5, rr: 5 (CPU on every test). */
-    assert_int_equal(checked, NV * (6 + 5 + 5));
+    /* tcp: 6 metrics, udp: 7 (CPU cost too), rr: 5 (CPU on every test). */
+    assert_int_equal(checked, NV * (6 + 7 + 5));
     assert_int_equal(compared, checked / 2);
 
     /* Known outcomes: tcp throughput +10 % improved, rr transactions -10 % regressed (exit 1). */
@@ -391,8 +396,8 @@ static void test_csv_and_markdown_parse(void **state)
         assert_int_equal(n, want);
         rows++;
     }
-    assert_int_equal(want, 14);
-    assert_int_equal(rows, 1 + NV * (6 + 5 + 5));
+    assert_int_equal(want, 15);
+    assert_int_equal(rows, 1 + NV * (6 + 7 + 5));
     /* The cell name with a comma is quoted. */
     assert_non_null(strstr(csv, "\"streams=1,block=64K\""));
     free(csv);
@@ -496,6 +501,74 @@ static void test_wide_matrix_stacks(void **state)
     creport_free(r);
 }
 
+/*
+ * Issue 10: an entry showed the median next to the change of the mean, so
+ * that "gso-fixed 2514 +5.9%" could sit on a lower median. Entries now show
+ * the mean; the footer aggregates environment warnings over the runs.
+ */
+static void test_entry_shows_what_the_change_is_on(void **state)
+{
+    (void)state;
+    enum { PER = 5 };
+    static const double base[PER] = {2400, 2410, 2390, 2405, 2395};
+    static const double gso[PER] = {2300, 2310, 2320, 2900, 2950}; /* median 2320, mean 2556 */
+    struct store_experiment x = {.id = 3, .name = "gso", .status = "done", .seed = 1};
+    struct store_plan_row plan[2 * PER];
+    struct store_run runs[2 * PER];
+    char env[2 * PER][160];
+    memset(runs, 0, sizeof(runs));
+    size_t n = 0;
+    for (int k = 0; k < PER; k++)
+        for (int v = 0; v < 2; v++) {
+            plan[n] = (struct store_plan_row){(int)n, v ? "gso-fixed" : "base", "", false, k};
+            struct store_run *r = &runs[n];
+            r->id = (int64_t)n + 1;
+            r->seq = (int)n;
+            r->status = STORE_RUN_OK;
+            r->receiver_bps = (v ? gso : base)[k] * 1e6;
+            r->sender_bps = r->local_us_per_kib = r->remote_us_per_kib = r->cpu_local_pct =
+                r->cpu_remote_pct = r->transactions_per_second = r->latency_p50_us =
+                    r->latency_p99_us = r->lost_percent = NAN;
+            snprintf(env[n], sizeof(env[n]),
+                     "{\"load\": {\"avg1\": %.2f}, \"noise_processes\": [{\"comm\": \"make\", "
+                     "\"pid\": %zu}, {\"comm\": \"cc1\", \"pid\": %zu}]}",
+                     n < 3 ? 1.5 : 0.1, 1000 + n, 2000 + n);
+            r->env_json = env[n];
+            n++;
+        }
+    struct creport_opts o;
+    creport_opts_default(&o);
+    struct creport *r;
+    char err[NB_ERRLEN];
+    assert_int_equal(creport_build(&x, NULL, plan, n, runs, n, &o, &r, err, sizeof(err)), 0);
+    char *t = render(r, 0);
+    if (getenv("REPORT_TEST_PRINT"))
+        fputs(t, stdout);
+    assert_non_null(strstr(t, "gso-fixed     2556  +6.5%"));
+    assert_null(strstr(t, "2320"));
+    /* One line per kind of warning, not one per process per run. */
+    assert_non_null(strstr(t, "1-minute load average above 0.5 in 3 of 10 runs"));
+    assert_non_null(strstr(t, "competing benchmark processes in 10 of 10 runs: make x10, cc1"));
+    assert_null(strstr(t, "pid"));
+    free(t);
+    json_t *j = creport_to_json(r);
+    json_t *res = json_object_get(j, "results"), *e;
+    size_t i;
+    bool seen = false;
+    json_array_foreach(
+        res, i, e) if (!strcmp(json_string_value(json_object_get(e, "variant")), "gso-fixed") &&
+                       !strcmp(json_string_value(json_object_get(e, "metric")), "throughput"))
+    {
+        seen = true;
+        assert_close(json_number_value(json_object_get(e, "mean")), 2556);
+        assert_close(json_number_value(json_object_get(e, "median")), 2320);
+    }
+    assert_true(seen);
+    assert_int_equal(json_array_size(json_object_get(j, "env_warnings")), 2);
+    json_decref(j);
+    creport_free(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -504,6 +577,7 @@ int main(void)
         cmocka_unit_test(test_csv_and_markdown_parse),
         cmocka_unit_test(test_metric_selection),
         cmocka_unit_test(test_wide_matrix_stacks),
+        cmocka_unit_test(test_entry_shows_what_the_change_is_on),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

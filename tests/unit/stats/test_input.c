@@ -113,6 +113,13 @@ static void test_iperf3(void **state)
                     "\"bits_per_second\":1.05e6,\"jitter_ms\":0.02,\"lost_percent\":0}}}";
     expect_values(u, INPUT_AUTO, NULL, udp, 1, INPUT_IPERF3);
     expect_values(u, INPUT_IPERF3, "end.sum.jitter_ms", jitter, 1, INPUT_IPERF3);
+    /* iperf3 3.12 UDP: end.sum is the sender's view; the default is what was received. */
+    const double recv_udp[] = {0.9e6};
+    expect_values("{\"start\":{\"version\":\"iperf 3.12\"},\"end\":{"
+                  "\"sum\":{\"bits_per_second\":1.05e6,\"lost_percent\":14},"
+                  "\"sum_sent\":{\"bits_per_second\":1.05e6},"
+                  "\"sum_received\":{\"bits_per_second\":0.9e6}}}",
+                  INPUT_AUTO, NULL, recv_udp, 1, INPUT_IPERF3);
     expect_error("{\"start\":{},\"end\":{},\"error\":\"unable to connect to server\"}",
                  INPUT_IPERF3, NULL, 0, "f.txt:1: the run reported an error: unable to connect");
 }
@@ -181,6 +188,93 @@ static void test_iperf2(void **state)
                  INPUT_AUTO, NULL, 0, "f.txt:2: iperf2 run has no final 0.0-2.0 line");
 }
 
+/* Reads a committed iperf2 output (data/iperf2/) and checks every run's value. */
+static void expect_file(const char *file, const char *metric, const double *want, size_t n)
+{
+    char path[512];
+    snprintf(path, sizeof(path), "%s/iperf2/%s", STATS_DATA, file);
+    struct input_opts o = {.format = INPUT_AUTO, .metric = metric};
+    struct input_values v = {0};
+    char err[NB_ERRLEN] = "";
+    int rc = input_read_path(path, &o, &v, err, sizeof(err));
+    if (rc)
+        fail_msg("%s: %s", file, err);
+    assert_int_equal(v.format, INPUT_IPERF2);
+    if (v.n != n)
+        fail_msg("%s: %zu runs, wanted %zu", file, v.n, n);
+    for (size_t i = 0; i < n; i++)
+        ASSERT_REL(v.v[i], want[i], 1e-12);
+    input_values_free(&v);
+}
+
+/* Real iperf 2.1.8 outputs: one value per run, by report structure (issue 10). */
+static void test_iperf2_real(void **state)
+{
+    (void)state;
+    const double tcp[] = {4.25e9, 5.95e9, 14.4e9};
+    expect_file("tcp_p2_client.txt", NULL, tcp, 3); /* the old parser found 4 runs */
+    expect_file("tcp_p2_server.txt", NULL, tcp, 3);
+    const double udp[] = {829e6, 833e6, 786e6};
+    expect_file("udp_client.txt", NULL, udp, 3);
+    const double lossy[] = {2.87e9, 2.13e9},
+                 lossy_loss[] = {100.0 * 31137 / 287584, 100.0 * 97229 / 287568};
+    expect_file("udp_lossy_client.txt", NULL, lossy, 2);
+    expect_file("udp_lossy_client.txt", "loss", lossy_loss, 2);
+    /* -P 2 UDP: the streams' server reports summed, not the sender's [SUM]. */
+    const double p2[] = {258e6 + 253e6, 314e6 + 285e6};
+    const double p2_loss[] = {100.0 * (4777 + 5073) / (26753 + 26606),
+                              100.0 * (58 + 2485) / (26755 + 26754)};
+    const double p2_jitter[] = {0.001, 0.000};
+    expect_file("udp_p2_client.txt", NULL, p2, 2);
+    expect_file("udp_p2_client.txt", "loss", p2_loss, 2);
+    expect_file("udp_p2_client.txt", "jitter", p2_jitter, 2);
+    const double server[] = {1.07e6, 475e6};
+    expect_file("udp_server.txt", NULL, server, 2);
+}
+
+/* The structural cases of issue 10 in small synthetic form. */
+static void test_iperf2_structure(void **state)
+{
+    (void)state;
+    /* A stream's line ending 2 % after the [SUM] is not a run of its own. */
+    const double sum[] = {1.8e9};
+    expect_values("[  4]  0.0-10.2 sec  1.00 GBytes   859 Mbits/sec\n"
+                  "[  3]  0.0-10.0 sec  1.10 GBytes   945 Mbits/sec\n"
+                  "[SUM]  0.0-10.0 sec  2.10 GBytes  1.80 Gbits/sec\n",
+                  INPUT_IPERF2, NULL, sum, 1, INPUT_IPERF2);
+    /* A UDP server report ending well before the client's line is still the run's value. */
+    const double early[] = {700e6};
+    expect_values("Client connecting to 127.0.0.1, UDP port 5001\n"
+                  "[  3]  0.0-10.0 sec  1.16 GBytes  1.00 Gbits/sec\n"
+                  "[  3] Sent 850000 datagrams\n"
+                  "[  3] Server Report:\n"
+                  "[  3]  0.0- 9.5 sec   793 MBytes   700 Mbits/sec   0.050 ms 250000/850000 "
+                  "(29%)\n",
+                  INPUT_AUTO, NULL, early, 1, INPUT_IPERF2);
+    /* iperf2's standard out-of-order notice does not reject the file. */
+    const double ooo[] = {948e6};
+    expect_values("Client connecting to 127.0.0.1, UDP port 5001\n"
+                  "[  3]  0.0-10.0 sec  1.10 GBytes   950 Mbits/sec\n"
+                  "[  3] Server Report:\n"
+                  "[  3]  0.0-10.0 sec  1.10 GBytes   948 Mbits/sec   0.045 ms   37/806000 (0%)\n"
+                  "[  3]  0.0-10.0 sec  12 datagrams received out-of-order\n",
+                  INPUT_AUTO, NULL, ooo, 1, INPUT_IPERF2);
+    /* An error quotes its own line only, never the lines after it. */
+    struct input_values v;
+    char err[NB_ERRLEN];
+    assert_int_equal(parse("Client connecting to x\n[  3]  0.0-1.0 sec 1 MBytes 8 Mbats/sec\r\n"
+                           "NEXT LINE\n",
+                           INPUT_AUTO, NULL, 0, &v, err),
+                     -EINVAL);
+    input_values_free(&v);
+    assert_non_null(strstr(err, "'[  3]  0.0-1.0 sec 1 MBytes 8 Mbats/sec'"));
+    assert_null(strstr(err, "NEXT"));
+    /* Streams without their [SUM] are an error, not one run per stream. */
+    expect_error("Client connecting to x\n[  4]  0.0-10.0 sec 1 GBytes 859 Mbits/sec\n"
+                 "[  3]  0.0-10.0 sec 1 GBytes 945 Mbits/sec\n",
+                 INPUT_AUTO, NULL, 0, "2 streams but no [SUM] line");
+}
+
 static void test_formats_and_files(void **state)
 {
     (void)state;
@@ -207,6 +301,8 @@ int main(void)
         cmocka_unit_test(test_netab_json),
         cmocka_unit_test(test_iperf3),
         cmocka_unit_test(test_iperf2),
+        cmocka_unit_test(test_iperf2_real),
+        cmocka_unit_test(test_iperf2_structure),
         cmocka_unit_test(test_formats_and_files),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

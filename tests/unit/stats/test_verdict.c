@@ -16,8 +16,32 @@
 static struct stats_verdict decide(double p, double r, double lo, double hi, bool lower)
 {
     struct stats_verdict v;
-    stats_verdict_decide(p, 0.05, r, lo, hi, 0.01, lower, &v);
+    /* The tests speak in ratios; the rule takes the relative change. */
+    stats_verdict_decide(p, 0.05, r - 1, lo - 1, hi - 1, 0.01, lower, &v);
     return v;
+}
+
+/* Decided on the difference (a baseline crossing zero): an absolute floor, and words for it. */
+static void test_verdict_on_difference(void **state)
+{
+    (void)state;
+    struct stats_verdict v;
+    stats_verdict_decide_diff(1e-6, 0.05, -60.8, -68.4, -53.2, 0.068, false, &v);
+    assert_int_equal(v.kind, STATS_REGRESSED);
+    assert_true(v.on_difference && isnan(v.rel));
+    char buf[512];
+    stats_verdict_change(&v, buf, sizeof(buf));
+    assert_string_equal(buf, "difference -60.8 [-68.4, -53.2]");
+    stats_verdict_explain(&v, 1e-6, 0.01, buf, sizeof(buf));
+    assert_non_null(strstr(buf, "decided on the difference of means"));
+    assert_null(strstr(buf, "nan"));
+    /* Exactly at the floor is not beyond it. */
+    stats_verdict_decide_diff(0.001, 0.05, 0.068, 0.068, 0.068, 0.068, false, &v);
+    assert_int_equal(v.kind, STATS_WITHIN_NOISE);
+    stats_verdict_decide(0.001, 0.05, -0.01, -0.01, -0.01, 0.01, false, &v);
+    assert_int_equal(v.kind, STATS_WITHIN_NOISE);
+    stats_verdict_change(&v, buf, sizeof(buf));
+    assert_string_equal(buf, "-1.00% [-1.00%, -1.00%]");
 }
 
 static void test_verdict_rules(void **state)
@@ -227,6 +251,7 @@ int main(void)
     gsl_set_error_handler_off();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_verdict_rules),
+        cmocka_unit_test(test_verdict_on_difference),
         cmocka_unit_test(test_verdict_end_to_end),
         cmocka_unit_test(test_warnings),
         cmocka_unit_test(test_fieller_and_runs),
