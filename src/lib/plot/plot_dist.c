@@ -112,7 +112,7 @@ void plot_draw_dist(cairo_t *cr, double w, double h, const void *arg)
 static void draw_legend(cairo_t *cr, const struct plot_frame *f, const char *const *names, size_t n,
                         bool warmups)
 {
-    double x = f->x0 + 8, y = f->y0 + 10;
+    double x = f->x0, y = f->y0 - 12;
     for (size_t k = 0; k < n; k++) {
         double rgb[3];
         plot_colour(k, rgb);
@@ -136,6 +136,7 @@ void plot_draw_runorder(cairo_t *cr, double w, double h, const void *arg)
     const struct plot_runorder *ro = arg;
     struct plot_frame f;
     plot_frame_default(&f, w, h);
+    f.y0 += 18; /* the legend's line, between the title and the frame */
     double *xs = malloc((ro->n ? ro->n : 1) * sizeof(double));
     double *ys = malloc((ro->n ? ro->n : 1) * sizeof(double));
     struct plot_scale sx = {.p0 = f.x0 + 10, .p1 = f.x1 - 10}, sy = {.p0 = f.y1, .p1 = f.y0};

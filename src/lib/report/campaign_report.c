@@ -109,6 +109,12 @@ void creport_free(struct creport *r)
         free(r->layouts[v]);
     free(r->layouts);
     json_decref(r->layout);
+    for (size_t i = 0; r->runlist && i < r->nrunlist; i++)
+        free(r->runlist[i].values);
+    free(r->runlist);
+    for (size_t v = 0; r->commands && v < r->nvariants; v++)
+        free(r->commands[v]);
+    free(r->commands);
     free(r);
 }
 
@@ -247,13 +253,51 @@ struct placed {
     size_t v, c;
 };
 
+/*
+ * Adds run (variant v, cell c) to r's run list with every metric's value,
+ * and keeps the argv of each variant's first measured run for the
+ * commands to reproduce. Returns 0 or -ENOMEM.
+ */
+static int list_run(struct creport *r, const struct store_run *run, size_t v, size_t c, bool warmup)
+{
+    struct creport_run *x = &r->runlist[r->nrunlist];
+    if (!(x->values = malloc(NMETRICS * sizeof(double))))
+        return -ENOMEM;
+    r->nrunlist++;
+    *x = (struct creport_run){run->seq, v, c, warmup, x->values};
+    for (size_t m = 0; m < NMETRICS; m++) {
+        double d = *(const double *)((const char *)run + metrics[m].offset);
+        x->values[m] = isfinite(d) ? d * metrics[m].scale : NAN;
+    }
+    if (!warmup && !r->commands[v] && run->argv_text && !(r->commands[v] = strdup(run->argv_text)))
+        return -ENOMEM;
+    return 0;
+}
+
+/* The variant and cell of plan row pr, or false when the report does not know them. */
+static bool locate(const struct creport *r, const struct store_plan_row *pr, size_t *v, size_t *c)
+{
+    long vi = find_name(r->variants, r->nvariants, pr->variant ? pr->variant : "");
+    long ci = -1;
+    for (size_t i = 0; i < r->ncells; i++)
+        if (!strcmp(r->cells[i].name, pr->cell ? pr->cell : ""))
+            ci = (long)i;
+    if (vi < 0 || ci < 0)
+        return false;
+    *v = (size_t)vi;
+    *c = (size_t)ci;
+    return true;
+}
+
 static int place_runs(struct creport *r, const struct store_plan_row *plan, size_t nplan,
                       const struct store_run *runs, size_t nruns, struct placed **out, size_t *nout)
 {
     struct placed *p = calloc(nruns ? nruns : 1, sizeof(*p));
     bool *taken = calloc(nplan ? nplan : 1, sizeof(*taken));
-    size_t n = 0;
-    int e = (p && taken) ? 0 : -ENOMEM;
+    r->runlist = calloc(nruns ? nruns : 1, sizeof(*r->runlist));
+    r->commands = calloc(r->nvariants ? r->nvariants : 1, sizeof(char *));
+    size_t n = 0, v, c;
+    int e = (p && taken && r->runlist && r->commands) ? 0 : -ENOMEM;
     for (size_t k = 0; !e && k < nruns; k++) {
         const struct store_run *run = &runs[k];
         switch (run->status) {
@@ -273,18 +317,16 @@ static int place_runs(struct creport *r, const struct store_plan_row *plan, size
         if (!pr || taken[pr - plan])
             continue;
         taken[pr - plan] = true;
+        bool known = locate(r, pr, &v, &c);
+        if (known)
+            e = list_run(r, run, v, c, pr->warmup);
         if (pr->warmup) {
             r->runs.warmup++;
             continue;
         }
-        long v = find_name(r->variants, r->nvariants, pr->variant ? pr->variant : "");
-        long c = -1;
-        for (size_t i = 0; i < r->ncells; i++)
-            if (!strcmp(r->cells[i].name, pr->cell ? pr->cell : ""))
-                c = (long)i;
-        if (v < 0 || c < 0)
+        if (!known)
             continue;
-        p[n++] = (struct placed){run, (size_t)v, (size_t)c};
+        p[n++] = (struct placed){run, v, c};
         r->runs.measured++;
     }
     free(taken);
