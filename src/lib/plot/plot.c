@@ -8,6 +8,7 @@
 #include <cairo-svg.h>
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -48,6 +49,9 @@ static int size_ok(double w, double h)
            w <= PLOT_MAX_SIZE && h <= PLOT_MAX_SIZE;
 }
 
+static int svg_file(const char *path, double w, double h, plot_draw_fn draw, const void *fig,
+                    char *err, size_t errlen);
+
 int plot_write_file(const char *path, double w, double h, plot_draw_fn draw, const void *fig,
                     char *err, size_t errlen)
 {
@@ -58,11 +62,11 @@ int plot_write_file(const char *path, double w, double h, plot_draw_fn draw, con
     if (!size_ok(w, h))
         return err_set(err, errlen, EINVAL, "%s: a figure is %d to %d wide and high, not %gx%g",
                        path, PLOT_MIN_SIZE, PLOT_MAX_SIZE, w, h);
+    if (f == PLOT_SVG)
+        return svg_file(path, w, h, draw, fig, err, errlen);
     cairo_surface_t *s;
     if (f == PLOT_PNG) {
         s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, (int)w, (int)h);
-    } else if (f == PLOT_SVG) {
-        s = cairo_svg_surface_create(path, w, h);
     } else {
         s = cairo_pdf_surface_create(path, w, h);
         /* A fixed date keeps equal figures byte-for-byte equal. */
@@ -120,6 +124,31 @@ static cairo_status_t membuf_write(void *closure, const unsigned char *data, uns
 }
 
 /*
+ * cairo numbers its surfaces per process ("surface75" for the 75th), which
+ * would make the same figure differ by when it was drawn: renumber them from
+ * the first one the document names, which becomes "surface1".
+ */
+static bool renumber_surfaces(const char *src, struct membuf *dst)
+{
+    const char *first = strstr(src, "id=\"surface");
+    long base = first ? strtol(first + 11, NULL, 10) : 1;
+    for (const char *p; (p = strstr(src, "surface"));) {
+        char *end;
+        long k = strtol(p + 7, &end, 10);
+        if (!membuf_add(dst, src, (size_t)(p - src) + 7))
+            return false;
+        if (end != p + 7) {
+            char num[24];
+            int len = snprintf(num, sizeof(num), "%ld", k - base + 1);
+            if (!membuf_add(dst, num, (size_t)len))
+                return false;
+        }
+        src = end;
+    }
+    return membuf_add(dst, src, strlen(src));
+}
+
+/*
  * Copies the SVG in src into dst without the XML declaration, with idp put
  * before every id and every reference to one (id="x", href="#x", url(#x)).
  */
@@ -152,14 +181,13 @@ static bool prefix_ids(const char *src, const char *idp, struct membuf *dst)
     return !dst->failed;
 }
 
-int plot_svg_string(double w, double h, plot_draw_fn draw, const void *fig, const char *idp,
-                    char **out, size_t *len)
+/*
+ * The SVG document of fig in *out (renumbered, see above), NUL-terminated.
+ * Returns 0, -ENOMEM or -EIO.
+ */
+static int svg_render(double w, double h, plot_draw_fn draw, const void *fig, struct membuf *out)
 {
-    struct membuf raw = {0}, done = {0};
-    *out = NULL;
-    *len = 0;
-    if (!size_ok(w, h))
-        return -EINVAL;
+    struct membuf raw = {0};
     cairo_surface_t *s = cairo_svg_surface_create_for_stream(membuf_write, &raw, w, h);
     if (cairo_surface_status(s) == CAIRO_STATUS_SUCCESS)
         draw_page(s, w, h, draw, fig);
@@ -169,15 +197,52 @@ int plot_svg_string(double w, double h, plot_draw_fn draw, const void *fig, cons
     int e = 0;
     if (st != CAIRO_STATUS_SUCCESS || raw.failed || !raw.p)
         e = st == CAIRO_STATUS_NO_MEMORY || raw.failed ? -ENOMEM : -EIO;
-    else if (!prefix_ids(raw.p, idp, &done))
+    else if (!renumber_surfaces(raw.p, out))
         e = -ENOMEM;
     free(raw.p);
+    return e;
+}
+
+int plot_svg_string(double w, double h, plot_draw_fn draw, const void *fig, const char *idp,
+                    char **out, size_t *len)
+{
+    struct membuf doc = {0}, done = {0};
+    *out = NULL;
+    *len = 0;
+    if (!size_ok(w, h))
+        return -EINVAL;
+    int e = svg_render(w, h, draw, fig, &doc);
+    if (!e && !prefix_ids(doc.p, idp, &done))
+        e = -ENOMEM;
+    free(doc.p);
     if (e) {
         free(done.p);
         return e;
     }
     *out = done.p;
     *len = done.len;
+    return 0;
+}
+
+/* An SVG file: rendered in memory (renumbered), then written. */
+static int svg_file(const char *path, double w, double h, plot_draw_fn draw, const void *fig,
+                    char *err, size_t errlen)
+{
+    struct membuf doc = {0};
+    int e = svg_render(w, h, draw, fig, &doc);
+    if (e) {
+        free(doc.p);
+        return err_set(err, errlen, -e, "%s: cannot draw the figure: %s", path, strerror(-e));
+    }
+    FILE *f = fopen(path, "wb");
+    bool ok = f && fwrite(doc.p, 1, doc.len, f) == doc.len;
+    int saved = errno;
+    if (f && fclose(f))
+        ok = false, saved = errno;
+    free(doc.p);
+    if (!ok)
+        return err_set(err, errlen, saved ? saved : EIO, "%s: cannot write the figure: %s", path,
+                       strerror(saved ? saved : EIO));
     return 0;
 }
 
