@@ -254,6 +254,52 @@ struct placed {
 };
 
 /*
+ * The command line run ran: its argv_text when the store has one, else the
+ * "argv" its step recorded in params_json, words single-quoted where a shell
+ * would split them. NULL when neither is there or out of memory; caller has
+ * ownership.
+ */
+static char *run_command(const struct store_run *run)
+{
+    if (run->argv_text && run->argv_text[0])
+        return strdup(run->argv_text);
+    json_t *p = run->params_json ? json_loads(run->params_json, 0, NULL) : NULL;
+    json_t *argv = json_object_get(p, "argv");
+    size_t cap = 1, i;
+    json_t *w;
+    json_array_foreach(argv, i, w) cap +=
+        4 * strlen(json_string_value(w) ? json_string_value(w) : "") + 3;
+    char *out = json_array_size(argv) ? malloc(cap) : NULL;
+    size_t n = 0;
+    json_array_foreach(argv, i, w)
+    {
+        const char *a = json_string_value(w) ? json_string_value(w) : "";
+        bool plain = *a && strspn(a, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                     "0123456789-_./=:,+%@") == strlen(a);
+        if (!out)
+            break;
+        if (i)
+            out[n++] = ' ';
+        if (!plain)
+            out[n++] = '\'';
+        for (; *a; a++) {
+            if (*a == '\'' && !plain) {
+                memcpy(out + n, "'\\''", 4);
+                n += 4;
+            } else {
+                out[n++] = *a;
+            }
+        }
+        if (!plain)
+            out[n++] = '\'';
+    }
+    if (out)
+        out[n] = 0;
+    json_decref(p);
+    return out;
+}
+
+/*
  * Adds run (variant v, cell c) to r's run list with every metric's value,
  * and keeps the argv of each variant's first measured run for the
  * commands to reproduce. Returns 0 or -ENOMEM.
@@ -269,8 +315,8 @@ static int list_run(struct creport *r, const struct store_run *run, size_t v, si
         double d = *(const double *)((const char *)run + metrics[m].offset);
         x->values[m] = isfinite(d) ? d * metrics[m].scale : NAN;
     }
-    if (!warmup && !r->commands[v] && run->argv_text && !(r->commands[v] = strdup(run->argv_text)))
-        return -ENOMEM;
+    if (!warmup && !r->commands[v])
+        r->commands[v] = run_command(run);
     return 0;
 }
 
