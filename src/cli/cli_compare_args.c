@@ -10,61 +10,67 @@
 #include "cli/cli.h"
 #include "cli/cli_common.h"
 #include "cli/cli_compare.h"
+#include "cli/cli_plot.h"
 
 #define CMD "compare"
 
-static const char usage_text[] =
-    "usage: netab compare [options] --variant A [A's options] --variant B ... [-- RUN OPTIONS]\n"
-    "\n"
-    "Runs each variant's test in a randomized, interleaved schedule and compares\n"
-    "every variant with the first one (the baseline): throughput, service demand\n"
-    "(CPU cost), and latency percentiles and loss where the test has them.\n"
-    "\n"
-    "variants (each option after --variant applies to that variant):\n"
-    "  --variant NAME       start a variant; the first is the baseline\n"
-    "  --opts 'OPTIONS'     its options for 'netab run' (split like a shell, no expansion)\n"
-    "  --setup CMD          shell command before each of its runs (sysctl, ethtool -K, ...)\n"
-    "  --teardown CMD       shell command after each of its runs (also if setup failed)\n"
-    "  --cmd CMD            measure with an external command instead of 'netab run';\n"
-    "                       before the first --variant: the command of every variant\n"
-    "  --metric-json PATH   --cmd: the number at this dotted path of its JSON output\n"
-    "  --metric-regex RE    --cmd: the capture group of RE's last match in its output\n"
-    "  -- RUN OPTIONS       options for every variant's 'netab run' (or appended to --cmd)\n"
-    "\n"
-    "schedule:\n"
-    "  --runs N             measured runs per variant (default 5)\n"
-    "  --warmup W           discarded warm-up runs per variant, run first (default 0)\n"
-    "  --seed N             seed of the shuffled order and the bootstrap (default: random,\n"
-    "                       printed)\n"
-    "  --prepare CMD        shell command before every run, after the variant's setup\n"
-    "  --cooldown SECONDS   pause after every run (default 0)\n"
-    "  --until-ci PCT       add rounds until the confidence interval of every relative\n"
-    "                       change is within +-PCT %, checked at planned looks with a\n"
-    "                       Bonferroni-corrected level (docs/compare.md)\n"
-    "  --max-runs N         --until-ci: at most N measured runs per variant (default 50)\n"
-    "  --timeout SECONDS    kill a run after this long (default 2 x (-t + -O) + 60 s,\n"
-    "                       900 s with -n, 600 s with --cmd); hooks get 600 s\n"
-    "  --db PATH            keep every run in the results store, labelled with its\n"
-    "                       variant ('netab runs list --db PATH')\n"
-    "\n"
-    "judgement:\n"
-    "  --metric M           the metric that decides the exit status: throughput (default),\n"
-    "                       sender_throughput, local_demand, remote_demand, latency_p50,\n"
-    "                       latency_p99, loss, transactions, connections,\n"
-    "                       local_demand_tran, remote_demand_tran, or a dotted path;\n"
-    "                       with --cmd: a name for the measured number\n"
-    "  --lower-is-better    for a dotted path or --cmd: smaller is better\n"
-    "  --higher-is-better   for a dotted path or --cmd: larger is better (the default)\n"
-    "  --noise PCT          noise floor in percent of the baseline (default 1)\n"
-    "  --confidence P       confidence level in percent, 50..99.99 (default 95)\n"
-    "\n"
-    "output:\n"
-    "  --json               one JSON document on stdout (progress stays on stderr)\n"
-    "  --no-plot            leave out the distribution plot\n"
-    "  -h, --help           this text\n"
-    "\n"
-    "exit status: 0 no regression beyond the noise floor in the deciding metric;\n"
-    "1 regression; 2 bad usage, or a variant with fewer than 2 successful runs.\n";
+static const char
+    usage_text[] =
+        "usage: netab compare [options] --variant A [A's options] --variant B ... [-- RUN "
+        "OPTIONS]\n"
+        "\n"
+        "Runs each variant's test in a randomized, interleaved schedule and compares\n"
+        "every variant with the first one (the baseline): throughput, service demand\n"
+        "(CPU cost), and latency percentiles and loss where the test has them.\n"
+        "\n"
+        "variants (each option after --variant applies to that variant):\n"
+        "  --variant NAME       start a variant; the first is the baseline\n"
+        "  --opts 'OPTIONS'     its options for 'netab run' (split like a shell, no expansion)\n"
+        "  --setup CMD          shell command before each of its runs (sysctl, ethtool -K, ...)\n"
+        "  --teardown CMD       shell command after each of its runs (also if setup failed)\n"
+        "  --cmd CMD            measure with an external command instead of 'netab run';\n"
+        "                       before the first --variant: the command of every variant\n"
+        "  --metric-json PATH   --cmd: the number at this dotted path of its JSON output\n"
+        "  --metric-regex RE    --cmd: the capture group of RE's last match in its output\n"
+        "  -- RUN OPTIONS       options for every variant's 'netab run' (or appended to --cmd)\n"
+        "\n"
+        "schedule:\n"
+        "  --runs N             measured runs per variant (default 5)\n"
+        "  --warmup W           discarded warm-up runs per variant, run first (default 0)\n"
+        "  --seed N             seed of the shuffled order and the bootstrap (default: random,\n"
+        "                       printed)\n"
+        "  --prepare CMD        shell command before every run, after the variant's setup\n"
+        "  --cooldown SECONDS   pause after every run (default 0)\n"
+        "  --until-ci PCT       add rounds until the confidence interval of every relative\n"
+        "                       change is within +-PCT %, checked at planned looks with a\n"
+        "                       Bonferroni-corrected level (docs/compare.md)\n"
+        "  --max-runs N         --until-ci: at most N measured runs per variant (default 50)\n"
+        "  --timeout SECONDS    kill a run after this long (default 2 x (-t + -O) + 60 s,\n"
+        "                       900 s with -n, 600 s with --cmd); hooks get 600 s\n"
+        "  --db PATH            keep every run in the results store, labelled with its\n"
+        "                       variant ('netab runs list --db PATH')\n"
+        "\n"
+        "judgement:\n"
+        "  --metric M           the metric that decides the exit status: throughput (default),\n"
+        "                       sender_throughput, local_demand, remote_demand, latency_p50,\n"
+        "                       latency_p99, loss, transactions, connections,\n"
+        "                       local_demand_tran, remote_demand_tran, or a dotted path;\n"
+        "                       with --cmd: a name for the measured number\n"
+        "  --lower-is-better    for a dotted path or --cmd: smaller is better\n"
+        "  --higher-is-better   for a dotted path or --cmd: larger is better (the default)\n"
+        "  --noise PCT          noise floor in percent of the baseline (default 1)\n"
+        "  --confidence P       confidence level in percent, 50..99.99 (default 95)\n"
+        "\n"
+        "output:\n"
+        "  --json               one JSON document on stdout (progress stays on stderr)\n"
+        "  --no-plot            leave out the ASCII distribution plot of the text "
+        "report\n" CLI_PLOT_USAGE("FILE", "also draw the deciding metric's distribution and "
+                                          "changes") "  -h, --help           this text\n"
+                                                     "\n"
+                                                     "exit status: 0 no regression beyond the "
+                                                     "noise floor in the deciding metric;\n"
+                                                     "1 regression; 2 bad usage, or a variant with "
+                                                     "fewer than 2 successful runs.\n";
 
 enum {
     OPT_VARIANT = 256,
@@ -116,6 +122,7 @@ static const struct option long_opts[] = {
     {"confidence", required_argument, NULL, OPT_CONFIDENCE},
     {"json", no_argument, NULL, OPT_JSON},
     {"no-plot", no_argument, NULL, OPT_NOPLOT},
+    CLI_PLOT_LONG_OPTS,
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -261,6 +268,7 @@ int cli_compare_parse(int argc, char **argv, struct compare_config *cfg)
     cfg->self = "/proc/self/exe";
     bool max_given = false;
     const char *global_cmd = NULL;
+    struct cli_plot fig = {0};
     opterr = 0;
     optind = 1;
     int c;
@@ -387,6 +395,11 @@ int cli_compare_parse(int argc, char **argv, struct compare_config *cfg)
         case ':':
             return cli_usage_error(CMD, "option '%s' needs a value", argv[optind - 1]);
         default:
+            if ((l = cli_plot_option(CMD, c, optarg, &fig)) >= 0) {
+                if (l)
+                    return (int)l;
+                break;
+            }
             if (optopt)
                 return cli_usage_error(CMD, "unknown option '-%c'", optopt);
             return cli_usage_error(CMD, "unknown option '%s'", argv[optind - 1]);
@@ -402,6 +415,12 @@ int cli_compare_parse(int argc, char **argv, struct compare_config *cfg)
         cfg->common = argv + optind;
         cfg->ncommon = (size_t)(argc - optind);
     }
+    if (cli_plot_check(CMD, &fig))
+        return EXIT_USAGE;
+    cfg->figure = fig.path;
+    cfg->figure_w = fig.width;
+    cfg->figure_h = fig.height;
+    cfg->figure_log = fig.log;
     if (max_given && cfg->until_ci == 0)
         return cli_usage_error(CMD, "--max-runs only applies with --until-ci PCT");
     if (cfg->until_ci > 0 && !max_given)

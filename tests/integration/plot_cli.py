@@ -5,7 +5,9 @@
 input value (counted in the SVG, whose point marks are the only paths at
 the point opacity), with each set's name and "n = N" as labels, and a PNG
 of the asked size with marks in the plot area (decoded, not just sniffed).
-`netab run -t 5 --plot run.svg` must draw 5 intervals. A figure name
+`netab run -t 5 --plot run.svg` must draw 5 intervals, and `netab compare
+--plot` one point per measured run of the deciding metric, keeping its
+ASCII plot (and leaving it out with --no-plot). A figure name
 without .png/.svg/.pdf is a usage error before anything runs.
 """
 
@@ -114,6 +116,20 @@ def body(netab):
         r = run_cmd([netab, "run", "-t", "1", "--plot", os.path.join(d, "run.txt")])
         check_eq(r.returncode, 2, "run --plot run.txt is a usage error\n" + r.describe())
         log("ok: run --bidir draws both directions; a bad name is refused before the run")
+
+        cmp_svg = os.path.join(d, "compare.svg")
+        argv = [netab, "compare", "--runs", "3", "--warmup", "1", "--seed", "1", "--variant", "big",
+                "--opts", "-l 128K", "--variant", "small", "--opts", "-l 4K", "--plot", cmp_svg,
+                "--", "-t", "0.3"]
+        r = run_cmd(argv, timeout=90)
+        check(r.returncode in (0, 1), "compare --plot\n" + r.describe())
+        check_eq(len(svg_points(cmp_svg)), 6, "compare.svg: 3 measured runs x 2 variants")
+        check("+-----" in r.stdout, "compare --plot keeps the ASCII plot", r.stdout)
+        r = run_cmd(argv[:-3] + ["--no-plot", "--", "-t", "0.3"], timeout=90)
+        check(r.returncode in (0, 1), "compare --no-plot --plot\n" + r.describe())
+        check("+-----" not in r.stdout, "--no-plot leaves out the ASCII plot only", r.stdout)
+        check_eq(len(svg_points(cmp_svg)), 6, "and the figure is still drawn")
+        log("ok: compare --plot draws the measured runs; --no-plot is about the ASCII plot")
     finally:
         shutil.rmtree(d, ignore_errors=True)
 
