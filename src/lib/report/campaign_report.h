@@ -168,6 +168,16 @@ NB_MUST_CHECK int creport_print_markdown(const struct creport *r, FILE *f);
 NB_MUST_CHECK int creport_print_csv(const struct creport *r, FILE *f);
 
 /*
+ * Sorted values (campaign_report_values.c): en's values in ascending order,
+ * a new array (caller has ownership), NULL when out of memory. The text and
+ * Markdown sections give each cell's deciding metric, every measured run,
+ * one column per variant; they return 0 or -ENOMEM.
+ */
+double *creport_sorted(const struct creport_entry *en);
+NB_MUST_CHECK int creport_print_values_text(const struct creport *r, FILE *f);
+NB_MUST_CHECK int creport_print_values_markdown(const struct creport *r, FILE *f);
+
+/*
  * The HTML report: one self-contained page (inline CSS and SVG figures, no
  * script, no external reference) with the summary, figures, tables, sorted
  * values, environment differences, warnings and the commands to reproduce;

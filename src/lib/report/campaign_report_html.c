@@ -263,12 +263,6 @@ static void print_changes(FILE *f, const struct creport *r)
     fputs("</table></div>\n</section>\n", f);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* The deciding metric's values of each cell, sorted, one column per variant. */
 static int print_values(FILE *f, const struct creport *r)
 {
@@ -285,10 +279,7 @@ static int print_values(FILE *f, const struct creport *r)
         for (size_t v = 0; v < r->nvariants; v++) {
             const struct creport_entry *en = creport_at(r, v, c, (size_t)m);
             rows = en->n > rows ? en->n : rows;
-            if ((sorted[v] = malloc((en->n ? en->n : 1) * sizeof(double)))) {
-                memcpy(sorted[v], en->values, en->n * sizeof(double));
-                qsort(sorted[v], en->n, sizeof(double), cmp_double);
-            }
+            sorted[v] = creport_sorted(en);
         }
         fputs("<div class=\"scroll\"><table class=\"sorted\">\n<caption>", f);
         escf(f, "%s (%s) in %s, every measured run, ascending", mt[m].title, mt[m].unit,

@@ -412,8 +412,11 @@ int creport_print_text(const struct creport *r, FILE *f)
         fprintf(f, "\nNo measured ok runs yet.\n");
     print_metric_tables(f, r, cols);
     print_details(f, r);
+    int e = creport_print_values_text(r, f);
     print_footer(f, r, cols);
     free(cols);
+    if (e)
+        return e;
     return ferror(f) ? -EIO : 0;
 }
 
@@ -584,6 +587,9 @@ int creport_print_markdown(const struct creport *r, FILE *f)
             "baseline [%g%% CI] and the verdict.\n",
             r->opts.confidence * 100);
     md_metric_tables(f, r);
+    int e = creport_print_values_markdown(r, f);
     md_footer(f, r);
+    if (e)
+        return e;
     return ferror(f) ? -EIO : 0;
 }
