@@ -185,7 +185,7 @@ static int draw_figure(const struct cli_compare_result *res)
         po.height = cfg->figure_h > 0 ? cfg->figure_h : po.height;
         po.log = cfg->figure_log;
         snprintf(axis, sizeof(axis), "%s (%s)", m.m->name, *m.m->unit ? m.m->unit : "as measured");
-        po.axis = axis;
+        po.axis = cfg->figure_axis ? cfg->figure_axis : axis;
         if (stats_report_plot(&m.r, &po, cfg->figure, &n, err, sizeof(err))) {
             fprintf(stderr, "netab compare: %s\n", err);
             rc = -EINVAL;

@@ -25,6 +25,9 @@ int cli_plot_option(const char *cmd, int c, const char *arg, struct cli_plot *p)
     case CLI_PLOT_OPT_LOG:
         p->log = true;
         return 0;
+    case CLI_PLOT_OPT_AXIS:
+        p->axis = arg;
+        return 0;
     default:
         return -1;
     }

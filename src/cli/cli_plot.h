@@ -14,28 +14,32 @@ enum {
     CLI_PLOT_OPT_WIDTH,
     CLI_PLOT_OPT_HEIGHT,
     CLI_PLOT_OPT_LOG,
+    CLI_PLOT_OPT_AXIS,
 };
 
 /* The entries for a getopt_long table, spliced in with CLI_PLOT_LONG_OPTS. */
-#define CLI_PLOT_LONG_OPTS                                                                         \
-    {"plot", required_argument, NULL, CLI_PLOT_OPT_PLOT},                                          \
-        {"plot-width", required_argument, NULL, CLI_PLOT_OPT_WIDTH},                               \
-        {"plot-height", required_argument, NULL, CLI_PLOT_OPT_HEIGHT},                             \
-    {                                                                                              \
-        "plot-log", no_argument, NULL, CLI_PLOT_OPT_LOG                                            \
-    }
+// clang-format off
+#define CLI_PLOT_LONG_OPTS                                      \
+    {"plot", required_argument, NULL, CLI_PLOT_OPT_PLOT},       \
+    {"plot-width", required_argument, NULL, CLI_PLOT_OPT_WIDTH},  \
+    {"plot-height", required_argument, NULL, CLI_PLOT_OPT_HEIGHT}, \
+    {"plot-log", no_argument, NULL, CLI_PLOT_OPT_LOG},          \
+    {"plot-axis", required_argument, NULL, CLI_PLOT_OPT_AXIS}
+// clang-format on
 
 /* The usage lines that describe them (what = "FILE" or "DIR"). */
 #define CLI_PLOT_USAGE(what, figure)                                                               \
     "  --plot " what "          " figure "; .png, .svg or .pdf by extension\n"                     \
     "  --plot-width N       the figure's width, pixels (PNG) or points (default 800)\n"            \
     "  --plot-height N      the figure's height (default depends on the figure)\n"                 \
-    "  --plot-log           a log value axis\n"
+    "  --plot-log           a log value axis\n"                                                    \
+    "  --plot-axis TEXT     the value axis' label with its unit, e.g. 'throughput (Mbit/s)'\n"
 
 struct cli_plot {
     const char *path;     /* NULL: no figure */
     double width, height; /* 0: the figure's default */
     bool log;
+    const char *axis; /* --plot-axis, or NULL for the command's default */
 };
 
 /*

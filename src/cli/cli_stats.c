@@ -305,6 +305,16 @@ static int draw_figure(const struct stats_report *r, const struct cli_plot *p)
     po.width = p->width ? p->width : po.width;
     po.height = p->height ? p->height : po.height;
     po.log = p->log;
+    po.axis = p->axis;
+    char axis[200];
+    if (!po.axis) {
+        /* The input knows no unit, but where it came from: say that, as the axis' label. */
+        const struct stats_report_set *s = &r->sets[0];
+        snprintf(axis, sizeof(axis), "%s (%s input%s%s)",
+                 strstr(s->metric, "bits_per_second") ? "bit/s" : "value", s->format,
+                 s->metric[0] ? ": " : "", s->metric);
+        po.axis = axis;
+    }
     char err[NB_ERRLEN];
     size_t n = 0;
     if (stats_report_plot(r, &po, p->path, &n, err, sizeof(err))) {

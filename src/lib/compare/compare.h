@@ -50,6 +50,7 @@ struct compare_config {
     const char *figure;        /* --plot FILE: the figure of the deciding metric, or NULL */
     double figure_w, figure_h; /* --plot-width, --plot-height; 0 = the default */
     bool figure_log;           /* --plot-log */
+    const char *figure_axis;   /* --plot-axis: the value axis' label, or NULL */
     const char *db;   /* --db: results store every netab run child records itself in, or NULL */
     const char *self; /* the netab executable to run ("/proc/self/exe") */
 };

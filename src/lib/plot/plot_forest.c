@@ -91,7 +91,11 @@ void plot_draw_forest(cairo_t *cr, double w, double h, const void *arg)
     const struct plot_forest *fo = arg;
     struct plot_frame f;
     plot_frame_default(&f, w, h);
-    f.x0 = fmin(20 + widest(cr, fo, 11, false) + 10, w * 0.4);
+    /* Labels that would not fit in 40% of the width get a smaller font, down to 7 pt. */
+    double lw = widest(cr, fo, 11, false), lsize = 11;
+    if (lw > w * 0.4 - 30)
+        lsize = fmax(7, 11 * (w * 0.4 - 30) / lw);
+    f.x0 = fmin(20 + lw * lsize / 11 + 10, w * 0.4);
     f.x1 = fmax(w - widest(cr, fo, 11, true) - 70, f.x0 + 100);
     struct plot_scale s = {.p0 = f.x0, .p1 = f.x1};
     fit_forest(&s, fo);
@@ -114,7 +118,7 @@ void plot_draw_forest(cairo_t *cr, double w, double h, const void *arg)
     for (size_t i = 0; i < fo->n; i++) {
         double y = f.y0 + step * ((double)i + 0.5);
         cairo_set_source_rgb(cr, 0, 0, 0);
-        plot_text(cr, f.x0 - 8, y, fo->rows[i].label, 11, 1, 0.5, 0);
+        plot_text(cr, f.x0 - 8, y, fo->rows[i].label, lsize, 1, 0.5, 0);
         draw_row(cr, &s, &fo->rows[i], y, f.x1 + 8);
     }
 }
