@@ -7,6 +7,7 @@
 #include <cairo-pdf.h>
 #include <cairo-svg.h>
 #include <errno.h>
+#include <fontconfig/fontconfig.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,10 +32,23 @@ int plot_format_of(const char *path, enum plot_format *out, char *err, size_t er
                    path);
 }
 
+/* Set by the first figure: plot_shutdown() has caches to release. */
+static bool drawn;
+
+void plot_shutdown(void)
+{
+    if (!drawn)
+        return;
+    cairo_debug_reset_static_data();
+    FcFini();
+    drawn = false;
+}
+
 /* White background, then the figure, with the fonts and line style every figure shares. */
 static void draw_page(cairo_surface_t *s, double w, double h, plot_draw_fn draw, const void *fig)
 {
     cairo_t *cr = cairo_create(s);
+    drawn = true;
     cairo_set_source_rgb(cr, 1, 1, 1);
     cairo_paint(cr);
     cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);

@@ -304,5 +304,7 @@ int main(void)
         cmocka_unit_test(test_forest_heatmap_stack),
         cmocka_unit_test(test_scale),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    int failed = cmocka_run_group_tests(tests, setup, teardown);
+    plot_shutdown(); /* fontconfig's caches, for LeakSanitizer */
+    return failed;
 }

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "../store/helpers.h"
+#include "plot/plot.h"
 #include "report/campaign_report.h"
 #include "report/campaign_report_plot.h"
 #include "stats/compare.h"
@@ -573,5 +574,7 @@ int main(void)
         cmocka_unit_test(test_metric_selection),
         cmocka_unit_test(test_wide_matrix_stacks),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    int failed = cmocka_run_group_tests(tests, setup, teardown);
+    plot_shutdown(); /* fontconfig's caches, for LeakSanitizer */
+    return failed;
 }
