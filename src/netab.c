@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "plot/plot.h"
 
 struct subcommand {
     const char *name;
@@ -48,8 +49,11 @@ int main(int argc, char **argv)
         return EXIT_OK;
     }
     for (size_t i = 0; i < sizeof(subcommands) / sizeof(subcommands[0]); i++)
-        if (!strcmp(cmd, subcommands[i].name))
-            return subcommands[i].fn(argc - 1, argv + 1);
+        if (!strcmp(cmd, subcommands[i].name)) {
+            int rc = subcommands[i].fn(argc - 1, argv + 1);
+            plot_shutdown();
+            return rc;
+        }
     fprintf(stderr, "netab: unknown command '%s'\n", cmd);
     usage(stderr);
     return EXIT_USAGE;

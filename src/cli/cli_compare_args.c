@@ -10,11 +10,13 @@
 #include "cli/cli.h"
 #include "cli/cli_common.h"
 #include "cli/cli_compare.h"
+#include "cli/cli_plot.h"
 
 #define CMD "compare"
 
 static const char usage_text[] =
-    "usage: netab compare [options] --variant A [A's options] --variant B ... [-- RUN OPTIONS]\n"
+    "usage: netab compare [options] --variant A [A's options] --variant B ... [-- RUN "
+    "OPTIONS]\n"
     "\n"
     "Runs each variant's test in a randomized, interleaved schedule and compares\n"
     "every variant with the first one (the baseline): throughput, service demand\n"
@@ -61,11 +63,14 @@ static const char usage_text[] =
     "\n"
     "output:\n"
     "  --json               one JSON document on stdout (progress stays on stderr)\n"
-    "  --no-plot            leave out the distribution plot\n"
-    "  -h, --help           this text\n"
-    "\n"
-    "exit status: 0 no regression beyond the noise floor in the deciding metric;\n"
-    "1 regression; 2 bad usage, or a variant with fewer than 2 successful runs.\n";
+    "  --no-plot            leave out the ASCII distribution plot of the text "
+    "report\n" CLI_PLOT_USAGE("FILE", "also draw the deciding metric's distribution and "
+                                      "changes") "  -h, --help           this text\n"
+                                                 "\n"
+                                                 "exit status: 0 no regression beyond the "
+                                                 "noise floor in the deciding metric;\n"
+                                                 "1 regression; 2 bad usage, or a variant with "
+                                                 "fewer than 2 successful runs.\n";
 
 enum {
     OPT_VARIANT = 256,
@@ -117,6 +122,7 @@ static const struct option long_opts[] = {
     {"confidence", required_argument, NULL, OPT_CONFIDENCE},
     {"json", no_argument, NULL, OPT_JSON},
     {"no-plot", no_argument, NULL, OPT_NOPLOT},
+    CLI_PLOT_LONG_OPTS,
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -262,6 +268,7 @@ int cli_compare_parse(int argc, char **argv, struct compare_config *cfg)
     cfg->self = "/proc/self/exe";
     bool max_given = false;
     const char *global_cmd = NULL;
+    struct cli_plot fig = {0};
     opterr = 0;
     optind = 1;
     int c;
@@ -388,6 +395,11 @@ int cli_compare_parse(int argc, char **argv, struct compare_config *cfg)
         case ':':
             return cli_usage_error(CMD, "option '%s' needs a value", argv[optind - 1]);
         default:
+            if ((l = cli_plot_option(CMD, c, optarg, &fig)) >= 0) {
+                if (l)
+                    return (int)l;
+                break;
+            }
             if (optopt)
                 return cli_usage_error(CMD, "unknown option '-%c'", optopt);
             return cli_usage_error(CMD, "unknown option '%s'", argv[optind - 1]);
@@ -403,6 +415,13 @@ int cli_compare_parse(int argc, char **argv, struct compare_config *cfg)
         cfg->common = argv + optind;
         cfg->ncommon = (size_t)(argc - optind);
     }
+    if (cli_plot_check(CMD, &fig))
+        return EXIT_USAGE;
+    cfg->figure = fig.path;
+    cfg->figure_w = fig.width;
+    cfg->figure_h = fig.height;
+    cfg->figure_log = fig.log;
+    cfg->figure_axis = fig.axis;
     if (max_given && cfg->until_ci == 0)
         return cli_usage_error(CMD, "--max-runs only applies with --until-ci PCT");
     if (cfg->until_ci > 0 && !max_given)

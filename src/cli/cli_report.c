@@ -13,13 +13,16 @@
 
 #include "cli/cli.h"
 #include "cli/cli_common.h"
+#include "cli/cli_plot.h"
 #include "layout/layout_report.h"
 #include "report/campaign_report.h"
+#include "report/campaign_report_plot.h"
 #include "store/store.h"
 
 static const char usage_text[] =
-    "usage: netab report ID [--db PATH] [--format text|markdown|csv|json]\n"
+    "usage: netab report ID [--db PATH] [--format text|markdown|csv|json|html]\n"
     "                       [--metric NAME]... [--noise PCT] [--confidence PCT]\n"
+    "                       [--plot DIR [--plot-format png|svg|pdf]]\n"
     "\n"
     "The matrix report of experiment ID from the results store: variants as\n"
     "rows, matrix cells as columns, the median of each metric over the measured\n"
@@ -31,7 +34,8 @@ static const char usage_text[] =
     "options:\n"
     "  --db PATH            the database (default: $NETAB_DB, else\n"
     "                       $XDG_DATA_HOME/netab/results.db)\n"
-    "  --format F           text (default; fits 72 columns), markdown, csv, json\n"
+    "  --format F           text (default; fits 72 columns), markdown, csv, json,\n"
+    "                       html (one self-contained page with the figures)\n"
     "  --metric NAME        report this metric (repeatable; the first one a cell\n"
     "                       has decides its verdict). Names: throughput,\n"
     "                       sender_throughput, transactions, connections,\n"
@@ -41,13 +45,17 @@ static const char usage_text[] =
     "                       connections decides.\n"
     "  --noise PCT          noise floor in percent of the baseline (default 1)\n"
     "  --confidence PCT     confidence level in percent, 50..99.99 (default 95)\n"
+    "  --plot DIR           also write every figure into DIR (created if missing):\n"
+    "                       distribution, forest and run order per cell, heatmap\n"
+    "  --plot-format F      png (default), svg or pdf\n"
+    "  --plot-width N, --plot-height N  override the figures' sizes\n"
     "  -h, --help           this text\n"
     "\n"
     "exit status: 0 report written, no deciding metric regressed; 1 a deciding\n"
     "metric regressed in some cell; 2 bad command line, unknown experiment or\n"
     "unreadable database.\n";
 
-enum { OPT_DB = 256, OPT_FORMAT, OPT_METRIC, OPT_NOISE, OPT_CONFIDENCE };
+enum { OPT_DB = 256, OPT_FORMAT, OPT_METRIC, OPT_NOISE, OPT_CONFIDENCE, OPT_PLOT_FORMAT };
 
 static const struct option long_opts[] = {
     {"db", required_argument, NULL, OPT_DB},
@@ -55,11 +63,13 @@ static const struct option long_opts[] = {
     {"metric", required_argument, NULL, OPT_METRIC},
     {"noise", required_argument, NULL, OPT_NOISE},
     {"confidence", required_argument, NULL, OPT_CONFIDENCE},
+    {"plot-format", required_argument, NULL, OPT_PLOT_FORMAT},
+    CLI_PLOT_LONG_OPTS,
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
 
-enum report_format { FMT_TEXT, FMT_MARKDOWN, FMT_CSV, FMT_JSON };
+enum report_format { FMT_TEXT, FMT_MARKDOWN, FMT_CSV, FMT_JSON, FMT_HTML };
 
 #define MAX_METRICS 32
 
@@ -69,6 +79,8 @@ struct report_args {
     enum report_format format;
     const char *metrics[MAX_METRICS];
     struct creport_opts opts;
+    struct cli_plot fig; /* --plot DIR */
+    const char *fig_ext; /* --plot-format */
 };
 
 /* A number in [lo, hi] (hi excluded when hi_open). */
@@ -94,7 +106,7 @@ static int parse_args(int argc, char **argv, struct report_args *a)
     a->opts.metrics = a->metrics;
     opterr = 0;
     optind = 1;
-    int c;
+    int c, rc;
     double d;
     char perr[NB_ERRLEN];
     while ((c = getopt_long(argc, argv, ":h", long_opts, NULL)) != -1) {
@@ -111,9 +123,11 @@ static int parse_args(int argc, char **argv, struct report_args *a)
                 a->format = FMT_CSV;
             else if (!strcmp(optarg, "json"))
                 a->format = FMT_JSON;
+            else if (!strcmp(optarg, "html"))
+                a->format = FMT_HTML;
             else
-                return cli_usage_error("report",
-                                       "--format: '%s' is not text, markdown, csv or json", optarg);
+                return cli_usage_error(
+                    "report", "--format: '%s' is not text, markdown, csv, json or html", optarg);
             break;
         case OPT_METRIC:
             if (!creport_metric_find(optarg))
@@ -132,12 +146,23 @@ static int parse_args(int argc, char **argv, struct report_args *a)
                 return EXIT_USAGE;
             a->opts.confidence = d / 100;
             break;
+        case OPT_PLOT_FORMAT:
+            if (strcmp(optarg, "png") && strcmp(optarg, "svg") && strcmp(optarg, "pdf"))
+                return cli_usage_error("report", "--plot-format: '%s' is not png, svg or pdf",
+                                       optarg);
+            a->fig_ext = optarg;
+            break;
         case 'h':
             fputs(usage_text, stdout);
             return EXIT_OK;
         case ':':
             return cli_usage_error("report", "%s needs a value", argv[optind - 1]);
         default:
+            if ((rc = cli_plot_option("report", c, optarg, &a->fig)) >= 0) {
+                if (rc)
+                    return rc;
+                break;
+            }
             return cli_usage_error("report", "unknown option '%s'", argv[optind - 1]);
         }
     }
@@ -190,6 +215,20 @@ static int attach_layout(struct creport *r)
     return 0;
 }
 
+/* --plot DIR: every figure as a file, and one line on stderr saying how many. */
+static int draw_figures(const struct creport *r, const struct report_args *a)
+{
+    char err[NB_ERRLEN * 2];
+    size_t n = 0;
+    const char *ext = a->fig_ext ? a->fig_ext : "png";
+    if (creport_plot_dir(r, a->fig.path, ext, a->fig.width, a->fig.height, &n, err, sizeof(err))) {
+        fprintf(stderr, "netab report: %s\n", err);
+        return -1;
+    }
+    fprintf(stderr, "netab report: %zu figures written to %s (%s)\n", n, a->fig.path, ext);
+    return 0;
+}
+
 int cli_report(int argc, char **argv)
 {
     struct report_args a;
@@ -224,6 +263,9 @@ int cli_report(int argc, char **argv)
     case FMT_CSV:
         e = creport_print_csv(r, stdout);
         break;
+    case FMT_HTML:
+        e = creport_print_html(r, a.db, stdout);
+        break;
     case FMT_JSON: {
         json_t *j = creport_to_json(r);
         e = j ? json_dumpf(j, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(17)) : -ENOMEM;
@@ -234,6 +276,8 @@ int cli_report(int argc, char **argv)
     }
     }
     rc = creport_exit_status(r);
+    if (!e && a.fig.path && draw_figures(r, &a))
+        rc = EXIT_USAGE;
     creport_free(r);
     if (e || fflush(stdout)) {
         fprintf(stderr, "netab report: could not write the report\n");

@@ -7,9 +7,11 @@
 
 #include "cli/cli.h"
 #include "cli/cli_common.h"
+#include "cli/cli_plot.h"
 #include "cli/cli_run.h"
 #include "proto/loopback.h"
 #include "report/run_json.h"
+#include "report/run_plot.h"
 #include "report/run_text.h"
 #include "store/store.h"
 
@@ -56,6 +58,8 @@ static const char run_usage[] =
     "  -J, --json             one JSON document on stdout (docs/json.md), also on failure\n"
     "      --db PATH          also keep the run in the results store (docs/store.md)\n"
     "      --db-label NAME    with --db: a label for the run (its variant column)\n"
+    "      --plot FILE        draw the interval timeline; .png, .svg or .pdf by extension\n"
+    "      --plot-width N, --plot-height N  its size, pixels or points (default 800x500)\n"
     "      --connect-timeout MS  (default 5000)   --idle-timeout MS  (default 10000)\n"
     "  -h, --help\n"
     "\n"
@@ -84,6 +88,9 @@ int cli_run_parse(int argc, char **argv, struct run_spec *o)
         fputs(run_usage, stdout);
         return EXIT_OK;
     }
+    struct cli_plot fig = {.path = o->plot};
+    if (cli_plot_check("run", &fig))
+        return usage_failure(o, "--plot: the file name must end in .png, .svg or .pdf");
     return -1;
 }
 
@@ -110,6 +117,20 @@ static int record_run(const struct run_spec *o, int argc, char **argv, const jso
     if (rc)
         fprintf(stderr, "netab run: the result was not stored: %s\n", err);
     return rc;
+}
+
+/* --plot: the interval timeline, and one line on stderr saying what was drawn. */
+static int draw_timeline(const struct run_spec *o, const struct run_result *res)
+{
+    char err[NB_ERRLEN];
+    size_t n = 0;
+    if (run_plot_timeline(res, o->plot, (double)o->plot_width, (double)o->plot_height, &n, err,
+                          sizeof(err))) {
+        fprintf(stderr, "netab run: %s\n", err);
+        return -1;
+    }
+    fprintf(stderr, "netab run: figure %s: %zu intervals drawn\n", o->plot, n);
+    return 0;
 }
 
 int cli_run(int argc, char **argv)
@@ -146,6 +167,8 @@ int cli_run(int argc, char **argv)
     if (rc)
         fprintf(stderr, "netab run: error: %s\n", res.error);
     int exit_code = rc ? EXIT_FAIL : EXIT_OK;
+    if (o.plot && !rc && draw_timeline(&o, &res))
+        exit_code = EXIT_FAIL;
     if (o.db && record_run(&o, argc, argv, doc, exit_code))
         exit_code = EXIT_FAIL;
     json_decref(doc);

@@ -15,8 +15,10 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/cli_plot.h"
 #include "input/input.h"
 #include "report/stats_report.h"
+#include "report/stats_report_plot.h"
 #include "stats/opts.h"
 
 static const char usage_text[] =
@@ -52,11 +54,14 @@ static const char usage_text[] =
     "output:\n"
     "  --json               one JSON document (see docs/stats.md)\n"
     "  --csv                CSV: a table of sets, a blank line, a table of comparisons\n"
-    "  --no-plot            leave out the ASCII distribution plot\n"
-    "  -h, --help           this text\n"
-    "\n"
-    "exit status: 0 done; 1 a comparison regressed and --fail-on-regression was\n"
-    "given; 2 bad command line or bad input.\n";
+    "  --no-plot            leave out the ASCII distribution plot\n" CLI_PLOT_USAGE(
+        "FILE",
+        "also draw the distribution and the comparisons") "  -h, --help           this text\n"
+                                                          "\n"
+                                                          "exit status: 0 done; 1 a comparison "
+                                                          "regressed and --fail-on-regression was\n"
+                                                          "given; 2 bad command line or bad "
+                                                          "input.\n";
 
 enum {
     OPT_CONFIDENCE = 256,
@@ -88,6 +93,7 @@ static const struct option long_opts[] = {
     {"seed", required_argument, NULL, OPT_SEED},
     {"resamples", required_argument, NULL, OPT_RESAMPLES},
     {"no-plot", no_argument, NULL, OPT_NOPLOT},
+    CLI_PLOT_LONG_OPTS,
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -135,6 +141,7 @@ struct cli_stats_args {
     unsigned ncolumn_opts; /* how many --column options were given */
     unsigned last_column;  /* the latest --column's value */
     bool column_after_last_file;
+    struct cli_plot fig;
 };
 
 /*
@@ -167,9 +174,10 @@ static int parse_args(int argc, char **argv, struct cli_stats_args *a)
     memset(&a->in, 0, sizeof(a->in));
     a->json = a->csv = a->fail_on_regression = false;
     a->plot = true;
+    a->fig = (struct cli_plot){0};
     opterr = 0;
     optind = 1;
-    int c;
+    int c, rc;
     double d;
     unsigned long long u;
     a->nfiles = 0;
@@ -252,6 +260,11 @@ static int parse_args(int argc, char **argv, struct cli_stats_args *a)
             fprintf(stderr, "try 'netab stats --help'\n");
             return EXIT_USAGE;
         default:
+            if ((rc = cli_plot_option("stats", c, optarg, &a->fig)) >= 0) {
+                if (rc)
+                    return rc;
+                break;
+            }
             if (optopt)
                 fprintf(stderr, "netab stats: unknown option '-%c'\n", optopt);
             else
@@ -264,6 +277,8 @@ static int parse_args(int argc, char **argv, struct cli_stats_args *a)
         fprintf(stderr, "netab stats: --json and --csv exclude each other\n");
         return EXIT_USAGE;
     }
+    if (cli_plot_check("stats", &a->fig))
+        return EXIT_USAGE;
     /* "--" ends the options; what follows are files. */
     for (int i = optind; i < argc; i++) {
         a->files[a->nfiles] = argv[i];
@@ -338,6 +353,38 @@ static int print_report(const struct stats_report *r, const struct cli_stats_arg
     return 0;
 }
 
+/*
+ * --plot: the distribution and the comparisons drawn into the file, and one
+ * line on stderr saying what was drawn. Returns 0 or the exit code.
+ */
+static int draw_figure(const struct stats_report *r, const struct cli_plot *p)
+{
+    struct report_plot_opts po;
+    report_plot_opts_default(&po);
+    po.width = p->width ? p->width : po.width;
+    po.height = p->height ? p->height : po.height;
+    po.log = p->log;
+    po.axis = p->axis;
+    char axis[200];
+    if (!po.axis) {
+        /* The input knows no unit, but where it came from: say that, as the axis' label. */
+        const struct stats_report_set *s = &r->sets[0];
+        snprintf(axis, sizeof(axis), "%s (%s input%s%s)",
+                 strstr(s->metric, "bits_per_second") ? "bit/s" : "value", s->format,
+                 s->metric[0] ? ": " : "", s->metric);
+        po.axis = axis;
+    }
+    char err[NB_ERRLEN];
+    size_t n = 0;
+    if (stats_report_plot(r, &po, p->path, &n, err, sizeof(err))) {
+        fprintf(stderr, "netab stats: %s\n", err);
+        return EXIT_FAIL;
+    }
+    fprintf(stderr, "netab stats: figure %s: %zu sets, %zu points, %gx%g\n", p->path, r->nsets, n,
+            po.width, po.height);
+    return 0;
+}
+
 int cli_stats(int argc, char **argv)
 {
     struct cli_stats_args a;
@@ -376,6 +423,8 @@ int cli_stats(int argc, char **argv)
         goto out;
     }
     rc = print_report(&r, &a);
+    if (!rc && a.fig.path)
+        rc = draw_figure(&r, &a.fig);
     if (!rc && a.fail_on_regression && stats_report_regressed(&r))
         rc = EXIT_FAIL;
 out:

@@ -26,7 +26,7 @@ check "help" 0 "usage: netab report" "$netab" report --help
 check "no ID" 2 "which experiment" "$netab" report --db "$reg"
 check "bad ID" 2 "ID:" "$netab" report --db "$reg" abc
 check "extra operand" 2 "unexpected argument" "$netab" report --db "$reg" "$id" 5
-check "bad format" 2 "--format" "$netab" report --db "$reg" --format html "$id"
+check "bad format" 2 "--format" "$netab" report --db "$reg" --format pdf "$id"
 check "bad metric" 2 "unknown metric 'bogus'" "$netab" report --db "$reg" --metric bogus "$id"
 check "bad noise" 2 "--noise" "$netab" report --db "$reg" --noise -1 "$id"
 check "bad confidence" 2 "--confidence" "$netab" report --db "$reg" --confidence 100 "$id"

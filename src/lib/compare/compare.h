@@ -43,10 +43,14 @@ struct compare_config {
     double timeout;      /* per run, seconds; 0: derived from -t (see compare_run_timeout) */
     const char *metric;  /* deciding metric: a name or a dotted path */
     bool lower_is_better, direction_given;
-    const char *metric_json;  /* --cmd: dotted path into the command's JSON output */
-    const char *metric_regex; /* --cmd: regular expression with one capture group */
-    double noise, confidence; /* fractions */
-    bool json, plot;
+    const char *metric_json;   /* --cmd: dotted path into the command's JSON output */
+    const char *metric_regex;  /* --cmd: regular expression with one capture group */
+    double noise, confidence;  /* fractions */
+    bool json, plot;           /* plot: the ASCII distribution plot in the text report */
+    const char *figure;        /* --plot FILE: the figure of the deciding metric, or NULL */
+    double figure_w, figure_h; /* --plot-width, --plot-height; 0 = the default */
+    bool figure_log;           /* --plot-log */
+    const char *figure_axis;   /* --plot-axis: the value axis' label, or NULL */
     const char *db;   /* --db: results store every netab run child records itself in, or NULL */
     const char *self; /* the netab executable to run ("/proc/self/exe") */
 };

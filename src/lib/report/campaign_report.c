@@ -110,6 +110,12 @@ void creport_free(struct creport *r)
         free(r->layouts[v]);
     free(r->layouts);
     json_decref(r->layout);
+    for (size_t i = 0; r->runlist && i < r->nrunlist; i++)
+        free(r->runlist[i].values);
+    free(r->runlist);
+    for (size_t v = 0; r->commands && v < r->nvariants; v++)
+        free(r->commands[v]);
+    free(r->commands);
     free(r);
 }
 
@@ -250,13 +256,97 @@ struct placed {
     size_t v, c;
 };
 
+/*
+ * The command line run ran: its argv_text when the store has one, else the
+ * "argv" its step recorded in params_json, words single-quoted where a shell
+ * would split them. NULL when neither is there or out of memory; caller has
+ * ownership.
+ */
+static char *run_command(const struct store_run *run)
+{
+    if (run->argv_text && run->argv_text[0])
+        return strdup(run->argv_text);
+    json_t *p = run->params_json ? json_loads(run->params_json, 0, NULL) : NULL;
+    json_t *argv = json_object_get(p, "argv");
+    size_t cap = 1, i;
+    json_t *w;
+    json_array_foreach(argv, i, w) cap +=
+        4 * strlen(json_string_value(w) ? json_string_value(w) : "") + 3;
+    char *out = json_array_size(argv) ? malloc(cap) : NULL;
+    size_t n = 0;
+    json_array_foreach(argv, i, w)
+    {
+        const char *a = json_string_value(w) ? json_string_value(w) : "";
+        bool plain = *a && strspn(a, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                     "0123456789-_./=:,+%@") == strlen(a);
+        if (!out)
+            break;
+        if (i)
+            out[n++] = ' ';
+        if (!plain)
+            out[n++] = '\'';
+        for (; *a; a++) {
+            if (*a == '\'' && !plain) {
+                memcpy(out + n, "'\\''", 4);
+                n += 4;
+            } else {
+                out[n++] = *a;
+            }
+        }
+        if (!plain)
+            out[n++] = '\'';
+    }
+    if (out)
+        out[n] = 0;
+    json_decref(p);
+    return out;
+}
+
+/*
+ * Adds run (variant v, cell c) to r's run list with every metric's value,
+ * and keeps the argv of each variant's first measured run for the
+ * commands to reproduce. Returns 0 or -ENOMEM.
+ */
+static int list_run(struct creport *r, const struct store_run *run, size_t v, size_t c, bool warmup)
+{
+    struct creport_run *x = &r->runlist[r->nrunlist];
+    if (!(x->values = malloc(NMETRICS * sizeof(double))))
+        return -ENOMEM;
+    r->nrunlist++;
+    *x = (struct creport_run){run->seq, v, c, warmup, x->values};
+    for (size_t m = 0; m < NMETRICS; m++) {
+        double d = *(const double *)((const char *)run + metrics[m].offset);
+        x->values[m] = isfinite(d) ? d * metrics[m].scale : NAN;
+    }
+    if (!warmup && !r->commands[v])
+        r->commands[v] = run_command(run);
+    return 0;
+}
+
+/* The variant and cell of plan row pr, or false when the report does not know them. */
+static bool locate(const struct creport *r, const struct store_plan_row *pr, size_t *v, size_t *c)
+{
+    long vi = find_name(r->variants, r->nvariants, pr->variant ? pr->variant : "");
+    long ci = -1;
+    for (size_t i = 0; i < r->ncells; i++)
+        if (!strcmp(r->cells[i].name, pr->cell ? pr->cell : ""))
+            ci = (long)i;
+    if (vi < 0 || ci < 0)
+        return false;
+    *v = (size_t)vi;
+    *c = (size_t)ci;
+    return true;
+}
+
 static int place_runs(struct creport *r, const struct store_plan_row *plan, size_t nplan,
                       const struct store_run *runs, size_t nruns, struct placed **out, size_t *nout)
 {
     struct placed *p = calloc(nruns ? nruns : 1, sizeof(*p));
     bool *taken = calloc(nplan ? nplan : 1, sizeof(*taken));
-    size_t n = 0;
-    int e = (p && taken) ? 0 : -ENOMEM;
+    r->runlist = calloc(nruns ? nruns : 1, sizeof(*r->runlist));
+    r->commands = calloc(r->nvariants ? r->nvariants : 1, sizeof(char *));
+    size_t n = 0, v, c;
+    int e = (p && taken && r->runlist && r->commands) ? 0 : -ENOMEM;
     for (size_t k = 0; !e && k < nruns; k++) {
         const struct store_run *run = &runs[k];
         switch (run->status) {
@@ -276,18 +366,16 @@ static int place_runs(struct creport *r, const struct store_plan_row *plan, size
         if (!pr || taken[pr - plan])
             continue;
         taken[pr - plan] = true;
+        bool known = locate(r, pr, &v, &c);
+        if (known)
+            e = list_run(r, run, v, c, pr->warmup);
         if (pr->warmup) {
             r->runs.warmup++;
             continue;
         }
-        long v = find_name(r->variants, r->nvariants, pr->variant ? pr->variant : "");
-        long c = -1;
-        for (size_t i = 0; i < r->ncells; i++)
-            if (!strcmp(r->cells[i].name, pr->cell ? pr->cell : ""))
-                c = (long)i;
-        if (v < 0 || c < 0)
+        if (!known)
             continue;
-        p[n++] = (struct placed){run, (size_t)v, (size_t)c};
+        p[n++] = (struct placed){run, v, c};
         r->runs.measured++;
     }
     free(taken);

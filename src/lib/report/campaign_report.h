@@ -83,6 +83,14 @@ struct creport_cell {
     int decide;         /* index in creport_metrics() of the deciding metric; -1 none */
 };
 
+/* One ok run of the plan, warm-ups included, in run order: the run order figure's points. */
+struct creport_run {
+    int seq;        /* its place in the plan */
+    size_t v, c;    /* variant and cell */
+    bool warmup;    /* planned as a warm-up: not in the statistics */
+    double *values; /* [nmetrics]: every metric in display units, NaN when the run has none */
+};
+
 struct creport_run_counts {
     long measured, warmup, failed, interrupted, running, planned;
 };
@@ -115,6 +123,9 @@ struct creport {
      * caller, which may read them, sets it; creport_free() releases it.
      */
     json_t *layout;
+    struct creport_run *runlist; /* every ok run of the plan in run order, warm-ups included */
+    size_t nrunlist;
+    char **commands; /* [nvariants]: the argv of the variant's first measured run, or NULL */
     /* Verdict counts over every comparison shown, and over the deciding metrics. */
     size_t n_improved, n_regressed, n_within, n_unproven, n_nocmp;
     size_t n_regressed_deciding;
@@ -156,6 +167,25 @@ unsigned creport_test_kind(const char *test);
 NB_MUST_CHECK int creport_print_text(const struct creport *r, FILE *f);
 NB_MUST_CHECK int creport_print_markdown(const struct creport *r, FILE *f);
 NB_MUST_CHECK int creport_print_csv(const struct creport *r, FILE *f);
+
+/*
+ * Sorted values (campaign_report_values.c): en's values in ascending order,
+ * a new array (caller has ownership), NULL when out of memory. The text and
+ * Markdown sections give each cell's deciding metric, every measured run,
+ * one column per variant; they return 0 or -ENOMEM.
+ */
+double *creport_sorted(const struct creport_entry *en);
+NB_MUST_CHECK int creport_print_values_text(const struct creport *r, FILE *f);
+NB_MUST_CHECK int creport_print_values_markdown(const struct creport *r, FILE *f);
+
+/*
+ * The HTML report: one self-contained page (inline CSS and SVG figures, no
+ * script, no external reference) with the summary, figures, tables, sorted
+ * values, environment differences, warnings and the commands to reproduce;
+ * db, if not NULL, is the store named in those commands. Returns 0, -ENOMEM
+ * or -EIO (campaign_report_html.c).
+ */
+NB_MUST_CHECK int creport_print_html(const struct creport *r, const char *db, FILE *f);
 
 /* The JSON document of docs/report.md (new reference), NULL when out of memory. */
 json_t *creport_to_json(const struct creport *r);

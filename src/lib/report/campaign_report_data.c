@@ -75,18 +75,26 @@ static json_t *results_json(const struct creport *r)
                 continue;
             for (size_t v = 0; v < r->nvariants; v++) {
                 const struct creport_entry *en = creport_at(r, v, c, m);
-                json_t *vals = json_array();
+                json_t *vals = json_array(), *sorted = json_array();
+                double *s = creport_sorted(en);
                 for (size_t k = 0; vals && k < en->n; k++)
                     json_array_append_new(vals, json_real(en->values[k]));
+                for (size_t k = 0; s && sorted && k < en->n; k++)
+                    json_array_append_new(sorted, json_real(s[k]));
+                if (!s) {
+                    json_decref(sorted);
+                    sorted = NULL;
+                }
+                free(s);
                 json_t *cmp = v ? comparison_json(r, creport_at(r, 0, c, m), en) : json_null();
                 json_t *o =
-                    vals && cmp
-                        ? json_pack("{s:s, s:s, s:s, s:s, s:b, s:I, s:o, s:o, s:o, s:o, s:s?}",
+                    vals && cmp && sorted
+                        ? json_pack("{s:s, s:s, s:s, s:s, s:b, s:I, s:o, s:o, s:o, s:o, s:o, s:s?}",
                                     "variant", r->variants[v], "cell", r->cells[c].name, "metric",
                                     md[m].name, "unit", md[m].unit, "deciding",
                                     (int)m == r->cells[c].decide, "n", (json_int_t)en->n, "median",
                                     num(en->median), "mean", num(en->mean), "values", vals,
-                                    "comparison", cmp, "no_comparison",
+                                    "sorted", sorted, "comparison", cmp, "no_comparison",
                                     v && !en->has_cmp ? en->why : NULL)
                         : NULL;
                 if (!o || json_array_append_new(a, o)) {
@@ -160,11 +168,36 @@ json_t *creport_to_json(const struct creport *r)
 }
 
 /* One row per (variant, cell, metric) through the shared CSV writer (util/csv.h). */
+/* The entry's values in ascending order, ';'-separated, as one CSV field. Returns 0 or -ENOMEM. */
+static int sorted_cell(struct csv *w, const struct creport_entry *en)
+{
+    double *s = creport_sorted(en);
+    /* Each number and its separator fit in CSV_NUMBER_LEN + 1 bytes. */
+    char *text = malloc(en->n * (CSV_NUMBER_LEN + 1) + 1);
+    if (!s || !text) {
+        free(s);
+        free(text);
+        return -ENOMEM;
+    }
+    size_t u = 0;
+    text[0] = 0;
+    for (size_t k = 0; k < en->n; k++) {
+        if (k)
+            text[u++] = ';';
+        u += csv_format_number(text + u, CSV_NUMBER_LEN, s[k]);
+    }
+    csv_text(w, text);
+    free(s);
+    free(text);
+    return 0;
+}
+
 int creport_print_csv(const struct creport *r, FILE *f)
 {
-    static const char *const head[] = {"variant",   "cell",     "test",    "metric", "unit",
-                                       "direction", "deciding", "median",  "mean",   "n",
-                                       "diff_pct",  "ci_low",   "ci_high", "p",      "verdict"};
+    static const char *const head[] = {"variant", "cell",      "test",     "metric",
+                                       "unit",    "direction", "deciding", "median",
+                                       "mean",    "n",         "diff_pct", "ci_low",
+                                       "ci_high", "p",         "verdict",  "sorted_values"};
     size_t nm;
     const struct creport_metric *md = creport_metrics(&nm);
     struct csv w;
@@ -199,6 +232,8 @@ int creport_print_csv(const struct creport *r, FILE *f)
                         csv_empty(&w);
                     csv_text(&w, v ? "not compared" : "baseline");
                 }
+                if (sorted_cell(&w, en))
+                    return -ENOMEM;
                 csv_end(&w);
             }
         }

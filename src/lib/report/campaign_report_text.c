@@ -424,8 +424,11 @@ int creport_print_text(const struct creport *r, FILE *f)
               "the mean against the baseline, on which the verdict mark is decided.");
     print_metric_tables(f, r, cols);
     print_details(f, r);
+    int e = creport_print_values_text(r, f);
     print_footer(f, r, cols);
     free(cols);
+    if (e)
+        return e;
     return ferror(f) ? -EIO : 0;
 }
 
@@ -597,6 +600,9 @@ int creport_print_markdown(const struct creport *r, FILE *f)
             "mean (medians are in the JSON and CSV forms).\n",
             r->opts.confidence * 100);
     md_metric_tables(f, r);
+    int e = creport_print_values_markdown(r, f);
     md_footer(f, r);
+    if (e)
+        return e;
     return ferror(f) ? -EIO : 0;
 }

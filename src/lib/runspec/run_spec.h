@@ -21,14 +21,16 @@
 
 struct run_spec {
     struct test_params params;
-    struct client_config client; /* host is set by the runner; see `host` */
-    const char *host;            /* -c: NULL = in-process loopback server */
-    bool json;                   /* -J, --json */
-    const char *db;              /* --db: results store to record the run in, or NULL */
-    const char *db_label;        /* --db-label: stored as the run's variant */
-    bool help;                   /* -h, --help was given: print the usage, run nothing */
-    bool req_set, resp_set;      /* --req-size / --resp-size given */
-    bool block_set;              /* -l given; otherwise the test kind's default block */
+    struct client_config client;  /* host is set by the runner; see `host` */
+    const char *host;             /* -c: NULL = in-process loopback server */
+    bool json;                    /* -J, --json */
+    const char *db;               /* --db: results store to record the run in, or NULL */
+    const char *db_label;         /* --db-label: stored as the run's variant */
+    const char *plot;             /* --plot: draw the interval timeline into this file, or NULL */
+    long plot_width, plot_height; /* --plot-width, --plot-height; 0 = the default */
+    bool help;                    /* -h, --help was given: print the usage, run nothing */
+    bool req_set, resp_set;       /* --req-size / --resp-size given */
+    bool block_set;               /* -l given; otherwise the test kind's default block */
 };
 
 /*

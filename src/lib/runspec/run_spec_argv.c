@@ -149,6 +149,12 @@ static void push_client(struct argvec *a, const struct run_spec *s, const struct
         push_opt(a, "--db", s->db);
     if (s->db_label)
         push_opt(a, "--db-label", s->db_label);
+    if (s->plot)
+        push_opt(a, "--plot", s->plot);
+    if (s->plot_width)
+        push_uint(a, "--plot-width", (unsigned)s->plot_width);
+    if (s->plot_height)
+        push_uint(a, "--plot-height", (unsigned)s->plot_height);
 }
 
 int run_spec_to_argv(const struct run_spec *spec, char ***argv, int *argc)

@@ -71,6 +71,9 @@ enum {
     OPT_LINGER0,
     OPT_DB,
     OPT_DB_LABEL,
+    OPT_PLOT,
+    OPT_PLOT_WIDTH,
+    OPT_PLOT_HEIGHT,
 };
 
 static const char short_options[] = ":c:p:B:46t:n:P:Rl:w:M:NC:O:A:i:Jhub:";
@@ -109,11 +112,46 @@ static const struct option long_options[] = {
     {"linger0", no_argument, NULL, OPT_LINGER0},
     {"db", required_argument, NULL, OPT_DB},
     {"db-label", required_argument, NULL, OPT_DB_LABEL},
+    {"plot", required_argument, NULL, OPT_PLOT},
+    {"plot-width", required_argument, NULL, OPT_PLOT_WIDTH},
+    {"plot-height", required_argument, NULL, OPT_PLOT_HEIGHT},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
 
-/* Options of the connection and of the output; false with err set on a bad value. */
+/* Options of the output: JSON, the results store, the figure; false with err set. */
+static bool parse_output_option(int c, const char *arg, struct run_spec *o, char *err,
+                                size_t errlen)
+{
+    switch (c) {
+    case 'J':
+        o->json = true;
+        return true;
+    case OPT_DB:
+        o->db = arg;
+        return true;
+    case OPT_DB_LABEL:
+        o->db_label = arg;
+        return true;
+    case OPT_PLOT:
+        if (!*arg) {
+            snprintf(err, errlen, "--plot: empty file name");
+            return false;
+        }
+        o->plot = arg;
+        return true;
+    case OPT_PLOT_WIDTH:
+        /* The bounds are plot/plot.h's PLOT_MIN_SIZE and PLOT_MAX_SIZE. */
+        return optval_int("--plot-width", arg, 200, 8000, &o->plot_width, err, errlen);
+    case OPT_PLOT_HEIGHT:
+        return optval_int("--plot-height", arg, 200, 8000, &o->plot_height, err, errlen);
+    default:
+        snprintf(err, errlen, "invalid option");
+        return false;
+    }
+}
+
+/* Options of the connection; false with err set on a bad value. */
 static bool parse_client_option(int c, const char *arg, struct run_spec *o, char *err,
                                 size_t errlen)
 {
@@ -143,9 +181,6 @@ static bool parse_client_option(int c, const char *arg, struct run_spec *o, char
         return true;
     case 'A':
         return parse_affinity(arg, o, err, errlen);
-    case 'J':
-        o->json = true;
-        return true;
     case OPT_CONNECT_TIMEOUT:
         if (!optval_int("--connect-timeout", arg, 1, 3600000, &v, err, errlen))
             return false;
@@ -158,18 +193,11 @@ static bool parse_client_option(int c, const char *arg, struct run_spec *o, char
         return true;
     case OPT_CPORT_RANGE:
         return parse_cport_range(arg, o, err, errlen);
-    case OPT_DB:
-        o->db = arg;
-        return true;
-    case OPT_DB_LABEL:
-        o->db_label = arg;
-        return true;
     case 'h':
         o->help = true;
         return true;
     default:
-        snprintf(err, errlen, "invalid option");
-        return false;
+        return parse_output_option(c, arg, o, err, errlen);
     }
 }
 

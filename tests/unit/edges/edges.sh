@@ -22,7 +22,8 @@ check compare compare campaign experiment store runspec report stats input util
 check campaign campaign experiment store envcap runspec util
 check experiment experiment runspec engine util
 check runspec runspec engine proto util
-check report report stats store envcap engine util
+check report report stats store envcap engine plot util
+check plot plot stats util
 check proto proto engine measure util
 check engine engine measure util
 check envcap envcap measure util

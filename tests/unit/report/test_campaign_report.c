@@ -14,9 +14,12 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../store/helpers.h"
+#include "plot/plot.h"
 #include "report/campaign_report.h"
+#include "report/campaign_report_plot.h"
 #include "stats/compare.h"
 
 #define NV 2
@@ -396,7 +399,8 @@ static void test_csv_and_markdown_parse(void **state)
         assert_int_equal(n, want);
         rows++;
     }
-    assert_int_equal(want, 15);
+    /* mean is the 9th column; the 16th holds each entry's values sorted, ';'-separated. */
+    assert_int_equal(want, 16);
     assert_int_equal(rows, 1 + NV * (6 + 7 + 5));
     /* The cell name with a comma is quoted. */
     assert_non_null(strstr(csv, "\"streams=1,block=64K\""));
@@ -545,7 +549,8 @@ static void test_entry_shows_what_the_change_is_on(void **state)
     if (getenv("REPORT_TEST_PRINT"))
         fputs(t, stdout);
     assert_non_null(strstr(t, "gso-fixed     2556  +6.5%"));
-    assert_null(strstr(t, "2320"));
+    /* The median appears only in the sorted values, never as an entry beside the change. */
+    assert_null(strstr(t, "gso-fixed     2320"));
     /* One line per kind of warning, not one per process per run. */
     assert_non_null(strstr(t, "1-minute load average above 0.5 in 3 of 10 runs"));
     assert_non_null(strstr(t, "competing benchmark processes in 10 of 10 runs: make x10, cc1"));
@@ -569,15 +574,82 @@ static void test_entry_shows_what_the_change_is_on(void **state)
     creport_free(r);
 }
 
+/* Counts the non-overlapping occurrences of needle in hay. */
+static size_t occurrences(const char *hay, const char *needle)
+{
+    size_t n = 0;
+    for (const char *p = hay; (p = strstr(p, needle)); p += strlen(needle))
+        n++;
+    return n;
+}
+
+/*
+ * The HTML report: self-contained, one figure per cell and kind plus the
+ * heatmap, each distribution with one point per measured run, the run
+ * order with warm-ups too; --plot DIR writes the same figures as files.
+ */
+static void test_html_and_figures(void **state)
+{
+    (void)state;
+    struct creport_opts o;
+    creport_opts_default(&o);
+    struct creport *r = load(&o);
+    /* Every ok run of the plan, in run order: measured and warm-ups. */
+    assert_int_equal(r->nrunlist, (size_t)(r->runs.measured + r->runs.warmup));
+    for (size_t i = 1; i < r->nrunlist; i++)
+        assert_true(r->runlist[i].seq > r->runlist[i - 1].seq);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    assert_int_equal(creport_print_html(r, "/x/results.db", f), 0);
+    fclose(f);
+    assert_memory_equal(buf, "<!DOCTYPE html>", 15);
+    assert_null(strstr(buf, "<script"));
+    assert_null(strstr(buf, "src="));
+    assert_null(strstr(buf, "https:"));
+    assert_int_equal(occurrences(buf, "<figure "), NC * 3 + 1);
+    assert_int_equal(occurrences(buf, "<svg"), NC * 3 + 1);
+    assert_int_equal(occurrences(buf, "data-kind=\"distribution\""), NC);
+    assert_int_equal(occurrences(buf, "data-kind=\"forest\""), NC);
+    assert_int_equal(occurrences(buf, "data-kind=\"runorder\""), NC);
+    assert_int_equal(occurrences(buf, "data-kind=\"heatmap\""), 1);
+    /* Each distribution: both variants' measured runs (ROUNDS each), as points. */
+    char want[64];
+    snprintf(want, sizeof(want), "data-kind=\"distribution\" data-points=\"%d\"", NV * ROUNDS);
+    assert_int_equal(occurrences(buf, want), NC);
+    snprintf(want, sizeof(want), "data-kind=\"runorder\" data-points=\"%d\"", NV * (ROUNDS + 1));
+    assert_int_equal(occurrences(buf, want), NC);
+    /* Figures do not share ids: the second figure's glyphs are its own. */
+    assert_non_null(strstr(buf, "id=\"f1-glyph"));
+    assert_non_null(strstr(buf, "netab report --db /x/results.db"));
+    assert_non_null(strstr(buf, "<section id=\"values\">"));
+    free(buf);
+
+    char figs[300];
+    snprintf(figs, sizeof(figs), "%s/figs", dir);
+    char err[NB_ERRLEN] = "";
+    size_t n = 0;
+    assert_int_equal(creport_plot_dir(r, figs, "svg", 0, 0, &n, err, sizeof(err)), 0);
+    assert_int_equal(n, NC * 3 + 1);
+    char path[400];
+    snprintf(path, sizeof(path), "%s/heatmap-all-throughput.svg", figs);
+    assert_int_equal(access(path, R_OK), 0);
+    creport_free(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_numbers_match_recomputation),
         cmocka_unit_test(test_text_fits_72_columns),
         cmocka_unit_test(test_csv_and_markdown_parse),
+        cmocka_unit_test(test_html_and_figures),
         cmocka_unit_test(test_metric_selection),
         cmocka_unit_test(test_wide_matrix_stacks),
         cmocka_unit_test(test_entry_shows_what_the_change_is_on),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    int failed = cmocka_run_group_tests(tests, setup, teardown);
+    plot_shutdown(); /* fontconfig's caches, for LeakSanitizer */
+    return failed;
 }
