@@ -23,9 +23,11 @@ static bool has_latency(const struct stream_set *set)
     return false;
 }
 
-int window_begin(struct window *w, const struct stream_set *set, double omit_s, uint64_t now_ns)
+int window_begin(struct window *w, const struct stream_set *set, double omit_s, uint64_t now_ns,
+                 bool counters)
 {
     memset(w, 0, sizeof(*w));
+    counters_begin(&w->counters, set, counters, now_ns);
     w->omit = calloc((size_t)(set->n > 0 ? set->n : 1), sizeof(*w->omit));
     if (!w->omit)
         return -ENOMEM;
@@ -42,6 +44,7 @@ int window_begin(struct window *w, const struct stream_set *set, double omit_s, 
     /* Without warm-up the window opens before any byte moves: counters start at zero. */
     if (omit_s <= 0) {
         w->cpu_ok = cpu_sample_take(&w->cpu_start, NULL, 0) == 0;
+        counters_open(&w->counters, now_ns);
         w->open = true;
     }
     return 0;
@@ -56,6 +59,7 @@ static void open_now(struct window *w, const struct stream_set *set, uint64_t no
         merge_latency(set, w->omit_latency);
     w->measure_ns = now_ns;
     w->open = true;
+    counters_open(&w->counters, now_ns);
 }
 
 void window_tick(struct window *w, const struct stream_set *set, uint64_t now_ns)
@@ -86,7 +90,7 @@ int window_close(struct window *w, const struct stream_set *set, struct side_rep
         out->cpu_valid = true;
     }
     hostinfo_collect(&out->host);
-    return 0;
+    return counters_close(&w->counters, now_ns, out);
 }
 
 int window_latency(const struct window *w, const struct stream_set *set, struct histogram *out)
@@ -106,6 +110,7 @@ int window_latency(const struct window *w, const struct stream_set *set, struct 
 
 void window_free(struct window *w)
 {
+    counters_free(&w->counters);
     free(w->omit);
     w->omit = NULL;
     free(w->omit_latency);

@@ -184,7 +184,8 @@ static int gather_udp(struct session *ss, const struct test_params *p, struct pe
     uint16_t *ports = calloc((size_t)n, sizeof(uint16_t));
     if (!ports)
         return err_set(ss->err, sizeof(ss->err), ENOMEM, "out of memory");
-    int rc = transport_udp_open(ss->fd, n, t->fds, ports, p->sockbuf, ss->err, sizeof(ss->err));
+    int rc = transport_udp_open(ss->fd, n, t->fds, ports, p->sockbuf, p->udp_default_buffers,
+                                ss->err, sizeof(ss->err));
     if (!rc) {
         json_t *arr = json_array();
         for (int i = 0; i < n; i++)
@@ -346,9 +347,13 @@ static int run_test(struct session *ss, const struct test_params *p, struct pend
     char sockerr[NB_ERRLEN];
     for (int i = 0; i < set.n && !rc && !params_is_udp(p->kind) && p->kind != TEST_TCP_CRR; i++)
         rc = sockopt_apply(set.streams[i].fd, p, sockerr, sizeof(sockerr));
+    /* tcp_crr: accepted connections inherit the listener's buffers (-w). */
+    if (p->kind == TEST_TCP_CRR && set.n > 0)
+        rc = sockopt_buffers(set.streams[0].fd, p->sockbuf, sockerr, sizeof(sockerr));
     if (rc)
         err_set(ss->err, sizeof(ss->err), rc, "%s", sockerr);
-    if (!rc && (rc = window_begin(&w, &set, p->omit_s, clock_now_ns())))
+    if (!rc &&
+        (rc = window_begin(&w, &set, p->omit_s, clock_now_ns(), !ss->server->cfg.no_counters)))
         err_set(ss->err, sizeof(ss->err), rc, "out of memory");
     if (!rc)
         rc = stream_set_start(&set, ss->err, sizeof(ss->err));
