@@ -32,6 +32,7 @@ struct counters {
     struct kc_snapshot kernel0;      /* at the opening */
     struct perfctr_set self, system; /* system: the pinned CPU, when pinned */
     uint64_t open_ns;
+    uint64_t spent_ns; /* this thread's CPU time spent collecting (CLOCK_THREAD_CPUTIME_ID) */
 };
 
 /*

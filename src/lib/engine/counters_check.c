@@ -141,10 +141,10 @@ static bool check_target(const json_t *o, bool system)
             if (!json_is_integer(v) || json_integer_value(v) < 0 ||
                 json_integer_value(v) >= PERCPU_MAX)
                 return false;
-        } else if (system ||
-                   (strcmp(k, "ipc") && strcmp(k, "cycles_per_byte") &&
-                    strcmp(k, "instructions_per_kib") && strcmp(k, "branch_miss_pct") &&
-                    strcmp(k, "cpus_used") && strcmp(k, "scope") && strcmp(k, "system"))) {
+        } else if (system || (strcmp(k, "ipc") && strcmp(k, "cycles_per_byte") &&
+                              strcmp(k, "instructions_per_kib") && strcmp(k, "branch_miss_pct") &&
+                              strcmp(k, "cpus_used") && strcmp(k, "scope") &&
+                              strcmp(k, "collection_us") && strcmp(k, "system"))) {
             return false;
         } else if (!strcmp(k, "scope")    ? !json_is_string(v)
                    : !strcmp(k, "system") ? !json_is_null(v) && !check_target(v, true)
