@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "measure/histogram.h"
+#include "util/clock.h"
 
 /* All clients' latency histograms merged into out (emptied first). */
 static void merge_latency(const struct stream_set *set, struct histogram *out)
@@ -27,6 +28,7 @@ int window_begin(struct window *w, const struct stream_set *set, double omit_s, 
                  bool counters)
 {
     memset(w, 0, sizeof(*w));
+    uint64_t t0 = counters ? clock_now_ns() : 0;
     counters_begin(&w->counters, set, counters, now_ns);
     w->omit = calloc((size_t)(set->n > 0 ? set->n : 1), sizeof(*w->omit));
     if (!w->omit)
@@ -39,12 +41,20 @@ int window_begin(struct window *w, const struct stream_set *set, double omit_s, 
         }
         hist_init(w->omit_latency);
     }
+    if (omit_s <= 0)
+        counters_open(&w->counters, now_ns);
+    /*
+     * Opening the perf counters and reading /proc take a millisecond or more
+     * (much more on a loaded host) before any stream starts: set-up, not test
+     * time, so the window starts once they are done.
+     */
+    if (counters)
+        now_ns += clock_now_ns() - t0;
     w->start_ns = now_ns;
     w->measure_ns = w->start_ns + (uint64_t)(omit_s * 1e9);
     /* Without warm-up the window opens before any byte moves: counters start at zero. */
     if (omit_s <= 0) {
         w->cpu_ok = cpu_sample_take(&w->cpu_start, NULL, 0) == 0;
-        counters_open(&w->counters, now_ns);
         w->open = true;
     }
     return 0;

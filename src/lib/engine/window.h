@@ -40,7 +40,9 @@ struct window {
  * Starts the window at now_ns; it opens omit_s seconds later (at once when
  * omit_s <= 0, before any byte moves). counters: collect per-CPU, kernel
  * and perf counters (counters.h); call it on the thread that then starts
- * the streams, before it starts them. Returns 0 or -ENOMEM.
+ * the streams, before it starts them. With counters the window starts
+ * later than now_ns by the real time their set-up took. Returns 0 or
+ * -ENOMEM.
  */
 NB_MUST_CHECK int window_begin(struct window *w, const struct stream_set *set, double omit_s,
                                uint64_t now_ns, bool counters);

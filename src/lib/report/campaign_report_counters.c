@@ -152,24 +152,36 @@ int creport_counter_diffs(struct creport *r, const struct store_plan_row *plan, 
     return 0;
 }
 
+/*
+ * One difference, within the report's 72 columns: on one line when it fits,
+ * else the variant and cell on a line of their own and the figure below.
+ */
+static void print_one(FILE *f, const json_t *d)
+{
+    const char *variant = json_string_value(json_object_get(d, "variant"));
+    const char *cell = json_string_value(json_object_get(d, "cell"));
+    const char *fig = json_string_value(json_object_get(d, "figure")) + 4; /* no "end." */
+    double a = json_number_value(json_object_get(d, "baseline"));
+    double b = json_number_value(json_object_get(d, "value"));
+    char who[160], what[160];
+    snprintf(who, sizeof(who), "%.60s%s%.60s", variant, cell && *cell ? " @ " : "",
+             cell ? cell : "");
+    int n = snprintf(what, sizeof(what), "%s: %.4g -> %.4g", fig, a, b);
+    if (a != 0 && n > 0 && (size_t)n < sizeof(what))
+        snprintf(what + n, sizeof(what) - (size_t)n, " (%+.1f%%)", 100 * (b - a) / fabs(a));
+    if (2 + strlen(who) + 2 + strlen(what) <= 72)
+        fprintf(f, "  %s: %s\n", who, what);
+    else
+        fprintf(f, "  %.68s:\n    %s\n", who, what);
+}
+
 void creport_print_counters(FILE *f, const struct creport *r)
 {
     size_t i;
     json_t *d;
     if (!json_array_size(r->counter_diffs))
         return;
-    fprintf(f, "Counter differences from %s (medians of measured runs; more than %g%% apart):\n",
-            r->variants[0], CREPORT_COUNTER_DIFF * 100);
-    json_array_foreach(r->counter_diffs, i, d)
-    {
-        const char *cell = json_string_value(json_object_get(d, "cell"));
-        double a = json_number_value(json_object_get(d, "baseline"));
-        double b = json_number_value(json_object_get(d, "value"));
-        fprintf(f, "  %s%s%s: %s: %.4g -> %.4g", json_string_value(json_object_get(d, "variant")),
-                cell && *cell ? " @ " : "", cell ? cell : "",
-                json_string_value(json_object_get(d, "figure")) + 4, a, b);
-        if (a != 0)
-            fprintf(f, " (%+.1f%%)", 100 * (b - a) / fabs(a));
-        fputc('\n', f);
-    }
+    fprintf(f, "Counter differences from %.30s (medians, over %g%% apart):\n", r->variants[0],
+            CREPORT_COUNTER_DIFF * 100);
+    json_array_foreach(r->counter_diffs, i, d) print_one(f, d);
 }

@@ -101,6 +101,13 @@ static void test_counter_diffs(void **state)
     fclose(f);
     assert_non_null(strstr(text, "patched @ default: perf.local.context_switches: 1000 -> 3004"));
     assert_non_null(strstr(text, "kernel.remote.Udp.RcvbufErrors: 0 -> 44.5"));
+    /* Mailing-list text: no line wider than 72 columns. */
+    for (char *line = text; *line;) {
+        size_t w = strcspn(line, "\n");
+        if (w > 72)
+            fail_msg("line wider than 72 columns: %.*s", (int)w, line);
+        line += w + (line[w] == '\n');
+    }
     free(text);
     json_decref(r.counter_diffs);
     for (int i = 0; i < 3 * NRUNS; i++)
