@@ -126,7 +126,38 @@ def switched_off(netab):
     check(e["cpu"]["local"]["per_cpu"] is None, "no per-CPU figures", e["cpu"]["local"])
 
 
+def sysctl(name):
+    with open("/proc/sys/net/core/" + name) as f:
+        return int(f.read())
+
+
+def buffers(netab):
+    """Granted buffers: netab's 4 MiB UDP request, the kernel default, and -w for tcp_crr."""
+    rmax, wmax = sysctl("rmem_max"), sysctl("wmem_max")
+    rdef, wdef = sysctl("rmem_default"), sysctl("wmem_default")
+    doc = parse_one_json(netab_run(netab, ["-u", "-t", "0.5"]).stdout)
+    b = doc["streams"][0]["receiver"]["socket_buffers"]
+    check(b == {"send": 2 * min(4 << 20, wmax), "receive": 2 * min(4 << 20, rmax)},
+          "UDP default: 4 MiB requested, capped at [rw]mem_max and doubled", b, rmax, wmax)
+    check(doc["test"]["udp_default_buffers"] is False, "test.udp_default_buffers false")
+    doc = parse_one_json(netab_run(netab, ["-u", "-t", "0.5", "--udp-default-buffers"]).stdout)
+    for half in ("sender", "receiver"):
+        b = doc["streams"][0][half]["socket_buffers"]
+        check(b == {"send": wdef, "receive": rdef},
+              f"--udp-default-buffers: {half} keeps the kernel default", b, rdef, wdef)
+    check(doc["test"]["udp_default_buffers"] is True, "test.udp_default_buffers true")
+    doc = parse_one_json(netab_run(netab, ["--test", "tcp_crr", "-w", "64K", "-t", "0.5"]).stdout)
+    for half in ("sender", "receiver"):
+        b = doc["streams"][0][half]["socket_buffers"]
+        check(b == {"send": 2 * min(65536, wmax), "receive": 2 * min(65536, rmax)},
+              f"tcp_crr -w 64K applies to the {half}'s end", b)
+    r = netab_run(netab, ["--udp-default-buffers", "-t", "0.5"], expect_rc=None)
+    check(r.returncode == 2 and "applies to UDP tests" in r.stdout + r.stderr,
+          "--udp-default-buffers with TCP is refused", r.describe())
+
+
 def body(netab):
+    buffers(netab)
     pinned_loopback(netab)
     switched_off(netab)
     loss_explained(netab)
