@@ -40,8 +40,12 @@ def netab(args, counters):
         if has != counters:
             raise B.ToolError("netab: counters %s but perf.local is %s" %
                               ("on" if counters else "off", e["perf"]["local"]))
+        # The process's own CPU time per KiB (getrusage, both ends in this process): less
+        # sensitive to neighbours than throughput, and it includes the kernel's perf bookkeeping
+        # at each context switch of the counted threads.
         m = {"gbps": e["receiver"]["bits_per_second"] / 1e9,
-             "sd": e["service_demand"]["local_us_per_kib"]}
+             "sd": e["service_demand"]["local_us_per_kib"],
+             "proc_sd": e["cpu"]["local"]["process_us"] / (e["receiver"]["bytes"] / 1024)}
         if counters:
             # CPU time both ends' threads spent collecting, as netab measures it itself.
             m["collect_us"] = (e["perf"]["local"]["collection_us"] +
@@ -58,15 +62,16 @@ def main():
     B.header(args, "counters_cost: netab with and without counter collection, TCP loopback")
     runners = [("counters on", netab(args, True)), ("counters off", netab(args, False))]
     res, errs = B.alternate(args, runners,
-                            lambda m: "%7.2f Gbit/s  %.3f us/KiB" % (m["gbps"], m["sd"]))
+                            lambda m: "%7.2f Gbit/s  %.3f us/KiB  process %.3f us/KiB" %
+                            (m["gbps"], m["sd"], m["proc_sd"]))
     print("\nmedians over %d rounds of %g s (-A %s)" % (args.rounds, args.seconds, args.pin))
     rows = []
     for name, _ in runners:
         sp = B.spread(res, name, "gbps")
         rows.append([name, str(len(res[name])), B.fmt(B.med(res, name, "gbps")),
                      "%s..%s" % (B.fmt(sp[0]), B.fmt(sp[1])) if sp else "",
-                     B.fmt(B.med(res, name, "sd"))])
-    B.table(rows, ["netab", "runs", "Gbit/s", "range", "us/KiB"])
+                     B.fmt(B.med(res, name, "sd")), B.fmt(B.med(res, name, "proc_sd"))])
+    B.table(rows, ["netab", "runs", "Gbit/s", "range", "us/KiB", "process us/KiB"])
     # Rounds pair the two runs a few seconds apart: their ratio cancels slow drift.
     pairs = [a["gbps"] / b["gbps"] for a, b in zip(res["counters on"], res["counters off"])]
     if pairs:
@@ -74,6 +79,12 @@ def main():
         print("\nper-round ratios on/off: " + " ".join("%.3f" % x for x in pairs))
         B.target("counters on / off  (Gbit/s, median of per-round ratios)", r, ">=", 0.99)
         B.info("cost of collection, percent of throughput", 100 * (1 - r))
+        pp = [a["proc_sd"] / b["proc_sd"]
+              for a, b in zip(res["counters on"], res["counters off"])]
+        q = statistics.median(pp)
+        print("per-round ratios of process us/KiB on/off: " + " ".join("%.3f" % x for x in pp))
+        B.target("counters on / off  (process CPU us/KiB, median of per-round ratios)", q, "<=",
+                 1.01)
     cu, tu = B.med(res, "counters on", "collect_us"), B.med(res, "counters on", "task_us")
     if cu is not None and tu:
         B.info("collection CPU time, both ends, us per run (median)", cu)
