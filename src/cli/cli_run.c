@@ -46,6 +46,8 @@ static const char run_usage[] =
     "  -b, --bitrate RATE     target per stream, bits/s with K/M/G (default 1M; 0 = as fast\n"
     "                         as possible); -l is the datagram size (default 1460)\n"
     "      --gso, --gro       UDP segmentation / receive offload (UDP_SEGMENT, UDP_GRO)\n"
+    "      --udp-default-buffers  keep the kernel's default socket buffers, as iperf does\n"
+    "                         (default without -w: netab requests 4 MiB; docs/udp.md)\n"
     "Request/response (tcp_rr, udp_rr) and connection rate (tcp_crr):\n"
     "      --req-size BYTES   request size (default 1)\n"
     "      --resp-size BYTES  response size (default 1)\n"
@@ -142,6 +144,9 @@ int cli_run(int argc, char **argv)
     if (!o.json) {
         o.client.on_interval = print_interval;
     }
+    /* The collection-cost benchmark (bench/counters_cost.sh) runs with and without. */
+    const char *nc = getenv("NETAB_NO_COUNTERS");
+    o.client.no_counters = nc && *nc && strcmp(nc, "0");
     struct run_result res;
     run_result_init(&res);
     res.params = o.params;

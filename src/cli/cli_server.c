@@ -175,6 +175,9 @@ int cli_server(int argc, char **argv)
     } else if (o.daemon) {
         o.cfg.log = NULL;
     }
+    /* As for `netab run`: the collection-cost benchmark switches counters off. */
+    const char *nc = getenv("NETAB_NO_COUNTERS");
+    o.cfg.no_counters = nc && *nc && strcmp(nc, "0");
     char err[NB_ERRLEN];
     struct server *srv;
     if (server_open(&srv, &o.cfg, err, sizeof(err))) {

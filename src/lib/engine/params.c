@@ -144,6 +144,9 @@ json_t *params_to_json(const struct test_params *p)
                   (json_int_t)p->rr_timeout_ms, "linger0", p->linger0);
     json_object_update(o, more);
     json_decref(more);
+    /* Sent only when set, so servers that predate it keep accepting every other test. */
+    if (p->udp_default_buffers)
+        json_object_set_new(o, "udp_default_buffers", json_true());
     return o;
 }
 
@@ -182,11 +185,29 @@ static int get_bool(const json_t *obj, const char *key, bool *out, char *err, si
     return 0;
 }
 
-static const char *const known_keys[] = {
-    "test",      "duration",    "bytes",         "streams", "reverse",    "bidir",
-    "block",     "sockbuf",     "mss",           "nodelay", "congestion", "omit",
-    "interval",  "server_cpu",  "rate",          "gso",     "gro",        "req_size",
-    "resp_size", "outstanding", "rr_timeout_ms", "linger0"};
+static const char *const known_keys[] = {"test",
+                                         "duration",
+                                         "bytes",
+                                         "streams",
+                                         "reverse",
+                                         "bidir",
+                                         "block",
+                                         "sockbuf",
+                                         "mss",
+                                         "nodelay",
+                                         "congestion",
+                                         "omit",
+                                         "interval",
+                                         "server_cpu",
+                                         "rate",
+                                         "gso",
+                                         "gro",
+                                         "req_size",
+                                         "resp_size",
+                                         "outstanding",
+                                         "rr_timeout_ms",
+                                         "linger0",
+                                         "udp_default_buffers"};
 
 int params_from_json(const json_t *obj, struct test_params *p, char *err, size_t errlen)
 {
@@ -258,5 +279,8 @@ int params_from_json(const json_t *obj, struct test_params *p, char *err, size_t
         return err_set(err, errlen, EINVAL,
                        "test parameter \"server_cpu\" is missing or out of range");
     p->server_cpu = (int)json_integer_value(cpu);
+    if (json_object_get(obj, "udp_default_buffers") &&
+        (rc = get_bool(obj, "udp_default_buffers", &p->udp_default_buffers, err, errlen)))
+        return rc;
     return params_validate(p, err, errlen);
 }

@@ -54,6 +54,8 @@ struct test_params {
     int outstanding;              /* rr: transactions in flight per stream */
     uint32_t rr_timeout_ms;       /* udp_rr: a response later than this counts as lost */
     bool linger0;                 /* crr: close with RST (SO_LINGER 0), no TIME_WAIT */
+    /* UDP without -w: keep the kernel's default buffers, not netab's 4 MiB request. */
+    bool udp_default_buffers;
 };
 
 /*

@@ -4,6 +4,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+
+#include "engine/counters.h"
 
 int side_report_collect(struct side_report *r, const struct stream_set *set, uint64_t measure_ns,
                         const struct stream_counts *omit)
@@ -13,6 +16,7 @@ int side_report_collect(struct side_report *r, const struct stream_set *set, uin
     if (!r->streams)
         return -ENOMEM;
     r->n = set->n;
+    r->pinned_cpu = -1;
     for (int i = 0; i < set->n; i++) {
         const struct stream *s = &set->streams[i];
         struct side_stream *o = &r->streams[i];
@@ -56,6 +60,14 @@ int side_report_collect(struct side_report *r, const struct stream_set *set, uin
         o->foreign = atomic_load(&((struct stream *)s)->foreign);
         o->stalls = s->stalls;
         o->errors = s->errors;
+        /* What the kernel granted, not what -w asked for: it caps at [rw]mem_max and doubles. */
+        int v;
+        socklen_t vl = sizeof(v);
+        o->sndbuf =
+            s->fd >= 0 && !getsockopt(s->fd, SOL_SOCKET, SO_SNDBUF, &v, &vl) ? v : s->eff_sndbuf;
+        vl = sizeof(v);
+        o->rcvbuf =
+            s->fd >= 0 && !getsockopt(s->fd, SOL_SOCKET, SO_RCVBUF, &v, &vl) ? v : s->eff_rcvbuf;
         if (s->rx) {
             udp_rx_totals(s->rx, &o->rx);
             o->packets = o->rx.packets;
@@ -71,6 +83,61 @@ json_t *side_report_cpu_to_json(const struct cpu_usage *u)
                      "softirq_pct", u->softirq_pct, "irq_pct", u->irq_pct, "steal_pct",
                      u->steal_pct, "process_pct", u->proc_pct, "busy_us", u->busy_us, "process_us",
                      u->proc_us, "seconds", u->seconds, "online_cpus", u->online_cpus);
+}
+
+json_t *side_report_cpu_json(const struct side_report *r)
+{
+    if (!r->cpu_valid)
+        return json_null();
+    json_t *o = side_report_cpu_to_json(&r->cpu);
+    if (!r->per_cpu) {
+        json_object_set_new(o, "per_cpu", json_null());
+        return o;
+    }
+    json_t *arr = json_array();
+    for (int i = 0; i < r->nper_cpu; i++) {
+        const struct percpu_usage *u = &r->per_cpu[i];
+        json_array_append_new(arr,
+                              json_pack("{s:i, s:f, s:f, s:f, s:f, s:f, s:f}", "cpu", u->cpu,
+                                        "total_pct", u->total_pct, "user_pct", u->user_pct,
+                                        "system_pct", u->system_pct, "softirq_pct", u->softirq_pct,
+                                        "irq_pct", u->irq_pct, "busy_us", u->busy_us));
+    }
+    json_object_set_new(o, "per_cpu", arr);
+    return o;
+}
+
+const struct percpu_usage *side_report_pinned_usage(const struct side_report *r)
+{
+    for (int i = 0; r->pinned_cpu >= 0 && i < r->nper_cpu; i++)
+        if (r->per_cpu[i].cpu == r->pinned_cpu)
+            return &r->per_cpu[i];
+    return NULL;
+}
+
+bool side_report_pinned_busy_us(const struct side_report *r, double *us)
+{
+    const struct percpu_usage *u = side_report_pinned_usage(r);
+    if (u)
+        *us = u->busy_us;
+    return u != NULL;
+}
+
+bool side_report_kernel_get(const struct side_report *r, const char *group, const char *name,
+                            long long *v)
+{
+    json_t *x = json_object_get(json_object_get(r->kernel, group), name);
+    if (json_is_integer(x))
+        *v = json_integer_value(x);
+    return json_is_integer(x);
+}
+
+bool side_report_perf_get(const struct side_report *r, const char *name, double *v)
+{
+    json_t *x = json_object_get(r->perf, name);
+    if (json_is_number(x))
+        *v = json_number_value(x);
+    return json_is_number(x);
 }
 
 json_t *side_report_host_to_json(const struct hostinfo *h)
@@ -108,10 +175,17 @@ json_t *side_report_to_json(const struct side_report *r)
             (json_int_t)s->errors.read, "write_errors", (json_int_t)s->errors.write,
             "timeout_errors", (json_int_t)s->errors.timeout);
         json_object_set_new(json_array_get(streams, (size_t)i), "counters", c);
+        json_object_set_new(json_array_get(streams, (size_t)i), "socket_buffers",
+                            json_pack("{s:i, s:i}", "send", s->sndbuf, "receive", s->rcvbuf));
     }
     json_t *obj =
         json_pack("{s:o, s:o}", "streams", streams, "host", side_report_host_to_json(&r->host));
-    json_object_set_new(obj, "cpu", r->cpu_valid ? side_report_cpu_to_json(&r->cpu) : json_null());
+    json_object_set_new(obj, "cpu", side_report_cpu_json(r));
+    json_object_set_new(obj, "pinned_cpu", json_integer(r->pinned_cpu));
+    if (r->kernel)
+        json_object_set_new(obj, "kernel", json_incref(r->kernel));
+    if (r->perf)
+        json_object_set_new(obj, "perf", json_incref(r->perf));
     return obj;
 }
 
@@ -157,6 +231,79 @@ static int counters_from_json(const json_t *c, struct side_stream *o)
         num(c, "jitter_mean_abs_ms", 0, 1e9, &o->rx.jitter_mean_abs_ms) ||
         num(c, "jitter_p99_abs_ms", 0, 1e9, &o->rx.jitter_p99_abs_ms))
         return -1;
+    return 0;
+}
+
+/* Optional (peers before protocol addition 1 do not send it): {send, receive} in bytes. */
+static int buffers_from_json(const json_t *b, struct side_stream *o)
+{
+    double snd, rcv;
+    if (!b)
+        return 0;
+    if (!json_is_object(b) || json_object_size(b) != 2 || num(b, "send", 0, 2147483647, &snd) ||
+        num(b, "receive", 0, 2147483647, &rcv))
+        return -1;
+    o->sndbuf = (int)snd;
+    o->rcvbuf = (int)rcv;
+    return 0;
+}
+
+/* Optional: the per_cpu array of a peer's CPU figures. */
+static int percpu_from_json(const json_t *a, struct side_report *r)
+{
+    if (!a || json_is_null(a))
+        return 0;
+    if (!json_is_array(a) || json_array_size(a) > PERCPU_MAX)
+        return -1;
+    r->per_cpu = calloc(json_array_size(a) + 1, sizeof(*r->per_cpu));
+    if (!r->per_cpu)
+        return -1;
+    for (size_t i = 0; i < json_array_size(a); i++) {
+        json_t *e = json_array_get(a, i);
+        struct percpu_usage *u = &r->per_cpu[i];
+        double cpu;
+        if (!json_is_object(e) || json_object_size(e) != 7 ||
+            num(e, "cpu", 0, PERCPU_MAX - 1, &cpu) || cpu != (int)cpu ||
+            num(e, "total_pct", 0, 100.5, &u->total_pct) ||
+            num(e, "user_pct", 0, 100.5, &u->user_pct) ||
+            num(e, "system_pct", 0, 100.5, &u->system_pct) ||
+            num(e, "softirq_pct", 0, 100.5, &u->softirq_pct) ||
+            num(e, "irq_pct", 0, 100.5, &u->irq_pct) || num(e, "busy_us", 0, 1e15, &u->busy_us))
+            return -1;
+        u->cpu = (int)cpu;
+        r->nper_cpu = (int)i + 1;
+    }
+    return 0;
+}
+
+/*
+ * The members a peer adds since protocol addition 1 (docs/protocol.md):
+ * pinned_cpu, kernel and perf. Each is optional, and checked when present.
+ */
+static int additions_from_json(const json_t *obj, struct side_report *r, char *err, size_t errlen)
+{
+    json_t *pin = json_object_get(obj, "pinned_cpu");
+    r->pinned_cpu = -1;
+    if (pin) {
+        if (!json_is_integer(pin) || json_integer_value(pin) < -1 ||
+            json_integer_value(pin) >= PERCPU_MAX)
+            return err_set(err, errlen, EPROTO, "peer's pinned CPU is malformed");
+        r->pinned_cpu = (int)json_integer_value(pin);
+    }
+    json_t *k = json_object_get(obj, "kernel");
+    if (k) {
+        int rc = counters_kernel_check(k, err, errlen);
+        if (rc)
+            return rc;
+        r->kernel = json_deep_copy(k);
+    }
+    json_t *p = json_object_get(obj, "perf");
+    if (p) {
+        int rc = counters_perf_check(p, err, errlen);
+        if (rc)
+            return rc;
+        r->perf = json_deep_copy(p);
+    }
     return 0;
 }
 
@@ -221,18 +368,24 @@ int side_report_from_json(const json_t *obj, int expected_streams, struct side_r
         o->tcpinfo.rttvar_us = (uint32_t)rttvar;
         o->tcpinfo.snd_cwnd = (uint32_t)cwnd;
         o->tcpinfo.snd_mss = (uint32_t)mss;
-        if (counters_from_json(json_object_get(s, "counters"), o)) {
+        if (counters_from_json(json_object_get(s, "counters"), o) ||
+            buffers_from_json(json_object_get(s, "socket_buffers"), o)) {
             side_report_free(r);
             return err_set(err, errlen, EPROTO, "peer's counters for stream %d are malformed", i);
         }
     }
     json_t *cpu = json_object_get(obj, "cpu");
     if (json_is_object(cpu)) {
-        if (cpu_from_json(cpu, &r->cpu)) {
+        if (cpu_from_json(cpu, &r->cpu) || percpu_from_json(json_object_get(cpu, "per_cpu"), r)) {
             side_report_free(r);
             return err_set(err, errlen, EPROTO, "peer's CPU figures are malformed");
         }
         r->cpu_valid = true;
+    }
+    int rc = additions_from_json(obj, r, err, errlen);
+    if (rc) {
+        side_report_free(r);
+        return rc;
     }
     json_t *host = json_object_get(obj, "host");
     copy_str(r->host.hostname, sizeof(r->host.hostname), json_object_get(host, "hostname"));
@@ -248,4 +401,11 @@ void side_report_free(struct side_report *r)
     free(r->streams);
     r->streams = NULL;
     r->n = 0;
+    free(r->per_cpu);
+    r->per_cpu = NULL;
+    r->nper_cpu = 0;
+    json_decref(r->kernel);
+    r->kernel = NULL;
+    json_decref(r->perf);
+    r->perf = NULL;
 }

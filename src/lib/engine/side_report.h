@@ -13,6 +13,7 @@
 #include "engine/stream_set.h"
 #include "measure/cpu.h"
 #include "measure/hostinfo.h"
+#include "measure/percpu.h"
 #include "measure/tcpinfo.h"
 #include "measure/udp_rx.h"
 #include "util/err.h"
@@ -34,6 +35,8 @@ struct side_stream {
     uint64_t stalls;         /* UDP sender: pacing schedule restarts */
     struct udp_rx_totals rx; /* UDP receiver */
     struct stream_errors errors;
+    /* SO_SNDBUF/SO_RCVBUF as the kernel granted them (getsockopt), 0 when unknown. */
+    int sndbuf, rcvbuf;
 };
 
 struct side_report {
@@ -42,6 +45,11 @@ struct side_report {
     bool cpu_valid;
     struct cpu_usage cpu;
     struct hostinfo host;
+    int pinned_cpu;               /* the CPU this end's streams ran on (-A), -1 = not pinned */
+    struct percpu_usage *per_cpu; /* owned; each CPU's use over the window; NULL = unknown */
+    int nper_cpu;
+    json_t *kernel; /* owned; kernel counter deltas (counters.h), NULL = none */
+    json_t *perf;   /* owned; perf counters (counters.h), NULL = none */
 };
 
 /*
@@ -68,6 +76,25 @@ void side_report_free(struct side_report *r);
 
 /* JSON for a cpu_usage and for host facts, shared with the report code. */
 json_t *side_report_cpu_to_json(const struct cpu_usage *u);
+
+/* The side's CPU figures with its per_cpu array (null when not measured). New reference. */
+json_t *side_report_cpu_json(const struct side_report *r);
+
+/*
+ * CPU microseconds the pinned CPU was busy over the window, into *us.
+ * Returns false when the side was not pinned or per-CPU figures are missing.
+ */
+bool side_report_pinned_busy_us(const struct side_report *r, double *us);
+
+/* The pinned CPU's per-CPU figures, or NULL. */
+const struct percpu_usage *side_report_pinned_usage(const struct side_report *r);
+
+/* A kernel counter delta ("Udp", "RcvbufErrors") into *v; false when absent (0 change). */
+bool side_report_kernel_get(const struct side_report *r, const char *group, const char *name,
+                            long long *v);
+
+/* A perf figure ("instructions") into *v; false when null or absent. */
+bool side_report_perf_get(const struct side_report *r, const char *name, double *v);
 json_t *side_report_host_to_json(const struct hostinfo *h);
 
 #endif

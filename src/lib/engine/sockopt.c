@@ -8,15 +8,23 @@
 #include <string.h>
 #include <sys/socket.h>
 
-int sockopt_apply(int fd, const struct test_params *p, char *err, size_t errlen)
+int sockopt_buffers(int fd, uint32_t sockbuf, char *err, size_t errlen)
 {
-    if (p->sockbuf) {
-        int v = (int)p->sockbuf;
+    if (sockbuf) {
+        int v = (int)sockbuf;
         if (setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &v, sizeof(v)) ||
             setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &v, sizeof(v)))
-            return err_set(err, errlen, errno, "cannot set socket buffer to %u: %s", p->sockbuf,
+            return err_set(err, errlen, errno, "cannot set socket buffer to %u: %s", sockbuf,
                            strerror(errno));
     }
+    return 0;
+}
+
+int sockopt_apply(int fd, const struct test_params *p, char *err, size_t errlen)
+{
+    int rc = sockopt_buffers(fd, p->sockbuf, err, errlen);
+    if (rc)
+        return rc;
     if (p->mss) {
         int v = (int)p->mss;
         if (setsockopt(fd, IPPROTO_TCP, TCP_MAXSEG, &v, sizeof(v)))

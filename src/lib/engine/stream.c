@@ -67,6 +67,17 @@ void stream_counts_take(const struct stream *s, struct stream_counts *out)
     out->lost = atomic_load_explicit(&m->lost, memory_order_relaxed);
 }
 
+void stream_record_buffers(struct stream *s, int fd)
+{
+    int v;
+    socklen_t len = sizeof(v);
+    if (!getsockopt(fd, SOL_SOCKET, SO_SNDBUF, &v, &len))
+        s->eff_sndbuf = v;
+    len = sizeof(v);
+    if (!getsockopt(fd, SOL_SOCKET, SO_RCVBUF, &v, &len))
+        s->eff_rcvbuf = v;
+}
+
 size_t stream_buffer_size(const struct stream *s)
 {
     const struct test_params *p = s->params;

@@ -79,6 +79,8 @@ struct stream {
     uint64_t start_ns, end_ns;
     uint64_t first_ns; /* receiver: when the first byte arrived, 0 before */
     struct tcpinfo_stats tcpinfo;
+    /* tcp_crr client: the first connection's granted SO_SNDBUF/SO_RCVBUF (its fd is -1). */
+    int eff_sndbuf, eff_rcvbuf;
     /* 0 or a negative errno; published (release) after errmsg is written, read with acquire. */
     atomic_int error;
     char errmsg[160];
@@ -111,6 +113,9 @@ void stream_fail(struct stream *s, int err, const char *what);
 /* Same with a formatted message ("stream N: " is prefixed). Thread-safe against readers. */
 void stream_fail_msg(struct stream *s, int err, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+
+/* Records fd's granted socket buffer sizes as the stream's (getsockopt). */
+void stream_record_buffers(struct stream *s, int fd);
 
 /* The size of the buffer a role needs. */
 size_t stream_buffer_size(const struct stream *s);

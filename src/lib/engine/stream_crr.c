@@ -45,6 +45,16 @@ static int one_transaction(struct stream *s, char *buf, uint16_t cport, uint64_t
     }
     int one = 1;
     setsockopt(fd, IPPROTO_TCP, 1 /* TCP_NODELAY */, &one, sizeof(one));
+    /* -w applies to every connection of the test, as to the other test kinds. */
+    char ignored[8];
+    int brc = sockopt_buffers(fd, p->sockbuf, ignored, sizeof(ignored));
+    if (brc) {
+        s->errors.connect++;
+        close(fd);
+        return brc;
+    }
+    if (!s->eff_sndbuf)
+        stream_record_buffers(s, fd);
     if (cport) {
         struct sockaddr_storage local;
         memset(&local, 0, sizeof(local));

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "measure/histogram.h"
+#include "util/clock.h"
 
 /* All clients' latency histograms merged into out (emptied first). */
 static void merge_latency(const struct stream_set *set, struct histogram *out)
@@ -23,9 +24,12 @@ static bool has_latency(const struct stream_set *set)
     return false;
 }
 
-int window_begin(struct window *w, const struct stream_set *set, double omit_s, uint64_t now_ns)
+int window_begin(struct window *w, const struct stream_set *set, double omit_s, uint64_t now_ns,
+                 bool counters)
 {
     memset(w, 0, sizeof(*w));
+    uint64_t t0 = counters ? clock_now_ns() : 0;
+    counters_begin(&w->counters, set, counters, now_ns);
     w->omit = calloc((size_t)(set->n > 0 ? set->n : 1), sizeof(*w->omit));
     if (!w->omit)
         return -ENOMEM;
@@ -37,6 +41,15 @@ int window_begin(struct window *w, const struct stream_set *set, double omit_s, 
         }
         hist_init(w->omit_latency);
     }
+    if (omit_s <= 0)
+        counters_open(&w->counters, now_ns);
+    /*
+     * Opening the perf counters and reading /proc take a millisecond or more
+     * (much more on a loaded host) before any stream starts: set-up, not test
+     * time, so the window starts once they are done.
+     */
+    if (counters)
+        now_ns += clock_now_ns() - t0;
     w->start_ns = now_ns;
     w->measure_ns = w->start_ns + (uint64_t)(omit_s * 1e9);
     /* Without warm-up the window opens before any byte moves: counters start at zero. */
@@ -56,6 +69,7 @@ static void open_now(struct window *w, const struct stream_set *set, uint64_t no
         merge_latency(set, w->omit_latency);
     w->measure_ns = now_ns;
     w->open = true;
+    counters_open(&w->counters, now_ns);
 }
 
 void window_tick(struct window *w, const struct stream_set *set, uint64_t now_ns)
@@ -86,7 +100,7 @@ int window_close(struct window *w, const struct stream_set *set, struct side_rep
         out->cpu_valid = true;
     }
     hostinfo_collect(&out->host);
-    return 0;
+    return counters_close(&w->counters, now_ns, out);
 }
 
 int window_latency(const struct window *w, const struct stream_set *set, struct histogram *out)
@@ -106,6 +120,7 @@ int window_latency(const struct window *w, const struct stream_set *set, struct 
 
 void window_free(struct window *w)
 {
+    counters_free(&w->counters);
     free(w->omit);
     w->omit = NULL;
     free(w->omit_latency);

@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "engine/counters.h"
 #include "engine/side_report.h"
 #include "engine/stream_set.h"
 #include "measure/cpu.h"
@@ -32,14 +33,19 @@ struct window {
     struct histogram *omit_latency; /* rr/crr clients' latencies at the opening (owned), or NULL */
     bool cpu_ok;
     struct cpu_sample cpu_start, cpu_end;
+    struct counters counters; /* per-CPU, kernel and perf counters (counters.h) */
 };
 
 /*
  * Starts the window at now_ns; it opens omit_s seconds later (at once when
- * omit_s <= 0, before any byte moves). Returns 0 or -ENOMEM.
+ * omit_s <= 0, before any byte moves). counters: collect per-CPU, kernel
+ * and perf counters (counters.h); call it on the thread that then starts
+ * the streams, before it starts them. With counters the window starts
+ * later than now_ns by the real time their set-up took. Returns 0 or
+ * -ENOMEM.
  */
 NB_MUST_CHECK int window_begin(struct window *w, const struct stream_set *set, double omit_s,
-                               uint64_t now_ns);
+                               uint64_t now_ns, bool counters);
 
 /* Opens the window once the warm-up has passed by now_ns; call it often. */
 void window_tick(struct window *w, const struct stream_set *set, uint64_t now_ns);

@@ -25,6 +25,7 @@
     X("bitrate", "-b", EXP_RATE, 0, 0)                                                             \
     X("udp_gso", "--gso", EXP_BOOL, 0, 0)                                                          \
     X("udp_gro", "--gro", EXP_BOOL, 0, 0)                                                          \
+    X("udp_default_buffers", "--udp-default-buffers", EXP_BOOL, 0, 0)                              \
     X("req_size", "--req-size", EXP_SIZE, 0, 0)                                                    \
     X("resp_size", "--resp-size", EXP_SIZE, 0, 0)                                                  \
     X("outstanding", "--outstanding", EXP_INT, 1, PARAMS_MAX_OUTSTANDING)                          \

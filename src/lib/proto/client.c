@@ -132,7 +132,7 @@ static int open_data(struct client *c, int *fds, bool *server_sends, int n)
         server_sends[i] = c->p->reverse || (c->p->bidir && i >= c->p->streams);
     if (params_is_udp(c->p->kind))
         return transport_udp_connect(c->ctl, n, c->udp_ports, fds, c->cfg->bind_addr, c->cfg->cport,
-                                     c->p->sockbuf, err, len);
+                                     c->p->sockbuf, c->p->udp_default_buffers, err, len);
     if (c->p->kind == TEST_TCP_CRR)
         return 0;
     for (int i = 0; i < n; i++) {
@@ -386,7 +386,7 @@ static int run_streams(struct client *c, int *fds, bool *server_sends, int n)
         }
     }
     rc = await_ready(c, fds_udp_of(&set));
-    if (!rc && (rc = window_begin(&w, &set, c->p->omit_s, clock_now_ns())))
+    if (!rc && (rc = window_begin(&w, &set, c->p->omit_s, clock_now_ns(), !c->cfg->no_counters)))
         err_set(err, len, rc, "out of memory");
     if (!rc)
         rc = stream_set_start(&set, err, len);

@@ -2,6 +2,7 @@
 #ifndef NETAB_PROTO_CLIENT_H
 #define NETAB_PROTO_CLIENT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "engine/params.h"
@@ -17,6 +18,8 @@ struct client_config {
     uint16_t cport_lo, cport_hi; /* tcp_crr --cport-range, 0 = kernel's choice */
     int connect_timeout_ms;
     int idle_timeout_ms; /* longest wait for the server's next message */
+    /* Collect no per-CPU, kernel or perf counters (NETAB_NO_COUNTERS; the cost benchmark). */
+    bool no_counters;
     /* Called from the client's thread at each interval; may be NULL. */
     void (*on_interval)(const struct interval_report *iv, void *ctx);
     void *ctx;

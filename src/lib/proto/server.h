@@ -25,6 +25,7 @@ struct server_config {
     int idle_timeout_ms;       /* longest silence tolerated from a peer */
     uint64_t max_send_buffers; /* bytes of send buffers one test may cost (streams x -l) */
     bool one_off;              /* exit after one test */
+    bool no_counters;          /* collect no per-CPU, kernel or perf counters */
     FILE *log;                 /* one line per test and per rejected peer; NULL = silent */
 };
 

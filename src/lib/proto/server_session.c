@@ -184,7 +184,8 @@ static int gather_udp(struct session *ss, const struct test_params *p, struct pe
     uint16_t *ports = calloc((size_t)n, sizeof(uint16_t));
     if (!ports)
         return err_set(ss->err, sizeof(ss->err), ENOMEM, "out of memory");
-    int rc = transport_udp_open(ss->fd, n, t->fds, ports, p->sockbuf, ss->err, sizeof(ss->err));
+    int rc = transport_udp_open(ss->fd, n, t->fds, ports, p->sockbuf, p->udp_default_buffers,
+                                ss->err, sizeof(ss->err));
     if (!rc) {
         json_t *arr = json_array();
         for (int i = 0; i < n; i++)
@@ -322,6 +323,27 @@ static void log_result(struct session *ss, const struct test_params *p, const st
                secs, r && r->cpu_valid ? r->cpu.total_pct : 0.0, rc ? ss->err : "ok");
 }
 
+/*
+ * A result must fit one frame (FRAME_MAX). On machines with hundreds of
+ * CPUs the per-CPU figures and softirq counts could pass it: they are the
+ * first to go, then the kernel counters, so the test's result still arrives.
+ */
+static void fit_frame(json_t *res)
+{
+    json_t *side = json_object_get(res, "side");
+    json_t *drop[3] = {json_object_get(side, "cpu"), json_object_get(side, "kernel"), side};
+    const char *key[3] = {"per_cpu", "softirqs", "kernel"};
+    for (int i = 0; i < 3; i++) {
+        char *text = json_dumps(res, JSON_COMPACT);
+        size_t len = text ? strlen(text) : 0;
+        free(text);
+        if (len + 64 < FRAME_MAX)
+            return;
+        if (json_object_get(drop[i], key[i]))
+            json_object_set_new(drop[i], key[i], json_null());
+    }
+}
+
 /* Runs the test once all data connections are attached. */
 static int run_test(struct session *ss, const struct test_params *p, struct pending_test *t,
                     const struct sockaddr_storage *peers, const socklen_t *peer_lens)
@@ -346,9 +368,13 @@ static int run_test(struct session *ss, const struct test_params *p, struct pend
     char sockerr[NB_ERRLEN];
     for (int i = 0; i < set.n && !rc && !params_is_udp(p->kind) && p->kind != TEST_TCP_CRR; i++)
         rc = sockopt_apply(set.streams[i].fd, p, sockerr, sizeof(sockerr));
+    /* tcp_crr: accepted connections inherit the listener's buffers (-w). */
+    if (p->kind == TEST_TCP_CRR && set.n > 0)
+        rc = sockopt_buffers(set.streams[0].fd, p->sockbuf, sockerr, sizeof(sockerr));
     if (rc)
         err_set(ss->err, sizeof(ss->err), rc, "%s", sockerr);
-    if (!rc && (rc = window_begin(&w, &set, p->omit_s, clock_now_ns())))
+    if (!rc &&
+        (rc = window_begin(&w, &set, p->omit_s, clock_now_ns(), !ss->server->cfg.no_counters)))
         err_set(ss->err, sizeof(ss->err), rc, "out of memory");
     if (!rc)
         rc = stream_set_start(&set, ss->err, sizeof(ss->err));
@@ -384,6 +410,7 @@ static int run_test(struct session *ss, const struct test_params *p, struct pend
     if (!rc) {
         json_t *res =
             json_pack("{s:s, s:o}", "type", "result", "side", side_report_to_json(&report));
+        fit_frame(res);
         rc = frame_send(ss->fd, res, clock_now_ns() + ss->idle_ns, ss->err, sizeof(ss->err));
         json_decref(res);
     } else if (!told) {

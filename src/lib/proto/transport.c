@@ -54,12 +54,19 @@ static int open_local(int ctl_fd, int type, uint16_t *port, char *err, size_t er
     return fd;
 }
 
-/* Socket buffers: -w when given, else 4 MiB so a receiver preempted for a moment keeps up. */
-static void set_buffers(int fd, uint32_t sockbuf)
+/*
+ * Socket buffers: -w when given; else a 4 MiB request (the kernel caps it at
+ * rmem_max/wmem_max, then doubles it) so a receiver preempted for a moment
+ * keeps up, or with kernel_default the kernel's own default, as iperf2 and
+ * iperf3 leave it (docs/udp.md argues the choice).
+ */
+static void set_buffers(int fd, uint32_t sockbuf, bool kernel_default)
 {
     int sz = sockbuf ? (int)sockbuf : 4 * 1024 * 1024;
-    setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &sz, sizeof(sz));
-    setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sz, sizeof(sz));
+    if (sockbuf || !kernel_default) {
+        setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &sz, sizeof(sz));
+        setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sz, sizeof(sz));
+    }
     /*
      * Kernel receive timestamps from the start: with -R the server sends as
      * soon as the client registered, and a datagram queued before the
@@ -69,15 +76,15 @@ static void set_buffers(int fd, uint32_t sockbuf)
     setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof(one));
 }
 
-int transport_udp_open(int ctl_fd, int n, int *fds, uint16_t *ports, uint32_t sockbuf, char *err,
-                       size_t errlen)
+int transport_udp_open(int ctl_fd, int n, int *fds, uint16_t *ports, uint32_t sockbuf,
+                       bool kernel_default, char *err, size_t errlen)
 {
     for (int i = 0; i < n; i++) {
         int fd = open_local(ctl_fd, SOCK_DGRAM, &ports[i], err, errlen);
         if (fd < 0)
             return fd;
         fds[i] = fd;
-        set_buffers(fd, sockbuf);
+        set_buffers(fd, sockbuf, kernel_default);
     }
     return 0;
 }
@@ -166,7 +173,8 @@ static int bind_udp(int fd, int family, const char *bind_addr, uint16_t port, ch
 }
 
 int transport_udp_connect(int ctl_fd, int n, const uint16_t *ports, int *fds, const char *bind_addr,
-                          uint16_t cport, uint32_t sockbuf, char *err, size_t errlen)
+                          uint16_t cport, uint32_t sockbuf, bool kernel_default, char *err,
+                          size_t errlen)
 {
     for (int i = 0; i < n; i++) {
         struct sockaddr_storage ss;
@@ -177,7 +185,7 @@ int transport_udp_connect(int ctl_fd, int n, const uint16_t *ports, int *fds, co
         if (fd < 0)
             return err_set(err, errlen, errno, "socket: %s", strerror(errno));
         fds[i] = fd;
-        set_buffers(fd, sockbuf);
+        set_buffers(fd, sockbuf, kernel_default);
         if ((bind_addr && *bind_addr) || cport) {
             int rc = bind_udp(fd, ss.ss_family, bind_addr, cport ? (uint16_t)(cport + i) : 0, err,
                               errlen);

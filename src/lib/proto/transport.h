@@ -8,6 +8,7 @@
 #ifndef NETAB_PROTO_TRANSPORT_H
 #define NETAB_PROTO_TRANSPORT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <sys/socket.h>
 
@@ -19,7 +20,7 @@
  * ephemeral ports. fds and ports receive them. Returns 0 or -errno.
  */
 NB_MUST_CHECK int transport_udp_open(int ctl_fd, int n, int *fds, uint16_t *ports, uint32_t sockbuf,
-                                     char *err, size_t errlen);
+                                     bool kernel_default, char *err, size_t errlen);
 
 /*
  * Server: waits until every socket got a registration with the test's cookie
@@ -35,11 +36,12 @@ NB_MUST_CHECK int transport_udp_await(int ctl_fd, const int *fds, int n,
  * Client: n UDP sockets connected to the server's host (as seen on ctl_fd),
  * ports[i]. bind_addr (-B, may be NULL) and cport (--cport, 0 = any) fix the
  * local end: socket i binds cport + i. sockbuf (-w, 0 = netab's 4 MiB) sizes
- * the buffers.
+ * the buffers; kernel_default (--udp-default-buffers) keeps the kernel's
+ * default instead of the 4 MiB request when sockbuf is 0 (docs/udp.md).
  */
 NB_MUST_CHECK int transport_udp_connect(int ctl_fd, int n, const uint16_t *ports, int *fds,
                                         const char *bind_addr, uint16_t cport, uint32_t sockbuf,
-                                        char *err, size_t errlen);
+                                        bool kernel_default, char *err, size_t errlen);
 
 /* Client: sends one registration datagram on each socket (repeat until "ready"). */
 void transport_udp_register(const int *fds, int n, const uint8_t cookie[TEST_COOKIE_LEN]);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "envcap/envcap.h"
+#include "report/campaign_report_counters.h"
 #include "report/stats_report.h"
 #include "stats/warnings.h"
 
@@ -104,6 +105,7 @@ void creport_free(struct creport *r)
     free(r->name);
     free(r->status);
     json_decref(r->env_diffs);
+    json_decref(r->counter_diffs);
     json_decref(r->env_warnings);
     json_decref(r->stats_warnings);
     for (size_t v = 0; r->layouts && v < r->nvariants; v++)
@@ -674,7 +676,7 @@ int creport_build(const struct store_experiment *x, const char *spec_json,
         goto out;
     if ((e = collect_variants(r, spec_json, plan, nplan)) || (e = collect_cells(r, plan, nplan)) ||
         (e = place_runs(r, plan, nplan, runs, nruns, &p, &np)) || (e = find_tests(r, p, np)) ||
-        (e = fill_values(r, p, np)))
+        (e = fill_values(r, p, np)) || (e = creport_counter_diffs(r, plan, nplan, runs, nruns)))
         goto out;
     choose_deciders(r, o);
     e = collect_env_warnings(r, runs, nruns);

@@ -114,6 +114,7 @@ struct creport {
     json_t *env_diffs;      /* [{"variant", "against", "first_run", "differences": env_diff()}] */
     json_t *env_warnings;   /* strings, deduplicated, over every run's env_json */
     json_t *stats_warnings; /* [{"variant", "cell", "metric", "kind", "message"}] */
+    json_t *counter_diffs;  /* campaign_report_counters.h */
     char **layouts;         /* [nvariants]: the variant's `layout:` file from the spec, or NULL */
     /*
      * Code layout against the baseline, one entry per variant with a layout

@@ -159,6 +159,12 @@ json_t *creport_to_json(const struct creport *r)
         json_decref(metrics);
         json_decref(results);
     }
+    /* Counters that differ between variants (campaign_report_counters.h); [] when none. */
+    if (root && r->counter_diffs &&
+        json_object_set(root, "counter_differences", r->counter_diffs)) {
+        json_decref(root);
+        root = NULL;
+    }
     /* Only a report with layout files has the member, so older readers see no change. */
     if (root && r->layout && json_object_set(root, "layout", r->layout)) {
         json_decref(root);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "report/campaign_report.h"
+#include "report/campaign_report_counters.h"
 
 #define W CREPORT_TEXT_WIDTH
 #define VAL_W 8                           /* a mean */
@@ -378,6 +379,7 @@ static void print_footer(FILE *f, const struct creport *r, size_t *cols)
             }
         }
     }
+    creport_print_counters(f, r);
     if (json_array_size(r->env_warnings)) {
         fprintf(f, "Environment warnings (any run):\n");
         json_array_foreach(r->env_warnings, i, x) wrap(f, "- ", "  ", json_string_value(x));

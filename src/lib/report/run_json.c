@@ -39,6 +39,33 @@ static bool is_udp_stream(const struct run_result *r)
     return r->params.kind == TEST_UDP_STREAM;
 }
 
+/*
+ * The receiver's kernel view of UDP loss beside netab's count: datagrams the
+ * receiving end's kernel dropped at the socket (Udp.RcvbufErrors; InErrors
+ * includes them and checksum errors; Udp6 likewise). In a loopback test
+ * both ends read the same counters, so both directions' drops add up there.
+ */
+static void add_udp_kernel(json_t *end, const struct run_result *r)
+{
+    const struct side_report *rx = r->params.reverse ? &r->local : &r->remote;
+    if (r->params.bidir || !rx->kernel)
+        return;
+    long long rcvbuf = 0, inerr = 0, v;
+    if (side_report_kernel_get(rx, "Udp", "RcvbufErrors", &v))
+        rcvbuf += v;
+    if (side_report_kernel_get(rx, "Udp6", "RcvbufErrors", &v))
+        rcvbuf += v;
+    if (side_report_kernel_get(rx, "Udp", "InErrors", &v))
+        inerr += v;
+    if (side_report_kernel_get(rx, "Udp6", "InErrors", &v))
+        inerr += v;
+    json_t *rcv = json_object_get(end, "receiver");
+    json_object_set_new(rcv, "kernel_drops",
+                        json_pack("{s:I, s:I, s:I}", "rcvbuf_errors", (json_int_t)rcvbuf,
+                                  "in_errors", (json_int_t)inerr, "other_in_errors",
+                                  (json_int_t)(inerr > rcvbuf ? inerr - rcvbuf : 0)));
+}
+
 static json_t *direction_json_for(const struct run_result *r, const struct direction_totals *t)
 {
     json_t *d = direction_json_tcp(t);
@@ -96,6 +123,11 @@ static json_t *stream_half_json(const struct side_stream *s)
         return json_null();
     json_t *o = json_pack("{s:I, s:f, s:f}", "bytes", (json_int_t)s->bytes, "seconds", s->seconds,
                           "bits_per_second", bps(s->bytes, s->seconds));
+    /* As the kernel granted them on this end's socket; null from a peer that does not say. */
+    json_object_set_new(o, "socket_buffers",
+                        s->sndbuf || s->rcvbuf
+                            ? json_pack("{s:i, s:i}", "send", s->sndbuf, "receive", s->rcvbuf)
+                            : json_null());
     if (s->sender && s->tcpinfo.valid)
         json_object_set_new(
             o, "tcp_info",
@@ -155,7 +187,7 @@ static json_t *intervals_json(const struct run_result *r)
 
 static json_t *cpu_json(bool have, const struct side_report *side)
 {
-    return have && side->cpu_valid ? side_report_cpu_to_json(&side->cpu) : json_null();
+    return have ? side_report_cpu_json(side) : json_null();
 }
 
 static json_t *demand_json(bool have, const struct side_report *side, uint64_t bytes)
@@ -163,6 +195,21 @@ static json_t *demand_json(bool have, const struct side_report *side, uint64_t b
     if (!have || !side->cpu_valid || !bytes)
         return json_null();
     return json_real(cpu_service_demand_us_per_kib(&side->cpu, bytes));
+}
+
+/* Service demand over the pinned CPU alone (-A): busy time of that CPU per KiB. */
+static json_t *demand_pinned_json(const struct side_report *side, uint64_t bytes)
+{
+    double us;
+    if (!bytes || !side_report_pinned_busy_us(side, &us))
+        return json_null();
+    return json_real(us / ((double)bytes / 1024.0));
+}
+
+/* A side's kernel or perf member: a copy, or null when the side collected none. */
+static json_t *copy_or_null(const json_t *v)
+{
+    return v ? json_deep_copy(v) : json_null();
 }
 
 static json_t *demand_tran_json(const struct side_report *side, uint64_t transactions)
@@ -193,6 +240,10 @@ static json_t *end_json(const struct run_result *r)
     json_t *sd = json_pack("{s:o, s:o}", "local_us_per_kib",
                            demand_json(true, &r->local, all.receiver_bytes), "remote_us_per_kib",
                            demand_json(true, &r->remote, all.receiver_bytes));
+    json_object_set_new(sd, "local_us_per_kib_pinned",
+                        demand_pinned_json(&r->local, all.receiver_bytes));
+    json_object_set_new(sd, "remote_us_per_kib_pinned",
+                        demand_pinned_json(&r->remote, all.receiver_bytes));
     if (params_is_rr(r->params.kind)) {
         struct transaction_totals t;
         run_result_transactions(r, &t);
@@ -201,6 +252,14 @@ static json_t *end_json(const struct run_result *r)
         add_transactions(end, r);
     }
     json_object_set_new(end, "service_demand", sd);
+    json_object_set_new(end, "kernel",
+                        json_pack("{s:o, s:o}", "local", copy_or_null(r->local.kernel), "remote",
+                                  copy_or_null(r->remote.kernel)));
+    json_object_set_new(end, "perf",
+                        json_pack("{s:o, s:o}", "local", copy_or_null(r->local.perf), "remote",
+                                  copy_or_null(r->remote.perf)));
+    if (is_udp_stream(r))
+        add_udp_kernel(end, r);
     return end;
 }
 
@@ -208,7 +267,9 @@ json_t *run_json_build(const struct run_result *r)
 {
     json_t *doc = json_object();
     json_object_set_new(doc, "netab_version", json_string(NETAB_VERSION));
-    json_object_set_new(doc, "test", params_to_json(&r->params));
+    json_t *test = params_to_json(&r->params);
+    json_object_set_new(test, "udp_default_buffers", json_boolean(r->params.udp_default_buffers));
+    json_object_set_new(doc, "test", test);
     json_object_set_new(doc, "start",
                         json_pack("{s:s, s:s, s:i, s:b}", "time", r->started, "server", r->server,
                                   "port", r->port, "in_process_server", r->in_process));

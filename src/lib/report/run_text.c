@@ -1,4 +1,5 @@
 #include "report/run_text.h"
+#include "report/run_text_counters.h"
 
 #include "util/units.h"
 
@@ -169,6 +170,7 @@ void run_text_summary(FILE *f, const struct run_result *r)
                         k ? "remote" : "local", u->total_pct, u->online_cpus, u->softirq_pct,
                         cpu_service_demand_us_per_tran(u, t.transactions));
         }
+        run_text_counters(f, r);
         return;
     }
     if (r->params.bidir) {
@@ -188,6 +190,8 @@ void run_text_summary(FILE *f, const struct run_result *r)
             print_udp(f, "total", &all);
     }
     run_result_totals(r, -1, &all);
+    run_text_pinned(f, r, all.receiver_bytes);
     print_cpu(f, "local", &r->local, all.receiver_bytes);
     print_cpu(f, "remote", &r->remote, all.receiver_bytes);
+    run_text_counters(f, r);
 }

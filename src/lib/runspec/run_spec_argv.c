@@ -110,6 +110,7 @@ static void push_params(struct argvec *a, const struct run_spec *s, const struct
     if (p->rr_timeout_ms != q->rr_timeout_ms)
         push_uint(a, "--rr-timeout", p->rr_timeout_ms);
     push_flag(a, p->linger0, "--linger0");
+    push_flag(a, p->udp_default_buffers, "--udp-default-buffers");
 }
 
 /* Where and how to connect, and what to do with the result. */

@@ -69,6 +69,7 @@ enum {
     OPT_RR_TIMEOUT,
     OPT_CPORT_RANGE,
     OPT_LINGER0,
+    OPT_UDP_DEFAULT_BUFFERS,
     OPT_DB,
     OPT_DB_LABEL,
     OPT_PLOT,
@@ -110,6 +111,7 @@ static const struct option long_options[] = {
     {"rr-timeout", required_argument, NULL, OPT_RR_TIMEOUT},
     {"cport-range", required_argument, NULL, OPT_CPORT_RANGE},
     {"linger0", no_argument, NULL, OPT_LINGER0},
+    {"udp-default-buffers", no_argument, NULL, OPT_UDP_DEFAULT_BUFFERS},
     {"db", required_argument, NULL, OPT_DB},
     {"db-label", required_argument, NULL, OPT_DB_LABEL},
     {"plot", required_argument, NULL, OPT_PLOT},
@@ -323,6 +325,9 @@ static bool parse_test_option(int c, const char *arg, struct run_spec *o, char *
     case OPT_LINGER0:
         p->linger0 = true;
         return true;
+    case OPT_UDP_DEFAULT_BUFFERS:
+        p->udp_default_buffers = true;
+        return true;
     default:
         return parse_client_option(c, arg, o, err, errlen);
     }
@@ -345,10 +350,13 @@ static int finish(struct run_spec *o, char *err, size_t errlen)
     if (params_is_udp(p->kind) && (p->mss || p->nodelay || p->cc[0]))
         return err_set(err, errlen, EINVAL, "-M, -N and -C apply to TCP tests, not %s",
                        params_kind_name(p->kind));
-    if (p->kind == TEST_TCP_CRR && (cl->bind_addr || cl->cport || p->sockbuf || p->mss || p->cc[0]))
+    if (p->kind == TEST_TCP_CRR && (cl->bind_addr || cl->cport || p->mss || p->cc[0]))
         return err_set(err, errlen, EINVAL,
-                       "-B, --cport, -w, -M and -C are not applied to tcp_crr's "
+                       "-B, --cport, -M and -C are not applied to tcp_crr's "
                        "connections; use --cport-range for fixed client ports");
+    if (p->udp_default_buffers && (!params_is_udp(p->kind) || p->sockbuf))
+        return err_set(err, errlen, EINVAL,
+                       "--udp-default-buffers applies to UDP tests without -w");
     if (cl->cport_lo && p->kind == TEST_TCP_CRR &&
         cl->cport_hi - cl->cport_lo + 1 < params_connections(p))
         return err_set(err, errlen, EINVAL, "--cport-range %u-%u has fewer ports than streams (%d)",

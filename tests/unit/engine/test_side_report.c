@@ -9,6 +9,7 @@
 
 #include <cmocka.h>
 
+#include "engine/counters.h"
 #include "engine/side_report.h"
 
 #define N 3
@@ -221,12 +222,150 @@ static void test_malformed_cpu(void **state)
     decode_fails(bad_cpu, N, "CPU figures are malformed");
 }
 
+/* Adds the counters of protocol addition 1: per-CPU figures, kernel deltas, perf. */
+static void add_counters(struct side_report *r)
+{
+    r->pinned_cpu = 1;
+    r->nper_cpu = 2;
+    r->per_cpu = calloc(2, sizeof(*r->per_cpu));
+    r->per_cpu[0] = (struct percpu_usage){0, 12.5, 2.5, 8, 2, 0, 1.25e6};
+    r->per_cpu[1] = (struct percpu_usage){1, 97.25, 10, 46, 41.25, 0, 9.725e6};
+    struct kc_snapshot d = {0};
+    d.have_mib = true;
+    assert_int_equal(kc_set_add(&d.mib, "Udp", "RcvbufErrors", 1234), 0);
+    assert_int_equal(kc_set_add(&d.mib, "TcpExt", "TCPLossProbes", 5), 0);
+    r->kernel = counters_kernel_json(&d);
+    kc_snapshot_free(&d);
+    struct perfctr_delta p = {0};
+    p.valid[PERFCTR_TASK_CLOCK] = true;
+    p.value[PERFCTR_TASK_CLOCK] = 2.5e9;
+    p.running_frac[PERFCTR_TASK_CLOCK] = 1;
+    p.valid[PERFCTR_CYCLES] = p.valid[PERFCTR_INSTRUCTIONS] = true;
+    p.value[PERFCTR_CYCLES] = 4e9;
+    p.value[PERFCTR_INSTRUCTIONS] = 5e9;
+    p.running_frac[PERFCTR_CYCLES] = 0.5;
+    p.running_frac[PERFCTR_INSTRUCTIONS] = 1;
+    snprintf(p.why[PERFCTR_L1I_MISSES], sizeof(p.why[0]), "no PMU in this virtual machine");
+    r->perf = counters_perf_json(&p, &p, 1, 1u << 30, 2.0);
+}
+
+static void test_counters_round_trip(void **state)
+{
+    (void)state;
+    struct side_report r, back;
+    make_report(&r);
+    add_counters(&r);
+    json_t *obj = side_report_to_json(&r);
+    char err[NB_ERRLEN];
+    assert_int_equal(side_report_from_json(obj, N, &back, err, sizeof(err)), 0);
+    assert_int_equal(back.pinned_cpu, 1);
+    assert_int_equal(back.nper_cpu, 2);
+    assert_float_equal(back.per_cpu[1].softirq_pct, 41.25, 0);
+    double us;
+    assert_true(side_report_pinned_busy_us(&back, &us));
+    assert_float_equal(us, 9.725e6, 0);
+    long long v;
+    assert_true(side_report_kernel_get(&back, "Udp", "RcvbufErrors", &v));
+    assert_int_equal(v, 1234);
+    assert_false(side_report_kernel_get(&back, "Udp", "InErrors", &v));
+    double x;
+    assert_true(side_report_perf_get(&back, "ipc", &x));
+    assert_float_equal(x, 1.25, 1e-12);
+    assert_true(side_report_perf_get(&back, "cycles_per_byte", &x));
+    assert_float_equal(x, 4e9 / (1u << 30), 1e-12);
+    assert_false(side_report_perf_get(&back, "l1i_misses", &x));
+    json_t *mux = json_object_get(json_object_get(back.perf, "multiplexed"), "cycles");
+    assert_float_equal(json_number_value(mux), 0.5, 0);
+    json_decref(obj);
+    side_report_free(&r);
+    side_report_free(&back);
+}
+
+/* A peer before addition 1 sends none of it: the report decodes, with nothing pinned. */
+static void test_counters_absent(void **state)
+{
+    (void)state;
+    struct side_report r, back;
+    make_report(&r);
+    json_t *obj = side_report_to_json(&r);
+    json_object_del(obj, "pinned_cpu");
+    json_object_del(json_object_get(obj, "cpu"), "per_cpu");
+    char err[NB_ERRLEN];
+    assert_int_equal(side_report_from_json(obj, N, &back, err, sizeof(err)), 0);
+    assert_int_equal(back.pinned_cpu, -1);
+    assert_null(back.per_cpu);
+    assert_null(back.kernel);
+    assert_null(back.perf);
+    json_decref(obj);
+    side_report_free(&r);
+    side_report_free(&back);
+}
+
+static json_t *encoded_with_counters(void)
+{
+    struct side_report r;
+    make_report(&r);
+    add_counters(&r);
+    json_t *obj = side_report_to_json(&r);
+    side_report_free(&r);
+    return obj;
+}
+
+static void expect_refused(json_t *obj, const char *want)
+{
+    struct side_report back;
+    char err[NB_ERRLEN] = "";
+    assert_int_equal(side_report_from_json(obj, N, &back, err, sizeof(err)), -EPROTO);
+    if (!strstr(err, want))
+        fail_msg("message '%s' lacks '%s'", err, want);
+    assert_null(back.per_cpu);
+    assert_null(back.kernel);
+    json_decref(obj);
+}
+
+static void test_counters_malformed(void **state)
+{
+    (void)state;
+    json_t *o = encoded_with_counters();
+    json_object_set_new(json_object_get(o, "kernel"), "Bad/Group", json_object());
+    expect_refused(o, "kernel counter group");
+    o = encoded_with_counters();
+    json_object_set_new(json_object_get(json_object_get(o, "kernel"), "Udp"), "RcvbufErrors",
+                        json_string("many"));
+    expect_refused(o, "kernel counter Udp.RcvbufErrors");
+    o = encoded_with_counters();
+    json_object_set_new(json_object_get(o, "perf"), "cycles", json_real(-1));
+    expect_refused(o, "perf counters are malformed");
+    o = encoded_with_counters();
+    json_object_set_new(json_object_get(o, "perf"), "surprise", json_integer(1));
+    expect_refused(o, "perf counters are malformed");
+    o = encoded_with_counters();
+    json_object_del(json_object_get(o, "perf"), "page_faults");
+    expect_refused(o, "perf counters are malformed");
+    o = encoded_with_counters();
+    json_object_set_new(json_object_get(json_object_get(o, "perf"), "multiplexed"), "cycles",
+                        json_real(1.5));
+    expect_refused(o, "perf counters are malformed");
+    o = encoded_with_counters();
+    json_t *pc = json_object_get(json_object_get(o, "cpu"), "per_cpu");
+    json_object_set_new(json_array_get(pc, 0), "total_pct", json_real(180));
+    expect_refused(o, "CPU figures are malformed");
+    o = encoded_with_counters();
+    json_object_set_new(o, "pinned_cpu", json_integer(99999));
+    expect_refused(o, "pinned CPU");
+    o = encoded_with_counters();
+    json_object_set_new(json_object_get(stream1(o), "socket_buffers"), "send", json_integer(-5));
+    expect_refused(o, "counters for stream 1");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_round_trip),      cmocka_unit_test(test_wrong_stream_count),
-        cmocka_unit_test(test_no_streams),      cmocka_unit_test(test_malformed_stream),
-        cmocka_unit_test(test_negative_values), cmocka_unit_test(test_malformed_cpu),
+        cmocka_unit_test(test_round_trip),          cmocka_unit_test(test_wrong_stream_count),
+        cmocka_unit_test(test_no_streams),          cmocka_unit_test(test_malformed_stream),
+        cmocka_unit_test(test_negative_values),     cmocka_unit_test(test_malformed_cpu),
+        cmocka_unit_test(test_counters_round_trip), cmocka_unit_test(test_counters_absent),
+        cmocka_unit_test(test_counters_malformed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -211,6 +211,7 @@ static void test_argv_round_trip(void **state)
         "-6 -A 1 --connect-timeout 250 --idle-timeout 700 -J --db /tmp/x.db --db-label v1",
         "-u -b 0 -l 1400 --gso --gro",
         "-u -b 1.5G -l 9000",
+        "-u --udp-default-buffers",
         "--test udp_rr --req-size 100 --resp-size 200 --outstanding 3 --rr-timeout 50",
         "--test udp_rr",
         "--test tcp_rr --req-size 64 --resp-size 1M --outstanding 8",
