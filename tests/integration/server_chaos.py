@@ -1,0 +1,265 @@
+"""Chaos tests for `netab server` (issue 9): every test ends with its control
+connection, vanished clients are noticed within the liveness timeout, idle
+connection floods do not lock real clients out, SIGTERM always works.
+
+Cases (each followed by a normal test the server must still serve):
+  reset      control connection reset (SO_LINGER 0) right after "accept", for
+             every test kind; UDP kinds then send one registration. Nothing
+             may keep running: < 1 s of traffic after the reset, a log line
+             for the test within 2 s.
+  flood      2,000 idle connections from 127.0.0.1; `netab run -c 127.0.0.2`
+             and then `-c 127.0.0.1` against a server on 0.0.0.0 succeed.
+  blackhole  (namespaces, root) a client blackholed by nft in the server's
+             namespace during a 30 s UDP test at 200 Mbit/s, reverse and
+             forward: the server stops sending (nft counter on its output)
+             and ends the test within the 5 s liveness timeout; the client
+             reports the vanished server.
+  sigterm    SIGTERM during a running reverse UDP test: exit 0 within 2 s.
+"""
+
+import contextlib
+import os
+import resource
+import signal
+import socket
+import struct
+import subprocess
+import threading
+import time
+
+from netab_helpers import (HANG_TIMEOUT, NetnsPair, Server, TestFailure, check, check_eq,
+                           check_no_sanitizer_report, connect, frame, hello, log, netab_run,
+                           recv_frame, require_root_netns, run_main, sh)
+
+HOST = "127.0.0.1"
+LIVENESS_S = 5.0
+
+BASE_PARAMS = {"duration": 30.0, "bytes": 0, "streams": 1, "reverse": False, "bidir": False,
+               "block": 1400, "sockbuf": 0, "mss": 0, "nodelay": False, "congestion": "",
+               "omit": 0.0, "interval": 1.0, "server_cpu": -1, "rate": 200000000, "gso": False,
+               "gro": False, "req_size": 1, "resp_size": 1, "outstanding": 1,
+               "rr_timeout_ms": 200, "linger0": False}
+
+
+def good_test(netab, port, what, host=HOST, netns=None):
+    r = netab_run(netab, ["-c", host, "-p", str(port), "-t", "1"], netns=netns)
+    check(r.doc.get("error") is None, f"normal test after {what} failed", r.describe())
+
+
+def reset(sock):
+    """Closes sock with an RST (SO_LINGER 0), as a crashed client would."""
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    sock.close()
+
+
+def count_bytes(sock, seconds):
+    """Bytes that arrive on sock (TCP or UDP) within seconds."""
+    total = 0
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        sock.settimeout(max(0.01, end - time.monotonic()))
+        try:
+            b = sock.recv(65536)
+        except (socket.timeout, BlockingIOError):
+            continue
+        except OSError:
+            break
+        if not b and sock.type == socket.SOCK_STREAM:
+            break
+        total += len(b)
+    return total
+
+
+def case_reset(netab, srv, kind, reverse):
+    what = f"{kind}{' -R' if reverse else ''}"
+    params = dict(BASE_PARAMS, test=kind, reverse=reverse)
+    if kind == "tcp_stream":
+        params["block"] = 131072
+    if kind == "udp_rr":
+        params["req_size"] = params["resp_size"] = 64
+    before = srv.log_text().count("test=" + kind)
+    ctl = connect(HOST, srv.port)
+    ctl.sendall(frame(hello()))
+    check_eq(recv_frame(ctl).get("type"), "welcome", f"{what}: answer to hello")
+    ctl.sendall(frame({"type": "start", "params": params}))
+    acc = recv_frame(ctl)
+    check_eq(acc.get("type"), "accept", f"{what}: answer to start")
+    cookie = bytes.fromhex(acc["cookie"])
+    data = None
+    if kind in ("udp_stream", "udp_rr"):
+        data = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        data.connect((HOST, acc["udp_ports"][0]))
+        reset(ctl)
+        data.send(b"NREG" + cookie + struct.pack(">I", 0))
+    elif kind in ("tcp_stream", "tcp_rr"):
+        data = connect(HOST, srv.port)
+        data.sendall(b"NDAT" + cookie + struct.pack(">II", 0, 1 if reverse else 0))
+        time.sleep(0.05)  # the data connection attaches; "ready" is about to go
+        reset(ctl)
+    else:
+        reset(ctl)
+    t0 = time.monotonic()
+    if data is not None:
+        # Whatever the server sent after the reset: at most what 1 s at the test's rate carries.
+        got = count_bytes(data, 2.0)
+        limit = 200e6 / 8 if kind == "udp_stream" else 64 * 1024 * 1024
+        log(f"{what}: {got} bytes after the reset")
+        check(got < limit, f"{what}: the server kept sending after the reset", got)
+        data.close()
+    while srv.log_text().count("test=" + kind) <= before and time.monotonic() - t0 < 3.0:
+        time.sleep(0.05)
+    check(srv.log_text().count("test=" + kind) > before,
+          f"{what}: no log line for the reset test within 3 s (still running?)")
+    good_test(netab, srv.port, f"a reset {what}")
+
+
+def raise_nofile(n):
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < n:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (min(n, hard), hard))
+
+
+def case_flood(netab):
+    raise_nofile(8192)
+    with Server(netab, bind="0.0.0.0", extra=["--idle-timeout", "20000"]) as srv:
+        idle = []
+        try:
+            for _ in range(2000):
+                s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+                s.setblocking(False)
+                with contextlib.suppress(BlockingIOError):
+                    s.connect((HOST, srv.port))
+                idle.append(s)
+            time.sleep(0.5)
+            good_test(netab, srv.port, "2,000 idle connections (other address)", host="127.0.0.2")
+            # The oldest idle connections of 127.0.0.1 are shed for a new one from there.
+            good_test(netab, srv.port, "2,000 idle connections (same address)", host=HOST)
+            check("too many connections from your address" in srv.log_text(),
+                  "the server did not log shedding the idle connections")
+            # A shed connection was told why.
+            told = 0
+            for s in idle[:50]:
+                s.setblocking(True)
+                s.settimeout(1.0)
+                with contextlib.suppress(OSError):
+                    if b"too many connections from your address" in s.recv(4096):
+                        told += 1
+            check(told > 0, "no shed connection got a message saying why")
+        finally:
+            for s in idle:
+                s.close()
+
+
+def case_sigterm(netab):
+    with Server(netab) as srv:
+        client = subprocess.Popen(
+            [netab, "run", "-c", HOST, "-p", str(srv.port), "-u", "-R", "-b", "100M", "-t", "30",
+             "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            check(srv.wait_log("", timeout=1), "server log")
+            time.sleep(2.0)
+            check(client.poll() is None, "the client ended before SIGTERM")
+            t0 = time.monotonic()
+            os.killpg(srv.proc.pid, signal.SIGTERM)
+            try:
+                srv.proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                raise TestFailure("the server did not exit within 5 s of SIGTERM")
+            took = time.monotonic() - t0
+            log(f"sigterm: server exited {srv.proc.returncode} after {took:.2f} s")
+            check(took < 2.0, "the server took 2 s or more to exit after SIGTERM", took)
+            check_eq(srv.proc.returncode, 0, "server exit status after SIGTERM")
+            check_no_sanitizer_report(srv.log_text(), "netab server")
+            srv.proc = None  # it exited as it should: nothing left for stop() to judge
+            out, err = client.communicate(timeout=HANG_TIMEOUT)
+            check_no_sanitizer_report(err, "netab run")
+            check_eq(client.returncode, 1, "client exit status when the server shut down")
+            check("shutting down" in out + err or "vanished" in out + err
+                  or "closed" in out + err, "client did not say the server went away", out, err)
+        finally:
+            if client.poll() is None:
+                client.kill()
+                client.wait()
+
+
+def nft_counter(ns):
+    out = sh("nft", "list", "table", "netdev", "netab_chaos", netns=ns)
+    for line in out.splitlines():
+        if "counter packets" in line and "udp" in line:  # the first rule: UDP to the client
+            return int(line.split("counter packets")[1].split()[0])
+    raise TestFailure("nft counter not found:\n" + out)
+
+
+def case_blackhole(netab, pair, reverse):
+    what = "reverse" if reverse else "forward"
+    ns_s, ns_c = pair.ns_b, pair.ns_a
+    with Server(netab, netns=ns_s, bind=pair.addr_b) as srv:
+        args = [netab, "run", "-c", pair.addr_b, "-p", str(srv.port), "-u", "-b", "200M", "-t",
+                "30", "--json"] + (["-R"] if reverse else [])
+        client = subprocess.Popen(["ip", "netns", "exec", ns_c] + args, stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, text=True)
+        try:
+            time.sleep(3.0)
+            check(client.poll() is None, f"{what}: client ended early", client.poll())
+            # A silent blackhole: the server's packets to the client vanish on the wire (netdev
+            # egress, counted; a drop there is not reported to the sender, unlike one in the
+            # output hook) and nothing from the client arrives.
+            sh("nft", "add", "table", "netdev", "netab_chaos", netns=ns_s)
+            sh("nft", "add", "chain", "netdev", "netab_chaos", "out",
+               f"{{ type filter hook egress device {pair.dev_b} priority 0; }}", netns=ns_s)
+            sh("nft", "add", "chain", "netdev", "netab_chaos", "in",
+               f"{{ type filter hook ingress device {pair.dev_b} priority 0; }}", netns=ns_s)
+            sh("nft", "add", "rule", "netdev", "netab_chaos", "out", "ip", "daddr", pair.addr_a,
+               "meta", "l4proto", "udp", "counter", "drop", netns=ns_s)
+            sh("nft", "add", "rule", "netdev", "netab_chaos", "out", "ip", "daddr", pair.addr_a,
+               "drop", netns=ns_s)
+            sh("nft", "add", "rule", "netdev", "netab_chaos", "in", "ip", "saddr", pair.addr_a,
+               "drop", netns=ns_s)
+            t0 = time.monotonic()
+            last, last_change = nft_counter(ns_s), t0
+            ended_at = None
+            while time.monotonic() - t0 < 9.0:
+                time.sleep(0.1)
+                c = nft_counter(ns_s)
+                if c != last:
+                    last, last_change = c, time.monotonic()
+                if ended_at is None and "vanished" in srv.log_text():
+                    ended_at = time.monotonic() - t0
+            stopped = last_change - t0
+            log(f"blackhole {what}: server's UDP output stopped {stopped:.2f} s after the "
+                f"blackhole ({last} packets counted); test ended after {ended_at} s")
+            if reverse:
+                check(last > 0, f"{what}: the counter saw none of the server's datagrams")
+            check(stopped < LIVENESS_S, f"{what}: the server kept sending for 5 s or more", stopped)
+            check(ended_at is not None and ended_at < LIVENESS_S + 0.5,
+                  f"{what}: the server did not log the vanished client within the bound", ended_at)
+            out, err = client.communicate(timeout=HANG_TIMEOUT)
+            check_no_sanitizer_report(err, "netab run")
+            check_eq(client.returncode, 1, f"{what}: client exit status")
+            check("vanished" in out + err or "timed out" in out + err,
+                  f"{what}: client did not report the vanished server", out[-2000:], err[-2000:])
+        finally:
+            if client.poll() is None:
+                client.kill()
+                client.wait()
+            subprocess.run(["ip", "netns", "exec", ns_s, "nft", "delete", "table", "netdev",
+                            "netab_chaos"], capture_output=True)
+        good_test(netab, srv.port, f"a blackholed {what} client", host=pair.addr_b, netns=ns_c)
+
+
+def body(netab):
+    with Server(netab) as srv:
+        for kind, reverse in (("udp_stream", False), ("udp_stream", True), ("tcp_stream", True),
+                              ("tcp_stream", False), ("tcp_rr", False), ("udp_rr", False),
+                              ("tcp_crr", False)):
+            case_reset(netab, srv, kind, reverse)
+    case_flood(netab)
+    case_sigterm(netab)
+    require_root_netns()
+    with NetnsPair("chaos") as pair:
+        for reverse in (True, False):
+            case_blackhole(netab, pair, reverse)
+
+
+if __name__ == "__main__":
+    run_main(body)
