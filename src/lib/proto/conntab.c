@@ -94,6 +94,17 @@ int conntab_expired(struct conntab *t, uint64_t now_ns, int *out, int max)
     return n;
 }
 
+int conntab_loop_fds(struct conntab *t, const struct sockaddr_storage *addr, int *out, int max)
+{
+    int n = 0;
+    pthread_mutex_lock(&t->lock);
+    for (int i = 0; i < t->cap && n < max; i++)
+        if (counted(&t->slots[i], addr) && !t->slots[i].in_thread)
+            out[n++] = t->slots[i].fd;
+    pthread_mutex_unlock(&t->lock);
+    return n;
+}
+
 /* Applies f to fd's slot under the lock. */
 static void with_slot(struct conntab *t, int fd, void (*f)(struct conn_slot *))
 {

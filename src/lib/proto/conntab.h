@@ -57,6 +57,9 @@ int conntab_shed_oldest(struct conntab *t, const struct sockaddr_storage *addr,
 /* Loop-owned connections past their deadline, marked shed: up to max fds into out. */
 int conntab_expired(struct conntab *t, uint64_t now_ns, int *out, int max);
 
+/* Loop-owned, unshed connections of addr's host: up to max fds into out. */
+int conntab_loop_fds(struct conntab *t, const struct sockaddr_storage *addr, int *out, int max);
+
 /* Marks fd as handed to a session thread. */
 void conntab_to_thread(struct conntab *t, int fd);
 

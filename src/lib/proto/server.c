@@ -318,6 +318,17 @@ static void progress(struct server *s, int fd)
 static void make_room(struct server *s, const struct sockaddr_storage *addr)
 {
     struct conn_slot victim;
+    /*
+     * First move on those of addr's connections whose first message has
+     * arrived meanwhile (a client opening many data connections sends each
+     * header before the next connect): only the ones still silent are shed.
+     */
+    if (conntab_count(&s->conns, addr) >= s->cfg.max_conn_per_addr) {
+        int fds[64];
+        int n = conntab_loop_fds(&s->conns, addr, fds, 64);
+        for (int i = 0; i < n; i++)
+            progress(s, fds[i]);
+    }
     while (conntab_count(&s->conns, addr) >= s->cfg.max_conn_per_addr &&
            conntab_shed_oldest(&s->conns, addr, &victim) == 0)
         shed(s, &victim, "too many connections from your address (--max-conn-per-addr)");
