@@ -190,12 +190,12 @@ def nft_counter(ns):
     raise TestFailure("nft counter not found:\n" + out)
 
 
-def case_blackhole(netab, pair, reverse):
-    what = "reverse" if reverse else "forward"
+def case_blackhole(netab, pair, what, test_args):
     ns_s, ns_c = pair.ns_b, pair.ns_a
+    udp = "-u" in test_args
     with Server(netab, netns=ns_s, bind=pair.addr_b) as srv:
-        args = [netab, "run", "-c", pair.addr_b, "-p", str(srv.port), "-u", "-b", "200M", "-t",
-                "30", "--json"] + (["-R"] if reverse else [])
+        args = [netab, "run", "-c", pair.addr_b, "-p", str(srv.port), "-t", "30",
+                "--json"] + test_args
         client = subprocess.Popen(["ip", "netns", "exec", ns_c] + args, stdout=subprocess.PIPE,
                                   stderr=subprocess.PIPE, text=True)
         try:
@@ -217,7 +217,7 @@ def case_blackhole(netab, pair, reverse):
                "drop", netns=ns_s)
             t0 = time.monotonic()
             last, last_change = nft_counter(ns_s), t0
-            ended_at = None
+            ended_at = client_s = None
             while time.monotonic() - t0 < 9.0:
                 time.sleep(0.1)
                 c = nft_counter(ns_s)
@@ -225,17 +225,27 @@ def case_blackhole(netab, pair, reverse):
                     last, last_change = c, time.monotonic()
                 if ended_at is None and "vanished" in srv.log_text():
                     ended_at = time.monotonic() - t0
+                if client_s is None and client.poll() is not None:
+                    client_s = time.monotonic() - t0
+                if (ended_at is not None and client_s is not None
+                        and time.monotonic() - last_change > 1.0):
+                    break
             stopped = last_change - t0
             log(f"blackhole {what}: server's UDP output stopped {stopped:.2f} s after the "
                 f"blackhole ({last} packets counted); test ended after {ended_at} s")
-            if reverse:
+            if udp and "-R" in test_args:
                 check(last > 0, f"{what}: the counter saw none of the server's datagrams")
             check(stopped < LIVENESS_S, f"{what}: the server kept sending for 5 s or more", stopped)
             check(ended_at is not None and ended_at < LIVENESS_S + 0.5,
                   f"{what}: the server did not log the vanished client within the bound", ended_at)
             out, err = client.communicate(timeout=HANG_TIMEOUT)
+            if client_s is None:
+                client_s = time.monotonic() - t0
+            log(f"blackhole {what}: the client exited {client_s:.2f} s after the blackhole")
             check_no_sanitizer_report(err, "netab run")
             check_eq(client.returncode, 1, f"{what}: client exit status")
+            # The client's own bound: the liveness timeout, plus a moment to tear down.
+            check(client_s < LIVENESS_S + 1.0, f"{what}: the client took too long", client_s)
             check("vanished" in out + err or "timed out" in out + err,
                   f"{what}: client did not report the vanished server", out[-2000:], err[-2000:])
         finally:
@@ -257,8 +267,11 @@ def body(netab):
     case_sigterm(netab)
     require_root_netns()
     with NetnsPair("chaos") as pair:
-        for reverse in (True, False):
-            case_blackhole(netab, pair, reverse)
+        for what, args in (("udp reverse", ["-u", "-b", "200M", "-R"]),
+                           ("udp forward", ["-u", "-b", "200M"]),
+                           ("tcp reverse", ["-R", "-b", "200M"]),
+                           ("tcp_crr", ["--test", "tcp_crr"])):
+            case_blackhole(netab, pair, what, args)
 
 
 if __name__ == "__main__":
