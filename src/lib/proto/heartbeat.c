@@ -5,6 +5,7 @@
 
 #include "proto/frame.h"
 #include "proto/msg.h"
+#include "util/clock.h"
 
 void heartbeat_init(struct heartbeat *h, int liveness_ms, uint64_t now_ns)
 {
@@ -39,7 +40,7 @@ int heartbeat_tick(struct heartbeat *h, int fd, const char *peer, uint64_t now_n
     h->next_tx_ns = now_ns + h->every_ns;
     json_t *m = msg_simple("heartbeat");
     /* A heartbeat never waits long: a peer that takes none is what we want to find out. */
-    int rc = frame_send(fd, m, now_ns + h->every_ns, err, errlen);
+    int rc = frame_send(fd, m, clock_now_ns() + h->every_ns, err, errlen);
     json_decref(m);
     return rc;
 }
