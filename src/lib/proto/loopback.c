@@ -25,6 +25,8 @@ int loopback_run(const struct client_config *cfg, const struct test_params *p,
     sc.max_duration = PARAMS_MAX_DURATION;
     sc.max_streams = 2 * PARAMS_MAX_STREAMS;
     sc.idle_timeout_ms = cfg->idle_timeout_ms;
+    /* Client and server share this process: neither can vanish while the other runs. */
+    sc.liveness_timeout_ms = 3600000;
     sc.max_test_memory = UINT64_MAX;
     sc.max_memory = UINT64_MAX;
     struct server *srv;
