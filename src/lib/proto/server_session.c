@@ -351,6 +351,30 @@ static void log_result(struct session *ss, const struct test_params *p, const st
                secs, r && r->cpu_valid ? r->cpu.total_pct : 0.0, rc ? ss->err : "ok");
 }
 
+/*
+ * Stops and joins the running streams of a test that ended with rc: after a
+ * normal stop (rc 0) they may drain for an idle timeout, unless the server
+ * is stopping; after a failure they are aborted at once. Returns rc, or the
+ * drain's or a stream's failure when rc was 0.
+ */
+static int end_streams(struct session *ss, struct stream_set *set, int rc)
+{
+    stream_set_stop(set);
+    uint64_t drain_end = rc ? clock_now_ns() : clock_now_ns() + ss->idle_ns;
+    while (!stream_set_all_done(set) && clock_now_ns() < drain_end &&
+           !atomic_load(&ss->server->quit))
+        usleep(2000);
+    int frc = stream_set_finish(set, atomic_load(&ss->server->quit) ? 0 : drain_end);
+    if (!rc && frc)
+        rc = err_set(ss->err, sizeof(ss->err), frc,
+                     "data did not drain within %d ms after the test ended",
+                     ss->server->cfg.idle_timeout_ms);
+    const char *serr = stream_set_error(set);
+    if (!rc && serr)
+        rc = err_set(ss->err, sizeof(ss->err), EIO, "%s", serr);
+    return rc;
+}
+
 /* Runs the test once all data connections are attached. */
 static int run_test(struct session *ss, const struct test_params *p, struct pending_test *t,
                     const struct sockaddr_storage *peers, const socklen_t *peer_lens)
@@ -408,17 +432,8 @@ static int run_test(struct session *ss, const struct test_params *p, struct pend
         send_error(ss, ss->err);
         told = true;
     }
-    if (running) {
-        stream_set_stop(&set);
-        int frc = stream_set_finish(&set, rc ? clock_now_ns() : clock_now_ns() + ss->idle_ns);
-        if (!rc && frc)
-            rc = err_set(ss->err, sizeof(ss->err), frc,
-                         "data did not drain within %d ms after the test ended",
-                         ss->server->cfg.idle_timeout_ms);
-        const char *serr = stream_set_error(&set);
-        if (!rc && serr)
-            rc = err_set(ss->err, sizeof(ss->err), EIO, "%s", serr);
-    }
+    if (running)
+        rc = end_streams(ss, &set, rc);
     if (!rc && (rc = window_close(&w, &set, &report, clock_now_ns())))
         err_set(ss->err, sizeof(ss->err), rc, "out of memory");
     if (!rc) {
