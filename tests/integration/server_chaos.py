@@ -113,6 +113,44 @@ def case_reset(netab, srv, kind, reverse):
     good_test(netab, srv.port, f"a reset {what}")
 
 
+def case_udp_rr_replies(netab, srv):
+    """udp_rr: one response per valid request, none for registrations or malformed datagrams."""
+    params = dict(BASE_PARAMS, test="udp_rr", duration=2.0, req_size=64, resp_size=64)
+    ctl = connect(HOST, srv.port)
+    try:
+        ctl.sendall(frame(hello()))
+        check_eq(recv_frame(ctl).get("type"), "welcome", "udp_rr: answer to hello")
+        ctl.sendall(frame({"type": "start", "params": params}))
+        acc = recv_frame(ctl)
+        check_eq(acc.get("type"), "accept", "udp_rr: answer to start")
+        cookie = bytes.fromhex(acc["cookie"])
+        data = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        data.connect((HOST, acc["udp_ports"][0]))
+        data.send(b"NREG" + cookie + struct.pack(">I", 0))
+        check_eq(recv_frame(ctl).get("type"), "ready", "udp_rr: ready after registering")
+        data.send(b"NREG" + cookie + struct.pack(">I", 0))  # a registration again: no answer
+        for seq in range(10):
+            data.send(b"NBU1" + struct.pack(">IQQ", 0, seq, 0) + b"x" * 40)
+            data.send(b"NBU1" + struct.pack(">I", 7) + b"y" * 56)  # another stream's id
+            data.send(b"junk")
+        replies = 0
+        data.settimeout(0.5)
+        with contextlib.suppress(socket.timeout):
+            while True:
+                data.recv(65536)
+                replies += 1
+        check_eq(replies, 10, "udp_rr responses to 10 valid requests among 31 datagrams")
+        ctl.sendall(frame({"type": "stop"}))
+        while True:
+            m = recv_frame(ctl)
+            if m is None or m.get("type") != "heartbeat":
+                break
+        check(m is not None and m.get("type") == "result", "udp_rr: result after stop", m)
+        data.close()
+    finally:
+        ctl.close()
+
+
 def raise_nofile(n):
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if soft < n:
@@ -258,11 +296,24 @@ def case_blackhole(netab, pair, what, test_args):
 
 
 def body(netab):
-    with Server(netab) as srv:
+    srv = Server(netab).start()
+    try:
         for kind, reverse in (("udp_stream", False), ("udp_stream", True), ("tcp_stream", True),
                               ("tcp_stream", False), ("tcp_rr", False), ("udp_rr", False),
                               ("tcp_crr", False)):
             case_reset(netab, srv, kind, reverse)
+        case_udp_rr_replies(netab, srv)
+    except BaseException:
+        log("--- server log ---\n" + srv.log_text()[-6000:])
+        srv.stop()
+        raise
+    # After all those resets nothing is left running: SIGTERM ends the server within 2 s.
+    t0 = time.monotonic()
+    problem = srv.stop()
+    took = time.monotonic() - t0
+    log(f"reset: server stopped {took:.2f} s after SIGTERM")
+    check(problem is None, "server after the resets", problem)
+    check(took < 2.0, "the server took 2 s or more to exit after SIGTERM", took)
     case_flood(netab)
     case_sigterm(netab)
     require_root_netns()
