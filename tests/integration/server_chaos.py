@@ -169,9 +169,28 @@ def case_flood(netab):
                     s.connect((HOST, srv.port))
                 idle.append(s)
             time.sleep(0.5)
-            good_test(netab, srv.port, "2,000 idle connections (other address)", host="127.0.0.2")
-            # The oldest idle connections of 127.0.0.1 are shed for a new one from there.
-            good_test(netab, srv.port, "2,000 idle connections (same address)", host=HOST)
+            # The flood goes on (about 200 new idle connections a second) while real clients run.
+            stop = threading.Event()
+
+            def renew():
+                while not stop.is_set() and len(idle) < 4000:
+                    s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+                    s.setblocking(False)
+                    with contextlib.suppress(BlockingIOError):
+                        s.connect((HOST, srv.port))
+                    idle.append(s)
+                    time.sleep(0.005)
+
+            flood = threading.Thread(target=renew, daemon=True)
+            flood.start()
+            try:
+                good_test(netab, srv.port, "2,000 idle connections (other address)",
+                          host="127.0.0.2")
+                # The oldest idle connections of 127.0.0.1 are shed for a new one from there.
+                good_test(netab, srv.port, "2,000 idle connections (same address)", host=HOST)
+            finally:
+                stop.set()
+                flood.join()
             check("too many connections from your address" in srv.log_text(),
                   "the server did not log shedding the idle connections")
             # A shed connection was told why.
@@ -186,6 +205,35 @@ def case_flood(netab):
         finally:
             for s in idle:
                 s.close()
+
+
+def case_memory(netab):
+    """--max-memory: a test that would take the running tests over it is refused as busy."""
+    with Server(netab, extra=["--max-memory", "40M"]) as srv:
+        first = subprocess.Popen(
+            [netab, "run", "-c", HOST, "-p", str(srv.port), "-R", "-P", "2", "-l", "16M", "-t",
+             "30", "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            check(srv.wait_log("", timeout=1), "server log")
+            time.sleep(1.5)
+            check(first.poll() is None, "the first test ended early", first.poll())
+            r = netab_run(netab, ["-c", HOST, "-p", str(srv.port), "-R", "-P", "2", "-l", "16M",
+                                  "-t", "1"], expect_rc=1)
+            text = r.doc.get("error") or ""
+            check("server is busy" in text and "--max-memory" in text,
+                  "a test over --max-memory is refused as busy, naming the limit", text)
+        finally:
+            first.kill()
+            first.communicate()
+        # The first test's memory comes back when it ends (its client was killed).
+        deadline = time.monotonic() + 8
+        while time.monotonic() < deadline:
+            r = netab_run(netab, ["-c", HOST, "-p", str(srv.port), "-R", "-P", "2", "-l", "16M",
+                                  "-t", "1"], expect_rc=None)
+            if r.returncode == 0:
+                break
+            time.sleep(0.5)
+        check_eq(r.returncode, 0, "a test fits again once the first one ended")
 
 
 def case_sigterm(netab):
@@ -315,6 +363,7 @@ def body(netab):
     check(problem is None, "server after the resets", problem)
     check(took < 2.0, "the server took 2 s or more to exit after SIGTERM", took)
     case_flood(netab)
+    case_memory(netab)
     case_sigterm(netab)
     require_root_netns()
     with NetnsPair("chaos") as pair:
