@@ -151,6 +151,25 @@ def case_udp_rr_replies(netab, srv):
         ctl.close()
 
 
+def proc_cpu_seconds(pid):
+    f = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    return (int(f[11]) + int(f[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
+
+
+def case_half_frame_cpu(netab, srv):
+    """A connection holding part of its first message costs the event loop no CPU."""
+    s = connect(HOST, srv.port)
+    try:
+        s.sendall(struct.pack(">I", 200) + b'{"type": "hello", ')
+        before = proc_cpu_seconds(srv.proc.pid)
+        time.sleep(2.0)
+        used = proc_cpu_seconds(srv.proc.pid) - before
+        log(f"half frame: the server used {used:.2f} CPU seconds in 2 s")
+        check(used < 0.5, "the server spins on a connection with half a frame", used)
+    finally:
+        s.close()
+
+
 def raise_nofile(n):
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if soft < n:
@@ -351,6 +370,7 @@ def body(netab):
                               ("tcp_crr", False)):
             case_reset(netab, srv, kind, reverse)
         case_udp_rr_replies(netab, srv)
+        case_half_frame_cpu(netab, srv)
     except BaseException:
         log("--- server log ---\n" + srv.log_text()[-6000:])
         srv.stop()

@@ -358,7 +358,12 @@ static bool accept_one(struct server *s)
         fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
     make_room(s, &addr);
     uint64_t now = clock_now_ns();
-    struct epoll_event ev = {.events = EPOLLIN | EPOLLRDHUP, .data.fd = fd};
+    /*
+     * Edge-triggered: the loop only peeks, so a connection holding part of
+     * its first message would stay readable and spin a level-triggered loop;
+     * each new segment is an edge, and that is all the loop needs.
+     */
+    struct epoll_event ev = {.events = EPOLLIN | EPOLLRDHUP | EPOLLET, .data.fd = fd};
     if (conntab_add(&s->conns, fd, &addr, now, now + (uint64_t)s->cfg.idle_timeout_ms * 1000000)) {
         say_error(fd, "server is busy: too many connections at once; try again later");
         close(fd);
