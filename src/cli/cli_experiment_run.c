@@ -18,6 +18,7 @@
 #include "cli/cli_experiment.h"
 #include "campaign/order.h"
 #include "store/store.h"
+#include "util/textfile.h"
 
 /* Exit status when reset: reboot ran the reboot command and the machine stayed up. */
 #define EXIT_NO_REBOOT 3
@@ -242,24 +243,16 @@ static int execute(struct store *db, const char *path, int64_t id)
     return have && c.failed == 0 ? EXIT_OK : EXIT_FAIL;
 }
 
+/* The experiment file's text for the store (NULL if unreadable, larger than 64 MiB or binary). */
 static char *read_file(const char *path)
 {
     FILE *f = fopen(path, "rb");
     if (!f)
         return NULL;
-    size_t cap = 4096, n = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        n += fread(buf + n, 1, cap - n - 1, f);
-        if (n < cap - 1)
-            break;
-        char *q = realloc(buf, cap *= 2);
-        if (!q)
-            free(buf);
-        buf = q;
-    }
-    if (buf)
-        buf[n] = '\0';
+    char *buf = NULL;
+    size_t len;
+    if (textfile_read(f, TEXTFILE_MAX, &buf, &len))
+        buf = NULL;
     fclose(f);
     return buf;
 }

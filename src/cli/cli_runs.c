@@ -13,6 +13,7 @@
 #include "cli/cli.h"
 #include "cli/cli_common.h"
 #include "store/store.h"
+#include "util/textfile.h"
 
 /* Where option-value parsers put their message (the CLI is single-threaded). */
 static char perr[NB_ERRLEN];
@@ -364,25 +365,6 @@ static int verb_status(const struct runs_args *a, struct store *s)
     return EXIT_OK;
 }
 
-static char *read_all(FILE *f, size_t *len)
-{
-    size_t cap = 65536, n = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        n += fread(buf + n, 1, cap - n - 1, f);
-        if (n < cap - 1)
-            break;
-        char *p = realloc(buf, cap *= 2);
-        if (!p)
-            free(buf);
-        buf = p;
-    }
-    if (buf)
-        buf[n] = '\0';
-    *len = n;
-    return buf;
-}
-
 static int verb_import(const struct runs_args *a, struct store *s)
 {
     FILE *f = stdin;
@@ -393,13 +375,15 @@ static int verb_import(const struct runs_args *a, struct store *s)
         return EXIT_FAIL;
     }
     size_t len;
-    char *text = read_all(f, &len);
-    bool bad = ferror(f);
+    char *text = NULL;
+    int rc = textfile_read(f, TEXTFILE_MAX, &text, &len);
     if (f != stdin)
         fclose(f);
-    if (!text || bad) {
-        fprintf(stderr, "netab runs: cannot read %s\n", a->operand);
-        free(text);
+    if (rc) {
+        fprintf(stderr, "netab runs: cannot read %s: %s\n", a->operand,
+                rc == -EFBIG    ? "larger than 64 MiB, the most one document may hold"
+                : rc == -EILSEQ ? "a binary file (it holds a NUL byte), not a JSON document"
+                                : strerror(-rc));
         return EXIT_FAIL;
     }
     json_error_t jerr;

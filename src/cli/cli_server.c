@@ -28,7 +28,12 @@ static const char server_usage[] =
     "      --max-clients N      concurrent tests; more get \"busy\" at once (default 4)\n"
     "      --max-duration SEC   longest test accepted, warm-up included (default 3600)\n"
     "      --max-streams N      data connections per test (default 128)\n"
-    "      --idle-timeout MS    longest silence tolerated from a peer (default 10000)\n"
+    "      --idle-timeout MS    longest wait for a peer in each phase (default 10000)\n"
+    "      --liveness-timeout MS  a running test's silent client is gone (default 5000)\n"
+    "      --max-conn-per-addr N  connections in their handshake per host (default 8)\n"
+    "      --max-pending N      connections in their handshake in all (default 256)\n"
+    "      --max-test-memory SIZE  stream memory one test may cost (default 256M)\n"
+    "      --max-memory SIZE    stream memory all running tests may cost (default 1G)\n"
     "      --port-file FILE     write the bound port to FILE once listening\n"
     "  -h, --help\n"
     "\n"
@@ -51,7 +56,12 @@ enum {
     OPT_IDLE,
     OPT_LOGFILE,
     OPT_PIDFILE,
-    OPT_PORTFILE
+    OPT_PORTFILE,
+    OPT_LIVENESS,
+    OPT_PER_ADDR,
+    OPT_PENDING,
+    OPT_TEST_MEMORY,
+    OPT_MEMORY
 };
 
 static const struct option server_options[] = {
@@ -66,6 +76,11 @@ static const struct option server_options[] = {
     {"logfile", required_argument, NULL, OPT_LOGFILE},
     {"pidfile", required_argument, NULL, OPT_PIDFILE},
     {"port-file", required_argument, NULL, OPT_PORTFILE},
+    {"liveness-timeout", required_argument, NULL, OPT_LIVENESS},
+    {"max-conn-per-addr", required_argument, NULL, OPT_PER_ADDR},
+    {"max-pending", required_argument, NULL, OPT_PENDING},
+    {"max-test-memory", required_argument, NULL, OPT_TEST_MEMORY},
+    {"max-memory", required_argument, NULL, OPT_MEMORY},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -120,6 +135,29 @@ int cli_server_parse(int argc, char **argv, struct server_opts *o)
             if (!optval_int("--idle-timeout", optarg, 100, 3600000, &v, err, sizeof(err)))
                 return cli_usage_error("server", "%s", err);
             o->cfg.idle_timeout_ms = (int)v;
+            break;
+        case OPT_LIVENESS:
+            if (!optval_int("--liveness-timeout", optarg, 500, 3600000, &v, err, sizeof(err)))
+                return cli_usage_error("server", "%s", err);
+            o->cfg.liveness_timeout_ms = (int)v;
+            break;
+        case OPT_PER_ADDR:
+            if (!optval_int("--max-conn-per-addr", optarg, 1, 10000, &v, err, sizeof(err)))
+                return cli_usage_error("server", "%s", err);
+            o->cfg.max_conn_per_addr = (int)v;
+            break;
+        case OPT_PENDING:
+            if (!optval_int("--max-pending", optarg, 1, 100000, &v, err, sizeof(err)))
+                return cli_usage_error("server", "%s", err);
+            o->cfg.max_pending = (int)v;
+            break;
+        case OPT_TEST_MEMORY:
+        case OPT_MEMORY:
+            if (!optval_size(c == OPT_MEMORY ? "--max-memory" : "--max-test-memory", optarg,
+                             1ull << 50,
+                             c == OPT_MEMORY ? &o->cfg.max_memory : &o->cfg.max_test_memory, err,
+                             sizeof(err)))
+                return cli_usage_error("server", "%s", err);
             break;
         case OPT_LOGFILE:
             o->logfile = optarg;

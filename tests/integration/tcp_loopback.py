@@ -39,10 +39,10 @@ def body(netab):
             ("reverse", ["-R"], dict(reverse=True)),
             ("bidir 2x2", ["--bidir", "-P", "2"], dict(streams=2, bidir=True)),
         ]
-        # The server bounds the send buffers one client can make it allocate (streams x -l).
+        # The server bounds the memory one client can make it allocate (streams x -l).
         r = netab_run(netab, base + ["-R", "-P", "32", "-l", "16M", "-t", "1"], expect_rc=1)
-        check("send buffers" in ((r.doc or {}).get("error") or ""),
-              "a test asking for 512 MiB of server send buffers is refused, naming them",
+        check("--max-test-memory" in ((r.doc or {}).get("error") or ""),
+              "a test asking for 512 MiB of server buffers is refused, naming the limit",
               r.describe())
         for what, args, kw in cases:
             log(f"case: {what}")

@@ -107,6 +107,16 @@ size_t stream_buffer_size(const struct stream *s)
     }
 }
 
+size_t stream_memory(const struct stream *s)
+{
+    size_t m = sizeof(*s) + stream_buffer_size(s) + 64 * 1024;
+    if (s->role == ROLE_UDP_RECV)
+        m += udp_rx_size();
+    if (s->role == ROLE_RR_CLIENT || s->role == ROLE_CRR_CLIENT)
+        m += sizeof(struct histogram) + (size_t)s->params->outstanding * 64;
+    return m;
+}
+
 int stream_prepare(struct stream *s)
 {
     if (s->role == ROLE_UDP_RECV && !(s->rx = udp_rx_new()))

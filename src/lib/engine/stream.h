@@ -120,6 +120,14 @@ void stream_record_buffers(struct stream *s, int fd);
 /* The size of the buffer a role needs. */
 size_t stream_buffer_size(const struct stream *s);
 
+/*
+ * The memory a stream costs its process while it runs: its buffer, its
+ * accounting and a share for its thread's touched stack. Kernel socket
+ * buffers are not included (the kernel bounds them: net.core.rmem_max,
+ * wmem_max, tcp_mem).
+ */
+size_t stream_memory(const struct stream *s);
+
 /* Allocates the role's accounting (rx, latency). Returns 0 or -ENOMEM. */
 int stream_prepare(struct stream *s);
 

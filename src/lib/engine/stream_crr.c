@@ -7,6 +7,7 @@
  * should: a refused connect is a measurement, not a reason to stop.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <string.h>
@@ -24,6 +25,76 @@ static bool stopping(const struct stream *s)
 {
     return atomic_load_explicit(s->stop, memory_order_relaxed) ||
            atomic_load_explicit(s->abort, memory_order_relaxed);
+}
+
+/* Longest a transaction's wait goes without looking at the abort flag. */
+#define CRR_SLICE_MS 50
+
+/*
+ * Waits for events on fd until deadline_ns, in slices, so that a test
+ * aborted (its peer vanished, the server stops) ends its streams within a
+ * slice instead of after an idle timeout or a connect's SYN retries.
+ * Returns 1 (ready), -ETIMEDOUT or -ECANCELED.
+ */
+static int crr_wait(const struct stream *s, int fd, short events, uint64_t deadline_ns)
+{
+    for (;;) {
+        if (atomic_load_explicit(s->abort, memory_order_relaxed))
+            return -ECANCELED;
+        int ms = clock_ms_until(deadline_ns);
+        if (ms == 0)
+            return -ETIMEDOUT;
+        struct pollfd p = {.fd = fd, .events = events};
+        if (poll(&p, 1, ms < CRR_SLICE_MS ? ms : CRR_SLICE_MS) > 0)
+            return 1;
+    }
+}
+
+/*
+ * Moves len bytes to (out) or from fd before deadline_ns, trying first and
+ * waiting only when the socket is not ready (a transaction costs no extra
+ * system call on a fast path). Returns 0 or a negative errno.
+ */
+static int crr_xfer(const struct stream *s, int fd, char *buf, size_t len, bool out,
+                    uint64_t deadline_ns)
+{
+    size_t done = 0;
+    while (done < len) {
+        ssize_t n = out ? send(fd, buf + done, len - done, MSG_NOSIGNAL | MSG_DONTWAIT)
+                        : recv(fd, buf + done, len - done, MSG_DONTWAIT);
+        if (n > 0) {
+            done += (size_t)n;
+            continue;
+        }
+        if (n == 0 && !out)
+            return -ECONNRESET;
+        if (n < 0 && errno != EAGAIN && errno != EINTR)
+            return -errno;
+        int rc = crr_wait(s, fd, out ? POLLOUT : POLLIN, deadline_ns);
+        if (rc < 0)
+            return rc;
+    }
+    return 0;
+}
+
+/* A non-blocking connect, waited for with crr_wait(). Returns 0 or a negative errno. */
+static int crr_connect(const struct stream *s, int fd, uint64_t deadline_ns)
+{
+    int fl = fcntl(fd, F_GETFL);
+    if (fl < 0 || fcntl(fd, F_SETFL, fl | O_NONBLOCK))
+        return -errno;
+    if (connect(fd, (const struct sockaddr *)&s->peer, s->peer_len) == 0)
+        return 0;
+    if (errno != EINPROGRESS)
+        return -errno;
+    int rc = crr_wait(s, fd, POLLOUT, deadline_ns);
+    if (rc < 0)
+        return rc;
+    int soerr = 0;
+    socklen_t sl = sizeof(soerr);
+    if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr, &sl))
+        return -errno;
+    return soerr ? -soerr : 0;
 }
 
 static void set_port(struct sockaddr_storage *ss, uint16_t port)
@@ -67,18 +138,19 @@ static int one_transaction(struct stream *s, char *buf, uint16_t cport, uint64_t
             return -errno;
         }
     }
-    int rc = 0;
-    if (connect(fd, (struct sockaddr *)&s->peer, s->peer_len)) {
+    int rc = crr_connect(s, fd, clock_now_ns() + io_ns);
+    if (rc == -ECANCELED) {
+        /* The test was aborted: nothing to count. */
+    } else if (rc) {
         s->errors.connect++;
-        rc = -errno;
-    } else if ((rc = io_write_full(fd, buf, p->req_size, clock_now_ns() + io_ns))) {
-        s->errors.write++;
+    } else if ((rc = crr_xfer(s, fd, buf, p->req_size, true, clock_now_ns() + io_ns))) {
+        if (rc != -ECANCELED)
+            s->errors.write++;
     } else {
-        size_t got = 0;
-        rc = io_read_full(fd, buf, p->resp_size, clock_now_ns() + io_ns, &got);
+        rc = crr_xfer(s, fd, buf, p->resp_size, false, clock_now_ns() + io_ns);
         if (rc == -ETIMEDOUT)
             s->errors.timeout++;
-        else if (rc)
+        else if (rc && rc != -ECANCELED)
             s->errors.read++;
     }
     if (p->linger0) {
@@ -115,20 +187,19 @@ static void serve_one(struct stream *s, int fd, char *buf, uint64_t *tx, uint64_
 {
     const struct test_params *p = s->params;
     uint64_t io_ns = (uint64_t)s->idle_timeout_ms * 1000000;
-    size_t got = 0;
-    if (io_read_full(fd, buf, p->req_size, clock_now_ns() + io_ns, &got)) {
-        s->errors.read++;
+    int rc = crr_xfer(s, fd, buf, p->req_size, false, clock_now_ns() + io_ns);
+    if (rc) {
+        s->errors.read += rc != -ECANCELED;
         return;
     }
-    if (io_write_full(fd, buf, p->resp_size, clock_now_ns() + io_ns)) {
-        s->errors.write++;
+    if ((rc = crr_xfer(s, fd, buf, p->resp_size, true, clock_now_ns() + io_ns))) {
+        s->errors.write += rc != -ECANCELED;
         return;
     }
     /* Wait for the client's close so that TIME_WAIT stays on the client, as in netperf. */
     char c;
-    struct pollfd pfd = {.fd = fd, .events = POLLIN};
-    if (poll(&pfd, 1, s->idle_timeout_ms) > 0)
-        (void)!recv(fd, &c, 1, 0);
+    if (crr_wait(s, fd, POLLIN, clock_now_ns() + io_ns) > 0)
+        (void)!recv(fd, &c, 1, MSG_DONTWAIT);
     *bytes += p->req_size + p->resp_size;
     atomic_store_explicit(&s->packets, ++*tx, memory_order_relaxed);
     atomic_store_explicit(&s->bytes, *bytes, memory_order_relaxed);

@@ -66,6 +66,19 @@ int stream_set_init(struct stream_set *set, const struct test_params *p, const i
     return 0;
 }
 
+uint64_t stream_set_memory(const struct test_params *p, const bool *server_sends, int n,
+                           bool is_server)
+{
+    uint64_t total = 0;
+    for (int i = 0; i < n; i++) {
+        struct stream s = {.params = p, .block = p->block};
+        s.sender = server_sends[i] == is_server;
+        s.role = stream_role_of(p->kind, s.sender, is_server);
+        total += stream_memory(&s);
+    }
+    return total;
+}
+
 int stream_set_start(struct stream_set *set, char *err, size_t errlen)
 {
     for (int i = 0; i < set->n; i++) {
@@ -150,6 +163,17 @@ void stream_set_free(struct stream_set *set)
 {
     if (!set->streams)
         return;
+    /*
+     * A thread still running here was never stopped by its owner: abort and
+     * wake it rather than wait for a join that would never return.
+     */
+    if (!stream_set_all_done(set)) {
+        atomic_store(&set->stop, true);
+        atomic_store(&set->abort, true);
+        for (int i = 0; i < set->n; i++)
+            if (set->streams[i].started)
+                stream_interrupt(&set->streams[i]);
+    }
     for (int i = 0; i < set->n; i++) {
         stream_join(&set->streams[i]);
         stream_close(&set->streams[i]);

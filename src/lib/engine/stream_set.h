@@ -37,6 +37,13 @@ NB_MUST_CHECK int stream_set_init(struct stream_set *set, const struct test_para
                                   int cpu, int idle_timeout_ms);
 
 /*
+ * The memory the set stream_set_init() would build costs while it runs
+ * (stream_memory() of each stream), computed before anything is allocated.
+ */
+uint64_t stream_set_memory(const struct test_params *p, const bool *server_sends, int n,
+                           bool is_server);
+
+/*
  * Starts every stream's thread. Returns 0, or -errno with a sentence in err
  * (then nothing runs).
  */

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "input/input_priv.h"
+#include "util/textfile.h"
 
 static const char *const format_names[] = {"auto", "plain", "netab", "iperf3", "iperf2"};
 
@@ -98,40 +99,6 @@ int input_parse_buffer(const char *name, const char *buf, size_t len, const stru
     return err_set(err, errlen, EINVAL, "%s: unknown input format", name);
 }
 
-/* Reads all of f into a NUL-terminated malloc'ed buffer. Returns 0 or a negative errno. */
-static int slurp(FILE *f, char **buf, size_t *len)
-{
-    size_t cap = 1 << 16, n = 0;
-    char *b = malloc(cap);
-    if (!b)
-        return -ENOMEM;
-    for (;;) {
-        if (cap - n < 2) {
-            char *nb = realloc(b, cap * 2);
-            if (!nb) {
-                free(b);
-                return -ENOMEM;
-            }
-            b = nb;
-            cap *= 2;
-        }
-        size_t got = fread(b + n, 1, cap - n - 1, f);
-        n += got;
-        if (got == 0) {
-            if (ferror(f)) {
-                int e = errno ? errno : EIO;
-                free(b);
-                return -e;
-            }
-            break;
-        }
-    }
-    b[n] = '\0';
-    *buf = b;
-    *len = n;
-    return 0;
-}
-
 int input_read_path(const char *path, const struct input_opts *o, struct input_values *out,
                     char *err, size_t errlen)
 {
@@ -142,9 +109,16 @@ int input_read_path(const char *path, const struct input_opts *o, struct input_v
         return err_set(err, errlen, errno, "cannot open %s: %s", path, strerror(errno));
     char *buf = NULL;
     size_t len = 0;
-    int rc = slurp(f, &buf, &len);
+    int rc = textfile_read(f, TEXTFILE_MAX, &buf, &len);
     if (!is_stdin)
         fclose(f);
+    if (rc == -EFBIG)
+        return err_set(err, errlen, rc, "%s is larger than %zu MiB, the most one input may hold",
+                       name, TEXTFILE_MAX >> 20);
+    if (rc == -EILSEQ)
+        return err_set(err, errlen, EINVAL,
+                       "%s is a binary file (a NUL byte at offset %zu), not numbers or JSON", name,
+                       len);
     if (rc)
         return err_set(err, errlen, rc, "cannot read %s: %s", name, strerror(-rc));
     rc = input_parse_buffer(name, buf, len, o, out, err, errlen);

@@ -22,6 +22,11 @@ struct udp_rx *udp_rx_new(void)
     return rx;
 }
 
+size_t udp_rx_size(void)
+{
+    return sizeof(struct udp_rx);
+}
+
 void udp_rx_free(struct udp_rx *rx)
 {
     free(rx);

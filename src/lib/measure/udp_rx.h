@@ -6,6 +6,7 @@
 #ifndef NETAB_MEASURE_UDP_RX_H
 #define NETAB_MEASURE_UDP_RX_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct udp_rx;
@@ -22,6 +23,9 @@ struct udp_rx_totals {
 /* Allocates a receiver's accounting. Caller owns it; NULL when out of memory. */
 struct udp_rx *udp_rx_new(void);
 void udp_rx_free(struct udp_rx *rx);
+
+/* The bytes one udp_rx_new() allocates (for memory budgets). */
+size_t udp_rx_size(void);
 
 /*
  * Records one datagram of len bytes. send_ns is the sender's timestamp and

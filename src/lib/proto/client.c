@@ -12,6 +12,7 @@
 #include "engine/window.h"
 #include "proto/datahdr.h"
 #include "proto/frame.h"
+#include "proto/heartbeat.h"
 #include "proto/msg.h"
 #include "proto/transport.h"
 #include "measure/histogram.h"
@@ -38,6 +39,8 @@ struct client {
     uint8_t cookie[TEST_COOKIE_LEN];
     uint16_t *udp_ports; /* from "accept", UDP tests */
     uint16_t crr_port;   /* from "accept", tcp_crr */
+    int liveness_ms;     /* from "accept": the server takes heartbeats; 0 = an older server */
+    struct heartbeat hb; /* while the test runs */
 };
 
 static uint64_t deadline(const struct client *c)
@@ -45,11 +48,17 @@ static uint64_t deadline(const struct client *c)
     return clock_now_ns() + c->idle_ns;
 }
 
-/* Receives a message of the given type; an error message becomes the result's error. */
+/*
+ * Receives a message of the given type; an error message becomes the
+ * result's error. Heartbeats still in flight from the server are skipped.
+ */
 static int expect(struct client *c, const char *type, json_t **out)
 {
     json_t *m = NULL;
-    int rc = frame_recv(c->ctl, &m, deadline(c), c->res->error, sizeof(c->res->error));
+    int rc;
+    while (!(rc = frame_recv(c->ctl, &m, deadline(c), c->res->error, sizeof(c->res->error))) &&
+           heartbeat_is(m))
+        json_decref(m);
     if (rc)
         return rc;
     rc = msg_expect(m, type, "server", c->res->error, sizeof(c->res->error));
@@ -108,7 +117,9 @@ static int handshake(struct client *c)
     json_decref(m);
     if (rc)
         return rc;
-    m = json_pack("{s:s, s:o}", "type", "start", "params", params_to_json(c->p));
+    /* "heartbeat": older servers ignore it and announce no liveness_ms in "accept". */
+    m = json_pack("{s:s, s:o, s:b}", "type", "start", "params", params_to_json(c->p), "heartbeat",
+                  1);
     rc = frame_send(c->ctl, m, deadline(c), err, len);
     json_decref(m);
     if (rc)
@@ -120,7 +131,18 @@ static int handshake(struct client *c)
         rc = err_set(err, len, EPROTO, "server sent a malformed test cookie");
     if (!rc)
         rc = read_ports(c, m);
+    json_t *lv = json_object_get(m, "liveness_ms");
+    if (!rc && lv) {
+        if (!json_is_integer(lv) || json_integer_value(lv) < 100 ||
+            json_integer_value(lv) > 3600000)
+            rc = err_set(err, len, EPROTO, "server sent an invalid liveness timeout");
+        else
+            c->liveness_ms = (int)json_integer_value(lv);
+    }
     json_decref(m);
+    /* A vanished server also shows as unacknowledged data or keepalives on the control socket. */
+    if (!rc && c->liveness_ms && sock_set_liveness(c->ctl, c->liveness_ms))
+        rc = err_set(err, len, EIO, "cannot set the control connection's liveness");
     return rc;
 }
 
@@ -143,6 +165,8 @@ static int open_data(struct client *c, int *fds, bool *server_sends, int n)
             return fd;
         fds[i] = fd;
         int rc = sockopt_apply(fd, c->p, err, len);
+        if (!rc && c->liveness_ms && (rc = sock_set_liveness(fd, c->liveness_ms)))
+            err_set(err, len, rc, "cannot set a data connection's liveness");
         if (rc)
             return rc;
         struct datahdr h = {.stream = (uint32_t)i, .server_sends = server_sends[i]};
@@ -164,6 +188,11 @@ static int check_control(struct client *c)
         return 0;
     json_t *m = NULL;
     int rc = frame_recv(c->ctl, &m, deadline(c), c->res->error, sizeof(c->res->error));
+    if (!rc && heartbeat_is(m)) {
+        heartbeat_seen(&c->hb, clock_now_ns());
+        json_decref(m);
+        return 0;
+    }
     if (!rc)
         rc = msg_expect(m, "result", "server", c->res->error, sizeof(c->res->error));
     if (!rc)
@@ -293,6 +322,9 @@ static int drive(struct client *c, struct stream_set *set, struct window *w)
         }
         if ((rc = check_control(c)))
             break;
+        if ((rc = heartbeat_tick(&c->hb, c->ctl, "server", clock_now_ns(), c->res->error,
+                                 sizeof(c->res->error))))
+            break;
     }
     free(st.lat_prev);
     free(st.lat_now);
@@ -395,6 +427,7 @@ static int run_streams(struct client *c, int *fds, bool *server_sends, int n)
         stream_set_free(&set);
         return rc;
     }
+    heartbeat_init(&c->hb, c->liveness_ms, clock_now_ns());
     rc = drive(c, &set, &w);
     stream_set_stop(&set);
     if (!rc) {
@@ -405,11 +438,15 @@ static int run_streams(struct client *c, int *fds, bool *server_sends, int n)
          * would count as lost (udp_rr) or as a read error (tcp_crr).
          */
         uint64_t end = deadline(c);
-        while (!stream_set_senders_done(&set) && clock_now_ns() < end)
+        while (!rc && !stream_set_senders_done(&set) && clock_now_ns() < end) {
             usleep(1000);
-        json_t *stop = stop_message(&set);
-        rc = frame_send(c->ctl, stop, deadline(c), err, len);
-        json_decref(stop);
+            rc = heartbeat_tick(&c->hb, c->ctl, "server", clock_now_ns(), err, len);
+        }
+        if (!rc) {
+            json_t *stop = stop_message(&set);
+            rc = frame_send(c->ctl, stop, deadline(c), err, len);
+            json_decref(stop);
+        }
     }
     int frc = stream_set_finish(&set, rc ? clock_now_ns() : deadline(c));
     if (!rc && frc)

@@ -25,7 +25,10 @@ int loopback_run(const struct client_config *cfg, const struct test_params *p,
     sc.max_duration = PARAMS_MAX_DURATION;
     sc.max_streams = 2 * PARAMS_MAX_STREAMS;
     sc.idle_timeout_ms = cfg->idle_timeout_ms;
-    sc.max_send_buffers = UINT64_MAX;
+    /* Client and server share this process: neither can vanish while the other runs. */
+    sc.liveness_timeout_ms = 3600000;
+    sc.max_test_memory = UINT64_MAX;
+    sc.max_memory = UINT64_MAX;
     sc.no_counters = cfg->no_counters;
     struct server *srv;
     int rc = server_open(&srv, &sc, res->error, sizeof(res->error));

@@ -17,6 +17,40 @@ json_t *msg_welcome(void)
                      PROTO_VERSION, "software", "netab " NETAB_VERSION);
 }
 
+/* Length of the valid UTF-8 sequence at p (1-4), or 0 if p starts none (RFC 3629). */
+static size_t utf8_seq(const unsigned char *p)
+{
+    size_t n = p[0] < 0x80                    ? 1
+               : p[0] >= 0xc2 && p[0] <= 0xdf ? 2
+               : (p[0] & 0xf0) == 0xe0        ? 3
+               : p[0] >= 0xf0 && p[0] <= 0xf4 ? 4
+                                              : 0;
+    for (size_t i = 1; i < n; i++)
+        if ((p[i] & 0xc0) != 0x80)
+            return 0;
+    if ((n == 3 && p[0] == 0xe0 && p[1] < 0xa0) || (n == 3 && p[0] == 0xed && p[1] > 0x9f) ||
+        (n == 4 && p[0] == 0xf0 && p[1] < 0x90) || (n == 4 && p[0] == 0xf4 && p[1] > 0x8f))
+        return 0; /* overlong, surrogate or beyond U+10FFFF */
+    return n;
+}
+
+/*
+ * Makes s valid UTF-8 in place: each byte that starts no valid sequence
+ * becomes '?', so text cut mid-character (a peer's string under %.64s, a
+ * full buffer) still encodes as JSON and the error reply is always sent.
+ */
+static void utf8_clean(char *s)
+{
+    unsigned char *p = (unsigned char *)s;
+    while (*p) {
+        size_t n = utf8_seq(p);
+        if (n)
+            p += n;
+        else
+            *p++ = '?';
+    }
+}
+
 json_t *msg_error(const char *fmt, ...)
 {
     char text[512];
@@ -24,6 +58,7 @@ json_t *msg_error(const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(text, sizeof(text), fmt, ap);
     va_end(ap);
+    utf8_clean(text);
     return json_pack("{s:s, s:s}", "type", "error", "message", text);
 }
 

@@ -4,6 +4,7 @@
  *   client: start {params}   server: accept {cookie} | error
  *   (client opens the data connections)
  *                            server: ready | error
+ *   (both, if agreed in start/accept: heartbeat, every liveness/10)
  *   client: stop             server: result {side report} | error
  * and is described in docs/protocol.md.
  */

@@ -1,10 +1,21 @@
+/*
+ * The server's front door: one event loop (epoll) accepts every connection
+ * and holds it, without a thread, until its first message is whole. A data
+ * connection is then handed to its waiting test at once; a control
+ * connection gets a session thread. Connections that have not proven
+ * themselves are bounded per source host and in all; when a bound is hit
+ * the oldest such connection is shed with a message that says why, so a
+ * flood of idle connections cannot lock a real client out.
+ */
 #include "proto/server.h"
 
 #include <errno.h>
-#include <poll.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -16,6 +27,11 @@
 #include "util/io.h"
 #include "util/sock.h"
 
+/* Connection threads alive at once (handshakes after their first message, and tests). */
+#define SERVER_MAX_CONN_THREADS 1024
+/* How long a stop waits for session threads before server_run returns anyway. */
+#define SERVER_STOP_GRACE_NS 1500000000ull
+
 void server_config_defaults(struct server_config *cfg)
 {
     memset(cfg, 0, sizeof(*cfg));
@@ -25,7 +41,11 @@ void server_config_defaults(struct server_config *cfg)
     cfg->max_duration = 3600;
     cfg->max_streams = 128;
     cfg->idle_timeout_ms = 10000;
-    cfg->max_send_buffers = 256ull * 1024 * 1024;
+    cfg->liveness_timeout_ms = 5000;
+    cfg->max_conn_per_addr = 8;
+    cfg->max_pending = 256;
+    cfg->max_test_memory = 256ull << 20;
+    cfg->max_memory = 1024ull << 20;
     cfg->log = stderr;
 }
 
@@ -35,17 +55,39 @@ int server_open(struct server **out, const struct server_config *cfg, char *err,
     if (!s)
         return err_set(err, errlen, ENOMEM, "out of memory");
     s->cfg = *cfg;
+    /* Room for every unproven connection, the shed ones not yet gone and every test. */
+    if (conntab_init(&s->conns, 2 * cfg->max_pending + cfg->max_clients + 16)) {
+        free(s);
+        return err_set(err, errlen, ENOMEM, "out of memory");
+    }
     int fd = sock_listen(cfg->bind_addr, cfg->port, cfg->family, &s->port, err, errlen);
     if (fd < 0) {
+        conntab_destroy(&s->conns);
         free(s);
         return fd;
     }
     s->listen_fd = fd;
+    /* The loop accepts in bursts until the queue is empty. */
+    int fl = fcntl(fd, F_GETFL);
+    if (fl >= 0)
+        fcntl(fd, F_SETFL, fl | O_NONBLOCK);
+    s->epoll_fd = epoll_create1(EPOLL_CLOEXEC);
+    struct epoll_event ev = {.events = EPOLLIN, .data.fd = fd};
+    if (s->epoll_fd < 0 || epoll_ctl(s->epoll_fd, EPOLL_CTL_ADD, fd, &ev)) {
+        int e = errno;
+        if (s->epoll_fd >= 0)
+            close(s->epoll_fd);
+        close(fd);
+        conntab_destroy(&s->conns);
+        free(s);
+        return err_set(err, errlen, e, "cannot set up the event loop: %s", strerror(e));
+    }
     atomic_init(&s->quit, false);
     atomic_init(&s->active_tests, 0);
     atomic_init(&s->threads, 0);
     atomic_init(&s->tests_finished, 0);
     atomic_init(&s->last_status, 0);
+    atomic_init(&s->memory, 0);
     registry_init(&s->registry);
     pthread_mutex_init(&s->log_lock, NULL);
     *out = s;
@@ -62,47 +104,114 @@ void server_stop(struct server *s)
     atomic_store(&s->quit, true);
 }
 
+/* Copies src to dst, control characters and DEL as \xNN, so a peer cannot forge a log line. */
+static void escape_line(char *dst, size_t cap, const char *src)
+{
+    size_t o = 0;
+    for (const unsigned char *p = (const unsigned char *)src; *p && o + 5 < cap; p++) {
+        if (*p < 0x20 || *p == 0x7f)
+            o += (size_t)snprintf(dst + o, cap - o, "\\x%02x", *p);
+        else
+            dst[o++] = (char)*p;
+    }
+    dst[o] = '\0';
+}
+
 void server_log(struct server *s, const char *fmt, ...)
 {
     if (!s->cfg.log)
         return;
-    char stamp[32];
+    char stamp[32], raw[1024], line[4096];
     clock_iso8601(stamp, sizeof(stamp));
-    pthread_mutex_lock(&s->log_lock);
-    fprintf(s->cfg.log, "%s netab-server: ", stamp);
     va_list ap;
     va_start(ap, fmt);
-    vfprintf(s->cfg.log, fmt, ap);
+    vsnprintf(raw, sizeof(raw), fmt, ap);
     va_end(ap);
-    fputc('\n', s->cfg.log);
+    escape_line(line, sizeof(line), raw);
+    pthread_mutex_lock(&s->log_lock);
+    fprintf(s->cfg.log, "%s netab-server: %s\n", stamp, line);
     fflush(s->cfg.log);
     pthread_mutex_unlock(&s->log_lock);
 }
 
-/* Connection threads alive at once (handshakes and running tests). */
-#define SERVER_MAX_CONN_THREADS 1024
-
-struct conn {
-    struct server *server;
-    int fd;
-};
-
-/* Reads the data header and hands the connection to its test. */
-static void serve_data(struct server *s, int fd, const uint8_t prefix[4])
+void server_conn_close(struct server *s, int fd)
 {
-    uint8_t buf[DATAHDR_LEN];
-    memcpy(buf, prefix, 4);
-    char peer[80];
-    sock_peer_name(fd, peer, sizeof(peer));
-    int rc = io_read_full(fd, buf + 4, sizeof(buf) - 4,
-                          clock_now_ns() + (uint64_t)s->cfg.idle_timeout_ms * 1000000, NULL);
-    struct datahdr h;
-    if (rc || datahdr_decode(buf, &h)) {
-        server_log(s, "peer=%s rejected data connection: incomplete or malformed header", peer);
-        close(fd);
+    conntab_remove(&s->conns, fd);
+    close(fd);
+}
+
+/*
+ * Best effort: an error frame to a connection about to be closed (never
+ * blocks). A connection that began a data header gets nothing: data
+ * connections carry no control frames.
+ */
+static void say_error(int fd, const char *text)
+{
+    uint8_t first[4];
+    if (recv(fd, first, sizeof(first), MSG_PEEK | MSG_DONTWAIT) == (ssize_t)sizeof(first) &&
+        datahdr_is_data(first))
+        return;
+    json_t *m = msg_error("%s", text);
+    uint8_t *buf = NULL;
+    size_t len = 0;
+    if (m && frame_encode(m, &buf, &len) == 0)
+        (void)!send(fd, buf, len, MSG_DONTWAIT | MSG_NOSIGNAL);
+    free(buf);
+    json_decref(m);
+}
+
+/* Closes a connection the event loop owns. */
+static void loop_close(struct server *s, int fd)
+{
+    epoll_ctl(s->epoll_fd, EPOLL_CTL_DEL, fd, NULL);
+    server_conn_close(s, fd);
+}
+
+/* Logs a shed connection, at most one line a second under a flood. */
+static void log_shed(struct server *s, const struct conn_slot *c, const char *why)
+{
+    uint64_t now = clock_now_ns();
+    if (s->shed_logged_ns && now - s->shed_logged_ns < 1000000000ull) {
+        s->shed_quiet++;
         return;
     }
-    rc = registry_attach(&s->registry, &h, fd);
+    char peer[80];
+    sock_addr_name((const struct sockaddr *)&c->addr, peer, sizeof(peer));
+    if (s->shed_quiet)
+        server_log(s, "peer=%s closed: %s (and %d more connections shed in the last second)", peer,
+                   why, s->shed_quiet);
+    else
+        server_log(s, "peer=%s closed: %s", peer, why);
+    s->shed_logged_ns = now;
+    s->shed_quiet = 0;
+}
+
+/* Sheds one connection chosen by conntab: says why, then closes or wakes its thread. */
+static void shed(struct server *s, const struct conn_slot *c, const char *why)
+{
+    log_shed(s, c, why);
+    if (c->in_thread)
+        return; /* conntab_shed_oldest() woke its thread, which logs and closes */
+    say_error(c->fd, why);
+    loop_close(s, c->fd);
+}
+
+/* Reads the data header (known whole) and hands the connection to its test. */
+static void serve_data(struct server *s, int fd)
+{
+    uint8_t buf[DATAHDR_LEN];
+    char peer[80];
+    sock_peer_name(fd, peer, sizeof(peer));
+    struct datahdr h;
+    ssize_t n = recv(fd, buf, sizeof(buf), MSG_DONTWAIT);
+    if (n != (ssize_t)sizeof(buf) || datahdr_decode(buf, &h)) {
+        server_log(s, "peer=%s rejected data connection: incomplete or malformed header", peer);
+        loop_close(s, fd);
+        return;
+    }
+    epoll_ctl(s->epoll_fd, EPOLL_CTL_DEL, fd, NULL);
+    conntab_remove(&s->conns, fd);
+    int rc = registry_attach(&s->registry, &h, fd);
     if (rc) {
         server_log(s, "peer=%s rejected data connection: %s", peer,
                    rc == -ENOENT   ? "unknown cookie"
@@ -112,6 +221,11 @@ static void serve_data(struct server *s, int fd, const uint8_t prefix[4])
     }
 }
 
+struct conn {
+    struct server *server;
+    int fd;
+};
+
 static void *conn_main(void *arg)
 {
     struct conn *c = arg;
@@ -119,75 +233,198 @@ static void *conn_main(void *arg)
     int fd = c->fd;
     free(c);
     uint8_t prefix[4];
-    size_t got = 0;
-    int rc = io_read_full(fd, prefix, sizeof(prefix),
-                          clock_now_ns() + (uint64_t)s->cfg.idle_timeout_ms * 1000000, &got);
-    if (rc) {
-        char peer[80];
-        sock_peer_name(fd, peer, sizeof(peer));
-        server_log(s, "peer=%s closed: %s before its first message", peer,
-                   rc == -ETIMEDOUT ? "silent" : "disconnected");
-        close(fd);
-    } else if (datahdr_is_data(prefix)) {
-        serve_data(s, fd, prefix);
-    } else {
+    /* The event loop saw the whole first message: this read does not wait. */
+    int rc = io_read_full(fd, prefix, sizeof(prefix), clock_now_ns() + 1000000000ull, NULL);
+    if (rc)
+        server_conn_close(s, fd);
+    else
         server_session_run(s, fd, prefix);
-    }
     atomic_fetch_sub(&s->threads, 1);
     return NULL;
 }
 
-static void spawn_conn(struct server *s, int fd)
+/* Gives a control connection whose first message is whole its own session thread. */
+static void spawn_session(struct server *s, int fd)
 {
-    struct conn *c = malloc(sizeof(*c));
+    epoll_ctl(s->epoll_fd, EPOLL_CTL_DEL, fd, NULL);
+    if (atomic_load(&s->threads) >= SERVER_MAX_CONN_THREADS) {
+        say_error(fd, "server is busy: too many connections at once; try again later");
+        server_log(s, "cannot start a thread for a new connection: %d running",
+                   SERVER_MAX_CONN_THREADS);
+        server_conn_close(s, fd);
+        return;
+    }
+    struct conn *arg = malloc(sizeof(*arg));
+    if (!arg) {
+        server_conn_close(s, fd);
+        return;
+    }
+    arg->server = s;
+    arg->fd = fd;
+    conntab_to_thread(&s->conns, fd);
     pthread_t t;
     pthread_attr_t attr;
-    if (!c) {
-        close(fd);
-        return;
-    }
-    /* Connections not yet past their first message are bounded: a flood is shed, not served. */
-    if (atomic_load(&s->threads) >= SERVER_MAX_CONN_THREADS) {
-        close(fd);
-        free(c);
-        return;
-    }
-    c->server = s;
-    c->fd = fd;
     pthread_attr_init(&attr);
     pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
     atomic_fetch_add(&s->threads, 1);
-    if (pthread_create(&t, &attr, conn_main, c)) {
+    if (pthread_create(&t, &attr, conn_main, arg)) {
         atomic_fetch_sub(&s->threads, 1);
         server_log(s, "cannot start a thread for a new connection");
-        close(fd);
-        free(c);
+        server_conn_close(s, fd);
+        free(arg);
     }
     pthread_attr_destroy(&attr);
 }
 
+/*
+ * Looks at what a loop-owned connection has sent so far, without consuming
+ * it, and moves it on once its first message is whole: a data header to its
+ * test, a control frame (or a length that can only earn an error reply) to
+ * a session thread. A peer that closed first is dropped.
+ */
+static void progress(struct server *s, int fd)
+{
+    /* An event may name a connection shed or handed on earlier in the same batch. */
+    if (!conntab_loop_owned(&s->conns, fd))
+        return;
+    uint8_t first[4];
+    ssize_t n = recv(fd, first, sizeof(first), MSG_PEEK | MSG_DONTWAIT);
+    if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR)) {
+        char peer[80];
+        sock_peer_name(fd, peer, sizeof(peer));
+        server_log(s, "peer=%s closed: disconnected before its first message", peer);
+        loop_close(s, fd);
+        return;
+    }
+    if (n < (ssize_t)sizeof(first))
+        return;
+    int avail = 0;
+    if (ioctl(fd, FIONREAD, &avail))
+        avail = 0;
+    if (datahdr_is_data(first)) {
+        if (avail >= DATAHDR_LEN)
+            serve_data(s, fd);
+        return;
+    }
+    uint32_t len =
+        (uint32_t)first[0] << 24 | (uint32_t)first[1] << 16 | (uint32_t)first[2] << 8 | first[3];
+    char ignored[NB_ERRLEN];
+    if (frame_check_length(len, ignored, sizeof(ignored)) ||
+        (uint64_t)avail >= FRAME_HEADER + (uint64_t)len)
+        spawn_session(s, fd);
+}
+
+/* Makes room for one more connection from addr: sheds the oldest unproven ones over a limit. */
+static void make_room(struct server *s, const struct sockaddr_storage *addr)
+{
+    struct conn_slot victim;
+    /*
+     * First move on those of addr's connections whose first message has
+     * arrived meanwhile (a client opening many data connections sends each
+     * header before the next connect): only the ones still silent are shed.
+     */
+    if (conntab_count(&s->conns, addr) >= s->cfg.max_conn_per_addr) {
+        int fds[64];
+        int n = conntab_loop_fds(&s->conns, addr, fds, 64);
+        for (int i = 0; i < n; i++)
+            progress(s, fds[i]);
+    }
+    while (conntab_count(&s->conns, addr) >= s->cfg.max_conn_per_addr &&
+           conntab_shed_oldest(&s->conns, addr, &victim) == 0)
+        shed(s, &victim, "too many connections from your address (--max-conn-per-addr)");
+    while (conntab_count(&s->conns, NULL) >= s->cfg.max_pending &&
+           conntab_shed_oldest(&s->conns, NULL, &victim) == 0)
+        shed(s, &victim,
+             "server has too many connections in their handshake (--max-pending); "
+             "yours was the oldest");
+}
+
+/* Accepts one connection. Returns false when none was waiting. */
+static bool accept_one(struct server *s)
+{
+    struct sockaddr_storage addr;
+    socklen_t alen = sizeof(addr);
+    int fd = accept4(s->listen_fd, (struct sockaddr *)&addr, &alen, SOCK_CLOEXEC | SOCK_NONBLOCK);
+    if (fd < 0) {
+        if (errno == EMFILE || errno == ENFILE) {
+            server_log(s, "out of file descriptors: %s", strerror(errno));
+            usleep(100000);
+        }
+        return false;
+    }
+    /* Sessions use blocking calls with deadlines; only the loop peeks without blocking. */
+    int fl = fcntl(fd, F_GETFL);
+    if (fl >= 0)
+        fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+    make_room(s, &addr);
+    uint64_t now = clock_now_ns();
+    /*
+     * Edge-triggered: the loop only peeks, so a connection holding part of
+     * its first message would stay readable and spin a level-triggered loop;
+     * each new segment is an edge, and that is all the loop needs.
+     */
+    struct epoll_event ev = {.events = EPOLLIN | EPOLLRDHUP | EPOLLET, .data.fd = fd};
+    if (conntab_add(&s->conns, fd, &addr, now, now + (uint64_t)s->cfg.idle_timeout_ms * 1000000)) {
+        say_error(fd, "server is busy: too many connections at once; try again later");
+        close(fd);
+        return true;
+    }
+    if (epoll_ctl(s->epoll_fd, EPOLL_CTL_ADD, fd, &ev)) {
+        server_conn_close(s, fd);
+        return true;
+    }
+    progress(s, fd);
+    return true;
+}
+
+/* Drops loop-owned connections whose first message did not arrive in one idle timeout. */
+static void expire(struct server *s)
+{
+    int fds[64];
+    int n = conntab_expired(&s->conns, clock_now_ns(), fds, 64);
+    for (int i = 0; i < n; i++) {
+        char peer[80];
+        sock_peer_name(fds[i], peer, sizeof(peer));
+        server_log(s, "peer=%s closed: silent before its first message", peer);
+        say_error(fds[i], "no complete first message within the idle timeout (--idle-timeout)");
+        loop_close(s, fds[i]);
+    }
+}
+
+/* Ends the loop: closes what it owns, wakes every session thread, waits a bounded time. */
+static void drain(struct server *s)
+{
+    int fds[64];
+    int n;
+    while ((n = conntab_expired(&s->conns, UINT64_MAX, fds, 64)) > 0)
+        for (int i = 0; i < n; i++)
+            loop_close(s, fds[i]);
+    uint64_t end = clock_now_ns() + SERVER_STOP_GRACE_NS;
+    atomic_store(&s->quit, true);
+    while (atomic_load(&s->threads) > 0 && clock_now_ns() < end) {
+        conntab_shutdown_threads(&s->conns);
+        usleep(10000);
+    }
+}
+
 int server_run(struct server *s)
 {
+    struct epoll_event evs[64];
     while (!atomic_load(&s->quit)) {
         if (s->cfg.one_off && atomic_load(&s->tests_finished) > 0)
             break;
-        struct pollfd p = {.fd = s->listen_fd, .events = POLLIN};
-        int n = poll(&p, 1, 100);
-        if (n <= 0)
-            continue;
-        int fd = accept4(s->listen_fd, NULL, NULL, SOCK_CLOEXEC);
-        if (fd < 0) {
-            if (errno == EMFILE || errno == ENFILE) {
-                server_log(s, "out of file descriptors: %s", strerror(errno));
-                usleep(100000);
+        int n = epoll_wait(s->epoll_fd, evs, 64, 100);
+        for (int i = 0; i < n; i++) {
+            if (evs[i].data.fd == s->listen_fd) {
+                for (int k = 0; k < 64 && accept_one(s); k++) /* a burst, not forever */
+                    ;
+            } else {
+                progress(s, evs[i].data.fd);
             }
-            continue;
         }
-        spawn_conn(s, fd);
+        expire(s);
     }
-    /* Sessions end by themselves within their limits; wait for them. */
-    while (atomic_load(&s->threads) > 0)
-        usleep(10000);
+    drain(s);
     return s->cfg.one_off ? atomic_load(&s->last_status) : 0;
 }
 
@@ -196,7 +433,12 @@ void server_free(struct server *s)
     if (!s)
         return;
     close(s->listen_fd);
+    close(s->epoll_fd);
+    /* A session thread that outlived the stop grace still uses s: leave it to the exit. */
+    if (atomic_load(&s->threads) > 0)
+        return;
     registry_destroy(&s->registry);
+    conntab_destroy(&s->conns);
     pthread_mutex_destroy(&s->log_lock);
     free(s);
 }

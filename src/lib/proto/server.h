@@ -16,17 +16,21 @@
 #define SERVER_DEFAULT_PORT 5301
 
 struct server_config {
-    const char *bind_addr;     /* NULL = any address */
-    uint16_t port;             /* 0 = ephemeral */
-    int family;                /* AF_UNSPEC, AF_INET or AF_INET6 */
-    int max_clients;           /* concurrent tests; beyond that "busy" */
-    double max_duration;       /* seconds a test may last, warm-up included */
-    int max_streams;           /* data connections per test */
-    int idle_timeout_ms;       /* longest silence tolerated from a peer */
-    uint64_t max_send_buffers; /* bytes of send buffers one test may cost (streams x -l) */
-    bool one_off;              /* exit after one test */
-    bool no_counters;          /* collect no per-CPU, kernel or perf counters */
-    FILE *log;                 /* one line per test and per rejected peer; NULL = silent */
+    const char *bind_addr;    /* NULL = any address */
+    uint16_t port;            /* 0 = ephemeral */
+    int family;               /* AF_UNSPEC, AF_INET or AF_INET6 */
+    int max_clients;          /* concurrent tests; beyond that "busy" */
+    double max_duration;      /* seconds a test may last, warm-up included */
+    int max_streams;          /* data connections per test */
+    int idle_timeout_ms;      /* longest silence tolerated from a peer, per phase */
+    int liveness_timeout_ms;  /* a running test's client silent this long is gone */
+    int max_conn_per_addr;    /* unproven connections from one host; more shed the oldest */
+    int max_pending;          /* unproven connections in all; more shed the oldest */
+    uint64_t max_test_memory; /* bytes of stream buffers one test may cost */
+    uint64_t max_memory;      /* bytes of stream buffers all running tests may cost */
+    bool one_off;             /* exit after one test */
+    bool no_counters;         /* collect no per-CPU, kernel or perf counters */
+    FILE *log;                /* one line per test and per rejected peer; NULL = silent */
 };
 
 void server_config_defaults(struct server_config *cfg);

@@ -16,6 +16,7 @@
 #include "engine/stream_set.h"
 #include "engine/window.h"
 #include "proto/frame.h"
+#include "proto/heartbeat.h"
 #include "proto/msg.h"
 #include "proto/server_internal.h"
 #include "proto/transport.h"
@@ -27,6 +28,8 @@ struct session {
     int fd;
     char peer[80];
     uint64_t idle_ns;
+    bool heartbeats;   /* the client asked for them in "start" (docs/protocol.md) */
+    uint64_t reserved; /* bytes of the server's --max-memory this test holds */
     char err[NB_ERRLEN];
 };
 
@@ -62,6 +65,18 @@ static int greet(struct session *ss, const uint8_t prefix[4])
     return rc;
 }
 
+/* The server side's stream memory for test p (stream_set_memory of its streams). */
+static uint64_t test_memory(const struct test_params *p)
+{
+    int n = params_connections(p);
+    bool sends[2 * PARAMS_MAX_STREAMS];
+    if (n > (int)(sizeof(sends) / sizeof(sends[0])))
+        return UINT64_MAX;
+    for (int i = 0; i < n; i++)
+        sends[i] = p->reverse || (p->bidir && i >= p->streams);
+    return stream_set_memory(p, sends, n, true);
+}
+
 static int check_limits(struct session *ss, const struct test_params *p)
 {
     const struct server_config *cfg = &ss->server->cfg;
@@ -69,14 +84,14 @@ static int check_limits(struct session *ss, const struct test_params *p)
         return err_set(ss->err, sizeof(ss->err), EPERM,
                        "test asks for %d data connections, this server allows %d (--max-streams)",
                        params_connections(p), cfg->max_streams);
-    /* The server's senders each hold a block: bound what one client can make it allocate. */
-    uint64_t sending = p->reverse ? (uint64_t)p->streams : p->bidir ? (uint64_t)p->streams : 0;
-    if (p->kind == TEST_TCP_STREAM && sending * p->block > cfg->max_send_buffers)
+    /* Every stream's buffers, of every test kind: refused here, before anything is allocated. */
+    uint64_t need = test_memory(p);
+    if (need > cfg->max_test_memory)
         return err_set(ss->err, sizeof(ss->err), EPERM,
-                       "test asks the server for %llu MiB of send buffers (%llu streams x %u-byte "
-                       "blocks); this server allows %u MiB",
-                       (unsigned long long)(sending * p->block >> 20), (unsigned long long)sending,
-                       p->block, (unsigned)(cfg->max_send_buffers >> 20));
+                       "test needs %llu MiB of server memory (%d streams, -l %u); this server "
+                       "allows %llu MiB per test (--max-test-memory)",
+                       (unsigned long long)((need + (1 << 20) - 1) >> 20), params_connections(p),
+                       p->block, (unsigned long long)(cfg->max_test_memory >> 20));
     if (!p->bytes && p->duration_s + p->omit_s > cfg->max_duration)
         return err_set(ss->err, sizeof(ss->err), EPERM,
                        "test asks for %g s, this server allows %g s (--max-duration)",
@@ -92,6 +107,8 @@ static int receive_params(struct session *ss, struct test_params *p)
         rc = msg_expect(start, "start", "client", ss->err, sizeof(ss->err));
     if (!rc)
         rc = params_from_json(json_object_get(start, "params"), p, ss->err, sizeof(ss->err));
+    if (!rc)
+        ss->heartbeats = json_is_true(json_object_get(start, "heartbeat"));
     json_decref(start);
     if (!rc)
         rc = check_limits(ss, p);
@@ -110,6 +127,25 @@ static bool peer_gone(int fd)
         return true;
     char c;
     return recv(fd, &c, 1, MSG_PEEK | MSG_DONTWAIT) == 0;
+}
+
+/*
+ * Sends "accept" with the test's cookie, extra's fields (extra is consumed)
+ * and, for a client that asked for heartbeats, the liveness timeout.
+ */
+static int send_accept(struct session *ss, const struct pending_test *t, json_t *extra)
+{
+    char hex[33];
+    datahdr_cookie_to_hex(t->cookie, hex);
+    json_t *acc = json_pack("{s:s, s:s}", "type", "accept", "cookie", hex);
+    if (extra)
+        json_object_update(acc, extra);
+    json_decref(extra);
+    if (ss->heartbeats)
+        json_object_set_new(acc, "liveness_ms", json_integer(ss->server->cfg.liveness_timeout_ms));
+    int rc = frame_send(ss->fd, acc, clock_now_ns() + ss->idle_ns, ss->err, sizeof(ss->err));
+    json_decref(acc);
+    return rc;
 }
 
 /* Registers the test, sends the cookie and waits for every data connection. */
@@ -135,11 +171,7 @@ static int gather_tcp(struct session *ss, const struct test_params *p, struct pe
         return err_set(ss->err, sizeof(ss->err), rc, "cannot create a test cookie");
     }
     registry_add(&ss->server->registry, t);
-    char hex[33];
-    datahdr_cookie_to_hex(t->cookie, hex);
-    json_t *acc = json_pack("{s:s, s:s}", "type", "accept", "cookie", hex);
-    rc = frame_send(ss->fd, acc, clock_now_ns() + ss->idle_ns, ss->err, sizeof(ss->err));
-    json_decref(acc);
+    rc = send_accept(ss, t, NULL);
     if (!rc) {
         /* Wait in slices, so a client that gives up (closes its control connection) frees its slot.
          */
@@ -160,19 +192,6 @@ static int gather_tcp(struct session *ss, const struct test_params *p, struct pe
     registry_remove(&ss->server->registry, t);
     t->want_server_sends = NULL;
     free(want);
-    return rc;
-}
-
-static int send_accept(struct session *ss, const struct pending_test *t, json_t *extra)
-{
-    char hex[33];
-    datahdr_cookie_to_hex(t->cookie, hex);
-    json_t *acc = json_pack("{s:s, s:s}", "type", "accept", "cookie", hex);
-    if (extra)
-        json_object_update(acc, extra);
-    json_decref(extra);
-    int rc = frame_send(ss->fd, acc, clock_now_ns() + ss->idle_ns, ss->err, sizeof(ss->err));
-    json_decref(acc);
     return rc;
 }
 
@@ -272,8 +291,13 @@ static int await_stop(struct session *ss, const struct test_params *p, struct st
     uint64_t hard_end =
         w->start_ns + (uint64_t)((limit > cfg->max_duration ? cfg->max_duration : limit) * 1e9);
     uint64_t deadline = hard_end + ss->idle_ns;
+    struct heartbeat hb;
+    heartbeat_init(&hb, ss->heartbeats ? cfg->liveness_timeout_ms : 0, clock_now_ns());
     for (;;) {
         window_tick(w, set, clock_now_ns());
+        int hrc = heartbeat_tick(&hb, ss->fd, "client", clock_now_ns(), ss->err, sizeof(ss->err));
+        if (hrc)
+            return hrc;
         if (atomic_load(&ss->server->quit))
             return err_set(ss->err, sizeof(ss->err), ECANCELED, "the server is shutting down");
         uint64_t now = clock_now_ns();
@@ -293,6 +317,11 @@ static int await_stop(struct session *ss, const struct test_params *p, struct st
             continue;
         json_t *m = NULL;
         int rc = frame_recv(ss->fd, &m, clock_now_ns() + ss->idle_ns, ss->err, sizeof(ss->err));
+        if (!rc && heartbeat_is(m)) {
+            heartbeat_seen(&hb, clock_now_ns());
+            json_decref(m);
+            continue;
+        }
         if (!rc)
             rc = msg_expect(m, "stop", "client", ss->err, sizeof(ss->err));
         if (!rc)
@@ -344,6 +373,30 @@ static void fit_frame(json_t *res)
     }
 }
 
+/*
+ * Stops and joins the running streams of a test that ended with rc: after a
+ * normal stop (rc 0) they may drain for an idle timeout, unless the server
+ * is stopping; after a failure they are aborted at once. Returns rc, or the
+ * drain's or a stream's failure when rc was 0.
+ */
+static int end_streams(struct session *ss, struct stream_set *set, int rc)
+{
+    stream_set_stop(set);
+    uint64_t drain_end = rc ? clock_now_ns() : clock_now_ns() + ss->idle_ns;
+    while (!stream_set_all_done(set) && clock_now_ns() < drain_end &&
+           !atomic_load(&ss->server->quit))
+        usleep(2000);
+    int frc = stream_set_finish(set, atomic_load(&ss->server->quit) ? 0 : drain_end);
+    if (!rc && frc)
+        rc = err_set(ss->err, sizeof(ss->err), frc,
+                     "data did not drain within %d ms after the test ended",
+                     ss->server->cfg.idle_timeout_ms);
+    const char *serr = stream_set_error(set);
+    if (!rc && serr)
+        rc = err_set(ss->err, sizeof(ss->err), EIO, "%s", serr);
+    return rc;
+}
+
 /* Runs the test once all data connections are attached. */
 static int run_test(struct session *ss, const struct test_params *p, struct pending_test *t,
                     const struct sockaddr_storage *peers, const socklen_t *peer_lens)
@@ -366,10 +419,15 @@ static int run_test(struct session *ss, const struct test_params *p, struct pend
         }
     }
     char sockerr[NB_ERRLEN];
-    for (int i = 0; i < set.n && !rc && !params_is_udp(p->kind) && p->kind != TEST_TCP_CRR; i++)
+    for (int i = 0; i < set.n && !rc && !params_is_udp(p->kind) && p->kind != TEST_TCP_CRR; i++) {
         rc = sockopt_apply(set.streams[i].fd, p, sockerr, sizeof(sockerr));
+        /* A vanished client also shows on its data connections: unacknowledged data times out. */
+        if (!rc && (rc = sock_set_liveness(set.streams[i].fd, ss->server->cfg.liveness_timeout_ms)))
+            snprintf(sockerr, sizeof(sockerr), "cannot set the data connections' liveness: %s",
+                     strerror(-rc));
+    }
     /* tcp_crr: accepted connections inherit the listener's buffers (-w). */
-    if (p->kind == TEST_TCP_CRR && set.n > 0)
+    if (!rc && p->kind == TEST_TCP_CRR && set.n > 0)
         rc = sockopt_buffers(set.streams[0].fd, p->sockbuf, sockerr, sizeof(sockerr));
     if (rc)
         err_set(ss->err, sizeof(ss->err), rc, "%s", sockerr);
@@ -378,12 +436,18 @@ static int run_test(struct session *ss, const struct test_params *p, struct pend
         err_set(ss->err, sizeof(ss->err), rc, "out of memory");
     if (!rc)
         rc = stream_set_start(&set, ss->err, sizeof(ss->err));
+    /*
+     * From here on this function is the one owner of the streams' lifetime:
+     * once they run, every path below stops and joins them, whatever failed
+     * (a "ready" that could not be sent to a client that reset its control
+     * connection, a broken stop, a timeout or a shutdown).
+     */
+    bool running = rc == 0;
     if (!rc) {
         json_t *ready = msg_simple("ready");
         rc = frame_send(ss->fd, ready, clock_now_ns() + ss->idle_ns, ss->err, sizeof(ss->err));
         json_decref(ready);
     }
-    bool running = rc == 0;
     bool told = false;
     if (!rc && (rc = await_stop(ss, p, &set, &w))) {
         /*
@@ -394,17 +458,8 @@ static int run_test(struct session *ss, const struct test_params *p, struct pend
         send_error(ss, ss->err);
         told = true;
     }
-    if (running) {
-        stream_set_stop(&set);
-        int frc = stream_set_finish(&set, rc ? clock_now_ns() : clock_now_ns() + ss->idle_ns);
-        if (!rc && frc)
-            rc = err_set(ss->err, sizeof(ss->err), frc,
-                         "data did not drain within %d ms after the test ended",
-                         ss->server->cfg.idle_timeout_ms);
-        const char *serr = stream_set_error(&set);
-        if (!rc && serr)
-            rc = err_set(ss->err, sizeof(ss->err), EIO, "%s", serr);
-    }
+    if (running)
+        rc = end_streams(ss, &set, rc);
     if (!rc && (rc = window_close(&w, &set, &report, clock_now_ns())))
         err_set(ss->err, sizeof(ss->err), rc, "out of memory");
     if (!rc) {
@@ -432,6 +487,28 @@ static void free_pending(struct pending_test *t)
     free(t->server_sends);
 }
 
+/*
+ * Takes the test's stream memory from the server's --max-memory budget, or
+ * refuses with a sentence in ss->err (the budget is left as it was).
+ */
+static int reserve_memory(struct session *ss, const struct test_params *p)
+{
+    struct server *s = ss->server;
+    uint64_t need = test_memory(p);
+    uint64_t held = atomic_fetch_add(&s->memory, need);
+    if (held + need > s->cfg.max_memory) {
+        atomic_fetch_sub(&s->memory, need);
+        return err_set(ss->err, sizeof(ss->err), EBUSY,
+                       "server is busy: running tests hold %llu MiB of its %llu MiB of memory "
+                       "(--max-memory) and this one needs %llu MiB; try again later",
+                       (unsigned long long)(held >> 20),
+                       (unsigned long long)(s->cfg.max_memory >> 20),
+                       (unsigned long long)((need + (1 << 20) - 1) >> 20));
+    }
+    ss->reserved = need;
+    return 0;
+}
+
 void server_session_run(struct server *s, int fd, const uint8_t prefix[4])
 {
     struct session ss = {.server = s, .fd = fd};
@@ -440,19 +517,32 @@ void server_session_run(struct server *s, int fd, const uint8_t prefix[4])
     struct test_params p;
     if (greet(&ss, prefix) || receive_params(&ss, &p)) {
         server_log(s, "peer=%s refused: %s", ss.peer, ss.err);
-        close(fd);
+        server_conn_close(s, fd);
         return;
     }
     /*
      * A test slot is taken only once a client has asked for a test, so
      * connections that say nothing cannot lock real clients out.
      */
-    if (atomic_fetch_add(&s->active_tests, 1) >= s->cfg.max_clients) {
-        send_error(&ss, "server is busy: it already runs its maximum number of tests "
-                        "(--max-clients); try again later");
-        server_log(s, "peer=%s refused: busy", ss.peer);
+    int running = atomic_fetch_add(&s->active_tests, 1);
+    if (running >= s->cfg.max_clients) {
+        err_set(ss.err, sizeof(ss.err), EBUSY,
+                "server is busy: %d tests running, its maximum (--max-clients %d); try again later",
+                running, s->cfg.max_clients);
+        send_error(&ss, ss.err);
+        server_log(s, "peer=%s refused: busy (%d tests running)", ss.peer, running);
         goto out;
     }
+    if (reserve_memory(&ss, &p)) {
+        send_error(&ss, ss.err);
+        server_log(s, "peer=%s refused: busy (%s)", ss.peer, ss.err);
+        goto out;
+    }
+    /* The test took its slot: the connection has proven itself and is no longer shed. */
+    conntab_prove(&s->conns, fd);
+    /* Without it the heartbeats still notice a vanished client; it only adds a second way. */
+    if (sock_set_liveness(fd, s->cfg.liveness_timeout_ms))
+        server_log(s, "peer=%s: cannot set the control connection's TCP liveness", ss.peer);
     struct pending_test t = {0};
     int n = params_connections(&p);
     struct sockaddr_storage *peers = calloc((size_t)n, sizeof(*peers));
@@ -471,6 +561,7 @@ void server_session_run(struct server *s, int fd, const uint8_t prefix[4])
     atomic_store(&s->last_status, rc);
     atomic_fetch_add(&s->tests_finished, 1);
 out:
+    atomic_fetch_sub(&s->memory, ss.reserved);
     atomic_fetch_sub(&s->active_tests, 1);
-    close(fd);
+    server_conn_close(s, fd);
 }

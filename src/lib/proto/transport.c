@@ -97,7 +97,8 @@ int transport_udp_await(int ctl_fd, const int *fds, int n, const uint8_t cookie[
     socklen_t cl = sizeof(ctl_peer);
     if (getpeername(ctl_fd, (struct sockaddr *)&ctl_peer, &cl))
         return err_set(err, errlen, errno, "getpeername: %s", strerror(errno));
-    struct pollfd *pfd = calloc((size_t)n, sizeof(*pfd));
+    /* One more slot watches the control connection: a client that leaves ends the wait. */
+    struct pollfd *pfd = calloc((size_t)n + 1, sizeof(*pfd));
     if (!pfd)
         return err_set(err, errlen, ENOMEM, "out of memory");
     int registered = 0;
@@ -106,12 +107,20 @@ int transport_udp_await(int ctl_fd, const int *fds, int n, const uint8_t cookie[
         pfd[i].events = POLLIN;
         peer_lens[i] = 0;
     }
+    pfd[n].fd = ctl_fd;
+    pfd[n].events = POLLRDHUP;
     while (registered < n) {
         int ms = clock_ms_until(deadline_ns);
         if (ms == 0)
             break;
-        if (poll(pfd, (nfds_t)n, ms) <= 0)
+        if (poll(pfd, (nfds_t)n + 1, ms) <= 0)
             continue;
+        if (pfd[n].revents & (POLLRDHUP | POLLHUP | POLLERR)) {
+            free(pfd);
+            return err_set(err, errlen, ECONNRESET,
+                           "client closed the control connection before its UDP streams "
+                           "registered");
+        }
         for (int i = 0; i < n; i++) {
             if (!(pfd[i].revents & POLLIN))
                 continue;

@@ -357,6 +357,11 @@ static int finish(struct run_spec *o, char *err, size_t errlen)
     if (p->udp_default_buffers && (!params_is_udp(p->kind) || p->sockbuf))
         return err_set(err, errlen, EINVAL,
                        "--udp-default-buffers applies to UDP tests without -w");
+    /* Stream i binds --cport + i: the last one must still be a port, not wrap to 0, 1, ... */
+    if (cl->cport && (long)cl->cport + params_connections(p) - 1 > 65535)
+        return err_set(
+            err, errlen, EINVAL, "--cport %u with %d connections needs ports up to %ld, past 65535",
+            cl->cport, params_connections(p), (long)cl->cport + params_connections(p) - 1);
     if (cl->cport_lo && p->kind == TEST_TCP_CRR &&
         cl->cport_hi - cl->cport_lo + 1 < params_connections(p))
         return err_set(err, errlen, EINVAL, "--cport-range %u-%u has fewer ports than streams (%d)",

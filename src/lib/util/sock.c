@@ -213,3 +213,19 @@ int sock_set_timeouts(int fd, int ms)
         return -errno;
     return 0;
 }
+
+int sock_set_liveness(int fd, int timeout_ms)
+{
+    /* Probes every second, or sparser for long timeouts: the kernel allows at most 127. */
+    int secs = timeout_ms / 1000 > 1 ? timeout_ms / 1000 : 1;
+    int cnt = secs < 120 ? secs : 120;
+    int one = 1, idle = 1, intvl = secs / cnt;
+    unsigned int ut = (unsigned int)timeout_ms;
+    if (setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &one, sizeof(one)) ||
+        setsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &idle, sizeof(idle)) ||
+        setsockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL, &intvl, sizeof(intvl)) ||
+        setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &cnt, sizeof(cnt)) ||
+        setsockopt(fd, IPPROTO_TCP, TCP_USER_TIMEOUT, &ut, sizeof(ut)))
+        return -errno;
+    return 0;
+}

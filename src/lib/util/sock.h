@@ -33,4 +33,12 @@ void sock_addr_name(const struct sockaddr *sa, char *buf, size_t len);
 /* Sets SO_RCVTIMEO and SO_SNDTIMEO to ms milliseconds. Returns 0 or -errno. */
 NB_MUST_CHECK int sock_set_timeouts(int fd, int ms);
 
+/*
+ * Makes a TCP connection notice a vanished peer within about timeout_ms:
+ * TCP_USER_TIMEOUT bounds how long sent data may stay unacknowledged, and
+ * keepalive probes (after 1 s idle, every 1 s) give an idle connection data
+ * to time out on. Returns 0 or -errno.
+ */
+NB_MUST_CHECK int sock_set_liveness(int fd, int timeout_ms);
+
 #endif

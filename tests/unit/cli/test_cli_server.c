@@ -60,6 +60,11 @@ static void test_defaults(void **state)
     assert_true(o.cfg.max_duration == 3600);
     assert_int_equal(o.cfg.max_streams, 128);
     assert_int_equal(o.cfg.idle_timeout_ms, 10000);
+    assert_int_equal(o.cfg.liveness_timeout_ms, 5000);
+    assert_int_equal(o.cfg.max_conn_per_addr, 8);
+    assert_int_equal(o.cfg.max_pending, 256);
+    assert_true(o.cfg.max_test_memory == 256ull << 20);
+    assert_true(o.cfg.max_memory == 1024ull << 20);
     assert_false(o.cfg.one_off);
     assert_ptr_equal(o.cfg.log, stderr);
     assert_false(o.daemon);
@@ -95,6 +100,14 @@ static void test_options(void **state)
     assert_true(o.cfg.max_duration == 60);
     assert_int_equal(o.cfg.max_streams, 16);
     assert_int_equal(o.cfg.idle_timeout_ms, 500);
+    assert_int_equal(parse(&o, "--liveness-timeout", "2000", "--max-conn-per-addr", "3",
+                           "--max-pending", "50", "--max-test-memory", "64M", "--max-memory", "2G"),
+                     -1);
+    assert_int_equal(o.cfg.liveness_timeout_ms, 2000);
+    assert_int_equal(o.cfg.max_conn_per_addr, 3);
+    assert_int_equal(o.cfg.max_pending, 50);
+    assert_true(o.cfg.max_test_memory == 64ull << 20);
+    assert_true(o.cfg.max_memory == 2ull << 30);
     assert_int_equal(
         parse(&o, "--logfile", "/tmp/l", "--pidfile", "/tmp/p", "--port-file", "/tmp/q"), -1);
     assert_string_equal(o.logfile, "/tmp/l");
@@ -112,6 +125,10 @@ static void test_bad_usage(void **state)
     refused("--max-duration", "0");
     refused("--max-streams", "1025");
     refused("--idle-timeout", "10");
+    refused("--liveness-timeout", "100");
+    refused("--max-conn-per-addr", "0");
+    refused("--max-pending", "0");
+    refused("--max-test-memory", "lots");
     refused("-x");
     refused("--nosuch");
     refused("-p");

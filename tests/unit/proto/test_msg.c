@@ -72,6 +72,30 @@ static void test_hello_missing_version(void **state)
     json_decref(m);
 }
 
+/* A peer string cut mid-character (%.64s) still makes an error reply that encodes. */
+static void test_error_truncated_utf8(void **state)
+{
+    (void)state;
+    char sw[80];
+    memset(sw, 'a', 63);
+    strcpy(sw + 63, "\xc3\xa9 and more"); /* byte 64 is the first half of U+00E9 */
+    json_t *m = json_pack("{s:s, s:s, s:i, s:s}", "type", "hello", "magic", "netab", "version",
+                          PROTO_VERSION + 1, "software", sw);
+    char err[NB_ERRLEN] = "";
+    assert_int_equal(msg_check_hello(m, err, sizeof(err)), -EPROTO);
+    json_decref(m);
+    json_t *e = msg_error("%s", err);
+    assert_non_null(e);
+    const char *text = json_string_value(json_object_get(e, "message"));
+    assert_non_null(strstr(text, "aaaa?)")); /* the half character became '?' */
+    json_decref(e);
+    /* Invalid bytes anywhere, and a valid multi-byte character kept as it is. */
+    e = msg_error("x\xff\xc0\x80y \xe2\x82\xac");
+    assert_non_null(e);
+    assert_string_equal(json_string_value(json_object_get(e, "message")), "x???y \xe2\x82\xac");
+    json_decref(e);
+}
+
 static void test_expect(void **state)
 {
     (void)state;
@@ -106,6 +130,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_hello_good),
+        cmocka_unit_test(test_error_truncated_utf8),
         cmocka_unit_test(test_hello_wrong_magic),
         cmocka_unit_test(test_hello_wrong_version),
         cmocka_unit_test(test_hello_missing_version),

@@ -160,6 +160,11 @@ static void test_bad_options_are_named(void **state)
     parse_refused("-u -C bbr", "-M, -N and -C apply to TCP tests");
     parse_refused("--linger0", "--linger0 applies to tcp_crr");
     parse_refused("-P 2 stray", "unexpected argument 'stray'");
+    /* Stream i binds --cport + i: a range past 65535 would wrap to ports 0 and 1. */
+    parse_refused("--cport 65534 -P 4", "needs ports up to 65537, past 65535");
+    parse_refused("--cport 65535 --bidir", "past 65535");
+    struct run_spec ok;
+    parse_ok("--cport 65532 -P 4", &ok);
 }
 
 static bool same_string(const char *a, const char *b)

@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -93,6 +94,23 @@ static void timeouts(void **state)
     close(p[1]);
 }
 
+/* Liveness for every allowed timeout, also the longest (the kernel caps keepalive counts). */
+static void liveness(void **state)
+{
+    (void)state;
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    assert_true(fd >= 0);
+    int lens[] = {500, 5000, 3600000};
+    for (size_t i = 0; i < sizeof(lens) / sizeof(lens[0]); i++) {
+        assert_int_equal(sock_set_liveness(fd, lens[i]), 0);
+        unsigned int ut = 0;
+        socklen_t sl = sizeof(ut);
+        assert_int_equal(getsockopt(fd, IPPROTO_TCP, TCP_USER_TIMEOUT, &ut, &sl), 0);
+        assert_int_equal(ut, (unsigned)lens[i]);
+    }
+    close(fd);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -100,6 +118,7 @@ int main(void)
         cmocka_unit_test(connect_refused_is_an_error),
         cmocka_unit_test(bind_failure_is_an_error),
         cmocka_unit_test(timeouts),
+        cmocka_unit_test(liveness),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

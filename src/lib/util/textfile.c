@@ -1,0 +1,56 @@
+#include "util/textfile.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+int textfile_read(FILE *f, size_t max, char **buf, size_t *len)
+{
+    size_t cap = 1 << 16, n = 0;
+    char *b = malloc(cap + 1);
+    *buf = NULL;
+    *len = 0;
+    if (!b)
+        return -ENOMEM;
+    for (;;) {
+        if (n == cap) {
+            /* One byte past the cap is enough to know the input is too large. */
+            if (cap > max) {
+                free(b);
+                return -EFBIG;
+            }
+            size_t ncap = cap * 2 > max + 1 ? max + 1 : cap * 2;
+            char *nb = realloc(b, ncap + 1);
+            if (!nb) {
+                free(b);
+                return -ENOMEM;
+            }
+            b = nb;
+            cap = ncap;
+        }
+        size_t got = fread(b + n, 1, cap - n, f);
+        const char *nul = got ? memchr(b + n, '\0', got) : NULL;
+        if (nul) {
+            *len = (size_t)(nul - b);
+            free(b);
+            return -EILSEQ;
+        }
+        n += got;
+        if (n > max) {
+            free(b);
+            return -EFBIG;
+        }
+        if (got == 0) {
+            if (ferror(f)) {
+                int e = errno ? errno : EIO;
+                free(b);
+                return -e;
+            }
+            break;
+        }
+    }
+    b[n] = '\0';
+    *buf = b;
+    *len = n;
+    return 0;
+}

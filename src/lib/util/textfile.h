@@ -1,0 +1,26 @@
+/*
+ * Whole-file reads of text inputs with a size cap from the start, so that
+ * `netab stats /dev/zero` or a binary file given by mistake is refused in a
+ * moment instead of read without end.
+ */
+#ifndef NETAB_UTIL_TEXTFILE_H
+#define NETAB_UTIL_TEXTFILE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "util/err.h"
+
+/* The cap of every text input netab reads whole (documented in docs/stats.md). */
+#define TEXTFILE_MAX ((size_t)64 << 20)
+
+/*
+ * Reads the rest of f, at most max bytes, into a NUL-terminated malloc'ed
+ * buffer (caller frees *buf; *len excludes the NUL). Returns 0; -EFBIG when
+ * f holds more than max bytes; -EILSEQ when it holds a NUL byte (a binary
+ * file: *len is then the NUL's offset); or another -errno. On error *buf is
+ * NULL.
+ */
+NB_MUST_CHECK int textfile_read(FILE *f, size_t max, char **buf, size_t *len);
+
+#endif

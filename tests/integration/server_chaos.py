@@ -1,0 +1,388 @@
+"""Chaos tests for `netab server` (issue 9): every test ends with its control
+connection, vanished clients are noticed within the liveness timeout, idle
+connection floods do not lock real clients out, SIGTERM always works.
+
+Cases (each followed by a normal test the server must still serve):
+  reset      control connection reset (SO_LINGER 0) right after "accept", for
+             every test kind; UDP kinds then send one registration. Nothing
+             may keep running: < 1 s of traffic after the reset, a log line
+             for the test within 2 s.
+  flood      2,000 idle connections from 127.0.0.1; `netab run -c 127.0.0.2`
+             and then `-c 127.0.0.1` against a server on 0.0.0.0 succeed.
+  blackhole  (namespaces, root) a client blackholed by nft in the server's
+             namespace during a 30 s UDP test at 200 Mbit/s, reverse and
+             forward: the server stops sending (nft counter on its output)
+             and ends the test within the 5 s liveness timeout; the client
+             reports the vanished server.
+  sigterm    SIGTERM during a running reverse UDP test: exit 0 within 2 s.
+"""
+
+import contextlib
+import os
+import resource
+import signal
+import socket
+import struct
+import threading
+import time
+
+from netab_helpers import (HANG_TIMEOUT, NetnsPair, Server, TestFailure, check, check_eq,
+                           connect, frame, hello, log, netab_run, recv_frame, require_root_netns,
+                           run_main, sh, start)
+
+HOST = "127.0.0.1"
+LIVENESS_S = 5.0
+
+BASE_PARAMS = {"duration": 30.0, "bytes": 0, "streams": 1, "reverse": False, "bidir": False,
+               "block": 1400, "sockbuf": 0, "mss": 0, "nodelay": False, "congestion": "",
+               "omit": 0.0, "interval": 1.0, "server_cpu": -1, "rate": 200000000, "gso": False,
+               "gro": False, "req_size": 1, "resp_size": 1, "outstanding": 1,
+               "rr_timeout_ms": 200, "linger0": False}
+
+
+def good_test(netab, port, what, host=HOST, netns=None):
+    r = netab_run(netab, ["-c", host, "-p", str(port), "-t", "1"], netns=netns)
+    check(r.doc.get("error") is None, f"normal test after {what} failed", r.describe())
+
+
+def reset(sock):
+    """Closes sock with an RST (SO_LINGER 0), as a crashed client would."""
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    sock.close()
+
+
+def count_bytes(sock, seconds):
+    """Bytes that arrive on sock (TCP or UDP) within seconds."""
+    total = 0
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        sock.settimeout(max(0.01, end - time.monotonic()))
+        try:
+            b = sock.recv(65536)
+        except (socket.timeout, BlockingIOError):
+            continue
+        except OSError:
+            break
+        if not b and sock.type == socket.SOCK_STREAM:
+            break
+        total += len(b)
+    return total
+
+
+def case_reset(netab, srv, kind, reverse):
+    what = f"{kind}{' -R' if reverse else ''}"
+    params = dict(BASE_PARAMS, test=kind, reverse=reverse)
+    if kind == "tcp_stream":
+        params["block"] = 131072
+    if kind == "udp_rr":
+        params["req_size"] = params["resp_size"] = 64
+    before = srv.log_text().count("test=" + kind)
+    ctl = connect(HOST, srv.port)
+    ctl.sendall(frame(hello()))
+    check_eq(recv_frame(ctl).get("type"), "welcome", f"{what}: answer to hello")
+    ctl.sendall(frame({"type": "start", "params": params}))
+    acc = recv_frame(ctl)
+    check_eq(acc.get("type"), "accept", f"{what}: answer to start")
+    cookie = bytes.fromhex(acc["cookie"])
+    data = None
+    if kind in ("udp_stream", "udp_rr"):
+        data = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        data.connect((HOST, acc["udp_ports"][0]))
+        reset(ctl)
+        data.send(b"NREG" + cookie + struct.pack(">I", 0))
+    elif kind in ("tcp_stream", "tcp_rr"):
+        data = connect(HOST, srv.port)
+        data.sendall(b"NDAT" + cookie + struct.pack(">II", 0, 1 if reverse else 0))
+        time.sleep(0.05)  # the data connection attaches; "ready" is about to go
+        reset(ctl)
+    else:
+        reset(ctl)
+    t0 = time.monotonic()
+    if data is not None:
+        # Whatever the server sent after the reset: at most what 1 s at the test's rate carries.
+        got = count_bytes(data, 2.0)
+        limit = 200e6 / 8 if kind == "udp_stream" else 64 * 1024 * 1024
+        log(f"{what}: {got} bytes after the reset")
+        check(got < limit, f"{what}: the server kept sending after the reset", got)
+        data.close()
+    while srv.log_text().count("test=" + kind) <= before and time.monotonic() - t0 < 3.0:
+        time.sleep(0.05)
+    check(srv.log_text().count("test=" + kind) > before,
+          f"{what}: no log line for the reset test within 3 s (still running?)")
+    good_test(netab, srv.port, f"a reset {what}")
+
+
+def case_udp_rr_replies(netab, srv):
+    """udp_rr: one response per valid request, none for registrations or malformed datagrams."""
+    params = dict(BASE_PARAMS, test="udp_rr", duration=2.0, req_size=64, resp_size=64)
+    ctl = connect(HOST, srv.port)
+    try:
+        ctl.sendall(frame(hello()))
+        check_eq(recv_frame(ctl).get("type"), "welcome", "udp_rr: answer to hello")
+        ctl.sendall(frame({"type": "start", "params": params}))
+        acc = recv_frame(ctl)
+        check_eq(acc.get("type"), "accept", "udp_rr: answer to start")
+        cookie = bytes.fromhex(acc["cookie"])
+        data = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        data.connect((HOST, acc["udp_ports"][0]))
+        data.send(b"NREG" + cookie + struct.pack(">I", 0))
+        check_eq(recv_frame(ctl).get("type"), "ready", "udp_rr: ready after registering")
+        data.send(b"NREG" + cookie + struct.pack(">I", 0))  # a registration again: no answer
+        for seq in range(10):
+            data.send(b"NBU1" + struct.pack(">IQQ", 0, seq, 0) + b"x" * 40)
+            data.send(b"NBU1" + struct.pack(">I", 7) + b"y" * 56)  # another stream's id
+            data.send(b"junk")
+        replies = 0
+        data.settimeout(0.5)
+        with contextlib.suppress(socket.timeout):
+            while True:
+                data.recv(65536)
+                replies += 1
+        check_eq(replies, 10, "udp_rr responses to 10 valid requests among 31 datagrams")
+        ctl.sendall(frame({"type": "stop"}))
+        while True:
+            m = recv_frame(ctl)
+            if m is None or m.get("type") != "heartbeat":
+                break
+        check(m is not None and m.get("type") == "result", "udp_rr: result after stop", m)
+        data.close()
+    finally:
+        ctl.close()
+
+
+def proc_cpu_seconds(pid):
+    f = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    return (int(f[11]) + int(f[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
+
+
+def case_half_frame_cpu(netab, srv):
+    """A connection holding part of its first message costs the event loop no CPU."""
+    s = connect(HOST, srv.port)
+    try:
+        s.sendall(struct.pack(">I", 200) + b'{"type": "hello", ')
+        before = proc_cpu_seconds(srv.proc.pid)
+        time.sleep(2.0)
+        used = proc_cpu_seconds(srv.proc.pid) - before
+        log(f"half frame: the server used {used:.2f} CPU seconds in 2 s")
+        check(used < 0.5, "the server spins on a connection with half a frame", used)
+    finally:
+        s.close()
+
+
+def raise_nofile(n):
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < n:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (min(n, hard), hard))
+
+
+def case_flood(netab):
+    raise_nofile(8192)
+    with Server(netab, bind="0.0.0.0", extra=["--idle-timeout", "20000"]) as srv:
+        idle = []
+        try:
+            for _ in range(2000):
+                s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+                s.setblocking(False)
+                with contextlib.suppress(BlockingIOError):
+                    s.connect((HOST, srv.port))
+                idle.append(s)
+            time.sleep(0.5)
+            # The flood goes on (about 200 new idle connections a second) while real clients run.
+            stop = threading.Event()
+
+            def renew():
+                while not stop.is_set() and len(idle) < 4000:
+                    s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+                    s.setblocking(False)
+                    with contextlib.suppress(BlockingIOError):
+                        s.connect((HOST, srv.port))
+                    idle.append(s)
+                    time.sleep(0.005)
+
+            flood = threading.Thread(target=renew, daemon=True)
+            flood.start()
+            try:
+                good_test(netab, srv.port, "2,000 idle connections (other address)",
+                          host="127.0.0.2")
+                # The oldest idle connections of 127.0.0.1 are shed for a new one from there.
+                good_test(netab, srv.port, "2,000 idle connections (same address)", host=HOST)
+            finally:
+                stop.set()
+                flood.join()
+            check("too many connections from your address" in srv.log_text(),
+                  "the server did not log shedding the idle connections")
+            # A shed connection was told why.
+            told = 0
+            for s in idle[:50]:
+                s.setblocking(True)
+                s.settimeout(1.0)
+                with contextlib.suppress(OSError):
+                    if b"too many connections from your address" in s.recv(4096):
+                        told += 1
+            check(told > 0, "no shed connection got a message saying why")
+        finally:
+            for s in idle:
+                s.close()
+
+
+def case_memory(netab):
+    """--max-memory: a test that would take the running tests over it is refused as busy."""
+    with Server(netab, extra=["--max-memory", "40M"]) as srv:
+        first = start([netab, "run", "-c", HOST, "-p", str(srv.port), "-R", "-P", "2", "-l", "16M",
+                       "-t", "30", "--json"])
+        try:
+            check(srv.wait_log("", timeout=1), "server log")
+            time.sleep(1.5)
+            check(first.poll() is None, "the first test ended early", first.poll())
+            r = netab_run(netab, ["-c", HOST, "-p", str(srv.port), "-R", "-P", "2", "-l", "16M",
+                                  "-t", "1"], expect_rc=1)
+            text = r.doc.get("error") or ""
+            check("server is busy" in text and "--max-memory" in text,
+                  "a test over --max-memory is refused as busy, naming the limit", text)
+        finally:
+            # Killed on purpose, to free its memory on the server: SIGKILL is its exit.
+            first.kill_group(signal.SIGKILL)
+            first.finish(expect_rc=-signal.SIGKILL, timeout=HANG_TIMEOUT)
+        # The first test's memory comes back when it ends (its client was killed).
+        deadline = time.monotonic() + 8
+        while time.monotonic() < deadline:
+            r = netab_run(netab, ["-c", HOST, "-p", str(srv.port), "-R", "-P", "2", "-l", "16M",
+                                  "-t", "1"], expect_rc=(0, 1))
+            if r.returncode == 0:
+                break
+            time.sleep(0.5)
+        check_eq(r.returncode, 0, "a test fits again once the first one ended")
+
+
+def case_sigterm(netab):
+    with Server(netab) as srv:
+        client = start([netab, "run", "-c", HOST, "-p", str(srv.port), "-u", "-R", "-b", "100M",
+                        "-t", "30", "--json"])
+        try:
+            check(srv.wait_log("", timeout=1), "server log")
+            time.sleep(2.0)
+            check(client.poll() is None, "the client ended before SIGTERM")
+            t0 = time.monotonic()
+            srv.proc.kill_group(signal.SIGTERM)
+            rc = srv.proc.wait_exit(timeout=5)
+            if rc is None:
+                raise TestFailure("the server did not exit within 5 s of SIGTERM")
+            took = time.monotonic() - t0
+            log(f"sigterm: server exited {rc} after {took:.2f} s")
+            check(took < 2.0, "the server took 2 s or more to exit after SIGTERM", took)
+            # Exit status 0 and no sanitizer report, checked as for every harness process.
+            srv.proc.finish(expect_rc=0, timeout=HANG_TIMEOUT)
+            r = client.finish(expect_rc=1, timeout=HANG_TIMEOUT)
+            out, err = r.stdout, r.stderr
+            check("shutting down" in out + err or "vanished" in out + err
+                  or "closed" in out + err, "client did not say the server went away", out, err)
+        finally:
+            if client.alive():
+                client.abandon()
+
+
+def nft_counter(ns):
+    out = sh("nft", "list", "table", "netdev", "netab_chaos", netns=ns)
+    for line in out.splitlines():
+        if "counter packets" in line and "udp" in line:  # the first rule: UDP to the client
+            return int(line.split("counter packets")[1].split()[0])
+    raise TestFailure("nft counter not found:\n" + out)
+
+
+def case_blackhole(netab, pair, what, test_args):
+    ns_s, ns_c = pair.ns_b, pair.ns_a
+    udp = "-u" in test_args
+    with Server(netab, netns=ns_s, bind=pair.addr_b) as srv:
+        args = [netab, "run", "-c", pair.addr_b, "-p", str(srv.port), "-t", "30",
+                "--json"] + test_args
+        client = start(args, netns=ns_c)
+        try:
+            time.sleep(3.0)
+            check(client.poll() is None, f"{what}: client ended early", client.poll())
+            # A silent blackhole: the server's packets to the client vanish on the wire (netdev
+            # egress, counted; a drop there is not reported to the sender, unlike one in the
+            # output hook) and nothing from the client arrives.
+            sh("nft", "add", "table", "netdev", "netab_chaos", netns=ns_s)
+            sh("nft", "add", "chain", "netdev", "netab_chaos", "out",
+               f"{{ type filter hook egress device {pair.dev_b} priority 0; }}", netns=ns_s)
+            sh("nft", "add", "chain", "netdev", "netab_chaos", "in",
+               f"{{ type filter hook ingress device {pair.dev_b} priority 0; }}", netns=ns_s)
+            sh("nft", "add", "rule", "netdev", "netab_chaos", "out", "ip", "daddr", pair.addr_a,
+               "meta", "l4proto", "udp", "counter", "drop", netns=ns_s)
+            sh("nft", "add", "rule", "netdev", "netab_chaos", "out", "ip", "daddr", pair.addr_a,
+               "drop", netns=ns_s)
+            sh("nft", "add", "rule", "netdev", "netab_chaos", "in", "ip", "saddr", pair.addr_a,
+               "drop", netns=ns_s)
+            t0 = time.monotonic()
+            last, last_change = nft_counter(ns_s), t0
+            ended_at = client_s = None
+            while time.monotonic() - t0 < 9.0:
+                time.sleep(0.1)
+                c = nft_counter(ns_s)
+                if c != last:
+                    last, last_change = c, time.monotonic()
+                if ended_at is None and "vanished" in srv.log_text():
+                    ended_at = time.monotonic() - t0
+                if client_s is None and client.poll() is not None:
+                    client_s = time.monotonic() - t0
+                if (ended_at is not None and client_s is not None
+                        and time.monotonic() - last_change > 1.0):
+                    break
+            stopped = last_change - t0
+            log(f"blackhole {what}: server's UDP output stopped {stopped:.2f} s after the "
+                f"blackhole ({last} packets counted); test ended after {ended_at} s")
+            if udp and "-R" in test_args:
+                check(last > 0, f"{what}: the counter saw none of the server's datagrams")
+            check(stopped < LIVENESS_S, f"{what}: the server kept sending for 5 s or more", stopped)
+            check(ended_at is not None and ended_at < LIVENESS_S + 0.5,
+                  f"{what}: the server did not log the vanished client within the bound", ended_at)
+            r = client.finish(expect_rc=1, timeout=HANG_TIMEOUT)
+            out, err = r.stdout, r.stderr
+            if client_s is None:
+                client_s = time.monotonic() - t0
+            log(f"blackhole {what}: the client exited {client_s:.2f} s after the blackhole")
+            # The client's own bound: the liveness timeout, plus a moment to tear down.
+            check(client_s < LIVENESS_S + 1.0, f"{what}: the client took too long", client_s)
+            check("vanished" in out + err or "timed out" in out + err,
+                  f"{what}: client did not report the vanished server", out[-2000:], err[-2000:])
+        finally:
+            if client.alive():
+                client.abandon()
+            sh("nft", "delete", "table", "netdev", "netab_chaos", netns=ns_s, check_rc=False)
+        good_test(netab, srv.port, f"a blackholed {what} client", host=pair.addr_b, netns=ns_c)
+
+
+def body(netab):
+    srv = Server(netab).start()
+    try:
+        for kind, reverse in (("udp_stream", False), ("udp_stream", True), ("tcp_stream", True),
+                              ("tcp_stream", False), ("tcp_rr", False), ("udp_rr", False),
+                              ("tcp_crr", False)):
+            case_reset(netab, srv, kind, reverse)
+        case_udp_rr_replies(netab, srv)
+        case_half_frame_cpu(netab, srv)
+    except BaseException:
+        log("--- server log ---\n" + srv.log_text()[-6000:])
+        srv.stop()
+        raise
+    # After all those resets nothing is left running: SIGTERM ends the server within 2 s.
+    t0 = time.monotonic()
+    problem = srv.stop()
+    took = time.monotonic() - t0
+    log(f"reset: server stopped {took:.2f} s after SIGTERM")
+    check(problem is None, "server after the resets", problem)
+    check(took < 2.0, "the server took 2 s or more to exit after SIGTERM", took)
+    case_flood(netab)
+    case_memory(netab)
+    case_sigterm(netab)
+    require_root_netns()
+    with NetnsPair("chaos") as pair:
+        for what, args in (("udp reverse", ["-u", "-b", "200M", "-R"]),
+                           ("udp forward", ["-u", "-b", "200M"]),
+                           ("tcp reverse", ["-R", "-b", "200M"]),
+                           ("tcp_crr", ["--test", "tcp_crr"])):
+            case_blackhole(netab, pair, what, args)
+
+
+if __name__ == "__main__":
+    run_main(body)
