@@ -11,6 +11,7 @@
 #include "cli/cli.h"
 #include "cli/cli_common.h"
 #include "cli/cli_server.h"
+#include "proto/auth.h"
 #include "proto/server.h"
 
 static const char server_usage[] =
@@ -30,6 +31,8 @@ static const char server_usage[] =
     "      --max-streams N      data connections per test (default 128)\n"
     "      --idle-timeout MS    longest silence tolerated from a peer (default 10000)\n"
     "      --port-file FILE     write the bound port to FILE once listening\n"
+    "      --auth-key FILE      serve only clients that prove they hold the secret in\n"
+    "                           FILE (netab run --auth-key; the file must be private)\n"
     "  -h, --help\n"
     "\n"
     "One log line per test: peer, parameters, result. SIGINT or SIGTERM stops the\n"
@@ -51,7 +54,8 @@ enum {
     OPT_IDLE,
     OPT_LOGFILE,
     OPT_PIDFILE,
-    OPT_PORTFILE
+    OPT_PORTFILE,
+    OPT_AUTH_KEY
 };
 
 static const struct option server_options[] = {
@@ -66,6 +70,7 @@ static const struct option server_options[] = {
     {"logfile", required_argument, NULL, OPT_LOGFILE},
     {"pidfile", required_argument, NULL, OPT_PIDFILE},
     {"port-file", required_argument, NULL, OPT_PORTFILE},
+    {"auth-key", required_argument, NULL, OPT_AUTH_KEY},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -130,6 +135,9 @@ int cli_server_parse(int argc, char **argv, struct server_opts *o)
         case OPT_PORTFILE:
             o->portfile = optarg;
             break;
+        case OPT_AUTH_KEY:
+            o->auth_key_file = optarg;
+            break;
         case 'h':
             fputs(server_usage, stdout);
             return EXIT_OK;
@@ -157,12 +165,10 @@ static int write_file(const char *path, unsigned long value)
     return fclose(f) ? -1 : 0;
 }
 
-int cli_server(int argc, char **argv)
+/* Opens the log, binds, daemonises if asked and serves until a signal. Returns the exit code. */
+static int serve(struct server_opts o)
 {
-    struct server_opts o;
-    int rc = cli_server_parse(argc, argv, &o);
-    if (rc >= 0)
-        return rc;
+    int rc;
     FILE *log = NULL;
     if (o.logfile) {
         log = fopen(o.logfile, "a");
@@ -201,8 +207,8 @@ int cli_server(int argc, char **argv)
     sigaction(SIGTERM, &sa, NULL);
     signal(SIGPIPE, SIG_IGN);
     if (o.cfg.log && !o.daemon)
-        fprintf(o.cfg.log, "netab server %s listening on port %u\n", NETAB_VERSION,
-                server_port(srv));
+        fprintf(o.cfg.log, "netab server %s listening on port %u%s\n", NETAB_VERSION,
+                server_port(srv), o.cfg.auth_key ? " (clients must prove the --auth-key)" : "");
     rc = server_run(srv);
     running = NULL;
     server_free(srv);
@@ -211,4 +217,23 @@ int cli_server(int argc, char **argv)
     if (log)
         fclose(log);
     return rc ? EXIT_FAIL : EXIT_OK;
+}
+
+int cli_server(int argc, char **argv)
+{
+    struct server_opts o;
+    int rc = cli_server_parse(argc, argv, &o);
+    if (rc >= 0)
+        return rc;
+    /* The key is read first: a bad key file stops the server before it listens. */
+    struct auth_key *key = NULL;
+    char err[NB_ERRLEN];
+    if (o.auth_key_file && auth_key_load(o.auth_key_file, &key, err, sizeof(err))) {
+        fprintf(stderr, "netab server: %s\n", err);
+        return EXIT_FAIL;
+    }
+    o.cfg.auth_key = key;
+    rc = serve(o);
+    auth_key_free(key);
+    return rc;
 }

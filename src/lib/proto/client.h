@@ -7,6 +7,8 @@
 #include "engine/params.h"
 #include "engine/run_result.h"
 
+struct auth_key;
+
 struct client_config {
     const char *host;
     uint16_t port;
@@ -17,6 +19,8 @@ struct client_config {
     uint16_t cport_lo, cport_hi; /* tcp_crr --cport-range, 0 = kernel's choice */
     int connect_timeout_ms;
     int idle_timeout_ms; /* longest wait for the server's next message */
+    /* --auth-key: prove it to the server and require its proof; NULL = none (auth.h). */
+    const struct auth_key *auth_key;
     /* Called from the client's thread at each interval; may be NULL. */
     void (*on_interval)(const struct interval_report *iv, void *ctx);
     void *ctx;

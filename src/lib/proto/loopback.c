@@ -26,6 +26,7 @@ int loopback_run(const struct client_config *cfg, const struct test_params *p,
     sc.max_streams = 2 * PARAMS_MAX_STREAMS;
     sc.idle_timeout_ms = cfg->idle_timeout_ms;
     sc.max_send_buffers = UINT64_MAX;
+    sc.auth_key = cfg->auth_key; /* --auth-key also exercises the exchange on loopback */
     struct server *srv;
     int rc = server_open(&srv, &sc, res->error, sizeof(res->error));
     if (rc)

@@ -15,6 +15,8 @@
 
 #define SERVER_DEFAULT_PORT 5301
 
+struct auth_key;
+
 struct server_config {
     const char *bind_addr;     /* NULL = any address */
     uint16_t port;             /* 0 = ephemeral */
@@ -26,6 +28,9 @@ struct server_config {
     uint64_t max_send_buffers; /* bytes of send buffers one test may cost (streams x -l) */
     bool one_off;              /* exit after one test */
     FILE *log;                 /* one line per test and per rejected peer; NULL = silent */
+
+    /* --auth-key: clients must prove they hold it (auth.h); NULL = anyone may test. */
+    const struct auth_key *auth_key;
 };
 
 void server_config_defaults(struct server_config *cfg);

@@ -26,6 +26,7 @@ struct run_spec {
     bool json;                   /* -J, --json */
     const char *db;              /* --db: results store to record the run in, or NULL */
     const char *db_label;        /* --db-label: stored as the run's variant */
+    const char *auth_key_file;   /* --auth-key: the CLI loads it into client.auth_key */
     bool help;                   /* -h, --help was given: print the usage, run nothing */
     bool req_set, resp_set;      /* --req-size / --resp-size given */
     bool block_set;              /* -l given; otherwise the test kind's default block */

@@ -71,6 +71,7 @@ enum {
     OPT_LINGER0,
     OPT_DB,
     OPT_DB_LABEL,
+    OPT_AUTH_KEY,
 };
 
 static const char short_options[] = ":c:p:B:46t:n:P:Rl:w:M:NC:O:A:i:Jhub:";
@@ -109,6 +110,7 @@ static const struct option long_options[] = {
     {"linger0", no_argument, NULL, OPT_LINGER0},
     {"db", required_argument, NULL, OPT_DB},
     {"db-label", required_argument, NULL, OPT_DB_LABEL},
+    {"auth-key", required_argument, NULL, OPT_AUTH_KEY},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -163,6 +165,9 @@ static bool parse_client_option(int c, const char *arg, struct run_spec *o, char
         return true;
     case OPT_DB_LABEL:
         o->db_label = arg;
+        return true;
+    case OPT_AUTH_KEY:
+        o->auth_key_file = arg;
         return true;
     case 'h':
         o->help = true;
