@@ -262,6 +262,12 @@ int auth_server_check_proof(struct auth_session *as, const json_t *msg, char *er
     return 0;
 }
 
+void auth_session_proof(const struct auth_session *as, enum auth_role role,
+                        uint8_t proof[AUTH_PROOF_LEN])
+{
+    hmac_nonces(as, role == AUTH_SERVER ? LABEL_SERVER : LABEL_CLIENT, proof);
+}
+
 void auth_session_cookie(const struct auth_session *as, uint8_t cookie[TEST_COOKIE_LEN])
 {
     uint8_t mac[crypto_auth_hmacsha256_BYTES];

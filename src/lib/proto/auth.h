@@ -100,6 +100,17 @@ NB_MUST_CHECK int auth_server_welcome(struct auth_session *as, const struct auth
 NB_MUST_CHECK int auth_server_check_proof(struct auth_session *as, const json_t *msg, char *err,
                                           size_t errlen);
 
+/* Whose proof: the server's (in welcome) or the client's (in auth). */
+enum auth_role { AUTH_SERVER, AUTH_CLIENT };
+
+/*
+ * The proof that role's end computes from as's key and both nonces. The
+ * exchange above uses it; tests and harnesses use it to forge proofs under
+ * a wrong key or for other nonces.
+ */
+void auth_session_proof(const struct auth_session *as, enum auth_role role,
+                        uint8_t proof[AUTH_PROOF_LEN]);
+
 /* The test cookie of an authenticated session (both ends derive the same). */
 void auth_session_cookie(const struct auth_session *as, uint8_t cookie[TEST_COOKIE_LEN]);
 
