@@ -27,7 +27,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         FUZZ_CHECK(used > FRAME_HEADER && used <= size - off, "consumed size within the buffer");
         FUZZ_CHECK(json_is_object(msg), "a frame is a JSON object");
-        char e2[NB_ERRLEN];
+        char e2[NB_ERRLEN] = "";
         (void)msg_type(msg);
         if (msg_check_hello(msg, e2, sizeof(e2)))
             FUZZ_CHECK(e2[0], "hello refusal has a sentence");

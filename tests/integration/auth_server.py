@@ -142,6 +142,9 @@ def cases(netab, tmp):
         r = netab_run(netab, ["-t", "0.2", "--auth-key", path], expect_rc=1)
         check(needle in r.doc.get("error", ""), f"run refuses key file {path}", r.describe())
 
+    # Without -c the in-process server takes the same key, and the exchange runs on loopback.
+    check_doc(netab_run(netab, ["-t", "0.3", "-i", "0", "--auth-key", key]).doc)
+
     with Server(netab, extra=["--auth-key", key]) as srv:
         c = ["-c", "127.0.0.1", "-p", str(srv.port), "-t", "0.5", "-i", "0"]
         r = netab_run(netab, c + ["--auth-key", key])
