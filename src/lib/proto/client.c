@@ -37,9 +37,10 @@ struct client {
     int ctl;
     uint64_t idle_ns;
     uint8_t cookie[TEST_COOKIE_LEN];
-    struct auth_session auth; /* --auth-key: the exchange, and the cookie it derives */
-    uint16_t *udp_ports;      /* from "accept", UDP tests */
-    uint16_t crr_port;        /* from "accept", tcp_crr */
+    uint16_t *udp_ports; /* from "accept", UDP tests */
+    uint16_t crr_port;   /* from "accept", tcp_crr */
+    /* --auth-key: the exchange, and the cookie it derives. */
+    struct auth_session auth;
 };
 
 static uint64_t deadline(const struct client *c)
