@@ -45,8 +45,13 @@ int auth_key_from_bytes(const void *bytes, size_t len, struct auth_key **out, ch
     if (len > AUTH_KEY_MAX)
         return err_set(err, errlen, EINVAL, "the key has %zu bytes; at most %d are allowed", len,
                        AUTH_KEY_MAX);
-    /* Guarded, locked memory: the secret never reaches swap and is wiped by sodium_free. */
-    struct auth_key *k = sodium_malloc(sizeof(*k) + len);
+    /*
+     * Guarded, locked memory: the secret never reaches swap and is wiped by
+     * sodium_free. sodium_malloc puts the block's end at a guard page, so
+     * the block is aligned only when its size is a multiple of the alignment.
+     */
+    size_t size = (sizeof(struct auth_key) + len + 15) & ~(size_t)15;
+    struct auth_key *k = sodium_malloc(size);
     if (!k)
         return err_set(err, errlen, ENOMEM, "out of memory for the key");
     k->len = len;
