@@ -93,7 +93,8 @@ int auth_key_load(const char *path, struct auth_key **out, char *err, size_t err
     int rc = sodium_ready(err, errlen); /* before sodium_malloc */
     if (rc)
         return rc;
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+    /* O_NONBLOCK: a FIFO given as key file must not hang the start; it is refused below. */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
     if (fd < 0)
         return err_set(err, errlen, errno, "cannot open key file %s: %s", path, strerror(errno));
     /* One byte more than allowed, to notice a file that grew after fstat. */

@@ -341,6 +341,13 @@ static void test_key_file_permissions(void **state)
     /* A directory and a missing file are refused with their own reasons. */
     assert_int_equal(auth_key_load(dir, &k, err, sizeof(err)), -EINVAL);
     assert_non_null(strstr(err, "not a regular file"));
+    /* A FIFO is refused at once, not waited on. */
+    char fifo[600];
+    snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    assert_int_equal(auth_key_load(fifo, &k, err, sizeof(err)), -EINVAL);
+    assert_non_null(strstr(err, "not a regular file"));
+    unlink(fifo);
     char missing[600];
     snprintf(missing, sizeof(missing), "%s/none", dir);
     assert_int_equal(auth_key_load(missing, &k, err, sizeof(err)), -ENOENT);
