@@ -9,6 +9,7 @@
 #include "cli/cli_common.h"
 #include "cli/cli_plot.h"
 #include "cli/cli_run.h"
+#include "proto/auth.h"
 #include "proto/loopback.h"
 #include "report/run_json.h"
 #include "report/run_plot.h"
@@ -63,6 +64,8 @@ static const char run_usage[] =
     "      --plot FILE        draw the interval timeline; .png, .svg or .pdf by extension\n"
     "      --plot-width N, --plot-height N  its size, pixels or points (default 800x500)\n"
     "      --connect-timeout MS  (default 5000)   --idle-timeout MS  (default 10000)\n"
+    "      --auth-key FILE    prove the shared secret in FILE to the server, and require\n"
+    "                         its proof (the server's --auth-key; docs/server.md)\n"
     "  -h, --help\n"
     "\n"
     "Sizes take K/M/G (1024-based) and Ki/Mi/Gi. Exit status: 0 success, 1 the test\n"
@@ -156,12 +159,18 @@ int cli_run(int argc, char **argv)
     res.port = o.host ? o.client.port : 0;
     if (!o.json)
         run_text_header(stdout, &res);
-    if (o.host) {
+    struct auth_key *key = NULL;
+    rc = o.auth_key_file ? auth_key_load(o.auth_key_file, &key, res.error, sizeof(res.error)) : 0;
+    o.client.auth_key = key;
+    if (rc) {
+        /* A bad key file fails like a run: exit 1 and, with --json, the one document. */
+    } else if (o.host) {
         o.client.host = o.host;
         rc = client_run(&o.client, &o.params, &res);
     } else {
         rc = loopback_run(&o.client, &o.params, &res);
     }
+    auth_key_free(key);
     json_t *doc = run_json_build(&res);
     if (o.json) {
         json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));

@@ -11,6 +11,7 @@
 #include "cli/cli.h"
 #include "cli/cli_common.h"
 #include "cli/cli_server.h"
+#include "proto/auth.h"
 #include "proto/server.h"
 
 static const char server_usage[] =
@@ -35,6 +36,8 @@ static const char server_usage[] =
     "      --max-test-memory SIZE  stream memory one test may cost (default 256M)\n"
     "      --max-memory SIZE    stream memory all running tests may cost (default 1G)\n"
     "      --port-file FILE     write the bound port to FILE once listening\n"
+    "      --auth-key FILE      serve only clients that prove they hold the secret in\n"
+    "                           FILE (netab run --auth-key; the file must be private)\n"
     "  -h, --help\n"
     "\n"
     "One log line per test: peer, parameters, result. SIGINT or SIGTERM stops the\n"
@@ -61,7 +64,8 @@ enum {
     OPT_PER_ADDR,
     OPT_PENDING,
     OPT_TEST_MEMORY,
-    OPT_MEMORY
+    OPT_MEMORY,
+    OPT_AUTH_KEY
 };
 
 static const struct option server_options[] = {
@@ -81,6 +85,7 @@ static const struct option server_options[] = {
     {"max-pending", required_argument, NULL, OPT_PENDING},
     {"max-test-memory", required_argument, NULL, OPT_TEST_MEMORY},
     {"max-memory", required_argument, NULL, OPT_MEMORY},
+    {"auth-key", required_argument, NULL, OPT_AUTH_KEY},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -168,6 +173,9 @@ int cli_server_parse(int argc, char **argv, struct server_opts *o)
         case OPT_PORTFILE:
             o->portfile = optarg;
             break;
+        case OPT_AUTH_KEY:
+            o->auth_key_file = optarg;
+            break;
         case 'h':
             fputs(server_usage, stdout);
             return EXIT_OK;
@@ -195,12 +203,10 @@ static int write_file(const char *path, unsigned long value)
     return fclose(f) ? -1 : 0;
 }
 
-int cli_server(int argc, char **argv)
+/* Opens the log, binds, daemonises if asked and serves until a signal. Returns the exit code. */
+static int serve(struct server_opts o)
 {
-    struct server_opts o;
-    int rc = cli_server_parse(argc, argv, &o);
-    if (rc >= 0)
-        return rc;
+    int rc;
     FILE *log = NULL;
     if (o.logfile) {
         log = fopen(o.logfile, "a");
@@ -242,8 +248,8 @@ int cli_server(int argc, char **argv)
     sigaction(SIGTERM, &sa, NULL);
     signal(SIGPIPE, SIG_IGN);
     if (o.cfg.log && !o.daemon)
-        fprintf(o.cfg.log, "netab server %s listening on port %u\n", NETAB_VERSION,
-                server_port(srv));
+        fprintf(o.cfg.log, "netab server %s listening on port %u%s\n", NETAB_VERSION,
+                server_port(srv), o.cfg.auth_key ? " (clients must prove the --auth-key)" : "");
     rc = server_run(srv);
     running = NULL;
     server_free(srv);
@@ -252,4 +258,23 @@ int cli_server(int argc, char **argv)
     if (log)
         fclose(log);
     return rc ? EXIT_FAIL : EXIT_OK;
+}
+
+int cli_server(int argc, char **argv)
+{
+    struct server_opts o;
+    int rc = cli_server_parse(argc, argv, &o);
+    if (rc >= 0)
+        return rc;
+    /* The key is read first: a bad key file stops the server before it listens. */
+    struct auth_key *key = NULL;
+    char err[NB_ERRLEN];
+    if (o.auth_key_file && auth_key_load(o.auth_key_file, &key, err, sizeof(err))) {
+        fprintf(stderr, "netab server: %s\n", err);
+        return EXIT_FAIL;
+    }
+    o.cfg.auth_key = key;
+    rc = serve(o);
+    auth_key_free(key);
+    return rc;
 }

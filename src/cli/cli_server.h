@@ -10,6 +10,7 @@ struct server_opts {
     struct server_config cfg;
     bool daemon;
     const char *logfile, *pidfile, *portfile;
+    const char *auth_key_file; /* --auth-key: loaded by cli_server() */
 };
 
 /*

@@ -10,6 +10,7 @@
 #include "engine/sockopt.h"
 #include "engine/stream_set.h"
 #include "engine/window.h"
+#include "proto/auth.h"
 #include "proto/datahdr.h"
 #include "proto/frame.h"
 #include "proto/heartbeat.h"
@@ -41,6 +42,8 @@ struct client {
     uint16_t crr_port;   /* from "accept", tcp_crr */
     int liveness_ms;     /* from "accept": the server takes heartbeats; 0 = an older server */
     struct heartbeat hb; /* while the test runs */
+    /* --auth-key: the exchange, and the cookie it derives. */
+    struct auth_session auth;
 };
 
 static uint64_t deadline(const struct client *c)
@@ -98,12 +101,19 @@ static int read_ports(struct client *c, const json_t *accept)
     return 0;
 }
 
-static int handshake(struct client *c)
+/*
+ * hello and welcome; with --auth-key also the server's proof, checked here,
+ * and ours, sent back (auth.h).
+ */
+static int greet(struct client *c)
 {
     char *err = c->res->error;
     size_t len = sizeof(c->res->error);
     json_t *m = msg_hello();
-    int rc = frame_send(c->ctl, m, deadline(c), err, len);
+    int rc = m ? auth_client_hello(&c->auth, c->cfg->auth_key, m, err, len)
+               : err_set(err, len, ENOMEM, "out of memory");
+    if (!rc)
+        rc = frame_send(c->ctl, m, deadline(c), err, len);
     json_decref(m);
     if (rc)
         return rc;
@@ -114,12 +124,26 @@ static int handshake(struct client *c)
                 rc == -ECONNRESET ? "it closed the connection" : "it answered something else");
     if (!rc)
         rc = msg_check_welcome(m, err, len);
+    json_t *proof = NULL;
+    if (!rc)
+        rc = auth_client_check_welcome(&c->auth, m, &proof, err, len);
     json_decref(m);
+    if (!rc && proof)
+        rc = frame_send(c->ctl, proof, deadline(c), err, len);
+    json_decref(proof);
+    return rc;
+}
+
+static int handshake(struct client *c)
+{
+    char *err = c->res->error;
+    size_t len = sizeof(c->res->error);
+    int rc = greet(c);
     if (rc)
         return rc;
     /* "heartbeat": older servers ignore it and announce no liveness_ms in "accept". */
-    m = json_pack("{s:s, s:o, s:b}", "type", "start", "params", params_to_json(c->p), "heartbeat",
-                  1);
+    json_t *m = json_pack("{s:s, s:o, s:b}", "type", "start", "params", params_to_json(c->p),
+                          "heartbeat", 1);
     rc = frame_send(c->ctl, m, deadline(c), err, len);
     json_decref(m);
     if (rc)
@@ -127,7 +151,10 @@ static int handshake(struct client *c)
     rc = expect(c, "accept", &m);
     if (rc)
         return rc;
-    if (datahdr_cookie_from_hex(json_string_value(json_object_get(m, "cookie")), c->cookie))
+    /* An authenticated session's cookie is derived by both ends; it is not sent. */
+    if (c->auth.authenticated)
+        auth_session_cookie(&c->auth, c->cookie);
+    else if (datahdr_cookie_from_hex(json_string_value(json_object_get(m, "cookie")), c->cookie))
         rc = err_set(err, len, EPROTO, "server sent a malformed test cookie");
     if (!rc)
         rc = read_ports(c, m);

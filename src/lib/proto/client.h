@@ -8,6 +8,8 @@
 #include "engine/params.h"
 #include "engine/run_result.h"
 
+struct auth_key;
+
 struct client_config {
     const char *host;
     uint16_t port;
@@ -20,6 +22,8 @@ struct client_config {
     int idle_timeout_ms; /* longest wait for the server's next message */
     /* Collect no per-CPU, kernel or perf counters (NETAB_NO_COUNTERS; the cost benchmark). */
     bool no_counters;
+    /* --auth-key: prove it to the server and require its proof; NULL = none (auth.h). */
+    const struct auth_key *auth_key;
     /* Called from the client's thread at each interval; may be NULL. */
     void (*on_interval)(const struct interval_report *iv, void *ctx);
     void *ctx;

@@ -30,6 +30,7 @@ int loopback_run(const struct client_config *cfg, const struct test_params *p,
     sc.max_test_memory = UINT64_MAX;
     sc.max_memory = UINT64_MAX;
     sc.no_counters = cfg->no_counters;
+    sc.auth_key = cfg->auth_key; /* --auth-key also exercises the exchange on loopback */
     struct server *srv;
     int rc = server_open(&srv, &sc, res->error, sizeof(res->error));
     if (rc)

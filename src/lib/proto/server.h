@@ -15,6 +15,8 @@
 
 #define SERVER_DEFAULT_PORT 5301
 
+struct auth_key;
+
 struct server_config {
     const char *bind_addr;    /* NULL = any address */
     uint16_t port;            /* 0 = ephemeral */
@@ -31,6 +33,9 @@ struct server_config {
     bool one_off;             /* exit after one test */
     bool no_counters;         /* collect no per-CPU, kernel or perf counters */
     FILE *log;                /* one line per test and per rejected peer; NULL = silent */
+
+    /* --auth-key: clients must prove they hold it (auth.h); NULL = anyone may test. */
+    const struct auth_key *auth_key;
 };
 
 void server_config_defaults(struct server_config *cfg);

@@ -15,6 +15,7 @@
 #include "engine/sockopt.h"
 #include "engine/stream_set.h"
 #include "engine/window.h"
+#include "proto/auth.h"
 #include "proto/frame.h"
 #include "proto/heartbeat.h"
 #include "proto/msg.h"
@@ -28,8 +29,9 @@ struct session {
     int fd;
     char peer[80];
     uint64_t idle_ns;
-    bool heartbeats;   /* the client asked for them in "start" (docs/protocol.md) */
-    uint64_t reserved; /* bytes of the server's --max-memory this test holds */
+    bool heartbeats;          /* the client asked for them in "start" (docs/protocol.md) */
+    uint64_t reserved;        /* bytes of the server's --max-memory this test holds */
+    struct auth_session auth; /* --auth-key: the exchange in greet(), the cookie it derives */
     char err[NB_ERRLEN];
 };
 
@@ -47,21 +49,48 @@ static int recv_msg(struct session *ss, json_t **msg)
     return frame_recv(ss->fd, msg, clock_now_ns() + ss->idle_ns, ss->err, sizeof(ss->err));
 }
 
+/*
+ * With --auth-key, the message after welcome must be the client's proof. A
+ * client that closes instead has refused the server's proof: its key differs.
+ */
+static int receive_proof(struct session *ss)
+{
+    json_t *m = NULL;
+    int rc = recv_msg(ss, &m);
+    if (rc == -ECONNRESET)
+        rc = err_set(ss->err, sizeof(ss->err), EACCES,
+                     "authentication failed: the client closed the connection instead of proving "
+                     "that it holds the key (its key differs from this server's)");
+    else if (!rc)
+        rc = auth_server_check_proof(&ss->auth, m, ss->err, sizeof(ss->err));
+    json_decref(m);
+    if (rc)
+        send_error(ss, ss->err);
+    return rc;
+}
+
 static int greet(struct session *ss, const uint8_t prefix[4])
 {
-    json_t *hello = NULL;
+    json_t *hello = NULL, *w = NULL;
     int rc = frame_recv_body(ss->fd, prefix, &hello, clock_now_ns() + ss->idle_ns, ss->err,
                              sizeof(ss->err));
     if (!rc)
         rc = msg_check_hello(hello, ss->err, sizeof(ss->err));
+    if (!rc && !(w = msg_welcome()))
+        rc = err_set(ss->err, sizeof(ss->err), ENOMEM, "out of memory");
+    if (!rc)
+        rc = auth_server_welcome(&ss->auth, ss->server->cfg.auth_key, hello, w, ss->err,
+                                 sizeof(ss->err));
     json_decref(hello);
     if (rc) {
+        json_decref(w);
         send_error(ss, ss->err);
         return rc;
     }
-    json_t *w = msg_welcome();
     rc = frame_send(ss->fd, w, clock_now_ns() + ss->idle_ns, ss->err, sizeof(ss->err));
     json_decref(w);
+    if (!rc && ss->server->cfg.auth_key)
+        rc = receive_proof(ss);
     return rc;
 }
 
@@ -75,6 +104,31 @@ static uint64_t test_memory(const struct test_params *p)
     for (int i = 0; i < n; i++)
         sends[i] = p->reverse || (p->bidir && i >= p->streams);
     return stream_set_memory(p, sends, n, true);
+}
+
+/*
+ * The test's cookie: derived from the authenticated session with
+ * --auth-key (both ends compute it, it is never sent), random otherwise.
+ */
+static int session_cookie(struct session *ss, uint8_t cookie[TEST_COOKIE_LEN])
+{
+    if (ss->auth.authenticated) {
+        auth_session_cookie(&ss->auth, cookie);
+        return 0;
+    }
+    return datahdr_cookie_new(cookie);
+}
+
+/* The "accept" message; it names the cookie only when the client cannot derive it. */
+static json_t *accept_message(const struct session *ss, const struct pending_test *t)
+{
+    json_t *acc = msg_simple("accept");
+    if (acc && !ss->auth.authenticated) {
+        char hex[33];
+        datahdr_cookie_to_hex(t->cookie, hex);
+        json_object_set_new(acc, "cookie", json_string(hex));
+    }
+    return acc;
 }
 
 static int check_limits(struct session *ss, const struct test_params *p)
@@ -130,14 +184,12 @@ static bool peer_gone(int fd)
 }
 
 /*
- * Sends "accept" with the test's cookie, extra's fields (extra is consumed)
+ * Sends "accept" (accept_message()), extra's fields (extra is consumed)
  * and, for a client that asked for heartbeats, the liveness timeout.
  */
 static int send_accept(struct session *ss, const struct pending_test *t, json_t *extra)
 {
-    char hex[33];
-    datahdr_cookie_to_hex(t->cookie, hex);
-    json_t *acc = json_pack("{s:s, s:s}", "type", "accept", "cookie", hex);
+    json_t *acc = accept_message(ss, t);
     if (extra)
         json_object_update(acc, extra);
     json_decref(extra);
@@ -165,7 +217,7 @@ static int gather_tcp(struct session *ss, const struct test_params *p, struct pe
     }
     t->expected = n;
     t->want_server_sends = want;
-    int rc = datahdr_cookie_new(t->cookie);
+    int rc = session_cookie(ss, t->cookie);
     if (rc) {
         free(want);
         return err_set(ss->err, sizeof(ss->err), rc, "cannot create a test cookie");
@@ -250,7 +302,7 @@ static int gather_connections(struct session *ss, const struct test_params *p,
         t->fds[i] = -1;
         t->server_sends[i] = p->reverse || (p->bidir && i >= p->streams);
     }
-    if (datahdr_cookie_new(t->cookie))
+    if (session_cookie(ss, t->cookie))
         return err_set(ss->err, sizeof(ss->err), EIO, "cannot create a test cookie");
     if (params_is_udp(p->kind))
         return gather_udp(ss, p, t, peers, peer_lens);

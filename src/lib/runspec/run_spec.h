@@ -28,6 +28,7 @@ struct run_spec {
     const char *db_label;         /* --db-label: stored as the run's variant */
     const char *plot;             /* --plot: draw the interval timeline into this file, or NULL */
     long plot_width, plot_height; /* --plot-width, --plot-height; 0 = the default */
+    const char *auth_key_file;    /* --auth-key: the CLI loads it into client.auth_key */
     bool help;                    /* -h, --help was given: print the usage, run nothing */
     bool req_set, resp_set;       /* --req-size / --resp-size given */
     bool block_set;               /* -l given; otherwise the test kind's default block */

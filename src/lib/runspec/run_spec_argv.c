@@ -145,6 +145,8 @@ static void push_client(struct argvec *a, const struct run_spec *s, const struct
         push_uint(a, "--connect-timeout", (unsigned)c->connect_timeout_ms);
     if (c->idle_timeout_ms != k->idle_timeout_ms)
         push_uint(a, "--idle-timeout", (unsigned)c->idle_timeout_ms);
+    if (s->auth_key_file)
+        push_opt(a, "--auth-key", s->auth_key_file);
     push_flag(a, s->json, "--json");
     if (s->db)
         push_opt(a, "--db", s->db);

@@ -75,6 +75,7 @@ enum {
     OPT_PLOT,
     OPT_PLOT_WIDTH,
     OPT_PLOT_HEIGHT,
+    OPT_AUTH_KEY,
 };
 
 static const char short_options[] = ":c:p:B:46t:n:P:Rl:w:M:NC:O:A:i:Jhub:";
@@ -117,6 +118,7 @@ static const struct option long_options[] = {
     {"plot", required_argument, NULL, OPT_PLOT},
     {"plot-width", required_argument, NULL, OPT_PLOT_WIDTH},
     {"plot-height", required_argument, NULL, OPT_PLOT_HEIGHT},
+    {"auth-key", required_argument, NULL, OPT_AUTH_KEY},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -195,6 +197,9 @@ static bool parse_client_option(int c, const char *arg, struct run_spec *o, char
         return true;
     case OPT_CPORT_RANGE:
         return parse_cport_range(arg, o, err, errlen);
+    case OPT_AUTH_KEY:
+        o->auth_key_file = arg;
+        return true;
     case 'h':
         o->help = true;
         return true;

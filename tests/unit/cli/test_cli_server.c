@@ -71,6 +71,8 @@ static void test_defaults(void **state)
     assert_null(o.logfile);
     assert_null(o.pidfile);
     assert_null(o.portfile);
+    assert_null(o.auth_key_file);
+    assert_null(o.cfg.auth_key);
 }
 
 static void test_options(void **state)
@@ -113,6 +115,8 @@ static void test_options(void **state)
     assert_string_equal(o.logfile, "/tmp/l");
     assert_string_equal(o.pidfile, "/tmp/p");
     assert_string_equal(o.portfile, "/tmp/q");
+    assert_int_equal(parse(&o, "--auth-key", "/etc/netab/key"), -1);
+    assert_string_equal(o.auth_key_file, "/etc/netab/key");
 }
 
 static void test_bad_usage(void **state)

@@ -200,6 +200,7 @@ static void assert_round_trip(const char *line)
     assert_true(same_string(a.client.bind_addr, b.client.bind_addr));
     assert_true(same_string(a.db, b.db));
     assert_true(same_string(a.db_label, b.db_label));
+    assert_true(same_string(a.auth_key_file, b.auth_key_file));
     run_spec_argv_free(argv);
 }
 
@@ -214,6 +215,7 @@ static void test_argv_round_trip(void **state)
         "-n 12345 -P 3 --bidir -l 1K -w 256K -M 1000 -N -C reno -O 1.5 -i 0",
         "-R -c 198.18.0.2 -p 6000 -4 -B 198.18.0.1 --cport 40000 -A 1,0",
         "-6 -A 1 --connect-timeout 250 --idle-timeout 700 -J --db /tmp/x.db --db-label v1",
+        "-c 198.18.0.2 --auth-key /etc/netab/key",
         "-u -b 0 -l 1400 --gso --gro",
         "-u -b 1.5G -l 9000",
         "-u --udp-default-buffers",
