@@ -409,3 +409,16 @@ void side_report_free(struct side_report *r)
     json_decref(r->perf);
     r->perf = NULL;
 }
+
+void side_report_udp_drops(const struct side_report *r, long long *rcvbuf, long long *inerr)
+{
+    static const char *const groups[] = {"Udp", "Udp6"};
+    long long v;
+    *rcvbuf = *inerr = 0;
+    for (size_t i = 0; i < 2; i++) {
+        if (side_report_kernel_get(r, groups[i], "RcvbufErrors", &v))
+            *rcvbuf += v;
+        if (side_report_kernel_get(r, groups[i], "InErrors", &v))
+            *inerr += v;
+    }
+}

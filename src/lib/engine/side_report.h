@@ -93,6 +93,13 @@ const struct percpu_usage *side_report_pinned_usage(const struct side_report *r)
 bool side_report_kernel_get(const struct side_report *r, const char *group, const char *name,
                             long long *v);
 
+/*
+ * The UDP receive drops in r's kernel counters, IPv4 and IPv6 added:
+ * *rcvbuf the Udp(6).RcvbufErrors deltas, *inerr the Udp(6).InErrors ones
+ * (which include the former). Counters that did not change count as 0.
+ */
+void side_report_udp_drops(const struct side_report *r, long long *rcvbuf, long long *inerr);
+
 /* A perf figure ("instructions") into *v; false when null or absent. */
 bool side_report_perf_get(const struct side_report *r, const char *name, double *v);
 json_t *side_report_host_to_json(const struct hostinfo *h);

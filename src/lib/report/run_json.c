@@ -50,15 +50,8 @@ static void add_udp_kernel(json_t *end, const struct run_result *r)
     const struct side_report *rx = r->params.reverse ? &r->local : &r->remote;
     if (r->params.bidir || !rx->kernel)
         return;
-    long long rcvbuf = 0, inerr = 0, v;
-    if (side_report_kernel_get(rx, "Udp", "RcvbufErrors", &v))
-        rcvbuf += v;
-    if (side_report_kernel_get(rx, "Udp6", "RcvbufErrors", &v))
-        rcvbuf += v;
-    if (side_report_kernel_get(rx, "Udp", "InErrors", &v))
-        inerr += v;
-    if (side_report_kernel_get(rx, "Udp6", "InErrors", &v))
-        inerr += v;
+    long long rcvbuf, inerr;
+    side_report_udp_drops(rx, &rcvbuf, &inerr);
     json_t *rcv = json_object_get(end, "receiver");
     json_object_set_new(rcv, "kernel_drops",
                         json_pack("{s:I, s:I, s:I}", "rcvbuf_errors", (json_int_t)rcvbuf,

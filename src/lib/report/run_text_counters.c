@@ -56,15 +56,8 @@ static void print_udp_drops(FILE *f, const struct run_result *r)
     const struct side_report *rx = r->params.reverse ? &r->local : &r->remote;
     if (r->params.kind != TEST_UDP_STREAM || r->params.bidir || !rx->kernel)
         return;
-    long long rcvbuf = 0, inerr = 0, v;
-    if (side_report_kernel_get(rx, "Udp", "RcvbufErrors", &v))
-        rcvbuf += v;
-    if (side_report_kernel_get(rx, "Udp6", "RcvbufErrors", &v))
-        rcvbuf += v;
-    if (side_report_kernel_get(rx, "Udp", "InErrors", &v))
-        inerr += v;
-    if (side_report_kernel_get(rx, "Udp6", "InErrors", &v))
-        inerr += v;
+    long long rcvbuf, inerr;
+    side_report_udp_drops(rx, &rcvbuf, &inerr);
     fprintf(f,
             "receiver kernel: %lld datagrams dropped at the socket (Udp.RcvbufErrors), %lld "
             "InErrors in all%s\n",
