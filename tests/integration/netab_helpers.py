@@ -683,13 +683,13 @@ def recv_exact(s, n):
     return buf
 
 
-def recv_frame(s):
-    """Reads one control frame. Returns the JSON object, or None if the peer closed."""
+def recv_frame(s, limit=64 * 1024):
+    """Reads one control frame of at most limit bytes. Returns the JSON object, or None if the peer closed."""
     hdr = recv_exact(s, 4)
     if len(hdr) < 4:
         return None
     (n,) = struct.unpack(">I", hdr)
-    check(0 < n <= 64 * 1024, "server sent a frame with an implausible length", n)
+    check(0 < n <= limit, "server sent a frame with an implausible length", n, "limit", limit)
     body = recv_exact(s, n)
     check(len(body) == n, "server closed in the middle of a frame")
     msg = json.loads(body)

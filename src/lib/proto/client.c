@@ -59,7 +59,10 @@ static int expect(struct client *c, const char *type, json_t **out)
 {
     json_t *m = NULL;
     int rc;
-    while (!(rc = frame_recv(c->ctl, &m, deadline(c), c->res->error, sizeof(c->res->error))) &&
+    /* Only "result" may pass FRAME_MAX: the client offered that in "start". */
+    uint32_t max = strcmp(type, "result") ? FRAME_MAX : FRAME_RESULT_MAX;
+    while (!(rc = frame_recv_max(c->ctl, &m, max, deadline(c), c->res->error,
+                                 sizeof(c->res->error))) &&
            heartbeat_is(m))
         json_decref(m);
     if (rc)
@@ -141,9 +144,12 @@ static int handshake(struct client *c)
     int rc = greet(c);
     if (rc)
         return rc;
-    /* "heartbeat": older servers ignore it and announce no liveness_ms in "accept". */
-    json_t *m = json_pack("{s:s, s:o, s:b}", "type", "start", "params", params_to_json(c->p),
-                          "heartbeat", 1);
+    /*
+     * "heartbeat": older servers ignore it and announce no liveness_ms in
+     * "accept"; "result_max": older servers ignore it and keep to FRAME_MAX.
+     */
+    json_t *m = json_pack("{s:s, s:o, s:b, s:i}", "type", "start", "params", params_to_json(c->p),
+                          "heartbeat", 1, "result_max", FRAME_RESULT_MAX);
     rc = frame_send(c->ctl, m, deadline(c), err, len);
     json_decref(m);
     if (rc)

@@ -14,9 +14,14 @@ static uint32_t be32(const uint8_t *p)
 
 int frame_check_length(uint32_t len, char *err, size_t errlen)
 {
+    return frame_check_length_max(len, FRAME_MAX, err, errlen);
+}
+
+int frame_check_length_max(uint32_t len, uint32_t max, char *err, size_t errlen)
+{
     if (len == 0)
         return err_set(err, errlen, EMSGSIZE, "empty control message (length 0)");
-    if (len > FRAME_MAX) {
+    if (len > max) {
         /* Show the prefix as text when it is printable: "GET " is an HTTP client. */
         uint8_t b[4] = {len >> 24, len >> 16, len >> 8, len};
         int printable = 1;
@@ -28,7 +33,7 @@ int frame_check_length(uint32_t len, char *err, size_t errlen)
                            b[1], b[2], b[3]);
         return err_set(err, errlen, EMSGSIZE,
                        "control message length %u exceeds the limit of %u bytes", len,
-                       (unsigned)FRAME_MAX);
+                       (unsigned)max);
     }
     return 0;
 }
@@ -70,11 +75,16 @@ int frame_decode(const uint8_t *buf, size_t len, json_t **out, size_t *consumed,
 
 int frame_encode(const json_t *msg, uint8_t **out, size_t *outlen)
 {
+    return frame_encode_max(msg, FRAME_MAX, out, outlen);
+}
+
+int frame_encode_max(const json_t *msg, size_t max, uint8_t **out, size_t *outlen)
+{
     char *text = json_dumps(msg, JSON_COMPACT);
     if (!text)
         return -ENOMEM;
     size_t len = strlen(text);
-    if (len == 0 || len > FRAME_MAX) {
+    if (len == 0 || len > max || len > UINT32_MAX) {
         free(text);
         return -EMSGSIZE;
     }
@@ -96,9 +106,15 @@ int frame_encode(const json_t *msg, uint8_t **out, size_t *outlen)
 
 int frame_send(int fd, const json_t *msg, uint64_t deadline_ns, char *err, size_t errlen)
 {
+    return frame_send_max(fd, msg, FRAME_MAX, deadline_ns, err, errlen);
+}
+
+int frame_send_max(int fd, const json_t *msg, size_t max, uint64_t deadline_ns, char *err,
+                   size_t errlen)
+{
     uint8_t *buf;
     size_t len;
-    int rc = frame_encode(msg, &buf, &len);
+    int rc = frame_encode_max(msg, max, &buf, &len);
     if (rc)
         return err_set(err, errlen, rc, "cannot encode control message: %s", strerror(-rc));
     rc = io_write_full(fd, buf, len, deadline_ns);
@@ -119,11 +135,12 @@ static int recv_error(int rc, size_t got, size_t want, const char *what, char *e
     return err_set(err, errlen, rc, "cannot read %s: %s", what, strerror(-rc));
 }
 
-int frame_recv_body(int fd, const uint8_t prefix[FRAME_HEADER], json_t **out, uint64_t deadline_ns,
-                    char *err, size_t errlen)
+/* frame_recv_body() against a limit of max bytes. */
+static int recv_body_max(int fd, const uint8_t prefix[FRAME_HEADER], uint32_t max, json_t **out,
+                         uint64_t deadline_ns, char *err, size_t errlen)
 {
     uint32_t len = be32(prefix);
-    int rc = frame_check_length(len, err, errlen);
+    int rc = frame_check_length_max(len, max, err, errlen);
     if (rc)
         return rc;
     char *body = malloc(len);
@@ -139,12 +156,24 @@ int frame_recv_body(int fd, const uint8_t prefix[FRAME_HEADER], json_t **out, ui
     return rc;
 }
 
-int frame_recv(int fd, json_t **out, uint64_t deadline_ns, char *err, size_t errlen)
+int frame_recv_body(int fd, const uint8_t prefix[FRAME_HEADER], json_t **out, uint64_t deadline_ns,
+                    char *err, size_t errlen)
+{
+    return recv_body_max(fd, prefix, FRAME_MAX, out, deadline_ns, err, errlen);
+}
+
+int frame_recv_max(int fd, json_t **out, uint32_t max, uint64_t deadline_ns, char *err,
+                   size_t errlen)
 {
     uint8_t prefix[FRAME_HEADER];
     size_t got = 0;
     int rc = io_read_full(fd, prefix, sizeof(prefix), deadline_ns, &got);
     if (rc)
         return recv_error(rc, got, sizeof(prefix), "a control message", err, errlen);
-    return frame_recv_body(fd, prefix, out, deadline_ns, err, errlen);
+    return recv_body_max(fd, prefix, max, out, deadline_ns, err, errlen);
+}
+
+int frame_recv(int fd, json_t **out, uint64_t deadline_ns, char *err, size_t errlen)
+{
+    return frame_recv_max(fd, out, FRAME_MAX, deadline_ns, err, errlen);
 }

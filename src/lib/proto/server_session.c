@@ -30,6 +30,7 @@ struct session {
     char peer[80];
     uint64_t idle_ns;
     bool heartbeats;          /* the client asked for them in "start" (docs/protocol.md) */
+    size_t result_max;        /* the largest "result" the client accepts ("start") */
     uint64_t reserved;        /* bytes of the server's --max-memory this test holds */
     struct auth_session auth; /* --auth-key: the exchange in greet(), the cookie it derives */
     char err[NB_ERRLEN];
@@ -153,6 +154,26 @@ static int check_limits(struct session *ss, const struct test_params *p)
     return 0;
 }
 
+/*
+ * "result_max" of "start": the largest result frame the client accepts, at
+ * least FRAME_MAX; absent (an older client) means FRAME_MAX. The server
+ * never sends more than FRAME_RESULT_MAX, whatever a client offers.
+ */
+static int read_result_max(struct session *ss, const json_t *v)
+{
+    ss->result_max = FRAME_MAX;
+    if (!v)
+        return 0;
+    if (!json_is_integer(v) || json_integer_value(v) < FRAME_MAX)
+        return err_set(ss->err, sizeof(ss->err), EPROTO,
+                       "\"result_max\" of \"start\" must be an integer of at least %d", FRAME_MAX);
+    if (json_integer_value(v) < FRAME_RESULT_MAX)
+        ss->result_max = (size_t)json_integer_value(v);
+    else
+        ss->result_max = FRAME_RESULT_MAX;
+    return 0;
+}
+
 static int receive_params(struct session *ss, struct test_params *p)
 {
     json_t *start = NULL;
@@ -163,6 +184,8 @@ static int receive_params(struct session *ss, struct test_params *p)
         rc = params_from_json(json_object_get(start, "params"), p, ss->err, sizeof(ss->err));
     if (!rc)
         ss->heartbeats = json_is_true(json_object_get(start, "heartbeat"));
+    if (!rc)
+        rc = read_result_max(ss, json_object_get(start, "result_max"));
     json_decref(start);
     if (!rc)
         rc = check_limits(ss, p);
@@ -404,25 +427,55 @@ static void log_result(struct session *ss, const struct test_params *p, const st
                secs, r && r->cpu_valid ? r->cpu.total_pct : 0.0, rc ? ss->err : "ok");
 }
 
+/* The size of msg as one compact JSON text; 0 when out of memory. */
+static size_t encoded_size(const json_t *msg)
+{
+    char *text = json_dumps(msg, JSON_COMPACT);
+    size_t len = text ? strlen(text) : 0;
+    free(text);
+    return len;
+}
+
 /*
- * A result must fit one frame (FRAME_MAX). On machines with hundreds of
- * CPUs the per-CPU figures and softirq counts could pass it: they are the
- * first to go, then the kernel counters, so the test's result still arrives.
+ * A result must fit one frame of the size the client accepts (max). On
+ * machines with hundreds of CPUs the per-CPU figures and softirq counts
+ * could pass it: they are the first to go, then the kernel counters, so the
+ * test's result still arrives. Returns the final size.
  */
-static void fit_frame(json_t *res)
+static size_t fit_frame(json_t *res, size_t max)
 {
     json_t *side = json_object_get(res, "side");
     json_t *drop[3] = {json_object_get(side, "cpu"), json_object_get(side, "kernel"), side};
     const char *key[3] = {"per_cpu", "softirqs", "kernel"};
-    for (int i = 0; i < 3; i++) {
-        char *text = json_dumps(res, JSON_COMPACT);
-        size_t len = text ? strlen(text) : 0;
-        free(text);
-        if (len + 64 < FRAME_MAX)
-            return;
+    size_t len = encoded_size(res);
+    for (int i = 0; i < 3 && len > max; i++) {
         if (json_object_get(drop[i], key[i]))
             json_object_set_new(drop[i], key[i], json_null());
+        len = encoded_size(res);
     }
+    return len;
+}
+
+/*
+ * Sends the result, or, when even without the optional figures it is larger
+ * than the client accepts (an older client with many streams), an error
+ * that says so: the client must never see a connection that just closes.
+ */
+static int send_result(struct session *ss, const struct test_params *p, json_t *res)
+{
+    size_t len = fit_frame(res, ss->result_max);
+    if (!len)
+        return err_set(ss->err, sizeof(ss->err), ENOMEM, "out of memory");
+    if (len > ss->result_max) {
+        err_set(ss->err, sizeof(ss->err), EMSGSIZE,
+                "the result of %d streams is %zu bytes, more than the %zu bytes this client "
+                "accepts in one control message; run fewer streams (-P) or a newer client",
+                params_connections(p), len, ss->result_max);
+        send_error(ss, ss->err);
+        return -EMSGSIZE;
+    }
+    return frame_send_max(ss->fd, res, ss->result_max, clock_now_ns() + ss->idle_ns, ss->err,
+                          sizeof(ss->err));
 }
 
 /*
@@ -517,8 +570,8 @@ static int run_test(struct session *ss, const struct test_params *p, struct pend
     if (!rc) {
         json_t *res =
             json_pack("{s:s, s:o}", "type", "result", "side", side_report_to_json(&report));
-        fit_frame(res);
-        rc = frame_send(ss->fd, res, clock_now_ns() + ss->idle_ns, ss->err, sizeof(ss->err));
+        rc = res ? send_result(ss, p, res)
+                 : err_set(ss->err, sizeof(ss->err), ENOMEM, "out of memory");
         json_decref(res);
     } else if (!told) {
         send_error(ss, ss->err);

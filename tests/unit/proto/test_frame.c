@@ -6,7 +6,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -203,6 +205,59 @@ static void test_send_recv(void **state)
     close(sv[1]);
 }
 
+/*
+ * A frame above FRAME_MAX: encoded and received only where the larger limit
+ * is asked for (a client reading "result"); everywhere else refused. A child
+ * writes, since the frame may not fit the socket buffer.
+ */
+static void test_large_result(void **state)
+{
+    (void)state;
+    size_t padlen = FRAME_MAX + 1000;
+    char *pad = malloc(padlen + 1);
+    assert_non_null(pad);
+    memset(pad, 'x', padlen);
+    pad[padlen] = '\0';
+    json_t *msg = json_pack("{s:s, s:s}", "type", "result", "pad", pad);
+    free(pad);
+    uint8_t *buf = NULL;
+    size_t len = 0;
+    assert_int_equal(frame_encode(msg, &buf, &len), -EMSGSIZE);
+    assert_int_equal(frame_encode_max(msg, FRAME_RESULT_MAX, &buf, &len), 0);
+    assert_true(len > FRAME_MAX);
+    free(buf);
+    char err[NB_ERRLEN] = "";
+    assert_int_equal(
+        frame_check_length_max(FRAME_RESULT_MAX + 1, FRAME_RESULT_MAX, err, sizeof(err)),
+        -EMSGSIZE);
+    assert_non_null(strstr(err, "1048576"));
+    int sv[2];
+    assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        signal(SIGPIPE, SIG_IGN);
+        close(sv[1]);
+        uint64_t d = clock_now_ns() + 5000000000ull;
+        int a = frame_send_max(sv[0], msg, FRAME_RESULT_MAX, d, err, sizeof(err));
+        int b = frame_send_max(sv[0], msg, FRAME_RESULT_MAX, d, err, sizeof(err));
+        _exit(a == 0 && (b == 0 || b == -EPIPE || b == -ECONNRESET) ? 0 : 1);
+    }
+    close(sv[0]);
+    uint64_t deadline = clock_now_ns() + 5000000000ull;
+    json_t *out = NULL;
+    assert_int_equal(frame_recv_max(sv[1], &out, FRAME_RESULT_MAX, deadline, err, sizeof(err)), 0);
+    assert_true(json_equal(msg, out));
+    json_decref(out);
+    assert_int_equal(frame_recv(sv[1], &out, deadline, err, sizeof(err)), -EMSGSIZE);
+    assert_non_null(strstr(err, "65536"));
+    close(sv[1]);
+    int status = 0;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    json_decref(msg);
+}
+
 static void test_recv_timeout(void **state)
 {
     (void)state;
@@ -276,12 +331,13 @@ static void test_recv_oversized(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_round_trip),      cmocka_unit_test(test_decode_consumes_one_frame),
-        cmocka_unit_test(test_truncated),       cmocka_unit_test(test_oversized),
-        cmocka_unit_test(test_length_zero),     cmocka_unit_test(test_http_peer),
-        cmocka_unit_test(test_bad_bodies),      cmocka_unit_test(test_encode_too_large),
-        cmocka_unit_test(test_send_recv),       cmocka_unit_test(test_recv_timeout),
-        cmocka_unit_test(test_recv_peer_close), cmocka_unit_test(test_recv_oversized),
+        cmocka_unit_test(test_round_trip),     cmocka_unit_test(test_decode_consumes_one_frame),
+        cmocka_unit_test(test_truncated),      cmocka_unit_test(test_oversized),
+        cmocka_unit_test(test_length_zero),    cmocka_unit_test(test_http_peer),
+        cmocka_unit_test(test_bad_bodies),     cmocka_unit_test(test_encode_too_large),
+        cmocka_unit_test(test_send_recv),      cmocka_unit_test(test_large_result),
+        cmocka_unit_test(test_recv_timeout),   cmocka_unit_test(test_recv_peer_close),
+        cmocka_unit_test(test_recv_oversized),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
