@@ -10,6 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "util/textfile.h"
+
 /*
  * The kernel's packet paths that NAT, forwarding and socket throughput run
  * through: NAPI and GRO, the IPv4 receive/forward/output path, TCP and UDP
@@ -333,41 +335,8 @@ int layout_hot_parse_text(const char *name, const char *text, size_t len, struct
     return 0;
 }
 
-/* Reads a whole stream (bounded, a hot list is small) into a NUL-terminated buffer. */
-static int read_stream(FILE *f, char **out, size_t *len)
-{
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap + 1);
-    if (!buf)
-        return -ENOMEM;
-    for (;;) {
-        if (n == cap) {
-            if (cap >= (256u << 20)) {
-                free(buf);
-                return -EFBIG;
-            }
-            char *b = realloc(buf, cap * 2 + 1);
-            if (!b) {
-                free(buf);
-                return -ENOMEM;
-            }
-            buf = b;
-            cap *= 2;
-        }
-        size_t r = fread(buf + n, 1, cap - n, f);
-        n += r;
-        if (r == 0)
-            break;
-    }
-    if (ferror(f)) {
-        free(buf);
-        return -EIO;
-    }
-    buf[n] = '\0';
-    *out = buf;
-    *len = n;
-    return 0;
-}
+/* A hot list is small; a larger input is a mistake (a binary, a device), refused early. */
+#define HOT_MAX_BYTES ((size_t)256 << 20)
 
 int layout_hot_load(const char *arg, struct layout_hot *hot, char *err, size_t errlen)
 {
@@ -380,12 +349,12 @@ int layout_hot_load(const char *arg, struct layout_hot *hot, char *err, size_t e
         return err_set(err, errlen, errno, "--hot: cannot open %s: %s", arg, strerror(errno));
     char *text = NULL;
     size_t len = 0;
-    int rc = read_stream(f, &text, &len);
+    int rc = textfile_read(f, HOT_MAX_BYTES, &text, &len);
     if (!is_stdin)
         fclose(f);
     if (rc)
         return err_set(err, errlen, rc, "--hot: cannot read %s: %s", is_stdin ? "stdin" : arg,
-                       strerror(-rc));
+                       rc == -EILSEQ ? "it holds binary data" : strerror(-rc));
     rc = layout_hot_parse_text(is_stdin ? "stdin" : arg, text, len, hot, err, errlen);
     free(text);
     return rc;

@@ -2,10 +2,13 @@
 #include "layout/symtab.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include "util/textfile.h"
 
 /* A text map larger than this is not a symbol map (vmlinux's has ~200k lines, ~10 MiB). */
 #define MAP_MAX_BYTES (512u << 20)
@@ -68,49 +71,6 @@ void symtab_free(struct symtab *t)
     memset(t, 0, sizeof(*t));
 }
 
-/*
- * Reads all of fd into a NUL-terminated buffer the caller frees. Reads until
- * end of file rather than trusting st_size, because /proc/kallsyms reports 0.
- * Returns 0, -EFBIG beyond MAP_MAX_BYTES, -ENOMEM or -errno.
- */
-static int read_all(int fd, char **out, size_t *len)
-{
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap + 1);
-    if (!buf)
-        return -ENOMEM;
-    for (;;) {
-        if (n == cap) {
-            if (cap >= MAP_MAX_BYTES) {
-                free(buf);
-                return -EFBIG;
-            }
-            char *b = realloc(buf, cap * 2 + 1);
-            if (!b) {
-                free(buf);
-                return -ENOMEM;
-            }
-            buf = b;
-            cap *= 2;
-        }
-        ssize_t r = read(fd, buf + n, cap - n);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r < 0) {
-            int e = -errno;
-            free(buf);
-            return e;
-        }
-        if (r == 0)
-            break;
-        n += (size_t)r;
-    }
-    buf[n] = '\0';
-    *out = buf;
-    *len = n;
-    return 0;
-}
-
 int symtab_load(const char *path, struct symtab *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof(*out));
@@ -123,21 +83,27 @@ int symtab_load(const char *path, struct symtab *out, char *err, size_t errlen)
         close(fd);
         return symtab_load_elf(path, out, err, errlen);
     }
+    /* Read to end of file rather than trust st_size: /proc/kallsyms reports 0. */
+    FILE *f = fdopen(fd, "r");
+    if (!f) {
+        int e = errno;
+        close(fd);
+        return err_set(err, errlen, e, "cannot read %s: %s", path, strerror(e));
+    }
     char *text = NULL;
     size_t len = 0;
-    int rc = read_all(fd, &text, &len);
-    close(fd);
+    int rc = textfile_read(f, MAP_MAX_BYTES, &text, &len);
+    fclose(f);
     if (rc == -EFBIG)
         return err_set(err, errlen, EINVAL,
                        "%s is neither an ELF file nor a symbol map (text larger than %u MiB)", path,
                        MAP_MAX_BYTES >> 20);
+    if (rc == -EILSEQ)
+        return err_set(err, errlen, EINVAL,
+                       "%s is neither an ELF file nor a symbol map (it holds binary data)", path);
     if (rc)
         return err_set(err, errlen, rc, "cannot read %s: %s", path, strerror(-rc));
-    if (memchr(text, '\0', len))
-        rc = err_set(err, errlen, EINVAL,
-                     "%s is neither an ELF file nor a symbol map (it holds binary data)", path);
-    else
-        rc = symtab_parse_map(path, text, len, out, err, errlen);
+    rc = symtab_parse_map(path, text, len, out, err, errlen);
     free(text);
     return rc;
 }
