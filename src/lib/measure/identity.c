@@ -199,6 +199,9 @@ static int hash_config_gz(const char *root, char *out)
     }
     if (n < 0 || !gzeof(gz))
         e = e ? e : -EIO;
+    /* zlib reads a file without a gzip header as is; that is not a config.gz. */
+    if (!e && gzdirect(gz))
+        e = -EINVAL;
     gzclose(gz);
     if (!e)
         sha_hex(&st, out);
