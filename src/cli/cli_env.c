@@ -1,6 +1,7 @@
 /*
- * `netab env [--iface NAME | --addr IP] [--json]`: prints the environment
- * snapshot (env_capture) and its warnings. Argument parsing and printing
+ * `netab env [--iface NAME | --addr IP] [--json | --identity]`: prints the
+ * environment snapshot (env_capture) and its warnings, or the build identity
+ * alone as the composite text of docs/environment.md. Argument parsing and printing
  * only; the facts come from libnetab's envcap module.
  */
 #include <getopt.h>
@@ -11,9 +12,10 @@
 
 #include "cli/cli.h"
 #include "envcap/envcap.h"
+#include "measure/identity.h"
 
 static const char usage_text[] =
-    "usage: netab env [--iface NAME | --addr IP] [--json]\n"
+    "usage: netab env [--iface NAME | --addr IP] [--json | --identity]\n"
     "\n"
     "Prints the facts about this host that decide whether benchmark runs are\n"
     "comparable (kernel, CPU frequency policy, turbo, SMT, mitigations, the\n"
@@ -24,6 +26,9 @@ static const char usage_text[] =
     "  --iface NAME   describe this interface (default lo)\n"
     "  --addr IP      describe the interface that owns or routes to IP\n"
     "  --json         one JSON document {\"environment\": {...}, \"warnings\": [...]}\n"
+    "  --identity     only the build identity (kernel release, version, build ID,\n"
+    "                 config hash, command line, the interface's module), one\n"
+    "                 \"key: value\" line each\n"
     "  -h, --help     this text\n";
 
 /* Prints the leaves of v as "path = value" lines, one per fact. */
@@ -53,15 +58,28 @@ static void print_flat(const char *prefix, const json_t *v)
     }
 }
 
+/* `--identity`: the composite text, one fact a line. */
+static int print_identity(const char *ifname)
+{
+    struct identity *id = malloc(sizeof(*id));
+    if (!id) {
+        fprintf(stderr, "netab env: out of memory\n");
+        return EXIT_FAIL;
+    }
+    identity_capture(id, NULL, ifname);
+    identity_write_text(id, stdout);
+    free(id);
+    return fflush(stdout) ? EXIT_FAIL : EXIT_OK;
+}
+
 int cli_env(int argc, char **argv)
 {
-    static const struct option opts[] = {{"iface", required_argument, NULL, 'i'},
-                                         {"addr", required_argument, NULL, 'a'},
-                                         {"json", no_argument, NULL, 'j'},
-                                         {"help", no_argument, NULL, 'h'},
-                                         {NULL, 0, NULL, 0}};
+    static const struct option opts[] = {
+        {"iface", required_argument, NULL, 'i'}, {"addr", required_argument, NULL, 'a'},
+        {"json", no_argument, NULL, 'j'},        {"identity", no_argument, NULL, 'I'},
+        {"help", no_argument, NULL, 'h'},        {NULL, 0, NULL, 0}};
     char ifname[64] = "lo";
-    int json = 0, c, err;
+    int json = 0, identity = 0, c, err;
 
     optind = 1;
     while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
@@ -80,6 +98,9 @@ int cli_env(int argc, char **argv)
         case 'j':
             json = 1;
             break;
+        case 'I':
+            identity = 1;
+            break;
         case 'h':
             fputs(usage_text, stdout);
             return EXIT_OK;
@@ -97,6 +118,15 @@ int cli_env(int argc, char **argv)
         fprintf(stderr, "netab env: --iface: no network interface named '%s' here\n", ifname);
         return EXIT_USAGE;
     }
+    if (identity && json) {
+        fprintf(stderr,
+                "netab env: --identity and --json do not go together (--json holds "
+                "the identity as environment.identity)\n%s",
+                usage_text);
+        return EXIT_USAGE;
+    }
+    if (identity)
+        return print_identity(ifname);
     json_t *env = env_capture(ifname, NULL, NULL);
     json_t *warn = env ? env_warnings(env) : NULL;
     if (!env || !warn) {

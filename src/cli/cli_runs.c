@@ -153,6 +153,15 @@ static int print_json(json_t *v)
     return e ? EXIT_FAIL : EXIT_OK;
 }
 
+/* The first 12 hex digits of an identity's build ID (its JSON text), or "-". */
+static void print_build(const char *identity)
+{
+    json_t *v = identity ? json_loads(identity, 0, NULL) : NULL;
+    const char *b = json_string_value(json_object_get(v, "build_id"));
+    printf(" %-12.12s", b ? b : "-");
+    json_decref(v);
+}
+
 static int verb_list(const struct runs_args *a, struct store *s)
 {
     struct store_run *runs;
@@ -169,10 +178,11 @@ static int verb_list(const struct runs_args *a, struct store *s)
         store_run_list_free(runs, n);
         return print_json(arr);
     }
-    printf("%5s %4s %4s %-10s %-10s %-11s %3s %-24s %11s %11s %6s %6s %9s %9s %10s %8s %8s %6s\n",
-           "ID", "EXP", "SEQ", "VARIANT", "CELL", "STATUS", "TRY", "STARTED", "RECV_Mbit/s",
-           "SEND_Mbit/s", "CPU_L%", "CPU_R%", "L_us/KiB", "R_us/KiB", "trans/s", "p50_us", "p99_us",
-           "LOST%");
+    printf("%5s %4s %4s %-10s %-10s %-11s %3s %2s %3s %-24s %11s %11s %6s %6s %9s %9s %10s %8s "
+           "%8s %6s %-12s %-12s\n",
+           "ID", "EXP", "SEQ", "VARIANT", "CELL", "STATUS", "TRY", "WU", "RND", "STARTED",
+           "RECV_Mbit/s", "SEND_Mbit/s", "CPU_L%", "CPU_R%", "L_us/KiB", "R_us/KiB", "trans/s",
+           "p50_us", "p99_us", "LOST%", "L_BUILD", "R_BUILD");
     for (size_t i = 0; i < n; i++) {
         const struct store_run *r = &runs[i];
         printf("%5lld ", (long long)r->id);
@@ -180,9 +190,13 @@ static int verb_list(const struct runs_args *a, struct store *s)
             printf("%4lld %4d ", (long long)r->experiment_id, r->seq);
         else
             printf("%4s %4s ", "-", "-");
-        printf("%-10s %-10s %-11s %3d %-24s", r->variant ? r->variant : "-",
-               r->cell ? r->cell : "-", store_run_status_name(r->status), r->attempt,
-               r->started ? r->started : "-");
+        printf("%-10s %-10s %-11s %3d ", r->variant ? r->variant : "-", r->cell ? r->cell : "-",
+               store_run_status_name(r->status), r->attempt);
+        if (r->has_plan)
+            printf("%2s %3d ", r->warmup ? "y" : "n", r->round);
+        else
+            printf("%2s %3s ", "-", "-");
+        printf("%-24s", r->started ? r->started : "-");
         print_num(r->receiver_bps, 1e6, 11, 2);
         print_num(r->sender_bps, 1e6, 11, 2);
         print_num(r->cpu_local_pct, 1, 6, 1);
@@ -193,6 +207,8 @@ static int verb_list(const struct runs_args *a, struct store *s)
         print_num(r->latency_p50_us, 1, 8, 1);
         print_num(r->latency_p99_us, 1, 8, 1);
         print_num(r->lost_percent, 1, 6, 3);
+        print_build(r->identity_local);
+        print_build(r->identity_remote);
         putchar('\n');
     }
     if (n == 0)

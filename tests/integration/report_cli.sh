@@ -72,5 +72,64 @@ rows = list(csv.reader(sys.stdin))
 assert len(rows) > 1 and all(len(r) == len(rows[0]) for r in rows), rows
 ' <"$nb_out" && pass "csv parses" || fail "csv parses"
 fi
+# Build identities: one kernel release on both sides, different builds (report_fixture identity).
+ident=$tmp/identity.db
+run_netab "$fixture" "$ident" identity
+expect_rc "report_fixture identity" 0 || exit 1
+id3=$(cat "$nb_out")
+run_netab "$netab" report --db "$ident" "$id3"
+if expect_rc "identity report" 0; then
+    # The text wraps at 72 columns; the sentence is checked with its lines joined.
+    python3 -c '
+import sys
+text = " ".join(sys.stdin.read().split())
+for want in ["patched: local: same kernel release 6.1.0-18-amd64, different build IDs: aa11aa11 vs bb22bb22",
+             "patched: remote: same kernel release 6.2.0-1, module virtio_net has different srcversions: SRC1 vs SRC2",
+             "/identity/build_id: \"aa11aa11\" -> \"bb22bb22\"",
+             "/remote_identity/module/srcversion: \"SRC1\" -> \"SRC2\""]:
+    assert want in text, want
+' <"$nb_out" && pass "identity: text report says one release, different builds" \
+        || fail "identity: text report says one release, different builds"
+fi
+run_netab "$netab" report --db "$ident" --format json "$id3"
+if expect_rc "identity json report" 0; then
+    python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+notes = d["env_differences"][0]["identity_notes"]
+assert notes == ["local: same kernel release 6.1.0-18-amd64, different build IDs: aa11aa11 vs bb22bb22",
+                 "remote: same kernel release 6.2.0-1, module virtio_net has different srcversions: SRC1 vs SRC2"], notes
+' <"$nb_out" && pass "identity: json identity_notes" || fail "identity: json identity_notes"
+fi
+check "identity: markdown" 0 "different build IDs: aa11aa11 vs bb22bb22" \
+    "$netab" report --db "$ident" --format markdown "$id3"
+check "identity: html" 0 "different build IDs: aa11aa11 vs bb22bb22" \
+    "$netab" report --db "$ident" --format html "$id3"
+# The same release and build on both sides: no sentence.
+run_netab "$netab" report --db "$same" --format json "$id2"
+if expect_rc "same json report" 0; then
+    python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert all(e["identity_notes"] == [] for e in d["env_differences"]), d["env_differences"]
+' <"$nb_out" && pass "no identity notes without identities" || fail "no identity notes without identities"
+fi
+# runs list/export: warm-up flag, round and both identities.
+run_netab "$netab" runs list --db "$ident" --json
+if expect_rc "identity runs list" 0; then
+    python3 -c '
+import json, sys
+rows = json.load(sys.stdin)
+assert [r["warmup"] for r in rows[:4]] == [True] * 4 and rows[4]["warmup"] is False, rows[:5]
+assert [r["round"] for r in rows[:6]] == [0, 0, 0, 0, 1, 1], [r["round"] for r in rows]
+assert rows[0]["identity"]["local"]["build_id"] == "aa11aa11", rows[0]
+assert rows[1]["identity"]["local"]["build_id"] == "bb22bb22", rows[1]
+assert rows[1]["identity"]["remote"]["module"]["srcversion"] == "SRC2", rows[1]
+' <"$nb_out" && pass "runs list --json: warmup, round, identity" \
+        || fail "runs list --json: warmup, round, identity"
+fi
+check "runs list text: WU and RND" 0 " WU RND " "$netab" runs list --db "$ident"
+check "runs export csv: identity columns" 0 "warmup,round,local_release,local_build_id" \
+    "$netab" runs export --db "$ident" --format csv
 [ "$nb_fails" = 0 ] && echo "all report_cli checks passed"
 nb_finish

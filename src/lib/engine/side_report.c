@@ -140,6 +140,11 @@ bool side_report_perf_get(const struct side_report *r, const char *name, double 
     return json_is_number(x);
 }
 
+json_t *side_report_identity_json(const struct side_report *r)
+{
+    return r->have_identity ? identity_to_json(&r->identity) : json_null();
+}
+
 json_t *side_report_host_to_json(const struct hostinfo *h)
 {
     return json_pack("{s:s, s:s, s:s, s:i}", "hostname", h->hostname, "kernel", h->kernel,
@@ -186,6 +191,8 @@ json_t *side_report_to_json(const struct side_report *r)
         json_object_set_new(obj, "kernel", json_incref(r->kernel));
     if (r->perf)
         json_object_set_new(obj, "perf", json_incref(r->perf));
+    if (r->have_identity)
+        json_object_set_new(obj, "identity", side_report_identity_json(r));
     return obj;
 }
 
@@ -329,6 +336,20 @@ static void copy_str(char *dst, size_t len, const json_t *v)
     snprintf(dst, len, "%s", s ? s : "unknown");
 }
 
+/* The optional "identity" member (servers before it send none). Returns 0 or -EPROTO. */
+static int identity_member_from_json(const json_t *obj, struct side_report *r, char *err,
+                                     size_t errlen)
+{
+    json_t *v = json_object_get(obj, "identity");
+    char why[NB_ERRLEN];
+    if (!v || json_is_null(v))
+        return 0;
+    if (identity_from_json(v, &r->identity, why, sizeof(why)))
+        return err_set(err, errlen, EPROTO, "peer's build identity is malformed: %s", why);
+    r->have_identity = true;
+    return 0;
+}
+
 int side_report_from_json(const json_t *obj, int expected_streams, struct side_report *r, char *err,
                           size_t errlen)
 {
@@ -383,6 +404,8 @@ int side_report_from_json(const json_t *obj, int expected_streams, struct side_r
         r->cpu_valid = true;
     }
     int rc = additions_from_json(obj, r, err, errlen);
+    if (!rc)
+        rc = identity_member_from_json(obj, r, err, errlen);
     if (rc) {
         side_report_free(r);
         return rc;

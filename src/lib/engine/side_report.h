@@ -13,6 +13,7 @@
 #include "engine/stream_set.h"
 #include "measure/cpu.h"
 #include "measure/hostinfo.h"
+#include "measure/identity.h"
 #include "measure/percpu.h"
 #include "measure/tcpinfo.h"
 #include "measure/udp_rx.h"
@@ -50,6 +51,9 @@ struct side_report {
     int nper_cpu;
     json_t *kernel; /* owned; kernel counter deltas (counters.h), NULL = none */
     json_t *perf;   /* owned; perf counters (counters.h), NULL = none */
+    /* The end's build identity (measure/identity.h); filled by whoever knows its socket. */
+    bool have_identity;
+    struct identity identity;
 };
 
 /*
@@ -103,5 +107,9 @@ void side_report_udp_drops(const struct side_report *r, long long *rcvbuf, long 
 /* A perf figure ("instructions") into *v; false when null or absent. */
 bool side_report_perf_get(const struct side_report *r, const char *name, double *v);
 json_t *side_report_host_to_json(const struct hostinfo *h);
+
+/* The side's build identity as JSON (docs/json.md), or JSON null when it has none. New reference.
+ */
+json_t *side_report_identity_json(const struct side_report *r);
 
 #endif

@@ -16,6 +16,7 @@
 #include "envcap/envcap_priv.h"
 #include "envcap/fsread.h"
 #include "measure/hostinfo.h"
+#include "measure/identity.h"
 
 #define CPUINFO_MAX (256 * 1024)
 #define CPULIST_BITS 8192
@@ -327,6 +328,25 @@ static json_t *kernel_release(const char *proc, int real)
     return k;
 }
 
+/*
+ * The build identity (measure/identity.h) with the interface's module. A
+ * fake sysfs root's parent is taken as the root of the fake proc/, sys/ and
+ * boot/ that identity_capture() reads.
+ */
+static json_t *identity_section(const char *ifname, const char *sysfs_root)
+{
+    char root[4096];
+    struct identity *id = malloc(sizeof(*id));
+    if (!id)
+        return json_null();
+    if (sysfs_root)
+        snprintf(root, sizeof(root), "%s/..", sysfs_root);
+    identity_capture(id, sysfs_root ? root : NULL, ifname);
+    json_t *j = identity_to_json(id);
+    free(id);
+    return j ? j : json_null();
+}
+
 json_t *env_capture(const char *ifname, const char *sysfs_root, const char *procfs_root)
 {
     const char *sys = sysfs_root ? sysfs_root : "/sys";
@@ -353,5 +373,6 @@ json_t *env_capture(const char *ifname, const char *sysfs_root, const char *proc
     json_object_set_new(env, "load", load_section(proc));
     json_object_set_new(env, "noise_processes", noise_section(proc, &irqbalance));
     json_object_set_new(env, "irqbalance", irqbalance < 0 ? json_null() : json_boolean(irqbalance));
+    json_object_set_new(env, "identity", identity_section(ifname, sysfs_root));
     return env;
 }

@@ -19,7 +19,9 @@
 /*
  * Captures a snapshot of the host as a JSON object with the members kernel,
  * cmdline, cpu{}, cpufreq{}, turbo{}, vulnerabilities{}, interface{} (null
- * when ifname is NULL), sysctl{}, load{}, noise_processes[] and irqbalance.
+ * when ifname is NULL), sysctl{}, load{}, noise_processes[], irqbalance and
+ * identity{} (measure/identity.h; with a fake sysfs root, its parent is the
+ * root of the fake proc/, sys/ and boot/ it reads).
  * Never fails for want of a fact; returns NULL only when out of memory.
  * Caller has ownership (json_decref).
  */
@@ -77,5 +79,17 @@ json_t *env_diff(const json_t *a, const json_t *b);
  * matches any one key or index. NULL-terminated.
  */
 extern const char *const env_diff_ignored[];
+
+/*
+ * Sentences about two build identities a and b (identity objects as in
+ * docs/json.md, or NULL/null) of one end (end: "local", "remote") that a
+ * list of differing leaves does not make plain: with the same kernel
+ * release, "local: same kernel release X, different build IDs: A vs B";
+ * likewise for the kernel config hash and the interface module's
+ * srcversion and build ID. A different release (or an unknown one) gives
+ * no sentence: the release row says it. Returns a JSON array of strings;
+ * NULL only when out of memory. Caller has ownership.
+ */
+json_t *env_identity_notes(const json_t *a, const json_t *b, const char *end);
 
 #endif

@@ -10,6 +10,7 @@
 #include "engine/sockopt.h"
 #include "engine/stream_set.h"
 #include "engine/window.h"
+#include "measure/identity.h"
 #include "proto/auth.h"
 #include "proto/datahdr.h"
 #include "proto/frame.h"
@@ -487,8 +488,11 @@ static int run_streams(struct client *c, int *fds, bool *server_sends, int n)
     const char *serr = stream_set_error(&set);
     if (!rc && serr)
         rc = err_set(err, len, EIO, "%s", serr);
-    if (window_close(&w, &set, &c->res->local, clock_now_ns()) == 0)
+    if (window_close(&w, &set, &c->res->local, clock_now_ns()) == 0) {
         c->res->have_local = true;
+        identity_capture_socket(&c->res->local.identity, c->ctl);
+        c->res->local.have_identity = true;
+    }
     collect_latency(c, &set, &w);
     window_free(&w);
     stream_set_free(&set);

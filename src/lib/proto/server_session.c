@@ -15,6 +15,7 @@
 #include "engine/sockopt.h"
 #include "engine/stream_set.h"
 #include "engine/window.h"
+#include "measure/identity.h"
 #include "proto/auth.h"
 #include "proto/frame.h"
 #include "proto/heartbeat.h"
@@ -567,6 +568,11 @@ static int run_test(struct session *ss, const struct test_params *p, struct pend
         rc = end_streams(ss, &set, rc);
     if (!rc && (rc = window_close(&w, &set, &report, clock_now_ns())))
         err_set(ss->err, sizeof(ss->err), rc, "out of memory");
+    if (!rc) {
+        /* The module is that of the interface that carries this test's control connection. */
+        identity_capture_socket(&report.identity, ss->fd);
+        report.have_identity = true;
+    }
     if (!rc) {
         json_t *res =
             json_pack("{s:s, s:o}", "type", "result", "side", side_report_to_json(&report));

@@ -12,6 +12,7 @@
 
 #include "envcap/envcap.h"
 #include "report/campaign_report_counters.h"
+#include "report/campaign_report_identity.h"
 #include "report/stats_report.h"
 #include "stats/warnings.h"
 
@@ -684,6 +685,8 @@ int creport_build(const struct store_experiment *x, const char *spec_json,
         e = compare_all(r, x);
     if (!e)
         e = env_differences(r, p, np);
+    if (!e)
+        e = creport_identity_notes(r, runs, nruns);
 out:
     free(p);
     if (e == -ENOMEM)

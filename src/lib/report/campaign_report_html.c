@@ -354,6 +354,12 @@ static void print_environment(FILE *f, const struct creport *r)
             fputs("</td></tr>\n", f);
         }
         fputs("</table></div>\n", f);
+        json_array_foreach(json_object_get(d, "identity_notes"), k, x)
+        {
+            fputs("<p><strong>", f);
+            esc(f, json_string_value(x));
+            fputs("</strong></p>\n", f);
+        }
     }
     fputs("</section>\n", f);
 }

@@ -367,6 +367,10 @@ static void print_footer(FILE *f, const struct creport *r, size_t *cols)
         {
             json_t *diffs = json_object_get(d, "differences");
             const char *name = json_string_value(json_object_get(d, "variant"));
+            json_array_foreach(json_object_get(d, "identity_notes"), j, x)
+            {
+                wrapf(f, "  ", "    ", "%s: %s", name, json_string_value(x));
+            }
             if (!json_array_size(diffs))
                 wrapf(f, "  ", "    ", "%s: none", name);
             json_array_foreach(diffs, j, x)
@@ -560,6 +564,14 @@ static void md_footer(FILE *f, const struct creport *r)
                 r->variants[0], r->variants[0]);
         json_array_foreach(r->env_diffs, i, d)
         {
+            json_array_foreach(json_object_get(d, "identity_notes"), j, x)
+            {
+                fputs("| ", f);
+                md_text(f, json_string_value(json_object_get(d, "variant")));
+                fputs(" | build | ", f);
+                md_text(f, json_string_value(x));
+                fputs(" | |\n", f);
+            }
             json_array_foreach(json_object_get(d, "differences"), j, x)
             {
                 char a[256], b[256];

@@ -256,6 +256,15 @@ static json_t *end_json(const struct run_result *r)
     return end;
 }
 
+/* One end's host facts with its build identity (null when that end sent none). */
+static json_t *host_json(const struct side_report *side)
+{
+    json_t *h = side_report_host_to_json(&side->host);
+    if (h)
+        json_object_set_new(h, "identity", side_report_identity_json(side));
+    return h;
+}
+
 json_t *run_json_build(const struct run_result *r)
 {
     json_t *doc = json_object();
@@ -267,10 +276,8 @@ json_t *run_json_build(const struct run_result *r)
                         json_pack("{s:s, s:s, s:i, s:b}", "time", r->started, "server", r->server,
                                   "port", r->port, "in_process_server", r->in_process));
     json_t *host = json_object();
-    json_object_set_new(host, "local",
-                        r->have_local ? side_report_host_to_json(&r->local.host) : json_null());
-    json_object_set_new(host, "remote",
-                        r->have_remote ? side_report_host_to_json(&r->remote.host) : json_null());
+    json_object_set_new(host, "local", r->have_local ? host_json(&r->local) : json_null());
+    json_object_set_new(host, "remote", r->have_remote ? host_json(&r->remote) : json_null());
     json_object_set_new(doc, "host", host);
     json_object_set_new(doc, "intervals", intervals_json(r));
     json_object_set_new(doc, "streams", streams_json(r));

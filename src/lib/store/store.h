@@ -230,6 +230,16 @@ struct store_run {
         cpu_remote_pct, transactions_per_second, latency_p50_us, latency_p99_us, lost_percent;
     /* Only filled by store_run_get() and (for export) store_run_list(.., true, ..). */
     char *params_json, *result_json, *env_json;
+    /*
+     * From the run's plan row and stored documents (store_runinfo.c), always
+     * filled: has_plan is false for single runs (warmup and round then mean
+     * nothing); identity_local/remote are the JSON texts of the two ends'
+     * build identities (env.identity or result host.local.identity, result
+     * host.remote.identity), NULL when not recorded.
+     */
+    bool has_plan, warmup;
+    int round;
+    char *identity_local, *identity_remote;
     struct store_interval *intervals;
     size_t n_intervals;
 };

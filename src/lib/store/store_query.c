@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "store/store_priv.h"
+#include "store/store_runinfo.h"
 #include "util/csv.h"
 
 #define RUN_COLUMNS                                                                                \
@@ -154,6 +155,8 @@ void store_run_free(struct store_run *r)
     free(r->params_json);
     free(r->result_json);
     free(r->env_json);
+    free(r->identity_local);
+    free(r->identity_remote);
     free(r->intervals);
     memset(r, 0, sizeof(*r));
 }
@@ -174,9 +177,11 @@ int store_run_get(struct store *s, int64_t run_id, struct store_run *out, char *
         return e;
     sqlite3_bind_int64(st, 1, run_id);
     int rc = sqlite3_step(st);
-    if (rc == SQLITE_ROW)
+    if (rc == SQLITE_ROW) {
         e = read_run(s, st, true, out, err, errlen);
-    else if (rc == SQLITE_DONE)
+        if (!e && (e = store_runinfo_fill(s, out, 1, err, errlen)))
+            store_run_free(out);
+    } else if (rc == SQLITE_DONE)
         e = err_set(err, errlen, ENOENT, "no run %lld in %s", (long long)run_id, s->path);
     else
         e = store_sqlite_err(s, rc, "reading a run", err, errlen);
@@ -221,6 +226,8 @@ int store_run_list(struct store *s, int64_t experiment_id, bool with_raw, struct
     if (!e && rc != SQLITE_DONE)
         e = store_sqlite_err(s, rc, "listing runs", err, errlen);
     sqlite3_finalize(st);
+    if (!e)
+        e = store_runinfo_fill(s, runs, count, err, errlen);
     if (e) {
         store_run_list_free(runs, count);
         return e;
@@ -334,6 +341,7 @@ json_t *store_run_to_json(const struct store_run *r, bool with_raw)
     json_object_set_new(o, "argv", str_or_null(r->argv_text));
     for (size_t i = 0; i < N_HEADLINE; i++)
         json_object_set_new(o, headline_fields[i].name, num_or_null(headline_get(r, i)));
+    store_runinfo_json(r, o);
     if (with_raw) {
         json_object_set_new(o, "params", raw_doc(r->params_json));
         json_object_set_new(o, "env", raw_doc(r->env_json));
@@ -367,6 +375,7 @@ static void export_csv(FILE *f, const struct store_run *runs, size_t n)
         csv_text(&w, head[i]);
     for (size_t i = 0; i < N_HEADLINE; i++)
         csv_text(&w, headline_fields[i].name);
+    store_runinfo_csv_head(&w);
     csv_end(&w);
     for (size_t k = 0; k < n; k++) {
         const struct store_run *r = &runs[k];
@@ -393,6 +402,7 @@ static void export_csv(FILE *f, const struct store_run *runs, size_t n)
         csv_text(&w, r->error);
         for (size_t i = 0; i < N_HEADLINE; i++)
             csv_number(&w, headline_get(r, i));
+        store_runinfo_csv(&w, r);
         csv_end(&w);
     }
 }

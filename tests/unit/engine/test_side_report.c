@@ -358,6 +358,53 @@ static void test_counters_malformed(void **state)
     expect_refused(o, "counters for stream 1");
 }
 
+/* The server's build identity travels in its result and comes back the same. */
+static void test_identity_round_trip(void **state)
+{
+    (void)state;
+    struct side_report r, back;
+    char err[NB_ERRLEN] = "";
+    make_report(&r);
+    /* A server that sends none (older netab): none, and no error. */
+    json_t *obj = side_report_to_json(&r);
+    assert_null(json_object_get(obj, "identity"));
+    assert_int_equal(side_report_from_json(obj, N, &back, err, sizeof(err)), 0);
+    assert_false(back.have_identity);
+    side_report_free(&back);
+    json_decref(obj);
+
+    r.have_identity = true;
+    r.identity.module.builtin = 0;
+    snprintf(r.identity.release, sizeof(r.identity.release), "6.1.0-18-amd64");
+    snprintf(r.identity.build_id, sizeof(r.identity.build_id), "3f2a00ff");
+    snprintf(r.identity.module.name, sizeof(r.identity.module.name), "veth");
+    snprintf(r.identity.module.srcversion, sizeof(r.identity.module.srcversion), "1A2B");
+    obj = side_report_to_json(&r);
+    assert_int_equal(side_report_from_json(obj, N, &back, err, sizeof(err)), 0);
+    assert_true(back.have_identity);
+    assert_memory_equal(&back.identity, &r.identity, sizeof(r.identity));
+    side_report_free(&back);
+    json_decref(obj);
+    side_report_free(&r);
+}
+
+static void bad_identity(json_t *o)
+{
+    json_object_set_new(o, "identity", json_pack("{s:s}", "build_id", "not hex"));
+}
+
+static void identity_not_object(json_t *o)
+{
+    json_object_set_new(o, "identity", json_integer(7));
+}
+
+static void test_identity_malformed(void **state)
+{
+    (void)state;
+    decode_fails(bad_identity, N, "peer's build identity is malformed: identity.build_id");
+    decode_fails(identity_not_object, N, "identity is not a JSON object");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -365,7 +412,8 @@ int main(void)
         cmocka_unit_test(test_no_streams),          cmocka_unit_test(test_malformed_stream),
         cmocka_unit_test(test_negative_values),     cmocka_unit_test(test_malformed_cpu),
         cmocka_unit_test(test_counters_round_trip), cmocka_unit_test(test_counters_absent),
-        cmocka_unit_test(test_counters_malformed),
+        cmocka_unit_test(test_counters_malformed),  cmocka_unit_test(test_identity_round_trip),
+        cmocka_unit_test(test_identity_malformed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

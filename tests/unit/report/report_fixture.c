@@ -3,25 +3,49 @@
  * through the store API, for tests/integration/report_cli.sh. Two variants
  * (base, patched), two tcp_stream cells, one warm-up and five measured rounds,
  * one failed attempt. MODE "regress": patched receives 10 % less (a
- * deciding-metric regression); "same": both variants alike. Prints the
- * experiment id.
+ * deciding-metric regression); "same": both variants alike; "identity": alike,
+ * but with build identities on both ends that share one kernel release and
+ * differ in the local kernel's build ID and the remote module's srcversion.
+ * Prints the experiment id.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "store/store.h"
 
+/* Mode "identity": the runs carry build identities (docs/json.md). */
+static int with_identity;
+
+/* The local identity in a run's environment snapshot (env_capture's "identity"). */
+static const char *const env_identity[2] = {
+    "{\"kernel\": \"6.1\", \"identity\": {\"release\": \"6.1.0-18-amd64\", \"build_id\": "
+    "\"aa11aa11\", \"module\": null}}",
+    "{\"kernel\": \"6.1\", \"identity\": {\"release\": \"6.1.0-18-amd64\", \"build_id\": "
+    "\"bb22bb22\", \"module\": null}}",
+};
+
+/* The remote identity in a run's result (host.remote.identity). */
+static const char *const remote_identity[2] = {
+    "\"host\": {\"remote\": {\"identity\": {\"release\": \"6.2.0-1\", \"build_id\": \"cc33\", "
+    "\"module\": {\"name\": \"virtio_net\", \"srcversion\": \"SRC1\", \"build_id\": null}}}}, ",
+    "\"host\": {\"remote\": {\"identity\": {\"release\": \"6.2.0-1\", \"build_id\": \"cc33\", "
+    "\"module\": {\"name\": \"virtio_net\", \"srcversion\": \"SRC2\", \"build_id\": null}}}}, ",
+};
+
 static int record(struct store *db, int64_t exp, int seq, const char *v, const char *c,
                   enum store_run_status st, double mbps, double cpu)
 {
-    char doc[512], err[NB_ERRLEN];
+    char doc[1024], err[NB_ERRLEN];
     int64_t id;
+    int p = strcmp(v, "base") != 0;
     snprintf(doc, sizeof(doc),
-             "{\"test\": {\"test\": \"tcp_stream\"}, \"error\": null, \"end\": {"
+             "{%s\"test\": {\"test\": \"tcp_stream\"}, \"error\": null, \"end\": {"
              "\"receiver\": {\"bits_per_second\": %.6f}, \"sender\": {\"bits_per_second\": %.6f},"
              " \"cpu\": {\"local\": {\"total_pct\": %.4f}, \"remote\": {\"total_pct\": %.4f}}}}",
-             mbps * 1e6, mbps * 1.001e6, cpu, cpu / 2);
-    const char *env = strcmp(v, "base") ? "{\"kernel\": \"6.1-p\"}" : "{\"kernel\": \"6.1\"}";
+             with_identity ? remote_identity[p] : "", mbps * 1e6, mbps * 1.001e6, cpu, cpu / 2);
+    const char *env = with_identity ? env_identity[p]
+                      : p           ? "{\"kernel\": \"6.1-p\"}"
+                                    : "{\"kernel\": \"6.1\"}";
     if (store_run_begin(db, exp, seq, v, c, NULL, env, &id, err, sizeof(err)) ||
         store_run_finish(db, id, st, st == STORE_RUN_OK ? 0 : 1, NULL, doc, err, sizeof(err))) {
         fprintf(stderr, "report_fixture: %s\n", err);
@@ -33,10 +57,11 @@ static int record(struct store *db, int64_t exp, int seq, const char *v, const c
 int main(int argc, char **argv)
 {
     if (argc != 3) {
-        fprintf(stderr, "usage: report_fixture DB regress|same\n");
+        fprintf(stderr, "usage: report_fixture DB regress|same|identity\n");
         return 2;
     }
     double factor = strcmp(argv[2], "regress") ? 1.0 : 0.9;
+    with_identity = !strcmp(argv[2], "identity");
     const char *variants[] = {"base", "patched"}, *cells[] = {"streams=1", "streams=4"};
     struct store_plan_entry plan[2 * 2 * 6];
     int n = 0;
