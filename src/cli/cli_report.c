@@ -16,6 +16,7 @@
 #include "cli/cli_plot.h"
 #include "layout/layout_report.h"
 #include "report/campaign_report.h"
+#include "report/campaign_report_metric.h"
 #include "report/campaign_report_plot.h"
 #include "store/store.h"
 
@@ -40,9 +41,12 @@ static const char usage_text[] =
     "                       has decides its verdict). Names: throughput,\n"
     "                       sender_throughput, transactions, connections,\n"
     "                       latency_p50, latency_p99, loss, cpu_local, cpu_remote,\n"
-    "                       local_demand, remote_demand. Default: all that apply\n"
-    "                       to each cell's test; throughput, transactions or\n"
-    "                       connections decides.\n"
+    "                       local_demand, remote_demand; or a dotted path into\n"
+    "                       the runs' documents: perf.local.task_clock,\n"
+    "                       kernel.remote.Udp.RcvbufErrors (end. may be left out;\n"
+    "                       add :lower or :higher for the better direction).\n"
+    "                       Default: all built-in ones that apply to each cell's\n"
+    "                       test; throughput, transactions or connections decides.\n"
     "  --noise PCT          noise floor in percent of the baseline (default 1)\n"
     "  --confidence PCT     confidence level in percent, 50..99.99 (default 95)\n"
     "  --plot DIR           also write every figure into DIR (created if missing):\n"
@@ -130,8 +134,8 @@ static int parse_args(int argc, char **argv, struct report_args *a)
                     "report", "--format: '%s' is not text, markdown, csv, json or html", optarg);
             break;
         case OPT_METRIC:
-            if (!creport_metric_find(optarg))
-                return cli_usage_error("report", "--metric: unknown metric '%s'", optarg);
+            if (!creport_metric_valid(optarg, perr, sizeof(perr)))
+                return cli_usage_error("report", "--metric: %s", perr);
             if (a->opts.nmetrics == MAX_METRICS)
                 return cli_usage_error("report", "--metric: at most %d metrics", MAX_METRICS);
             a->metrics[a->opts.nmetrics++] = optarg;
