@@ -113,6 +113,11 @@ static int take_iperf3(const char *name, size_t line, json_t *doc, struct input_
     r->cpu_local_pct = number_at(doc, "end.cpu_utilization_percent.host_total");
     r->cpu_remote_pct = number_at(doc, "end.cpu_utilization_percent.remote_total");
     r->timesecs = number_at(doc, "start.timestamp.timesecs");
+    /* uname -a as iperf3 records it: the third word is the kernel release. */
+    const char *sys = json_string_value(input_json_path(doc, "start.system_info"));
+    char os[16], host[256], rel[sizeof(r->kernel)];
+    if (sys && sscanf(sys, "%15s %255s %95s", os, host, rel) == 3 && !strcmp(os, "Linux"))
+        snprintf(r->kernel, sizeof(r->kernel), "%s", rel);
     r->original = json_incref(doc);
     return 0;
 }
@@ -281,6 +286,8 @@ json_t *input_run_document(const struct input_run *r, const char *file, const ch
         e = json_object_set_new(cpu, "local", json_pack("{s:f}", "total_pct", r->cpu_local_pct));
     if (!e && isfinite(r->cpu_remote_pct))
         e = json_object_set_new(cpu, "remote", json_pack("{s:f}", "total_pct", r->cpu_remote_pct));
+    if (!e && r->kernel[0])
+        e = json_object_set_new(doc, "host", json_pack("{s:{s:s}}", "local", "kernel", r->kernel));
     if (!e && r->original)
         e = json_object_set(doc, "iperf3", r->original);
     else if (!e && text)

@@ -31,7 +31,8 @@ struct input_run {
     double cpu_local_pct;   /* iperf3: end.cpu_utilization_percent.host_total; else NAN */
     double cpu_remote_pct;  /* iperf3: ...remote_total; else NAN */
     double timesecs;        /* iperf3: start.timestamp.timesecs (Unix time); else NAN */
-    json_t *original;       /* iperf3: the document itself (owned); iperf2: NULL */
+    char kernel[96];  /* iperf3: the release in start.system_info ("Linux host REL ..."); "" */
+    json_t *original; /* iperf3: the document itself (owned); iperf2: NULL */
 };
 
 /*
@@ -52,7 +53,8 @@ void input_runs_free(struct input_run *runs, size_t n);
 /*
  * The run as a document shaped like `netab run --json` (docs/store.md,
  * "Imported runs"): "import" {tool, file, index, line}, "test" {"test"},
- * "end" with the headline figures, and the original: "iperf3" (the
+ * "end" with the headline figures, "host" {"local": {"kernel"}} when the
+ * kernel release is known, and the original: "iperf3" (the
  * document) or "iperf2_text" (text, the whole file). file is recorded as
  * given. NULL when out of memory; caller has ownership.
  */
