@@ -242,8 +242,14 @@ int input_runs_parse(const char *name, const char *buf, size_t len, enum input_f
                        name);
     if (memchr(buf, '\0', len))
         return err_set(err, errlen, EINVAL, "%s: contains NUL bytes; not a text file", name);
-    if (f == INPUT_AUTO)
-        f = buf[i] == '{' || buf[i] == '[' ? INPUT_IPERF3 : INPUT_IPERF2;
+    if (f == INPUT_AUTO) {
+        /* JSON starts with '{', or '[' and then '{', '[' or ']'; iperf2 lines with "[  3]". */
+        size_t j = i + 1;
+        while (j < len && strchr(" \t\r\n", buf[j]))
+            j++;
+        bool json = buf[i] == '{' || (buf[i] == '[' && (j >= len || strchr("{[]", buf[j])));
+        f = json ? INPUT_IPERF3 : INPUT_IPERF2;
+    }
     int e;
     if (f == INPUT_IPERF3)
         e = parse_iperf3(name, buf, len, &rs, err, errlen);

@@ -38,7 +38,8 @@ struct input_run {
 /*
  * Reads every run of buf[0..len-1] (NUL-terminated; name is used in
  * messages) as format f: INPUT_IPERF3, INPUT_IPERF2 or INPUT_AUTO (JSON
- * when the first byte that is not white space is '{' or '[', else iperf2).
+ * when it starts with '{', or with '[' followed by '{', '[' or ']', as
+ * `netab stats` detects it; else iperf2).
  * A file without any run, a JSON document that is not iperf3's (a netab
  * document is named as such), a run that reported an error or has no
  * finite throughput is -EINVAL with "name:line: ..." in err. On success
