@@ -6,6 +6,7 @@
  * go into the store in one transaction: a bad file imports nothing.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <getopt.h>
 #include <jansson.h>
 #include <limits.h>
@@ -183,8 +184,14 @@ static int read_one(const char *path, enum input_format format, struct pending *
         fprintf(stderr, "netab import: %s\n", err);
     char abs[PATH_MAX];
     const char *file = realpath(path, abs) ? abs : path;
+    /*
+     * Every iperf2 run keeps the whole log (the parser does not cut it into
+     * runs) unless that would pass 16 MiB for the file; then only its
+     * first run does and the others point to it.
+     */
+    bool each = n <= 1 || len <= ((size_t)16 << 20) / n;
     for (size_t i = 0; !rc && i < n; i++)
-        if ((rc = pending_add(p, &runs[i], file, buf)))
+        if ((rc = pending_add(p, &runs[i], file, each || i == 0 ? buf : NULL)))
             fprintf(stderr, "netab import: out of memory\n");
     if (!rc)
         fprintf(stderr, "netab import: %s: %zu %s run%s\n", path, n,

@@ -298,6 +298,8 @@ json_t *input_run_document(const struct input_run *r, const char *file, const ch
         e = json_object_set(doc, "iperf3", r->original);
     else if (!e && text)
         e = json_object_set_new(doc, "iperf2_text", json_string(text));
+    else if (!e)
+        e = json_object_set_new(doc, "iperf2_text_in_index", json_integer(0));
     if (e) {
         json_decref(doc);
         return NULL;

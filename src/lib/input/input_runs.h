@@ -56,8 +56,9 @@ void input_runs_free(struct input_run *runs, size_t n);
  * "Imported runs"): "import" {tool, file, index, line}, "test" {"test"},
  * "end" with the headline figures, "host" {"local": {"kernel"}} when the
  * kernel release is known, and the original: "iperf3" (the
- * document) or "iperf2_text" (text, the whole file). file is recorded as
- * given. NULL when out of memory; caller has ownership.
+ * document) or "iperf2_text" (text, the whole file; with text NULL,
+ * "iperf2_text_in_index": 0 says the file's first run holds it). file is
+ * recorded as given. NULL when out of memory; caller has ownership.
  */
 json_t *input_run_document(const struct input_run *r, const char *file, const char *text);
 
