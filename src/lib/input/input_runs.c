@@ -268,6 +268,59 @@ int input_runs_parse(const char *name, const char *buf, size_t len, enum input_f
     return 0;
 }
 
+/* The length of the valid UTF-8 sequence at p[0..n-1], or 0 if it is not one (RFC 3629). */
+static size_t utf8_seq(const unsigned char *p, size_t n)
+{
+    unsigned c = p[0], min;
+    size_t len;
+    if (c < 0x80)
+        return 1;
+    if ((c & 0xE0) == 0xC0) {
+        len = 2, min = 0x80, c &= 0x1F;
+    } else if ((c & 0xF0) == 0xE0) {
+        len = 3, min = 0x800, c &= 0x0F;
+    } else if ((c & 0xF8) == 0xF0) {
+        len = 4, min = 0x10000, c &= 0x07;
+    } else {
+        return 0;
+    }
+    if (n < len)
+        return 0;
+    for (size_t i = 1; i < len; i++) {
+        if ((p[i] & 0xC0) != 0x80)
+            return 0;
+        c = (c << 6) | (p[i] & 0x3F);
+    }
+    return c < min || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF) ? 0 : len;
+}
+
+/*
+ * s as a JSON string. A log or file name in another encoding (Latin-1
+ * host names) is not valid UTF-8, which JSON strings must be: each byte
+ * that does not start a valid sequence becomes '?', the rest is kept.
+ */
+static json_t *text_string(const char *s)
+{
+    size_t n = strlen(s);
+    char *t = malloc(n + 1);
+    if (!t)
+        return NULL;
+    const unsigned char *p = (const unsigned char *)s;
+    for (size_t i = 0; i < n;) {
+        size_t k = utf8_seq(p + i, n - i);
+        if (!k) {
+            t[i++] = '?';
+            continue;
+        }
+        memcpy(t + i, p + i, k);
+        i += k;
+    }
+    t[n] = 0;
+    json_t *j = json_string(t);
+    free(t);
+    return j;
+}
+
 /* Sets key of o to x when x is finite (a figure the tool did not give is absent, not 0). */
 static int set_number(json_t *o, const char *key, double x)
 {
@@ -278,10 +331,10 @@ json_t *input_run_document(const struct input_run *r, const char *file, const ch
 {
     const char *tool = r->tool == INPUT_IPERF3 ? "iperf3" : "iperf2";
     json_t *recv = json_object(), *send = json_object(), *cpu = json_object();
-    json_t *doc = json_pack("{s:{s:s, s:s, s:I, s:I}, s:{s:s}, s:{s:o, s:o, s:o}, s:n}", "import",
-                            "tool", tool, "file", file, "index", (json_int_t)r->index, "line",
-                            (json_int_t)r->line, "test", "test", r->test, "end", "receiver", recv,
-                            "sender", send, "cpu", cpu, "error");
+    json_t *doc = json_pack("{s:{s:s, s:o, s:I, s:I}, s:{s:s}, s:{s:o, s:o, s:o}, s:n}", "import",
+                            "tool", tool, "file", text_string(file), "index", (json_int_t)r->index,
+                            "line", (json_int_t)r->line, "test", "test", r->test, "end", "receiver",
+                            recv, "sender", send, "cpu", cpu, "error");
     if (!doc)
         return NULL;
     int e = set_number(recv, "bits_per_second", r->receiver_bps) ||
@@ -297,7 +350,7 @@ json_t *input_run_document(const struct input_run *r, const char *file, const ch
     if (!e && r->original)
         e = json_object_set(doc, "iperf3", r->original);
     else if (!e && text)
-        e = json_object_set_new(doc, "iperf2_text", json_string(text));
+        e = json_object_set_new(doc, "iperf2_text", text_string(text));
     else if (!e)
         e = json_object_set_new(doc, "iperf2_text_in_index", json_integer(0));
     if (e) {

@@ -201,6 +201,17 @@ static void test_iperf2_bad(void **state)
     assert_close(r->receiver_bps, 8e6);
     input_runs_free(r, 1);
     parse_bad("hello\n", INPUT_AUTO, "no iperf2 run", NULL);
+    /* A log that is not UTF-8 (a Latin-1 host name) is kept with '?' for the bad bytes. */
+    const char *latin1 = "Client connecting to h\xe9te, TCP port 5001\n"
+                         "[  1] 0.0000-1.0000 sec  1.00 MBytes  8.00 Mbits/sec\n";
+    r = parse_ok(latin1, strlen(latin1), INPUT_AUTO, 1);
+    json_t *doc = input_run_document(r, "/old/\xff.txt", latin1);
+    assert_non_null(doc);
+    assert_non_null(strstr(json_string_value(json_object_get(doc, "iperf2_text")), "h?te"));
+    assert_string_equal(json_string_value(json_object_get(json_object_get(doc, "import"), "file")),
+                        "/old/?.txt");
+    json_decref(doc);
+    input_runs_free(r, 1);
 }
 
 int main(void)
