@@ -195,8 +195,11 @@ static int parse_iperf2(const char *name, const char *buf, size_t len, struct ru
     struct input_opts o = {.format = INPUT_IPERF2};
     struct input_values bw = {0}, loss = {0}, jitter = {0};
     int e = input_parse_iperf2(name, buf, len, &o, &bw, err, errlen);
-    if (e)
+    if (e) {
+        /* The parser may have read some runs before the line it refused. */
+        input_values_free(&bw);
         return e;
+    }
     if (bw.n == 0) {
         input_values_free(&bw);
         return err_set(err, errlen, EINVAL,
