@@ -20,6 +20,7 @@ static const struct subcommand subcommands[] = {
     {"compare", cli_compare, "run variants interleaved and judge them (first is the baseline)"},
     {"env", cli_env, "show the host facts and warnings that affect benchmark results"},
     {"runs", cli_runs, "list, show, export and import runs in the results store"},
+    {"import", cli_import, "record iperf3 -J and iperf2 results in the store as a variant's runs"},
     {"report", cli_report, "an experiment's matrix report: variants against the baseline"},
     {"layout", cli_layout, "compare the code layout of two builds (ELF files or System.map)"},
 };

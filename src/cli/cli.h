@@ -18,5 +18,6 @@ int cli_runs(int argc, char **argv);
 int cli_experiment(int argc, char **argv);
 int cli_report(int argc, char **argv);
 int cli_layout(int argc, char **argv);
+int cli_import(int argc, char **argv);
 
 #endif

@@ -18,6 +18,7 @@
 #include "cli/cli_experiment.h"
 #include "campaign/order.h"
 #include "store/store.h"
+#include "store/store_import.h"
 #include "util/textfile.h"
 
 /* Exit status when reset: reboot ran the reboot command and the machine stayed up. */
@@ -315,6 +316,23 @@ static int worse(int a, int b)
     return a > b ? a : b;
 }
 
+/*
+ * True (after saying so) when experiment id holds runs `netab import`
+ * recorded: it has no experiment file, so resuming it must not look for one.
+ */
+static bool nothing_to_run(struct store *db, int64_t id)
+{
+    bool imported = false;
+    char err[NB_ERRLEN * 2];
+    if (store_experiment_is_import(db, id, &imported, err, sizeof(err)) || !imported)
+        return false;
+    fprintf(stderr,
+            "netab experiment: experiment %lld holds imported runs (netab import); there is "
+            "nothing to run or resume\n",
+            (long long)id);
+    return true;
+}
+
 int cli_experiment_resume(int argc, char **argv)
 {
     struct exp_args a;
@@ -334,7 +352,7 @@ int cli_experiment_resume(int argc, char **argv)
     if (open_db(&a, 0, &db))
         return EXIT_FAIL;
     if (!a.all) {
-        ex = execute(db, a.path, id);
+        ex = nothing_to_run(db, id) ? EXIT_OK : execute(db, a.path, id);
         store_close(db);
         return ex;
     }

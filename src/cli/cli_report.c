@@ -16,11 +16,14 @@
 #include "cli/cli_plot.h"
 #include "layout/layout_report.h"
 #include "report/campaign_report.h"
+#include "report/campaign_report_metric.h"
+#include "report/campaign_report_multi.h"
 #include "report/campaign_report_plot.h"
 #include "store/store.h"
 
 static const char usage_text[] =
     "usage: netab report ID [--db PATH] [--format text|markdown|csv|json|html]\n"
+    "       netab report --experiments ID,ID... [--label variant|experiment|kernel]\n"
     "                       [--metric NAME]... [--noise PCT] [--confidence PCT]\n"
     "                       [--plot DIR [--plot-format png|svg|pdf]]\n"
     "\n"
@@ -32,6 +35,13 @@ static const char usage_text[] =
     "footer gives run counts, environment differences and noise warnings.\n"
     "\n"
     "options:\n"
+    "  --experiments LIST   one report over several experiments (comma-separated\n"
+    "                       ids): each experiment's variants are column groups,\n"
+    "                       cells are matched by name, the first group is the\n"
+    "                       baseline\n"
+    "  --label L            name the groups by variant (default), experiment or\n"
+    "                       kernel (the release each run recorded); \"#ID\" is\n"
+    "                       added where two experiments give the same name\n"
     "  --db PATH            the database (default: $NETAB_DB, else\n"
     "                       $XDG_DATA_HOME/netab/results.db)\n"
     "  --format F           text (default; fits 72 columns), markdown, csv, json,\n"
@@ -40,9 +50,12 @@ static const char usage_text[] =
     "                       has decides its verdict). Names: throughput,\n"
     "                       sender_throughput, transactions, connections,\n"
     "                       latency_p50, latency_p99, loss, cpu_local, cpu_remote,\n"
-    "                       local_demand, remote_demand. Default: all that apply\n"
-    "                       to each cell's test; throughput, transactions or\n"
-    "                       connections decides.\n"
+    "                       local_demand, remote_demand; or a dotted path into\n"
+    "                       the runs' documents: perf.local.task_clock,\n"
+    "                       kernel.remote.Udp.RcvbufErrors (end. may be left out;\n"
+    "                       add :lower or :higher for the better direction).\n"
+    "                       Default: all built-in ones that apply to each cell's\n"
+    "                       test; throughput, transactions or connections decides.\n"
     "  --noise PCT          noise floor in percent of the baseline (default 1)\n"
     "  --confidence PCT     confidence level in percent, 50..99.99 (default 95)\n"
     "  --plot DIR           also write every figure into DIR (created if missing):\n"
@@ -55,7 +68,16 @@ static const char usage_text[] =
     "metric regressed in some cell; 2 bad command line, unknown experiment or\n"
     "unreadable database.\n";
 
-enum { OPT_DB = 256, OPT_FORMAT, OPT_METRIC, OPT_NOISE, OPT_CONFIDENCE, OPT_PLOT_FORMAT };
+enum {
+    OPT_DB = 256,
+    OPT_FORMAT,
+    OPT_METRIC,
+    OPT_NOISE,
+    OPT_CONFIDENCE,
+    OPT_PLOT_FORMAT,
+    OPT_EXPERIMENTS,
+    OPT_LABEL
+};
 
 static const struct option long_opts[] = {
     {"db", required_argument, NULL, OPT_DB},
@@ -64,6 +86,8 @@ static const struct option long_opts[] = {
     {"noise", required_argument, NULL, OPT_NOISE},
     {"confidence", required_argument, NULL, OPT_CONFIDENCE},
     {"plot-format", required_argument, NULL, OPT_PLOT_FORMAT},
+    {"experiments", required_argument, NULL, OPT_EXPERIMENTS},
+    {"label", required_argument, NULL, OPT_LABEL},
     CLI_PLOT_LONG_OPTS,
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
@@ -72,6 +96,7 @@ static const struct option long_opts[] = {
 enum report_format { FMT_TEXT, FMT_MARKDOWN, FMT_CSV, FMT_JSON, FMT_HTML };
 
 #define MAX_METRICS 32
+#define MAX_EXPERIMENTS 64
 
 struct report_args {
     const char *db;
@@ -79,8 +104,12 @@ struct report_args {
     enum report_format format;
     const char *metrics[MAX_METRICS];
     struct creport_opts opts;
-    struct cli_plot fig; /* --plot DIR */
-    const char *fig_ext; /* --plot-format */
+    struct cli_plot fig;          /* --plot DIR */
+    const char *fig_ext;          /* --plot-format */
+    int64_t ids[MAX_EXPERIMENTS]; /* --experiments */
+    size_t nids;
+    enum creport_label label; /* --label */
+    bool has_label;
 };
 
 /* A number in [lo, hi] (hi excluded when hi_open). */
@@ -96,6 +125,27 @@ static bool parse_pct(const char *opt, const char *s, double lo, double hi, bool
     }
     *out = v;
     return true;
+}
+
+/* --experiments 3,5,7 into a->ids. Returns -1 to go on, else the exit code. */
+static int parse_ids(const char *list, struct report_args *a)
+{
+    char buf[1024], perr[NB_ERRLEN], *save = NULL;
+    if (snprintf(buf, sizeof(buf), "%s", list) >= (int)sizeof(buf))
+        return cli_usage_error("report", "--experiments: the list is too long");
+    a->nids = 0;
+    for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        long id;
+        if (!optval_int("--experiments", t, 1, INT64_MAX, &id, perr, sizeof(perr)))
+            return cli_usage_error("report", "%s", perr);
+        if (a->nids == MAX_EXPERIMENTS)
+            return cli_usage_error("report", "--experiments: at most %d experiments",
+                                   MAX_EXPERIMENTS);
+        a->ids[a->nids++] = id;
+    }
+    if (!a->nids)
+        return cli_usage_error("report", "--experiments: no experiment id in '%s'", list);
+    return -1;
 }
 
 /* Returns -1 to go on, else the exit code. */
@@ -130,8 +180,8 @@ static int parse_args(int argc, char **argv, struct report_args *a)
                     "report", "--format: '%s' is not text, markdown, csv, json or html", optarg);
             break;
         case OPT_METRIC:
-            if (!creport_metric_find(optarg))
-                return cli_usage_error("report", "--metric: unknown metric '%s'", optarg);
+            if (!creport_metric_valid(optarg, perr, sizeof(perr)))
+                return cli_usage_error("report", "--metric: %s", perr);
             if (a->opts.nmetrics == MAX_METRICS)
                 return cli_usage_error("report", "--metric: at most %d metrics", MAX_METRICS);
             a->metrics[a->opts.nmetrics++] = optarg;
@@ -145,6 +195,16 @@ static int parse_args(int argc, char **argv, struct report_args *a)
             if (!parse_pct("--confidence", optarg, 50, 99.99, false, &d))
                 return EXIT_USAGE;
             a->opts.confidence = d / 100;
+            break;
+        case OPT_EXPERIMENTS:
+            if ((rc = parse_ids(optarg, a)) >= 0)
+                return rc;
+            break;
+        case OPT_LABEL:
+            if (creport_label_parse(optarg, &a->label))
+                return cli_usage_error(
+                    "report", "--label: '%s' is not variant, experiment or kernel", optarg);
+            a->has_label = true;
             break;
         case OPT_PLOT_FORMAT:
             if (strcmp(optarg, "png") && strcmp(optarg, "svg") && strcmp(optarg, "pdf"))
@@ -166,6 +226,12 @@ static int parse_args(int argc, char **argv, struct report_args *a)
             return cli_usage_error("report", "unknown option '%s'", argv[optind - 1]);
         }
     }
+    if (a->has_label && !a->nids)
+        return cli_usage_error("report", "--label goes with --experiments");
+    if (a->nids && optind < argc)
+        return cli_usage_error("report", "give an experiment ID or --experiments, not both");
+    if (a->nids)
+        return -1;
     if (optind >= argc)
         return cli_usage_error("report", "which experiment? (see 'netab runs experiments')");
     if (!optval_int("ID", argv[optind], 1, INT64_MAX, &a->id, perr, sizeof(perr)))
@@ -241,7 +307,9 @@ int cli_report(int argc, char **argv)
     int e = store_default_path(a.db, path, sizeof(path), err, sizeof(err));
     if (!e)
         e = store_open(path, STORE_OPEN_READONLY, &db, err, sizeof(err));
-    if (!e)
+    if (!e && a.nids)
+        e = creport_load_many(db, a.ids, a.nids, a.label, &a.opts, &r, err, sizeof(err));
+    else if (!e)
         e = creport_load(db, a.id, &a.opts, &r, err, sizeof(err));
     store_close(db);
     if (e) {

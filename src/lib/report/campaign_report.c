@@ -13,10 +13,11 @@
 #include "envcap/envcap.h"
 #include "report/campaign_report_counters.h"
 #include "report/campaign_report_identity.h"
+#include "report/campaign_report_metric.h"
 #include "report/stats_report.h"
 #include "stats/warnings.h"
 
-#define M(field) offsetof(struct store_run, field)
+#define M(field) offsetof(struct store_run, field), NULL /* a column, not a path */
 #define STREAMS (CREPORT_TCP_STREAM | CREPORT_UDP_STREAM | CREPORT_UNKNOWN)
 #define ALL (CREPORT_TCP_STREAM | CREPORT_UDP_STREAM | CREPORT_RR | CREPORT_CRR | CREPORT_UNKNOWN)
 
@@ -92,6 +93,7 @@ void creport_free(struct creport *r)
         for (size_t i = 0; i < r->nvariants * r->ncells * r->nmetrics; i++)
             free(r->entries[i].values);
     free(r->entries);
+    creport_metrics_free(r->metrics, r->nmetrics);
     for (size_t v = 0; r->variants && v < r->nvariants; v++)
         free(r->variants[v]);
     free(r->variants);
@@ -313,14 +315,12 @@ static char *run_command(const struct store_run *run)
 static int list_run(struct creport *r, const struct store_run *run, size_t v, size_t c, bool warmup)
 {
     struct creport_run *x = &r->runlist[r->nrunlist];
-    if (!(x->values = malloc(NMETRICS * sizeof(double))))
+    if (!(x->values = malloc(r->nmetrics * sizeof(double))))
         return -ENOMEM;
     r->nrunlist++;
     *x = (struct creport_run){run->seq, v, c, warmup, x->values};
-    for (size_t m = 0; m < NMETRICS; m++) {
-        double d = *(const double *)((const char *)run + metrics[m].offset);
-        x->values[m] = isfinite(d) ? d * metrics[m].scale : NAN;
-    }
+    for (size_t m = 0; m < r->nmetrics; m++)
+        x->values[m] = creport_metric_value(&r->metrics[m], run);
     if (!warmup && !r->commands[v])
         r->commands[v] = run_command(run);
     return 0;
@@ -410,9 +410,11 @@ static int find_tests(struct creport *r, const struct placed *p, size_t n)
 
 static int select_metrics(struct creport *r, const struct creport_opts *o, char *err, size_t errlen)
 {
-    r->nmetrics = NMETRICS;
-    r->metric_selected = calloc(NMETRICS, sizeof(bool));
-    r->order = calloc(NMETRICS, sizeof(size_t));
+    int e = creport_metrics_build(o->metrics, o->nmetrics, &r->metrics, &r->nmetrics, err, errlen);
+    if (e)
+        return e;
+    r->metric_selected = calloc(r->nmetrics, sizeof(bool));
+    r->order = calloc(r->nmetrics, sizeof(size_t));
     if (!r->metric_selected || !r->order)
         return -ENOMEM;
     if (!o->nmetrics) {
@@ -423,17 +425,7 @@ static int select_metrics(struct creport *r, const struct creport_opts *o, char 
         return 0;
     }
     for (size_t i = 0; i < o->nmetrics; i++) {
-        const struct creport_metric *d = creport_metric_find(o->metrics[i]);
-        if (!d) {
-            char names[512] = "";
-            for (size_t m = 0; m < NMETRICS; m++) {
-                size_t u = strlen(names);
-                snprintf(names + u, sizeof(names) - u, "%s%s", m ? ", " : "", metrics[m].name);
-            }
-            return err_set(err, errlen, EINVAL, "unknown metric '%s' (known: %s)", o->metrics[i],
-                           names);
-        }
-        size_t m = (size_t)(d - metrics);
+        size_t m = creport_metric_index(r->metrics, r->nmetrics, o->metrics[i]);
         if (!r->metric_selected[m]) {
             r->metric_selected[m] = true;
             r->order[r->norder++] = m;
@@ -446,7 +438,7 @@ static int fill_values(struct creport *r, const struct placed *p, size_t n)
 {
     size_t nvc = r->nvariants * r->ncells;
     r->n_measured = calloc(nvc ? nvc : 1, sizeof(long));
-    size_t ne = nvc * NMETRICS;
+    size_t ne = nvc * r->nmetrics;
     r->entries = calloc(ne ? ne : 1, sizeof(*r->entries));
     if (!r->n_measured || !r->entries)
         return -ENOMEM;
@@ -454,7 +446,7 @@ static int fill_values(struct creport *r, const struct placed *p, size_t n)
         r->n_measured[p[k].v * r->ncells + p[k].c]++;
     for (size_t v = 0; v < r->nvariants; v++)
         for (size_t c = 0; c < r->ncells; c++)
-            for (size_t m = 0; m < NMETRICS; m++) {
+            for (size_t m = 0; m < r->nmetrics; m++) {
                 long cap = r->n_measured[v * r->ncells + c];
                 struct creport_entry *en = creport_at(r, v, c, m);
                 en->median = en->mean = NAN;
@@ -463,18 +455,19 @@ static int fill_values(struct creport *r, const struct placed *p, size_t n)
             }
     /* Runs are in id order, so values end up in run order, as the drift check needs. */
     for (size_t k = 0; k < n; k++)
-        for (size_t m = 0; m < NMETRICS; m++) {
-            double x = *(const double *)((const char *)p[k].run + metrics[m].offset);
+        for (size_t m = 0; m < r->nmetrics; m++) {
+            double x = creport_metric_value(&r->metrics[m], p[k].run);
             struct creport_entry *en = creport_at(r, p[k].v, p[k].c, m);
             if (isfinite(x))
-                en->values[en->n++] = x * metrics[m].scale;
+                en->values[en->n++] = x;
         }
     for (size_t c = 0; c < r->ncells; c++)
-        for (size_t m = 0; m < NMETRICS; m++) {
+        for (size_t m = 0; m < r->nmetrics; m++) {
             bool any = false;
             for (size_t v = 0; v < r->nvariants; v++)
                 any |= creport_at(r, v, c, m)->n > 0;
-            bool shown = any && r->metric_selected[m] && (metrics[m].tests & r->cells[c].test_kind);
+            bool shown =
+                any && r->metric_selected[m] && (r->metrics[m].tests & r->cells[c].test_kind);
             for (size_t v = 0; v < r->nvariants; v++)
                 creport_at(r, v, c, m)->shown = shown;
         }
@@ -504,7 +497,7 @@ static int add_stats_warning(struct creport *r, size_t v, size_t c, size_t m, co
 {
     json_t *w =
         json_pack("{s:s, s:s, s:s, s:s, s:s}", "variant", r->variants[v], "cell", r->cells[c].name,
-                  "metric", metrics[m].name, "kind", kind, "message", message);
+                  "metric", r->metrics[m].name, "kind", kind, "message", message);
     return w && !json_array_append_new(r->stats_warnings, w) ? 0 : -ENOMEM;
 }
 
@@ -577,7 +570,7 @@ static int compare_cell_metric(struct creport *r, size_t c, size_t m, const stru
     int e = stats_report_init(&sr, r->nvariants, so);
     for (size_t v = 0; v < r->nvariants && !e; v++) {
         const struct creport_entry *en = creport_at(r, v, c, m);
-        e = stats_report_set_values(&sr, v, r->variants[v], "store", metrics[m].name, en->values,
+        e = stats_report_set_values(&sr, v, r->variants[v], "store", r->metrics[m].name, en->values,
                                     en->n);
     }
     if (!e)
@@ -608,10 +601,10 @@ static int compare_all(struct creport *r, const struct store_experiment *x)
     so.noise = r->opts.noise;
     so.seed = x->seed;
     for (size_t c = 0; c < r->ncells; c++)
-        for (size_t m = 0; m < NMETRICS; m++) {
+        for (size_t m = 0; m < r->nmetrics; m++) {
             if (!creport_at(r, 0, c, m)->shown)
                 continue;
-            so.lower_is_better = metrics[m].lower_is_better;
+            so.lower_is_better = r->metrics[m].lower_is_better;
             int e = compare_cell_metric(r, c, m, &so);
             if (e)
                 return e;

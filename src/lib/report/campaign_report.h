@@ -44,6 +44,8 @@ struct creport_metric {
     unsigned tests; /* enum creport_test bits it is shown for */
     double scale;   /* column value * scale = displayed value */
     size_t offset;  /* of the double in struct store_run */
+    /* NULL: the store column at offset; else a dotted path into the run's document. */
+    const char *path;
 };
 
 /* Every metric, in report order; *n receives the count. */
@@ -104,7 +106,9 @@ struct creport {
     size_t nvariants;
     struct creport_cell *cells;
     size_t ncells;
-    size_t nmetrics;       /* = creport_metrics() count */
+    /* [nmetrics]: creport_metrics() in their order, then --metric paths (_metric.h). */
+    struct creport_metric *metrics;
+    size_t nmetrics;
     bool *metric_selected; /* [nmetrics] */
     size_t *order;         /* metric indices in the order to show them */
     size_t norder;
@@ -137,6 +141,14 @@ static inline struct creport_entry *creport_at(const struct creport *r, size_t v
                                                size_t m)
 {
     return &r->entries[(v * r->ncells + c) * r->nmetrics + m];
+}
+
+/* The report's metrics (built-in, then --metric paths): what its m indices refer to. */
+static inline const struct creport_metric *creport_report_metrics(const struct creport *r,
+                                                                  size_t *n)
+{
+    *n = r->nmetrics;
+    return r->metrics;
 }
 
 /*

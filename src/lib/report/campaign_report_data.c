@@ -66,7 +66,7 @@ static json_t *comparison_json(const struct creport *r, const struct creport_ent
 static json_t *results_json(const struct creport *r)
 {
     size_t nm;
-    const struct creport_metric *md = creport_metrics(&nm);
+    const struct creport_metric *md = creport_report_metrics(r, &nm);
     json_t *a = json_array();
     for (size_t c = 0; a && c < r->ncells; c++)
         for (size_t i = 0; i < r->norder; i++) {
@@ -109,7 +109,7 @@ static json_t *results_json(const struct creport *r)
 json_t *creport_to_json(const struct creport *r)
 {
     size_t nm;
-    const struct creport_metric *md = creport_metrics(&nm);
+    const struct creport_metric *md = creport_report_metrics(r, &nm);
     json_t *variants = json_array(), *cells = json_array(), *metrics = json_array();
     int e = !variants || !cells || !metrics;
     for (size_t v = 0; !e && v < r->nvariants; v++)
@@ -205,7 +205,7 @@ int creport_print_csv(const struct creport *r, FILE *f)
                                        "mean",    "n",         "diff_pct", "ci_low",
                                        "ci_high", "p",         "verdict",  "sorted_values"};
     size_t nm;
-    const struct creport_metric *md = creport_metrics(&nm);
+    const struct creport_metric *md = creport_report_metrics(r, &nm);
     struct csv w;
     csv_init(&w, f, CSV_LF);
     csv_header(&w, head, sizeof(head) / sizeof(head[0]));

@@ -176,7 +176,7 @@ static int print_figures(FILE *f, const struct creport *r)
 /* The median of variant v, metric m in each cell, with its change and verdict. */
 static void print_metric_table(FILE *f, const struct creport *r, size_t m)
 {
-    const struct creport_metric *md = &creport_metrics(&(size_t){0})[m];
+    const struct creport_metric *md = &creport_report_metrics(r, &(size_t){0})[m];
     fputs("<div class=\"scroll\"><table>\n<caption>", f);
     escf(f, "%s, %s (%s is better): median of the measured runs", md->title, md->unit,
          md->lower_is_better ? "lower" : "higher");
@@ -225,7 +225,7 @@ static void print_tables(FILE *f, const struct creport *r)
 /* Every comparison: change of the mean, its interval, Welch p and the verdict. */
 static void print_changes(FILE *f, const struct creport *r)
 {
-    const struct creport_metric *mt = creport_metrics(&(size_t){0});
+    const struct creport_metric *mt = creport_report_metrics(r, &(size_t){0});
     fputs("<section id=\"changes\">\n<h2>Changes against the baseline</h2>\n", f);
     fprintf(f,
             "<p>Mean change with its %g%% interval, Welch's p and the verdict against the "
@@ -266,7 +266,7 @@ static void print_changes(FILE *f, const struct creport *r)
 /* The deciding metric's values of each cell, sorted, one column per variant. */
 static int print_values(FILE *f, const struct creport *r)
 {
-    const struct creport_metric *mt = creport_metrics(&(size_t){0});
+    const struct creport_metric *mt = creport_report_metrics(r, &(size_t){0});
     fputs("<section id=\"values\">\n<h2>Sorted values</h2>\n", f);
     for (size_t c = 0; c < r->ncells; c++) {
         int m = r->cells[c].decide;

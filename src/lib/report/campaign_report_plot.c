@@ -35,7 +35,7 @@ static void stem(char *out, size_t len, const char *a, const char *b, const char
  */
 static int figure_dist(const struct creport *r, size_t c, size_t m, creport_figure_fn fn, void *ctx)
 {
-    const struct creport_metric *md = &creport_metrics(&(size_t){0})[m];
+    const struct creport_metric *md = &creport_report_metrics(r, &(size_t){0})[m];
     size_t nv = r->nvariants;
     struct plot_set *sets = calloc(nv, sizeof(*sets));
     struct stats_summary *sums = calloc(nv, sizeof(*sums));
@@ -78,7 +78,7 @@ static int figure_dist(const struct creport *r, size_t c, size_t m, creport_figu
 /* The forest of cell c: one row per variant (but the baseline) and metric shown. */
 static int figure_forest(const struct creport *r, size_t c, creport_figure_fn fn, void *ctx)
 {
-    const struct creport_metric *mt = creport_metrics(&(size_t){0});
+    const struct creport_metric *mt = creport_report_metrics(r, &(size_t){0});
     size_t cap = (r->nvariants - 1) * r->norder;
     struct plot_forest_row *rows = calloc(cap ? cap : 1, sizeof(*rows));
     char(*labels)[128] = calloc(cap ? cap : 1, sizeof(*labels));
@@ -118,7 +118,7 @@ static int figure_forest(const struct creport *r, size_t c, creport_figure_fn fn
 static int figure_runorder(const struct creport *r, size_t c, size_t m, creport_figure_fn fn,
                            void *ctx)
 {
-    const struct creport_metric *md = &creport_metrics(&(size_t){0})[m];
+    const struct creport_metric *md = &creport_report_metrics(r, &(size_t){0})[m];
     struct plot_run_point *pts = calloc(r->nrunlist ? r->nrunlist : 1, sizeof(*pts));
     if (!pts)
         return -ENOMEM;
@@ -146,7 +146,7 @@ static int figure_runorder(const struct creport *r, size_t c, size_t m, creport_
 /* The deciding metric of the first cell that has one, per variant and cell. */
 static int figure_heatmap(const struct creport *r, size_t m, creport_figure_fn fn, void *ctx)
 {
-    const struct creport_metric *md = &creport_metrics(&(size_t){0})[m];
+    const struct creport_metric *md = &creport_report_metrics(r, &(size_t){0})[m];
     size_t n = r->nvariants * r->ncells;
     double *rel = calloc(n, sizeof(double));
     bool *sig = calloc(n, sizeof(bool));

@@ -212,7 +212,7 @@ static void n_entry(const struct creport *r, size_t v, size_t c, size_t m, char 
 static void print_metric_tables(FILE *f, const struct creport *r, size_t *cols)
 {
     size_t nm;
-    const struct creport_metric *md = creport_metrics(&nm);
+    const struct creport_metric *md = creport_report_metrics(r, &nm);
     for (size_t i = 0; i < r->norder; i++) {
         size_t m = r->order[i], ncols = 0;
         for (size_t c = 0; c < r->ncells; c++)
@@ -244,7 +244,7 @@ static void change_text(const struct stats_comparison *c, char *b, size_t n)
 static void print_details(FILE *f, const struct creport *r)
 {
     size_t nm;
-    const struct creport_metric *md = creport_metrics(&nm);
+    const struct creport_metric *md = creport_report_metrics(r, &nm);
     if (r->nvariants < 2)
         return;
     fprintf(f, "\nChanges against %s: mean, [%g%% CI], Welch p; > deciding\n", r->variants[0],
@@ -453,7 +453,7 @@ static void md_text(FILE *f, const char *s)
 static void md_metric_tables(FILE *f, const struct creport *r)
 {
     size_t nm;
-    const struct creport_metric *md = creport_metrics(&nm);
+    const struct creport_metric *md = creport_report_metrics(r, &nm);
     for (size_t i = 0; i < r->norder; i++) {
         size_t m = r->order[i];
         bool any = false;

@@ -64,7 +64,7 @@ static int text_block(FILE *f, const struct creport *r, size_t c, size_t m, size
 
 int creport_print_values_text(const struct creport *r, FILE *f)
 {
-    const struct creport_metric *md = creport_metrics(&(size_t){0});
+    const struct creport_metric *md = creport_report_metrics(r, &(size_t){0});
     int e = 0;
     for (size_t c = 0; c < r->ncells && !e; c++) {
         int m = r->cells[c].decide;
@@ -86,7 +86,7 @@ int creport_print_values_text(const struct creport *r, FILE *f)
 
 int creport_print_values_markdown(const struct creport *r, FILE *f)
 {
-    const struct creport_metric *md = creport_metrics(&(size_t){0});
+    const struct creport_metric *md = creport_report_metrics(r, &(size_t){0});
     for (size_t c = 0; c < r->ncells; c++) {
         int m = r->cells[c].decide;
         if (m < 0 || !creport_at(r, 0, c, (size_t)m)->shown)

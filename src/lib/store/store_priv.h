@@ -41,4 +41,15 @@ int store_bind_text(sqlite3_stmt *st, int i, const char *s);
 /* A malloc'd copy of text column i, NULL for SQL NULL; sets *oom when the copy fails. */
 char *store_col_text(sqlite3_stmt *st, int i, bool *oom);
 
+/*
+ * The body of store_run_finish() inside the caller's write transaction: the
+ * 'running' row run_id gets its final status, its document, the headline
+ * columns taken from it and its intervals. what names the operation in
+ * messages. Used by store_run_finish() and by the importer (store_import.c),
+ * so that an imported run's columns come from the one extraction.
+ */
+int store_finish_in_tx(struct store *s, int64_t run_id, enum store_run_status status, int exit_code,
+                       const char *error, const char *result_json, const char *what, char *err,
+                       size_t errlen);
+
 #endif

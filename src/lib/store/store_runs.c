@@ -273,22 +273,12 @@ static int explain_not_running(struct store *s, int64_t run_id, const char *what
     return e;
 }
 
-int store_run_finish(struct store *s, int64_t run_id, enum store_run_status status, int exit_code,
-                     const char *error, const char *result_json, char *err, size_t errlen)
+int store_finish_in_tx(struct store *s, int64_t run_id, enum store_run_status status, int exit_code,
+                       const char *error, const char *result_json, const char *what, char *err,
+                       size_t errlen)
 {
-    const char *what = "recording the result of a run";
-    if (status == STORE_RUN_RUNNING || (unsigned)status > STORE_RUN_INTERRUPTED)
-        return err_set(err, errlen, EINVAL, "%s: a run must finish as ok, failed or interrupted",
-                       what);
     json_t *doc = result_json ? json_loads(result_json, JSON_DECODE_ANY, NULL) : NULL;
     sqlite3_stmt *st = NULL;
-    int e = refuse_readonly(s, what, err, errlen);
-    if (!e)
-        e = store_exec(s, "BEGIN IMMEDIATE", what, err, errlen);
-    if (e) {
-        json_decref(doc);
-        return e;
-    }
     char sql[1024];
     int len = snprintf(sql, sizeof(sql),
                        "UPDATE runs SET status = ?, exit_code = ?, error = ?, result_json = ?, "
@@ -296,7 +286,7 @@ int store_run_finish(struct store *s, int64_t run_id, enum store_run_status stat
     for (size_t i = 0; i < N_HEADLINE; i++)
         len += snprintf(sql + len, sizeof(sql) - (size_t)len, ", %s = ?", headline[i].column);
     snprintf(sql + len, sizeof(sql) - (size_t)len, " WHERE id = ? AND status = 'running'");
-    e = store_prepare(s, sql, &st, err, errlen);
+    int e = store_prepare(s, sql, &st, err, errlen);
     if (!e) {
         store_bind_text(st, 1, store_run_status_name(status));
         sqlite3_bind_int(st, 2, exit_code);
@@ -312,6 +302,22 @@ int store_run_finish(struct store *s, int64_t run_id, enum store_run_status stat
     if (!e && doc)
         e = insert_intervals(s, run_id, doc, what, err, errlen);
     json_decref(doc);
+    return e;
+}
+
+int store_run_finish(struct store *s, int64_t run_id, enum store_run_status status, int exit_code,
+                     const char *error, const char *result_json, char *err, size_t errlen)
+{
+    const char *what = "recording the result of a run";
+    if (status == STORE_RUN_RUNNING || (unsigned)status > STORE_RUN_INTERRUPTED)
+        return err_set(err, errlen, EINVAL, "%s: a run must finish as ok, failed or interrupted",
+                       what);
+    int e = refuse_readonly(s, what, err, errlen);
+    if (!e)
+        e = store_exec(s, "BEGIN IMMEDIATE", what, err, errlen);
+    if (e)
+        return e;
+    e = store_finish_in_tx(s, run_id, status, exit_code, error, result_json, what, err, errlen);
     return finish_tx(s, e, what, err, errlen);
 }
 

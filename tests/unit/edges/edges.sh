@@ -22,7 +22,7 @@ check compare compare campaign experiment store runspec report stats input util
 check campaign campaign experiment store envcap runspec util
 check experiment experiment runspec engine util
 check runspec runspec engine proto util
-check report report stats store envcap engine plot util
+check report report stats store envcap engine plot input util
 check plot plot stats util
 check proto proto engine measure util
 check engine engine measure util
