@@ -12,6 +12,7 @@
 
 #include "envcap/envcap.h"
 #include "report/campaign_report_counters.h"
+#include "report/campaign_report_matrix.h"
 #include "report/stats_report.h"
 #include "stats/warnings.h"
 
@@ -94,6 +95,7 @@ void creport_free(struct creport *r)
     for (size_t v = 0; r->variants && v < r->nvariants; v++)
         free(r->variants[v]);
     free(r->variants);
+    creport_matrix_free(r);
     for (size_t c = 0; r->cells && c < r->ncells; c++) {
         free(r->cells[c].name);
         free(r->cells[c].test);
@@ -161,9 +163,32 @@ static const struct store_plan_row *plan_find(const struct store_plan_row *plan,
     return NULL;
 }
 
-/* Variants: the spec's order, then any others in plan order. */
+/*
+ * --baseline NAME: moves that variant to the front, the others keeping their
+ * order. -EINVAL with a message naming the variants there are when no
+ * variant has that name.
+ */
+static int move_baseline(struct creport *r, const char *name, char *err, size_t errlen)
+{
+    long b = find_name(r->variants, r->nvariants, name);
+    if (b < 0) {
+        char names[512] = "";
+        for (size_t v = 0, u = 0; v < r->nvariants && u < sizeof(names); v++)
+            u += (size_t)snprintf(names + u, sizeof(names) - u, "%s%s", v ? ", " : "",
+                                  r->variants[v]);
+        return err_set(err, errlen, EINVAL, "--baseline: no variant '%s' (variants: %s)", name,
+                       r->nvariants ? names : "none");
+    }
+    char *keep = r->variants[b];
+    memmove(r->variants + 1, r->variants, (size_t)b * sizeof(char *));
+    r->variants[0] = keep;
+    return 0;
+}
+
+/* Variants: the spec's order, then any others in plan order; --baseline first. */
 static int collect_variants(struct creport *r, const char *spec_json,
-                            const struct store_plan_row *plan, size_t nplan)
+                            const struct store_plan_row *plan, size_t nplan, char *err,
+                            size_t errlen)
 {
     json_t *spec = spec_json ? json_loads(spec_json, 0, NULL) : NULL;
     json_t *jv;
@@ -178,6 +203,8 @@ static int collect_variants(struct creport *r, const char *spec_json,
     for (i = 0; !e && i < nplan; i++)
         if (plan[i].variant && add_name(&r->variants, &r->nvariants, plan[i].variant) < 0)
             e = -ENOMEM;
+    if (!e && r->opts.baseline)
+        e = move_baseline(r, r->opts.baseline, err, errlen);
     if (!e && !(r->layouts = calloc(r->nvariants ? r->nvariants : 1, sizeof(*r->layouts))))
         e = -ENOMEM;
     json_array_foreach(json_object_get(spec, "variants"), i, jv)
@@ -192,30 +219,49 @@ static int collect_variants(struct creport *r, const char *spec_json,
     return e;
 }
 
-static int collect_cells(struct creport *r, const struct store_plan_row *plan, size_t nplan)
+/*
+ * Cells: the experiment file's matrix order (campaign_report_matrix.c), then
+ * any cell the plan names that the spec does not, in plan order. A matrix
+ * cell the plan never names is dropped, so that no column stays empty.
+ */
+static int collect_cells(struct creport *r, const char *spec_json,
+                         const struct store_plan_row *plan, size_t nplan)
 {
-    char **names = NULL;
-    size_t n = 0;
-    int e = 0;
-    for (size_t i = 0; i < nplan; i++)
-        if (add_name(&names, &n, plan[i].cell ? plan[i].cell : "") < 0) {
-            e = -ENOMEM;
-            break;
-        }
-    r->cells = calloc(n ? n : 1, sizeof(*r->cells));
-    if (!r->cells)
+    int e = creport_matrix_cells(r, spec_json);
+    bool *named = calloc(r->ncells + nplan + 1, sizeof(bool));
+    if (!named)
         e = -ENOMEM;
-    for (size_t c = 0; c < n; c++) {
-        if (r->cells)
-            r->cells[c].name = names[c];
-        else
-            free(names[c]);
-        if (r->cells)
-            r->cells[c].decide = -1;
+    for (size_t i = 0; !e && i < nplan; i++) {
+        const char *name = plan[i].cell ? plan[i].cell : "";
+        size_t c = 0;
+        while (c < r->ncells && strcmp(r->cells[c].name, name))
+            c++;
+        if (c == r->ncells) {
+            struct creport_cell *p = realloc(r->cells, (c + 1) * sizeof(*p));
+            if (!p || !(p[c] = (struct creport_cell){.name = strdup(name), .decide = -1}).name) {
+                r->cells = p ? p : r->cells;
+                e = -ENOMEM;
+                break;
+            }
+            r->cells = p;
+            r->ncells++;
+        }
+        named[c] = true;
     }
-    if (r->cells)
-        r->ncells = n;
-    free(names);
+    size_t kept = 0;
+    for (size_t c = 0; !e && c < r->ncells; c++) {
+        if (named[c]) {
+            r->cells[kept++] = r->cells[c];
+            continue;
+        }
+        for (size_t a = 0; a < r->naxes; a++)
+            free(r->cells[c].values[a]);
+        free(r->cells[c].values);
+        free(r->cells[c].name);
+    }
+    if (!e)
+        r->ncells = kept;
+    free(named);
     return e;
 }
 
@@ -674,7 +720,7 @@ int creport_build(const struct store_experiment *x, const char *spec_json,
         goto out;
     if ((e = select_metrics(r, o, err, errlen)))
         goto out;
-    if ((e = collect_variants(r, spec_json, plan, nplan)) || (e = collect_cells(r, plan, nplan)) ||
+    if ((e = collect_variants(r, spec_json, plan, nplan, err, errlen)) || (e = collect_cells(r, spec_json, plan, nplan)) ||
         (e = place_runs(r, plan, nplan, runs, nruns, &p, &np)) || (e = find_tests(r, p, np)) ||
         (e = fill_values(r, p, np)) || (e = creport_counter_diffs(r, plan, nplan, runs, nruns)))
         goto out;

@@ -58,6 +58,10 @@ struct creport_opts {
     /* Metrics to show, by name, in this order; NULL/0 = all that apply to each cell's test. */
     const char *const *metrics;
     size_t nmetrics;
+    /* --baseline: the variant the others are compared with; NULL = the first one. */
+    const char *baseline;
+    bool transpose; /* --transpose: cells as rows, variants as columns (text, Markdown) */
+    bool pairs_all; /* --pairs all: also every pair of variants, Bonferroni-corrected */
 };
 
 /* Defaults: 95 % confidence, 1 % noise floor, all metrics. */
@@ -81,6 +85,7 @@ struct creport_cell {
     char *test;         /* the test of its runs, e.g. "tcp_stream"; "" if unknown */
     unsigned test_kind; /* enum creport_test */
     int decide;         /* index in creport_metrics() of the deciding metric; -1 none */
+    char **values;      /* [naxes of the report]: its value on each matrix axis; NULL if unknown */
 };
 
 /* One ok run of the plan, warm-ups included, in run order: the run order figure's points. */
@@ -102,8 +107,10 @@ struct creport {
     struct creport_opts opts; /* metric names are not kept */
     char **variants;          /* variants[0] is the baseline */
     size_t nvariants;
-    struct creport_cell *cells;
+    struct creport_cell *cells; /* the matrix's order (first axis slowest), then any others */
     size_t ncells;
+    char **axes; /* the matrix axes' keys in file order (campaign_report_matrix.c) */
+    size_t naxes;
     size_t nmetrics;       /* = creport_metrics() count */
     bool *metric_selected; /* [nmetrics] */
     size_t *order;         /* metric indices in the order to show them */

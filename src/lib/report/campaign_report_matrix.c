@@ -1,0 +1,144 @@
+/*
+ * The experiment's matrix order and the cells' headings. The report may not
+ * use the experiment module (README, "Development"), so it expands the
+ * matrix the store's spec records the same way experiment_cells() does:
+ * mixed radix, the last axis the fastest digit.
+ */
+#include "report/campaign_report_matrix.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A matrix value as the experiment file wrote it: strings as they are, numbers and booleans. */
+static char *value_text(const json_t *v)
+{
+    char b[64];
+    if (json_is_string(v))
+        return strdup(json_string_value(v));
+    if (json_is_integer(v))
+        snprintf(b, sizeof(b), "%lld", (long long)json_integer_value(v));
+    else if (json_is_boolean(v))
+        snprintf(b, sizeof(b), "%s", json_is_true(v) ? "true" : "false");
+    else if (json_is_real(v))
+        snprintf(b, sizeof(b), "%g", json_real_value(v));
+    else
+        return strdup("");
+    return strdup(b);
+}
+
+/* Cell i of the product of axes: its values and its plan name. Returns 0 or -ENOMEM. */
+static int expand_cell(struct creport *r, const json_t *matrix, size_t i)
+{
+    struct creport_cell *cell = &r->cells[i];
+    size_t len = 1, rest = i;
+    cell->decide = -1;
+    if (!(cell->values = calloc(r->naxes, sizeof(char *))))
+        return -ENOMEM;
+    for (size_t a = r->naxes; a-- > 0;) {
+        const json_t *vals = json_object_get(json_array_get(matrix, a), "values");
+        size_t nv = json_array_size(vals);
+        if (!(cell->values[a] = value_text(json_array_get(vals, rest % nv))))
+            return -ENOMEM;
+        rest /= nv;
+    }
+    for (size_t a = 0; a < r->naxes; a++)
+        len += strlen(r->axes[a]) + strlen(cell->values[a]) + 2;
+    if (!(cell->name = malloc(len)))
+        return -ENOMEM;
+    cell->name[0] = 0;
+    for (size_t a = 0, u = 0; a < r->naxes; a++)
+        u += (size_t)snprintf(cell->name + u, len - u, "%s%s=%s", a ? "," : "", r->axes[a],
+                              cell->values[a]);
+    return 0;
+}
+
+int creport_matrix_cells(struct creport *r, const char *spec_json)
+{
+    json_t *spec = spec_json ? json_loads(spec_json, 0, NULL) : NULL;
+    json_t *matrix = json_object_get(spec, "matrix");
+    size_t naxes = json_array_size(matrix), count = naxes ? 1 : 0;
+    int e = 0;
+    for (size_t a = 0; a < naxes; a++) {
+        json_t *ax = json_array_get(matrix, a);
+        size_t nv = json_array_size(json_object_get(ax, "values"));
+        /* A spec this code does not understand orders nothing: the plan's order stands. */
+        if (!json_is_string(json_object_get(ax, "key")) || !nv || count > SIZE_MAX / nv / 2)
+            count = 0;
+        count *= nv;
+    }
+    if (!count)
+        goto out;
+    r->axes = calloc(naxes, sizeof(char *));
+    r->cells = calloc(count, sizeof(*r->cells));
+    if (!r->axes || !r->cells) {
+        e = -ENOMEM;
+        goto out;
+    }
+    for (r->naxes = 0; r->naxes < naxes; r->naxes++)
+        if (!(r->axes[r->naxes] = strdup(
+                  json_string_value(json_object_get(json_array_get(matrix, r->naxes), "key"))))) {
+            e = -ENOMEM;
+            goto out;
+        }
+    for (r->ncells = 0; r->ncells < count && !e; r->ncells++)
+        e = expand_cell(r, matrix, r->ncells);
+out:
+    json_decref(spec);
+    return e;
+}
+
+void creport_matrix_free(struct creport *r)
+{
+    for (size_t c = 0; r->cells && c < r->ncells; c++) {
+        for (size_t a = 0; r->cells[c].values && a < r->naxes; a++)
+            free(r->cells[c].values[a]);
+        free(r->cells[c].values);
+    }
+    for (size_t a = 0; r->axes && a < r->naxes; a++)
+        free(r->axes[a]);
+    free(r->axes);
+}
+
+/* The length of the suffix starting at a '_' that every value of axis a ends with, or 0. */
+static size_t shared_suffix(const struct creport *r, size_t a)
+{
+    const char *first = NULL;
+    for (size_t c = 0; c < r->ncells && !first; c++)
+        if (r->cells[c].values)
+            first = r->cells[c].values[a];
+    const char *u = first ? strrchr(first, '_') : NULL;
+    if (!u || u == first)
+        return 0;
+    size_t len = strlen(u);
+    for (size_t c = 0; c < r->ncells; c++) {
+        const char *v = r->cells[c].values ? r->cells[c].values[a] : NULL;
+        size_t vl = v ? strlen(v) : 0;
+        if (v && (vl <= len || strcmp(v + vl - len, u)))
+            return 0;
+    }
+    return len;
+}
+
+void creport_cell_heading(const struct creport *r, size_t c, enum creport_heading h, char *b,
+                          size_t n)
+{
+    const struct creport_cell *cell = &r->cells[c];
+    if (h == CREPORT_HEAD_LABEL) {
+        snprintf(b, n, "c%zu", c + 1);
+        return;
+    }
+    if (!cell->values || !r->naxes) {
+        snprintf(b, n, "%s", cell->name[0] ? cell->name : "(all)");
+        return;
+    }
+    size_t u = 0;
+    b[0] = 0;
+    for (size_t a = 0; a < r->naxes && u < n; a++) {
+        const char *v = cell->values[a];
+        size_t len = strlen(v) - (h == CREPORT_HEAD_SHORT ? shared_suffix(r, a) : 0);
+        u += (size_t)snprintf(b + u, n - u, "%s%.*s", a ? " " : "", (int)len, v);
+    }
+}
