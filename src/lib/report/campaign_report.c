@@ -12,7 +12,9 @@
 
 #include "envcap/envcap.h"
 #include "report/campaign_report_counters.h"
+#include "report/campaign_report_effects.h"
 #include "report/campaign_report_matrix.h"
+#include "report/campaign_report_pairs.h"
 #include "report/stats_report.h"
 #include "stats/warnings.h"
 
@@ -110,6 +112,8 @@ void creport_free(struct creport *r)
     json_decref(r->counter_diffs);
     json_decref(r->env_warnings);
     json_decref(r->stats_warnings);
+    json_decref(r->pairs);
+    json_decref(r->effects);
     for (size_t v = 0; r->layouts && v < r->nvariants; v++)
         free(r->layouts[v]);
     free(r->layouts);
@@ -720,14 +724,20 @@ int creport_build(const struct store_experiment *x, const char *spec_json,
         goto out;
     if ((e = select_metrics(r, o, err, errlen)))
         goto out;
-    if ((e = collect_variants(r, spec_json, plan, nplan, err, errlen)) || (e = collect_cells(r, spec_json, plan, nplan)) ||
+    if ((e = collect_variants(r, spec_json, plan, nplan, err, errlen)) ||
+        (e = collect_cells(r, spec_json, plan, nplan)) ||
         (e = place_runs(r, plan, nplan, runs, nruns, &p, &np)) || (e = find_tests(r, p, np)) ||
         (e = fill_values(r, p, np)) || (e = creport_counter_diffs(r, plan, nplan, runs, nruns)))
         goto out;
     choose_deciders(r, o);
+    creport_pairs_correct(r);
     e = collect_env_warnings(r, runs, nruns);
     if (!e)
         e = compare_all(r, x);
+    if (!e)
+        e = creport_pairs(r, x->seed, err, errlen);
+    if (!e)
+        e = creport_effects(r);
     if (!e)
         e = env_differences(r, p, np);
 out:

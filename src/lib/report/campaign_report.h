@@ -134,6 +134,18 @@ struct creport {
     struct creport_run *runlist; /* every ok run of the plan in run order, warm-ups included */
     size_t nrunlist;
     char **commands; /* [nvariants]: the argv of the variant's first measured run, or NULL */
+    /*
+     * --pairs all (campaign_report_pairs.c): every pair of variants in each
+     * cell on its deciding metric, [{"cell", "metric", "a", "b", ...}], and
+     * the Bonferroni correction: with npairs > 1 pairs, opts.confidence is
+     * the per-comparison level 1 - (1 - family_confidence) / npairs, which
+     * the tables' comparisons with the baseline use too. NULL/0 without.
+     */
+    json_t *pairs;
+    size_t npairs;
+    double family_confidence;
+    /* 2x2 designs' main effects and interactions (campaign_report_effects.c); [] if none. */
+    json_t *effects;
     /* Verdict counts over every comparison shown, and over the deciding metrics. */
     size_t n_improved, n_regressed, n_within, n_unproven, n_nocmp;
     size_t n_regressed_deciding;
@@ -194,6 +206,10 @@ NB_MUST_CHECK int creport_print_values_markdown(const struct creport *r, FILE *f
  * or -EIO (campaign_report_html.c).
  */
 NB_MUST_CHECK int creport_print_html(const struct creport *r, const char *db, FILE *f);
+
+/* Prints text word-wrapped at CREPORT_TEXT_WIDTH: the first line after first, the rest after rest.
+ */
+void creport_wrap(FILE *f, const char *first, const char *rest, const char *text);
 
 /* The JSON document of docs/report.md (new reference), NULL when out of memory. */
 json_t *creport_to_json(const struct creport *r);

@@ -12,7 +12,9 @@
 
 #include "report/campaign_report.h"
 #include "report/campaign_report_counters.h"
+#include "report/campaign_report_effects.h"
 #include "report/campaign_report_layout.h"
+#include "report/campaign_report_pairs.h"
 
 #define W CREPORT_TEXT_WIDTH
 
@@ -37,6 +39,11 @@ static void wrap(FILE *f, const char *first, const char *rest, const char *text)
             text++;
         ind = rest;
     }
+}
+
+void creport_wrap(FILE *f, const char *first, const char *rest, const char *text)
+{
+    wrap(f, first, rest, text);
 }
 
 static void wrapf(FILE *f, const char *first, const char *rest, const char *fmt, ...)
@@ -262,6 +269,8 @@ int creport_print_text(const struct creport *r, FILE *f)
               "the mean against the baseline, on which the verdict mark is decided.");
     int e = print_metric_tables(f, r, &legend);
     print_details(f, r);
+    creport_print_pairs_text(f, r);
+    creport_print_effects_text(f, r);
     if (!e)
         e = creport_print_values_text(r, f);
     if (!e)
@@ -416,6 +425,8 @@ int creport_print_markdown(const struct creport *r, FILE *f)
             "mean (medians are in the JSON and CSV forms).\n",
             r->opts.confidence * 100);
     md_metric_tables(f, r);
+    creport_print_pairs_markdown(f, r);
+    creport_print_effects_markdown(f, r);
     int e = creport_print_values_markdown(r, f);
     md_footer(f, r);
     if (e)
