@@ -535,6 +535,72 @@ static void test_wide_matrix_stacks(void **state)
 }
 
 /*
+ * Issue 11: cells follow the experiment file's matrix (first axis slowest),
+ * not the shuffled plan, and are headed by their values: in full where the
+ * table fits, shortened ("tcp 1") where only that fits, never by labels here.
+ */
+static void test_matrix_order_and_headings(void **state)
+{
+    (void)state;
+    enum { CELLS = 6, PER = 2 };
+    static const char spec[] =
+        "{\"variants\": [{\"name\": \"base\"}, {\"name\": \"new\"}], \"matrix\": "
+        "[{\"key\": \"test\", \"values\": [\"tcp_stream\", \"udp_stream\"]}, "
+        "{\"key\": \"streams\", \"values\": [1, 2, 3]}]}";
+    static const char *const names[CELLS] = {
+        "test=tcp_stream,streams=1", "test=tcp_stream,streams=2", "test=tcp_stream,streams=3",
+        "test=udp_stream,streams=1", "test=udp_stream,streams=2", "test=udp_stream,streams=3"};
+    static const int shuffled[CELLS] = {4, 1, 5, 0, 3, 2}; /* the plan's first visits */
+    struct store_experiment x = {.id = 11, .name = "order", .status = "done", .seed = 1};
+    struct store_plan_row plan[CELLS * 2 * PER];
+    struct store_run runs[CELLS * 2 * PER];
+    memset(runs, 0, sizeof(runs));
+    size_t n = 0;
+    for (int k = 0; k < PER; k++)
+        for (int i = 0; i < CELLS; i++)
+            for (int v = 0; v < 2; v++) {
+                plan[n] = (struct store_plan_row){(int)n, v ? "new" : "base",
+                                                  (char *)names[shuffled[i]], false, k};
+                struct store_run *r = &runs[n];
+                r->id = (int64_t)n + 1;
+                r->seq = (int)n;
+                r->status = STORE_RUN_OK;
+                r->receiver_bps = 1e9 * (1 + 0.01 * k + 0.02 * v + 0.1 * shuffled[i]);
+                r->sender_bps = r->local_us_per_kib = r->remote_us_per_kib = r->cpu_local_pct =
+                    r->cpu_remote_pct = r->transactions_per_second = r->latency_p50_us =
+                        r->latency_p99_us = r->lost_percent = NAN;
+                n++;
+            }
+    struct creport_opts o;
+    creport_opts_default(&o);
+    struct creport *r;
+    char err[NB_ERRLEN];
+    assert_int_equal(creport_build(&x, spec, plan, n, runs, n, &o, &r, err, sizeof(err)), 0);
+    assert_int_equal(r->ncells, CELLS);
+    assert_int_equal(r->naxes, 2);
+    for (int c = 0; c < CELLS; c++)
+        assert_string_equal(r->cells[c].name, names[c]);
+    assert_string_equal(r->cells[4].values[0], "udp_stream");
+    assert_string_equal(r->cells[4].values[1], "2");
+    char *t = render(r, 0);
+    if (getenv("REPORT_TEST_PRINT"))
+        fputs(t, stdout);
+    /* The runs table has room for the shortened values only. */
+    assert_non_null(strstr(t, "\nvariant  tcp 1  tcp 2  tcp 3  udp 1  udp 2  udp 3\n"));
+    /* The throughput table splits into parts headed in full, in matrix order. */
+    long a = offset_of(t, "tcp_stream 1"), b = offset_of(t, "tcp_stream 3"),
+         c = offset_of(t, "udp_stream 1"), d = offset_of(t, "udp_stream 3");
+    assert_true(a >= 0 && a < b && b < c && c < d);
+    assert_null(strstr(t, "Cells:"));
+    free(t);
+    /* A 2x2 design needs an axis of two values: test, in each of the three streams. */
+    assert_int_equal(json_array_size(r->effects), 3);
+    assert_string_equal(json_string_value(json_object_get(json_array_get(r->effects, 0), "slice")),
+                        "streams=1");
+    creport_free(r);
+}
+
+/*
  * Issue 10: an entry showed the median next to the change of the mean, so
  * that "gso-fixed 2514 +5.9%" could sit on a lower median. Entries now show
  * the mean; the footer aggregates environment warnings over the runs.
@@ -676,6 +742,7 @@ int main(void)
         cmocka_unit_test(test_html_and_figures),
         cmocka_unit_test(test_metric_selection),
         cmocka_unit_test(test_wide_matrix_stacks),
+        cmocka_unit_test(test_matrix_order_and_headings),
         cmocka_unit_test(test_entry_shows_what_the_change_is_on),
     };
     int failed = cmocka_run_group_tests(tests, setup, teardown);
