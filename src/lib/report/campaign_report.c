@@ -167,28 +167,6 @@ static const struct store_plan_row *plan_find(const struct store_plan_row *plan,
     return NULL;
 }
 
-/*
- * --baseline NAME: moves that variant to the front, the others keeping their
- * order. -EINVAL with a message naming the variants there are when no
- * variant has that name.
- */
-static int move_baseline(struct creport *r, const char *name, char *err, size_t errlen)
-{
-    long b = find_name(r->variants, r->nvariants, name);
-    if (b < 0) {
-        char names[512] = "";
-        for (size_t v = 0, u = 0; v < r->nvariants && u < sizeof(names); v++)
-            u += (size_t)snprintf(names + u, sizeof(names) - u, "%s%s", v ? ", " : "",
-                                  r->variants[v]);
-        return err_set(err, errlen, EINVAL, "--baseline: no variant '%s' (variants: %s)", name,
-                       r->nvariants ? names : "none");
-    }
-    char *keep = r->variants[b];
-    memmove(r->variants + 1, r->variants, (size_t)b * sizeof(char *));
-    r->variants[0] = keep;
-    return 0;
-}
-
 /* Variants: the spec's order, then any others in plan order; --baseline first. */
 static int collect_variants(struct creport *r, const char *spec_json,
                             const struct store_plan_row *plan, size_t nplan, char *err,
@@ -208,7 +186,7 @@ static int collect_variants(struct creport *r, const char *spec_json,
         if (plan[i].variant && add_name(&r->variants, &r->nvariants, plan[i].variant) < 0)
             e = -ENOMEM;
     if (!e && r->opts.baseline)
-        e = move_baseline(r, r->opts.baseline, err, errlen);
+        e = creport_move_baseline(r, r->opts.baseline, err, errlen);
     if (!e && !(r->layouts = calloc(r->nvariants ? r->nvariants : 1, sizeof(*r->layouts))))
         e = -ENOMEM;
     json_array_foreach(json_object_get(spec, "variants"), i, jv)
@@ -220,52 +198,6 @@ static int collect_variants(struct creport *r, const char *spec_json,
             e = -ENOMEM;
     }
     json_decref(spec);
-    return e;
-}
-
-/*
- * Cells: the experiment file's matrix order (campaign_report_matrix.c), then
- * any cell the plan names that the spec does not, in plan order. A matrix
- * cell the plan never names is dropped, so that no column stays empty.
- */
-static int collect_cells(struct creport *r, const char *spec_json,
-                         const struct store_plan_row *plan, size_t nplan)
-{
-    int e = creport_matrix_cells(r, spec_json);
-    bool *named = calloc(r->ncells + nplan + 1, sizeof(bool));
-    if (!named)
-        e = -ENOMEM;
-    for (size_t i = 0; !e && i < nplan; i++) {
-        const char *name = plan[i].cell ? plan[i].cell : "";
-        size_t c = 0;
-        while (c < r->ncells && strcmp(r->cells[c].name, name))
-            c++;
-        if (c == r->ncells) {
-            struct creport_cell *p = realloc(r->cells, (c + 1) * sizeof(*p));
-            if (!p || !(p[c] = (struct creport_cell){.name = strdup(name), .decide = -1}).name) {
-                r->cells = p ? p : r->cells;
-                e = -ENOMEM;
-                break;
-            }
-            r->cells = p;
-            r->ncells++;
-        }
-        named[c] = true;
-    }
-    size_t kept = 0;
-    for (size_t c = 0; !e && c < r->ncells; c++) {
-        if (named[c]) {
-            r->cells[kept++] = r->cells[c];
-            continue;
-        }
-        for (size_t a = 0; a < r->naxes; a++)
-            free(r->cells[c].values[a]);
-        free(r->cells[c].values);
-        free(r->cells[c].name);
-    }
-    if (!e)
-        r->ncells = kept;
-    free(named);
     return e;
 }
 
@@ -725,7 +657,7 @@ int creport_build(const struct store_experiment *x, const char *spec_json,
     if ((e = select_metrics(r, o, err, errlen)))
         goto out;
     if ((e = collect_variants(r, spec_json, plan, nplan, err, errlen)) ||
-        (e = collect_cells(r, spec_json, plan, nplan)) ||
+        (e = creport_collect_cells(r, spec_json, plan, nplan)) ||
         (e = place_runs(r, plan, nplan, runs, nruns, &p, &np)) || (e = find_tests(r, p, np)) ||
         (e = fill_values(r, p, np)) || (e = creport_counter_diffs(r, plan, nplan, runs, nruns)))
         goto out;

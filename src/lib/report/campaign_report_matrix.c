@@ -10,6 +10,7 @@
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdbool.h>
 #include <string.h>
 
 /* A matrix value as the experiment file wrote it: strings as they are, numbers and booleans. */
@@ -88,6 +89,76 @@ int creport_matrix_cells(struct creport *r, const char *spec_json)
 out:
     json_decref(spec);
     return e;
+}
+
+/*
+ * Cells: the experiment file's matrix order (creport_matrix_cells()), then
+ * any cell the plan names that the spec does not, in plan order. A matrix
+ * cell the plan never names is dropped, so that no column stays empty.
+ */
+int creport_collect_cells(struct creport *r, const char *spec_json,
+                          const struct store_plan_row *plan, size_t nplan)
+{
+    int e = creport_matrix_cells(r, spec_json);
+    bool *named = calloc(r->ncells + nplan + 1, sizeof(bool));
+    if (!named)
+        e = -ENOMEM;
+    for (size_t i = 0; !e && i < nplan; i++) {
+        const char *name = plan[i].cell ? plan[i].cell : "";
+        size_t c = 0;
+        while (c < r->ncells && strcmp(r->cells[c].name, name))
+            c++;
+        if (c == r->ncells) {
+            struct creport_cell *p = realloc(r->cells, (c + 1) * sizeof(*p));
+            if (!p || !(p[c] = (struct creport_cell){.name = strdup(name), .decide = -1}).name) {
+                r->cells = p ? p : r->cells;
+                e = -ENOMEM;
+                break;
+            }
+            r->cells = p;
+            r->ncells++;
+        }
+        named[c] = true;
+    }
+    size_t kept = 0;
+    for (size_t c = 0; !e && c < r->ncells; c++) {
+        if (named[c]) {
+            r->cells[kept++] = r->cells[c];
+            continue;
+        }
+        for (size_t a = 0; r->cells[c].values && a < r->naxes; a++)
+            free(r->cells[c].values[a]);
+        free(r->cells[c].values);
+        free(r->cells[c].name);
+    }
+    if (!e)
+        r->ncells = kept;
+    free(named);
+    return e;
+}
+
+/*
+ * --baseline NAME: moves that variant to the front, the others keeping their
+ * order. -EINVAL with a message naming the variants there are when no
+ * variant has that name.
+ */
+int creport_move_baseline(struct creport *r, const char *name, char *err, size_t errlen)
+{
+    size_t b = 0;
+    while (b < r->nvariants && strcmp(r->variants[b], name))
+        b++;
+    if (b == r->nvariants) {
+        char names[512] = "";
+        for (size_t v = 0, u = 0; v < r->nvariants && u < sizeof(names); v++)
+            u += (size_t)snprintf(names + u, sizeof(names) - u, "%s%s", v ? ", " : "",
+                                  r->variants[v]);
+        return err_set(err, errlen, EINVAL, "--baseline: no variant '%s' (variants: %s)", name,
+                       r->nvariants ? names : "none");
+    }
+    char *keep = r->variants[b];
+    memmove(r->variants + 1, r->variants, b * sizeof(char *));
+    r->variants[0] = keep;
+    return 0;
 }
 
 void creport_matrix_free(struct creport *r)

@@ -1,7 +1,8 @@
 /*
- * The matrix of an experiment as the report sees it: its axes and cells in
- * the experiment file's order, read back from the spec the store keeps
- * (experiment_to_json()'s "matrix" member), and the cells' column headings.
+ * The order of an experiment's report: its matrix axes and cells in the
+ * experiment file's order, read back from the spec the store keeps
+ * (experiment_to_json()'s "matrix" member), the cells' column headings, and
+ * the variant --baseline puts first.
  */
 #ifndef NETAB_REPORT_CAMPAIGN_REPORT_MATRIX_H
 #define NETAB_REPORT_CAMPAIGN_REPORT_MATRIX_H
@@ -19,6 +20,22 @@
  * a spec or a matrix nothing is added. Returns 0 or -ENOMEM.
  */
 NB_MUST_CHECK int creport_matrix_cells(struct creport *r, const char *spec_json);
+
+/*
+ * The report's cells: the matrix's (creport_matrix_cells()), then any cell
+ * of the plan that the spec does not have, in plan order; matrix cells the
+ * plan never names are dropped. Returns 0 or -ENOMEM.
+ */
+NB_MUST_CHECK int creport_collect_cells(struct creport *r, const char *spec_json,
+                                        const struct store_plan_row *plan, size_t nplan);
+
+/*
+ * --baseline: moves variant name to the front of r->variants, the others
+ * keeping their order. -EINVAL with a sentence naming the variants in err
+ * when none is called name.
+ */
+NB_MUST_CHECK int creport_move_baseline(struct creport *r, const char *name, char *err,
+                                        size_t errlen);
 
 /* Frees what creport_matrix_cells() added to r beyond the cells' names and tests. */
 void creport_matrix_free(struct creport *r);
