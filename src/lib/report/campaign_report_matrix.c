@@ -193,6 +193,22 @@ static size_t shared_suffix(const struct creport *r, size_t a)
     return len;
 }
 
+/*
+ * A boolean axis's value as a word, since "tcp_stream true" says nothing:
+ * reverse is the direction the local end moves data ("send", or "recv"
+ * with -R), any other key itself or "no-KEY". NULL when v is no boolean.
+ */
+static const char *bool_word(const char *key, const char *v, char *b, size_t n)
+{
+    bool t = !strcmp(v, "true");
+    if (!t && strcmp(v, "false"))
+        return NULL;
+    if (!strcmp(key, "reverse"))
+        return t ? "recv" : "send";
+    snprintf(b, n, "%s%s", t ? "" : "no-", key);
+    return b;
+}
+
 void creport_cell_heading(const struct creport *r, size_t c, enum creport_heading h, char *b,
                           size_t n)
 {
@@ -208,8 +224,12 @@ void creport_cell_heading(const struct creport *r, size_t c, enum creport_headin
     size_t u = 0;
     b[0] = 0;
     for (size_t a = 0; a < r->naxes && u < n; a++) {
-        const char *v = cell->values[a];
-        size_t len = strlen(v) - (h == CREPORT_HEAD_SHORT ? shared_suffix(r, a) : 0);
+        char word[64];
+        const char *v = bool_word(r->axes[a], cell->values[a], word, sizeof(word));
+        size_t len =
+            v ? strlen(v)
+              : strlen(cell->values[a]) - (h == CREPORT_HEAD_SHORT ? shared_suffix(r, a) : 0);
+        v = v ? v : cell->values[a];
         u += (size_t)snprintf(b + u, n - u, "%s%.*s", a ? " " : "", (int)len, v);
     }
 }

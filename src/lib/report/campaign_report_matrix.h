@@ -42,13 +42,15 @@ void creport_matrix_free(struct creport *r);
 
 /* How a cell is headed in a table. */
 enum creport_heading {
-    CREPORT_HEAD_FULL,  /* its values joined by a space: "tcp_stream 4" */
+    CREPORT_HEAD_FULL,  /* its values joined by a space: "tcp_stream 4", "udp_stream recv" */
     CREPORT_HEAD_SHORT, /* the same with a suffix every value of an axis shares dropped: "tcp 4" */
     CREPORT_HEAD_LABEL, /* "c1", "c2", ... with a legend */
 };
 
 /*
- * Writes cell c's heading in style h into b (n bytes). A cell without
+ * Writes cell c's heading in style h into b (n bytes). Boolean values
+ * become words: reverse false/true "send"/"recv", another key KEY/"no-KEY".
+ * A cell without
  * values (no matrix, or not in the matrix) is headed by its name, "(all)"
  * when the plan has none.
  */

@@ -600,6 +600,47 @@ static void test_matrix_order_and_headings(void **state)
     creport_free(r);
 }
 
+/* Boolean axes are headed by words: "tcp_stream send" / "tcp_stream recv", "nodelay"/"no-nodelay".
+ */
+static void test_boolean_headings(void **state)
+{
+    (void)state;
+    static const char spec[] = "{\"matrix\": [{\"key\": \"reverse\", \"values\": [false, true]}, "
+                               "{\"key\": \"nodelay\", \"values\": [true, false]}]}";
+    static const char *const names[4] = {"reverse=false,nodelay=true",
+                                         "reverse=false,nodelay=false", "reverse=true,nodelay=true",
+                                         "reverse=true,nodelay=false"};
+    struct store_experiment x = {.id = 12, .name = "bool", .status = "done", .seed = 1};
+    struct store_plan_row plan[8];
+    struct store_run runs[8];
+    memset(runs, 0, sizeof(runs));
+    for (int k = 0; k < 8; k++) {
+        plan[k] = (struct store_plan_row){k, "only", (char *)names[3 - k % 4], false, k / 4};
+        runs[k] = (struct store_run){.id = k + 1, .seq = k, .status = STORE_RUN_OK};
+        runs[k].receiver_bps = 1e9 * (1 + 0.01 * k);
+        runs[k].sender_bps = runs[k].local_us_per_kib = runs[k].remote_us_per_kib =
+            runs[k].cpu_local_pct = runs[k].cpu_remote_pct = runs[k].transactions_per_second =
+                runs[k].latency_p50_us = runs[k].latency_p99_us = runs[k].lost_percent = NAN;
+    }
+    struct creport_opts o;
+    creport_opts_default(&o);
+    struct creport *r;
+    char err[NB_ERRLEN];
+    assert_int_equal(creport_build(&x, spec, plan, 8, runs, 8, &o, &r, err, sizeof(err)), 0);
+    char *t = render(r, 0);
+    if (getenv("REPORT_TEST_PRINT"))
+        fputs(t, stdout);
+    long a = offset_of(t, "send nodelay"), b = offset_of(t, "send no-nodelay"),
+         c = offset_of(t, "recv nodelay"), d = offset_of(t, "recv no-nodelay");
+    assert_true(a >= 0 && a < b && b < c && c < d);
+    free(t);
+    /* One variant, two axes of two values: one design, reverse x nodelay. */
+    assert_int_equal(json_array_size(r->effects), 1);
+    json_t *fa = json_object_get(json_array_get(r->effects, 0), "factor_a");
+    assert_string_equal(json_string_value(json_object_get(fa, "name")), "reverse");
+    creport_free(r);
+}
+
 /*
  * Issue 10: an entry showed the median next to the change of the mean, so
  * that "gso-fixed 2514 +5.9%" could sit on a lower median. Entries now show
@@ -743,6 +784,7 @@ int main(void)
         cmocka_unit_test(test_metric_selection),
         cmocka_unit_test(test_wide_matrix_stacks),
         cmocka_unit_test(test_matrix_order_and_headings),
+        cmocka_unit_test(test_boolean_headings),
         cmocka_unit_test(test_entry_shows_what_the_change_is_on),
     };
     int failed = cmocka_run_group_tests(tests, setup, teardown);
