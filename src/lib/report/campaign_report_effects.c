@@ -15,6 +15,12 @@
 #include "report/campaign_report_layout.h"
 #include "stats/factorial.h"
 
+/*
+ * Text and Markdown show this many designs, JSON all: a 3-variant matrix of
+ * three two-valued axes has 24, and a mail needs the first few, not pages.
+ */
+#define CREPORT_EFFECTS_SHOWN 8
+
 /* The first and second value of axis a in matrix order, or false unless it has exactly two. */
 static bool two_values(const struct creport *r, size_t a, const char **v1, const char **v2)
 {
@@ -273,6 +279,12 @@ void creport_print_effects_text(FILE *f, const struct creport *r)
     json_array_foreach(r->effects, i, d)
     {
         char head[512], line[256];
+        if (i == CREPORT_EFFECTS_SHOWN) {
+            snprintf(line, sizeof(line), "(%zu more designs in the JSON form, --format json.)",
+                     json_array_size(r->effects) - i);
+            creport_wrap(f, "", "  ", line);
+            break;
+        }
         design_heading(d, head, sizeof(head));
         creport_wrap(f, "", "    ", head);
         if (json_is_string(json_object_get(d, "not_computed"))) {
@@ -317,6 +329,11 @@ void creport_print_effects_markdown(FILE *f, const struct creport *r)
     json_array_foreach(r->effects, i, d)
     {
         char head[512];
+        if (i == CREPORT_EFFECTS_SHOWN) {
+            fprintf(f, "\n%zu more designs are in the JSON form (`--format json`).\n",
+                    json_array_size(r->effects) - i);
+            break;
+        }
         design_heading(d, head, sizeof(head));
         size_t len = strlen(head);
         if (len && head[len - 1] == ':')
