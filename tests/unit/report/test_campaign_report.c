@@ -641,6 +641,46 @@ static void test_boolean_headings(void **state)
     creport_free(r);
 }
 
+/* Five variants over a 2 x 3 matrix make 12 designs: text shows 8 and says so, JSON has 12. */
+static void test_effects_capped(void **state)
+{
+    (void)state;
+    enum { VARS = 5, CELLS = 6, PER = 2, N = VARS * CELLS * PER };
+    static const char spec[] = "{\"matrix\": [{\"key\": \"a\", \"values\": [\"x\", \"y\"]}, "
+                               "{\"key\": \"b\", \"values\": [1, 2, 3]}]}";
+    static const char *const names[CELLS] = {"a=x,b=1", "a=x,b=2", "a=x,b=3",
+                                             "a=y,b=1", "a=y,b=2", "a=y,b=3"};
+    static const char *const vars[VARS] = {"v0", "v1", "v2", "v3", "v4"};
+    struct store_experiment x = {.id = 13, .name = "cap", .status = "done", .seed = 1};
+    struct store_plan_row plan[N];
+    struct store_run runs[N];
+    memset(runs, 0, sizeof(runs));
+    for (int k = 0; k < N; k++) {
+        int v = k % VARS, c = (k / VARS) % CELLS;
+        plan[k] = (struct store_plan_row){k, (char *)vars[v], (char *)names[c], false,
+                                          k / (VARS * CELLS)};
+        runs[k] = (struct store_run){.id = k + 1, .seq = k, .status = STORE_RUN_OK};
+        runs[k].receiver_bps = 1e9 * (1 + 0.01 * (k / (VARS * CELLS)) + 0.02 * v + 0.1 * c);
+        runs[k].sender_bps = runs[k].local_us_per_kib = runs[k].remote_us_per_kib =
+            runs[k].cpu_local_pct = runs[k].cpu_remote_pct = runs[k].transactions_per_second =
+                runs[k].latency_p50_us = runs[k].latency_p99_us = runs[k].lost_percent = NAN;
+    }
+    struct creport_opts o;
+    creport_opts_default(&o);
+    struct creport *r;
+    char err[NB_ERRLEN];
+    assert_int_equal(creport_build(&x, spec, plan, N, runs, N, &o, &r, err, sizeof(err)), 0);
+    assert_int_equal(json_array_size(r->effects), 12);
+    char *t = render(r, 0);
+    assert_non_null(strstr(t, "(4 more designs in the JSON form, --format json.)"));
+    size_t designs = 0;
+    for (const char *p = t; (p = strstr(p, "\nvariant (v0, ")); p++)
+        designs++;
+    assert_int_equal(designs, 8);
+    free(t);
+    creport_free(r);
+}
+
 /*
  * Issue 10: an entry showed the median next to the change of the mean, so
  * that "gso-fixed 2514 +5.9%" could sit on a lower median. Entries now show
@@ -785,6 +825,7 @@ int main(void)
         cmocka_unit_test(test_wide_matrix_stacks),
         cmocka_unit_test(test_matrix_order_and_headings),
         cmocka_unit_test(test_boolean_headings),
+        cmocka_unit_test(test_effects_capped),
         cmocka_unit_test(test_entry_shows_what_the_change_is_on),
     };
     int failed = cmocka_run_group_tests(tests, setup, teardown);
