@@ -32,6 +32,7 @@ static const char usage_text[] =
     "  --metric-json PATH   --cmd: the number at this dotted path of its JSON output\n"
     "  --metric-regex RE    --cmd: the capture group of RE's last match in its output\n"
     "  -- RUN OPTIONS       options for every variant's 'netab run' (or appended to --cmd)\n"
+    "  --baseline NAME      compare the others with this variant (default: the first)\n"
     "\n"
     "schedule:\n"
     "  --runs N             measured runs per variant (default 5)\n"
@@ -96,6 +97,7 @@ enum {
     OPT_CONFIDENCE,
     OPT_JSON,
     OPT_NOPLOT,
+    OPT_BASELINE,
 };
 
 static const struct option long_opts[] = {
@@ -122,6 +124,7 @@ static const struct option long_opts[] = {
     {"confidence", required_argument, NULL, OPT_CONFIDENCE},
     {"json", no_argument, NULL, OPT_JSON},
     {"no-plot", no_argument, NULL, OPT_NOPLOT},
+    {"baseline", required_argument, NULL, OPT_BASELINE},
     CLI_PLOT_LONG_OPTS,
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
@@ -169,6 +172,30 @@ static bool per_variant(struct compare_config *cfg, const char *opt, const char 
         return false;
     }
     *slot_of_current = value;
+    return true;
+}
+
+/*
+ * --baseline NAME: moves that variant first, the others keeping their order;
+ * false with a usage error naming the variants when there is none by that name.
+ */
+static bool move_baseline(struct compare_config *cfg, const char *name)
+{
+    size_t b = 0;
+    while (b < cfg->nvariants && strcmp(cfg->variants[b].name, name))
+        b++;
+    if (b == cfg->nvariants) {
+        char names[512] = "";
+        for (size_t i = 0, u = 0; i < cfg->nvariants && u < sizeof(names); i++)
+            u += (size_t)snprintf(names + u, sizeof(names) - u, "%s%s", i ? ", " : "",
+                                  cfg->variants[i].name);
+        cli_usage_error(CMD, "--baseline: no variant '%s' (variants: %s)", name,
+                        cfg->nvariants ? names : "none");
+        return false;
+    }
+    struct compare_variant keep = cfg->variants[b];
+    memmove(cfg->variants + 1, cfg->variants, b * sizeof(cfg->variants[0]));
+    cfg->variants[0] = keep;
     return true;
 }
 
@@ -267,7 +294,7 @@ int cli_compare_parse(int argc, char **argv, struct compare_config *cfg)
     cfg->plot = true;
     cfg->self = "/proc/self/exe";
     bool max_given = false;
-    const char *global_cmd = NULL;
+    const char *global_cmd = NULL, *baseline = NULL;
     struct cli_plot fig = {0};
     opterr = 0;
     optind = 1;
@@ -389,6 +416,11 @@ int cli_compare_parse(int argc, char **argv, struct compare_config *cfg)
         case OPT_NOPLOT:
             cfg->plot = false;
             break;
+        case OPT_BASELINE:
+            if (baseline)
+                return cli_usage_error(CMD, "--baseline given twice");
+            baseline = optarg;
+            break;
         case 'h':
             fputs(usage_text, stdout);
             return EXIT_OK;
@@ -426,6 +458,8 @@ int cli_compare_parse(int argc, char **argv, struct compare_config *cfg)
         return cli_usage_error(CMD, "--max-runs only applies with --until-ci PCT");
     if (cfg->until_ci > 0 && !max_given)
         cfg->max_runs = cfg->runs > 50 ? cfg->runs : 50;
+    if (baseline && cfg->nvariants >= 2 && !move_baseline(cfg, baseline))
+        return EXIT_USAGE;
     if (!validate(cfg, global_cmd))
         return EXIT_USAGE;
     return -1;

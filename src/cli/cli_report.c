@@ -25,6 +25,7 @@ static const char usage_text[] =
     "usage: netab report ID [--db PATH] [--format text|markdown|csv|json|html]\n"
     "       netab report --experiments ID,ID... [--label variant|experiment|kernel]\n"
     "                       [--metric NAME]... [--noise PCT] [--confidence PCT]\n"
+    "                       [--baseline VARIANT] [--pairs all] [--transpose]\n"
     "                       [--plot DIR [--plot-format png|svg|pdf]]\n"
     "\n"
     "The matrix report of experiment ID from the results store: variants as\n"
@@ -56,6 +57,11 @@ static const char usage_text[] =
     "                       add :lower or :higher for the better direction).\n"
     "                       Default: all built-in ones that apply to each cell's\n"
     "                       test; throughput, transactions or connections decides.\n"
+    "  --baseline VARIANT   compare the other variants with this one (default:\n"
+    "                       the first variant of the experiment file)\n"
+    "  --pairs all          also compare every pair of variants, Bonferroni-\n"
+    "                       corrected (docs/report.md)\n"
+    "  --transpose          cells as rows, variants as columns (text, markdown)\n"
     "  --noise PCT          noise floor in percent of the baseline (default 1)\n"
     "  --confidence PCT     confidence level in percent, 50..99.99 (default 95)\n"
     "  --plot DIR           also write every figure into DIR (created if missing):\n"
@@ -76,7 +82,10 @@ enum {
     OPT_CONFIDENCE,
     OPT_PLOT_FORMAT,
     OPT_EXPERIMENTS,
-    OPT_LABEL
+    OPT_LABEL,
+    OPT_BASELINE,
+    OPT_PAIRS,
+    OPT_TRANSPOSE
 };
 
 static const struct option long_opts[] = {
@@ -88,6 +97,9 @@ static const struct option long_opts[] = {
     {"plot-format", required_argument, NULL, OPT_PLOT_FORMAT},
     {"experiments", required_argument, NULL, OPT_EXPERIMENTS},
     {"label", required_argument, NULL, OPT_LABEL},
+    {"baseline", required_argument, NULL, OPT_BASELINE},
+    {"pairs", required_argument, NULL, OPT_PAIRS},
+    {"transpose", no_argument, NULL, OPT_TRANSPOSE},
     CLI_PLOT_LONG_OPTS,
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
@@ -211,6 +223,19 @@ static int parse_args(int argc, char **argv, struct report_args *a)
                 return cli_usage_error("report", "--plot-format: '%s' is not png, svg or pdf",
                                        optarg);
             a->fig_ext = optarg;
+            break;
+        case OPT_BASELINE:
+            if (!*optarg)
+                return cli_usage_error("report", "--baseline needs a variant name");
+            a->opts.baseline = optarg;
+            break;
+        case OPT_PAIRS:
+            if (strcmp(optarg, "all") && strcmp(optarg, "baseline"))
+                return cli_usage_error("report", "--pairs: '%s' is not all or baseline", optarg);
+            a->opts.pairs_all = !strcmp(optarg, "all");
+            break;
+        case OPT_TRANSPOSE:
+            a->opts.transpose = true;
             break;
         case 'h':
             fputs(usage_text, stdout);

@@ -46,6 +46,29 @@ check "markdown" 1 "| variant |" "$netab" report --db "$reg" --format markdown "
 check "csv header" 1 "variant,cell,test,metric,unit" "$netab" report --db "$reg" --format csv "$id"
 check "json" 1 '"report_version": 1' "$netab" report --db "$reg" --format json "$id"
 check "metric choice decides" 0 "" "$netab" report --db "$reg" --metric cpu_local "$id"
+# --baseline patched: base is now the one compared, 10 % faster, so nothing regresses.
+check "--baseline flips the comparison" 0 "Variants: patched (baseline), base" \
+    "$netab" report --db "$reg" --baseline patched "$id"
+check "--baseline: base improved" 0 "Changes against patched:" \
+    "$netab" report --db "$reg" --baseline patched "$id"
+check "--baseline unknown" 2 "no variant 'nope' (variants: base, patched)" \
+    "$netab" report --db "$reg" --baseline nope "$id"
+check "--baseline empty" 2 "--baseline needs a variant name" \
+    "$netab" report --db "$reg" --baseline "" "$id"
+check "--pairs bad" 2 "--pairs: 'some' is not all or baseline" \
+    "$netab" report --db "$reg" --pairs some "$id"
+check "--pairs all, two variants" 1 "One pair: no correction is needed." \
+    "$netab" report --db "$reg" --pairs all "$id"
+check "--transpose: cells as rows" 1 "cell       " "$netab" report --db "$reg" --transpose "$id"
+run_netab "$netab" report --db "$reg" --transpose "$id"
+if expect_rc "--transpose text" 1; then
+    rows=$(awk '/^Receive throughput/ {t = 1; next} t && /^$/ {exit} t' "$nb_out" | awk '{print $1}')
+    if [ "$rows" = "$(printf 'cell\nstreams=1\nstreams=4')" ]; then
+        pass "--transpose rows are the cells in order"
+    else
+        fail "--transpose rows: $rows"
+    fi
+fi
 
 # Text never passes 72 columns; warm-ups (100x values) and the failed run are excluded.
 run_netab "$netab" report --db "$reg" "$id"

@@ -14,6 +14,9 @@
 #include "report/campaign_report_counters.h"
 #include "report/campaign_report_identity.h"
 #include "report/campaign_report_metric.h"
+#include "report/campaign_report_effects.h"
+#include "report/campaign_report_matrix.h"
+#include "report/campaign_report_pairs.h"
 #include "report/stats_report.h"
 #include "stats/warnings.h"
 
@@ -63,6 +66,12 @@ const struct creport_metric *creport_metric_find(const char *name)
     return NULL;
 }
 
+const struct creport_metric *creport_metric_named(const struct creport *r, const char *name)
+{
+    size_t k = name ? creport_metric_index(r->metrics, r->nmetrics, name) : r->nmetrics;
+    return k < r->nmetrics ? &r->metrics[k] : NULL;
+}
+
 void creport_opts_default(struct creport_opts *o)
 {
     memset(o, 0, sizeof(*o));
@@ -97,6 +106,7 @@ void creport_free(struct creport *r)
     for (size_t v = 0; r->variants && v < r->nvariants; v++)
         free(r->variants[v]);
     free(r->variants);
+    creport_matrix_free(r);
     for (size_t c = 0; r->cells && c < r->ncells; c++) {
         free(r->cells[c].name);
         free(r->cells[c].test);
@@ -111,6 +121,8 @@ void creport_free(struct creport *r)
     json_decref(r->counter_diffs);
     json_decref(r->env_warnings);
     json_decref(r->stats_warnings);
+    json_decref(r->pairs);
+    json_decref(r->effects);
     for (size_t v = 0; r->layouts && v < r->nvariants; v++)
         free(r->layouts[v]);
     free(r->layouts);
@@ -164,9 +176,10 @@ static const struct store_plan_row *plan_find(const struct store_plan_row *plan,
     return NULL;
 }
 
-/* Variants: the spec's order, then any others in plan order. */
+/* Variants: the spec's order, then any others in plan order; --baseline first. */
 static int collect_variants(struct creport *r, const char *spec_json,
-                            const struct store_plan_row *plan, size_t nplan)
+                            const struct store_plan_row *plan, size_t nplan, char *err,
+                            size_t errlen)
 {
     json_t *spec = spec_json ? json_loads(spec_json, 0, NULL) : NULL;
     json_t *jv;
@@ -181,6 +194,8 @@ static int collect_variants(struct creport *r, const char *spec_json,
     for (i = 0; !e && i < nplan; i++)
         if (plan[i].variant && add_name(&r->variants, &r->nvariants, plan[i].variant) < 0)
             e = -ENOMEM;
+    if (!e && r->opts.baseline)
+        e = creport_move_baseline(r, r->opts.baseline, err, errlen);
     if (!e && !(r->layouts = calloc(r->nvariants ? r->nvariants : 1, sizeof(*r->layouts))))
         e = -ENOMEM;
     json_array_foreach(json_object_get(spec, "variants"), i, jv)
@@ -192,33 +207,6 @@ static int collect_variants(struct creport *r, const char *spec_json,
             e = -ENOMEM;
     }
     json_decref(spec);
-    return e;
-}
-
-static int collect_cells(struct creport *r, const struct store_plan_row *plan, size_t nplan)
-{
-    char **names = NULL;
-    size_t n = 0;
-    int e = 0;
-    for (size_t i = 0; i < nplan; i++)
-        if (add_name(&names, &n, plan[i].cell ? plan[i].cell : "") < 0) {
-            e = -ENOMEM;
-            break;
-        }
-    r->cells = calloc(n ? n : 1, sizeof(*r->cells));
-    if (!r->cells)
-        e = -ENOMEM;
-    for (size_t c = 0; c < n; c++) {
-        if (r->cells)
-            r->cells[c].name = names[c];
-        else
-            free(names[c]);
-        if (r->cells)
-            r->cells[c].decide = -1;
-    }
-    if (r->cells)
-        r->ncells = n;
-    free(names);
     return e;
 }
 
@@ -668,14 +656,20 @@ int creport_build(const struct store_experiment *x, const char *spec_json,
         goto out;
     if ((e = select_metrics(r, o, err, errlen)))
         goto out;
-    if ((e = collect_variants(r, spec_json, plan, nplan)) || (e = collect_cells(r, plan, nplan)) ||
+    if ((e = collect_variants(r, spec_json, plan, nplan, err, errlen)) ||
+        (e = creport_collect_cells(r, spec_json, plan, nplan)) ||
         (e = place_runs(r, plan, nplan, runs, nruns, &p, &np)) || (e = find_tests(r, p, np)) ||
         (e = fill_values(r, p, np)) || (e = creport_counter_diffs(r, plan, nplan, runs, nruns)))
         goto out;
     choose_deciders(r, o);
+    creport_pairs_correct(r);
     e = collect_env_warnings(r, runs, nruns);
     if (!e)
         e = compare_all(r, x);
+    if (!e)
+        e = creport_pairs(r, x->seed, err, errlen);
+    if (!e)
+        e = creport_effects(r);
     if (!e)
         e = env_differences(r, p, np);
     if (!e)

@@ -60,6 +60,10 @@ struct creport_opts {
     /* Metrics to show, by name, in this order; NULL/0 = all that apply to each cell's test. */
     const char *const *metrics;
     size_t nmetrics;
+    /* --baseline: the variant the others are compared with; NULL = the first one. */
+    const char *baseline;
+    bool transpose; /* --transpose: cells as rows, variants as columns (text, Markdown) */
+    bool pairs_all; /* --pairs all: also every pair of variants, Bonferroni-corrected */
 };
 
 /* Defaults: 95 % confidence, 1 % noise floor, all metrics. */
@@ -83,6 +87,7 @@ struct creport_cell {
     char *test;         /* the test of its runs, e.g. "tcp_stream"; "" if unknown */
     unsigned test_kind; /* enum creport_test */
     int decide;         /* index in creport_metrics() of the deciding metric; -1 none */
+    char **values;      /* [naxes of the report]: its value on each matrix axis; NULL if unknown */
 };
 
 /* One ok run of the plan, warm-ups included, in run order: the run order figure's points. */
@@ -104,11 +109,13 @@ struct creport {
     struct creport_opts opts; /* metric names are not kept */
     char **variants;          /* variants[0] is the baseline */
     size_t nvariants;
-    struct creport_cell *cells;
+    struct creport_cell *cells; /* the matrix's order (first axis slowest), then any others */
     size_t ncells;
     /* [nmetrics]: creport_metrics() in their order, then --metric paths (_metric.h). */
     struct creport_metric *metrics;
     size_t nmetrics;
+    char **axes; /* the matrix axes' keys in file order (campaign_report_matrix.c) */
+    size_t naxes;
     bool *metric_selected; /* [nmetrics] */
     size_t *order;         /* metric indices in the order to show them */
     size_t norder;
@@ -131,10 +138,25 @@ struct creport {
     struct creport_run *runlist; /* every ok run of the plan in run order, warm-ups included */
     size_t nrunlist;
     char **commands; /* [nvariants]: the argv of the variant's first measured run, or NULL */
+    /*
+     * --pairs all (campaign_report_pairs.c): every pair of variants in each
+     * cell on its deciding metric, [{"cell", "metric", "a", "b", ...}], and
+     * the Bonferroni correction: with npairs > 1 pairs, opts.confidence is
+     * the per-comparison level 1 - (1 - family_confidence) / npairs, which
+     * the tables' comparisons with the baseline use too. NULL/0 without.
+     */
+    json_t *pairs;
+    size_t npairs;
+    double family_confidence;
+    /* 2x2 designs' main effects and interactions (campaign_report_effects.c); [] if none. */
+    json_t *effects;
     /* Verdict counts over every comparison shown, and over the deciding metrics. */
     size_t n_improved, n_regressed, n_within, n_unproven, n_nocmp;
     size_t n_regressed_deciding;
 };
+
+/* The report's metric called name (a built-in or a --metric path), or NULL. */
+const struct creport_metric *creport_metric_named(const struct creport *r, const char *name);
 
 /* The entry of variant v, cell c, metric m. */
 static inline struct creport_entry *creport_at(const struct creport *r, size_t v, size_t c,
@@ -199,6 +221,10 @@ NB_MUST_CHECK int creport_print_values_markdown(const struct creport *r, FILE *f
  * or -EIO (campaign_report_html.c).
  */
 NB_MUST_CHECK int creport_print_html(const struct creport *r, const char *db, FILE *f);
+
+/* Prints text word-wrapped at CREPORT_TEXT_WIDTH: the first line after first, the rest after rest.
+ */
+void creport_wrap(FILE *f, const char *first, const char *rest, const char *text);
 
 /* The JSON document of docs/report.md (new reference), NULL when out of memory. */
 json_t *creport_to_json(const struct creport *r);

@@ -165,6 +165,22 @@ json_t *creport_to_json(const struct creport *r)
         json_decref(root);
         root = NULL;
     }
+    /* 2x2 designs (campaign_report_effects.h), [] when there is none. */
+    if (root && json_object_set(root, "effects", r->effects ? r->effects : json_array())) {
+        json_decref(root);
+        root = NULL;
+    }
+    /* --pairs all: every pair and the correction that applies to every comparison. */
+    if (root && r->pairs &&
+        (json_object_set(root, "pairs", r->pairs) ||
+         json_object_set_new(root, "correction",
+                             json_pack("{s:s, s:I, s:f, s:f}", "method", "bonferroni", "pairs",
+                                       (json_int_t)r->npairs, "family_confidence",
+                                       r->family_confidence, "comparison_confidence",
+                                       r->opts.confidence)))) {
+        json_decref(root);
+        root = NULL;
+    }
     /* Only a report with layout files has the member, so older readers see no change. */
     if (root && r->layout && json_object_set(root, "layout", r->layout)) {
         json_decref(root);

@@ -12,64 +12,11 @@
 
 #include "report/campaign_report.h"
 #include "report/campaign_report_counters.h"
+#include "report/campaign_report_effects.h"
+#include "report/campaign_report_layout.h"
+#include "report/campaign_report_pairs.h"
 
 #define W CREPORT_TEXT_WIDTH
-#define VAL_W 8                           /* a mean */
-#define CHG_W 6                           /* a change in percent */
-#define COL_W (VAL_W + 1 + CHG_W + 1 + 1) /* "   20980 +2.5% *" */
-#define LABEL_MAX 14
-
-/* One character per verdict in the tables. */
-static char marker(const struct creport_entry *en)
-{
-    if (!en->has_cmp)
-        return ' ';
-    switch (en->cmp.verdict.kind) {
-    case STATS_IMPROVED:
-        return '*';
-    case STATS_REGRESSED:
-        return '!';
-    case STATS_WITHIN_NOISE:
-        return '=';
-    case STATS_NO_DIFFERENCE:
-        break;
-    }
-    return '?';
-}
-
-/* A value in at most VAL_W characters, with precision following magnitude. */
-static void fmt_num(char *b, size_t n, double v)
-{
-    double a = fabs(v);
-    if (!isfinite(v))
-        snprintf(b, n, "-");
-    else if (a >= 1e7)
-        snprintf(b, n, "%.2e", v);
-    else if (a >= 1000)
-        snprintf(b, n, "%.0f", v);
-    else if (a >= 100)
-        snprintf(b, n, "%.1f", v);
-    else if (a >= 1)
-        snprintf(b, n, "%.2f", v);
-    else
-        snprintf(b, n, "%.3f", v);
-}
-
-/* A percentage with a sign, in at most 6 characters plus '%' when pct is set. */
-static void fmt_pct(char *b, size_t n, double v, bool pct, int digits)
-{
-    double a = fabs(v);
-    if (!isfinite(v))
-        snprintf(b, n, "%s", v > 0 ? "+inf" : v < 0 ? "-inf" : "nan");
-    else if (a >= 99999.5)
-        snprintf(b, n, "%s", v > 0 ? ">+99999" : "<-99999");
-    else if (a >= 99.95 || digits == 0)
-        snprintf(b, n, "%+.0f%s", v, pct ? "%" : "");
-    else if (a >= 9.995 || digits == 1)
-        snprintf(b, n, "%+.1f%s", v, pct ? "%" : "");
-    else
-        snprintf(b, n, "%+.2f%s", v, pct ? "%" : "");
-}
 
 /* Prints text word-wrapped at W columns: first line after first, the rest after rest. */
 static void wrap(FILE *f, const char *first, const char *rest, const char *text)
@@ -94,6 +41,11 @@ static void wrap(FILE *f, const char *first, const char *rest, const char *text)
     }
 }
 
+void creport_wrap(FILE *f, const char *first, const char *rest, const char *text)
+{
+    wrap(f, first, rest, text);
+}
+
 static void wrapf(FILE *f, const char *first, const char *rest, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 static void wrapf(FILE *f, const char *first, const char *rest, const char *fmt, ...)
@@ -111,119 +63,25 @@ static const char *cell_display(const struct creport *r, size_t c)
     return r->cells[c].name[0] ? r->cells[c].name : "(all)";
 }
 
-/* A column heading: the cell's name if it fits, else "cN" (see the legend). */
-static void cell_heading(const struct creport *r, size_t c, char *b, size_t n)
-{
-    const char *name = cell_display(r, c);
-    if (strlen(name) <= COL_W)
-        snprintf(b, n, "%s", name);
-    else
-        snprintf(b, n, "c%zu", c + 1);
-}
-
-static size_t label_width(const struct creport *r)
-{
-    size_t w = strlen("variant");
-    for (size_t v = 0; v < r->nvariants; v++)
-        if (strlen(r->variants[v]) > w)
-            w = strlen(r->variants[v]);
-    return w > LABEL_MAX ? LABEL_MAX : w;
-}
-
-static void print_label(FILE *f, const char *s, size_t lw)
-{
-    if (strlen(s) <= lw)
-        fprintf(f, "%-*s", (int)lw, s);
-    else
-        fprintf(f, "%.*s~", (int)lw - 1, s);
-}
-
-/*
- * One table: variants as rows, the cells in cols[0..n-1] as columns, chunked
- * so that every line fits W. entry(v, c) writes the table cell's text.
- */
-typedef void (*cell_text_fn)(const struct creport *r, size_t v, size_t c, size_t m, char *b,
-                             size_t n);
-
-static void print_table(FILE *f, const struct creport *r, const size_t *cols, size_t ncols,
-                        size_t m, cell_text_fn entry)
-{
-    size_t lw = label_width(r);
-    size_t per = (W - lw) / (COL_W + 1);
-    if (per < 1)
-        per = 1;
-    for (size_t start = 0; start < ncols; start += per) {
-        size_t end = start + per < ncols ? start + per : ncols;
-        if (start)
-            fputc('\n', f);
-        char head[256];
-        int hu = 0;
-        for (size_t i = start; i < end; i++) {
-            char h[64];
-            cell_heading(r, cols[i], h, sizeof(h));
-            /* Over the median when it fits there, else across the column. */
-            if (strlen(h) <= VAL_W)
-                hu += snprintf(head + hu, sizeof(head) - (size_t)hu, " %*s%*s", VAL_W, h,
-                               COL_W - VAL_W, "");
-            else
-                hu += snprintf(head + hu, sizeof(head) - (size_t)hu, " %-*s", COL_W, h);
-        }
-        while (hu > 0 && head[hu - 1] == ' ')
-            head[--hu] = '\0';
-        print_label(f, "variant", lw);
-        fprintf(f, "%s\n", head);
-        for (size_t v = 0; v < r->nvariants; v++) {
-            char line[256];
-            int u = 0;
-            for (size_t i = start; i < end; i++) {
-                char b[64];
-                entry(r, v, cols[i], m, b, sizeof(b));
-                u += snprintf(line + u, sizeof(line) - (size_t)u, " %-*s", COL_W, b);
-            }
-            while (u > 0 && line[u - 1] == ' ')
-                line[--u] = '\0';
-            print_label(f, r->variants[v], lw);
-            fprintf(f, "%s\n", line);
-        }
-    }
-}
-
-static void metric_entry(const struct creport *r, size_t v, size_t c, size_t m, char *b, size_t n)
-{
-    const struct creport_entry *en = creport_at(r, v, c, m);
-    char val[32], chg[32] = "";
-    /* The mean: the statistic the change and the verdict beside it are computed on. */
-    fmt_num(val, sizeof(val), en->mean);
-    if (en->has_cmp && en->cmp.verdict.on_difference)
-        fmt_pct(chg, sizeof(chg), en->cmp.diff, false, 1); /* no ratio: the difference */
-    else if (en->has_cmp)
-        fmt_pct(chg, sizeof(chg), en->cmp.verdict.rel * 100, true, 1);
-    else if (v)
-        snprintf(chg, sizeof(chg), "n/a");
-    snprintf(b, n, "%*s %*s %c", VAL_W, val, CHG_W, chg, marker(en));
-}
-
-static void n_entry(const struct creport *r, size_t v, size_t c, size_t m, char *b, size_t n)
-{
-    (void)m;
-    snprintf(b, n, "%*ld", VAL_W, r->n_measured[v * r->ncells + c]);
-}
-
-static void print_metric_tables(FILE *f, const struct creport *r, size_t *cols)
+/* One table per metric the report shows (campaign_report_layout.c). */
+static int print_metric_tables(FILE *f, const struct creport *r, bool *legend)
 {
     size_t nm;
     const struct creport_metric *md = creport_report_metrics(r, &nm);
     for (size_t i = 0; i < r->norder; i++) {
-        size_t m = r->order[i], ncols = 0;
+        size_t m = r->order[i];
+        bool any = false;
         for (size_t c = 0; c < r->ncells; c++)
-            if (creport_at(r, 0, c, m)->shown)
-                cols[ncols++] = c;
-        if (!ncols)
+            any |= creport_at(r, 0, c, m)->shown;
+        if (!any)
             continue;
         fprintf(f, "\n%s, %s (%s is better)\n", md[m].title, md[m].unit,
                 md[m].lower_is_better ? "lower" : "higher");
-        print_table(f, r, cols, ncols, m, metric_entry);
+        int e = creport_text_table(f, r, m, legend);
+        if (e)
+            return e;
     }
+    return 0;
 }
 
 /* "+2.53% [+1.20, +3.84]", or "diff -60.8 [-68.4, -53.2]" when the ratio is undefined. */
@@ -235,9 +93,9 @@ static void change_text(const struct stats_comparison *c, char *b, size_t n)
                  c->diff_ci_high);
         return;
     }
-    fmt_pct(x, sizeof(x), c->verdict.rel * 100, true, 2);
-    fmt_pct(lo, sizeof(lo), c->verdict.rel_low * 100, false, 2);
-    fmt_pct(hi, sizeof(hi), c->verdict.rel_high * 100, false, 2);
+    creport_fmt_pct(x, sizeof(x), c->verdict.rel * 100, true, 2);
+    creport_fmt_pct(lo, sizeof(lo), c->verdict.rel_low * 100, false, 2);
+    creport_fmt_pct(hi, sizeof(hi), c->verdict.rel_high * 100, false, 2);
     snprintf(b, n, "%s [%s, %s]", x, lo, hi);
 }
 
@@ -323,7 +181,7 @@ static void print_layout(FILE *f, const struct creport *r)
     }
 }
 
-static void print_footer(FILE *f, const struct creport *r, size_t *cols)
+static int print_footer(FILE *f, const struct creport *r, bool legend)
 {
     fprintf(f, "\n-- \n");
     wrapf(f, "", "  ", "Experiment %lld \"%s\" (%s), seed %llu.", (long long)r->id, r->name,
@@ -334,23 +192,9 @@ static void print_footer(FILE *f, const struct creport *r, size_t *cols)
           r->runs.planned, r->runs.measured, r->runs.warmup, r->runs.failed, r->runs.interrupted,
           r->runs.running ? ", some still running" : "");
     fprintf(f, "Measured runs (n) per variant and cell:\n");
-    for (size_t c = 0; c < r->ncells; c++)
-        cols[c] = c;
-    print_table(f, r, cols, r->ncells, 0, n_entry);
-    bool legend = false;
-    for (size_t c = 0; c < r->ncells; c++)
-        legend |= strlen(cell_display(r, c)) > COL_W || r->cells[c].test[0];
-    if (legend) {
-        fprintf(f, "Cells:\n");
-        for (size_t c = 0; c < r->ncells; c++) {
-            char h[64];
-            cell_heading(r, c, h, sizeof(h));
-            wrapf(f, "  ", "      ", "%s%s%s%s%s%s", strcmp(h, cell_display(r, c)) ? h : "",
-                  strcmp(h, cell_display(r, c)) ? " = " : "", cell_display(r, c),
-                  r->cells[c].test[0] ? " (" : "", r->cells[c].test,
-                  r->cells[c].test[0] ? ")" : "");
-        }
-    }
+    int e = creport_text_table(f, r, CREPORT_TABLE_N, &legend);
+    if (legend)
+        creport_print_legend(f, r);
     wrapf(f, "", "  ",
           "Noise floor %g%%, confidence %g%%: a change is improved or regressed only when p "
           "< %g and its whole interval lies beyond the floor; within noise when the whole "
@@ -409,30 +253,39 @@ static void print_footer(FILE *f, const struct creport *r, size_t *cols)
               r->n_regressed_deciding, r->n_regressed_deciding == 1 ? "" : "s");
     else
         wrapf(f, "", "  ", "No deciding-metric comparison regressed.");
+    return e;
 }
 
 int creport_print_text(const struct creport *r, FILE *f)
 {
-    size_t *cols = calloc(r->ncells ? r->ncells : 1, sizeof(*cols));
-    if (!cols)
-        return -ENOMEM;
+    bool legend = false;
     wrapf(f, "", "  ", "netab report: experiment %lld \"%s\"", (long long)r->id, r->name);
     char list[1024] = "";
     for (size_t v = 0, u = 0; v < r->nvariants && u < sizeof(list); v++)
         u += (size_t)snprintf(list + u, sizeof(list) - u, "%s%s%s", v ? ", " : "", r->variants[v],
                               v ? "" : " (baseline)");
     wrapf(f, "", "  ", "Variants: %s", r->nvariants ? list : "none");
+    /* Headings show values only ("tcp_stream 1"): say once which axis each value is of. */
+    if (r->naxes) {
+        char axes[512] = "";
+        for (size_t a = 0, u = 0; a < r->naxes && u < sizeof(axes); a++)
+            u += (size_t)snprintf(axes + u, sizeof(axes) - u, "%s%s", a ? " x " : "", r->axes[a]);
+        wrapf(f, "", "  ", "Matrix: %s (cells in the experiment file's order)", axes);
+    }
     if (!r->runs.measured)
         fprintf(f, "\nNo measured ok runs yet.\n");
     else
         wrapf(f, "", "  ",
               "Entries: the mean of the measured runs and, for other variants, the change of "
               "the mean against the baseline, on which the verdict mark is decided.");
-    print_metric_tables(f, r, cols);
+    int e = print_metric_tables(f, r, &legend);
     print_details(f, r);
-    int e = creport_print_values_text(r, f);
-    print_footer(f, r, cols);
-    free(cols);
+    creport_print_pairs_text(f, r);
+    creport_print_effects_text(f, r);
+    if (!e)
+        e = creport_print_values_text(r, f);
+    if (!e)
+        e = print_footer(f, r, legend);
     if (e)
         return e;
     return ferror(f) ? -EIO : 0;
@@ -440,16 +293,10 @@ int creport_print_text(const struct creport *r, FILE *f)
 
 /* --- Markdown ------------------------------------------------------------ */
 
-/* Writes s with '|' escaped, so that it stays inside its table cell. */
-static void md_text(FILE *f, const char *s)
-{
-    for (; *s; s++) {
-        if (*s == '|')
-            fputc('\\', f);
-        fputc(*s == '\n' ? ' ' : *s, f);
-    }
-}
-
+/*
+ * One table per metric, then each comparison with its interval, p and
+ * verdict as a list: the tables stay narrow enough to read unrendered.
+ */
 static void md_metric_tables(FILE *f, const struct creport *r)
 {
     size_t nm;
@@ -461,39 +308,38 @@ static void md_metric_tables(FILE *f, const struct creport *r)
             any |= creport_at(r, 0, c, m)->shown;
         if (!any)
             continue;
-        fprintf(f, "\n### %s, %s (%s is better)\n\n| variant |", md[m].title, md[m].unit,
+        fprintf(f, "\n### %s, %s (%s is better)\n\n", md[m].title, md[m].unit,
                 md[m].lower_is_better ? "lower" : "higher");
-        for (size_t c = 0; c < r->ncells; c++)
-            if (creport_at(r, 0, c, m)->shown) {
-                fputc(' ', f);
-                md_text(f, cell_display(r, c));
-                fputs(" |", f);
-            }
-        fputs("\n|---|", f);
-        for (size_t c = 0; c < r->ncells; c++)
-            if (creport_at(r, 0, c, m)->shown)
-                fputs("---:|", f);
-        fputc('\n', f);
-        for (size_t v = 0; v < r->nvariants; v++) {
-            fputs("| ", f);
-            md_text(f, r->variants[v]);
-            fputs(" |", f);
+        creport_md_table(f, r, m);
+        if (r->nvariants > 1)
+            fputc('\n', f);
+        for (size_t v = 1; v < r->nvariants; v++)
             for (size_t c = 0; c < r->ncells; c++) {
                 const struct creport_entry *en = creport_at(r, v, c, m);
+                char head[96], chg[96];
                 if (!en->shown)
                     continue;
-                char val[32], chg[96];
-                fmt_num(val, sizeof(val), en->mean);
-                fprintf(f, " %s", val);
-                if (en->has_cmp) {
-                    change_text(&en->cmp, chg, sizeof(chg));
-                    fprintf(f, " (%s %s)", chg, stats_verdict_name(en->cmp.verdict.kind));
+                creport_cell_heading(r, c, CREPORT_HEAD_FULL, head, sizeof(head));
+                fputs("- ", f);
+                creport_md_text(f, r->variants[v]);
+                fputs(" @ ", f);
+                creport_md_text(f, head);
+                if (!en->has_cmp) {
+                    fputs(": not compared: ", f);
+                    creport_md_text(f, en->why);
+                    fputc('\n', f);
+                    continue;
                 }
-                fputs(" |", f);
+                change_text(&en->cmp, chg, sizeof(chg));
+                fprintf(f, ": %s, p=%.2g, %s%s\n", chg, en->cmp.welch.p,
+                        stats_verdict_name(en->cmp.verdict.kind),
+                        (int)m == r->cells[c].decide ? " (deciding)" : "");
             }
-            fputc('\n', f);
-        }
     }
+    fprintf(f,
+            "\nMarks: \\* improved, ! regressed, = within noise, ? no difference proven; "
+            "changes against %s [%g%% CI].\n",
+            r->nvariants ? r->variants[0] : "the baseline", r->opts.confidence * 100);
 }
 
 /* The code layout section as a table: one row per variant with a layout file. */
@@ -504,7 +350,7 @@ static void md_layout(FILE *f, const struct creport *r)
     if (!json_array_size(r->layout))
         return;
     fprintf(f, "\n### Code layout against ");
-    md_text(f, r->variants[0]);
+    creport_md_text(f, r->variants[0]);
     fprintf(f, "\n\n| variant | layout | verdict |\n|---|---|---|\n");
     json_array_foreach(r->layout, i, x)
     {
@@ -513,12 +359,12 @@ static void md_layout(FILE *f, const struct creport *r)
         if (json_is_object(sum))
             layout_gist(sum, gist, sizeof(gist));
         fputs("| ", f);
-        md_text(f, json_string_value(json_object_get(x, "variant")));
+        creport_md_text(f, json_string_value(json_object_get(x, "variant")));
         fputs(" | ", f);
-        md_text(f, gist);
+        creport_md_text(f, gist);
         fputs(" | ", f);
-        md_text(f, json_is_object(sum) ? json_string_value(json_object_get(sum, "verdict"))
-                                       : json_string_value(json_object_get(x, "error")));
+        creport_md_text(f, json_is_object(sum) ? json_string_value(json_object_get(sum, "verdict"))
+                                               : json_string_value(json_object_get(x, "error")));
         fputs(" |\n", f);
     }
 }
@@ -527,24 +373,8 @@ static void md_footer(FILE *f, const struct creport *r)
 {
     size_t i, j;
     json_t *d, *x;
-    fprintf(f, "\n### Runs\n\n| variant |");
-    for (size_t c = 0; c < r->ncells; c++) {
-        fputc(' ', f);
-        md_text(f, cell_display(r, c));
-        fputs(" |", f);
-    }
-    fputs("\n|---|", f);
-    for (size_t c = 0; c < r->ncells; c++)
-        fputs("---:|", f);
-    fputc('\n', f);
-    for (size_t v = 0; v < r->nvariants; v++) {
-        fputs("| ", f);
-        md_text(f, r->variants[v]);
-        fputs(" |", f);
-        for (size_t c = 0; c < r->ncells; c++)
-            fprintf(f, " %ld |", r->n_measured[v * r->ncells + c]);
-        fputc('\n', f);
-    }
+    fprintf(f, "\n### Runs\n\n");
+    creport_md_table(f, r, CREPORT_TABLE_N);
     fprintf(f,
             "\n- Experiment %lld \"%s\" (%s), seed %llu\n- Runs: %ld planned, %ld measured, %ld "
             "warm-ups excluded, %ld failed, %ld interrupted\n- Noise floor %g%%, confidence "
@@ -567,9 +397,9 @@ static void md_footer(FILE *f, const struct creport *r)
             json_array_foreach(json_object_get(d, "identity_notes"), j, x)
             {
                 fputs("| ", f);
-                md_text(f, json_string_value(json_object_get(d, "variant")));
+                creport_md_text(f, json_string_value(json_object_get(d, "variant")));
                 fputs(" | build | ", f);
-                md_text(f, json_string_value(x));
+                creport_md_text(f, json_string_value(x));
                 fputs(" | |\n", f);
             }
             json_array_foreach(json_object_get(d, "differences"), j, x)
@@ -578,13 +408,13 @@ static void md_footer(FILE *f, const struct creport *r)
                 print_json_leaf(a, sizeof(a), json_object_get(x, "a"));
                 print_json_leaf(b, sizeof(b), json_object_get(x, "b"));
                 fputs("| ", f);
-                md_text(f, json_string_value(json_object_get(d, "variant")));
+                creport_md_text(f, json_string_value(json_object_get(d, "variant")));
                 fputs(" | `", f);
-                md_text(f, json_string_value(json_object_get(x, "path")));
+                creport_md_text(f, json_string_value(json_object_get(x, "path")));
                 fputs("` | ", f);
-                md_text(f, a);
+                creport_md_text(f, a);
                 fputs(" | ", f);
-                md_text(f, b);
+                creport_md_text(f, b);
                 fputs(" |\n", f);
             }
         }
@@ -605,15 +435,17 @@ static void md_footer(FILE *f, const struct creport *r)
 int creport_print_markdown(const struct creport *r, FILE *f)
 {
     fprintf(f, "## netab report: experiment %lld \"", (long long)r->id);
-    md_text(f, r->name);
+    creport_md_text(f, r->name);
     fprintf(f, "\"\n\nBaseline: **");
-    md_text(f, r->nvariants ? r->variants[0] : "none");
+    creport_md_text(f, r->nvariants ? r->variants[0] : "none");
     fprintf(f,
             "**. Each entry: the mean of the measured runs; for other variants the change of "
             "the mean against the baseline [%g%% CI] and the verdict, both computed on the "
             "mean (medians are in the JSON and CSV forms).\n",
             r->opts.confidence * 100);
     md_metric_tables(f, r);
+    creport_print_pairs_markdown(f, r);
+    creport_print_effects_markdown(f, r);
     int e = creport_print_values_markdown(r, f);
     md_footer(f, r);
     if (e)
