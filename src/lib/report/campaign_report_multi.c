@@ -24,6 +24,7 @@ struct source {
     size_t nruns;
     size_t nvariants; /* distinct variants in its plan */
     char **labels;    /* [nplan]: the label of each plan row */
+    char **builds;    /* [nplan]: --label kernel: each row's build ID prefix, or NULL */
 };
 
 int creport_label_parse(const char *s, enum creport_label *out)
@@ -42,6 +43,9 @@ static void source_free(struct source *s)
     for (size_t i = 0; s->labels && i < s->nplan; i++)
         free(s->labels[i]);
     free(s->labels);
+    for (size_t i = 0; s->builds && i < s->nplan; i++)
+        free(s->builds[i]);
+    free(s->builds);
     store_run_list_free(s->runs, s->nruns);
     store_plan_list_free(s->plan, s->nplan);
     store_experiment_free(&s->x);
@@ -113,31 +117,64 @@ static bool clashes(const struct source *src, size_t n, size_t i, const char *l)
     return false;
 }
 
-/* Every plan row's label, "#ID" added where two experiments would share one. */
-static int label_rows(struct source *src, size_t n, enum creport_label label)
+/* The first 12 hex digits of the kernel build ID in a run's environment capture, or NULL. */
+static char *run_build_id(const struct store_run *run)
 {
-    for (size_t i = 0; i < n; i++) {
-        if (!(src[i].labels = calloc(src[i].nplan ? src[i].nplan : 1, sizeof(char *))))
-            return -ENOMEM;
-        for (size_t k = 0; k < src[i].nplan; k++)
-            if (!(src[i].labels[k] = raw_label(&src[i], &src[i].plan[k], label)))
-                return -ENOMEM;
-    }
-    /* Decide every clash on the raw labels first, then rename. */
+    json_t *env = run->env_json ? json_loads(run->env_json, 0, NULL) : NULL;
+    const char *b =
+        json_string_value(json_object_get(json_object_get(env, "identity"), "build_id"));
+    char *out = b && *b ? strndup(b, 12) : NULL;
+    json_decref(env);
+    return out;
+}
+
+/* The build ID of the run of plan row k of s, or NULL. */
+static char *row_build_id(const struct source *s, size_t k)
+{
+    for (size_t j = 0; j < s->nruns; j++)
+        if (s->runs[j].seq == s->plan[k].seq)
+            return run_build_id(&s->runs[j]);
+    return NULL;
+}
+
+/* True when every plan row labelled l, in any experiment, has a known build ID. */
+static bool builds_known(const struct source *src, size_t n, const char *l)
+{
+    for (size_t j = 0; j < n; j++)
+        for (size_t k = 0; k < src[j].nplan; k++) {
+            if (strcmp(src[j].labels[k], l))
+                continue;
+            if (!src[j].builds[k])
+                return false;
+        }
+    return true;
+}
+
+/*
+ * Appends a suffix to every label that another experiment shares: with
+ * `kernel` labels first the build ID ("6.1.0@3f2a9c01d4e5", since one
+ * release often hides several builds) where every row of that label has
+ * one, then, where labels still clash, "#ID". Clashes are decided on the labels before each round.
+ */
+static int resolve_clashes(struct source *src, size_t n, bool by_build)
+{
     bool **mark = calloc(n, sizeof(*mark));
     int e = mark ? 0 : -ENOMEM;
     for (size_t i = 0; !e && i < n; i++) {
         if (!(mark[i] = calloc(src[i].nplan ? src[i].nplan : 1, sizeof(bool))))
             e = -ENOMEM;
         for (size_t k = 0; !e && k < src[i].nplan; k++)
-            mark[i][k] = clashes(src, n, i, src[i].labels[k]);
+            mark[i][k] = clashes(src, n, i, src[i].labels[k]) &&
+                         (!by_build || builds_known(src, n, src[i].labels[k]));
     }
     for (size_t i = 0; !e && i < n; i++)
         for (size_t k = 0; !e && k < src[i].nplan; k++) {
-            char *l;
+            char *l = NULL;
+            const char *b = by_build ? src[i].builds[k] : NULL;
             if (!mark[i][k])
                 continue;
-            if (asprintf(&l, "%s#%lld", src[i].labels[k], (long long)src[i].x.id) < 0)
+            if ((b ? asprintf(&l, "%s@%s", src[i].labels[k], b)
+                   : asprintf(&l, "%s#%lld", src[i].labels[k], (long long)src[i].x.id)) < 0)
                 e = -ENOMEM;
             else {
                 free(src[i].labels[k]);
@@ -148,6 +185,27 @@ static int label_rows(struct source *src, size_t n, enum creport_label label)
         free(mark[i]);
     free(mark);
     return e;
+}
+
+/* Every plan row's label, made unique across experiments (resolve_clashes()). */
+static int label_rows(struct source *src, size_t n, enum creport_label label)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (!(src[i].labels = calloc(src[i].nplan ? src[i].nplan : 1, sizeof(char *))))
+            return -ENOMEM;
+        for (size_t k = 0; k < src[i].nplan; k++)
+            if (!(src[i].labels[k] = raw_label(&src[i], &src[i].plan[k], label)))
+                return -ENOMEM;
+        if (label != CREPORT_LABEL_KERNEL)
+            continue;
+        /* Read once: resolve_clashes() asks for them for every pair of rows. */
+        if (!(src[i].builds = calloc(src[i].nplan ? src[i].nplan : 1, sizeof(char *))))
+            return -ENOMEM;
+        for (size_t k = 0; k < src[i].nplan; k++)
+            src[i].builds[k] = row_build_id(&src[i], k);
+    }
+    int e = label == CREPORT_LABEL_KERNEL ? resolve_clashes(src, n, true) : 0;
+    return e ? e : resolve_clashes(src, n, false);
 }
 
 /* Appends {"name": name} to vs unless it is there. Returns 0 or -1. */

@@ -74,9 +74,9 @@ static char *doc(double bps, double task, const char *kernel_local, const char *
     return s;
 }
 
-/* A netab-like experiment of one variant and n ok runs with these documents; returns its id. */
-static int64_t experiment(struct store *db, const char *name, const char *variant, char **docs,
-                          size_t n)
+/* A netab-like experiment of one variant and n ok runs with these documents and environment. */
+static int64_t experiment_env(struct store *db, const char *name, const char *variant, char **docs,
+                              size_t n, const char *env)
 {
     struct store_plan_entry plan[8];
     char spec[128], err[512];
@@ -87,7 +87,7 @@ static int64_t experiment(struct store *db, const char *name, const char *varian
     assert_int_equal(
         store_experiment_create(db, name, "x", spec, 1, plan, n, &id, err, sizeof(err)), 0);
     for (size_t i = 0; i < n; i++) {
-        assert_int_equal(store_run_begin(db, id, (int)i + 1, variant, "default", NULL, NULL, &run,
+        assert_int_equal(store_run_begin(db, id, (int)i + 1, variant, "default", NULL, env, &run,
                                          err, sizeof(err)),
                          0);
         assert_int_equal(
@@ -96,6 +96,13 @@ static int64_t experiment(struct store *db, const char *name, const char *varian
     }
     assert_int_equal(store_experiment_set_status(db, id, "done", err, sizeof(err)), 0);
     return id;
+}
+
+/* The same without an environment capture; returns its id. */
+static int64_t experiment(struct store *db, const char *name, const char *variant, char **docs,
+                          size_t n)
+{
+    return experiment_env(db, name, variant, docs, n, NULL);
 }
 
 /* The entry of group name, cell 0, metric called metric. */
@@ -215,6 +222,49 @@ static void test_several(void **state)
     free(imp);
 }
 
+/*
+ * --label kernel, one release and two builds (a kernel bisect without
+ * CONFIG_LOCALVERSION_AUTO): the build IDs tell the groups apart; once a
+ * run of that release has no build ID, "#ID" does for all of them.
+ */
+static void test_kernel_builds(void **state)
+{
+    struct ctx *c = *state;
+    char err[512];
+    char *a[] = {doc(1e9, 1, "{}", "6.1"), doc(1e9, 1, "{}", "6.1")};
+    char *b[] = {doc(2e9, 1, "{}", "6.1"), doc(2e9, 1, "{}", "6.1")};
+    char *n[] = {doc(3e9, 1, "{}", "6.1")};
+    int64_t ea = experiment_env(c->db, "good", "k", a, 2,
+                                "{\"kernel\": \"6.1\", \"identity\": {\"build_id\": "
+                                "\"aaaaaaaaaaaa1111\"}}");
+    int64_t eb = experiment_env(c->db, "bad", "k", b, 2,
+                                "{\"kernel\": \"6.1\", \"identity\": {\"build_id\": "
+                                "\"bbbbbbbbbbbb2222\"}}");
+    int64_t en = experiment(c->db, "old", "k", n, 1);
+    struct creport_opts o;
+    creport_opts_default(&o);
+    struct creport *r;
+    int64_t two[] = {ea, eb};
+    assert_int_equal(
+        creport_load_many(c->db, two, 2, CREPORT_LABEL_KERNEL, &o, &r, err, sizeof(err)), 0);
+    assert_int_equal(r->nvariants, 2);
+    assert_string_equal(r->variants[0], "6.1@aaaaaaaaaaaa");
+    assert_string_equal(r->variants[1], "6.1@bbbbbbbbbbbb");
+    assert_true(at(r, "6.1@bbbbbbbbbbbb", "throughput")->median == 2000);
+    creport_free(r);
+    int64_t three[] = {ea, eb, en};
+    assert_int_equal(
+        creport_load_many(c->db, three, 3, CREPORT_LABEL_KERNEL, &o, &r, err, sizeof(err)), 0);
+    char want[3][32];
+    snprintf(want[0], sizeof(want[0]), "6.1#%lld", (long long)ea);
+    snprintf(want[1], sizeof(want[1]), "6.1#%lld", (long long)eb);
+    snprintf(want[2], sizeof(want[2]), "6.1#%lld", (long long)en);
+    assert_int_equal(r->nvariants, 3);
+    for (size_t v = 0; v < 3; v++)
+        assert_string_equal(r->variants[v], want[v]);
+    creport_free(r);
+}
+
 static long count_runs(struct store *db)
 {
     struct store_run *runs;
@@ -285,6 +335,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_path_metrics, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_kernel_builds, setup, teardown),
         cmocka_unit_test_setup_teardown(test_several, setup, teardown),
         cmocka_unit_test_setup_teardown(test_import_targets, setup, teardown),
     };
