@@ -179,6 +179,8 @@ static int execute(struct campaign_ctx *c, enum campaign_outcome *outcome, char 
     rc = load_experiment(c, err, errlen);
     if (!rc)
         rc = check_cpus(c->e, err, errlen);
+    if (!rc && c->e->dut)
+        rc = dut_open(&c->dut, c->e->dut, o->id, &g_stop, err, errlen);
     if (!rc)
         rc = store_mark_interrupted(o->db, o->id, NULL, err, errlen);
     if (!rc)
@@ -193,8 +195,12 @@ static int execute(struct campaign_ctx *c, enum campaign_outcome *outcome, char 
             *outcome = CAMPAIGN_COMPLETE;
             return store_experiment_set_status(o->db, o->id, "done", err, errlen);
         }
-        /* After a reboot the first run needs no reset; every later one does. */
-        if (!first && c->e->reset == EXP_RESET_REBOOT) {
+        /*
+         * After a reboot the first run needs no reset; every later one does.
+         * With a DUT the step itself boots it before every run, and this
+         * machine stays up.
+         */
+        if (!first && c->e->reset == EXP_RESET_REBOOT && !c->e->dut) {
             rc = reboot_now(c, err, errlen);
             if (!rc && !g_stop)
                 *outcome = CAMPAIGN_REBOOTING;
@@ -232,6 +238,7 @@ int campaign_execute(const struct campaign_opts *opts, enum campaign_outcome *ou
         return rc;
     rc = execute(&c, outcome, err, errlen);
     (void)cpuctl_restore(&g_saved);
+    dut_close(&c.dut); /* stops the server netab started on the DUT, if any */
     *signo = g_stop;
     if (!rc && g_stop)
         *outcome = CAMPAIGN_INTERRUPTED;

@@ -107,7 +107,8 @@ static void test_type_errors_all_reported(void **state)
            {2, 7, "'runs' must be an integer, not the string 'five'"},
            {3, 9, "'warmup' must be an integer, not '1.5'"}, {4, 7, "'seed' must be between"},
            {5, 11, "'cooldown' must be a number of seconds, not 'soon'"},
-           {6, 10, "'prepare' must be a non-empty string, not a mapping"},
+           {6, 10, "'prepare' must be a command or a mapping {run: CMD, on: dut|local}"},
+           {6, 11, "unknown key 'a' in hook 'prepare'"},
            {7, 8, "'reset' must be 'none' or 'reboot', not 'sometimes'"});
 }
 
