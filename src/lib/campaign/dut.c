@@ -164,7 +164,11 @@ int dut_open(struct dut *d, const struct exp_dut *cfg, int64_t experiment_id,
     int rc = cfg->ssh_opts ? exp_split_words(cfg->ssh_opts, &d->opts, &n, why, sizeof(why)) : 0;
     if (rc)
         return err_set(err, errlen, -rc, "dut: ssh_opts: %s", why);
-    snprintf(d->ctl_dir, sizeof(d->ctl_dir), "/tmp/netab-ssh-XXXXXX");
+    /* $TMPDIR if its path leaves room for ssh's socket name (sun_path holds 108 bytes). */
+    const char *tmp = getenv("TMPDIR");
+    if (!tmp || tmp[0] != '/' || strlen(tmp) > 40)
+        tmp = "/tmp";
+    snprintf(d->ctl_dir, sizeof(d->ctl_dir), "%s/netab-ssh-XXXXXX", tmp);
     if (!mkdtemp(d->ctl_dir)) {
         int e = errno;
         exp_argv_free(d->opts);

@@ -1,0 +1,350 @@
+#!/usr/bin/env python3
+"""Campaigns whose variant is a kernel on another machine, with the real parts.
+
+The device under test is a network namespace (198.18.0.2) running Debian's
+OpenSSH server with a throwaway host key and an authorized key made here;
+`netab experiment run` runs in the other namespace and reaches it with the
+system's ssh client, starts `netab server` there and measures real traffic
+across the veth pair.
+
+The "kernels" are simulated honestly: a variant's boot command (run on the
+DUT over ssh) kills the DUT's netab server, as a reboot would, and records a
+new identity in a file that dut.identity reads. So this checks:
+
+1. two variants, randomized order: every run ok, every run's dut_identity
+   (netab runs list --json) that of its variant, boots exactly where the
+   plan's next variant differs from the running identity, the remote and
+   local hooks saw NETAB_VARIANT, NETAB_NEXT_VARIANT and the rest, the
+   server netab started is stopped at the end, the report names both;
+2. a variant whose boot never yields its expected identity: its runs fail
+   naming both identities, none of them measured, the other variant's ok;
+3. kill -9 of the controller during a slow boot, then `netab experiment
+   resume`: the campaign completes with correct identities.
+"""
+import json
+import os
+import signal
+import sys
+import tempfile
+import time
+
+from netab_helpers import (NetnsPair, TestFailure, check, check_eq, netab_cmd, need_tools,
+                           require_root_netns, run_cmd, run_main, sh, start)
+
+SSHD = "/usr/sbin/sshd"
+PORT = 5301
+
+
+def session_pids(sid):
+    """Every live process whose session id is sid (the killed controller's children)."""
+    pids = []
+    for d in os.listdir("/proc"):
+        if not d.isdigit():
+            continue
+        try:
+            with open(f"/proc/{d}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[3]) == sid and fields[0] not in ("Z", "X"):
+            pids.append(int(d))
+    return pids
+
+
+class Dut:
+    """The DUT's sshd, keys, identity file and boot script, all under tmp."""
+
+    def __init__(self, tmp, pair):
+        self.tmp, self.pair = tmp, pair
+        self.ident = os.path.join(tmp, "ident")
+        self.boots = os.path.join(tmp, "boots.log")
+        self.slow = os.path.join(tmp, "slow-boot")
+        self.key = os.path.join(tmp, "client_key")
+        self.known = os.path.join(tmp, "known_hosts")
+        self.sshd = None
+
+    def setup(self):
+        t = self.tmp
+        sh("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", os.path.join(t, "host_key"))
+        sh("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", self.key)
+        with open(self.key + ".pub") as f, open(os.path.join(t, "authorized_keys"), "w") as g:
+            g.write(f.read())
+        with open(os.path.join(t, "sshd_config"), "w") as f:
+            f.write(f"""ListenAddress {self.pair.addr_b}
+Port 22
+HostKey {t}/host_key
+PidFile {t}/sshd.pid
+AuthorizedKeysFile {t}/authorized_keys
+PermitRootLogin prohibit-password
+PasswordAuthentication no
+KbdInteractiveAuthentication no
+UsePAM no
+StrictModes no
+MaxSessions 50
+MaxStartups 50
+LogLevel INFO
+""")
+        # The boot of a simulated kernel: the server goes down with the old kernel (found by
+        # its listening socket in the DUT's own namespace), the new identity appears.
+        with open(os.path.join(t, "boot.sh"), "w") as f:
+            f.write(f"""#!/bin/sh
+echo "begin $1 $NETAB_VARIANT $NETAB_SEQ" >> {self.boots}
+for p in $(ss -Hltnp 'sport = :{PORT}' | grep -o 'pid=[0-9]*' | cut -d= -f2 | sort -u); do
+    kill "$p"
+done
+[ -e {self.slow} ] && sleep 4
+echo "$1" > {self.ident}
+echo "end $1" >> {self.boots}
+""")
+        os.chmod(os.path.join(t, "boot.sh"), 0o755)
+        with open(self.ident, "w") as f:
+            f.write("kernel-none\n")
+        os.makedirs("/run/sshd", exist_ok=True)  # sshd's privilege separation directory
+        self.sshd = start([SSHD, "-D", "-e", "-f", os.path.join(t, "sshd_config")],
+                          netns=self.pair.ns_b)
+        deadline = time.monotonic() + 20
+        while True:
+            r = run_cmd(["ssh"] + self.ssh_opts() + ["--", self.dest(), "true"],
+                        netns=self.pair.ns_a, expect_rc=range(0, 256), timeout=20)
+            if r.returncode == 0:
+                break
+            check(self.sshd.alive(), "sshd exited", self.sshd.stderr_text())
+            check(time.monotonic() < deadline, "sshd does not answer", r.stderr)
+            time.sleep(0.2)
+
+    def dest(self):
+        return f"root@{self.pair.addr_b}"
+
+    def ssh_opts(self):
+        return ["-i", self.key, "-o", f"UserKnownHostsFile={self.known}", "-o",
+                "StrictHostKeyChecking=accept-new", "-o", "BatchMode=yes"]
+
+    def boot_lines(self):
+        if not os.path.exists(self.boots):
+            return []
+        with open(self.boots) as f:
+            return [line.split() for line in f if line.startswith("begin")]
+
+    def reset(self, identity="kernel-none"):
+        with open(self.ident, "w") as f:
+            f.write(identity + "\n")
+        if os.path.exists(self.boots):
+            os.unlink(self.boots)
+
+    def server_listening(self):
+        out = sh("ss", "-Hltn", f"sport = :{PORT}", netns=self.pair.ns_b)
+        return bool(out.strip())
+
+    def stop(self):
+        if self.sshd and self.sshd.alive():
+            self.sshd.send(signal.SIGTERM)
+            self.sshd.finish(expect_rc=(0, 255, -signal.SIGTERM), timeout=10)
+
+
+def experiment_text(dut, netab, name, variants, runs, warmup, tmp, boot_timeout=60):
+    hooks = os.path.join(tmp, f"{name}-hooks")
+    v = ""
+    for var, ident in variants:
+        v += f"""  - name: {var}
+    boot: {tmp}/boot.sh {ident}
+    expect: '^kernel-{var}$'
+    setup: 'echo "local $NETAB_SEQ $NETAB_VARIANT $NETAB_NEXT_VARIANT" >> {hooks}-local'
+    teardown: {{run: 'echo "$NETAB_SEQ $(cat {dut.ident})" >> {hooks}-teardown', on: dut}}
+"""
+    opts = " ".join(f'"{o}"' for o in dut.ssh_opts())
+    return f"""name: {name}
+runs: {runs}
+warmup: {warmup}
+seed: 11
+dut:
+  ssh: {dut.dest()}
+  ssh_opts: '{opts}'
+  netab: {netab}
+  identity: cat {dut.ident}
+  boot_timeout: {boot_timeout}
+prepare:
+  run: 'echo "$NETAB_SEQ|$NETAB_VARIANT|$NETAB_NEXT_VARIANT|$NETAB_ROUND|$NETAB_CELL|$NETAB_EXPERIMENT|$NETAB_EXPERIMENT_ID|$NETAB_DB" >> {hooks}-dut'
+  on: dut
+test:
+  time: 0.3
+  interval: 0
+variants:
+{v}"""
+
+
+def runs_of(netab, db, xid):
+    r = netab_cmd(netab, "runs", "list", "--db", db, "--experiment", str(xid), "--json")
+    doc = json.loads(r.stdout)
+    return doc if isinstance(doc, list) else doc.get("runs", [])
+
+
+def plan_of(db, xid):
+    import sqlite3
+    con = sqlite3.connect(db, timeout=30)
+    rows = list(con.execute("SELECT seq, variant, round FROM plan WHERE experiment_id = ? "
+                            "ORDER BY seq", (xid,)))
+    con.close()
+    return rows
+
+
+def read_lines(path):
+    with open(path) as f:
+        return [line.rstrip("\n") for line in f]
+
+
+def expected_boots(plan, start_identity):
+    """The seqs where the running identity differs from the run's variant: the boots."""
+    cur, boots = start_identity, []
+    for seq, var, _ in plan:
+        if cur != f"kernel-{var}":
+            boots.append((seq, var))
+            cur = f"kernel-{var}"
+    return boots
+
+
+def only_experiment(db):
+    import sqlite3
+    con = sqlite3.connect(db, timeout=30)
+    ids = [r[0] for r in con.execute("SELECT id FROM experiments ORDER BY id")]
+    con.close()
+    return ids[-1]
+
+
+def two_variants(netab, dut, pair, tmp):
+    db = os.path.join(tmp, "two.db")
+    path = os.path.join(tmp, "two.yaml")
+    with open(path, "w") as f:
+        f.write(experiment_text(dut, netab, "two", [("a", "kernel-a"), ("b", "kernel-b")], 4, 1,
+                                tmp))
+    r = netab_cmd(netab, "experiment", "run", "--db", db, path, netns=pair.ns_a, timeout=300)
+    xid = only_experiment(db)
+    runs = runs_of(netab, db, xid)
+    plan = plan_of(db, xid)
+    check_eq(len(plan), 10, "planned runs")
+    check_eq(len(runs), 10, "run rows")
+    variants = [v for _, v, _ in plan]
+    check(variants != sorted(variants) and variants != sorted(variants, reverse=True),
+          "the default order is interleaved", variants)
+    for run in runs:
+        check_eq(run["status"], "ok", f"run {run['seq']} status ({run.get('error')})")
+        check_eq(run.get("dut_identity"), f"kernel-{run['variant']}",
+                 f"run {run['seq']}'s recorded DUT identity")
+        check(run.get("receiver_bps") and run["receiver_bps"] > 0, "run measured traffic", run)
+    # Boots exactly where the next run's variant differs from the running identity.
+    want = expected_boots(plan, "kernel-none")
+    got = [(int(b[3]), b[2]) for b in dut.boot_lines()]
+    check_eq(got, want, "boots (seq, variant) against the plan")
+    check(len(want) < len(plan), "some runs needed no boot", want)
+    # Every remote prepare saw its own run and the next one.
+    lines = [line.split("|") for line in read_lines(os.path.join(tmp, "two-hooks-dut"))]
+    check_eq(len(lines), 10, "remote prepare ran once per run")
+    by_seq = {int(x[0]): x for x in lines}
+    for i, (seq, var, rnd) in enumerate(plan):
+        nxt = plan[i + 1][1] if i + 1 < len(plan) else ""
+        check_eq(by_seq[seq][1:], [var, nxt, str(rnd), "default", "two", str(xid), db],
+                 f"seq {seq}: NETAB_VARIANT, NEXT_VARIANT, ROUND, CELL, EXPERIMENT, _ID, DB")
+    local = [line.split() for line in read_lines(os.path.join(tmp, "two-hooks-local"))]
+    check_eq([x[2] for x in local], variants, "local setup saw NETAB_VARIANT in plan order")
+    # The remote teardown ran on the kernel of its variant.
+    for line in read_lines(os.path.join(tmp, "two-hooks-teardown")):
+        seq, ident = line.split()
+        check_eq(ident, f"kernel-{plan[int(seq) - 1][1]}", f"seq {seq}: kernel at teardown")
+    check(not dut.server_listening(), "the DUT server netab started is stopped at the end")
+    rep = netab_cmd(netab, "report", "--db", db, str(xid))
+    check("a" in rep.stdout and "b" in rep.stdout, "the report names both variants", rep.stdout)
+    print(f"two variants: {len(runs)} runs ok, {len(got)} boots as planned: {got}", flush=True)
+    del r
+
+
+def broken_variant(netab, dut, pair, tmp):
+    dut.reset()
+    db = os.path.join(tmp, "broken.db")
+    path = os.path.join(tmp, "broken.yaml")
+    with open(path, "w") as f:
+        f.write(experiment_text(dut, netab, "broken",
+                                [("a", "kernel-a"), ("broken", "kernel-wrong")], 2, 0, tmp))
+    netab_cmd(netab, "experiment", "run", "--db", db, path, netns=pair.ns_a, timeout=300,
+              expect_rc=1)
+    runs = runs_of(netab, db, only_experiment(db))
+    check_eq(len(runs), 4, "run rows")
+    for run in runs:
+        if run["variant"] == "a":
+            check_eq(run["status"], "ok", f"variant a run {run['seq']} ({run.get('error')})")
+            check_eq(run.get("dut_identity"), "kernel-a", "variant a's identity")
+            continue
+        err = run.get("error") or ""
+        check_eq(run["status"], "failed", f"broken run {run['seq']} status")
+        check("kernel-wrong" in err and "^kernel-broken$" in err and "before the boot" in err,
+              "the failure names the identity seen, the one expected and the one before", err)
+        check(run.get("receiver_bps") is None, "no broken run was measured", run)
+    print("broken variant: its runs failed naming both identities, none measured", flush=True)
+
+
+def kill_during_boot(netab, dut, pair, tmp):
+    dut.reset()
+    db = os.path.join(tmp, "kill.db")
+    path = os.path.join(tmp, "kill.yaml")
+    with open(path, "w") as f:
+        f.write(experiment_text(dut, netab, "kill", [("a", "kernel-a"), ("b", "kernel-b")], 2, 0,
+                                tmp))
+    open(dut.slow, "w").close()
+    # TMPDIR: the shared ssh connection's directory, which a killed controller leaves behind.
+    p = start([netab, "experiment", "run", "--db", db, path], netns=pair.ns_a,
+              env={"TMPDIR": tmp})
+    deadline = time.monotonic() + 60
+    while not dut.boot_lines():
+        check(p.alive(), "the campaign ended before its first boot", p.stderr_text())
+        check(time.monotonic() < deadline, "no boot started within 60 s")
+        time.sleep(0.1)
+    time.sleep(1)  # well inside the 4 s boot
+    p.kill_group(signal.SIGKILL)
+    p.finish(expect_rc=-signal.SIGKILL, timeout=30)
+    for _ in range(100):
+        left = session_pids(p.pid)
+        if not left:
+            break
+        for pid in left:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        time.sleep(0.05)
+    check(not session_pids(p.pid), "processes of the killed controller survive")
+    os.unlink(dut.slow)
+    xid = only_experiment(db)
+    netab_cmd(netab, "experiment", "resume", "--db", db, str(xid), netns=pair.ns_a, timeout=300,
+              env={"TMPDIR": tmp})
+    runs = runs_of(netab, db, xid)
+    final = [r for r in runs if r["status"] in ("ok", "failed")]
+    check_eq(len(final), 4, "completed runs after resume")
+    check(any(r["status"] == "interrupted" for r in runs), "the killed run is interrupted", runs)
+    for run in final:
+        check_eq(run["status"], "ok", f"run {run['seq']} after resume ({run.get('error')})")
+        check_eq(run.get("dut_identity"), f"kernel-{run['variant']}",
+                 f"run {run['seq']}'s identity after resume")
+    print("kill -9 during a boot, resume: every run ok on its own kernel", flush=True)
+
+
+def body(netab):
+    require_root_netns(("ip", "ss"))
+    need_tools("ssh", "ssh-keygen", SSHD)
+    with tempfile.TemporaryDirectory(prefix="netab-dut-") as tmp, NetnsPair("du") as pair:
+        dut = Dut(tmp, pair)
+        try:
+            dut.setup()
+            two_variants(netab, dut, pair, tmp)
+            broken_variant(netab, dut, pair, tmp)
+            kill_during_boot(netab, dut, pair, tmp)
+        finally:
+            # A server a killed controller left behind goes with the namespace's processes.
+            for pid in sh("ip", "netns", "pids", pair.ns_b, check_rc=False).split():
+                if dut.sshd is None or int(pid) != dut.sshd.pid:
+                    try:
+                        os.kill(int(pid), signal.SIGTERM)
+                    except (ProcessLookupError, ValueError):
+                        pass
+            dut.stop()
+
+
+if __name__ == "__main__":
+    run_main(body)
