@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -333,6 +334,19 @@ static bool matches(const char *re, const char *identity)
     return m;
 }
 
+static void say(const struct dut *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void say(const struct dut *d, const char *fmt, ...)
+{
+    if (!d->say)
+        return;
+    char msg[NB_ERRLEN * 2];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    va_end(ap);
+    d->say(msg, d->say_arg);
+}
+
 /*
  * Polls until ssh answers and the DUT's netab server answers a hello, for
  * at most dut.boot_timeout seconds. Seeing the DUT go down is not required:
@@ -341,17 +355,22 @@ static bool matches(const char *re, const char *identity)
  */
 static int wait_up(struct dut *d, char *why, size_t len)
 {
-    uint64_t until = clock_now_ns() + (uint64_t)(d->cfg->boot_timeout * 1e9);
+    uint64_t t0 = clock_now_ns(), until = t0 + (uint64_t)(d->cfg->boot_timeout * 1e9);
     char last[NB_ERRLEN * 2] = "nothing tried";
     do {
         if (!run_checked(d, "ssh", "true", DUT_SSH_CALL_S, NULL, last, sizeof(last)) &&
-            !dut_server_ready(d, last, sizeof(last)))
+            !dut_server_ready(d, last, sizeof(last))) {
+            say(d, "dut: %s answers again after %.1f s", d->cfg->ssh,
+                (double)(clock_now_ns() - t0) / 1e9);
+            d->unreachable = 0;
             return 0;
+        }
         if (d->stop && *d->stop)
             return -EINTR;
     } while (clock_now_ns() < until && pause_for(d, DUT_POLL_S));
     if (d->stop && *d->stop)
         return -EINTR;
+    d->unreachable++;
     return err_set(why, len, ETIMEDOUT, "the DUT did not answer within %g s (dut.boot_timeout): %s",
                    d->cfg->boot_timeout, last);
 }
@@ -367,6 +386,7 @@ static int boot(struct dut *d, const struct exp_variant *v, char *const env[], c
     struct proc_result r;
     char e[NB_ERRLEN * 2] = "";
     double limit = d->cfg->boot_timeout;
+    say(d, "dut: booting %s into variant %s: %s", d->cfg->ssh, v->name, v->boot);
     int rc = dut_run(d, v->boot, env, limit, &r, e, sizeof(e));
     if (!rc && WIFEXITED(r.status) && WEXITSTATUS(r.status) && WEXITSTATUS(r.status) != 255 &&
         !r.timed_out && !r.interrupted)
@@ -394,6 +414,7 @@ int dut_prepare_run(struct dut *d, const struct exp_variant *v, bool reboot, cha
     if (rc == -ENOMEM)
         return rc;
     if (rc) {
+        say(d, "dut: %s; waiting up to %g s for it", e, d->cfg->boot_timeout);
         /* Down, perhaps still booting after a crash of ours: wait for it as after a boot. */
         rc = wait_up(d, why, whylen);
         if (!rc)

@@ -45,7 +45,14 @@ struct dut {
     char pidfile[96];                  /* on the DUT: the server netab started there */
     bool started;                      /* netab started a server on the DUT */
     const volatile sig_atomic_t *stop; /* non-zero: a signal asked to stop */
+    /* What a user watching wants to know (a boot, the DUT back); may be NULL. */
+    void (*say)(const char *msg, void *arg);
+    void *say_arg;
+    int unreachable; /* runs in a row whose DUT did not answer within boot_timeout */
 };
+
+/* A campaign stops after this many runs in a row found the DUT not answering. */
+#define DUT_MAX_UNREACHABLE 3
 
 /*
  * The single-quoted form of s for a POSIX shell ('it'\''s'): the remote end
