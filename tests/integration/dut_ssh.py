@@ -14,11 +14,15 @@ new identity in a file that dut.identity reads. So this checks:
 1. two variants, randomized order: every run ok, every run's dut_identity
    (netab runs list --json) that of its variant, boots exactly where the
    plan's next variant differs from the running identity, the remote and
-   local hooks saw NETAB_VARIANT, NETAB_NEXT_VARIANT and the rest, the
-   server netab started is stopped at the end, the report names both;
+   local hooks saw NETAB_VARIANT, NETAB_NEXT_VARIANT and the rest, every run
+   targets the DUT's server, a server that died (killed by a teardown) is
+   started again, the server netab started is stopped at the end, the
+   report names both;
 2. a variant whose boot never yields its expected identity: its runs fail
    naming both identities, none of them measured, the other variant's ok;
-3. kill -9 of the controller during a slow boot, then `netab experiment
+3. a key the DUT refuses: each run fails with ssh's reason and the campaign
+   stops after three such runs in a row;
+4. kill -9 of the controller during a slow boot, then `netab experiment
    resume`: the campaign completes with correct identities.
 """
 import json
@@ -84,14 +88,20 @@ MaxSessions 50
 MaxStartups 50
 LogLevel INFO
 """)
-        # The boot of a simulated kernel: the server goes down with the old kernel (found by
-        # its listening socket in the DUT's own namespace), the new identity appears.
-        with open(os.path.join(t, "boot.sh"), "w") as f:
+        # The DUT's netab server, found by its listening socket in the DUT's own namespace.
+        with open(os.path.join(t, "kill-server.sh"), "w") as f:
             f.write(f"""#!/bin/sh
-echo "begin $1 $NETAB_VARIANT $NETAB_SEQ" >> {self.boots}
 for p in $(ss -Hltnp 'sport = :{PORT}' | grep -o 'pid=[0-9]*' | cut -d= -f2 | sort -u); do
     kill "$p"
 done
+""")
+        os.chmod(os.path.join(t, "kill-server.sh"), 0o755)
+        # The boot of a simulated kernel: the server goes down with the old kernel, the new
+        # identity appears.
+        with open(os.path.join(t, "boot.sh"), "w") as f:
+            f.write(f"""#!/bin/sh
+echo "begin $1 $NETAB_VARIANT $NETAB_SEQ" >> {self.boots}
+{t}/kill-server.sh
 [ -e {self.slow} ] && sleep 4
 echo "$1" > {self.ident}
 echo "end $1" >> {self.boots}
@@ -115,8 +125,8 @@ echo "end $1" >> {self.boots}
     def dest(self):
         return f"root@{self.pair.addr_b}"
 
-    def ssh_opts(self):
-        return ["-i", self.key, "-o", f"UserKnownHostsFile={self.known}", "-o",
+    def ssh_opts(self, key=None):
+        return ["-i", key or self.key, "-o", f"UserKnownHostsFile={self.known}", "-o",
                 "StrictHostKeyChecking=accept-new", "-o", "BatchMode=yes"]
 
     def boot_lines(self):
@@ -141,17 +151,19 @@ echo "end $1" >> {self.boots}
             self.sshd.finish(expect_rc=(0, 255, -signal.SIGTERM), timeout=10)
 
 
-def experiment_text(dut, netab, name, variants, runs, warmup, tmp, boot_timeout=60):
+def experiment_text(dut, netab, name, variants, runs, warmup, tmp, boot_timeout=60, key=None):
     hooks = os.path.join(tmp, f"{name}-hooks")
+    # After seq 6 the DUT's server dies as a crash would: the next run must bring it back.
+    kill_at = f'[ "$NETAB_SEQ" != 6 ] || {tmp}/kill-server.sh'
+    opts = " ".join(f'"{o}"' for o in dut.ssh_opts(key))
     v = ""
     for var, ident in variants:
         v += f"""  - name: {var}
     boot: {tmp}/boot.sh {ident}
     expect: '^kernel-{var}$'
     setup: 'echo "local $NETAB_SEQ $NETAB_VARIANT $NETAB_NEXT_VARIANT" >> {hooks}-local'
-    teardown: {{run: 'echo "$NETAB_SEQ $(cat {dut.ident})" >> {hooks}-teardown', on: dut}}
+    teardown: {{run: 'echo "$NETAB_SEQ $(cat {dut.ident})" >> {hooks}-teardown; {kill_at}', on: dut}}
 """
-    opts = " ".join(f'"{o}"' for o in dut.ssh_opts())
     return f"""name: {name}
 runs: {runs}
 warmup: {warmup}
@@ -235,6 +247,8 @@ def two_variants(netab, dut, pair, tmp):
     got = [(int(b[3]), b[2]) for b in dut.boot_lines()]
     check_eq(got, want, "boots (seq, variant) against the plan")
     check(len(want) < len(plan), "some runs needed no boot", want)
+    check(7 not in [seq for seq, _ in want], "seq 7 reuses the kernel of seq 6 (whose teardown "
+          "killed the DUT's server, which netab had to start again)", want)
     # Every remote prepare saw its own run and the next one.
     lines = [line.split("|") for line in read_lines(os.path.join(tmp, "two-hooks-dut"))]
     check_eq(len(lines), 10, "remote prepare ran once per run")
@@ -250,6 +264,11 @@ def two_variants(netab, dut, pair, tmp):
         seq, ident = line.split()
         check_eq(ident, f"kernel-{plan[int(seq) - 1][1]}", f"seq {seq}: kernel at teardown")
     check(not dut.server_listening(), "the DUT server netab started is stopped at the end")
+    show = json.loads(netab_cmd(netab, "runs", "show", "--db", db, str(runs[0]["id"]),
+                                "--json").stdout)
+    argv = show["params"]["argv"]
+    check("--client" in argv and argv[argv.index("--client") + 1] == pair.addr_b,
+          "each run targets the DUT's server", argv)
     rep = netab_cmd(netab, "report", "--db", db, str(xid))
     check("a" in rep.stdout and "b" in rep.stdout, "the report names both variants", rep.stdout)
     print(f"two variants: {len(runs)} runs ok, {len(got)} boots as planned: {got}", flush=True)
@@ -278,6 +297,29 @@ def broken_variant(netab, dut, pair, tmp):
               "the failure names the identity seen, the one expected and the one before", err)
         check(run.get("receiver_bps") is None, "no broken run was measured", run)
     print("broken variant: its runs failed naming both identities, none measured", flush=True)
+
+
+def unreachable(netab, dut, pair, tmp):
+    """A key the DUT refuses: every run fails saying why, and the campaign stops after 3."""
+    dut.reset()
+    db = os.path.join(tmp, "unreach.db")
+    path = os.path.join(tmp, "unreach.yaml")
+    other = os.path.join(tmp, "other_key")
+    sh("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", other)
+    with open(path, "w") as f:
+        f.write(experiment_text(dut, netab, "unreach", [("a", "kernel-a"), ("b", "kernel-b")], 3,
+                                0, tmp, boot_timeout=1, key=other))
+    r = netab_cmd(netab, "experiment", "run", "--db", db, path, netns=pair.ns_a, timeout=120,
+                  expect_rc=1)
+    check("did not answer within 1 s in 3 runs in a row" in r.stderr, "the campaign stops",
+          r.stderr)
+    runs = runs_of(netab, db, only_experiment(db))
+    check_eq([x["status"] for x in runs], ["failed"] * 3, "three failed runs, then a stop")
+    for run in runs:
+        check("Permission denied" in (run.get("error") or ""), "the reason is ssh's", run)
+    check(not dut.boot_lines(), "nothing booted")
+    print("unreachable DUT: 3 runs failed with ssh's reason, then the campaign stopped",
+          flush=True)
 
 
 def kill_during_boot(netab, dut, pair, tmp):
@@ -334,6 +376,7 @@ def body(netab):
             dut.setup()
             two_variants(netab, dut, pair, tmp)
             broken_variant(netab, dut, pair, tmp)
+            unreachable(netab, dut, pair, tmp)
             kill_during_boot(netab, dut, pair, tmp)
         finally:
             # A server a killed controller left behind goes with the namespace's processes.
