@@ -355,13 +355,11 @@ static void say(const struct dut *d, const char *fmt, ...)
  */
 static int wait_up(struct dut *d, char *why, size_t len)
 {
-    uint64_t t0 = clock_now_ns(), until = t0 + (uint64_t)(d->cfg->boot_timeout * 1e9);
+    uint64_t until = clock_now_ns() + (uint64_t)(d->cfg->boot_timeout * 1e9);
     char last[NB_ERRLEN * 2] = "nothing tried";
     do {
         if (!run_checked(d, "ssh", "true", DUT_SSH_CALL_S, NULL, last, sizeof(last)) &&
             !dut_server_ready(d, last, sizeof(last))) {
-            say(d, "dut: %s answers again after %.1f s", d->cfg->ssh,
-                (double)(clock_now_ns() - t0) / 1e9);
             d->unreachable = 0;
             return 0;
         }
@@ -433,12 +431,16 @@ int dut_prepare_run(struct dut *d, const struct exp_variant *v, bool reboot, cha
                      before, v->name, v->expect);
             return 0;
         }
+        uint64_t t0 = clock_now_ns();
         rc = boot(d, v, env, why, whylen);
         if (!rc)
             rc = wait_up(d, why, whylen);
         char after[1024] = "";
         if (!rc)
             rc = dut_identity(d, after, sizeof(after), why, whylen);
+        if (!rc)
+            say(d, "dut: %s is up %.1f s after its boot began; identity '%.200s'", d->cfg->ssh,
+                (double)(clock_now_ns() - t0) / 1e9, after);
         if (rc) {
             *verdict = rc == -EINTR ? DUT_INTERRUPTED : DUT_FAILED;
             return rc == -ENOMEM ? rc : 0;
