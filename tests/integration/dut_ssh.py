@@ -32,7 +32,7 @@ import sys
 import tempfile
 import time
 
-from netab_helpers import (NetnsPair, TestFailure, check, check_eq, netab_cmd, need_tools,
+from netab_helpers import (NetnsPair, Server, check, check_eq, netab_cmd, need_tools,
                            require_root_netns, run_cmd, run_main, sh, start)
 
 SSHD = "/usr/sbin/sshd"
@@ -151,7 +151,8 @@ echo "end $1" >> {self.boots}
             self.sshd.finish(expect_rc=(0, 255, -signal.SIGTERM), timeout=10)
 
 
-def experiment_text(dut, netab, name, variants, runs, warmup, tmp, boot_timeout=60, key=None):
+def experiment_text(dut, netab, name, variants, runs, warmup, tmp, boot_timeout=60, key=None,
+                    extra_dut="", extra_test=""):
     hooks = os.path.join(tmp, f"{name}-hooks")
     # After seq 6 the DUT's server dies as a crash would: the next run must bring it back.
     kill_at = f'[ "$NETAB_SEQ" != 6 ] || {tmp}/kill-server.sh'
@@ -174,13 +175,13 @@ dut:
   netab: {netab}
   identity: cat {dut.ident}
   boot_timeout: {boot_timeout}
-prepare:
+{extra_dut}prepare:
   run: 'echo "$NETAB_SEQ|$NETAB_VARIANT|$NETAB_NEXT_VARIANT|$NETAB_ROUND|$NETAB_CELL|$NETAB_EXPERIMENT|$NETAB_EXPERIMENT_ID|$NETAB_DB" >> {hooks}-dut'
   on: dut
 test:
   time: 0.3
   interval: 0
-variants:
+{extra_test}variants:
 {v}"""
 
 
@@ -322,6 +323,46 @@ def unreachable(netab, dut, pair, tmp):
           flush=True)
 
 
+def identity_fails(netab, dut, pair, tmp):
+    """An identity command that fails while ssh works fails the run at once, with its reason."""
+    dut.reset()
+    db = os.path.join(tmp, "ident.db")
+    path = os.path.join(tmp, "ident.yaml")
+    text = experiment_text(dut, netab, "ident", [("a", "kernel-a")], 1, 0, tmp, boot_timeout=600)
+    text = text.replace(f"identity: cat {dut.ident}", "identity: 'echo no stamp >&2; exit 3'")
+    with open(path, "w") as f:
+        f.write(text)
+    t0 = time.monotonic()
+    netab_cmd(netab, "experiment", "run", "--db", db, path, netns=pair.ns_a, timeout=120,
+              expect_rc=1)
+    check(time.monotonic() - t0 < 60, "no wait for a boot that cannot help")
+    runs = runs_of(netab, db, only_experiment(db))
+    check_eq([x["status"] for x in runs], ["failed"], "the run failed")
+    err = runs[0].get("error") or ""
+    check("reading the DUT's identity" in err and "exit status 3: no stamp" in err,
+          "the reason is the identity command's", err)
+    print("failing identity command: the run failed at once with its reason", flush=True)
+
+
+def own_server(netab, dut, pair, tmp):
+    """Runs naming their own server (a sink behind a router) with start_server: false."""
+    dut.reset()
+    db = os.path.join(tmp, "sink.db")
+    path = os.path.join(tmp, "sink.yaml")
+    with Server(netab, netns=pair.ns_b) as sink:
+        with open(path, "w") as f:
+            f.write(experiment_text(dut, netab, "sink", [("a", "kernel-a"), ("b", "kernel-b")], 1,
+                                    0, tmp, extra_dut="  start_server: false\n",
+                                    extra_test=f"  server: {pair.addr_b}\n  port: {sink.port}\n"))
+        netab_cmd(netab, "experiment", "run", "--db", db, path, netns=pair.ns_a, timeout=300)
+    runs = runs_of(netab, db, only_experiment(db))
+    check_eq([x["status"] for x in runs], ["ok", "ok"], "both runs against the sink")
+    for run in runs:
+        check_eq(run.get("dut_identity"), f"kernel-{run['variant']}", "identity with a sink")
+    check(not dut.server_listening(), "no server was started on the DUT")
+    print("own server: runs measured against the sink, none started on the DUT", flush=True)
+
+
 def kill_during_boot(netab, dut, pair, tmp):
     dut.reset()
     db = os.path.join(tmp, "kill.db")
@@ -377,6 +418,8 @@ def body(netab):
             two_variants(netab, dut, pair, tmp)
             broken_variant(netab, dut, pair, tmp)
             unreachable(netab, dut, pair, tmp)
+            identity_fails(netab, dut, pair, tmp)
+            own_server(netab, dut, pair, tmp)
             kill_during_boot(netab, dut, pair, tmp)
         finally:
             # A server a killed controller left behind goes with the namespace's processes.

@@ -153,8 +153,7 @@ static void destination_host(const char *dest, char *host, size_t len)
 int dut_open(struct dut *d, const struct exp_dut *cfg, int64_t experiment_id,
              const volatile sig_atomic_t *stop, char *err, size_t errlen)
 {
-    memset(d, 0, sizeof(*d));
-    d->cfg = cfg;
+    memset(d, 0, sizeof(*d)); /* d->cfg stays NULL until it is ready: dut_close() then skips it */
     d->stop = stop;
     if (!find_ssh(d->ssh, sizeof(d->ssh)))
         return err_set(err, errlen, ENOENT,
@@ -174,6 +173,7 @@ int dut_open(struct dut *d, const struct exp_dut *cfg, int64_t experiment_id,
         int e = errno;
         exp_argv_free(d->opts);
         d->opts = NULL;
+        d->ctl_dir[0] = '\0';
         return err_set(err, errlen, e, "dut: cannot create a directory for ssh's ControlPath: %s",
                        strerror(e));
     }
@@ -184,6 +184,7 @@ int dut_open(struct dut *d, const struct exp_dut *cfg, int64_t experiment_id,
     d->port = cfg->port ? (uint16_t)cfg->port : SERVER_DEFAULT_PORT;
     snprintf(d->pidfile, sizeof(d->pidfile), "/tmp/netab-dut-%lld-%u.pid", (long long)experiment_id,
              d->port);
+    d->cfg = cfg;
     return 0;
 }
 
@@ -202,7 +203,13 @@ int dut_run(struct dut *d, const char *cmd, char *const env[], double timeout_s,
     return rc;
 }
 
-/* Runs cmd on the DUT; on any failure writes "<what>: <reason>" into err and returns -EIO. */
+/*
+ * Runs cmd on the DUT; on failure writes "<what> on <dest>: <reason>" into
+ * err and returns -EHOSTUNREACH when ssh itself failed (its exit status
+ * 255, a timeout, a signal: the DUT may be down or booting), -EIO when the
+ * command ran and failed, -EINTR when a signal asked to stop, or -ENOMEM.
+ * With out, the command's stdout is handed over on success.
+ */
 static int run_checked(struct dut *d, const char *what, const char *cmd, double timeout_s,
                        char **out, char *err, size_t errlen)
 {
@@ -211,6 +218,9 @@ static int run_checked(struct dut *d, const char *what, const char *cmd, double 
     int rc = dut_run(d, cmd, NULL, timeout_s, &r, e, sizeof(e));
     if (!rc)
         proc_describe_failure(&r, timeout_s, e, sizeof(e));
+    bool ran = !rc && !r.timed_out && !r.interrupted && WIFEXITED(r.status) &&
+               WEXITSTATUS(r.status) != 255;
+    bool interrupted = !rc && r.interrupted;
     if (!rc && !*e && out) {
         *out = r.out;
         r.out = NULL;
@@ -218,9 +228,10 @@ static int run_checked(struct dut *d, const char *what, const char *cmd, double 
     proc_result_free(&r);
     if (rc == -ENOMEM)
         return err_set(err, errlen, ENOMEM, "out of memory");
-    if (rc || *e)
-        return err_set(err, errlen, EIO, "%s on %s: %s", what, d->cfg->ssh, e);
-    return 0;
+    if (!rc && !*e)
+        return 0;
+    err_set(err, errlen, EIO, "%s on %s: %s", what, d->cfg->ssh, e);
+    return interrupted ? -EINTR : ran ? -EIO : -EHOSTUNREACH;
 }
 
 /* "<netab> ARGS": dut.netab or netab from the DUT's PATH. */
@@ -245,6 +256,10 @@ int dut_identity(struct dut *d, char *out, size_t len, char *err, size_t errlen)
     text[n] = '\0';
     if (!n)
         rc = err_set(err, errlen, EIO, "the DUT's identity command '%.200s' printed nothing", cmd);
+    else if (n >= len)
+        rc = err_set(err, errlen, EIO,
+                     "the DUT's identity command '%.200s' printed more than %zu bytes", cmd,
+                     len - 1);
     else
         snprintf(out, len, "%s", text);
     free(text);
@@ -348,7 +363,8 @@ static void say(const struct dut *d, const char *fmt, ...)
 }
 
 /*
- * Polls until ssh answers and the DUT's netab server answers a hello, for
+ * Polls until ssh answers and (when the runs target it) the DUT's netab
+ * server answers a hello, for
  * at most dut.boot_timeout seconds. Seeing the DUT go down is not required:
  * a fast kexec may come and go between two polls. Returns 0, -ETIMEDOUT
  * with the last reason in why, or -EINTR when a signal asked to stop.
@@ -359,7 +375,7 @@ static int wait_up(struct dut *d, char *why, size_t len)
     char last[NB_ERRLEN * 2] = "nothing tried";
     do {
         if (!run_checked(d, "ssh", "true", DUT_SSH_CALL_S, NULL, last, sizeof(last)) &&
-            !dut_server_ready(d, last, sizeof(last))) {
+            (!d->need_server || !dut_server_ready(d, last, sizeof(last)))) {
             d->unreachable = 0;
             return 0;
         }
@@ -405,12 +421,18 @@ int dut_prepare_run(struct dut *d, const struct exp_variant *v, bool reboot, cha
                     char *identity, size_t idlen, enum dut_verdict *verdict, char *why,
                     size_t whylen)
 {
-    char before[1024] = "", e[NB_ERRLEN * 2];
+    char before[DUT_IDENTITY_MAX] = "", e[NB_ERRLEN * 2];
     *verdict = DUT_FAILED;
     *identity = '\0';
     int rc = dut_identity(d, before, sizeof(before), e, sizeof(e));
     if (rc == -ENOMEM)
         return rc;
+    if (rc == -EIO || rc == -EINTR) {
+        /* ssh works but the command failed: waiting for a boot would not change that. */
+        *verdict = rc == -EINTR ? DUT_INTERRUPTED : DUT_FAILED;
+        snprintf(why, whylen, "%s", e);
+        return 0;
+    }
     if (rc) {
         say(d, "dut: %s; waiting up to %g s for it", e, d->cfg->boot_timeout);
         /* Down, perhaps still booting after a crash of ours: wait for it as after a boot. */
@@ -435,7 +457,7 @@ int dut_prepare_run(struct dut *d, const struct exp_variant *v, bool reboot, cha
         rc = boot(d, v, env, why, whylen);
         if (!rc)
             rc = wait_up(d, why, whylen);
-        char after[1024] = "";
+        char after[DUT_IDENTITY_MAX] = "";
         if (!rc)
             rc = dut_identity(d, after, sizeof(after), why, whylen);
         if (!rc)
@@ -454,7 +476,7 @@ int dut_prepare_run(struct dut *d, const struct exp_variant *v, bool reboot, cha
             return 0;
         }
         snprintf(before, sizeof(before), "%s", after);
-    } else if ((rc = dut_server_ready(d, why, whylen))) {
+    } else if (d->need_server && (rc = dut_server_ready(d, why, whylen))) {
         *verdict = d->stop && *d->stop ? DUT_INTERRUPTED : DUT_FAILED;
         return rc == -ENOMEM ? rc : 0;
     }

@@ -32,6 +32,8 @@
 #define DUT_CONNECT_TIMEOUT_S 10
 /* A netab server must answer a hello within this many milliseconds. */
 #define DUT_PROBE_MS 3000
+/* The longest identity text kept (the default composite identity is a few lines). */
+#define DUT_IDENTITY_MAX 4096
 /* How often a booting DUT is polled, seconds. */
 #define DUT_POLL_S 1.0
 
@@ -46,9 +48,10 @@ struct dut {
     bool started;                      /* netab started a server on the DUT */
     const volatile sig_atomic_t *stop; /* non-zero: a signal asked to stop */
     /* What a user watching wants to know (a boot, the DUT back); may be NULL. */
-    void (*say)(const char *msg, void *arg);
-    void *say_arg;
-    int unreachable; /* runs in a row whose DUT did not answer within boot_timeout */
+    void (*say)(const char *msg, const void *arg);
+    const void *say_arg;
+    bool need_server; /* this run targets the DUT's netab server (no -c of its own) */
+    int unreachable;  /* runs in a row whose DUT did not answer within boot_timeout */
 };
 
 /* A campaign stops after this many runs in a row found the DUT not answering. */
@@ -101,8 +104,10 @@ NB_MUST_CHECK int dut_run(struct dut *d, const char *cmd, char *const env[], dou
 
 /*
  * The DUT's identity: stdout of dut.identity or of `<netab> env --identity`
- * (EXP_DUT_IDENTITY_ARGS), trailing blanks removed, into out. Returns 0 or
- * -EIO with the reason (ssh failed, the command failed, printed nothing).
+ * (EXP_DUT_IDENTITY_ARGS), trailing blanks removed, into out. Returns 0,
+ * -EHOSTUNREACH when ssh failed (the DUT may be down), -EIO when the command
+ * failed or printed nothing (or more than len - 1 bytes), -EINTR; the
+ * reason in err.
  */
 NB_MUST_CHECK int dut_identity(struct dut *d, char *out, size_t len, char *err, size_t errlen);
 
@@ -119,10 +124,11 @@ enum dut_verdict { DUT_READY, DUT_FAILED, DUT_INTERRUPTED };
 /*
  * Gets the DUT ready for one run of variant v: reads its identity; boots it
  * with v->boot (env passed) when reboot is set or the identity does not
- * match v->expect; waits up to dut.boot_timeout until ssh works and its
- * server answers; reads the identity again and requires the match. A DUT
- * that does not answer at first (a crash during an earlier boot) is waited
- * for in the same way. identity receives the final identity; why the reason
+ * match v->expect; waits up to dut.boot_timeout until ssh works and (with
+ * d->need_server) its server answers; reads the identity again and requires
+ * the match. A DUT whose ssh does not answer at first (a crash during an
+ * earlier boot) is waited for in the same way; an identity command that
+ * fails while ssh works fails the run at once. identity receives the final identity; why the reason
  * of DUT_FAILED, naming both identities on a mismatch. Returns 0 with
  * *verdict set, or -ENOMEM.
  */

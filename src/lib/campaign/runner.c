@@ -53,7 +53,7 @@ static void say(const struct campaign_opts *o, const char *msg)
 }
 
 /* The DUT's messages (a boot, the DUT back) go where the campaign's own go. */
-static void dut_say(const char *msg, void *arg)
+static void dut_say(const char *msg, const void *arg)
 {
     say(arg, msg);
 }
@@ -188,7 +188,7 @@ static int execute(struct campaign_ctx *c, enum campaign_outcome *outcome, char 
     if (!rc && c->e->dut) {
         rc = dut_open(&c->dut, c->e->dut, o->id, &g_stop, err, errlen);
         c->dut.say = dut_say;
-        c->dut.say_arg = (void *)o;
+        c->dut.say_arg = o;
     }
     if (!rc)
         rc = store_mark_interrupted(o->db, o->id, NULL, err, errlen);

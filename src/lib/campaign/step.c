@@ -194,9 +194,10 @@ static int step_hook_env(struct campaign_ctx *c, struct step *s, char *err, size
 static int step_dut(struct campaign_ctx *c, struct step *s, bool *ready,
                     enum store_run_status *status, char *why, size_t len, char *err, size_t errlen)
 {
-    char identity[1024];
+    char identity[DUT_IDENTITY_MAX];
     enum dut_verdict verdict;
     bool reboot = c->e->reset == EXP_RESET_REBOOT;
+    c->dut.need_server = s->spec.host == c->dut.host; /* set by step_prepare(): no -c of its own */
     int rc = dut_prepare_run(&c->dut, s->v, reboot, s->henv.v, identity, sizeof(identity), &verdict,
                              why, len);
     if (rc)

@@ -187,8 +187,6 @@ void exp_check_dut(struct exp_ctx *c, const struct exp_dut_marks *m, struct expe
     if (!e->dut) {
         if (e->prepare_on_dut)
             exp_err(c, m->prepare, "prepare has 'on: dut' but the experiment has no 'dut' section");
-        if (e->order == EXP_ORDER_BLOCKED)
-            return; /* blocked order is useful without a DUT too */
         for (size_t i = 0; i < e->nvariants; i++) {
             const char *f = dut_feature(&e->variants[i]);
             if (f && exp_errors_add(c->errs, e->variants[i].line, e->variants[i].col,
