@@ -311,6 +311,8 @@ void dut_close(struct dut *d)
     if (!d->cfg)
         return;
     char e[NB_ERRLEN];
+    /* Also after Ctrl-C: the server netab started is stopped, within DUT_SSH_CALL_S. */
+    d->stop = NULL;
     if (d->started) {
         /* Only the server this campaign started, by its pid file: never a broad kill. */
         char cmd[512];
