@@ -211,6 +211,25 @@ static int step_dut(struct campaign_ctx *c, struct step *s, bool *ready,
                      : 0;
 }
 
+/*
+ * Everything between the 'running' row and its final status: the hooks'
+ * environment, the DUT made ready (with one), the measurement. Returns 0
+ * with status and why set, or a negative errno (memory, the store).
+ */
+static int step_run(struct campaign_ctx *c, struct step *s, enum store_run_status *status,
+                    char *why, size_t len, char **doc, int *exit_code, double *seconds, char *err,
+                    size_t errlen)
+{
+    bool ready = true;
+    int rc = step_hook_env(c, s, err, errlen);
+    if (!rc && c->dut.cfg)
+        rc = step_dut(c, s, &ready, status, why, len, err, errlen);
+    if (rc || !ready)
+        return rc;
+    rc = step_measure(c, s, status, why, len, doc, exit_code, seconds);
+    return rc ? err_set(err, errlen, -rc, "out of memory") : 0;
+}
+
 int campaign_step(struct campaign_ctx *c, int seq, char *err, size_t errlen)
 {
     const struct campaign_opts *o = c->opts;
@@ -241,19 +260,9 @@ int campaign_step(struct campaign_ctx *c, int seq, char *err, size_t errlen)
     enum store_run_status status;
     int exit_code = -1;
     double measured = NAN;
-    bool ready = true;
-    rc = step_hook_env(c, &s, err, errlen);
-    if (!rc && c->dut.cfg)
-        rc = step_dut(c, &s, &ready, &status, why, sizeof(why), err, errlen);
+    rc = step_run(c, &s, &status, why, sizeof(why), &doc, &exit_code, &measured, err, errlen);
     if (rc)
-        goto out; /* the run stays 'running': resume sees it interrupted */
-    if (ready)
-        rc = step_measure(c, &s, &status, why, sizeof(why), &doc, &exit_code, &measured);
-    if (rc) {
-        /* Out of memory: the run stays 'running' and resume re-runs it as interrupted. */
-        err_set(err, errlen, -rc, "out of memory");
-        goto out;
-    }
+        goto out; /* the run stays 'running': resume re-runs it as interrupted */
     rc = store_run_finish(o->db, s.run_id, status, exit_code, *why ? why : NULL, doc, err, errlen);
     if (rc)
         goto out;
