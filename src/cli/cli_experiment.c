@@ -81,6 +81,13 @@ static void print_summary(const char *path, const struct experiment *e)
         printf("seed:         %llu\n", (unsigned long long)e->seed);
     else
         printf("seed:         none (a run picks one and records it)\n");
+    if (e->order == EXP_ORDER_BLOCKED)
+        printf("order:        blocked (warning: drift over time is confounded with the variant)\n");
+    if (e->dut)
+        printf("dut:          %s over ssh; runs target %s; its identity is checked before each "
+               "run and it boots the run's variant when it does not match%s\n",
+               e->dut->ssh, e->dut->server ? e->dut->server : "its ssh host",
+               e->reset == EXP_RESET_REBOOT ? " (reset: reboot: a boot before every run)" : "");
 }
 
 static int verb_validate(int argc, char **argv)

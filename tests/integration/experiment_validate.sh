@@ -12,6 +12,10 @@ tmp=$nb_tmp
 cd "$data" || exit 1
 check "shipped example is valid" 0 "runs:         10 = (4 runs + 1 warm-up) x 2 variants x 1 cells" \
     "$netab" experiment validate "$root/examples/block-size.yaml"
+check "shipped DUT example is valid" 0 "runs:         62 = (30 runs + 1 warm-up) x 2 variants x 1 cells" \
+    "$netab" experiment validate "$root/examples/router-kernels.yaml"
+check "shipped DUT example names its DUT" 0 "dut:          root@198.18.1.1 over ssh" \
+    "$netab" experiment validate "$root/examples/router-kernels.yaml"
 check "full example names its variants" 0 "variants:     2 (big, small)" \
     "$netab" experiment validate full.yaml
 check "full example counts cells" 0 "matrix cells: 4 (streams[2] x test[2])" \

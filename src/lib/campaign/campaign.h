@@ -54,6 +54,14 @@ NB_MUST_CHECK int campaign_plan_rounds(size_t nvariants, size_t ncells, long fir
                                        struct campaign_slot **out, size_t *n);
 
 /*
+ * order: blocked: reorders a plan so that each variant's runs come together
+ * (variants in file order; within a variant, rounds and the shuffle of its
+ * cells as planned, warm-ups first), and renumbers seq. Fewest boots of a
+ * device under test, but drift is then confounded with the variant.
+ */
+void campaign_plan_block(struct campaign_slot *slots, size_t n);
+
+/*
  * Adds rounds first_round .. last_round of e's plan (with seed, as
  * campaign_create() planned the first ones) to experiment id in db, so the
  * next campaign_execute() runs them. Returns 0 or a negative errno.

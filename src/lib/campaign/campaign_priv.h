@@ -6,6 +6,7 @@
 #include <signal.h>
 
 #include "campaign/campaign.h"
+#include "campaign/dut.h"
 #include "envcap/cpuctl.h"
 
 /* Everything one execution needs; built by campaign_execute(). */
@@ -18,7 +19,22 @@ struct campaign_ctx {
     const volatile sig_atomic_t *stop; /* the signal number once one arrived */
     struct cpuctl_saved *saved;        /* static storage, seen by the signal handler */
     bool warned;                       /* environment warnings already passed on */
+    struct dut dut;                    /* the device under test; dut.cfg NULL without */
 };
+
+/* The NETAB_* variables of one run's hooks, as "NAME=value" strings. */
+#define HOOK_ENV_N 8
+struct hook_env {
+    char *v[HOOK_ENV_N + 1]; /* NULL-terminated; owned */
+};
+struct hook_env_info {
+    const char *experiment, *variant, *cell, *next_variant, *db; /* NULL = empty */
+    int64_t experiment_id;
+    int seq, round;
+};
+/* Fills h from x (hookenv.c). Returns 0 or -1 on ENOMEM (h is then empty). */
+int hook_env_build(struct hook_env *h, const struct hook_env_info *x);
+void hook_env_free(struct hook_env *h);
 
 /*
  * Runs one planned seq from start to end (environment capture, 'running'

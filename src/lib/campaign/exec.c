@@ -7,21 +7,33 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "campaign/dut.h"
 #include "util/proc.h"
 
 /*
- * Runs a shell hook; on failure writes "<what> failed: <reason> (command
- * '<cmd>')" into why unless it holds an earlier failure, and returns false
- * (also for -ENOMEM, reported through *nomem).
+ * Runs a shell hook, locally or (on_dut) on the device under test over ssh,
+ * with s->env in its environment; on failure writes "<what> failed:
+ * <reason> (command '<cmd>')" into why unless it holds an earlier failure,
+ * and returns false (also for -ENOMEM, reported through *nomem).
  */
-static bool hook(const struct exec_step *s, const char *what, const char *cmd, bool stoppable,
-                 struct exec_outcome *o, bool *nomem)
+static bool hook(const struct exec_step *s, const char *what, const char *cmd, bool on_dut,
+                 bool stoppable, struct exec_outcome *o, bool *nomem)
 {
     if (!cmd)
         return true;
     struct proc_result r;
     char e[NB_ERRLEN], reason[NB_ERRLEN * 2] = "";
-    int rc = proc_run_shell(cmd, EXEC_HOOK_TIMEOUT_S, stoppable ? s->stop : NULL, &r, e, sizeof(e));
+    const volatile sig_atomic_t *stop = stoppable ? s->stop : NULL;
+    int rc;
+    if (on_dut && s->dut) {
+        /* The DUT's own stop flag would cut a teardown short: give it the hook's. */
+        const volatile sig_atomic_t *saved = s->dut->stop;
+        s->dut->stop = stop;
+        rc = dut_run(s->dut, cmd, s->env, EXEC_HOOK_TIMEOUT_S, &r, e, sizeof(e));
+        s->dut->stop = saved;
+    } else {
+        rc = proc_run_shell_env(cmd, s->env, EXEC_HOOK_TIMEOUT_S, stop, &r, e, sizeof(e));
+    }
     if (rc == -ENOMEM)
         *nomem = true;
     if (rc)
@@ -124,11 +136,12 @@ int exec_run(const struct exec_step *s, struct exec_outcome *o)
     o->exit_code = -1;
     bool nomem = false;
     int rc = 0;
-    if (hook(s, "setup", s->setup, true, o, &nomem) &&
-        hook(s, "prepare", s->prepare, true, o, &nomem) && !(s->stop && *s->stop))
+    if (hook(s, "setup", s->setup, s->setup_on_dut, true, o, &nomem) &&
+        hook(s, "prepare", s->prepare, s->prepare_on_dut, true, o, &nomem) &&
+        !(s->stop && *s->stop))
         rc = measure(s, o);
     /* Teardown always runs, and is not cut short by a signal: the machine must be left clean. */
-    hook(s, "teardown", s->teardown, false, o, &nomem);
+    hook(s, "teardown", s->teardown, s->teardown_on_dut, false, o, &nomem);
     if (!*o->why && o->status != EXEC_INTERRUPTED)
         o->status = EXEC_OK;
     /* A run that a signal cut short measured nothing; one that finished before it did. */

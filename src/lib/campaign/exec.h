@@ -20,14 +20,19 @@
 /* An external measuring command (netab compare --cmd) gets this long unless told otherwise. */
 #define EXEC_CMD_DEADLINE_S 600.0
 
+struct dut;
+
 struct exec_step {
-    const char *setup, *prepare, *teardown; /* shell commands; NULL = none */
-    int cpus, max_freq_mhz;                 /* CPU-constrained mode; 0 = unconstrained */
-    struct cpuctl_saved *saved;             /* where CPU changes are recorded; NULL without */
-    char *const *argv;                      /* `netab run --json`: argv[0] is a path */
-    const char *shell;                      /* or, when argv is NULL, an external command */
-    double deadline;                        /* seconds the measured command may take */
-    const volatile sig_atomic_t *stop;      /* becomes non-zero to cancel; may be NULL */
+    const char *setup, *prepare, *teardown;             /* shell commands; NULL = none */
+    bool setup_on_dut, prepare_on_dut, teardown_on_dut; /* run over ssh on dut instead */
+    struct dut *dut;                                    /* the device under test; NULL = none */
+    char *const *env; /* "NAME=value" strings every hook gets (NETAB_VARIANT, ...); may be NULL */
+    int cpus, max_freq_mhz;            /* CPU-constrained mode; 0 = unconstrained */
+    struct cpuctl_saved *saved;        /* where CPU changes are recorded; NULL without */
+    char *const *argv;                 /* `netab run --json`: argv[0] is a path */
+    const char *shell;                 /* or, when argv is NULL, an external command */
+    double deadline;                   /* seconds the measured command may take */
+    const volatile sig_atomic_t *stop; /* becomes non-zero to cancel; may be NULL */
 };
 
 enum exec_status { EXEC_OK, EXEC_FAILED, EXEC_INTERRUPTED };

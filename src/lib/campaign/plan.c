@@ -62,6 +62,22 @@ static void fill_entries(const struct experiment *e, const struct exp_cell *cell
                                             .round = (int)slots[i].round};
 }
 
+/* By variant, then by planned seq: qsort() is not stable, the seq makes it so. */
+static int by_variant(const void *a, const void *b)
+{
+    const struct campaign_slot *x = a, *y = b;
+    if (x->variant != y->variant)
+        return x->variant < y->variant ? -1 : 1;
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+void campaign_plan_block(struct campaign_slot *slots, size_t n)
+{
+    qsort(slots, n, sizeof(*slots), by_variant);
+    for (size_t i = 0; i < n; i++)
+        slots[i].seq = (unsigned)i + 1;
+}
+
 int campaign_create(struct store *db, const struct experiment *e, const char *file_text,
                     uint64_t seed, int64_t *id, char *err, size_t errlen)
 {
@@ -74,6 +90,8 @@ int campaign_create(struct store *db, const struct experiment *e, const char *fi
     int rc = experiment_cells(e, &cells, &ncells);
     if (!rc)
         rc = campaign_plan(e->nvariants, ncells, e->runs, e->warmup, seed, &slots, &n);
+    if (!rc && e->order == EXP_ORDER_BLOCKED)
+        campaign_plan_block(slots, n);
     if (!rc && j) {
         /* The spec records the seed actually used, also when the file has none. */
         json_object_set_new(j, "seed", json_integer((json_int_t)seed));

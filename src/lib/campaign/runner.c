@@ -52,6 +52,12 @@ static void say(const struct campaign_opts *o, const char *msg)
         o->progress(NULL, msg, o->arg);
 }
 
+/* The DUT's messages (a boot, the DUT back) go where the campaign's own go. */
+static void dut_say(const char *msg, const void *arg)
+{
+    say(arg, msg);
+}
+
 /*
  * reset: reboot: the run just finished is committed and the store knows
  * what is pending, so all that is left is to reboot. The command normally
@@ -179,10 +185,18 @@ static int execute(struct campaign_ctx *c, enum campaign_outcome *outcome, char 
     rc = load_experiment(c, err, errlen);
     if (!rc)
         rc = check_cpus(c->e, err, errlen);
+    if (!rc && c->e->dut) {
+        rc = dut_open(&c->dut, c->e->dut, o->id, &g_stop, err, errlen);
+        c->dut.say = dut_say;
+        c->dut.say_arg = o;
+    }
     if (!rc)
         rc = store_mark_interrupted(o->db, o->id, NULL, err, errlen);
     if (!rc)
         rc = store_experiment_set_status(o->db, o->id, "running", err, errlen);
+    if (!rc && c->e->order == EXP_ORDER_BLOCKED)
+        say(o, "warning: order: blocked: each variant's runs come together, so drift over time "
+               "is confounded with the variant");
     for (bool first = true; !rc && !g_stop; first = false) {
         int seq;
         bool found;
@@ -193,8 +207,12 @@ static int execute(struct campaign_ctx *c, enum campaign_outcome *outcome, char 
             *outcome = CAMPAIGN_COMPLETE;
             return store_experiment_set_status(o->db, o->id, "done", err, errlen);
         }
-        /* After a reboot the first run needs no reset; every later one does. */
-        if (!first && c->e->reset == EXP_RESET_REBOOT) {
+        /*
+         * After a reboot the first run needs no reset; every later one does.
+         * With a DUT the step itself boots it before every run, and this
+         * machine stays up.
+         */
+        if (!first && c->e->reset == EXP_RESET_REBOOT && !c->e->dut) {
             rc = reboot_now(c, err, errlen);
             if (!rc && !g_stop)
                 *outcome = CAMPAIGN_REBOOTING;
@@ -206,6 +224,13 @@ static int execute(struct campaign_ctx *c, enum campaign_outcome *outcome, char 
             sleep_stoppable(c->e->cooldown);
         if (!g_stop)
             rc = campaign_step(c, seq, err, errlen);
+        /* A DUT that is gone stays gone: failing every remaining run would only take hours. */
+        if (!rc && c->dut.cfg && c->dut.unreachable >= DUT_MAX_UNREACHABLE)
+            return err_set(err, errlen, EHOSTDOWN,
+                           "the DUT %s did not answer within %g s in %d runs in a row; stopping "
+                           "(fix it, then 'netab experiment resume %lld')",
+                           c->e->dut->ssh, c->e->dut->boot_timeout, c->dut.unreachable,
+                           (long long)o->id);
     }
     if (!rc)
         *outcome = CAMPAIGN_INTERRUPTED;
@@ -232,6 +257,7 @@ int campaign_execute(const struct campaign_opts *opts, enum campaign_outcome *ou
         return rc;
     rc = execute(&c, outcome, err, errlen);
     (void)cpuctl_restore(&g_saved);
+    dut_close(&c.dut); /* stops the server netab started on the DUT, if any */
     *signo = g_stop;
     if (!rc && g_stop)
         *outcome = CAMPAIGN_INTERRUPTED;

@@ -69,6 +69,7 @@ struct step {
     const char *shell;    /* instead of argv: the variant's external command */
     json_t *env;
     int64_t run_id;
+    struct hook_env henv; /* NETAB_* of every hook */
 };
 
 /* Finds the plan's variant and cell in the experiment and builds the command line. */
@@ -97,6 +98,11 @@ static int step_prepare(struct campaign_ctx *c, struct step *s, char *err, size_
     if (rc)
         return err_set(err, errlen, -rc, "seq %d: %s", s->plan.seq, why);
     s->spec.json = true;
+    /* A DUT campaign measures against the DUT's server unless the run names its own -c. */
+    if (c->dut.cfg && !s->spec.host) {
+        s->spec.host = c->dut.host;
+        s->spec.client.port = c->dut.port;
+    }
     s->deadline = c->e->timeout > 0 ? c->e->timeout : run_spec_deadline(&s->spec);
     rc = run_spec_to_argv(&s->spec, &args, &argc);
     s->words = words; /* the spec's strings point into it */
@@ -120,6 +126,11 @@ static int step_measure(struct campaign_ctx *c, struct step *s, enum store_run_s
     struct exec_step x = {.setup = s->v->setup,
                           .prepare = c->e->prepare,
                           .teardown = s->v->teardown,
+                          .setup_on_dut = s->v->setup_on_dut,
+                          .prepare_on_dut = c->e->prepare_on_dut,
+                          .teardown_on_dut = s->v->teardown_on_dut,
+                          .dut = c->dut.cfg ? &c->dut : NULL,
+                          .env = s->henv.v,
                           .cpus = s->v->cpus,
                           .max_freq_mhz = s->v->max_freq_mhz,
                           .saved = c->saved,
@@ -151,6 +162,72 @@ static void step_free(struct step *s)
     exp_argv_free(s->argv);
     exp_argv_free(s->words);
     json_decref(s->env);
+    hook_env_free(&s->henv);
+}
+
+/* The hook environment of s: the next variant is that of seq + 1, empty at the end. */
+static int step_hook_env(struct campaign_ctx *c, struct step *s, char *err, size_t errlen)
+{
+    struct store_plan_row next = {0};
+    char e[NB_ERRLEN];
+    bool has_next = !store_plan_get(c->opts->db, c->opts->id, s->plan.seq + 1, &next, e, sizeof(e));
+    struct hook_env_info x = {.experiment = c->e->name,
+                              .variant = s->v->name,
+                              .cell = s->cell->name,
+                              .next_variant = has_next ? next.variant : NULL,
+                              .db = c->opts->db_path,
+                              .experiment_id = c->opts->id,
+                              .seq = s->plan.seq,
+                              .round = s->plan.round};
+    int rc = hook_env_build(&s->henv, &x);
+    if (has_next)
+        store_plan_row_free(&next);
+    return rc ? err_set(err, errlen, ENOMEM, "out of memory") : 0;
+}
+
+/*
+ * With a DUT: boots and verifies it for this run (dut.h) and records the
+ * identity it will be measured on. *ready is false when the run must not be
+ * measured; status and why then say why. Returns 0 or a negative errno
+ * (the store, or ENOMEM).
+ */
+static int step_dut(struct campaign_ctx *c, struct step *s, bool *ready,
+                    enum store_run_status *status, char *why, size_t len, char *err, size_t errlen)
+{
+    char identity[DUT_IDENTITY_MAX];
+    enum dut_verdict verdict;
+    bool reboot = c->e->reset == EXP_RESET_REBOOT;
+    c->dut.need_server = s->spec.host == c->dut.host; /* set by step_prepare(): no -c of its own */
+    int rc = dut_prepare_run(&c->dut, s->v, reboot, s->henv.v, identity, sizeof(identity), &verdict,
+                             why, len);
+    if (rc)
+        return err_set(err, errlen, -rc, "out of memory");
+    *ready = verdict == DUT_READY;
+    *status = verdict == DUT_INTERRUPTED ? STORE_RUN_INTERRUPTED : STORE_RUN_FAILED;
+    if (verdict == DUT_INTERRUPTED)
+        snprintf(why, len, "interrupted by signal %d (%s) while preparing the DUT", (int)*c->stop,
+                 strsignal((int)*c->stop));
+    return *identity ? store_run_set_dut_identity(c->opts->db, s->run_id, identity, err, errlen)
+                     : 0;
+}
+
+/*
+ * Everything between the 'running' row and its final status: the hooks'
+ * environment, the DUT made ready (with one), the measurement. Returns 0
+ * with status and why set, or a negative errno (memory, the store).
+ */
+static int step_run(struct campaign_ctx *c, struct step *s, enum store_run_status *status,
+                    char *why, size_t len, char **doc, int *exit_code, double *seconds, char *err,
+                    size_t errlen)
+{
+    bool ready = true;
+    int rc = step_hook_env(c, s, err, errlen);
+    if (!rc && c->dut.cfg)
+        rc = step_dut(c, s, &ready, status, why, len, err, errlen);
+    if (rc || !ready)
+        return rc;
+    rc = step_measure(c, s, status, why, len, doc, exit_code, seconds);
+    return rc ? err_set(err, errlen, -rc, "out of memory") : 0;
 }
 
 int campaign_step(struct campaign_ctx *c, int seq, char *err, size_t errlen)
@@ -183,12 +260,9 @@ int campaign_step(struct campaign_ctx *c, int seq, char *err, size_t errlen)
     enum store_run_status status;
     int exit_code = -1;
     double measured = NAN;
-    rc = step_measure(c, &s, &status, why, sizeof(why), &doc, &exit_code, &measured);
-    if (rc) {
-        /* Out of memory: the run stays 'running' and resume re-runs it as interrupted. */
-        err_set(err, errlen, -rc, "out of memory");
-        goto out;
-    }
+    rc = step_run(c, &s, &status, why, sizeof(why), &doc, &exit_code, &measured, err, errlen);
+    if (rc)
+        goto out; /* the run stays 'running': resume re-runs it as interrupted */
     rc = store_run_finish(o->db, s.run_id, status, exit_code, *why ? why : NULL, doc, err, errlen);
     if (rc)
         goto out;

@@ -74,4 +74,24 @@ void exp_parse_test(struct exp_ctx *c, yaml_node_t *n, struct experiment *e);
 void exp_parse_variants(struct exp_ctx *c, yaml_node_t *n, struct experiment *e);
 void exp_parse_matrix(struct exp_ctx *c, yaml_node_t *n, struct experiment *e);
 
+/* The device under test and hooks that may run on it (dut.c). */
+void exp_parse_dut(struct exp_ctx *c, yaml_node_t *n, struct experiment *e);
+/*
+ * A hook: a string (runs locally) or a mapping {run: CMD, on: dut|local}.
+ * Sets *out and *on_dut; reports its own errors and returns false.
+ */
+bool exp_get_hook(struct exp_ctx *c, yaml_node_t *n, const char *key, char **out, bool *on_dut);
+/* A variant's expect: a POSIX extended regular expression that must compile. */
+bool exp_get_regex(struct exp_ctx *c, yaml_node_t *n, const char *key, char **out);
+/*
+ * The checks across sections once everything is parsed: `on: dut`, boot and
+ * expect need a dut: section; reset: reboot with one needs every variant's
+ * boot. Positions come from the nodes kept in marks (NULL = none).
+ */
+struct exp_dut_marks {
+    yaml_node_t *root, *prepare;
+};
+void exp_check_dut(struct exp_ctx *c, const struct exp_dut_marks *m, struct experiment *e);
+void exp_dut_free(struct exp_dut *d);
+
 #endif

@@ -43,6 +43,30 @@ void exp_errors_free(struct exp_errors *errs);
 /* How the machine is reset between runs. */
 enum exp_reset { EXP_RESET_NONE, EXP_RESET_REBOOT };
 
+/* The plan's order: randomized and interleaved (the default), or one variant after another. */
+enum exp_order { EXP_ORDER_RANDOMIZED, EXP_ORDER_BLOCKED };
+
+/* The DUT's identity unless dut.identity says otherwise: <netab> is dut.netab or "netab". */
+#define EXP_DUT_IDENTITY_ARGS "env --identity"
+/* How long a DUT may take to answer again after its boot command, unless dut.boot_timeout. */
+#define EXP_DUT_BOOT_TIMEOUT_S 600.0
+
+/*
+ * A device under test reached with the system's OpenSSH client (dut: in the
+ * file, docs/experiment.md): where the measured runs' server lives, and
+ * where hooks with `on: dut` and every variant's boot run.
+ */
+struct exp_dut {
+    char *ssh;           /* OpenSSH destination, user@host; never starts with '-' */
+    char *ssh_opts;      /* extra ssh arguments, split shell-like (never expanded); NULL if none */
+    char *server;        /* the address netab run targets; NULL = the host part of ssh */
+    long port;           /* the DUT server's port; 0 = netab's default */
+    bool start_server;   /* start `netab server` on the DUT when none answers (default true) */
+    char *netab;         /* netab on the DUT; NULL = "netab" from its PATH */
+    char *identity;      /* the command printing the DUT's identity; NULL = the default */
+    double boot_timeout; /* seconds a boot may take until the DUT answers again */
+};
+
 /* The value kinds of `netab run` options (see experiment_keys). */
 enum exp_kind { EXP_STR, EXP_TESTNAME, EXP_INT, EXP_SIZE, EXP_SECONDS, EXP_RATE, EXP_BOOL };
 
@@ -77,7 +101,10 @@ struct exp_variant {
     int cpus;         /* CPU-constrained mode: online CPUs, 0 = unconstrained */
     int max_freq_mhz; /* CPU frequency cap, 0 = unconstrained */
     char *layout;     /* code layout file of the variant's build (netab layout); NULL if none */
-    int line, col;    /* where the variant starts in the file */
+    bool setup_on_dut, teardown_on_dut; /* `on: dut`: the hook runs on the DUT over ssh */
+    char *boot;    /* command run on the DUT that boots it into this variant; NULL if none */
+    char *expect;  /* POSIX extended regex the DUT's identity must match; NULL if none */
+    int line, col; /* where the variant starts in the file */
 };
 
 struct exp_axis {
@@ -92,10 +119,13 @@ struct experiment {
     long warmup;   /* discarded runs per variant and cell, >= 0 */
     bool has_seed; /* without a seed the runner picks one and records it */
     uint64_t seed;
-    double cooldown; /* seconds between runs, >= 0 */
-    double timeout;  /* seconds a run may take; 0 = run_spec_deadline() of each run */
-    char *prepare;   /* shell command before every run; NULL if none */
+    double cooldown;     /* seconds between runs, >= 0 */
+    double timeout;      /* seconds a run may take; 0 = run_spec_deadline() of each run */
+    char *prepare;       /* shell command before every run; NULL if none */
+    bool prepare_on_dut; /* `on: dut`: prepare runs on the DUT */
     enum exp_reset reset;
+    enum exp_order order;
+    struct exp_dut *dut; /* NULL without a dut: section */
     struct exp_kv *test; /* options shared by every run, in file order */
     size_t ntest;
     struct exp_variant *variants;

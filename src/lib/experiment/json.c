@@ -21,7 +21,10 @@ void experiment_free(struct experiment *e)
         free(v->setup);
         free(v->teardown);
         free(v->layout);
+        free(v->boot);
+        free(v->expect);
     }
+    exp_dut_free(e->dut);
     free(e->variants);
     for (size_t a = 0; a < e->naxes; a++) {
         for (size_t i = 0; i < e->axes[a].nvalues; i++)
@@ -47,6 +50,17 @@ static json_t *string_or_null(const char *s)
     return s ? json_string(s) : json_null();
 }
 
+/* The dut: section as docs/experiment.md shows it; NULL on ENOMEM. */
+static json_t *dut_json(const struct experiment *e)
+{
+    const struct exp_dut *d = e->dut;
+    return json_pack("{s:s, s:o, s:o, s:I, s:b, s:o, s:o, s:f, s:b}", "ssh", d->ssh, "ssh_opts",
+                     string_or_null(d->ssh_opts), "server", string_or_null(d->server), "port",
+                     (json_int_t)d->port, "start_server", d->start_server, "netab",
+                     string_or_null(d->netab), "identity", string_or_null(d->identity),
+                     "boot_timeout", d->boot_timeout, "prepare_on_dut", e->prepare_on_dut);
+}
+
 json_t *experiment_to_json(const struct experiment *e)
 {
     json_t *test = json_object(), *variants = json_array(), *matrix = json_array();
@@ -70,6 +84,12 @@ json_t *experiment_to_json(const struct experiment *e)
             v->cpus, "max_freq_mhz", v->max_freq_mhz, "layout", string_or_null(v->layout));
         if (jv && v->cmd)
             err |= json_object_set_new(jv, "cmd", json_string(v->cmd));
+        if (jv && e->dut)
+            err |= json_object_set_new(
+                jv, "dut",
+                json_pack("{s:o, s:o, s:b, s:b}", "boot", string_or_null(v->boot), "expect",
+                          string_or_null(v->expect), "setup_on_dut", v->setup_on_dut,
+                          "teardown_on_dut", v->teardown_on_dut));
         err |= json_array_append_new(variants, jv);
     }
     for (size_t a = 0; a < e->naxes; a++) {
@@ -79,6 +99,10 @@ json_t *experiment_to_json(const struct experiment *e)
         err |= json_array_append_new(
             matrix, json_pack("{s:s, s:o}", "key", e->axes[a].key->name, "values", values));
     }
+    err |= json_object_set_new(
+        root, "order", json_string(e->order == EXP_ORDER_BLOCKED ? "blocked" : "randomized"));
+    if (e->dut)
+        err |= json_object_set_new(root, "dut", dut_json(e));
     if (err) {
         json_decref(root);
         return NULL;

@@ -215,10 +215,26 @@ enum {
     K_TEST,
     K_VARIANTS,
     K_MATRIX,
+    K_ORDER,
+    K_DUT,
     K_COUNT
 };
-static const char *const top_keys[K_COUNT] = {"name",    "runs",  "warmup", "seed",     "cooldown",
-                                              "prepare", "reset", "test",   "variants", "matrix"};
+static const char *const top_keys[K_COUNT] = {"name",     "runs",    "warmup", "seed",
+                                              "cooldown", "prepare", "reset",  "test",
+                                              "variants", "matrix",  "order",  "dut"};
+
+static void parse_order(struct exp_ctx *c, yaml_node_t *n, struct experiment *e)
+{
+    const char *r = exp_scalar(n);
+    char buf[64];
+    if (r && !strcmp(r, "randomized"))
+        e->order = EXP_ORDER_RANDOMIZED;
+    else if (r && !strcmp(r, "blocked"))
+        e->order = EXP_ORDER_BLOCKED;
+    else
+        exp_err(c, n, "'order' must be 'randomized' or 'blocked', not %s",
+                exp_describe(n, buf, sizeof(buf)));
+}
 
 static void parse_top(struct exp_ctx *c, yaml_node_t *root, struct experiment *e)
 {
@@ -241,7 +257,11 @@ static void parse_top(struct exp_ctx *c, yaml_node_t *root, struct experiment *e
     if (v[K_COOLDOWN])
         get_seconds(c, v[K_COOLDOWN], "cooldown", 86400, &e->cooldown);
     if (v[K_PREPARE])
-        exp_get_string(c, v[K_PREPARE], "prepare", &e->prepare);
+        exp_get_hook(c, v[K_PREPARE], "prepare", &e->prepare, &e->prepare_on_dut);
+    if (v[K_ORDER])
+        parse_order(c, v[K_ORDER], e);
+    if (v[K_DUT])
+        exp_parse_dut(c, v[K_DUT], e);
     if (v[K_RESET]) {
         const char *r = exp_scalar(v[K_RESET]);
         if (r && !strcmp(r, "none"))
@@ -262,6 +282,8 @@ static void parse_top(struct exp_ctx *c, yaml_node_t *root, struct experiment *e
         exp_parse_variants(c, v[K_VARIANTS], e);
     if (v[K_MATRIX])
         exp_parse_matrix(c, v[K_MATRIX], e);
+    struct exp_dut_marks marks = {.root = root, .prepare = v[K_PREPARE]};
+    exp_check_dut(c, &marks, e);
 }
 
 /* Line and column of a byte offset, for reader errors that carry no mark. */

@@ -64,9 +64,9 @@ void exp_parse_test(struct exp_ctx *c, yaml_node_t *n, struct experiment *e)
     }
 }
 
-enum { V_NAME, V_OPTS, V_SETUP, V_TEARDOWN, V_CPUS, V_FREQ, V_LAYOUT, V_COUNT };
-static const char *const variant_keys[V_COUNT] = {"name", "opts",         "setup", "teardown",
-                                                  "cpus", "max_freq_mhz", "layout"};
+enum { V_NAME, V_OPTS, V_SETUP, V_TEARDOWN, V_CPUS, V_FREQ, V_LAYOUT, V_BOOT, V_EXPECT, V_COUNT };
+static const char *const variant_keys[V_COUNT] = {
+    "name", "opts", "setup", "teardown", "cpus", "max_freq_mhz", "layout", "boot", "expect"};
 
 static void parse_variant(struct exp_ctx *c, yaml_node_t *n, struct experiment *e, size_t idx)
 {
@@ -109,9 +109,14 @@ static void parse_variant(struct exp_ctx *c, yaml_node_t *n, struct experiment *
             exp_argv_free(words);
     }
     if (v[V_SETUP])
-        exp_get_string(c, v[V_SETUP], "setup", &var->setup);
+        exp_get_hook(c, v[V_SETUP], "setup", &var->setup, &var->setup_on_dut);
     if (v[V_TEARDOWN])
-        exp_get_string(c, v[V_TEARDOWN], "teardown", &var->teardown);
+        exp_get_hook(c, v[V_TEARDOWN], "teardown", &var->teardown, &var->teardown_on_dut);
+    bool boot_on_dut; /* the boot always runs on the DUT, whatever its form says */
+    if (v[V_BOOT])
+        exp_get_hook(c, v[V_BOOT], "boot", &var->boot, &boot_on_dut);
+    if (v[V_EXPECT])
+        exp_get_regex(c, v[V_EXPECT], "expect", &var->expect);
     if (v[V_CPUS] && exp_get_int(c, v[V_CPUS], "cpus", 1, 4096, &l))
         var->cpus = (int)l;
     if (v[V_FREQ] && exp_get_int(c, v[V_FREQ], "max_freq_mhz", 1, 100000, &l))

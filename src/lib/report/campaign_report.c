@@ -243,6 +243,26 @@ static int collect_env_warnings(struct creport *r, const struct store_run *runs,
     return 0;
 }
 
+/*
+ * order: blocked (docs/experiment.md) runs each variant's runs together:
+ * whatever drifts over time (temperature, other load) then differs between
+ * the variants too, which the report must say. Returns 0 or -ENOMEM.
+ */
+static int warn_blocked_order(struct creport *r, const char *spec_json)
+{
+    json_t *spec = spec_json ? json_loads(spec_json, 0, NULL) : NULL;
+    const char *order = json_string_value(json_object_get(spec, "order"));
+    bool blocked = order && !strcmp(order, "blocked");
+    json_decref(spec);
+    if (!blocked)
+        return 0;
+    return json_array_append_new(r->env_warnings,
+                                 json_string("order: blocked: each variant's runs came together, "
+                                             "so drift over time is confounded with the variant"))
+               ? -ENOMEM
+               : 0;
+}
+
 /* Which runs count, where: one measured ok run per planned seq (the first). */
 struct placed {
     const struct store_run *run;
@@ -664,6 +684,8 @@ int creport_build(const struct store_experiment *x, const char *spec_json,
     choose_deciders(r, o);
     creport_pairs_correct(r);
     e = collect_env_warnings(r, runs, nruns);
+    if (!e)
+        e = warn_blocked_order(r, spec_json);
     if (!e)
         e = compare_all(r, x);
     if (!e)

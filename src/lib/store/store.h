@@ -28,7 +28,7 @@
 #include "util/err.h"
 
 /* The schema version this netab writes; older databases are migrated to it. */
-#define STORE_SCHEMA_VERSION 2
+#define STORE_SCHEMA_VERSION 3
 
 struct store;
 
@@ -135,6 +135,14 @@ NB_MUST_CHECK int store_run_finish(struct store *db, int64_t run_id, enum store_
                                    char *err, size_t errlen);
 
 /*
+ * Records the identity of the device under test on a 'running' row (the
+ * text its identity command printed, checked against the variant's
+ * expect:). -ENOENT / -EALREADY as store_run_finish().
+ */
+NB_MUST_CHECK int store_run_set_dut_identity(struct store *db, int64_t run_id, const char *identity,
+                                             char *err, size_t errlen);
+
+/*
  * Resume support: every 'running' row of the experiment becomes
  * 'interrupted' (a process that recorded it is gone). *n (may be NULL)
  * receives how many rows changed.
@@ -226,6 +234,7 @@ struct store_run {
     bool has_exit_code;
     int exit_code;
     char *error, *argv_text;
+    char *dut_identity; /* the DUT's identity it was measured on; NULL without a DUT */
     double receiver_bps, sender_bps, local_us_per_kib, remote_us_per_kib, cpu_local_pct,
         cpu_remote_pct, transactions_per_second, latency_p50_us, latency_p99_us, lost_percent;
     /* Only filled by store_run_get() and (for export) store_run_list(.., true, ..). */

@@ -14,10 +14,11 @@
     "(julianday(finished) - julianday(started)) * 86400.0, exit_code, error, argv_text, "          \
     "receiver_bps, sender_bps, local_us_per_kib, remote_us_per_kib, cpu_local_pct, "               \
     "cpu_remote_pct, transactions_per_second, latency_p50_us, latency_p99_us, lost_percent, "      \
-    "params_json, result_json, env_json"
-/* Index of the first headline column and of params_json in RUN_COLUMNS. */
+    "params_json, result_json, env_json, dut_identity"
+/* Index of the first headline column, of params_json and of dut_identity in RUN_COLUMNS. */
 #define COL_HEADLINE 13
 #define COL_RAW 23
+#define COL_DUT_IDENTITY 26
 
 /* The headline fields of struct store_run in column order, with their names. */
 static const struct {
@@ -126,6 +127,7 @@ static int read_run(struct store *s, sqlite3_stmt *st, bool with_raw, struct sto
     r->exit_code = sqlite3_column_int(st, 10);
     r->error = store_col_text(st, 11, &oom);
     r->argv_text = store_col_text(st, 12, &oom);
+    r->dut_identity = store_col_text(st, COL_DUT_IDENTITY, &oom);
     for (size_t i = 0; i < N_HEADLINE; i++)
         *headline_ptr(r, i) = col_double(st, COL_HEADLINE + (int)i);
     if (with_raw) {
@@ -152,6 +154,7 @@ void store_run_free(struct store_run *r)
     free(r->finished);
     free(r->error);
     free(r->argv_text);
+    free(r->dut_identity);
     free(r->params_json);
     free(r->result_json);
     free(r->env_json);
@@ -339,6 +342,7 @@ json_t *store_run_to_json(const struct store_run *r, bool with_raw)
                         r->has_exit_code ? json_integer(r->exit_code) : json_null());
     json_object_set_new(o, "error", str_or_null(r->error));
     json_object_set_new(o, "argv", str_or_null(r->argv_text));
+    json_object_set_new(o, "dut_identity", str_or_null(r->dut_identity));
     for (size_t i = 0; i < N_HEADLINE; i++)
         json_object_set_new(o, headline_fields[i].name, num_or_null(headline_get(r, i)));
     store_runinfo_json(r, o);

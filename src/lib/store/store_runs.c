@@ -273,6 +273,26 @@ static int explain_not_running(struct store *s, int64_t run_id, const char *what
     return e;
 }
 
+int store_run_set_dut_identity(struct store *s, int64_t run_id, const char *identity, char *err,
+                               size_t errlen)
+{
+    const char *what = "recording the DUT identity of a run";
+    sqlite3_stmt *st;
+    int e = refuse_readonly(s, what, err, errlen);
+    if (!e)
+        e = store_prepare(s, "UPDATE runs SET dut_identity = ? WHERE id = ? AND status = 'running'",
+                          &st, err, errlen);
+    if (e)
+        return e;
+    store_bind_text(st, 1, identity);
+    sqlite3_bind_int64(st, 2, run_id);
+    int rc = sqlite3_step(st);
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE)
+        return store_sqlite_err(s, rc, what, err, errlen);
+    return sqlite3_changes(s->db) ? 0 : explain_not_running(s, run_id, what, err, errlen);
+}
+
 int store_finish_in_tx(struct store *s, int64_t run_id, enum store_run_status status, int exit_code,
                        const char *error, const char *result_json, const char *what, char *err,
                        size_t errlen)

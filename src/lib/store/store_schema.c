@@ -79,8 +79,17 @@ static const char migration_2[] =
     "CREATE TRIGGER intervals_never_changed BEFORE UPDATE ON intervals"
     "  BEGIN SELECT RAISE(ABORT, 'intervals are never changed'); END;";
 
+/*
+ * Version 3: the identity of the device under test a run was measured on
+ * (docs/campaign.md, "A device under test"): read over ssh before the run
+ * and checked against the variant's expect:, so a report can show that no
+ * run measured the wrong kernel.
+ */
+static const char migration_3[] = "ALTER TABLE runs ADD COLUMN dut_identity TEXT;";
+
 const struct store_migration store_migrations[] = {
     {1, "initial schema", migration_1},
     {2, "argv_text, experiment index, immutable runs", migration_2},
+    {3, "runs.dut_identity", migration_3},
 };
 const size_t store_n_migrations = sizeof(store_migrations) / sizeof(store_migrations[0]);

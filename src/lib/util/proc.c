@@ -162,7 +162,40 @@ static void kill_and_reap(pid_t pid, int *status)
         ;
 }
 
-static int spawn(char *const argv[], pid_t *pid, int *out_fd, int *err_fd, char *err, size_t errlen)
+/*
+ * environ with extra ("NAME=value" strings) added, an extra entry replacing
+ * an inherited one of the same name, so a child sees exactly what its
+ * caller asked for while this process's own environment stays untouched
+ * (setenv() in a library would leak into every later child). Only the
+ * pointer array is new (free() it); NULL on ENOMEM.
+ */
+static char **env_extend(char *const extra[])
+{
+    size_t ne = 0, nx = 0;
+    while (environ[ne])
+        ne++;
+    while (extra[nx])
+        nx++;
+    char **env = calloc(ne + nx + 1, sizeof(char *));
+    if (!env)
+        return NULL;
+    size_t k = 0;
+    for (size_t i = 0; i < ne; i++) {
+        const char *eq = strchr(environ[i], '=');
+        size_t len = eq ? (size_t)(eq - environ[i]) + 1 : strlen(environ[i]);
+        bool replaced = false;
+        for (size_t j = 0; j < nx && !replaced; j++)
+            replaced = !strncmp(environ[i], extra[j], len);
+        if (!replaced)
+            env[k++] = environ[i];
+    }
+    for (size_t j = 0; j < nx; j++)
+        env[k++] = extra[j];
+    return env;
+}
+
+static int spawn(char *const argv[], char *const extra_env[], pid_t *pid, int *out_fd, int *err_fd,
+                 char *err, size_t errlen)
 {
     int po[2] = {-1, -1}, pe[2] = {-1, -1};
     if (pipe2(po, O_CLOEXEC) || pipe2(pe, O_CLOEXEC)) {
@@ -191,7 +224,10 @@ static int spawn(char *const argv[], pid_t *pid, int *out_fd, int *err_fd, char 
     posix_spawnattr_setsigdefault(&attr, &def);
     posix_spawnattr_setpgroup(&attr, 0);
     posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF);
-    int rc = posix_spawn(pid, argv[0], &fa, &attr, argv, environ);
+    char **env = extra_env ? env_extend(extra_env) : environ;
+    int rc = env ? posix_spawn(pid, argv[0], &fa, &attr, argv, env) : ENOMEM;
+    if (env != environ)
+        free(env);
     posix_spawn_file_actions_destroy(&fa);
     posix_spawnattr_destroy(&attr);
     close(po[1]);
@@ -211,12 +247,18 @@ static int spawn(char *const argv[], pid_t *pid, int *out_fd, int *err_fd, char 
 int proc_run(char *const argv[], double timeout_s, const volatile sig_atomic_t *stop,
              struct proc_result *r, char *err, size_t errlen)
 {
+    return proc_run_env(argv, NULL, timeout_s, stop, r, err, errlen);
+}
+
+int proc_run_env(char *const argv[], char *const extra_env[], double timeout_s,
+                 const volatile sig_atomic_t *stop, struct proc_result *r, char *err, size_t errlen)
+{
     memset(r, 0, sizeof(*r));
     pid_t pid;
     int fds[2];
     uint64_t start = clock_now_ns();
     uint64_t deadline = start + (uint64_t)(timeout_s * 1e9);
-    int rc = spawn(argv, &pid, &fds[0], &fds[1], err, errlen);
+    int rc = spawn(argv, extra_env, &pid, &fds[0], &fds[1], err, errlen);
     if (rc)
         return rc;
     bool open[2] = {true, true}, exited = false;
@@ -276,8 +318,15 @@ nomem:
 int proc_run_shell(const char *cmd, double timeout_s, const volatile sig_atomic_t *stop,
                    struct proc_result *r, char *err, size_t errlen)
 {
+    return proc_run_shell_env(cmd, NULL, timeout_s, stop, r, err, errlen);
+}
+
+int proc_run_shell_env(const char *cmd, char *const extra_env[], double timeout_s,
+                       const volatile sig_atomic_t *stop, struct proc_result *r, char *err,
+                       size_t errlen)
+{
     char *argv[] = {"/bin/sh", "-c", (char *)cmd, NULL};
-    return proc_run(argv, timeout_s, stop, r, err, errlen);
+    return proc_run_env(argv, extra_env, timeout_s, stop, r, err, errlen);
 }
 
 /* The last non-empty line of s, trimmed, into buf. */

@@ -45,10 +45,24 @@ struct proc_result {
 NB_MUST_CHECK int proc_run(char *const argv[], double timeout_s, const volatile sig_atomic_t *stop,
                            struct proc_result *r, char *err, size_t errlen);
 
+/*
+ * proc_run() with extra_env ("NAME=value" strings, NULL-terminated; NULL for
+ * none) added to the child's environment, replacing inherited variables of
+ * the same names. This process's environment is not changed.
+ */
+NB_MUST_CHECK int proc_run_env(char *const argv[], char *const extra_env[], double timeout_s,
+                               const volatile sig_atomic_t *stop, struct proc_result *r, char *err,
+                               size_t errlen);
+
 /* Runs cmd with /bin/sh -c; otherwise like proc_run(). */
 NB_MUST_CHECK int proc_run_shell(const char *cmd, double timeout_s,
                                  const volatile sig_atomic_t *stop, struct proc_result *r,
                                  char *err, size_t errlen);
+
+/* proc_run_shell() with proc_run_env()'s extra environment. */
+NB_MUST_CHECK int proc_run_shell_env(const char *cmd, char *const extra_env[], double timeout_s,
+                                     const volatile sig_atomic_t *stop, struct proc_result *r,
+                                     char *err, size_t errlen);
 
 /*
  * Describes why r is not a clean exit 0 in one sentence ("exit status 1:

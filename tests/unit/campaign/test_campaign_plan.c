@@ -123,6 +123,30 @@ static void test_single_pair(void **state)
     free(s);
 }
 
+/* order: blocked: each variant's runs together, in file order, rounds kept, seq renumbered. */
+static void test_blocked(void **state)
+{
+    (void)state;
+    const size_t nv = 3, nc = 2;
+    size_t n;
+    struct campaign_slot *s = plan(nv, nc, 4, 1, 7, &n);
+    campaign_plan_block(s, n);
+    size_t per = n / nv;
+    for (size_t i = 0; i < n; i++) {
+        assert_int_equal(s[i].seq, i + 1);
+        assert_int_equal(s[i].variant, i / per);
+        if (i % per)
+            assert_true(s[i].round >= s[i - 1].round); /* warm-ups first, rounds in order */
+        assert_int_equal(s[i].warmup, s[i].round == 1);
+    }
+    /* The variant changes only nv - 1 times: the fewest boots. */
+    size_t changes = 0;
+    for (size_t i = 1; i < n; i++)
+        changes += s[i].variant != s[i - 1].variant;
+    assert_int_equal(changes, nv - 1);
+    free(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -132,6 +156,7 @@ int main(void)
         cmocka_unit_test(test_rounds_differ),
         cmocka_unit_test(test_bad_sizes),
         cmocka_unit_test(test_single_pair),
+        cmocka_unit_test(test_blocked),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -19,7 +19,7 @@ check() {
     fi
 }
 check compare compare campaign experiment store runspec report stats input util
-check campaign campaign experiment store envcap runspec util
+check campaign campaign experiment store envcap runspec proto util
 check experiment experiment runspec engine util
 check runspec runspec engine proto util
 check report report stats store envcap engine plot input util

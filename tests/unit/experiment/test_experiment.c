@@ -227,6 +227,58 @@ static void test_load_buffer_defaults(void **state)
     exp_errors_free(&errs);
 }
 
+/* A dut: section and hooks in both forms: what the campaign is given, defaults included. */
+static void test_dut(void **state)
+{
+    (void)state;
+    static const char y[] = "name: d\n"
+                            "order: blocked\n"
+                            "dut:\n"
+                            "  ssh: root@198.18.0.2\n"
+                            "  ssh_opts: -i /k\n"
+                            "prepare: {run: sync, on: dut}\n"
+                            "variants:\n"
+                            "  - name: a\n"
+                            "    boot: kexec-a\n"
+                            "    expect: ^a$\n"
+                            "    setup: {run: s, on: local}\n"
+                            "    teardown: {run: t, on: dut}\n"
+                            "  - name: b\n"
+                            "    boot: {run: kexec-b, on: local}\n"
+                            "    setup: plain\n";
+    struct exp_errors errs = {0};
+    struct experiment *e;
+    assert_int_equal(experiment_load_buffer(y, strlen(y), &e, &errs), 0);
+    assert_int_equal(e->order, EXP_ORDER_BLOCKED);
+    assert_non_null(e->dut);
+    assert_string_equal(e->dut->ssh, "root@198.18.0.2");
+    assert_string_equal(e->dut->ssh_opts, "-i /k");
+    assert_null(e->dut->server);
+    assert_null(e->dut->identity);
+    assert_int_equal(e->dut->port, 0);
+    assert_true(e->dut->start_server);
+    assert_true(e->dut->boot_timeout == EXP_DUT_BOOT_TIMEOUT_S);
+    assert_string_equal(e->prepare, "sync");
+    assert_true(e->prepare_on_dut);
+    const struct exp_variant *a = &e->variants[0], *b = &e->variants[1];
+    assert_string_equal(a->boot, "kexec-a");
+    assert_string_equal(a->expect, "^a$");
+    assert_string_equal(a->setup, "s");
+    assert_false(a->setup_on_dut);
+    assert_true(a->teardown_on_dut);
+    assert_string_equal(b->boot, "kexec-b"); /* the boot runs on the DUT whatever its form says */
+    assert_null(b->expect);
+    assert_string_equal(b->setup, "plain");
+    assert_false(b->setup_on_dut);
+    json_t *j = experiment_to_json(e);
+    assert_string_equal(json_string_value(json_object_get(j, "order")), "blocked");
+    assert_string_equal(json_string_value(json_object_get(json_object_get(j, "dut"), "ssh")),
+                        "root@198.18.0.2");
+    json_decref(j);
+    experiment_free(e);
+    exp_errors_free(&errs);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -234,7 +286,7 @@ int main(void)
         cmocka_unit_test(test_layout_paths),         cmocka_unit_test(test_cells_order),
         cmocka_unit_test(test_no_matrix_one_cell),   cmocka_unit_test(test_run_args),
         cmocka_unit_test(test_split_words),          cmocka_unit_test(test_to_json),
-        cmocka_unit_test(test_load_buffer_defaults),
+        cmocka_unit_test(test_load_buffer_defaults), cmocka_unit_test(test_dut),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

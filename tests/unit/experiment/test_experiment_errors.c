@@ -107,7 +107,8 @@ static void test_type_errors_all_reported(void **state)
            {2, 7, "'runs' must be an integer, not the string 'five'"},
            {3, 9, "'warmup' must be an integer, not '1.5'"}, {4, 7, "'seed' must be between"},
            {5, 11, "'cooldown' must be a number of seconds, not 'soon'"},
-           {6, 10, "'prepare' must be a non-empty string, not a mapping"},
+           {6, 10, "'prepare' must be a command or a mapping {run: CMD, on: dut|local}"},
+           {6, 11, "unknown key 'a' in hook 'prepare'"},
            {7, 8, "'reset' must be 'none' or 'reboot', not 'sometimes'"});
 }
 
@@ -120,6 +121,24 @@ static void test_range_errors(void **state)
            {7, 19, "'max_freq_mhz' must be between 1 and 100000, not 99999999999999999999"},
            {9, 12, "test: 'streams': '0' is out of range"},
            {10, 9, "test: 'time' must be between 0.1 and"});
+}
+
+/* The dut: section, hooks with on:, boot/expect and order:, each error at its position. */
+static void test_dut_errors(void **state)
+{
+    (void)state;
+    EXPECT("bad_dut.yaml", {2, 8, "'order' must be 'randomized' or 'blocked', not 'sideways'"},
+           {4, 8, "dut: 'ssh' must be an OpenSSH destination such as root@192.0.2.1"},
+           {5, 13, "dut: 'ssh_opts': unterminated ' quote"},
+           {6, 17, "'start_server' must be true or false, not 'yes'"},
+           {7, 17, "dut: 'boot_timeout' must be a number of seconds from 1 to 86400, not '0'"},
+           {8, 9, "'port' must be between 1 and 65535, not 0"},
+           {9, 3, "unknown key 'bogus' in dut"},
+           {10, 23, "hook 'prepare': 'on' must be 'dut' or 'local', not 'elsewhere'"},
+           {13, 5, "variant 'a' has no 'boot', which reset: reboot with a 'dut' runs before"},
+           {14, 13, "'expect': '((' is not a valid extended regular expression"},
+           {17, 12, "'setup' must be a command or a mapping {run: CMD, on: dut|local}"});
+    EXPECT("bad_nodut.yaml", {3, 5, "variant 'a' has 'boot', which needs a 'dut' section"});
 }
 
 static void test_syntax_error(void **state)
@@ -183,6 +202,7 @@ int main(void)
         cmocka_unit_test(test_matrix_errors),
         cmocka_unit_test(test_type_errors_all_reported),
         cmocka_unit_test(test_range_errors),
+        cmocka_unit_test(test_dut_errors),
         cmocka_unit_test(test_syntax_error),
         cmocka_unit_test(test_missing_keys),
         cmocka_unit_test(test_unreadable),

@@ -151,9 +151,13 @@ static void test_migrate_from_v1(void **state)
     assert_int_equal(raw_int(c->path, "PRAGMA user_version"), 1);
 
     struct store *s = open_ok(c->path);
-    assert_int_equal(store_schema_version(s), 2);
+    assert_int_equal(store_schema_version(s), 3);
     store_close(s);
-    assert_int_equal(raw_int(c->path, "PRAGMA user_version"), 2);
+    assert_int_equal(raw_int(c->path, "PRAGMA user_version"), 3);
+    /* Migration 3's column: the DUT identity of each run. */
+    assert_int_equal(raw_int(c->path, "SELECT count(*) FROM pragma_table_info('runs') "
+                                      "WHERE name = 'dut_identity'"),
+                     1);
     /* Migration 2's column, index and triggers exist, and the v1 data survived. */
     assert_int_equal(raw_int(c->path, "SELECT count(*) FROM pragma_table_info('runs') "
                                       "WHERE name = 'argv_text'"),

@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -71,11 +72,32 @@ static void test_plain_stderr_stays(void **state)
     proc_result_free(&r);
 }
 
+/* proc_run_env(): extra variables reach the child, replace inherited ones, and stay out of ours. */
+static void test_extra_env(void **state)
+{
+    (void)state;
+    setenv("NETAB_TEST_INHERITED", "old", 1);
+    char *extra[] = {"NETAB_TEST_INHERITED=new", "NETAB_TEST_ADDED=a b '$x'", NULL};
+    struct proc_result r;
+    char err[NB_ERRLEN];
+    assert_int_equal(proc_run_shell_env("printf '%s|%s|%s' \"$NETAB_TEST_INHERITED\" "
+                                        "\"$NETAB_TEST_ADDED\" \"$(env | grep -c "
+                                        "'^NETAB_TEST_INHERITED=')\"",
+                                        extra, 10, NULL, &r, err, sizeof(err)),
+                     0);
+    assert_string_equal(r.out, "new|a b '$x'|1");
+    proc_result_free(&r);
+    assert_string_equal(getenv("NETAB_TEST_INHERITED"), "old");
+    assert_null(getenv("NETAB_TEST_ADDED"));
+    unsetenv("NETAB_TEST_INHERITED");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_report_is_passed_on),
         cmocka_unit_test(test_plain_stderr_stays),
+        cmocka_unit_test(test_extra_env),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
