@@ -48,6 +48,11 @@ def spoof_payloads():
     ]
 
 
+# A registration (control, not data) resent from the client's own address: it must be
+# ignored entirely, neither malformed nor counted in receiver.bytes.
+REGISTRATION = b"NREG" + bytes(16) + struct.pack(">I", 0)
+
+
 def raw_udp(src_port, dst_port, payload):
     """An IPv4+UDP packet 127.0.0.1:src_port -> 127.0.0.1:dst_port (UDP checksum 0: none)."""
     udp = struct.pack(">HHHH", src_port, dst_port, 8 + len(payload), 0) + payload
@@ -77,7 +82,7 @@ def test(netab, c):
         client = h.start(argv)
         fsock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         raw = None
-        sent_foreign = sent_spoofed = 0
+        sent_foreign = sent_spoofed = spoofed_bytes = sent_regs = 0
         try:
             # Find the server's data port; the test is running once the client also has one.
             ports, cport, deadline = [], None, time.monotonic() + 10
@@ -112,6 +117,9 @@ def test(netab, c):
                         for p in spoof_payloads():
                             raw.sendto(raw_udp(cport, port, p), ("127.0.0.1", 0))
                             sent_spoofed += 1
+                            spoofed_bytes += len(p)
+                        raw.sendto(raw_udp(cport, port, REGISTRATION), ("127.0.0.1", 0))
+                        sent_regs += 1
                 time.sleep(0.02)
             r = client.finish(expect_rc=0, timeout=60)
         finally:
@@ -142,6 +150,11 @@ def test(netab, c):
             c.check(rcv["malformed"] == sent_spoofed,
                     "every bad datagram from the client's own address counted as malformed",
                     f"{rcv['malformed']} vs {sent_spoofed}")
+            # receiver.bytes counts malformed datagrams too (docs/json.md), registrations never.
+            c.check(rcv["bytes"] == snd["bytes"] + spoofed_bytes,
+                    f"receiver bytes == sender bytes + the {sent_spoofed} malformed datagrams' "
+                    f"bytes (the {sent_regs} resent registrations count nowhere)",
+                    f"{rcv['bytes']} vs {snd['bytes']} + {spoofed_bytes}")
         c.check(snd["packets"] == rcv["packets"] + rcv["lost_packets"],
                 "sender packets == receiver packets + lost_packets")
         c.check(rcv["lost_packets"] == 0 and rcv["duplicates"] == 0,

@@ -161,18 +161,22 @@ static uint64_t arrival_of(struct msghdr *mh, int *gro_size)
     return t;
 }
 
-/* Accounts one datagram (or GRO segment) of len bytes at buf. */
-static void take(struct stream *s, const char *buf, size_t len, uint64_t arrival)
+/*
+ * Accounts one datagram (or GRO segment) of len bytes at buf. Returns false
+ * for a registration, which is control traffic, not data: it counts nowhere.
+ */
+static bool take(struct stream *s, const char *buf, size_t len, uint64_t arrival)
 {
     uint32_t id;
     uint64_t seq, sent;
     if (udp_wire_is_reg(buf, len))
-        return; /* a client's registration resent before it saw "ready" */
+        return false; /* a client's registration resent before it saw "ready" */
     if (udp_wire_get(buf, len, &id, &seq, &sent) || id != (uint32_t)s->id) {
         atomic_fetch_add(&s->malformed, 1);
-        return;
+        return true;
     }
     udp_rx_record(s->rx, seq, sent, arrival, len);
+    return true;
 }
 
 static void run_receiver(struct stream *s, char *buf)
@@ -217,11 +221,12 @@ static void run_receiver(struct stream *s, char *buf)
             int gro = 0;
             uint64_t arrival = arrival_of(mh, &gro);
             const char *d = b.iov[i].iov_base;
-            size_t seg;
+            size_t seg, counted = 0;
             for (size_t off = 0; (seg = udp_gro_next(len, off, gro)) > 0; off += seg)
-                take(s, d + off, seg, arrival);
-            bytes += len;
-            if (!got_any) {
+                if (take(s, d + off, seg, arrival))
+                    counted += seg;
+            bytes += counted;
+            if (counted && !got_any) {
                 /*
                  * The first datagram may have waited in the socket since before this
                  * thread started (with -R the server sends as soon as it is ready):
