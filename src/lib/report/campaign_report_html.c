@@ -198,7 +198,11 @@ static void print_entry(FILE *f, const struct creport *r, size_t v, size_t c, si
         return;
     }
     fprintf(f, "<td>%.4g (n = %zu)", en->median, en->n);
-    if (en->has_cmp)
+    if (en->has_cmp && en->cmp.verdict.on_difference)
+        fprintf(f, "<br><span class=\"%s\">diff %+.3g %s</span>",
+                verdict_class(en->cmp.verdict.kind), en->cmp.diff,
+                stats_verdict_name(en->cmp.verdict.kind));
+    else if (en->has_cmp)
         fprintf(f, "<br><span class=\"%s\">%+.3g%% %s</span>", verdict_class(en->cmp.verdict.kind),
                 en->cmp.diff_pct, stats_verdict_name(en->cmp.verdict.kind));
     fputs("</td>", f);
@@ -284,11 +288,19 @@ static void print_changes(FILE *f, const struct creport *r)
                     continue;
                 }
                 const struct stats_verdict *vd = &en->cmp.verdict;
-                fprintf(f,
-                        "</td><td>%+.3g%%</td><td>[%+.3g%%, %+.3g%%]</td><td>%.2g</td>"
-                        "<td class=\"%s\">%s</td></tr>\n",
-                        en->cmp.diff_pct, 100 * vd->rel_low, 100 * vd->rel_high, en->cmp.welch.p,
-                        verdict_class(vd->kind), stats_verdict_name(vd->kind));
+                /* Where the baseline reaches 0 the ratio is undefined: show the difference. */
+                if (vd->on_difference)
+                    fprintf(f,
+                            "</td><td>diff %+.3g</td><td>[%+.3g, %+.3g] (baseline reaches "
+                            "0)</td><td>%.2g</td><td class=\"%s\">%s</td></tr>\n",
+                            en->cmp.diff, en->cmp.diff_ci_low, en->cmp.diff_ci_high,
+                            en->cmp.welch.p, verdict_class(vd->kind), stats_verdict_name(vd->kind));
+                else
+                    fprintf(f,
+                            "</td><td>%+.3g%%</td><td>[%+.3g%%, %+.3g%%]</td><td>%.2g</td>"
+                            "<td class=\"%s\">%s</td></tr>\n",
+                            en->cmp.diff_pct, 100 * vd->rel_low, 100 * vd->rel_high,
+                            en->cmp.welch.p, verdict_class(vd->kind), stats_verdict_name(vd->kind));
             }
     fputs("</table></div>\n</section>\n", f);
 }
