@@ -61,7 +61,7 @@ static const char usage_text[] =
     "                       the first variant of the experiment file)\n"
     "  --pairs all          also compare every pair of variants, Bonferroni-\n"
     "                       corrected (docs/report.md)\n"
-    "  --transpose          cells as rows, variants as columns (text, markdown)\n"
+    "  --transpose          cells as rows, variants as columns (text, markdown, html)\n"
     "  --noise PCT          noise floor in percent of the baseline (default 1)\n"
     "  --confidence PCT     confidence level in percent, 50..99.99 (default 95)\n"
     "  --plot DIR           also write every figure into DIR (created if missing):\n"

@@ -13,10 +13,17 @@ Runs examples/block-size.yaml (two variants, about 20 s on loopback), writes
   is not blank and shows the points' colours, the same at phone width, and
   --dump-dom holds the figures and tables. The console detection is proven
   first on a deliberately broken page, which must be caught.
+A second, real experiment (3 variants x streams 1, 2; short loopback runs)
+reported with --pairs all: in Chromium's DOM the pairs table has the three
+pairs of each cell with the Bonferroni level stated, and each 2x2 design's
+main effects and interaction show the numbers of `--format json` of the same
+report; with --transpose --baseline b the medians tables have the cells as
+rows and the headings name b as the baseline.
 """
 
 import glob
 import html.parser
+import math
 import os
 import shutil
 import tempfile
@@ -54,6 +61,66 @@ class Page(html.parser.HTMLParser):
         elif tag == "svg":
             self.svgs += 1
             self.labels.append(a.get("aria-label", ""))
+
+
+THREE = """name: three
+runs: 2
+warmup: 0
+seed: 7
+test:
+  test: tcp_stream
+  time: 0.3
+  interval: 0
+matrix:
+  streams: [1, 2]
+variants:
+  - name: a
+    opts: "-l 16K"
+  - name: b
+    opts: "-l 8K"
+  - name: c
+    opts: "-l 4K"
+"""
+
+
+class Tables(html.parser.HTMLParser):
+    """Every table's attributes, caption and rows (each row: its attributes and cell texts),
+    and the text of every h2 and of the element with id "correction"."""
+
+    def __init__(self):
+        super().__init__()
+        self.tables, self.h2, self.correction = [], [], ""
+        self.text, self.where = None, None
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "table":
+            self.tables.append({"attrs": a, "caption": "", "rows": []})
+        elif tag == "tr" and self.tables:
+            self.tables[-1]["rows"].append((a, []))
+        elif tag in ("td", "th", "caption", "h2") or a.get("id") == "correction":
+            self.text, self.where = [], (tag, a.get("id"))
+
+    def handle_endtag(self, tag):
+        if self.where is None or tag != self.where[0]:
+            return
+        text = "".join(self.text).strip()
+        if self.where[1] == "correction":
+            self.correction = text
+        elif tag == "h2":
+            self.h2.append(text)
+        elif tag == "caption":
+            self.tables[-1]["caption"] = text
+        else:
+            self.tables[-1]["rows"][-1][1].append(text)
+        self.text = self.where = None
+
+    def handle_data(self, data):
+        if self.text is not None:
+            self.text.append(data)
+
+    def of_class(self, cls):
+        return [t for t in self.tables if t["attrs"].get("class") == cls]
 
 
 def parse(text):
@@ -200,8 +267,106 @@ def body(netab):
         check_eq(len(files), 4, "report --plot writes every figure")
         check("4 figures written" in r.stderr, "and says so", r.stderr)
         log(f"ok: report --plot DIR: {' '.join(files)}")
+        test_pairs_effects(netab, d)
     finally:
         shutil.rmtree(d, ignore_errors=True)
+
+
+def dom_tables(html_text, d, name):
+    """Writes html_text, loads it in headless Chromium and parses the DOM it dumps."""
+    path = os.path.join(d, name)
+    with open(path, "w") as f:
+        f.write(html_text)
+    check_self_contained(html_text, parse(html_text))
+    r = chromium(["--dump-dom", "file://" + path], d)
+    check_eq(r.returncode, 0, f"chromium --dump-dom {name}\n" + r.describe())
+    check_eq(console_messages(r.stderr), [], f"no console messages in {name}")
+    t = Tables()
+    t.feed(r.stdout)
+    return t
+
+
+def check_pairs(t, doc):
+    check("Every pair (deciding metric)" in t.h2, "a pairs section", t.h2)
+    check("Bonferroni over the 3 pairs of each cell" in t.correction
+          and "is at 98.33% and every p is multiplied by 3" in t.correction
+          and "family of comparisons is at 95%" in t.correction,
+          "the corrected level is stated", t.correction)
+    (pairs,) = t.of_class("pairs")
+    head, rows = pairs["rows"][0][1], [cells for _, cells in pairs["rows"][1:]]
+    check_eq(head, ["cell", "first", "second", "change [CI]", "p", "p x 3", "verdict"],
+             "pairs header")
+    for cell in ("streams=1", "streams=2"):
+        check_eq([r[1:3] for r in rows if r[0] == cell], [["a", "b"], ["a", "c"], ["b", "c"]],
+                 f"three pairs in {cell}")
+    check_eq(len(rows), len(doc["pairs"]), "one row per pair of the JSON")
+    for row, p in zip(rows, doc["pairs"]):
+        check_eq(row[:3], [p["cell"], p["a"], p["b"]], "the JSON's pair order")
+        check_eq(row[4:], [f"{p['welch_p']:.2g}", f"{p['p_bonferroni']:.2g}", p["verdict"]],
+                 f"p, corrected p and verdict as in JSON: {row} {p}")
+        check(math.isclose(p["p_bonferroni"], min(1, 3 * p["welch_p"])), "p times 3", p)
+    log(f"ok: HTML pairs table, {len(rows)} rows, Bonferroni level stated")
+
+
+def effect_cells(e):
+    pct = "-"
+    if e["pct"] is not None:
+        pct = f"{e['pct']:+.1f}% [{e['pct_ci_low']:+.1f}, {e['pct_ci_high']:+.1f}]"
+    return [f"{e['estimate']:+.4g} [{e['ci_low']:+.4g}, {e['ci_high']:+.4g}]", pct,
+            f"{e['p']:.2g}"]
+
+
+def check_effects(t, doc, base, other):
+    check("2x2 effects" in t.h2, "an effects section", t.h2)
+    fx, tabs = doc["effects"], t.of_class("effects")
+    check_eq(len(fx), 2, "two designs in JSON: each variant against the baseline x streams")
+    check_eq(len(tabs), len(fx), "one HTML table per design")
+    for tab, d, v in zip(tabs, fx, other):
+        check_eq(tab["caption"], f"variant ({base}, {v}) x streams (1, 2), recv Mbit/s",
+                 "the design's heading names the baseline first")
+        rows = {a.get("data-effect"): cells for a, cells in tab["rows"][1:]}
+        check_eq(sorted(rows), ["interaction", "main_a", "main_b"], "main effects, interaction")
+        for key, name in (("main_a", "variant"), ("main_b", "streams"),
+                          ("interaction", "interaction")):
+            e = d[key]
+            check(e is not None and e["estimate"] is not None, f"{key} computed", d)
+            check_eq(rows[key], [name] + effect_cells(e), f"{key} as in JSON: {e}")
+    log(f"ok: HTML effects: {len(tabs)} designs with main effects and interaction as in JSON")
+
+
+def test_pairs_effects(netab, d):
+    db, exp = os.path.join(d, "three.db"), os.path.join(d, "three.yaml")
+    with open(exp, "w") as f:
+        f.write(THREE)
+    r = run_cmd([netab, "experiment", "run", "--db", db, exp], timeout=120)
+    xid = r.stdout.strip()
+    rep = [netab, "report", "--db", db, xid, "--pairs", "all"]
+    text = run_cmd(rep + ["--format", "html"], expect_rc=(0, 1)).stdout
+    doc = run_cmd(rep + ["--format", "json"], expect_rc=(0, 1)).doc
+    t = dom_tables(text, d, "pairs.html")
+    check_eq(len(doc["pairs"]), 6, "JSON: three pairs in each of two cells")
+    check_pairs(t, doc)
+    check_effects(t, doc, "a", ["b", "c"])
+    check("Changes against the baseline, a" in t.h2, "the baseline named", t.h2)
+    med = t.of_class("medians")
+    check(med and med[0]["rows"][0][1] == ["variant", "streams=1", "streams=2"],
+          "medians: variants as rows by default", med[:1])
+
+    extra = ["--transpose", "--baseline", "b"]
+    text = run_cmd(rep + extra + ["--format", "html"], expect_rc=(0, 1)).stdout
+    doc = run_cmd(rep + extra + ["--format", "json"], expect_rc=(0, 1)).doc
+    t = dom_tables(text, d, "transposed.html")
+    med = t.of_class("medians")
+    check(med, "medians tables", t.tables)
+    for tab in med:
+        check_eq([cells for _, cells in tab["rows"]][0], ["cell", "b", "a", "c"],
+                 "--transpose: the variants as columns, the baseline b first")
+        check_eq([cells[0] for _, cells in tab["rows"][1:]], ["streams=1", "streams=2"],
+                 "--transpose: the cells as rows")
+        check(tab["caption"].endswith("changes against b"), "caption names b", tab["caption"])
+    check("Changes against the baseline, b" in t.h2, "--baseline b named in the heading", t.h2)
+    check_effects(t, doc, "b", ["a", "c"])
+    log("ok: HTML --transpose and --baseline b")
 
 
 run_main(body)

@@ -62,7 +62,7 @@ struct creport_opts {
     size_t nmetrics;
     /* --baseline: the variant the others are compared with; NULL = the first one. */
     const char *baseline;
-    bool transpose; /* --transpose: cells as rows, variants as columns (text, Markdown) */
+    bool transpose; /* --transpose: cells as rows, variants as columns (text, Markdown, HTML) */
     bool pairs_all; /* --pairs all: also every pair of variants, Bonferroni-corrected */
 };
 

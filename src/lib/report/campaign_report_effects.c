@@ -15,12 +15,6 @@
 #include "report/campaign_report_layout.h"
 #include "stats/factorial.h"
 
-/*
- * Text and Markdown show this many designs, JSON all: a 3-variant matrix of
- * three two-valued axes has 24, and a mail needs the first few, not pages.
- */
-#define CREPORT_EFFECTS_SHOWN 8
-
 /* The first and second value of axis a in matrix order, or false unless it has exactly two. */
 static bool two_values(const struct creport *r, size_t a, const char **v1, const char **v2)
 {
@@ -259,6 +253,24 @@ static void design_heading(const struct creport *r, const json_t *d, char *b, si
         md ? md->label : json_string_value(json_object_get(d, "metric")));
 }
 
+void creport_effects_heading(const struct creport *r, const json_t *d, char *b, size_t n)
+{
+    design_heading(r, d, b, n);
+    size_t len = strlen(b);
+    if (len && b[len - 1] == ':')
+        b[len - 1] = 0;
+}
+
+void creport_effects_intro(const struct creport *r, char *b, size_t n)
+{
+    snprintf(b, n,
+             "Deciding metric, [%g%% CI], Welch standard error and degrees of freedom. Main "
+             "effect: the mean over the other factor's levels of the change from a factor's "
+             "first level to its second; interaction: (a2b2 - a1b2) - (a2b1 - a1b1); "
+             "percentages of the cell where both factors are at their first level.",
+             r->opts.confidence * 100);
+}
+
 void creport_print_effects_text(FILE *f, const struct creport *r)
 {
     size_t i;
@@ -319,12 +331,9 @@ void creport_print_effects_markdown(FILE *f, const struct creport *r)
     json_t *d;
     if (!json_array_size(r->effects))
         return;
-    fprintf(f,
-            "\n### 2x2 effects\n\nDeciding metric, [%g%% CI], Welch standard error and degrees "
-            "of freedom. Main effect: the mean over the other factor's levels of the change "
-            "from a factor's first level to its second; interaction: (a2b2 - a1b2) - (a2b1 - "
-            "a1b1); percentages of the cell where both factors are at their first level.\n",
-            r->opts.confidence * 100);
+    char intro[512];
+    creport_effects_intro(r, intro, sizeof(intro));
+    fprintf(f, "\n### 2x2 effects\n\n%s\n", intro);
     json_array_foreach(r->effects, i, d)
     {
         char head[512];
@@ -333,10 +342,7 @@ void creport_print_effects_markdown(FILE *f, const struct creport *r)
                     json_array_size(r->effects) - i);
             break;
         }
-        design_heading(r, d, head, sizeof(head));
-        size_t len = strlen(head);
-        if (len && head[len - 1] == ':')
-            head[len - 1] = 0;
+        creport_effects_heading(r, d, head, sizeof(head));
         fputs("\n**", f);
         creport_md_text(f, head);
         fputs("**\n\n", f);

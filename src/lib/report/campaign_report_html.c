@@ -11,6 +11,8 @@
 #include <string.h>
 
 #include "report/campaign_report.h"
+#include "report/campaign_report_effects.h"
+#include "report/campaign_report_pairs.h"
 #include "report/campaign_report_plot.h"
 
 static const char css[] =
@@ -77,6 +79,12 @@ static const char *verdict_class(enum stats_verdict_kind k)
     return k == STATS_REGRESSED ? "regressed" : k == STATS_IMPROVED ? "improved" : "neutral";
 }
 
+/* The baseline's name for headings: --baseline moves it to variants[0]. */
+static const char *baseline(const struct creport *r)
+{
+    return r->nvariants ? r->variants[0] : "none";
+}
+
 static void print_head(FILE *f, const struct creport *r)
 {
     fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
@@ -89,8 +97,16 @@ static void print_head(FILE *f, const struct creport *r)
           "<li><a href=\"#summary\">Summary</a></li>\n"
           "<li><a href=\"#figures\">Figures</a></li>\n"
           "<li><a href=\"#tables\">Medians per variant and cell</a></li>\n"
-          "<li><a href=\"#changes\">Changes against the baseline</a></li>\n"
-          "<li><a href=\"#values\">Sorted values</a></li>\n"
+          "<li><a href=\"#changes\">",
+          f);
+    escf(f, "Changes against the baseline, %s", baseline(r));
+    fputs("</a></li>\n", f);
+    /* Only sections the page has, so that every link finds its anchor. */
+    if (r->pairs)
+        fputs("<li><a href=\"#pairs\">Every pair (deciding metric)</a></li>\n", f);
+    if (json_array_size(r->effects))
+        fputs("<li><a href=\"#effects\">2x2 effects</a></li>\n", f);
+    fputs("<li><a href=\"#values\">Sorted values</a></li>\n"
           "<li><a href=\"#environment\">Environment and its differences</a></li>\n"
           "<li><a href=\"#warnings\">Warnings</a></li>\n"
           "<li><a href=\"#reproduce\">Commands to reproduce</a></li>\n"
@@ -173,37 +189,53 @@ static int print_figures(FILE *f, const struct creport *r)
     return e;
 }
 
-/* The median of variant v, metric m in each cell, with its change and verdict. */
+/* One entry of a median table: variant v in cell c on metric m, with its change. */
+static void print_entry(FILE *f, const struct creport *r, size_t v, size_t c, size_t m)
+{
+    const struct creport_entry *en = creport_at(r, v, c, m);
+    if (!en->shown || en->n == 0) {
+        fputs("<td>-</td>", f);
+        return;
+    }
+    fprintf(f, "<td>%.4g (n = %zu)", en->median, en->n);
+    if (en->has_cmp && en->cmp.verdict.on_difference)
+        fprintf(f, "<br><span class=\"%s\">diff %+.3g %s</span>",
+                verdict_class(en->cmp.verdict.kind), en->cmp.diff,
+                stats_verdict_name(en->cmp.verdict.kind));
+    else if (en->has_cmp)
+        fprintf(f, "<br><span class=\"%s\">%+.3g%% %s</span>", verdict_class(en->cmp.verdict.kind),
+                en->cmp.diff_pct, stats_verdict_name(en->cmp.verdict.kind));
+    fputs("</td>", f);
+}
+
+/*
+ * The median of each variant, metric m in each cell, with its change and
+ * verdict: variants as rows and cells as columns, or with --transpose the
+ * other way round, as in the text and Markdown tables.
+ */
 static void print_metric_table(FILE *f, const struct creport *r, size_t m)
 {
     const struct creport_metric *md = &creport_report_metrics(r, &(size_t){0})[m];
-    fputs("<div class=\"scroll\"><table>\n<caption>", f);
-    escf(f, "%s, %s (%s is better): median of the measured runs", md->title, md->unit,
-         md->lower_is_better ? "lower" : "higher");
-    fputs("</caption>\n<tr><th scope=\"col\">variant</th>", f);
-    for (size_t c = 0; c < r->ncells; c++) {
+    bool tr = r->opts.transpose;
+    size_t nrows = tr ? r->ncells : r->nvariants, ncols = tr ? r->nvariants : r->ncells;
+    fputs("<div class=\"scroll\"><table class=\"medians\" data-metric=\"", f);
+    esc(f, md->name);
+    fputs("\">\n<caption>", f);
+    escf(f, "%s, %s (%s is better): median of the measured runs; changes against %s", md->title,
+         md->unit, md->lower_is_better ? "lower" : "higher", baseline(r));
+    fprintf(f, "</caption>\n<tr><th scope=\"col\">%s</th>", tr ? "cell" : "variant");
+    for (size_t j = 0; j < ncols; j++) {
         fputs("<th scope=\"col\">", f);
-        esc(f, cell_name(r, c));
+        esc(f, tr ? r->variants[j] : cell_name(r, j));
         fputs("</th>", f);
     }
     fputs("</tr>\n", f);
-    for (size_t v = 0; v < r->nvariants; v++) {
+    for (size_t i = 0; i < nrows; i++) {
         fputs("<tr><th scope=\"row\">", f);
-        esc(f, r->variants[v]);
+        esc(f, tr ? cell_name(r, i) : r->variants[i]);
         fputs("</th>", f);
-        for (size_t c = 0; c < r->ncells; c++) {
-            const struct creport_entry *en = creport_at(r, v, c, m);
-            if (!en->shown || en->n == 0) {
-                fputs("<td>-</td>", f);
-                continue;
-            }
-            fprintf(f, "<td>%.4g (n = %zu)", en->median, en->n);
-            if (en->has_cmp)
-                fprintf(f, "<br><span class=\"%s\">%+.3g%% %s</span>",
-                        verdict_class(en->cmp.verdict.kind), en->cmp.diff_pct,
-                        stats_verdict_name(en->cmp.verdict.kind));
-            fputs("</td>", f);
-        }
+        for (size_t j = 0; j < ncols; j++)
+            print_entry(f, r, tr ? j : i, tr ? i : j, m);
         fputs("</tr>\n", f);
     }
     fputs("</table></div>\n", f);
@@ -226,7 +258,9 @@ static void print_tables(FILE *f, const struct creport *r)
 static void print_changes(FILE *f, const struct creport *r)
 {
     const struct creport_metric *mt = creport_report_metrics(r, &(size_t){0});
-    fputs("<section id=\"changes\">\n<h2>Changes against the baseline</h2>\n", f);
+    fputs("<section id=\"changes\">\n<h2>", f);
+    escf(f, "Changes against the baseline, %s", baseline(r));
+    fputs("</h2>\n", f);
     fprintf(f,
             "<p>Mean change with its %g%% interval, Welch's p and the verdict against the "
             "%g%% noise floor; the deciding metric of each cell is marked.</p>\n",
@@ -254,13 +288,146 @@ static void print_changes(FILE *f, const struct creport *r)
                     continue;
                 }
                 const struct stats_verdict *vd = &en->cmp.verdict;
-                fprintf(f,
-                        "</td><td>%+.3g%%</td><td>[%+.3g%%, %+.3g%%]</td><td>%.2g</td>"
-                        "<td class=\"%s\">%s</td></tr>\n",
-                        en->cmp.diff_pct, 100 * vd->rel_low, 100 * vd->rel_high, en->cmp.welch.p,
-                        verdict_class(vd->kind), stats_verdict_name(vd->kind));
+                /* Where the baseline reaches 0 the ratio is undefined: show the difference. */
+                if (vd->on_difference)
+                    fprintf(f,
+                            "</td><td>diff %+.3g</td><td>[%+.3g, %+.3g] (baseline reaches "
+                            "0)</td><td>%.2g</td><td class=\"%s\">%s</td></tr>\n",
+                            en->cmp.diff, en->cmp.diff_ci_low, en->cmp.diff_ci_high,
+                            en->cmp.welch.p, verdict_class(vd->kind), stats_verdict_name(vd->kind));
+                else
+                    fprintf(f,
+                            "</td><td>%+.3g%%</td><td>[%+.3g%%, %+.3g%%]</td><td>%.2g</td>"
+                            "<td class=\"%s\">%s</td></tr>\n",
+                            en->cmp.diff_pct, 100 * vd->rel_low, 100 * vd->rel_high,
+                            en->cmp.welch.p, verdict_class(vd->kind), stats_verdict_name(vd->kind));
             }
     fputs("</table></div>\n</section>\n", f);
+}
+
+/* A verdict's class from its name in r->pairs, as verdict_class() does from its kind. */
+static const char *verdict_name_class(const char *name)
+{
+    if (name && !strcmp(name, stats_verdict_name(STATS_REGRESSED)))
+        return "regressed";
+    return name && !strcmp(name, stats_verdict_name(STATS_IMPROVED)) ? "improved" : "neutral";
+}
+
+/* One row of the pairs table: cell, first, second, change [CI], p, corrected p, verdict. */
+static void print_pair(FILE *f, const json_t *p)
+{
+    const char *c = json_string_value(json_object_get(p, "cell"));
+    fputs("<tr><td>", f);
+    esc(f, c && c[0] ? c : "(all)");
+    fputs("</td><td>", f);
+    esc(f, json_string_value(json_object_get(p, "a")));
+    fputs("</td><td>", f);
+    esc(f, json_string_value(json_object_get(p, "b")));
+    if (json_is_string(json_object_get(p, "not_compared"))) {
+        fputs("</td><td>not compared</td><td></td><td></td><td></td></tr>\n", f);
+        return;
+    }
+    char chg[128];
+    const char *verdict = json_string_value(json_object_get(p, "verdict"));
+    creport_pairs_change_text(p, chg, sizeof(chg));
+    fputs("</td><td>", f);
+    esc(f, chg);
+    fprintf(f, "</td><td>%.2g</td><td>%.2g</td><td class=\"%s\">",
+            json_real_value(json_object_get(p, "welch_p")),
+            json_real_value(json_object_get(p, "p_bonferroni")), verdict_name_class(verdict));
+    esc(f, verdict);
+    fputs("</td></tr>\n", f);
+}
+
+/* --pairs all: every pair of each cell on its deciding metric, worded as in Markdown. */
+static void print_pairs(FILE *f, const struct creport *r)
+{
+    size_t i;
+    json_t *p;
+    char intro[512];
+    if (!r->pairs)
+        return;
+    creport_pairs_correction_text(r, intro, sizeof(intro));
+    fputs("<section id=\"pairs\">\n<h2>Every pair (deciding metric)</h2>\n<p id=\"correction\">",
+          f);
+    esc(f, intro);
+    fprintf(f,
+            "</p>\n<div class=\"scroll\"><table class=\"pairs\">\n<tr><th scope=\"col\">cell</th>"
+            "<th scope=\"col\">first</th><th scope=\"col\">second</th>"
+            "<th scope=\"col\">change [CI]</th><th scope=\"col\">p</th>"
+            "<th scope=\"col\">p x %zu</th><th scope=\"col\">verdict</th></tr>\n",
+            r->npairs > 1 ? r->npairs : 1);
+    json_array_foreach(r->pairs, i, p) print_pair(f, p);
+    fputs("</table></div>\n</section>\n", f);
+}
+
+/* One effect of a design as a table row, its numbers as the Markdown prints them. */
+static void print_effect(FILE *f, const char *name, const char *key, const json_t *e)
+{
+    fprintf(f, "<tr data-effect=\"%s\"><th scope=\"row\">", key);
+    esc(f, name);
+    fprintf(f, "</th><td>%+.4g [%+.4g, %+.4g]</td><td>",
+            json_real_value(json_object_get(e, "estimate")),
+            json_real_value(json_object_get(e, "ci_low")),
+            json_real_value(json_object_get(e, "ci_high")));
+    if (json_is_real(json_object_get(e, "pct")))
+        fprintf(f, "%+.1f%% [%+.1f, %+.1f]", json_real_value(json_object_get(e, "pct")),
+                json_real_value(json_object_get(e, "pct_ci_low")),
+                json_real_value(json_object_get(e, "pct_ci_high")));
+    else
+        fputs("-", f);
+    fprintf(f, "</td><td>%.2g</td></tr>\n", json_real_value(json_object_get(e, "p")));
+}
+
+/* Design d (number i of r->effects) as a table captioned by its heading. */
+static void print_design(FILE *f, const struct creport *r, const json_t *d, size_t i)
+{
+    char head[512];
+    creport_effects_heading(r, d, head, sizeof(head));
+    if (json_is_string(json_object_get(d, "not_computed"))) {
+        fputs("<p><strong>", f);
+        esc(f, head);
+        fputs("</strong>: ", f);
+        escf(f, "Not computed: %s.", json_string_value(json_object_get(d, "not_computed")));
+        fputs("</p>\n", f);
+        return;
+    }
+    fprintf(f, "<div class=\"scroll\"><table class=\"effects\" data-design=\"%zu\">\n<caption>", i);
+    esc(f, head);
+    fputs("</caption>\n<tr><th scope=\"col\">effect</th><th scope=\"col\">estimate [CI]</th>"
+          "<th scope=\"col\">% of reference [CI]</th><th scope=\"col\">p</th></tr>\n",
+          f);
+    print_effect(f, json_string_value(json_object_get(json_object_get(d, "factor_a"), "name")),
+                 "main_a", json_object_get(d, "main_a"));
+    print_effect(f, json_string_value(json_object_get(json_object_get(d, "factor_b"), "name")),
+                 "main_b", json_object_get(d, "main_b"));
+    print_effect(f, "interaction", "interaction", json_object_get(d, "interaction"));
+    fputs("</table></div>\n", f);
+}
+
+/* The 2x2 designs' main effects and interaction, the first CREPORT_EFFECTS_SHOWN. */
+static void print_effects(FILE *f, const struct creport *r)
+{
+    size_t i;
+    json_t *d;
+    char intro[512];
+    if (!json_array_size(r->effects))
+        return;
+    creport_effects_intro(r, intro, sizeof(intro));
+    fputs("<section id=\"effects\">\n<h2>2x2 effects</h2>\n<p>", f);
+    esc(f, intro);
+    fputs("</p>\n", f);
+    json_array_foreach(r->effects, i, d)
+    {
+        if (i == CREPORT_EFFECTS_SHOWN) {
+            fprintf(f,
+                    "<p>%zu more designs are in the JSON form (<code>--format json</code>).</p>\n",
+                    json_array_size(r->effects) - i);
+            break;
+        }
+        print_design(f, r, d, i);
+    }
+    fputs("</section>\n", f);
 }
 
 /* The deciding metric's values of each cell, sorted, one column per variant. */
@@ -425,6 +592,8 @@ int creport_print_html(const struct creport *r, const char *db, FILE *f)
     if (!e) {
         print_tables(f, r);
         print_changes(f, r);
+        print_pairs(f, r);
+        print_effects(f, r);
         e = print_values(f, r);
     }
     if (!e) {

@@ -135,6 +135,16 @@ static void correction(const struct creport *r, char *b, size_t n)
         snprintf(b, n, "One pair: no correction is needed.");
 }
 
+void creport_pairs_change_text(const json_t *p, char *b, size_t n)
+{
+    change(p, b, n);
+}
+
+void creport_pairs_correction_text(const struct creport *r, char *b, size_t n)
+{
+    correction(r, b, n);
+}
+
 void creport_print_pairs_text(FILE *f, const struct creport *r)
 {
     size_t i;
