@@ -56,7 +56,10 @@ static void print_pairs(const struct compare_result *res)
         return;
     report_pairs_print_intro(stdout, res->npairs, res->opts.confidence, res->family_confidence);
     printf("%s:%s%s\n", d->m->name, d->ok ? "" : " not compared: ", d->ok ? "" : d->why);
-    json_array_foreach(res->pairs, i, p) report_pairs_print_line(stdout, p, res->npairs);
+    json_array_foreach(res->pairs, i, p)
+    {
+        report_pairs_print_line(stdout, p, res->npairs);
+    }
 }
 
 void cli_compare_print_text(const struct compare_result *res)
