@@ -61,6 +61,11 @@ static const char usage_text[] =
     "  --higher-is-better   for a dotted path or --cmd: larger is better (the default)\n"
     "  --noise PCT          noise floor in percent of the baseline (default 1)\n"
     "  --confidence P       confidence level in percent, 50..99.99 (default 95)\n"
+    "  --pairs all|baseline all: also compare every pair of variants on the deciding\n"
+    "                       metric, Bonferroni-corrected over the k = n(n-1)/2 pairs:\n"
+    "                       every interval, the baseline's too, at 1 - (1 - P)/k; the\n"
+    "                       exit status still comes from the comparisons with the\n"
+    "                       baseline, made at that level; baseline (default): only those\n"
     "\n"
     "output:\n"
     "  --json               one JSON document on stdout (progress stays on stderr)\n"
@@ -98,6 +103,7 @@ enum {
     OPT_JSON,
     OPT_NOPLOT,
     OPT_BASELINE,
+    OPT_PAIRS,
 };
 
 static const struct option long_opts[] = {
@@ -125,6 +131,7 @@ static const struct option long_opts[] = {
     {"json", no_argument, NULL, OPT_JSON},
     {"no-plot", no_argument, NULL, OPT_NOPLOT},
     {"baseline", required_argument, NULL, OPT_BASELINE},
+    {"pairs", required_argument, NULL, OPT_PAIRS},
     CLI_PLOT_LONG_OPTS,
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
@@ -420,6 +427,11 @@ int cli_compare_parse(int argc, char **argv, struct compare_config *cfg)
             if (baseline)
                 return cli_usage_error(CMD, "--baseline given twice");
             baseline = optarg;
+            break;
+        case OPT_PAIRS:
+            if (strcmp(optarg, "all") && strcmp(optarg, "baseline"))
+                return cli_usage_error(CMD, "--pairs: '%s' is not all or baseline", optarg);
+            cfg->pairs_all = !strcmp(optarg, "all");
             break;
         case 'h':
             fputs(usage_text, stdout);

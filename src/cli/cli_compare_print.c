@@ -7,6 +7,7 @@
 
 #include "cli/cli.h"
 #include "cli/cli_compare.h"
+#include "report/pairs.h"
 
 static void print_header(const struct compare_result *res)
 {
@@ -32,16 +33,32 @@ static void print_header(const struct compare_result *res)
            res->rounds, res->rounds == 1 ? "" : "s", cfg->warmup, ok, failed, warm);
     if (res->adaptive)
         printf("adaptive: target +-%g%%, %u of %u planned looks, %s; intervals at %g%% "
-               "(Bonferroni over the looks)\n",
+               "(Bonferroni over the looks%s)\n",
                cfg->until_ci * 100, res->looks_done, res->looks_planned,
                res->target_reached ? "target reached" : "TARGET NOT REACHED",
-               res->opts.confidence * 100);
+               res->opts.confidence * 100, res->pairs && res->npairs > 1 ? " and the pairs" : "");
     for (size_t i = 0; i < res->nruns; i++) {
         const struct compare_run *r = &res->runs[i];
         if (r->status != COMPARE_RUN_OK)
             printf("failed: run %u (round %u%s, %s): %s\n", r->slot.seq, r->slot.round,
                    r->slot.warmup ? ", warm-up" : "", cfg->variants[r->slot.variant].name,
                    r->error);
+    }
+}
+
+/* --pairs all: the section `netab report --pairs all` prints, for the one cell of a compare. */
+static void print_pairs(const struct compare_result *res)
+{
+    const struct compare_metric_report *d = &res->metrics[res->c->decide];
+    size_t i;
+    json_t *p;
+    if (!res->pairs)
+        return;
+    report_pairs_print_intro(stdout, res->npairs, res->opts.confidence, res->family_confidence);
+    printf("%s:%s%s\n", d->m->name, d->ok ? "" : " not compared: ", d->ok ? "" : d->why);
+    json_array_foreach(res->pairs, i, p)
+    {
+        report_pairs_print_line(stdout, p, res->npairs);
     }
 }
 
@@ -66,6 +83,7 @@ void cli_compare_print_text(const struct compare_result *res)
         if (stats_report_print_text(&m->r, stdout))
             continue;
     }
+    print_pairs(res);
     printf("\n");
     const struct compare_metric_report *d = &res->metrics[c->decide];
     if (d->ok)
@@ -160,6 +178,15 @@ int cli_compare_print_json(const struct compare_result *res)
         runs_json(res), "metrics", metrics_json(res), "verdicts", verdicts ? verdicts : json_null(),
         "exit_status", (json_int_t)res->exit_code, "exit_reason", res->exit_reason, "interrupted",
         res->interrupted);
+    /* --pairs all: the members `netab report --pairs all` has, with the same meaning. */
+    if (doc && res->pairs &&
+        (json_object_set(doc, "pairs", res->pairs) ||
+         json_object_set_new(doc, "correction",
+                             report_pairs_correction_json(res->npairs, res->opts.confidence,
+                                                          res->family_confidence)))) {
+        json_decref(doc);
+        doc = NULL;
+    }
     if (!doc)
         return -ENOMEM;
     int rc = json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(17));

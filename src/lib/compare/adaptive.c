@@ -86,6 +86,7 @@ static size_t plan_looks(struct compare_result *res, unsigned *looks)
         res->opts.confidence = compare_look_confidence(cfg->confidence, k);
     }
     res->looks_planned = (unsigned)k;
+    compare_pairs_correct(res); /* --pairs all: Bonferroni over the pairs, on top */
     return k;
 }
 

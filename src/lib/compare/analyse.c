@@ -89,6 +89,10 @@ int compare_analyse(struct compare_result *res)
     for (size_t i = 0; i < c->nmetrics; i++)
         if (compare_analyse_metric(res, i, &res->metrics[i]))
             return -ENOMEM;
+    char perr[NB_ERRLEN];
+    int prc = compare_pairs(res, perr, sizeof(perr));
+    if (prc == -ENOMEM)
+        return -ENOMEM;
     const struct compare_metric_report *d = &res->metrics[c->decide];
     if (res->interrupted) {
         res->exit_code = COMPARE_UNDECIDED;
@@ -114,6 +118,11 @@ int compare_analyse(struct compare_result *res)
         res->exit_code = COMPARE_UNDECIDED;
         snprintf(res->exit_reason, sizeof(res->exit_reason), "no verdict on %s: %s", d->m->name,
                  d->why);
+        return 0;
+    }
+    if (prc) {
+        res->exit_code = COMPARE_UNDECIDED;
+        snprintf(res->exit_reason, sizeof(res->exit_reason), "--pairs all: %s", perr);
         return 0;
     }
     res->exit_code = COMPARE_NO_REGRESSION;
@@ -152,4 +161,6 @@ void compare_result_free(struct compare_result *res)
             compare_metric_report_free(&res->metrics[i]);
     free(res->metrics);
     res->metrics = NULL;
+    json_decref(res->pairs);
+    res->pairs = NULL;
 }

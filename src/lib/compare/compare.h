@@ -46,6 +46,7 @@ struct compare_config {
     const char *metric_json;   /* --cmd: dotted path into the command's JSON output */
     const char *metric_regex;  /* --cmd: regular expression with one capture group */
     double noise, confidence;  /* fractions */
+    bool pairs_all;            /* --pairs all: every pair too, Bonferroni-corrected */
     bool json, plot;           /* plot: the ASCII distribution plot in the text report */
     const char *figure;        /* --plot FILE: the figure of the deciding metric, or NULL */
     double figure_w, figure_h; /* --plot-width, --plot-height; 0 = the default */

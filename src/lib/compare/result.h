@@ -43,7 +43,16 @@ struct compare_result {
     double worst_halfwidth; /* at the last look: widest half-width of the relative change */
     struct stats_opts opts; /* as used for every comparison (confidence adjusted for looks) */
     struct compare_metric_report *metrics; /* c->nmetrics of them, after the analysis */
-    int exit_code;                         /* an enum compare_outcome */
+    /*
+     * --pairs all (compare_pairs_correct(), compare_pairs()): opts.confidence
+     * is then the per-comparison level of the Bonferroni correction over
+     * npairs, family_confidence the level before it; pairs is the JSON array
+     * of report/pairs.h on the deciding metric (NULL without --pairs all).
+     */
+    size_t npairs;
+    double family_confidence;
+    json_t *pairs;
+    int exit_code; /* an enum compare_outcome */
     char exit_reason[320];
 };
 
@@ -84,6 +93,24 @@ void compare_metric_report_free(struct compare_metric_report *m);
 
 /* Analyses every metric and decides exit_code and exit_reason. Returns 0 or -ENOMEM. */
 NB_MUST_CHECK int compare_analyse(struct compare_result *res);
+
+/*
+ * Before the first run (compare_execute() calls it once the looks are
+ * planned): sets res->npairs and res->family_confidence to res->opts'
+ * confidence and, with --pairs all and three variants or more, lowers
+ * res->opts.confidence to the Bonferroni level of each of the n(n-1)/2
+ * comparisons, so that the comparisons with the baseline, which decide the
+ * exit status, are made at the corrected level too.
+ */
+void compare_pairs_correct(struct compare_result *res);
+
+/*
+ * With --pairs all, after compare_analyse_metric() of the deciding metric:
+ * fills res->pairs with every pair of variants (a before b, baseline first)
+ * on it, an empty array when the metric has no statistics. Returns 0,
+ * -ENOMEM, or another negative errno with a sentence in err.
+ */
+NB_MUST_CHECK int compare_pairs(struct compare_result *res, char *err, size_t errlen);
 
 /* Frees the runs and the metric reports of res (not res->c). */
 void compare_result_free(struct compare_result *res);

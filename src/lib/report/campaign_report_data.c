@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "report/campaign_report.h"
+#include "report/pairs.h"
 #include "report/stats_report.h"
 #include "util/csv.h"
 
@@ -173,11 +174,9 @@ json_t *creport_to_json(const struct creport *r)
     /* --pairs all: every pair and the correction that applies to every comparison. */
     if (root && r->pairs &&
         (json_object_set(root, "pairs", r->pairs) ||
-         json_object_set_new(root, "correction",
-                             json_pack("{s:s, s:I, s:f, s:f}", "method", "bonferroni", "pairs",
-                                       (json_int_t)r->npairs, "family_confidence",
-                                       r->family_confidence, "comparison_confidence",
-                                       r->opts.confidence)))) {
+         json_object_set_new(
+             root, "correction",
+             report_pairs_correction_json(r->npairs, r->opts.confidence, r->family_confidence)))) {
         json_decref(root);
         root = NULL;
     }

@@ -13,6 +13,7 @@
 #include "report/campaign_report.h"
 #include "report/campaign_report_effects.h"
 #include "report/campaign_report_pairs.h"
+#include "report/pairs.h"
 #include "report/campaign_report_plot.h"
 
 static const char css[] =
@@ -329,7 +330,7 @@ static void print_pair(FILE *f, const json_t *p)
     }
     char chg[128];
     const char *verdict = json_string_value(json_object_get(p, "verdict"));
-    creport_pairs_change_text(p, chg, sizeof(chg));
+    report_pair_change(p, chg, sizeof(chg));
     fputs("</td><td>", f);
     esc(f, chg);
     fprintf(f, "</td><td>%.2g</td><td>%.2g</td><td class=\"%s\">",
@@ -347,7 +348,8 @@ static void print_pairs(FILE *f, const struct creport *r)
     char intro[512];
     if (!r->pairs)
         return;
-    creport_pairs_correction_text(r, intro, sizeof(intro));
+    report_pairs_correction(intro, sizeof(intro), r->npairs, r->opts.confidence,
+                            r->family_confidence);
     fputs("<section id=\"pairs\">\n<h2>Every pair (deciding metric)</h2>\n<p id=\"correction\">",
           f);
     esc(f, intro);

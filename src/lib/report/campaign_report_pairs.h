@@ -28,13 +28,8 @@ void creport_pairs_correct(struct creport *r);
  */
 NB_MUST_CHECK int creport_pairs(struct creport *r, uint64_t seed, char *err, size_t errlen);
 
-/*
- * The words the printers share: a pair of r->pairs' change with its
- * interval ("+2.53% [+1.20, +3.84]"), and the sentence that states the
- * correction. Both write at most n bytes to b.
+/* The words the printers share (a pair's change, the correction's sentence) are in report/pairs.h.
  */
-void creport_pairs_change_text(const json_t *p, char *b, size_t n);
-void creport_pairs_correction_text(const struct creport *r, char *b, size_t n);
 
 /* The "Every pair" section, text and Markdown; nothing without --pairs all. */
 void creport_print_pairs_text(FILE *f, const struct creport *r);
