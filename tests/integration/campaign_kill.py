@@ -21,7 +21,7 @@ import sys
 import tempfile
 import time
 
-from netab_helpers import TestFailure, netab_cmd, run_main, start
+from netab_helpers import TestFailure, netab_cmd, run_main, session_pids, start
 
 NETAB = sys.argv[1]
 KILLS = 20
@@ -50,24 +50,6 @@ PLANNED = 2 * 2 * (3 + 1)
 
 def fail(msg):
     raise TestFailure(msg)
-
-
-def session_pids(sid):
-    """Every live process whose session id is sid."""
-    pids = []
-    for d in os.listdir("/proc"):
-        if not d.isdigit():
-            continue
-        try:
-            with open(f"/proc/{d}/stat") as f:
-                fields = f.read().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        # Fields after "(comm)": state ppid pgrp session. A zombie is dead already
-        # (in a container, PID 1 may be slow or never reap orphans).
-        if int(fields[3]) == sid and fields[0] not in ("Z", "X"):
-            pids.append(int(d))
-    return pids
 
 
 def kill_session(p):

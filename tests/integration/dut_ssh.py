@@ -35,26 +35,10 @@ import tempfile
 import time
 
 from netab_helpers import (NetnsPair, Server, check, check_eq, netab_cmd, need_tools,
-                           require_root_netns, run_cmd, run_main, sh, start)
+                           require_root_netns, run_cmd, run_main, session_pids, sh, start)
 
 SSHD = "/usr/sbin/sshd"
 PORT = 5301
-
-
-def session_pids(sid):
-    """Every live process whose session id is sid (the killed controller's children)."""
-    pids = []
-    for d in os.listdir("/proc"):
-        if not d.isdigit():
-            continue
-        try:
-            with open(f"/proc/{d}/stat") as f:
-                fields = f.read().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[3]) == sid and fields[0] not in ("Z", "X"):
-            pids.append(int(d))
-    return pids
 
 
 class Dut:

@@ -963,6 +963,24 @@ def udp_ports_of_pid(pid, ns=None):
     return sorted(ports)
 
 
+def session_pids(sid):
+    """Every live process whose session id is sid (what a killed process group left behind)."""
+    pids = []
+    for d in os.listdir("/proc"):
+        if not d.isdigit():
+            continue
+        try:
+            with open(f"/proc/{d}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        # Fields after "(comm)": state ppid pgrp session. A zombie is dead already
+        # (in a container, PID 1 may be slow or never reap orphans).
+        if int(fields[3]) == sid and fields[0] not in ("Z", "X"):
+            pids.append(int(d))
+    return pids
+
+
 def udp_ports_of_pid_proc(pid):
     """Same as udp_ports_of_pid but from /proc/net/udp{,6} and /proc/PID/fd socket inodes."""
     inodes = set()

@@ -237,6 +237,22 @@ static void effect_text(const json_t *e, char *est, char *pct, char *p, size_t n
     snprintf(p, n, "p=%.2g", json_real_value(json_object_get(e, "p")));
 }
 
+void creport_effect_format(const json_t *e, struct creport_effect_text *t)
+{
+    snprintf(t->estimate, sizeof(t->estimate), "%+.4g [%+.4g, %+.4g]",
+             json_real_value(json_object_get(e, "estimate")),
+             json_real_value(json_object_get(e, "ci_low")),
+             json_real_value(json_object_get(e, "ci_high")));
+    if (json_is_real(json_object_get(e, "pct")))
+        snprintf(t->pct, sizeof(t->pct), "%+.1f%% [%+.1f, %+.1f]",
+                 json_real_value(json_object_get(e, "pct")),
+                 json_real_value(json_object_get(e, "pct_ci_low")),
+                 json_real_value(json_object_get(e, "pct_ci_high")));
+    else
+        snprintf(t->pct, sizeof(t->pct), "-");
+    snprintf(t->p, sizeof(t->p), "%.2g", json_real_value(json_object_get(e, "p")));
+}
+
 /* The heading of design d: "variant (big, small) x streams (1, 2), test=udp_stream, loss". */
 static void design_heading(const struct creport *r, const json_t *d, char *b, size_t n)
 {
@@ -359,19 +375,11 @@ void creport_print_effects_markdown(FILE *f, const struct creport *r)
                                    ? "interaction"
                                    : json_string_value(json_object_get(
                                          json_object_get(d, k ? "factor_b" : "factor_a"), "name"));
+            struct creport_effect_text t;
+            creport_effect_format(e, &t);
             fputs("| ", f);
             creport_md_text(f, name);
-            fprintf(f, " | %+.4g [%+.4g, %+.4g] | ",
-                    json_real_value(json_object_get(e, "estimate")),
-                    json_real_value(json_object_get(e, "ci_low")),
-                    json_real_value(json_object_get(e, "ci_high")));
-            if (json_is_real(json_object_get(e, "pct")))
-                fprintf(f, "%+.1f%% [%+.1f, %+.1f]", json_real_value(json_object_get(e, "pct")),
-                        json_real_value(json_object_get(e, "pct_ci_low")),
-                        json_real_value(json_object_get(e, "pct_ci_high")));
-            else
-                fputs("-", f);
-            fprintf(f, " | %.2g |\n", json_real_value(json_object_get(e, "p")));
+            fprintf(f, " | %s | %s | %s |\n", t.estimate, t.pct, t.p);
         }
     }
 }

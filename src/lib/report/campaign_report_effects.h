@@ -37,4 +37,12 @@ void creport_effects_intro(const struct creport *r, char *b, size_t n);
 void creport_print_effects_text(FILE *f, const struct creport *r);
 void creport_print_effects_markdown(FILE *f, const struct creport *r);
 
+/* One effect's numbers as the Markdown and HTML tables print them. */
+struct creport_effect_text {
+    char estimate[96]; /* "+1.234e+06 [+1.0e+06, +1.5e+06]" */
+    char pct[64];      /* "+5.1% [+2.0, +8.2]", or "-" without a percentage */
+    char p[32];
+};
+void creport_effect_format(const json_t *e, struct creport_effect_text *t);
+
 #endif

@@ -368,17 +368,9 @@ static void print_effect(FILE *f, const char *name, const char *key, const json_
 {
     fprintf(f, "<tr data-effect=\"%s\"><th scope=\"row\">", key);
     esc(f, name);
-    fprintf(f, "</th><td>%+.4g [%+.4g, %+.4g]</td><td>",
-            json_real_value(json_object_get(e, "estimate")),
-            json_real_value(json_object_get(e, "ci_low")),
-            json_real_value(json_object_get(e, "ci_high")));
-    if (json_is_real(json_object_get(e, "pct")))
-        fprintf(f, "%+.1f%% [%+.1f, %+.1f]", json_real_value(json_object_get(e, "pct")),
-                json_real_value(json_object_get(e, "pct_ci_low")),
-                json_real_value(json_object_get(e, "pct_ci_high")));
-    else
-        fputs("-", f);
-    fprintf(f, "</td><td>%.2g</td></tr>\n", json_real_value(json_object_get(e, "p")));
+    struct creport_effect_text t;
+    creport_effect_format(e, &t);
+    fprintf(f, "</th><td>%s</td><td>%s</td><td>%s</td></tr>\n", t.estimate, t.pct, t.p);
 }
 
 /* Design d (number i of r->effects) as a table captioned by its heading. */
