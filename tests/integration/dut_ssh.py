@@ -389,6 +389,24 @@ def default_identity(netab, dut, pair, tmp):
     for run in runs:
         check_eq(run.get("dut_identity"), want, "the recorded DUT identity")
     check_eq(dut.boot_lines(), [], "no boot: the identity matched")
+    # A variant whose boot leaves the DUT on another kernel: the reason names both identities,
+    # each the composite text on one line ("release: X; version: ...").
+    db2 = os.path.join(tmp, "default-never.db")
+    path2 = os.path.join(tmp, "default-never.yaml")
+    never = text.replace("name: a\n", "name: never\n").replace(
+        f"expect: '^release: {release}$'", "expect: '^release: no-such-kernel$'")
+    never = re.sub(r"boot: .*\n", "boot: 'true'\n", never)
+    with open(path2, "w") as f:
+        f.write(never)
+    netab_cmd(netab, "experiment", "run", "--db", db2, path2, netns=pair.ns_a, timeout=300,
+              expect_rc=1)
+    runs = runs_of(netab, db2, only_experiment(db2))
+    check_eq([x["status"] for x in runs], ["failed", "failed"], "runs of a kernel never reached")
+    shown = want.replace("\n", "; ")[:200]
+    for run in runs:
+        err = run.get("error") or ""
+        check("\n" not in err and f"identity is '{shown}" in err and "before the boot: '" in err,
+              "the reason names both identities, each on one line", err)
     print("default identity: netab env --identity on the DUT, anchored per line", flush=True)
 
 

@@ -369,6 +369,25 @@ void dut_close(struct dut *d)
 }
 
 /*
+ * identity for a message: the default identity has one fact per line,
+ * shown as "release: X; version: ..." so that progress lines and a run's
+ * reason stay one line. The recorded identity keeps its newlines.
+ */
+static void one_line(const char *identity, char *out, size_t len)
+{
+    size_t u = 0;
+    for (const char *p = identity; *p && u + 3 < len; p++) {
+        if (*p == '\n') {
+            out[u++] = ';';
+            out[u++] = ' ';
+        } else {
+            out[u++] = *p;
+        }
+    }
+    out[u] = '\0';
+}
+
+/*
  * Does identity match re? ^ and $ also match at each line's start and end,
  * since the default identity is one "key: value" line per fact. A regex that
  * does not compile (checked at load) never matches.
@@ -479,12 +498,14 @@ int dut_prepare_run(struct dut *d, const struct exp_variant *v, bool reboot, cha
         }
     }
     bool match = !v->expect || matches(v->expect, before);
+    char shown_before[DUT_IDENTITY_MAX], shown_after[DUT_IDENTITY_MAX];
+    one_line(before, shown_before, sizeof(shown_before));
     if (reboot || !match) {
         if (!v->boot) {
             snprintf(why, whylen,
                      "the DUT's identity '%.300s' does not match variant %s's expect '%.200s', "
                      "and the variant has no boot to reach it",
-                     before, v->name, v->expect);
+                     shown_before, v->name, v->expect);
             return 0;
         }
         uint64_t t0 = clock_now_ns();
@@ -494,9 +515,10 @@ int dut_prepare_run(struct dut *d, const struct exp_variant *v, bool reboot, cha
         char after[DUT_IDENTITY_MAX] = "";
         if (!rc)
             rc = dut_identity(d, after, sizeof(after), why, whylen);
+        one_line(after, shown_after, sizeof(shown_after));
         if (!rc)
             say(d, "dut: %s is up %.1f s after its boot began; identity '%.200s'", d->cfg->ssh,
-                (double)(clock_now_ns() - t0) / 1e9, after);
+                (double)(clock_now_ns() - t0) / 1e9, shown_after);
         if (rc) {
             *verdict = rc == -EINTR ? DUT_INTERRUPTED : DUT_FAILED;
             return rc == -ENOMEM ? rc : 0;
@@ -505,7 +527,7 @@ int dut_prepare_run(struct dut *d, const struct exp_variant *v, bool reboot, cha
             snprintf(why, whylen,
                      "after its boot the DUT's identity is '%.300s', which does not match variant "
                      "%s's expect '%.200s' (before the boot: '%.300s'); nothing was measured",
-                     after, v->name, v->expect, before);
+                     shown_after, v->name, v->expect, shown_before);
             snprintf(identity, idlen, "%s", after);
             return 0;
         }
