@@ -123,9 +123,10 @@ static int take_iperf3(const char *name, size_t line, json_t *doc, struct input_
 }
 
 /* A document at line, or each element of an array of documents. */
-static int take_json(const char *name, size_t line, json_t *doc, struct runs *rs, char *err,
+static int take_json(const char *name, size_t line, json_t *doc, void *ctx, char *err,
                      size_t errlen)
 {
+    struct runs *rs = ctx;
     size_t i;
     json_t *el;
     if (!json_is_array(doc)) {
@@ -148,30 +149,7 @@ static int take_json(const char *name, size_t line, json_t *doc, struct runs *rs
 static int parse_iperf3(const char *name, const char *buf, size_t len, struct runs *rs, char *err,
                         size_t errlen)
 {
-    size_t pos = 0, line = 1;
-    for (;;) {
-        while (pos < len && strchr(" \t\r\n", buf[pos])) {
-            line += buf[pos] == '\n';
-            pos++;
-        }
-        if (pos >= len)
-            return 0;
-        json_error_t je;
-        json_t *doc = json_loadb(buf + pos, len - pos, JSON_DISABLE_EOF_CHECK, &je);
-        if (!doc)
-            return err_set(err, errlen, EINVAL, "%s:%zu: invalid JSON: %s", name,
-                           line + (size_t)(je.line > 0 ? je.line - 1 : 0), je.text);
-        int e = take_json(name, line, doc, rs, err, errlen);
-        json_decref(doc);
-        if (e)
-            return e;
-        size_t used = (size_t)je.position;
-        if (used == 0)
-            return err_set(err, errlen, EINVAL, "%s:%zu: invalid JSON", name, line);
-        for (size_t k = pos; k < pos + used && k < len; k++)
-            line += buf[k] == '\n';
-        pos += used;
-    }
+    return input_json_each(name, buf, len, take_json, rs, err, errlen);
 }
 
 /* The values of one iperf2 metric, one per run; NULL values when the metric does not apply. */

@@ -98,8 +98,8 @@ static int take_document(const char *name, size_t line, json_t *doc, const struc
     return rc ? err_set(err, errlen, rc, "%s:%zu: out of memory", name, line) : 0;
 }
 
-int input_parse_json(const char *name, const char *buf, size_t len, const struct input_opts *o,
-                     struct input_values *out, char *err, size_t errlen)
+int input_json_each(const char *name, const char *buf, size_t len, input_json_take_fn take,
+                    void *ctx, char *err, size_t errlen)
 {
     size_t pos = 0, line = 1;
     for (;;) {
@@ -108,25 +108,13 @@ int input_parse_json(const char *name, const char *buf, size_t len, const struct
             pos++;
         }
         if (pos >= len)
-            break;
+            return 0;
         json_error_t je;
         json_t *doc = json_loadb(buf + pos, len - pos, JSON_DISABLE_EOF_CHECK, &je);
         if (!doc)
             return err_set(err, errlen, EINVAL, "%s:%zu: invalid JSON: %s", name,
                            line + (size_t)(je.line > 0 ? je.line - 1 : 0), je.text);
-        int rc = 0;
-        if (json_is_array(doc)) {
-            size_t i;
-            json_t *el;
-            json_array_foreach(doc, i, el)
-            {
-                rc = take_document(name, line, el, o, out, err, errlen);
-                if (rc)
-                    break;
-            }
-        } else {
-            rc = take_document(name, line, doc, o, out, err, errlen);
-        }
+        int rc = take(name, line, doc, ctx, err, errlen);
         json_decref(doc);
         if (rc)
             return rc;
@@ -138,5 +126,34 @@ int input_parse_json(const char *name, const char *buf, size_t len, const struct
             line += buf[k] == '\n';
         pos += used;
     }
+}
+
+struct json_values {
+    const struct input_opts *o;
+    struct input_values *out;
+};
+
+/* One document, or each element of an array of documents. */
+static int take_values(const char *name, size_t line, json_t *doc, void *ctx, char *err,
+                       size_t errlen)
+{
+    struct json_values *jv = ctx;
+    if (!json_is_array(doc))
+        return take_document(name, line, doc, jv->o, jv->out, err, errlen);
+    size_t i;
+    json_t *el;
+    json_array_foreach(doc, i, el)
+    {
+        int rc = take_document(name, line, el, jv->o, jv->out, err, errlen);
+        if (rc)
+            return rc;
+    }
     return 0;
+}
+
+int input_parse_json(const char *name, const char *buf, size_t len, const struct input_opts *o,
+                     struct input_values *out, char *err, size_t errlen)
+{
+    struct json_values jv = {o, out};
+    return input_json_each(name, buf, len, take_values, &jv, err, errlen);
 }
