@@ -21,6 +21,7 @@
 #include "proto/probe.h"
 #include "proto/server.h"
 #include "util/clock.h"
+#include "util/regex.h"
 
 char *dut_quote(const char *s)
 {
@@ -395,7 +396,7 @@ static void one_line(const char *identity, char *out, size_t len)
 static bool matches(const char *re, const char *identity)
 {
     regex_t r;
-    if (regcomp(&r, re, REG_EXTENDED | REG_NOSUB | REG_NEWLINE))
+    if (regex_compile(&r, re, REG_NOSUB | REG_NEWLINE, NULL, 0))
         return false;
     bool m = !regexec(&r, identity, 0, NULL, 0);
     regfree(&r);

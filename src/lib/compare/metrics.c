@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "input/json_path.h"
+#include "util/regex.h"
 
 static const struct compare_metric builtins[] = {
     {"throughput", "end.receiver.bits_per_second", "bit/s", false, true},
@@ -60,12 +61,9 @@ int compare_metric_from_json(const char *text, const char *path, double *out, ch
 int compare_regex_check(const char *re, char *err, size_t errlen)
 {
     regex_t rx;
-    int rc = regcomp(&rx, re, REG_EXTENDED);
-    if (rc) {
-        char why[128];
-        regerror(rc, &rx, why, sizeof(why));
-        return err_set(err, errlen, EINVAL, "'%s' is not a valid regular expression: %s", re, why);
-    }
+    int rc = regex_compile(&rx, re, 0, err, errlen);
+    if (rc)
+        return rc;
     size_t groups = rx.re_nsub;
     regfree(&rx);
     if (groups != 1)
@@ -79,8 +77,9 @@ int compare_metric_from_regex(const char *text, const char *re, double *out, cha
                               size_t errlen)
 {
     regex_t rx;
-    if (regcomp(&rx, re, REG_EXTENDED))
-        return err_set(err, errlen, EINVAL, "'%s' is not a valid regular expression", re);
+    int rc = regex_compile(&rx, re, 0, err, errlen);
+    if (rc)
+        return rc;
     regmatch_t m[2], last[2];
     bool found = false;
     const char *p = text, *end = text + strlen(text);

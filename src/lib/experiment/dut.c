@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "experiment/exp_priv.h"
+#include "util/regex.h"
 
 enum { D_SSH, D_OPTS, D_SERVER, D_PORT, D_START, D_NETAB, D_IDENTITY, D_BOOT_TIMEOUT, D_COUNT };
 static const char *const dut_keys[D_COUNT] = {
@@ -156,12 +157,9 @@ bool exp_get_regex(struct exp_ctx *c, yaml_node_t *n, const char *key, char **ou
     if (!exp_get_string(c, n, key, out))
         return false;
     regex_t re;
-    int rc = regcomp(&re, *out, REG_EXTENDED | REG_NOSUB | REG_NEWLINE);
-    if (rc) {
-        char why[160];
-        regerror(rc, &re, why, sizeof(why));
-        exp_err(c, n, "'%s': '%.80s' is not a valid extended regular expression: %s", key, *out,
-                why);
+    char why[NB_ERRLEN];
+    if (regex_compile(&re, *out, REG_NOSUB | REG_NEWLINE, why, sizeof(why))) {
+        exp_err(c, n, "'%s': %s", key, why);
         return false;
     }
     regfree(&re);

@@ -137,7 +137,11 @@ static void test_dut_errors(void **state)
            {10, 23, "hook 'prepare': 'on' must be 'dut' or 'local', not 'elsewhere'"},
            {13, 5, "variant 'a' has no 'boot', which reset: reboot with a 'dut' runs before"},
            {14, 13, "'expect': '((' is not a valid extended regular expression"},
-           {17, 12, "'setup' must be a command or a mapping {run: CMD, on: dut|local}"});
+           {17, 12, "'setup' must be a command or a mapping {run: CMD, on: dut|local}"},
+           {20, 13,
+            "'expect': '((a{1,100}){1,100}){1,100}' is too large once its repetitions are "
+            "unrolled (1000000 atoms, at most 10000)"},
+           {23, 13, "'expect': '^release: (6)\\1' uses a back-reference"});
     EXPECT("bad_nodut.yaml", {3, 5, "variant 'a' has 'boot', which needs a 'dut' section"});
 }
 
