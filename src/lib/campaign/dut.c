@@ -416,16 +416,21 @@ static void say(const struct dut *d, const char *fmt, ...)
     d->say(msg, d->say_arg);
 }
 
+/* The end of dut.boot_timeout seconds counted from t0 (clock_now_ns()). */
+static uint64_t boot_deadline(const struct dut *d, uint64_t t0)
+{
+    return t0 + (uint64_t)(d->cfg->boot_timeout * 1e9);
+}
+
 /*
  * Polls until ssh answers and (when the runs target it) the DUT's netab
- * server answers a hello, for
- * at most dut.boot_timeout seconds. Seeing the DUT go down is not required:
- * a fast kexec may come and go between two polls. Returns 0, -ETIMEDOUT
- * with the last reason in why, or -EINTR when a signal asked to stop.
+ * server answers a hello, until the clock reaches `until` (polling at least
+ * once). Seeing the DUT go down is not required: a fast kexec may come and
+ * go between two polls. Returns 0, -ETIMEDOUT with the last reason in why,
+ * or -EINTR when a signal asked to stop.
  */
-static int wait_up(struct dut *d, char *why, size_t len)
+static int wait_up(struct dut *d, uint64_t until, char *why, size_t len)
 {
-    uint64_t until = clock_now_ns() + (uint64_t)(d->cfg->boot_timeout * 1e9);
     char last[NB_ERRLEN * 2] = "nothing tried";
     do {
         if (!run_checked(d, "ssh", "true", DUT_SSH_CALL_S, NULL, last, sizeof(last)) &&
@@ -444,9 +449,11 @@ static int wait_up(struct dut *d, char *why, size_t len)
 }
 
 /*
- * Runs v's boot on the DUT. An ssh that loses its connection (exit status
- * 255, or killed by ServerAlive) is what a reboot looks like, so only an
- * exit status of the command itself (1..254) fails the boot.
+ * Runs v's boot on the DUT, for at most dut.boot_timeout seconds: the boot
+ * and the wait after it share that deadline. An ssh that loses its
+ * connection (exit status 255, or killed by ServerAlive or the deadline) is
+ * what a reboot looks like, so only an exit status of the command itself
+ * (1..254) fails the boot.
  */
 static int boot(struct dut *d, const struct exp_variant *v, char *const env[], char *why,
                 size_t len)
@@ -490,7 +497,7 @@ int dut_prepare_run(struct dut *d, const struct exp_variant *v, bool reboot, cha
     if (rc) {
         say(d, "dut: %s; waiting up to %g s for it", e, d->cfg->boot_timeout);
         /* Down, perhaps still booting after a crash of ours: wait for it as after a boot. */
-        rc = wait_up(d, why, whylen);
+        rc = wait_up(d, boot_deadline(d, clock_now_ns()), why, whylen);
         if (!rc)
             rc = dut_identity(d, before, sizeof(before), why, whylen);
         if (rc) {
@@ -512,7 +519,7 @@ int dut_prepare_run(struct dut *d, const struct exp_variant *v, bool reboot, cha
         uint64_t t0 = clock_now_ns();
         rc = boot(d, v, env, why, whylen);
         if (!rc)
-            rc = wait_up(d, why, whylen);
+            rc = wait_up(d, boot_deadline(d, t0), why, whylen);
         char after[DUT_IDENTITY_MAX] = "";
         if (!rc)
             rc = dut_identity(d, after, sizeof(after), why, whylen);
