@@ -13,6 +13,11 @@ Bonferroni-corrected as `netab report --pairs all` does.
 * Two variants: one pair, no correction; --until-ci composes the looks'
   correction with the pairs'; --pairs baseline and no --pairs leave the
   members out; --pairs foo exits 2 naming the accepted values.
+* --until-ci with --pairs all judges every pair's interval: a baseline far
+  above two noisy variants makes the baseline comparisons narrow (the target
+  is met at the first look without --pairs all) while the pair of the two
+  noisy variants stays wide, so with --pairs all every planned look is made
+  and the target is reported as not reached.
 """
 import os
 import re
@@ -157,9 +162,44 @@ def edges(netab):
     log("ok: two variants, --pairs baseline, --pairs foo, --until-ci")
 
 
+def halfwidth(c, low, high):
+    return max(c - low, high - c)
+
+
+def until_ci_pairs(netab, d):
+    def args(sub, *extra):
+        e = os.path.join(d, sub)
+        os.makedirs(e)
+        return ["compare", "--runs", "2", "--seed", "1", "--until-ci", "5", "--max-runs", "12",
+                "--metric-regex", "value ([0-9]+)", "--json", *extra,
+                "--variant", "a", "--cmd", counter_cmd(e, "a", 1000, 3),
+                "--variant", "b", "--cmd", counter_cmd(e, "b", 100, 29),
+                "--variant", "c", "--cmd", counter_cmd(e, "c", 100, 31)]
+    base = netab_cmd(netab, *args("baseline"), expect_rc=1).doc
+    sched = base["schedule"]
+    check_eq((sched["looks_done"], sched["rounds"], sched["target_reached"]), (1, 5, True),
+             "baseline comparisons only: the target is met at the first look")
+    deciding = [m for m in base["metrics"] if m["decides"]][0]
+    for k in deciding["stats"]["comparisons"]:
+        check(halfwidth(k["rel_change"], k["rel_change_ci_low"], k["rel_change_ci_high"]) <= 0.05,
+              "a narrow baseline comparison", k)
+    doc = netab_cmd(netab, *args("all", "--pairs", "all"), expect_rc=1).doc
+    sched = doc["schedule"]
+    check_eq((sched["looks_done"], sched["rounds"], sched["target_reached"]),
+             (sched["looks_planned"], 12, False), "every pair: all looks, target not reached")
+    check("the --until-ci target of +-5% was not reached in 12 rounds" in doc["exit_reason"],
+          "exit reason says so", doc["exit_reason"])
+    widths = {(p["a"], p["b"]): halfwidth(p["rel_change_pct"], p["rel_change_ci_low_pct"],
+                                          p["rel_change_ci_high_pct"]) for p in doc["pairs"]}
+    check(widths[("b", "c")] > 5 and widths[("a", "b")] <= 5 and widths[("a", "c")] <= 5,
+          "only the pair of the noisy variants is wide", widths)
+    log("ok: --until-ci --pairs all judges every pair:", widths)
+
+
 def body(netab):
     d = tempfile.mkdtemp(prefix="netab-compare-pairs-")
     try:
+        until_ci_pairs(netab, d)
         edges(netab)
         deterministic(netab, d)
         loopback(netab)

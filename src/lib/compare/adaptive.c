@@ -3,6 +3,7 @@
  * pre-planned looks of adaptive stopping (compare/result.h, docs/compare.md).
  */
 #include <errno.h>
+#include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,7 +53,47 @@ static void on_event(const struct campaign_event *ev, const char *msg, void *arg
         x->p->run(res, r, x->p->arg);
 }
 
-/* At a look: is every relative change's interval within +-until_ci? Returns 0 or -ENOMEM. */
+/* The wider side of a relative change's interval, INFINITY when it has none. */
+static double halfwidth(double rel, double low, double high)
+{
+    double hw = fmax(rel - low, high - rel);
+    return isfinite(hw) ? hw : INFINITY;
+}
+
+/* The widest half-width among the pairs of --pairs all (JSON in percent). */
+static int pairs_halfwidth(struct compare_result *res, const struct compare_metric_report *m,
+                           double *worst)
+{
+    char err[NB_ERRLEN];
+    json_t *pairs = json_array();
+    int rc = pairs ? compare_pairs_of(res, m, pairs, err, sizeof(err)) : -ENOMEM;
+    if (rc) {
+        json_decref(pairs);
+        *worst = INFINITY; /* no intervals to judge by: go on to the next look */
+        return rc == -ENOMEM ? rc : 0;
+    }
+    size_t i;
+    json_t *p;
+    json_array_foreach(pairs, i, p)
+    {
+        json_t *rel = json_object_get(p, "rel_change_pct");
+        json_t *low = json_object_get(p, "rel_change_ci_low_pct");
+        json_t *high = json_object_get(p, "rel_change_ci_high_pct");
+        double hw = json_is_number(rel) && json_is_number(low) && json_is_number(high)
+                        ? halfwidth(json_number_value(rel), json_number_value(low),
+                                    json_number_value(high)) /
+                              100
+                        : INFINITY;
+        *worst = fmax(*worst, hw);
+    }
+    json_decref(pairs);
+    return 0;
+}
+
+/*
+ * At a look: is every relative change's interval within +-until_ci (with
+ * --pairs all, that of every pair)? Returns 0 or -ENOMEM.
+ */
 static int look(struct compare_result *res, bool *reached)
 {
     struct compare_metric_report m;
@@ -62,13 +103,13 @@ static int look(struct compare_result *res, bool *reached)
     double worst = m.ok ? 0 : INFINITY;
     for (size_t v = 1; m.ok && v < m.r.nsets; v++) {
         const struct stats_verdict *vd = &m.r.cmps[v - 1].c.verdict;
-        double hw = fmax(vd->rel - vd->rel_low, vd->rel_high - vd->rel);
-        worst = isfinite(hw) ? fmax(worst, hw) : INFINITY;
+        worst = fmax(worst, halfwidth(vd->rel, vd->rel_low, vd->rel_high));
     }
+    int rc = m.ok && res->c->cfg->pairs_all ? pairs_halfwidth(res, &m, &worst) : 0;
     compare_metric_report_free(&m);
     res->worst_halfwidth = worst;
     *reached = worst <= res->c->cfg->until_ci;
-    return 0;
+    return rc;
 }
 
 /* The measured rounds after which to look: cfg's runs, or the adaptive sequence. */

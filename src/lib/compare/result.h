@@ -112,6 +112,11 @@ void compare_pairs_correct(struct compare_result *res);
  */
 NB_MUST_CHECK int compare_pairs(struct compare_result *res, char *err, size_t errlen);
 
+/* Appends to out every pair of d's variants as compare_pairs() makes them. */
+NB_MUST_CHECK int compare_pairs_of(const struct compare_result *res,
+                                   const struct compare_metric_report *d, json_t *out, char *err,
+                                   size_t errlen);
+
 /* Frees the runs and the metric reports of res (not res->c). */
 void compare_result_free(struct compare_result *res);
 
