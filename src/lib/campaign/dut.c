@@ -9,7 +9,6 @@
 #include <limits.h>
 #include <netdb.h>
 #include <stdarg.h>
-#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,7 +20,7 @@
 #include "proto/probe.h"
 #include "proto/server.h"
 #include "util/clock.h"
-#include "util/regex.h"
+#include "util/pattern.h"
 
 char *dut_quote(const char *s)
 {
@@ -390,17 +389,19 @@ static void one_line(const char *identity, char *out, size_t len)
 
 /*
  * Does identity match re? ^ and $ also match at each line's start and end,
- * since the default identity is one "key: value" line per fact. A regex that
- * does not compile (checked at load) never matches.
+ * since the default identity is one "key: value" line per fact. A pattern
+ * that does not compile (checked at load) or whose match stops at the
+ * backtracking limit never matches.
  */
 static bool matches(const char *re, const char *identity)
 {
-    regex_t r;
-    if (regex_compile(&r, re, REG_NOSUB | REG_NEWLINE, NULL, 0))
+    struct pattern *p;
+    size_t m[4];
+    if (pattern_compile(&p, re, PATTERN_LINES, NULL, 0))
         return false;
-    bool m = !regexec(&r, identity, 0, NULL, 0);
-    regfree(&r);
-    return m;
+    bool found = pattern_find(p, identity, strlen(identity), 0, m, NULL, 0) == 1;
+    pattern_free(p);
+    return found;
 }
 
 static void say(const struct dut *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -3,12 +3,12 @@
 #include <errno.h>
 #include <jansson.h>
 #include <math.h>
-#include <regex.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "input/json_path.h"
-#include "util/regex.h"
+#include "util/pattern.h"
 
 static const struct compare_metric builtins[] = {
     {"throughput", "end.receiver.bits_per_second", "bit/s", false, true},
@@ -60,12 +60,12 @@ int compare_metric_from_json(const char *text, const char *path, double *out, ch
 
 int compare_regex_check(const char *re, char *err, size_t errlen)
 {
-    regex_t rx;
-    int rc = regex_compile(&rx, re, 0, err, errlen);
+    struct pattern *p;
+    int rc = pattern_compile(&p, re, 0, err, errlen);
     if (rc)
         return rc;
-    size_t groups = rx.re_nsub;
-    regfree(&rx);
+    size_t groups = pattern_groups(p);
+    pattern_free(p);
     if (groups != 1)
         return err_set(err, errlen, EINVAL,
                        "'%s' has %zu capture groups; it needs exactly one around the number", re,
@@ -76,31 +76,32 @@ int compare_regex_check(const char *re, char *err, size_t errlen)
 int compare_metric_from_regex(const char *text, const char *re, double *out, char *err,
                               size_t errlen)
 {
-    regex_t rx;
-    int rc = regex_compile(&rx, re, 0, err, errlen);
+    struct pattern *p;
+    int rc = pattern_compile(&p, re, 0, err, errlen);
     if (rc)
         return rc;
-    regmatch_t m[2], last[2];
+    size_t m[4], so = 0, eo = 0, from = 0, end = strlen(text);
     bool found = false;
-    const char *p = text, *end = text + strlen(text);
-    while (p <= end && !regexec(&rx, p, 2, m, p == text ? 0 : REG_NOTBOL)) {
-        if (m[1].rm_so >= 0) {
+    while (from <= end && (rc = pattern_find(p, text, end, from, m, err, errlen)) == 1) {
+        if (m[2] != SIZE_MAX) {
             found = true;
-            last[1].rm_so = m[1].rm_so + (p - text);
-            last[1].rm_eo = m[1].rm_eo + (p - text);
+            so = m[2];
+            eo = m[3];
         }
         /* An empty match must still advance, or the loop would never end. */
-        p += m[0].rm_eo > 0 ? m[0].rm_eo : 1;
+        from = m[1] > m[0] ? m[1] : m[1] + 1;
     }
-    regfree(&rx);
+    pattern_free(p);
+    if (rc < 0)
+        return rc;
     if (!found)
         return err_set(err, errlen, ENOENT, "no match for /%s/ in the output", re);
     char num[64];
-    size_t len = (size_t)(last[1].rm_eo - last[1].rm_so);
+    size_t len = eo - so;
     if (len == 0 || len >= sizeof(num))
         return err_set(err, errlen, EINVAL, "/%s/ captured %s", re,
                        len ? "a value too long to be a number" : "an empty string");
-    memcpy(num, text + last[1].rm_so, len);
+    memcpy(num, text + so, len);
     num[len] = '\0';
     char *e;
     errno = 0;

@@ -34,7 +34,7 @@ NB_MUST_CHECK int compare_metric_from_json(const char *text, const char *path, d
                                            char *err, size_t errlen);
 
 /*
- * Compiles re (POSIX extended) and checks that it has exactly one capture
+ * Compiles re (util/pattern.h: PCRE2) and checks that it has exactly one capture
  * group. Returns 0 or -EINVAL with the reason in err.
  */
 NB_MUST_CHECK int compare_regex_check(const char *re, char *err, size_t errlen);

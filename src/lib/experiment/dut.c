@@ -7,13 +7,12 @@
  */
 #include <errno.h>
 #include <math.h>
-#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "experiment/exp_priv.h"
-#include "util/regex.h"
+#include "util/pattern.h"
 
 enum { D_SSH, D_OPTS, D_SERVER, D_PORT, D_START, D_NETAB, D_IDENTITY, D_BOOT_TIMEOUT, D_COUNT };
 static const char *const dut_keys[D_COUNT] = {
@@ -156,14 +155,15 @@ bool exp_get_regex(struct exp_ctx *c, yaml_node_t *n, const char *key, char **ou
 {
     if (!exp_get_string(c, n, key, out))
         return false;
-    regex_t re;
+    struct pattern *p;
     char why[NB_ERRLEN];
-    if (regex_compile(&re, *out, REG_NOSUB | REG_NEWLINE, why, sizeof(why))) {
+    int rc = pattern_compile(&p, *out, PATTERN_LINES, why, sizeof(why));
+    if (rc == -ENOMEM)
+        c->oom = true;
+    else if (rc)
         exp_err(c, n, "'%s': %s", key, why);
-        return false;
-    }
-    regfree(&re);
-    return true;
+    pattern_free(p);
+    return rc == 0;
 }
 
 /* The first DUT-only feature of variant v, or NULL. */

@@ -81,7 +81,7 @@ void exp_parse_dut(struct exp_ctx *c, yaml_node_t *n, struct experiment *e);
  * Sets *out and *on_dut; reports its own errors and returns false.
  */
 bool exp_get_hook(struct exp_ctx *c, yaml_node_t *n, const char *key, char **out, bool *on_dut);
-/* A variant's expect: a POSIX extended regular expression that must compile. */
+/* A variant's expect: a regular expression that must compile (util/pattern.h). */
 bool exp_get_regex(struct exp_ctx *c, yaml_node_t *n, const char *key, char **out);
 /*
  * The checks across sections once everything is parsed: `on: dut`, boot and

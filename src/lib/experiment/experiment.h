@@ -103,7 +103,7 @@ struct exp_variant {
     char *layout;     /* code layout file of the variant's build (netab layout); NULL if none */
     bool setup_on_dut, teardown_on_dut; /* `on: dut`: the hook runs on the DUT over ssh */
     char *boot;    /* command run on the DUT that boots it into this variant; NULL if none */
-    char *expect;  /* POSIX extended regex the DUT's identity must match; NULL if none */
+    char *expect;  /* PCRE2 pattern the DUT's identity must match; NULL if none */
     int line, col; /* where the variant starts in the file */
 };
 
