@@ -407,6 +407,22 @@ def default_identity(netab, dut, pair, tmp):
         err = run.get("error") or ""
         check("\n" not in err and f"identity is '{shown}" in err and "before the boot: '" in err,
               "the reason names both identities, each on one line", err)
+    # A catastrophic expect (2^19 ways to fail at each line start) reaches the match budget on
+    # the real identity: the runs fail naming the pattern and the limit, and nothing is booted.
+    dut.reset()
+    db3 = os.path.join(tmp, "default-catastrophic.db")
+    path3 = os.path.join(tmp, "default-catastrophic.yaml")
+    with open(path3, "w") as f:
+        f.write(text.replace(f"expect: '^release: {release}$'", "expect: '(?:.|.){19}$'"))
+    netab_cmd(netab, "experiment", "run", "--db", db3, path3, netns=pair.ns_a, timeout=300,
+              expect_rc=1)
+    runs = runs_of(netab, db3, only_experiment(db3))
+    check_eq([x["status"] for x in runs], ["failed", "failed"], "runs of a catastrophic expect")
+    for run in runs:
+        err = run.get("error") or ""
+        check("variant a's expect could not be checked: matching '(?:.|.){19}$' against" in err
+              and "reached its backtracking limit" in err, "the reason names pattern and limit", err)
+    check_eq(dut.boot_lines(), [], "no boot on an expect that could not be checked")
     print("default identity: netab env --identity on the DUT, anchored per line", flush=True)
 
 

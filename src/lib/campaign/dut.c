@@ -388,20 +388,31 @@ static void one_line(const char *identity, char *out, size_t len)
 }
 
 /*
- * Does identity match re? ^ and $ also match at each line's start and end,
- * since the default identity is one "key: value" line per fact. A pattern
- * that does not compile (checked at load) or whose match stops at the
- * backtracking limit never matches.
+ * Does identity match v's expect (true when it has none)? ^ and $ also match
+ * at each line's start and end, since the default identity is one
+ * "key: value" line per fact. Returns 0, or -ENOMEM or another negative
+ * errno (the match reached a limit of util/pattern.h) with why saying so:
+ * such a run fails rather than boot on an answer nobody has.
  */
-static bool matches(const char *re, const char *identity)
+static int expect_matches(const struct exp_variant *v, const char *identity, bool *match, char *why,
+                          size_t whylen)
 {
+    *match = true;
+    if (!v->expect)
+        return 0;
     struct pattern *p;
     size_t m[4];
-    if (pattern_compile(&p, re, PATTERN_LINES, NULL, 0))
-        return false;
-    bool found = pattern_find(p, identity, strlen(identity), 0, m, NULL, 0) == 1;
-    pattern_free(p);
-    return found;
+    char e[NB_ERRLEN];
+    int rc = pattern_compile(&p, v->expect, PATTERN_LINES, e, sizeof(e));
+    if (!rc) {
+        rc = pattern_find(p, identity, strlen(identity), 0, m, e, sizeof(e));
+        pattern_free(p);
+    }
+    if (rc < 0)
+        return err_set(why, whylen, -rc, "variant %s's expect could not be checked: %s", v->name,
+                       e);
+    *match = rc == 1;
+    return 0;
 }
 
 static void say(const struct dut *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -506,7 +517,11 @@ int dut_prepare_run(struct dut *d, const struct exp_variant *v, bool reboot, cha
             return rc == -ENOMEM ? rc : 0;
         }
     }
-    bool match = !v->expect || matches(v->expect, before);
+    bool match;
+    if ((rc = expect_matches(v, before, &match, why, whylen))) {
+        *verdict = DUT_FAILED;
+        return rc == -ENOMEM ? rc : 0;
+    }
     char shown_before[DUT_IDENTITY_MAX], shown_after[DUT_IDENTITY_MAX];
     one_line(before, shown_before, sizeof(shown_before));
     if (reboot || !match) {
@@ -532,7 +547,12 @@ int dut_prepare_run(struct dut *d, const struct exp_variant *v, bool reboot, cha
             *verdict = rc == -EINTR ? DUT_INTERRUPTED : DUT_FAILED;
             return rc == -ENOMEM ? rc : 0;
         }
-        if (v->expect && !matches(v->expect, after)) {
+        if ((rc = expect_matches(v, after, &match, why, whylen))) {
+            *verdict = DUT_FAILED;
+            snprintf(identity, idlen, "%s", after);
+            return rc == -ENOMEM ? rc : 0;
+        }
+        if (!match) {
             snprintf(why, whylen,
                      "after its boot the DUT's identity is '%.300s', which does not match variant "
                      "%s's expect '%.200s' (before the boot: '%.300s'); nothing was measured",

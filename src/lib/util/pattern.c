@@ -12,7 +12,6 @@
 
 struct pattern {
     pcre2_code *code;
-    pcre2_match_context *mctx;
     char text[PATTERN_MAX_LEN + 1];
 };
 
@@ -21,7 +20,6 @@ void pattern_free(struct pattern *p)
     if (!p)
         return;
     pcre2_code_free(p->code);
-    pcre2_match_context_free(p->mctx);
     free(p);
 }
 
@@ -35,23 +33,26 @@ int pattern_compile(struct pattern **out, const char *re, unsigned flags, char *
                        PATTERN_MAX_LEN);
     struct pattern *p = calloc(1, sizeof(*p));
     pcre2_compile_context *cctx = pcre2_compile_context_create(NULL);
-    if (!p || !cctx || !(p->mctx = pcre2_match_context_create(NULL))) {
+    if (!p || !cctx) {
         pcre2_compile_context_free(cctx);
         pattern_free(p);
-        return -ENOMEM;
+        return err_set(err, errlen, ENOMEM, "out of memory compiling '%.80s'", re);
     }
     memcpy(p->text, re, len + 1);
     pcre2_set_max_pattern_length(cctx, PATTERN_MAX_LEN);
-    pcre2_set_match_limit(p->mctx, PATTERN_MATCH_LIMIT);
+    /* Bytes, never UTF-8: an identity or a command's output may be any bytes, and
+     * an offset one past an empty match must be a valid place to go on from. */
+    uint32_t options = PCRE2_NEVER_UTF | PCRE2_NEVER_UCP | PCRE2_NEVER_BACKSLASH_C;
+    if (flags & PATTERN_LINES)
+        options |= PCRE2_MULTILINE;
     int code;
     PCRE2_SIZE at;
-    p->code = pcre2_compile((PCRE2_SPTR)re, len, (flags & PATTERN_LINES) ? PCRE2_MULTILINE : 0,
-                            &code, &at, cctx);
+    p->code = pcre2_compile((PCRE2_SPTR)re, len, options, &code, &at, cctx);
     pcre2_compile_context_free(cctx);
     if (!p->code) {
         pattern_free(p);
         if (code == PCRE2_ERROR_NOMEMORY)
-            return -ENOMEM;
+            return err_set(err, errlen, ENOMEM, "out of memory compiling '%.80s'", re);
         PCRE2_UCHAR why[160];
         if (pcre2_get_error_message(code, why, sizeof(why)) < 0)
             strcpy((char *)why, "unknown error");
@@ -71,14 +72,35 @@ size_t pattern_groups(const struct pattern *p)
     return n;
 }
 
+/* PCRE2's limits count per start position: spread the search's budget over them. */
+static uint32_t position_limit(size_t len, size_t from)
+{
+    size_t per = PATTERN_SEARCH_BUDGET / (len - from + 1);
+    return per < PATTERN_POSITION_MIN ? PATTERN_POSITION_MIN : (uint32_t)per;
+}
+
+static const char *limit_name(int rc)
+{
+    return rc == PCRE2_ERROR_HEAPLIMIT    ? "memory"
+           : rc == PCRE2_ERROR_DEPTHLIMIT ? "depth"
+                                          : "backtracking";
+}
+
 int pattern_find(const struct pattern *p, const char *s, size_t len, size_t from, size_t m[4],
                  char *err, size_t errlen)
 {
     pcre2_match_data *md = pcre2_match_data_create(2, NULL);
-    if (!md)
-        return -ENOMEM;
+    pcre2_match_context *mctx = pcre2_match_context_create(NULL);
+    if (!md || !mctx) {
+        pcre2_match_data_free(md);
+        pcre2_match_context_free(mctx);
+        return err_set(err, errlen, ENOMEM, "out of memory matching '%.80s'", p->text);
+    }
+    pcre2_set_match_limit(mctx, position_limit(len, from));
+    pcre2_set_depth_limit(mctx, PATTERN_DEPTH_LIMIT);
+    pcre2_set_heap_limit(mctx, PATTERN_HEAP_LIMIT_KIB);
     /* 0: a match with more groups than md holds; the first two are filled in. */
-    int rc = pcre2_match(p->code, (PCRE2_SPTR)s, len, from, 0, md, p->mctx);
+    int rc = pcre2_match(p->code, (PCRE2_SPTR)s, len, from, 0, md, mctx);
     if (rc >= 0) {
         const PCRE2_SIZE *v = pcre2_get_ovector_pointer(md);
         bool group = (rc == 0 || rc > 1) && v[2] != PCRE2_UNSET;
@@ -88,17 +110,18 @@ int pattern_find(const struct pattern *p, const char *s, size_t len, size_t from
         m[3] = group ? v[3] : SIZE_MAX;
     }
     pcre2_match_data_free(md);
+    pcre2_match_context_free(mctx);
     if (rc >= 0)
         return 1;
     if (rc == PCRE2_ERROR_NOMATCH)
         return 0;
     if (rc == PCRE2_ERROR_NOMEMORY)
-        return -ENOMEM;
+        return err_set(err, errlen, ENOMEM, "out of memory matching '%.80s'", p->text);
     if (rc == PCRE2_ERROR_MATCHLIMIT || rc == PCRE2_ERROR_DEPTHLIMIT || rc == PCRE2_ERROR_HEAPLIMIT)
         return err_set(err, errlen, E2BIG,
-                       "matching '%.80s' stopped after %d backtracking steps: rewrite it without "
-                       "nested repetitions such as (a+)+",
-                       p->text, PATTERN_MATCH_LIMIT);
+                       "matching '%.80s' against %zu bytes reached its %s limit: rewrite it "
+                       "without nested repetitions such as (a+)+",
+                       p->text, len - from, limit_name(rc));
     PCRE2_UCHAR why[160];
     if (pcre2_get_error_message(rc, why, sizeof(why)) < 0)
         strcpy((char *)why, "unknown error");

@@ -110,32 +110,86 @@ static void test_refusals(void **state)
     free(longre);
 }
 
-/* Catastrophic backtracking ends at the match limit with an error, not a hang. */
-static void test_match_limit(void **state)
+static int find_err(const struct pattern *p, const char *s, char *err, size_t errlen)
+{
+    size_t m[4];
+    return pattern_find(p, s, strlen(s), 0, m, err, errlen);
+}
+
+/* Catastrophic backtracking ends at a limit with an error, not a hang. */
+static void test_match_limits(void **state)
 {
     (void)state;
-    char s[64];
+    char s[4200], err[NB_ERRLEN] = "";
     memset(s, 'a', 40);
     strcpy(s + 40, "b");
     struct pattern *p = compiled("(a+)+$", 0);
-    size_t m[4];
-    char err[NB_ERRLEN] = "";
-    assert_int_equal(pattern_find(p, s, strlen(s), 0, m, err, sizeof(err)), -E2BIG);
-    assert_non_null(strstr(err, "matching '(a+)+$' stopped after 1000000 backtracking steps"));
+    assert_int_equal(find_err(p, s, err, sizeof(err)), -E2BIG);
+    assert_non_null(
+        strstr(err, "matching '(a+)+$' against 41 bytes reached its backtracking limit"));
+    pattern_free(p);
+    /*
+     * PCRE2 counts its limit afresh at each start position: 2^19 steps at
+     * each of 1000 positions took 17 s with a per-position limit of 10^6.
+     * The budget is spread over the positions, so this is an error too.
+     */
+    memset(s, 'x', 1000);
+    s[1000] = '\0';
+    p = compiled("(?:.|.){19}$", PATTERN_LINES);
+    assert_int_equal(find_err(p, s, err, sizeof(err)), -E2BIG);
+    assert_non_null(strstr(err, "against 1000 bytes reached its backtracking limit"));
+    pattern_free(p);
+    /* 200 runs of 18 a's and a '!': each start position fails within its share. */
+    s[0] = '\0';
+    for (int i = 0; i < 200; i++)
+        strcat(s, "aaaaaaaaaaaaaaaaaa!");
+    p = compiled("(a+)+$", 0);
+    assert_int_equal(find_err(p, s, err, sizeof(err)), -E2BIG);
+    pattern_free(p);
+    /* 500 groups in a repeated group: every backtracking frame holds them all (650 MB). */
+    char many[1100] = "(?:";
+    for (int i = 0; i < 500; i++)
+        strcat(many, "()");
+    strcat(many, ".)*$");
+    p = compiled(many, 0);
+    memset(s, 'y', 300);
+    s[300] = '\0';
+    assert_int_equal(find_err(p, s, err, sizeof(err)), -E2BIG);
+    assert_non_null(strstr(err, "against 300 bytes reached its memory limit"));
     pattern_free(p);
     /* The wrapped form glibc took seconds over compiles and matches here. */
     p = compiled("(((a*)*){1,250}){2}", 0);
+    size_t m[4];
     assert_int_equal(find(p, "aaa", 0, m), 1);
+    pattern_free(p);
+}
+
+/* Bytes, not UTF-8: (*UTF) is refused, and any byte can be matched. */
+static void test_bytes(void **state)
+{
+    (void)state;
+    expect_refusal("(*UTF)v ([0-9]+)", "UTF is disabled");
+    expect_refusal("a\\Cb", "using \\C is disabled");
+    struct pattern *p = compiled("v ?([0-9]*)", 0);
+    const char text[] = "v 1\n\xc3\xa9\xff v 2\n";
+    size_t m[4], from = 0, len = sizeof(text) - 1;
+    int n = 0, rc;
+    char err[NB_ERRLEN];
+    while (from <= len && (rc = pattern_find(p, text, len, from, m, err, sizeof(err))) == 1) {
+        n++;
+        from = m[1] > m[0] ? m[1] : m[1] + 1;
+    }
+    assert_int_equal(rc, 0);
+    assert_int_equal(n, 2);
     pattern_free(p);
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_lines),
-        cmocka_unit_test(test_groups_and_offsets),
-        cmocka_unit_test(test_refusals),
-        cmocka_unit_test(test_match_limit),
+        cmocka_unit_test(test_lines),    cmocka_unit_test(test_groups_and_offsets),
+        cmocka_unit_test(test_refusals), cmocka_unit_test(test_match_limits),
+        cmocka_unit_test(test_bytes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
