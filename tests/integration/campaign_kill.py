@@ -21,7 +21,7 @@ import sys
 import tempfile
 import time
 
-from netab_helpers import TestFailure, netab_cmd, run_main, session_pids, start
+from netab_helpers import TestFailure, kill_session, netab_cmd, run_main, start
 
 NETAB = sys.argv[1]
 KILLS = 20
@@ -50,26 +50,6 @@ PLANNED = 2 * 2 * (3 + 1)
 
 def fail(msg):
     raise TestFailure(msg)
-
-
-def kill_session(p):
-    """SIGKILL the runner first (so it records nothing more), then its whole session.
-
-    The runner may have ended by itself just before the signal: exit 0 is fine too.
-    """
-    p.kill_group(signal.SIGKILL)
-    p.finish(expect_rc=(-signal.SIGKILL, 0), timeout=30)
-    for _ in range(50):
-        left = session_pids(p.pid)
-        if not left:
-            return
-        for pid in left:
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-        time.sleep(0.02)
-    fail(f"processes of the killed campaign survive: {session_pids(p.pid)}")
 
 
 def experiment_ids(db):
@@ -149,7 +129,8 @@ def main():
             delay = rng.uniform(0, 1.5)
             rc = p.wait_exit(delay)
             if rc is None:
-                kill_session(p)
+                # The runner may have ended by itself just before the signal: exit 0 is fine.
+                kill_session(p, expect_rc=(-signal.SIGKILL, 0))
                 kills += 1
             else:
                 p.finish(expect_rc=0)

@@ -34,8 +34,8 @@ import sys
 import tempfile
 import time
 
-from netab_helpers import (NetnsPair, Server, check, check_eq, netab_cmd, need_tools,
-                           require_root_netns, run_cmd, run_main, session_pids, sh, start)
+from netab_helpers import (NetnsPair, Server, check, check_eq, kill_session, netab_cmd,
+                           need_tools, require_root_netns, run_cmd, run_main, sh, start)
 
 SSHD = "/usr/sbin/sshd"
 PORT = 5301
@@ -462,19 +462,7 @@ def kill_during_boot(netab, dut, pair, tmp):
         check(time.monotonic() < deadline, "no boot started within 60 s")
         time.sleep(0.1)
     time.sleep(0.5)  # the boot is under way; it lasts until the test releases it
-    p.kill_group(signal.SIGKILL)
-    p.finish(expect_rc=-signal.SIGKILL, timeout=30)
-    for _ in range(100):
-        left = session_pids(p.pid)
-        if not left:
-            break
-        for pid in left:
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-        time.sleep(0.05)
-    check(not session_pids(p.pid), "processes of the killed controller survive")
+    kill_session(p)
     os.unlink(dut.slow)
     # Resume while the DUT is still booting and unreachable (the killed controller's boot goes
     # on without it, as a real one would); let the boot finish once resume says it waits.

@@ -981,6 +981,23 @@ def session_pids(sid):
     return pids
 
 
+def kill_session(p, expect_rc=-signal.SIGKILL, within=5.0):
+    """SIGKILL p's process group and check its exit status, then SIGKILL whatever else of its
+    session still lives (children in process groups of their own) until none is left; fails
+    when some survive for `within` seconds."""
+    p.kill_group(signal.SIGKILL)
+    p.finish(expect_rc=expect_rc, timeout=30)
+    deadline = time.monotonic() + within
+    while left := session_pids(p.pid):
+        check(time.monotonic() < deadline, "processes of the killed session survive", left)
+        for pid in left:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        time.sleep(0.02)
+
+
 def udp_ports_of_pid_proc(pid):
     """Same as udp_ports_of_pid but from /proc/net/udp{,6} and /proc/PID/fd socket inodes."""
     inodes = set()
