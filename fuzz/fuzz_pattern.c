@@ -22,7 +22,7 @@ static void walk(const struct pattern *p, const char *text, size_t len)
         FUZZ_CHECK(m[0] >= from && m[0] <= m[1] && m[1] <= len, "a match lies in the text");
         FUZZ_CHECK((m[2] == SIZE_MAX) == (m[3] == SIZE_MAX), "a group is set on both ends or none");
         FUZZ_CHECK(m[2] == SIZE_MAX || (m[2] <= m[3] && m[3] <= len), "a group lies in the text");
-        from = m[1] > m[0] ? m[1] : m[1] + 1;
+        from = pattern_next_from(m);
     }
     FUZZ_CHECK(rc >= 0 || err[0], "a failed match says why");
 }

@@ -88,8 +88,7 @@ int compare_metric_from_regex(const char *text, const char *re, double *out, cha
             so = m[2];
             eo = m[3];
         }
-        /* An empty match must still advance, or the loop would never end. */
-        from = m[1] > m[0] ? m[1] : m[1] + 1;
+        from = pattern_next_from(m);
     }
     pattern_free(p);
     if (rc < 0)

@@ -64,6 +64,11 @@ int pattern_compile(struct pattern **out, const char *re, unsigned flags, char *
     return 0;
 }
 
+size_t pattern_next_from(const size_t m[4])
+{
+    return m[1] > m[0] ? m[1] : m[1] + 1;
+}
+
 size_t pattern_groups(const struct pattern *p)
 {
     uint32_t n = 0;

@@ -54,6 +54,13 @@ size_t pattern_groups(const struct pattern *p);
 NB_MUST_CHECK int pattern_find(const struct pattern *p, const char *s, size_t len, size_t from,
                                size_t m[4], char *err, size_t errlen);
 
+/*
+ * Where to look for the next match after the match m of pattern_find():
+ * its end, or one further when it was empty, so that a walk over every
+ * match ends.
+ */
+size_t pattern_next_from(const size_t m[4]);
+
 void pattern_free(struct pattern *p);
 
 #endif

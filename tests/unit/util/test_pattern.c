@@ -177,7 +177,7 @@ static void test_bytes(void **state)
     char err[NB_ERRLEN];
     while (from <= len && (rc = pattern_find(p, text, len, from, m, err, sizeof(err))) == 1) {
         n++;
-        from = m[1] > m[0] ? m[1] : m[1] + 1;
+        from = pattern_next_from(m);
     }
     assert_int_equal(rc, 0);
     assert_int_equal(n, 2);
