@@ -5,7 +5,14 @@
    online CPU and CPU 0 (where both ends ran) has the highest total_pct;
    end.service_demand.*_us_per_kib_pinned is a number; perf.local has the
    software counters as numbers and every hardware counter as a number or
-   null with a reason; the kernel deltas count the loopback traffic.
+   null with a reason; the kernel deltas count the loopback traffic. Without
+   --perf no perf event is attached: perf.*.system is null. With --perf the
+   pinned CPU is counted system-wide (perf.*.system.cpu == 0).
+1b. The default figures come from /proc (no perf event): on loopback both
+   ends run in one process, so their task_clock added up must match the
+   process's CPU time from getrusage (end.cpu.local.process_us), a second,
+   independent source: within 10% (the process's other threads, the
+   control and accept threads, are not in either end's figure).
 2. Namespaces (198.18.0.1 client, 198.18.0.2 server), only netab running
    there: `-u -b 0 -l 1400 -w 64K -t 3` loses datagrams at the receiver's
    socket, and end.receiver.lost_packets equals the receiver's Udp.InErrors
@@ -41,10 +48,10 @@ def check_perf(p, what):
         log(f"{what}: cycles unavailable: {p['unavailable']['cycles']}")
 
 
-def pinned_loopback(netab):
+def pinned_loopback(netab, perf):
     for attempt in range(2):
         before = online_cpus()
-        doc = parse_one_json(netab_run(netab, ["-A", "0,0", "-t", "2"]).stdout)
+        doc = parse_one_json(netab_run(netab, ["-A", "0,0", "-t", "2"] + perf).stdout)
         if online_cpus() == before:
             break
         log("the set of online CPUs changed during the run (another test?); once more")
@@ -66,8 +73,12 @@ def pinned_loopback(netab):
         check(isinstance(e["service_demand"][side + "_us_per_kib_pinned"], float),
               f"{side}: pinned service demand is a number", e["service_demand"])
         check_perf(e["perf"][side], f"loopback {side}")
-        check(e["perf"][side]["system"]["cpu"] == 0, f"{side}: system-wide perf of CPU 0",
-              e["perf"][side]["system"])
+        if perf:
+            check(e["perf"][side]["system"]["cpu"] == 0, f"{side}: system-wide perf of CPU 0",
+                  e["perf"][side]["system"])
+        else:
+            check(e["perf"][side]["system"] is None, f"{side}: no perf event without --perf",
+                  e["perf"][side]["system"])
         k = e["kernel"][side]
         check(k["Tcp"]["OutSegs"] > 0 and k["interface"]["name"] == "lo",
               f"{side}: kernel deltas count TCP segments on lo", k.get("Tcp"), k.get("interface"))
@@ -76,6 +87,24 @@ def pinned_loopback(netab):
     for half in ("sender", "receiver"):
         b = doc["streams"][0][half]["socket_buffers"]
         check(b["send"] > 0 and b["receive"] > 0, f"streams[0].{half}.socket_buffers granted", b)
+
+
+def tasks_match_process(netab):
+    for args in (["-t", "2"], ["--test", "tcp_rr", "-t", "2"], ["-u", "-b", "0", "-t", "2"]):
+        doc = parse_one_json(netab_run(netab, args).stdout)
+        check(doc["error"] is None, f"{args}: run succeeds", doc["error"])
+        e = doc["end"]
+        ends = sum(e["perf"][s]["task_clock"] for s in ("local", "remote")) / 1e3
+        proc = e["cpu"]["local"]["process_us"]
+        log(f"{args}: both ends' threads {ends:.0f} us, process {proc:.0f} us")
+        check(0.9 * proc <= ends <= proc * 1.01 + 2000,
+              f"{args}: task_clock of both ends is the process's CPU time within 10%", ends, proc)
+        for s in ("local", "remote"):
+            p = e["perf"][s]
+            check(p["context_switches"] > 0 and p["page_faults"] > 0,
+                  f"{args} {s}: switches and faults counted", p)
+            check(p["unavailable"]["cycles"] == "not collected (netab run --perf)",
+                  f"{args} {s}: hardware counters need --perf", p["unavailable"])
 
 
 def loss_explained(netab):
@@ -158,7 +187,9 @@ def buffers(netab):
 
 def body(netab):
     buffers(netab)
-    pinned_loopback(netab)
+    pinned_loopback(netab, [])
+    pinned_loopback(netab, ["--perf"])
+    tasks_match_process(netab)
     switched_off(netab)
     loss_explained(netab)
 

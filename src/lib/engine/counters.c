@@ -1,6 +1,7 @@
 #include "engine/counters.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,16 +18,17 @@ static uint64_t thread_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-void counters_begin(struct counters *c, const struct stream_set *set, bool on, uint64_t now_ns)
+void counters_begin(struct counters *c, const struct stream_set *set, enum counters_mode mode,
+                    uint64_t now_ns)
 {
     memset(c, 0, sizeof(*c));
     c->begun = true;
-    c->on = on;
+    c->mode = mode;
     c->pinned_cpu = set->n > 0 ? set->streams[0].cpu : -1;
     c->open_ns = now_ns;
     for (int i = 0; i < PERFCTR_COUNT; i++)
         c->self.fd[i] = c->system.fd[i] = -1;
-    if (!on)
+    if (mode == COUNTERS_OFF)
         return;
     /* The first stream's socket names the interface (crr clients have none until they connect). */
     for (int i = 0; i < set->n; i++)
@@ -34,15 +36,42 @@ void counters_begin(struct counters *c, const struct stream_set *set, bool on, u
             kc_iface_of_fd(set->streams[i].fd, c->ifname, sizeof(c->ifname)) == 0)
             break;
     uint64_t t0 = thread_ns();
-    perfctr_open(&c->self, -1);
-    if (c->pinned_cpu >= 0)
-        perfctr_open(&c->system, c->pinned_cpu);
+    c->stream0 = calloc((size_t)(set->n > 0 ? set->n : 1), sizeof(*c->stream0));
+    c->nstreams = c->stream0 ? set->n : 0;
+    if (mode == COUNTERS_PERF) {
+        /* Pinned: count the CPU, which costs nothing at the threads' context switches. */
+        if (c->pinned_cpu >= 0)
+            perfctr_open(&c->system, c->pinned_cpu);
+        else
+            perfctr_open(&c->self, -1);
+    }
     c->spent_ns += thread_ns() - t0;
 }
 
-void counters_open(struct counters *c, uint64_t now_ns)
+/* A stream thread's figures now: its own at its end, else read from /proc, else zero. */
+static bool stream_task_now(const struct stream *s, struct taskstat *t)
 {
-    if (!c->begun || !c->on)
+    if (atomic_load(&s->done))
+        return s->task_end_ok ? (*t = s->task_end, true) : false;
+    int tid = atomic_load(&s->tid);
+    if (tid && taskstat_thread(tid, t) == 0) {
+        /* The thread's CPU clock is exact where schedstat lags by up to a tick. */
+        clockid_t cid;
+        struct timespec ts;
+        if (!pthread_getcpuclockid(s->thread, &cid) && !clock_gettime(cid, &ts))
+            t->cpu_ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+        return true;
+    }
+    /* It ended between the two looks. */
+    if (atomic_load(&s->done) && s->task_end_ok)
+        return (*t = s->task_end, true);
+    memset(t, 0, sizeof(*t));
+    return tid == 0; /* not yet running: it has done nothing */
+}
+
+void counters_open(struct counters *c, const struct stream_set *set, uint64_t now_ns)
+{
+    if (!c->begun || c->mode == COUNTERS_OFF)
         return;
     c->open_ns = now_ns;
     uint64_t t0 = thread_ns();
@@ -50,9 +79,14 @@ void counters_open(struct counters *c, uint64_t now_ns)
     kc_snapshot_free(&c->kernel0);
     c->percpu_ok = percpu_take(&c->percpu0) == 0;
     kc_snapshot_take(&c->kernel0, c->ifname);
-    perfctr_mark(&c->self);
-    if (c->pinned_cpu >= 0)
+    if (taskstat_self(&c->ctl0))
+        memset(&c->ctl0, 0, sizeof(c->ctl0));
+    for (int i = 0; i < c->nstreams && i < set->n; i++)
+        (void)stream_task_now(&set->streams[i], &c->stream0[i]);
+    if (c->mode == COUNTERS_PERF) {
+        perfctr_mark(&c->self);
         perfctr_mark(&c->system);
+    }
     c->spent_ns += thread_ns() - t0;
 }
 
@@ -64,16 +98,52 @@ static uint64_t bytes_moved(const struct side_report *r)
     return b;
 }
 
-int counters_close(struct counters *c, uint64_t now_ns, struct side_report *out)
+/* The end's threads (the streams' and this one) over the window, from /proc. */
+static void tasks_delta(const struct counters *c, const struct stream_set *set,
+                        struct perfctr_delta *d)
+{
+    struct taskstat sum = {0}, now;
+    bool ok = taskstat_self(&now) == 0, migr = ok && now.have_migrations && c->ctl0.have_migrations;
+    if (ok)
+        taskstat_add_delta(&sum, &c->ctl0, &now);
+    for (int i = 0; ok && i < c->nstreams && i < set->n; i++) {
+        if (!stream_task_now(&set->streams[i], &now)) {
+            ok = false;
+            break;
+        }
+        /* A thread that had not started at the opening has all its figures in the window. */
+        migr = migr && now.have_migrations;
+        taskstat_add_delta(&sum, &c->stream0[i], &now);
+    }
+    if (!ok || c->nstreams != set->n) {
+        memset(d, 0, sizeof(*d));
+        for (int i = 0; i < PERFCTR_COUNT; i++)
+            snprintf(d->why[i], sizeof(d->why[i]), "a thread's /proc figures were unreadable");
+        return;
+    }
+    counters_delta_from_tasks(&sum, migr,
+                              c->mode == COUNTERS_PERF
+                                  ? "pinned: counted system-wide on the CPU (perf.system)"
+                                  : "not collected (netab run --perf)",
+                              d);
+}
+
+int counters_close(struct counters *c, const struct stream_set *set, uint64_t now_ns,
+                   struct side_report *out)
 {
     out->pinned_cpu = c->begun ? c->pinned_cpu : -1;
-    if (!c->begun || !c->on)
+    if (!c->begun || c->mode == COUNTERS_OFF)
         return 0;
     double seconds = now_ns > c->open_ns ? (double)(now_ns - c->open_ns) / 1e9 : 0;
     uint64_t t0 = thread_ns();
+    bool threads_perf = c->mode == COUNTERS_PERF && c->pinned_cpu < 0;
+    bool system_perf = c->mode == COUNTERS_PERF && c->pinned_cpu >= 0;
     struct perfctr_delta self, sys;
-    perfctr_read(&c->self, &self);
-    if (c->pinned_cpu >= 0)
+    if (threads_perf)
+        perfctr_read(&c->self, &self);
+    else
+        tasks_delta(c, set, &self);
+    if (system_perf)
         perfctr_read(&c->system, &sys);
     struct percpu_sample pc1;
     if (c->percpu_ok && percpu_take(&pc1) == 0) {
@@ -90,7 +160,7 @@ int counters_close(struct counters *c, uint64_t now_ns, struct side_report *out)
         return rc;
     out->kernel = counters_kernel_json(&d);
     kc_snapshot_free(&d);
-    out->perf = counters_perf_json(&self, c->pinned_cpu >= 0 ? &sys : NULL, c->pinned_cpu,
+    out->perf = counters_perf_json(&self, system_perf ? &sys : NULL, c->pinned_cpu, system_perf,
                                    bytes_moved(out), seconds);
     if (!out->kernel || !out->perf)
         return -ENOMEM;
@@ -107,106 +177,7 @@ void counters_free(struct counters *c)
     perfctr_close(&c->system);
     percpu_sample_free(&c->percpu0);
     kc_snapshot_free(&c->kernel0);
-}
-
-/* "Udp.InErrors" = 3 into obj["Udp"]["InErrors"]. */
-static void put_dotted(json_t *obj, const char *name, json_int_t v)
-{
-    const char *dot = strchr(name, '.');
-    char group[KC_NAME_MAX];
-    snprintf(group, sizeof(group), "%.*s", (int)(dot - name), name);
-    json_t *g = json_object_get(obj, group);
-    if (!g) {
-        g = json_object();
-        json_object_set_new(obj, group, g);
-    }
-    json_object_set_new(g, dot + 1, json_integer(v));
-}
-
-json_t *counters_kernel_json(const struct kc_snapshot *d)
-{
-    json_t *o = json_object();
-    if (!o)
-        return NULL;
-    for (size_t i = 0; d->have_mib && i < d->mib.n; i++)
-        put_dotted(o, d->mib.e[i].name, (json_int_t)d->mib.e[i].value);
-    if (d->have_softirqs) {
-        json_t *rx = json_object(), *tx = json_object();
-        for (int i = 0; i < d->softirqs.n; i++) {
-            char k[16];
-            snprintf(k, sizeof(k), "%d", d->softirqs.cpu[i]);
-            json_object_set_new(rx, k, json_integer((json_int_t)d->softirqs.net_rx[i]));
-            json_object_set_new(tx, k, json_integer((json_int_t)d->softirqs.net_tx[i]));
-        }
-        json_object_set_new(o, "softirqs", json_pack("{s:o, s:o}", "NET_RX", rx, "NET_TX", tx));
-    } else {
-        json_object_set_new(o, "softirqs", json_null());
-    }
-    if (d->have_iface) {
-        json_t *ifo = json_pack("{s:s}", "name", d->ifname);
-        for (size_t i = 0; i < d->iface.n; i++)
-            json_object_set_new(ifo, strchr(d->iface.e[i].name, '.') + 1,
-                                json_integer((json_int_t)d->iface.e[i].value));
-        json_object_set_new(o, "interface", ifo);
-    } else {
-        json_object_set_new(o, "interface", json_null());
-    }
-    return o;
-}
-
-static json_t *num_or_null(bool ok, double v)
-{
-    return ok ? json_real(v) : json_null();
-}
-
-/* The counters of one target, with "unavailable" and "multiplexed" where they apply. */
-static json_t *perf_target_json(const struct perfctr_delta *d, bool system)
-{
-    json_t *o = json_object(), *why = json_object(), *mux = json_object();
-    for (int i = 0; i < PERFCTR_COUNT; i++) {
-        const char *name = system && i == PERFCTR_TASK_CLOCK ? "cpu_clock" : perfctr_name(i);
-        json_object_set_new(o, name, num_or_null(d->valid[i], d->value[i]));
-        if (!d->valid[i])
-            json_object_set_new(why, name, json_string(d->why[i]));
-        else if (d->running_frac[i] < 1.0)
-            json_object_set_new(mux, name, json_real(d->running_frac[i]));
-    }
-    json_object_set_new(o, "unavailable", why);
-    json_object_set_new(o, "multiplexed", mux);
-    return o;
-}
-
-json_t *counters_perf_json(const struct perfctr_delta *self, const struct perfctr_delta *sys,
-                           int sys_cpu, uint64_t bytes, double seconds)
-{
-    json_t *o = perf_target_json(self, false);
-    if (!o)
-        return NULL;
-    const double *v = self->value;
-    const bool *ok = self->valid;
-    bool ipc = ok[PERFCTR_CYCLES] && ok[PERFCTR_INSTRUCTIONS] && v[PERFCTR_CYCLES] > 0;
-    json_object_set_new(o, "ipc",
-                        num_or_null(ipc, ipc ? v[PERFCTR_INSTRUCTIONS] / v[PERFCTR_CYCLES] : 0));
-    json_object_set_new(
-        o, "cycles_per_byte",
-        num_or_null(ok[PERFCTR_CYCLES] && bytes, bytes ? v[PERFCTR_CYCLES] / (double)bytes : 0));
-    json_object_set_new(o, "instructions_per_kib",
-                        num_or_null(ok[PERFCTR_INSTRUCTIONS] && bytes,
-                                    bytes ? v[PERFCTR_INSTRUCTIONS] / ((double)bytes / 1024) : 0));
-    bool br = ok[PERFCTR_BRANCHES] && ok[PERFCTR_BRANCH_MISSES] && v[PERFCTR_BRANCHES] > 0;
-    json_object_set_new(
-        o, "branch_miss_pct",
-        num_or_null(br, br ? 100 * v[PERFCTR_BRANCH_MISSES] / v[PERFCTR_BRANCHES] : 0));
-    json_object_set_new(o, "cpus_used",
-                        num_or_null(ok[PERFCTR_TASK_CLOCK] && seconds > 0,
-                                    seconds > 0 ? v[PERFCTR_TASK_CLOCK] / (seconds * 1e9) : 0));
-    json_object_set_new(o, "scope", json_string("threads"));
-    if (sys) {
-        json_t *s = perf_target_json(sys, true);
-        json_object_set_new(s, "cpu", json_integer(sys_cpu));
-        json_object_set_new(o, "system", s);
-    } else {
-        json_object_set_new(o, "system", json_null());
-    }
-    return o;
+    free(c->stream0);
+    c->stream0 = NULL;
+    c->nstreams = 0;
 }

@@ -147,6 +147,8 @@ json_t *params_to_json(const struct test_params *p)
     /* Sent only when set, so servers that predate it keep accepting every other test. */
     if (p->udp_default_buffers)
         json_object_set_new(o, "udp_default_buffers", json_true());
+    if (p->perf)
+        json_object_set_new(o, "perf", json_true());
     return o;
 }
 
@@ -207,7 +209,8 @@ static const char *const known_keys[] = {"test",
                                          "outstanding",
                                          "rr_timeout_ms",
                                          "linger0",
-                                         "udp_default_buffers"};
+                                         "udp_default_buffers",
+                                         "perf"};
 
 int params_from_json(const json_t *obj, struct test_params *p, char *err, size_t errlen)
 {
@@ -281,6 +284,8 @@ int params_from_json(const json_t *obj, struct test_params *p, char *err, size_t
     p->server_cpu = (int)json_integer_value(cpu);
     if (json_object_get(obj, "udp_default_buffers") &&
         (rc = get_bool(obj, "udp_default_buffers", &p->udp_default_buffers, err, errlen)))
+        return rc;
+    if (json_object_get(obj, "perf") && (rc = get_bool(obj, "perf", &p->perf, err, errlen)))
         return rc;
     return params_validate(p, err, errlen);
 }

@@ -56,6 +56,8 @@ struct test_params {
     bool linger0;                 /* crr: close with RST (SO_LINGER 0), no TIME_WAIT */
     /* UDP without -w: keep the kernel's default buffers, not netab's 4 MiB request. */
     bool udp_default_buffers;
+    /* --perf: both ends attach perf events (engine/counters.h says what they cost). */
+    bool perf;
 };
 
 /*

@@ -140,6 +140,7 @@ void stream_release(struct stream *s)
 static void *stream_main(void *arg)
 {
     struct stream *s = arg;
+    atomic_store(&s->tid, (int)taskstat_gettid());
     sockopt_pin_thread(s->cpu);
     char *buf = malloc(stream_buffer_size(s));
     if (!buf) {
@@ -169,6 +170,7 @@ static void *stream_main(void *arg)
             s->end_ns = clock_now_ns();
         free(buf);
     }
+    s->task_end_ok = taskstat_self(&s->task_end) == 0;
     atomic_store(&s->done, true);
     return NULL;
 }
@@ -179,6 +181,8 @@ int stream_start(struct stream *s, char *err, size_t errlen)
     atomic_store(&s->packets, 0);
     atomic_store(&s->done, false);
     atomic_store(&s->error, 0);
+    atomic_store(&s->tid, 0);
+    s->task_end_ok = false;
     s->errmsg[0] = '\0';
     /* Without the timeouts a blocked send/recv would never see *stop or *abort. */
     int rc = s->fd >= 0 ? sock_set_timeouts(s->fd, STREAM_WAKE_MS) : 0;

@@ -20,6 +20,7 @@
 #include <sys/socket.h>
 
 #include "engine/params.h"
+#include "measure/taskstat.h"
 #include "measure/tcpinfo.h"
 #include "util/err.h"
 
@@ -79,6 +80,14 @@ struct stream {
     uint64_t start_ns, end_ns;
     uint64_t first_ns; /* receiver: when the first byte arrived, 0 before */
     struct tcpinfo_stats tcpinfo;
+    /*
+     * The thread's kernel id (0 until it runs), and its task figures
+     * (measure/taskstat.h) taken by the thread itself as it ends, before
+     * done is set: the thread is gone from /proc by the time the window closes.
+     */
+    _Atomic int tid;
+    struct taskstat task_end;
+    bool task_end_ok;
     /* tcp_crr client: the first connection's granted SO_SNDBUF/SO_RCVBUF (its fd is -1). */
     int eff_sndbuf, eff_rcvbuf;
     /* 0 or a negative errno; published (release) after errmsg is written, read with acquire. */

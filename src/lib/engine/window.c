@@ -25,10 +25,10 @@ static bool has_latency(const struct stream_set *set)
 }
 
 int window_begin(struct window *w, const struct stream_set *set, double omit_s, uint64_t now_ns,
-                 bool counters)
+                 enum counters_mode counters)
 {
     memset(w, 0, sizeof(*w));
-    uint64_t t0 = counters ? clock_now_ns() : 0;
+    uint64_t t0 = counters != COUNTERS_OFF ? clock_now_ns() : 0;
     counters_begin(&w->counters, set, counters, now_ns);
     w->omit = calloc((size_t)(set->n > 0 ? set->n : 1), sizeof(*w->omit));
     if (!w->omit)
@@ -42,13 +42,13 @@ int window_begin(struct window *w, const struct stream_set *set, double omit_s, 
         hist_init(w->omit_latency);
     }
     if (omit_s <= 0)
-        counters_open(&w->counters, now_ns);
+        counters_open(&w->counters, set, now_ns);
     /*
      * Opening the perf counters and reading /proc take a millisecond or more
      * (much more on a loaded host) before any stream starts: set-up, not test
      * time, so the window starts once they are done.
      */
-    if (counters)
+    if (counters != COUNTERS_OFF)
         now_ns += clock_now_ns() - t0;
     w->start_ns = now_ns;
     w->measure_ns = w->start_ns + (uint64_t)(omit_s * 1e9);
@@ -69,7 +69,7 @@ static void open_now(struct window *w, const struct stream_set *set, uint64_t no
         merge_latency(set, w->omit_latency);
     w->measure_ns = now_ns;
     w->open = true;
-    counters_open(&w->counters, now_ns);
+    counters_open(&w->counters, set, now_ns);
 }
 
 void window_tick(struct window *w, const struct stream_set *set, uint64_t now_ns)
@@ -100,7 +100,7 @@ int window_close(struct window *w, const struct stream_set *set, struct side_rep
         out->cpu_valid = true;
     }
     hostinfo_collect(&out->host);
-    return counters_close(&w->counters, now_ns, out);
+    return counters_close(&w->counters, set, now_ns, out);
 }
 
 int window_latency(const struct window *w, const struct stream_set *set, struct histogram *out)

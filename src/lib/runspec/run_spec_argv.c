@@ -111,6 +111,7 @@ static void push_params(struct argvec *a, const struct run_spec *s, const struct
         push_uint(a, "--rr-timeout", p->rr_timeout_ms);
     push_flag(a, p->linger0, "--linger0");
     push_flag(a, p->udp_default_buffers, "--udp-default-buffers");
+    push_flag(a, p->perf, "--perf");
 }
 
 /* Where and how to connect, and what to do with the result. */

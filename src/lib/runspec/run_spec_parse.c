@@ -70,6 +70,7 @@ enum {
     OPT_CPORT_RANGE,
     OPT_LINGER0,
     OPT_UDP_DEFAULT_BUFFERS,
+    OPT_PERF,
     OPT_DB,
     OPT_DB_LABEL,
     OPT_PLOT,
@@ -113,6 +114,7 @@ static const struct option long_options[] = {
     {"cport-range", required_argument, NULL, OPT_CPORT_RANGE},
     {"linger0", no_argument, NULL, OPT_LINGER0},
     {"udp-default-buffers", no_argument, NULL, OPT_UDP_DEFAULT_BUFFERS},
+    {"perf", no_argument, NULL, OPT_PERF},
     {"db", required_argument, NULL, OPT_DB},
     {"db-label", required_argument, NULL, OPT_DB_LABEL},
     {"plot", required_argument, NULL, OPT_PLOT},
@@ -329,6 +331,9 @@ static bool parse_test_option(int c, const char *arg, struct run_spec *o, char *
         return true;
     case OPT_LINGER0:
         p->linger0 = true;
+        return true;
+    case OPT_PERF:
+        p->perf = true;
         return true;
     case OPT_UDP_DEFAULT_BUFFERS:
         p->udp_default_buffers = true;

@@ -246,7 +246,7 @@ static void add_counters(struct side_report *r)
     p.running_frac[PERFCTR_CYCLES] = 0.5;
     p.running_frac[PERFCTR_INSTRUCTIONS] = 1;
     snprintf(p.why[PERFCTR_L1I_MISSES], sizeof(p.why[0]), "no PMU in this virtual machine");
-    r->perf = counters_perf_json(&p, &p, 1, 1u << 30, 2.0);
+    r->perf = counters_perf_json(&p, &p, 1, false, 1u << 30, 2.0);
 }
 
 static void test_counters_round_trip(void **state)
