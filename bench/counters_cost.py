@@ -1,21 +1,26 @@
 #!/usr/bin/env python3
-"""The cost of netab's counters: TCP loopback throughput with and without them.
+"""The cost of netab's counters in every test type, pinned and unpinned.
 
-Each round runs, in a seeded random order, `netab run -t SECONDS` with every
-counter collected (per-CPU /proc/stat, kernel counter deltas, perf counters on
-both ends: the default) and with NETAB_NO_COUNTERS=1 (none of them), pinned
--A 0,1 by default so the scheduler's placement does not dominate the
-difference. Prints both medians, the median of the per-round ratios
-(collected / not collected) and the cost in percent, against the target of
-under 1% for a 10 s TCP test.
+For each test type (tcp_stream; tcp_rr; udp_stream `-u -b 0 -l 1400`;
+tcp_crr) and each placement (unpinned; `-A 0,1`), every round runs, in a
+seeded random order, three modes of the same `netab run -t SECONDS`:
 
-The collection itself happens only when the window opens and closes (a few
-/proc reads and perf_event_open calls per end); netab reports the CPU time
-its threads spent on it (end.perf.*.collection_us), which this script sets
-against the test threads' own CPU time (task_clock). What can cost during
-the test besides is the perf software counters, which the kernel updates on
-every context switch of the counted threads: only the throughput
-comparison sees that, and on a shared machine it is dominated by noise.
+  default  what every run collects: per-CPU /proc/stat, kernel counter
+           deltas, each end's threads' CPU time, context switches,
+           migrations and page faults from /proc (no perf event);
+  off      NETAB_NO_COUNTERS=1: none of it;
+  perf     --perf: perf events as well (unpinned: on both ends' threads,
+           with inherit; pinned: system-wide on the pinned CPUs).
+
+It prints the median of the per-round ratios default/off and perf/off of
+the test's own figure (Gbit/s, transactions/s, connections/s), which
+cancels slow drift between rounds, against the target: default/off >= 0.99
+in every test type and placement. What --perf costs is printed beside it.
+
+netab's `end.perf.*.collection_us` is the collecting thread's own CPU time
+at the window's opening and closing; it does not count what an attached
+perf event costs the test threads at each context switch, which only the
+throughput ratio sees.
 """
 import os
 import statistics
@@ -24,73 +29,96 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import benchlib as B  # noqa: E402
 
+TESTS = {
+    "tcp_stream": ([], "gbps"),
+    "tcp_rr": (["--test", "tcp_rr"], "tps"),
+    "udp_stream": (["-u", "-b", "0", "-l", "1400"], "gbps"),
+    "tcp_crr": (["--test", "tcp_crr"], "cps"),
+}
+MODES = ("default", "off", "perf")
 
-def netab(args, counters):
+
+def figure(e, key):
+    if key == "gbps":
+        return e["receiver"]["bits_per_second"] / 1e9
+    if key == "tps":
+        return e["transactions_per_second"]
+    return e["connections_per_second"]
+
+
+def runner(args, test, pin, mode):
+    extra, key = TESTS[test]
+
     def go():
-        argv = [args.netab, "run", "-t", "%g" % args.seconds, "--json", "-i", "0"]
-        if args.pin:
-            argv += ["-A", args.pin]
-        if not counters:
+        argv = [args.netab, "run", "-t", "%g" % args.seconds, "--json", "-i", "0"] + extra
+        if pin:
+            argv += ["-A", pin]
+        if mode == "perf":
+            argv.append("--perf")
+        if mode == "off":
             argv = ["env", "NETAB_NO_COUNTERS=1"] + argv
         d = B.load_json(B.run(argv, args.seconds, args.raw), "netab")
         if d.get("error"):
             raise B.ToolError("netab: %s" % d["error"])
         e = d["end"]
-        has = e["perf"]["local"] is not None
-        if has != counters:
-            raise B.ToolError("netab: counters %s but perf.local is %s" %
-                              ("on" if counters else "off", e["perf"]["local"]))
-        # The process's own CPU time per KiB (getrusage, both ends in this process): less
-        # sensitive to neighbours than throughput, and it includes the kernel's perf bookkeeping
-        # at each context switch of the counted threads.
-        m = {"gbps": e["receiver"]["bits_per_second"] / 1e9,
-             "sd": e["service_demand"]["local_us_per_kib"],
-             "proc_sd": e["cpu"]["local"]["process_us"] / (e["receiver"]["bytes"] / 1024)}
-        if counters:
-            # CPU time both ends' threads spent collecting, as netab measures it itself.
-            m["collect_us"] = (e["perf"]["local"]["collection_us"] +
-                               e["perf"]["remote"]["collection_us"])
-            m["task_us"] = (e["perf"]["local"]["task_clock"] + e["perf"]["remote"]["task_clock"]) / 1e3
+        if (e["perf"]["local"] is not None) != (mode != "off"):
+            raise B.ToolError("netab: mode %s but perf.local is %s" % (mode, e["perf"]["local"]))
+        m = {"v": figure(e, key)}
+        if mode != "off":
+            m["collect_us"] = sum(e["perf"][s]["collection_us"] for s in ("local", "remote"))
+            m["task_us"] = sum(e["perf"][s]["task_clock"] or 0 for s in ("local", "remote")) / 1e3
         return m
     return go
 
 
+def ratios(res, a, b):
+    return [x["v"] / y["v"] for x, y in zip(res[a], res[b]) if y["v"]]
+
+
 def main():
-    p = B.common_args(__doc__.splitlines()[0], rounds=7, seconds=10.0)
-    p.add_argument("--pin", default="0,1", help="-A for both (default %(default)s; '' = none)")
+    p = B.common_args(__doc__.splitlines()[0], rounds=8, seconds=2.0)
+    p.add_argument("--tests", default=",".join(TESTS),
+                   help="comma-separated test types (default %(default)s)")
+    p.add_argument("--pins", default="none;0,1",
+                   help="placements: 'none' or an -A value, separated by ';' "
+                        "(default %(default)s)")
+    p.add_argument("--modes", default=",".join(MODES), help="default %(default)s")
     args = B.finish_args(p.parse_args())
-    B.header(args, "counters_cost: netab with and without counter collection, TCP loopback")
-    runners = [("counters on", netab(args, True)), ("counters off", netab(args, False))]
-    res, errs = B.alternate(args, runners,
-                            lambda m: "%7.2f Gbit/s  %.3f us/KiB  process %.3f us/KiB" %
-                            (m["gbps"], m["sd"], m["proc_sd"]))
-    print("\nmedians over %d rounds of %g s (-A %s)" % (args.rounds, args.seconds, args.pin))
-    rows = []
-    for name, _ in runners:
-        sp = B.spread(res, name, "gbps")
-        rows.append([name, str(len(res[name])), B.fmt(B.med(res, name, "gbps")),
-                     "%s..%s" % (B.fmt(sp[0]), B.fmt(sp[1])) if sp else "",
-                     B.fmt(B.med(res, name, "sd")), B.fmt(B.med(res, name, "proc_sd"))])
-    B.table(rows, ["netab", "runs", "Gbit/s", "range", "us/KiB", "process us/KiB"])
-    # Rounds pair the two runs a few seconds apart: their ratio cancels slow drift.
-    pairs = [a["gbps"] / b["gbps"] for a, b in zip(res["counters on"], res["counters off"])]
-    if pairs:
-        r = statistics.median(pairs)
-        print("\nper-round ratios on/off: " + " ".join("%.3f" % x for x in pairs))
-        B.target("counters on / off  (Gbit/s, median of per-round ratios)", r, ">=", 0.99)
-        B.info("cost of collection, percent of throughput", 100 * (1 - r))
-        pp = [a["proc_sd"] / b["proc_sd"]
-              for a, b in zip(res["counters on"], res["counters off"])]
-        q = statistics.median(pp)
-        print("per-round ratios of process us/KiB on/off: " + " ".join("%.3f" % x for x in pp))
-        B.target("counters on / off  (process CPU us/KiB, median of per-round ratios)", q, "<=",
-                 1.01)
-    cu, tu = B.med(res, "counters on", "collect_us"), B.med(res, "counters on", "task_us")
-    if cu is not None and tu:
-        B.info("collection CPU time, both ends, us per run (median)", cu)
-        B.target("collection CPU time / the test threads' CPU time, percent", 100 * cu / tu, "<=",
-                 1.0)
-    B.report_errors(errs)
+    tests = [t for t in args.tests.split(",") if t]
+    for t in tests:
+        if t not in TESTS:
+            sys.exit("unknown test %r (known: %s)" % (t, ", ".join(TESTS)))
+    pins = ["" if x == "none" else x for x in args.pins.split(";")]
+    modes = [m for m in args.modes.split(",") if m]
+    if "off" not in modes or any(m not in MODES for m in modes):
+        sys.exit("--modes must include off and be among %s" % ", ".join(MODES))
+    B.header(args, "counters_cost: netab default, no counters and --perf, every test type")
+    summary, all_errs = [], {}
+    for test in tests:
+        for pin in pins:
+            where = "-A %s" % pin if pin else "unpinned"
+            print("\n## %s, %s" % (test, where))
+            runners = [(m, runner(args, test, pin, m)) for m in modes]
+            res, errs = B.alternate(args, runners, lambda m: "%.4g" % m["v"])
+            all_errs.update({"%s %s %s" % (test, where, k): v for k, v in errs.items()})
+            row = [test, where]
+            for m in modes:
+                if m == "off":
+                    continue
+                r = ratios(res, m, "off")
+                print("per-round ratios %s/off: %s" % (m, " ".join("%.3f" % x for x in r)))
+                row.append(B.fmt(statistics.median(r)) if r else "n/a")
+                if m == "default" and r:
+                    B.target("%s %s: default / off (median of per-round ratios)" % (test, where),
+                             statistics.median(r), ">=", 0.99)
+            cu = B.med(res, "default", "collect_us") if "default" in modes else None
+            row.append(B.fmt(cu) if cu is not None else "")
+            summary.append(row)
+    print("\n# summary: median of per-round ratios to 'off' (%d rounds of %g s)" %
+          (args.rounds, args.seconds))
+    B.table(summary, ["test", "placement"] + ["%s/off" % m for m in modes if m != "off"] +
+            ["collection us/run"])
+    B.report_errors(all_errs)
 
 
 if __name__ == "__main__":

@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
-"""UDP as fast as possible on loopback: netab vs iperf3.
+"""UDP as fast as possible on loopback: netab vs iperf3 vs a bare loop.
 
 One stream, -b 0 (no pacing), for each datagram size in --sizes (default
 1400 and 64 bytes). Each round runs every (tool, size) once in a seeded random
-order. Reports the receiver's goodput and datagrams/s (received bytes /
+order: netab, iperf3, and bench/udp_bare (sendmmsg/recvmmsg batches of 64, the
+ceiling). Reports the receiver's goodput and datagrams/s (received bytes /
 datagram size, so lost datagrams never count), loss, and the ratios
-netab/iperf3 (target >= 2).
+netab/iperf3 (target >= 2) and netab/bare (target >= 0.95).
 """
 import os
 import sys
@@ -58,17 +59,30 @@ def iperf3(args, size):
     return go
 
 
+def bare(args, size):
+    def go():
+        before = B.cpu_ticks()
+        out = B.run([args.udp_bare, "-t", "%g" % args.seconds, "-l", str(size)], args.seconds,
+                    args.raw)
+        after = B.cpu_ticks()
+        f = dict(kv.split("=") for kv in out.split()[1:])
+        return metrics(int(f["bytes"]), float(f["seconds"]), size, int(f["sent"]), before, after)
+    return go
+
+
 def main():
     p = B.common_args(__doc__.splitlines()[0])
     p.add_argument("--sizes", default="1400,64", help="datagram sizes (default %(default)s)")
     args = B.finish_args(p.parse_args())
+    args.udp_bare = os.path.join(args.build, "bench", "udp_bare")
     sizes = [int(x) for x in args.sizes.split(",") if x.strip()]
     if any(not 24 <= s <= 65507 for s in sizes):
         sys.exit("sizes must be 24..65507 (netab needs >= 24 bytes for its header)")
     B.header(args, "udp_stream: UDP -b 0, loopback, sizes %s" % args.sizes)
     runners = []
     for s in sizes:
-        runners += [("netab %d" % s, netab(args, s)), ("iperf3 %d" % s, iperf3(args, s))]
+        runners += [("netab %d" % s, netab(args, s)), ("iperf3 %d" % s, iperf3(args, s)),
+                    ("bare %d" % s, bare(args, s))]
         if s >= 1000:
             # Segmentation offloads (UDP_SEGMENT / UDP_GRO): shown, not part of the target.
             runners.append(("netab gso %d" % s, netab(args, s, offload=True)))
@@ -94,6 +108,9 @@ def main():
             B.target("netab / iperf3  %d B  %s" % (s, what),
                      B.ratio(B.med(res, "netab %d" % s, key), B.med(res, "iperf3 %d" % s, key)),
                      ">=", TARGET)
+            B.target("netab / bare  %d B  %s" % (s, what),
+                     B.ratio(B.med(res, "netab %d" % s, key), B.med(res, "bare %d" % s, key)),
+                     ">=", 0.95)
     for s in sizes:
         if ("netab gso %d" % s) in res:
             print("  netab --gso --gro / iperf3  %d B  goodput      %s   (no target)" % (

@@ -124,7 +124,7 @@ static void tasks_delta(const struct counters *c, const struct stream_set *set,
     counters_delta_from_tasks(&sum, migr,
                               c->mode == COUNTERS_PERF
                                   ? "pinned: counted system-wide on the CPU (perf.system)"
-                                  : "not collected (netab run --perf)",
+                                  : "collected only with --perf",
                               d);
 }
 

@@ -73,8 +73,8 @@ void counters_open(struct counters *c, const struct stream_set *set, uint64_t no
  * out's per_cpu, kernel and perf members (out's streams must be collected
  * already: perf rates are per byte this end moved). Returns 0 or -ENOMEM.
  */
-NB_MUST_CHECK int counters_close(struct counters *c, const struct stream_set *set,
-                                 uint64_t now_ns, struct side_report *out);
+NB_MUST_CHECK int counters_close(struct counters *c, const struct stream_set *set, uint64_t now_ns,
+                                 struct side_report *out);
 
 /* Closes the perf counters and frees the snapshots. */
 void counters_free(struct counters *c);
@@ -97,8 +97,8 @@ json_t *counters_perf_json(const struct perfctr_delta *self, const struct perfct
  * page faults) from the threads' summed task figures t; hardware counters
  * invalid with the reason why_hw. Pure.
  */
-void counters_delta_from_tasks(const struct taskstat *t, bool have_migrations,
-                               const char *why_hw, struct perfctr_delta *self);
+void counters_delta_from_tasks(const struct taskstat *t, bool have_migrations, const char *why_hw,
+                               struct perfctr_delta *self);
 
 /*
  * Checks a peer's "kernel" member (from the network): groups of counters

@@ -70,8 +70,8 @@ static json_t *perf_target_json(const struct perfctr_delta *d, bool system)
     return o;
 }
 
-void counters_delta_from_tasks(const struct taskstat *t, bool have_migrations,
-                               const char *why_hw, struct perfctr_delta *d)
+void counters_delta_from_tasks(const struct taskstat *t, bool have_migrations, const char *why_hw,
+                               struct perfctr_delta *d)
 {
     memset(d, 0, sizeof(*d));
     const double v[PERFCTR_CYCLES] = {
@@ -118,8 +118,9 @@ json_t *counters_perf_json(const struct perfctr_delta *self, const struct perfct
         o, "branch_miss_pct",
         num_or_null(br, br ? 100 * v[PERFCTR_BRANCH_MISSES] / v[PERFCTR_BRANCHES] : 0));
     const bool tc = self->valid[PERFCTR_TASK_CLOCK] && seconds > 0;
-    json_object_set_new(o, "cpus_used",
-                        num_or_null(tc, tc ? self->value[PERFCTR_TASK_CLOCK] / (seconds * 1e9) : 0));
+    json_object_set_new(
+        o, "cpus_used",
+        num_or_null(tc, tc ? self->value[PERFCTR_TASK_CLOCK] / (seconds * 1e9) : 0));
     json_object_set_new(o, "scope", json_string("threads"));
     if (sys) {
         json_t *s = perf_target_json(sys, true);

@@ -453,7 +453,7 @@ static int run_streams(struct client *c, int *fds, bool *server_sends, int n)
     }
     rc = await_ready(c, fds_udp_of(&set));
     if (!rc && (rc = window_begin(&w, &set, c->p->omit_s, clock_now_ns(),
-                                      counters_mode_of(c->cfg->no_counters, c->p->perf))))
+                                  counters_mode_of(c->cfg->no_counters, c->p->perf))))
         err_set(err, len, rc, "out of memory");
     if (!rc)
         rc = stream_set_start(&set, err, len);

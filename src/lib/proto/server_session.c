@@ -537,9 +537,8 @@ static int run_test(struct session *ss, const struct test_params *p, struct pend
         rc = sockopt_buffers(set.streams[0].fd, p->sockbuf, sockerr, sizeof(sockerr));
     if (rc)
         err_set(ss->err, sizeof(ss->err), rc, "%s", sockerr);
-    if (!rc &&
-        (rc = window_begin(&w, &set, p->omit_s, clock_now_ns(),
-                                      counters_mode_of(ss->server->cfg.no_counters, p->perf))))
+    if (!rc && (rc = window_begin(&w, &set, p->omit_s, clock_now_ns(),
+                                  counters_mode_of(ss->server->cfg.no_counters, p->perf))))
         err_set(ss->err, sizeof(ss->err), rc, "out of memory");
     if (!rc)
         rc = stream_set_start(&set, ss->err, sizeof(ss->err));

@@ -43,6 +43,7 @@ static void assert_params_equal(const struct test_params *a, const struct test_p
     assert_int_equal(a->outstanding, b->outstanding);
     assert_int_equal(a->rr_timeout_ms, b->rr_timeout_ms);
     assert_int_equal(a->linger0, b->linger0);
+    assert_int_equal(a->perf, b->perf);
 }
 
 /* A valid parameter set with no field at its default. */
@@ -133,6 +134,30 @@ static void test_round_trip(void **state)
     obj = params_to_json(&p);
     assert_int_equal(params_from_json(obj, &back, err, sizeof(err)), 0);
     assert_params_equal(&p, &back);
+    json_decref(obj);
+}
+
+/* perf is optional (addition 3): absent means false, sent only when true, a boolean when sent. */
+static void test_perf_optional(void **state)
+{
+    (void)state;
+    struct test_params p, back;
+    char err[NB_ERRLEN] = "";
+    params_defaults(&p);
+    json_t *obj = params_to_json(&p);
+    assert_null(json_object_get(obj, "perf"));
+    back.perf = true;
+    assert_int_equal(params_from_json(obj, &back, err, sizeof(err)), 0);
+    assert_false(back.perf);
+    json_decref(obj);
+    p.perf = true;
+    obj = params_to_json(&p);
+    assert_true(json_is_true(json_object_get(obj, "perf")));
+    assert_int_equal(params_from_json(obj, &back, err, sizeof(err)), 0);
+    assert_true(back.perf);
+    json_object_set_new(obj, "perf", json_integer(1));
+    assert_int_not_equal(params_from_json(obj, &back, err, sizeof(err)), 0);
+    assert_non_null(strstr(err, "perf"));
     json_decref(obj);
 }
 
@@ -262,6 +287,7 @@ int main(void)
         cmocka_unit_test(test_missing_fields), cmocka_unit_test(test_wrong_types),
         cmocka_unit_test(test_out_of_range),   cmocka_unit_test(test_unknown_key),
         cmocka_unit_test(test_reverse_bidir),  cmocka_unit_test(test_cc_name),
+        cmocka_unit_test(test_perf_optional),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

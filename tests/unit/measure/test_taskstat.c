@@ -140,10 +140,8 @@ static void test_other_thread(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_parsers),
-        cmocka_unit_test(test_delta),
-        cmocka_unit_test(test_self_cpu_time),
-        cmocka_unit_test(test_self_switches_and_faults),
+        cmocka_unit_test(test_parsers),       cmocka_unit_test(test_delta),
+        cmocka_unit_test(test_self_cpu_time), cmocka_unit_test(test_self_switches_and_faults),
         cmocka_unit_test(test_other_thread),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,162 @@
+/*
+ * udp_bare: the ceiling of unpaced UDP on this host, for netab and its peers.
+ *
+ * One sender thread sends SIZE-byte datagrams to 127.0.0.1 in batches of 64
+ * with sendmmsg(), one receiver thread takes them in batches with recvmmsg(),
+ * both sockets with 4 MiB buffers (what netab requests for UDP): no pacing,
+ * no sequence numbers, no timestamps, no control connection. Whatever netab
+ * loses against this is its own overhead. It prints one line:
+ *
+ *     udp_bare: size=S datagrams=N bytes=B seconds=T bits_per_second=X sent=M
+ *
+ * where N and B count what the receiver got within the T-second window.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
+
+#define BATCH 64
+#define MAX_SIZE 65507
+#define BUFFER (4 << 20)
+
+static atomic_bool stop, counting;
+static _Atomic uint64_t received, sent;
+static size_t size = 1400;
+static int send_fd, recv_fd;
+
+static void die(const char *what)
+{
+    fprintf(stderr, "udp_bare: %s: %s\n", what, strerror(errno));
+    exit(1);
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void *sender_main(void *arg)
+{
+    (void)arg;
+    static char buf[BATCH][MAX_SIZE];
+    struct mmsghdr m[BATCH];
+    struct iovec iov[BATCH];
+    memset(m, 0, sizeof(m));
+    for (int i = 0; i < BATCH; i++) {
+        iov[i] = (struct iovec){buf[i], size};
+        m[i].msg_hdr.msg_iov = &iov[i];
+        m[i].msg_hdr.msg_iovlen = 1;
+    }
+    while (!atomic_load_explicit(&stop, memory_order_relaxed)) {
+        int n = sendmmsg(send_fd, m, BATCH, 0);
+        if (n < 0 && errno != ENOBUFS && errno != EAGAIN && errno != EINTR)
+            die("sendmmsg");
+        if (n > 0)
+            atomic_fetch_add_explicit(&sent, (uint64_t)n, memory_order_relaxed);
+    }
+    return NULL;
+}
+
+static void *receiver_main(void *arg)
+{
+    (void)arg;
+    static char buf[BATCH][MAX_SIZE];
+    struct mmsghdr m[BATCH];
+    struct iovec iov[BATCH];
+    memset(m, 0, sizeof(m));
+    for (int i = 0; i < BATCH; i++) {
+        iov[i] = (struct iovec){buf[i], MAX_SIZE};
+        m[i].msg_hdr.msg_iov = &iov[i];
+        m[i].msg_hdr.msg_iovlen = 1;
+    }
+    while (!atomic_load_explicit(&stop, memory_order_relaxed)) {
+        int n = recvmmsg(recv_fd, m, BATCH, 0, NULL);
+        if (n < 0 && errno != EAGAIN && errno != EINTR)
+            die("recvmmsg");
+        if (n > 0 && atomic_load_explicit(&counting, memory_order_relaxed))
+            atomic_fetch_add_explicit(&received, (uint64_t)n, memory_order_relaxed);
+    }
+    return NULL;
+}
+
+static int udp_socket(void)
+{
+    int fd = socket(AF_INET, SOCK_DGRAM, 0), b = BUFFER;
+    if (fd < 0)
+        die("socket");
+    /* SO_*BUFFORCE as root passes the sysctl caps, as netab's request does where permitted. */
+    if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &b, sizeof(b)))
+        (void)setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &b, sizeof(b));
+    if (setsockopt(fd, SOL_SOCKET, SO_SNDBUFFORCE, &b, sizeof(b)))
+        (void)setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &b, sizeof(b));
+    /* Blocked calls wake up to see the stop flag. */
+    struct timeval tv = {0, 100000};
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+    return fd;
+}
+
+int main(int argc, char **argv)
+{
+    double seconds = 5;
+    int c;
+    while ((c = getopt(argc, argv, "t:l:h")) != -1) {
+        if (c == 't')
+            seconds = atof(optarg);
+        else if (c == 'l')
+            size = (size_t)atol(optarg);
+        else {
+            fprintf(c == 'h' ? stdout : stderr,
+                    "usage: udp_bare [-t SECONDS] [-l SIZE]\n"
+                    "  -t SECONDS  length of the run (default 5, at most 3600)\n"
+                    "  -l SIZE     datagram size, 1..65507 (default 1400)\n");
+            return c == 'h' ? 0 : 2;
+        }
+    }
+    if (!(seconds > 0 && seconds <= 3600) || size < 1 || size > MAX_SIZE) {
+        fprintf(stderr, "udp_bare: -t must be in (0, 3600] and -l in 1..65507\n");
+        return 2;
+    }
+    recv_fd = udp_socket();
+    send_fd = udp_socket();
+    struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+    socklen_t len = sizeof(a);
+    if (bind(recv_fd, (struct sockaddr *)&a, sizeof(a)) ||
+        getsockname(recv_fd, (struct sockaddr *)&a, &len) ||
+        connect(send_fd, (struct sockaddr *)&a, sizeof(a)))
+        die("bind/connect");
+    pthread_t s, r;
+    if (pthread_create(&r, NULL, receiver_main, NULL) ||
+        pthread_create(&s, NULL, sender_main, NULL))
+        die("pthread_create");
+    /* As netab's window: counting starts once both threads run, and ends after SECONDS. */
+    usleep(100000);
+    double t0 = now_s();
+    atomic_store(&counting, true);
+    while (now_s() - t0 < seconds)
+        usleep(10000);
+    atomic_store(&counting, false);
+    double t = now_s() - t0;
+    uint64_t n = atomic_load(&received);
+    atomic_store(&stop, true);
+    pthread_join(s, NULL);
+    pthread_join(r, NULL);
+    printf("udp_bare: size=%zu datagrams=%llu bytes=%llu seconds=%.6f bits_per_second=%.0f "
+           "sent=%llu\n",
+           size, (unsigned long long)n, (unsigned long long)(n * size), t, n * size * 8 / t,
+           (unsigned long long)atomic_load(&sent));
+    return 0;
+}
