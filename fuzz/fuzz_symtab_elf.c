@@ -9,7 +9,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "layout/symtab.h"
+#include "symbols/symtab.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -4,7 +4,7 @@
  */
 #include "fuzz.h"
 
-#include "layout/symtab.h"
+#include "symbols/symtab.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

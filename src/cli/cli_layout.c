@@ -14,7 +14,7 @@
 #include "layout/layout_diff.h"
 #include "layout/layout_hot.h"
 #include "layout/layout_report.h"
-#include "layout/symtab.h"
+#include "symbols/symtab.h"
 
 static const char usage_text[] =
     "usage: netab layout OLD NEW [--hot FILE|LIST] [--line BYTES] [--json]\n"

@@ -18,9 +18,22 @@ static uint64_t thread_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-void counters_begin(struct counters *c, const struct stream_set *set, enum counters_mode mode,
+/* The CPUs a profile samples: the end's pinned CPU (and the extra one), else all (n = 0). */
+static int profile_cpus(int pinned, int extra, int cpus[2])
+{
+    if (pinned < 0)
+        return 0;
+    cpus[0] = pinned;
+    if (extra < 0 || extra == pinned)
+        return 1;
+    cpus[1] = extra;
+    return 2;
+}
+
+void counters_begin(struct counters *c, const struct stream_set *set, const struct counters_opts *o,
                     uint64_t now_ns)
 {
+    enum counters_mode mode = o ? o->mode : COUNTERS_OFF;
     memset(c, 0, sizeof(*c));
     c->begun = true;
     c->mode = mode;
@@ -28,6 +41,13 @@ void counters_begin(struct counters *c, const struct stream_set *set, enum count
     c->open_ns = now_ns;
     for (int i = 0; i < PERFCTR_COUNT; i++)
         c->self.fd[i] = c->system.fd[i] = -1;
+    /* A profile is asked for on its own: it samples whatever the mode collects. */
+    enum profile_event ev;
+    if (set->params.profile[0] && !profile_event_from_name(set->params.profile, &ev)) {
+        int cpus[2];
+        int n = profile_cpus(c->pinned_cpu, o ? o->profile_extra_cpu : -1, cpus);
+        c->profile = profile_open(ev, 0, cpus, n);
+    }
     if (mode == COUNTERS_OFF)
         return;
     /* The first stream's socket names the interface (crr clients have none until they connect). */
@@ -71,6 +91,8 @@ static bool stream_task_now(const struct stream *s, struct taskstat *t)
 
 void counters_open(struct counters *c, const struct stream_set *set, uint64_t now_ns)
 {
+    if (c->begun)
+        profile_enable(c->profile);
     if (!c->begun || c->mode == COUNTERS_OFF)
         return;
     c->open_ns = now_ns;
@@ -132,6 +154,11 @@ int counters_close(struct counters *c, const struct stream_set *set, uint64_t no
                    struct side_report *out)
 {
     out->pinned_cpu = c->begun ? c->pinned_cpu : -1;
+    if (c->begun && c->profile) {
+        profile_disable(c->profile);
+        if (!(out->profile = profile_json(c->profile, PROFILE_TOP)))
+            return -ENOMEM;
+    }
     if (!c->begun || c->mode == COUNTERS_OFF)
         return 0;
     double seconds = now_ns > c->open_ns ? (double)(now_ns - c->open_ns) / 1e9 : 0;
@@ -175,6 +202,8 @@ void counters_free(struct counters *c)
         return;
     perfctr_close(&c->self);
     perfctr_close(&c->system);
+    profile_free(c->profile);
+    c->profile = NULL;
     percpu_sample_free(&c->percpu0);
     kc_snapshot_free(&c->kernel0);
     free(c->stream0);

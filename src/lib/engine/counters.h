@@ -20,6 +20,7 @@
 #include "measure/kcounters.h"
 #include "measure/percpu.h"
 #include "measure/perfctr.h"
+#include "measure/profile.h"
 #include "measure/taskstat.h"
 
 struct side_report;
@@ -41,6 +42,17 @@ static inline enum counters_mode counters_mode_of(bool off, bool perf)
     return off ? COUNTERS_OFF : perf ? COUNTERS_PERF : COUNTERS_ON;
 }
 
+/*
+ * How an end collects: the mode, and for a profile (the test's --profile)
+ * a second CPU to sample besides the end's pinned one: the in-process
+ * server's (-A x,N on loopback, where the client's profile covers both
+ * ends and the server takes none), or -1.
+ */
+struct counters_opts {
+    enum counters_mode mode;
+    int profile_extra_cpu;
+};
+
 struct counters {
     bool begun; /* counters_begin() ran: a zeroed struct owns no descriptor */
     enum counters_mode mode;
@@ -52,6 +64,7 @@ struct counters {
     struct perfctr_set self, system; /* --perf: the threads (unpinned) or the pinned CPU */
     struct taskstat ctl0;            /* the collecting thread at the opening */
     struct taskstat *stream0;        /* each stream's thread at the opening (owned) */
+    struct profile *profile;         /* --profile: sampling this end's CPUs (owned), or NULL */
     int nstreams;
     uint64_t open_ns;
     uint64_t spent_ns; /* this thread's CPU time spent collecting (CLOCK_THREAD_CPUTIME_ID) */
@@ -62,7 +75,7 @@ struct counters {
  * the perf events. Call on the thread that starts the streams, before it
  * starts them. Never fails: what cannot be collected is reported as such.
  */
-void counters_begin(struct counters *c, const struct stream_set *set, enum counters_mode mode,
+void counters_begin(struct counters *c, const struct stream_set *set, const struct counters_opts *o,
                     uint64_t now_ns);
 
 /* The window opens at now_ns: snapshots every counter and every stream thread's figures. */

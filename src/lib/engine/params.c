@@ -2,7 +2,10 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
+
+#include "measure/profile.h"
 
 void params_defaults(struct test_params *p)
 {
@@ -149,6 +152,8 @@ json_t *params_to_json(const struct test_params *p)
         json_object_set_new(o, "udp_default_buffers", json_true());
     if (p->perf)
         json_object_set_new(o, "perf", json_true());
+    if (p->profile[0])
+        json_object_set_new(o, "profile", json_string(p->profile));
     return o;
 }
 
@@ -210,7 +215,8 @@ static const char *const known_keys[] = {"test",
                                          "rr_timeout_ms",
                                          "linger0",
                                          "udp_default_buffers",
-                                         "perf"};
+                                         "perf",
+                                         "profile"};
 
 int params_from_json(const json_t *obj, struct test_params *p, char *err, size_t errlen)
 {
@@ -287,5 +293,17 @@ int params_from_json(const json_t *obj, struct test_params *p, char *err, size_t
         return rc;
     if (json_object_get(obj, "perf") && (rc = get_bool(obj, "perf", &p->perf, err, errlen)))
         return rc;
+    const json_t *prof = json_object_get(obj, "profile");
+    if (prof && (!json_is_string(prof) || !params_profile_event_known(json_string_value(prof))))
+        return err_set(err, errlen, EINVAL,
+                       "test parameter \"profile\" is not an event this netab samples");
+    if (prof)
+        snprintf(p->profile, sizeof(p->profile), "%s", json_string_value(prof));
     return params_validate(p, err, errlen);
+}
+
+bool params_profile_event_known(const char *name)
+{
+    enum profile_event e;
+    return profile_event_from_name(name, &e) == 0;
 }

@@ -28,6 +28,7 @@ bool params_is_rr(enum test_kind kind); /* request/response, including crr */
 #define PARAMS_MAX_BLOCK (16u * 1024 * 1024)
 #define PARAMS_MAX_DURATION (7 * 24 * 3600.0)
 #define PARAMS_CC_LEN 16
+#define PARAMS_PROFILE_LEN 24
 #define PARAMS_UDP_HEADER 24 /* bytes of netab's header in every UDP datagram */
 #define PARAMS_UDP_MAX 65507
 #define PARAMS_MAX_OUTSTANDING 1024
@@ -58,6 +59,8 @@ struct test_params {
     bool udp_default_buffers;
     /* --perf: both ends attach perf events (engine/counters.h says what they cost). */
     bool perf;
+    /* --profile[=EVENT]: both ends sample their CPUs (measure/profile.h); "" = no profile. */
+    char profile[PARAMS_PROFILE_LEN];
 };
 
 /*
@@ -89,6 +92,9 @@ NB_MUST_CHECK int params_from_json(const json_t *obj, struct test_params *p, cha
 
 /* The default block for a kind: 128 KiB for TCP streams, 1460 bytes for UDP. */
 uint32_t params_default_block(enum test_kind kind);
+
+/* True when name is an event --profile samples ("cpu-clock", "cycles", ...). */
+bool params_profile_event_known(const char *name);
 
 /* Total data connections a test opens: streams, doubled for --bidir. */
 int params_connections(const struct test_params *p);

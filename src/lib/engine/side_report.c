@@ -7,6 +7,7 @@
 #include <sys/socket.h>
 
 #include "engine/counters.h"
+#include "measure/profile.h"
 
 int side_report_collect(struct side_report *r, const struct stream_set *set, uint64_t measure_ns,
                         const struct stream_counts *omit)
@@ -191,6 +192,8 @@ json_t *side_report_to_json(const struct side_report *r)
         json_object_set_new(obj, "kernel", json_incref(r->kernel));
     if (r->perf)
         json_object_set_new(obj, "perf", json_incref(r->perf));
+    if (r->profile)
+        json_object_set_new(obj, "profile", json_incref(r->profile));
     if (r->have_identity)
         json_object_set_new(obj, "identity", side_report_identity_json(r));
     return obj;
@@ -310,6 +313,13 @@ static int additions_from_json(const json_t *obj, struct side_report *r, char *e
         if (rc)
             return rc;
         r->perf = json_deep_copy(p);
+    }
+    json_t *prof = json_object_get(obj, "profile");
+    if (prof) {
+        int rc = profile_check(prof, err, errlen);
+        if (rc)
+            return rc;
+        r->profile = json_deep_copy(prof);
     }
     return 0;
 }
@@ -431,6 +441,8 @@ void side_report_free(struct side_report *r)
     r->kernel = NULL;
     json_decref(r->perf);
     r->perf = NULL;
+    json_decref(r->profile);
+    r->profile = NULL;
 }
 
 void side_report_udp_drops(const struct side_report *r, long long *rcvbuf, long long *inerr)

@@ -49,8 +49,9 @@ struct side_report {
     int pinned_cpu;               /* the CPU this end's streams ran on (-A), -1 = not pinned */
     struct percpu_usage *per_cpu; /* owned; each CPU's use over the window; NULL = unknown */
     int nper_cpu;
-    json_t *kernel; /* owned; kernel counter deltas (counters.h), NULL = none */
-    json_t *perf;   /* owned; perf counters (counters.h), NULL = none */
+    json_t *kernel;  /* owned; kernel counter deltas (counters.h), NULL = none */
+    json_t *perf;    /* owned; perf counters (counters.h), NULL = none */
+    json_t *profile; /* owned; the sampled profile (measure/profile.h), NULL = none asked */
     /* The end's build identity (measure/identity.h); filled by whoever knows its socket. */
     bool have_identity;
     struct identity identity;

@@ -25,10 +25,11 @@ static bool has_latency(const struct stream_set *set)
 }
 
 int window_begin(struct window *w, const struct stream_set *set, double omit_s, uint64_t now_ns,
-                 enum counters_mode counters)
+                 const struct counters_opts *counters)
 {
     memset(w, 0, sizeof(*w));
-    uint64_t t0 = counters != COUNTERS_OFF ? clock_now_ns() : 0;
+    bool on = counters && counters->mode != COUNTERS_OFF;
+    uint64_t t0 = on ? clock_now_ns() : 0;
     counters_begin(&w->counters, set, counters, now_ns);
     w->omit = calloc((size_t)(set->n > 0 ? set->n : 1), sizeof(*w->omit));
     if (!w->omit)
@@ -48,7 +49,7 @@ int window_begin(struct window *w, const struct stream_set *set, double omit_s, 
      * (much more on a loaded host) before any stream starts: set-up, not test
      * time, so the window starts once they are done.
      */
-    if (counters != COUNTERS_OFF)
+    if (on)
         now_ns += clock_now_ns() - t0;
     w->start_ns = now_ns;
     w->measure_ns = w->start_ns + (uint64_t)(omit_s * 1e9);

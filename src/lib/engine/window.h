@@ -39,14 +39,15 @@ struct window {
 /*
  * Starts the window at now_ns; it opens omit_s seconds later (at once when
  * omit_s <= 0, before any byte moves). counters: what to collect besides
- * bytes (counters.h: off, the default set, or with perf events); call it on
+ * bytes (counters.h: off, the default set, or with perf events; NULL =
+ * off) and a profile's CPUs; call it on
  * the thread that then starts the streams, before it starts them. With
  * counters the window starts
  * later than now_ns by the real time their set-up took. Returns 0 or
  * -ENOMEM.
  */
 NB_MUST_CHECK int window_begin(struct window *w, const struct stream_set *set, double omit_s,
-                               uint64_t now_ns, enum counters_mode counters);
+                               uint64_t now_ns, const struct counters_opts *counters);
 
 /* Opens the window once the warm-up has passed by now_ns; call it often. */
 void window_tick(struct window *w, const struct stream_set *set, uint64_t now_ns);

@@ -33,6 +33,7 @@
     X("cport_range", "--cport-range", EXP_STR, 0, 0)                                               \
     X("linger0", "--linger0", EXP_BOOL, 0, 0)                                                      \
     X("perf", "--perf", EXP_BOOL, 0, 0)                                                            \
+    X("profile", "--profile", EXP_BOOL, 0, 0)                                                      \
     X("affinity", "-A", EXP_STR, 0, 0)                                                             \
     X("server", "-c", EXP_STR, 0, 0)                                                               \
     X("port", "-p", EXP_INT, 1, 65535)                                                             \

@@ -15,7 +15,7 @@
 #include <stdint.h>
 
 #include "layout/layout_hot.h"
-#include "layout/symtab.h"
+#include "symbols/symtab.h"
 
 /* A function of either build; in_old/in_new say which. */
 struct layout_fn {

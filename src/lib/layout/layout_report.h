@@ -12,7 +12,7 @@
 
 #include "layout/layout_diff.h"
 #include "layout/layout_hot.h"
-#include "layout/symtab.h"
+#include "symbols/symtab.h"
 
 /* What the report says about its inputs besides the comparison itself. */
 struct layout_input {

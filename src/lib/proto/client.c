@@ -452,8 +452,9 @@ static int run_streams(struct client *c, int *fds, bool *server_sends, int n)
         }
     }
     rc = await_ready(c, fds_udp_of(&set));
-    if (!rc && (rc = window_begin(&w, &set, c->p->omit_s, clock_now_ns(),
-                                  counters_mode_of(c->cfg->no_counters, c->p->perf))))
+    struct counters_opts co = {counters_mode_of(c->cfg->no_counters, c->p->perf),
+                               c->cfg->in_process ? c->p->server_cpu : -1};
+    if (!rc && (rc = window_begin(&w, &set, c->p->omit_s, clock_now_ns(), &co)))
         err_set(err, len, rc, "out of memory");
     if (!rc)
         rc = stream_set_start(&set, err, len);

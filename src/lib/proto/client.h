@@ -22,6 +22,8 @@ struct client_config {
     int idle_timeout_ms; /* longest wait for the server's next message */
     /* Collect no per-CPU, kernel or perf counters (NETAB_NO_COUNTERS; the cost benchmark). */
     bool no_counters;
+    /* The in-process server of a zero set-up run: its profile is this end's (counters.h). */
+    bool in_process;
     /* --auth-key: prove it to the server and require its proof; NULL = none (auth.h). */
     const struct auth_key *auth_key;
     /* Called from the client's thread at each interval; may be NULL. */

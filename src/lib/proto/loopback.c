@@ -30,6 +30,7 @@ int loopback_run(const struct client_config *cfg, const struct test_params *p,
     sc.max_test_memory = UINT64_MAX;
     sc.max_memory = UINT64_MAX;
     sc.no_counters = cfg->no_counters;
+    sc.in_process = true;
     sc.auth_key = cfg->auth_key; /* --auth-key also exercises the exchange on loopback */
     struct server *srv;
     int rc = server_open(&srv, &sc, res->error, sizeof(res->error));
@@ -42,6 +43,7 @@ int loopback_run(const struct client_config *cfg, const struct test_params *p,
     }
     struct client_config c = *cfg;
     c.host = sc.bind_addr;
+    c.in_process = true;
     c.port = server_port(srv);
     res->in_process = true;
     rc = client_run(&c, p, res);

@@ -32,7 +32,8 @@ struct server_config {
     uint64_t max_memory;      /* bytes of stream buffers all running tests may cost */
     bool one_off;             /* exit after one test */
     bool no_counters;         /* collect no per-CPU, kernel or perf counters */
-    FILE *log;                /* one line per test and per rejected peer; NULL = silent */
+    bool in_process; /* the loopback server of a zero set-up run: shares the client's host */
+    FILE *log;       /* one line per test and per rejected peer; NULL = silent */
 
     /* --auth-key: clients must prove they hold it (auth.h); NULL = anyone may test. */
     const struct auth_key *auth_key;

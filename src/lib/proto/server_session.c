@@ -537,8 +537,11 @@ static int run_test(struct session *ss, const struct test_params *p, struct pend
         rc = sockopt_buffers(set.streams[0].fd, p->sockbuf, sockerr, sizeof(sockerr));
     if (rc)
         err_set(ss->err, sizeof(ss->err), rc, "%s", sockerr);
-    if (!rc && (rc = window_begin(&w, &set, p->omit_s, clock_now_ns(),
-                                  counters_mode_of(ss->server->cfg.no_counters, p->perf))))
+    /* In-process, the client's profile samples this end's CPUs too (counters.h). */
+    if (ss->server->cfg.in_process)
+        set.params.profile[0] = '\0';
+    struct counters_opts co = {counters_mode_of(ss->server->cfg.no_counters, p->perf), -1};
+    if (!rc && (rc = window_begin(&w, &set, p->omit_s, clock_now_ns(), &co)))
         err_set(ss->err, sizeof(ss->err), rc, "out of memory");
     if (!rc)
         rc = stream_set_start(&set, ss->err, sizeof(ss->err));

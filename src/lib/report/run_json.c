@@ -251,6 +251,10 @@ static json_t *end_json(const struct run_result *r)
     json_object_set_new(end, "perf",
                         json_pack("{s:o, s:o}", "local", copy_or_null(r->local.perf), "remote",
                                   copy_or_null(r->remote.perf)));
+    if (r->local.profile || r->remote.profile)
+        json_object_set_new(end, "profile",
+                            json_pack("{s:o, s:o}", "local", copy_or_null(r->local.profile),
+                                      "remote", copy_or_null(r->remote.profile)));
     if (is_udp_stream(r))
         add_udp_kernel(end, r);
     return end;

@@ -99,4 +99,5 @@ void run_text_counters(FILE *f, const struct run_result *r)
     print_buffers(f, r);
     print_perf(f, "local", &r->local);
     print_perf(f, "remote", &r->remote);
+    run_text_profile(f, r);
 }

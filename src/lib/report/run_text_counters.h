@@ -20,4 +20,7 @@ void run_text_pinned(FILE *f, const struct run_result *r, uint64_t bytes);
  */
 void run_text_counters(FILE *f, const struct run_result *r);
 
+/* A sampled profile's top functions of each end (netab run --profile), in 72 columns. */
+void run_text_profile(FILE *f, const struct run_result *r);
+
 #endif

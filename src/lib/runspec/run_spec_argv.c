@@ -112,6 +112,11 @@ static void push_params(struct argvec *a, const struct run_spec *s, const struct
     push_flag(a, p->linger0, "--linger0");
     push_flag(a, p->udp_default_buffers, "--udp-default-buffers");
     push_flag(a, p->perf, "--perf");
+    if (p->profile[0]) {
+        char opt[PARAMS_PROFILE_LEN + 16];
+        snprintf(opt, sizeof(opt), "--profile=%s", p->profile);
+        push_flag(a, true, opt);
+    }
 }
 
 /* Where and how to connect, and what to do with the result. */

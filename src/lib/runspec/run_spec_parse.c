@@ -71,6 +71,7 @@ enum {
     OPT_LINGER0,
     OPT_UDP_DEFAULT_BUFFERS,
     OPT_PERF,
+    OPT_PROFILE,
     OPT_DB,
     OPT_DB_LABEL,
     OPT_PLOT,
@@ -115,6 +116,7 @@ static const struct option long_options[] = {
     {"linger0", no_argument, NULL, OPT_LINGER0},
     {"udp-default-buffers", no_argument, NULL, OPT_UDP_DEFAULT_BUFFERS},
     {"perf", no_argument, NULL, OPT_PERF},
+    {"profile", optional_argument, NULL, OPT_PROFILE},
     {"db", required_argument, NULL, OPT_DB},
     {"db-label", required_argument, NULL, OPT_DB_LABEL},
     {"plot", required_argument, NULL, OPT_PLOT},
@@ -332,6 +334,18 @@ static bool parse_test_option(int c, const char *arg, struct run_spec *o, char *
     case OPT_LINGER0:
         p->linger0 = true;
         return true;
+    case OPT_PROFILE: {
+        const char *ev = arg ? arg : "cpu-clock";
+        if (!params_profile_event_known(ev)) {
+            err_set(err, errlen, EINVAL,
+                    "--profile: unknown event '%s' (cpu-clock, cycles, instructions, "
+                    "L1-icache-load-misses, iTLB-load-misses)",
+                    ev);
+            return false;
+        }
+        snprintf(p->profile, sizeof(p->profile), "%s", ev);
+        return true;
+    }
     case OPT_PERF:
         p->perf = true;
         return true;

@@ -27,11 +27,12 @@ check plot plot stats util
 check proto proto engine measure util
 check engine engine measure util
 check envcap envcap measure util
-check measure measure util
+check measure measure symbols util
 check stats stats util
 check input input util
 check store store util
-check layout layout util
+check layout layout symbols util
+check symbols symbols util
 check util util
 # Only the CLI decides what a signal does; the library offers cancel calls.
 handlers=$(grep -rnE '(^|[^a-z_])(sigaction|signal) *\(' "$root/src/lib" || true)

@@ -66,7 +66,7 @@ static void tcp_warmup_bytes_excluded(void **state)
     struct stream_set *set = make_set(roles, 2);
     struct stream *snd = &set->streams[0], *rcv = &set->streams[1];
     struct window w;
-    assert_int_equal(window_begin(&w, set, 2.0, T0, false), 0);
+    assert_int_equal(window_begin(&w, set, 2.0, T0, NULL), 0);
     assert_false(w.open);
     rcv->first_ns = T0 + S / 10; /* the first byte came during the warm-up */
     count(snd, 1000, 0, 0);
@@ -104,7 +104,7 @@ static void no_omit_counts_everything(void **state)
     const enum stream_role roles[] = {ROLE_TCP_SEND};
     struct stream_set *set = make_set(roles, 1);
     struct window w;
-    assert_int_equal(window_begin(&w, set, 0, T0, false), 0);
+    assert_int_equal(window_begin(&w, set, 0, T0, NULL), 0);
     assert_true(w.open);
     assert_int_equal(w.measure_ns, T0);
     count(&set->streams[0], 3000, 0, 0);
@@ -126,7 +126,7 @@ static void ended_inside_warmup_is_empty(void **state)
     const enum stream_role roles[] = {ROLE_TCP_SEND};
     struct stream_set *set = make_set(roles, 1);
     struct window w;
-    assert_int_equal(window_begin(&w, set, 5.0, T0, false), 0);
+    assert_int_equal(window_begin(&w, set, 5.0, T0, NULL), 0);
     count(&set->streams[0], 4096, 0, 0);
     set->streams[0].end_ns = T0 + S;
     struct side_report r;
@@ -152,7 +152,7 @@ static void rr_warmup_transactions_excluded(void **state)
     struct stream_set *set = make_set(roles, 1);
     struct stream *s = &set->streams[0];
     struct window w;
-    assert_int_equal(window_begin(&w, set, 1.0, T0, false), 0);
+    assert_int_equal(window_begin(&w, set, 1.0, T0, NULL), 0);
     /* Warm-up: 10 slow transactions (5 ms), one request lost. */
     for (int i = 0; i < 10; i++)
         hist_record(s->latency, 5000000);
@@ -190,7 +190,7 @@ static void rr_no_omit_latency_is_everything(void **state)
     const enum stream_role roles[] = {ROLE_CRR_CLIENT, ROLE_CRR_CLIENT};
     struct stream_set *set = make_set(roles, 2);
     struct window w;
-    assert_int_equal(window_begin(&w, set, 0, T0, false), 0);
+    assert_int_equal(window_begin(&w, set, 0, T0, NULL), 0);
     assert_null(w.omit_latency);
     hist_record(set->streams[0].latency, 7000);
     hist_record(set->streams[1].latency, 9000);
@@ -215,7 +215,7 @@ static void udp_packets_stay_whole_test(void **state)
     const enum stream_role roles[] = {ROLE_UDP_SEND};
     struct stream_set *set = make_set(roles, 1);
     struct window w;
-    assert_int_equal(window_begin(&w, set, 1.0, T0, false), 0);
+    assert_int_equal(window_begin(&w, set, 1.0, T0, NULL), 0);
     count(&set->streams[0], 100 * 1000, 100, 0);
     window_tick(&w, set, T0 + S);
     count(&set->streams[0], 300 * 1000, 300, 0);

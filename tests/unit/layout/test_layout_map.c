@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "layout/symtab.h"
+#include "symbols/symtab.h"
 
 /* Parses text or fails the test with the reader's message. */
 static void parse_ok(const char *text, struct symtab *t)

@@ -3,7 +3,7 @@
  * `nm -n [-S]` listings. They carry no section information, so a function
  * is recognised by its type letter (see symtab_parse_map in symtab.h).
  */
-#include "layout/symtab.h"
+#include "symbols/symtab.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -1,5 +1,5 @@
 /* The symbol table type shared by the ELF and text-map readers, and format detection. */
-#include "layout/symtab.h"
+#include "symbols/symtab.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -3,7 +3,7 @@
  * ELF_C_READ, so libelf checks every offset against the file's real size and
  * a truncated or corrupt file fails with an error instead of a fault.
  */
-#include "layout/symtab.h"
+#include "symbols/symtab.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,0 +1,313 @@
+#include "measure/profile.h"
+
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "measure/perfctr.h"
+#include "measure/profile_agg.h"
+#include "measure/profile_priv.h"
+
+#define RING_PAGES 64 /* 256 KiB per CPU: 20 ms of deep call chains at 999 Hz fit many times */
+#define DRAIN_MS 20
+
+static const char *const event_names[PROFILE_NEVENTS] = {
+    "cpu-clock", "cycles", "instructions", "L1-icache-load-misses", "iTLB-load-misses"};
+
+const char *profile_event_name(enum profile_event e)
+{
+    return e < PROFILE_NEVENTS ? event_names[e] : "unknown";
+}
+
+int profile_event_from_name(const char *name, enum profile_event *e)
+{
+    for (int i = 0; i < PROFILE_NEVENTS; i++)
+        if (!strcmp(name, event_names[i])) {
+            *e = (enum profile_event)i;
+            return 0;
+        }
+    return -EINVAL;
+}
+
+#define CACHE_MISS(c)                                                                              \
+    ((c) | (PERF_COUNT_HW_CACHE_OP_READ << 8) | (PERF_COUNT_HW_CACHE_RESULT_MISS << 16))
+
+static void attr_of(enum profile_event ev, unsigned freq, struct perf_event_attr *a)
+{
+    memset(a, 0, sizeof(*a));
+    a->size = sizeof(*a);
+    switch (ev) {
+    case PROFILE_CYCLES:
+        a->type = PERF_TYPE_HARDWARE;
+        a->config = PERF_COUNT_HW_CPU_CYCLES;
+        break;
+    case PROFILE_INSTRUCTIONS:
+        a->type = PERF_TYPE_HARDWARE;
+        a->config = PERF_COUNT_HW_INSTRUCTIONS;
+        break;
+    case PROFILE_L1I_MISSES:
+        a->type = PERF_TYPE_HW_CACHE;
+        a->config = CACHE_MISS(PERF_COUNT_HW_CACHE_L1I);
+        break;
+    case PROFILE_ITLB_MISSES:
+        a->type = PERF_TYPE_HW_CACHE;
+        a->config = CACHE_MISS(PERF_COUNT_HW_CACHE_ITLB);
+        break;
+    default:
+        a->type = PERF_TYPE_SOFTWARE;
+        a->config = PERF_COUNT_SW_CPU_CLOCK;
+    }
+    a->freq = 1;
+    a->sample_freq = freq;
+    a->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_CALLCHAIN;
+    a->sample_max_stack = MAX_STACK;
+    a->disabled = 1;
+    a->exclude_hv = 1;
+    a->wakeup_events = 0;
+    a->comm = 1; /* names of processes that start (exec) while sampling */
+}
+
+/* The online CPUs, from /sys; falls back to 0..nprocs-1. */
+static int online_cpus(int *cpu, int max)
+{
+    FILE *f = fopen("/sys/devices/system/cpu/online", "r");
+    int n = 0;
+    if (f) {
+        int a, b;
+        char sep;
+        while (n < max && fscanf(f, "%d", &a) == 1) {
+            b = a;
+            if (fscanf(f, "%c", &sep) == 1 && sep == '-' && fscanf(f, "%d%c", &b, &sep) < 1)
+                break;
+            for (int c = a; c <= b && n < max; c++)
+                cpu[n++] = c;
+            if (sep != ',')
+                break;
+        }
+        fclose(f);
+    }
+    if (n == 0) {
+        long k = sysconf(_SC_NPROCESSORS_ONLN);
+        for (int c = 0; c < k && n < max; c++)
+            cpu[n++] = c;
+    }
+    return n;
+}
+
+/* Reads one sample record at r (len bytes): ip, pid/tid, the call chain. */
+static void take_sample(struct profile *p, const unsigned char *r, size_t len)
+{
+    const uint64_t *u = (const uint64_t *)(const void *)r;
+    if (len < 3 * sizeof(uint64_t))
+        return;
+    uint64_t ip = u[0];
+    uint32_t pid = (uint32_t)(u[1] & 0xffffffffu);
+    uint64_t nr = u[2];
+    if (nr > (len - 3 * sizeof(uint64_t)) / sizeof(uint64_t))
+        nr = 0;
+    /* The chain holds context markers (>= PERF_CONTEXT_MAX): skip them; [0] is ip itself. */
+    uint64_t caller = 0;
+    int real = 0;
+    for (uint64_t i = 0; i < nr && real < 2; i++) {
+        uint64_t a = u[3 + i];
+        if (a >= (uint64_t)PERF_CONTEXT_MAX)
+            continue;
+        if (real++ == 1)
+            caller = a;
+    }
+    pagg_add(&p->agg, ip, caller, pid);
+}
+
+/* A COMM record: pid, tid, then the name; kept for processes (pid == tid), bounded. */
+static void take_comm(struct profile *p, const unsigned char *r, size_t len)
+{
+    uint32_t pid, tid;
+    memcpy(&pid, r, 4);
+    memcpy(&tid, r + 4, 4);
+    if (pid != tid || p->ncomms >= PROFILE_MAX_COMMS)
+        return;
+    struct psym_comm *c = &p->comms[p->ncomms++];
+    c->pid = pid;
+    size_t n = len - 8 < sizeof(c->comm) - 1 ? len - 8 : sizeof(c->comm) - 1;
+    memcpy(c->comm, r + 8, n);
+    c->comm[n] = '\0';
+}
+
+/* Consumes every complete record of one CPU's ring. */
+static void drain_ring(struct profile *p, int i)
+{
+    struct perf_event_mmap_page *meta = p->ring[i];
+    unsigned char *data = (unsigned char *)p->ring[i] + p->page;
+    size_t size = p->ring_len - p->page;
+    uint64_t head = __atomic_load_n(&meta->data_head, __ATOMIC_ACQUIRE);
+    uint64_t tail = meta->data_tail;
+    unsigned char rec[sizeof(struct perf_event_header) + (3 + MAX_STACK + 8) * 8];
+    while (tail + sizeof(struct perf_event_header) <= head) {
+        struct perf_event_header h;
+        for (size_t k = 0; k < sizeof(h); k++)
+            ((unsigned char *)&h)[k] = data[(tail + k) % size];
+        if (h.size < sizeof(h) || tail + h.size > head)
+            break;
+        size_t body = h.size - sizeof(h);
+        if (body <= sizeof(rec)) {
+            for (size_t k = 0; k < body; k++)
+                rec[k] = data[(tail + sizeof(h) + k) % size];
+            if (h.type == PERF_RECORD_SAMPLE)
+                take_sample(p, rec, body);
+            else if (h.type == PERF_RECORD_LOST && body >= 16)
+                p->lost += ((const uint64_t *)(const void *)rec)[1];
+            else if (h.type == PERF_RECORD_COMM && body > 8)
+                take_comm(p, rec, body);
+            else if (h.type == PERF_RECORD_THROTTLE)
+                p->throttled++;
+        }
+        tail += h.size;
+    }
+    __atomic_store_n(&meta->data_tail, tail, __ATOMIC_RELEASE);
+}
+
+static void drain_all(struct profile *p)
+{
+    pthread_mutex_lock(&p->lock);
+    for (int i = 0; i < p->ncpus; i++)
+        if (p->ring[i])
+            drain_ring(p, i);
+    pthread_mutex_unlock(&p->lock);
+}
+
+static void *reader_main(void *arg)
+{
+    struct profile *p = arg;
+    while (!atomic_load(&p->stop)) {
+        struct timespec ts = {0, DRAIN_MS * 1000000L};
+        nanosleep(&ts, NULL);
+        drain_all(p);
+    }
+    return NULL;
+}
+
+/* Opens the event of one CPU and maps its ring; fills p->why on failure. */
+static int open_cpu(struct profile *p, int i)
+{
+    struct perf_event_attr a;
+    attr_of(p->ev, p->freq, &a);
+    long fd = syscall(SYS_perf_event_open, &a, -1, p->cpu[i], -1, PERF_FLAG_FD_CLOEXEC);
+    if (fd < 0) {
+        int e = errno;
+        char r[64];
+        perfctr_reason(e, p->ev != PROFILE_CPU_CLOCK, p->cpu[i], r, sizeof(r));
+        snprintf(p->why, sizeof(p->why), "cannot sample %s on CPU %d: %s",
+                 profile_event_name(p->ev), p->cpu[i], r);
+        return -e;
+    }
+    p->fd[i] = (int)fd;
+    p->ring[i] = mmap(NULL, p->ring_len, PROT_READ | PROT_WRITE, MAP_SHARED, (int)fd, 0);
+    if (p->ring[i] == MAP_FAILED) {
+        int e = errno;
+        p->ring[i] = NULL;
+        snprintf(p->why, sizeof(p->why), "cannot map the sample buffer of CPU %d: %s", p->cpu[i],
+                 strerror(e));
+        return -e;
+    }
+    return 0;
+}
+
+static void close_all(struct profile *p)
+{
+    for (int i = 0; i < p->ncpus; i++) {
+        if (p->ring[i])
+            munmap(p->ring[i], p->ring_len);
+        if (p->fd[i] >= 0)
+            close(p->fd[i]);
+        p->ring[i] = NULL;
+        p->fd[i] = -1;
+    }
+}
+
+struct profile *profile_open(enum profile_event ev, unsigned freq, const int *cpus, int ncpus)
+{
+    struct profile *p = calloc(1, sizeof(*p));
+    if (!p)
+        return NULL;
+    p->ev = ev;
+    p->freq = freq ? freq : PROFILE_DEFAULT_FREQ;
+    pthread_mutex_init(&p->lock, NULL);
+    p->page = (size_t)sysconf(_SC_PAGESIZE);
+    p->ring_len = p->page * (1 + RING_PAGES);
+    if (ncpus > 0) {
+        p->ncpus = ncpus < PROFILE_MAX_CPUS ? ncpus : PROFILE_MAX_CPUS;
+        memcpy(p->cpu, cpus, (size_t)p->ncpus * sizeof(int));
+    } else {
+        p->ncpus = online_cpus(p->cpu, PROFILE_MAX_CPUS);
+    }
+    for (int i = 0; i < p->ncpus; i++)
+        p->fd[i] = -1;
+    for (int i = 0; i < p->ncpus; i++)
+        if (open_cpu(p, i)) {
+            close_all(p);
+            return p;
+        }
+    if (pthread_create(&p->reader, NULL, reader_main, p)) {
+        snprintf(p->why, sizeof(p->why), "cannot start the sample reader thread");
+        close_all(p);
+        return p;
+    }
+    p->reader_running = true;
+    return p;
+}
+
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+void profile_enable(struct profile *p)
+{
+    if (!p || p->why[0] || p->enabled_ns)
+        return;
+    p->enabled_ns = now_ns();
+    for (int i = 0; i < p->ncpus; i++)
+        ioctl(p->fd[i], PERF_EVENT_IOC_ENABLE, 0);
+}
+
+void profile_disable(struct profile *p)
+{
+    if (!p || p->why[0])
+        return;
+    for (int i = 0; i < p->ncpus; i++)
+        ioctl(p->fd[i], PERF_EVENT_IOC_DISABLE, 0);
+    if (p->enabled_ns && !p->sampled_ns)
+        p->sampled_ns = now_ns() - p->enabled_ns;
+    if (p->reader_running) {
+        atomic_store(&p->stop, true);
+        pthread_join(p->reader, NULL);
+        p->reader_running = false;
+    }
+    drain_all(p);
+    close_all(p);
+}
+
+void profile_free(struct profile *p)
+{
+    if (!p)
+        return;
+    if (p->reader_running) {
+        atomic_store(&p->stop, true);
+        pthread_join(p->reader, NULL);
+    }
+    close_all(p);
+    pagg_free(&p->agg);
+    pthread_mutex_destroy(&p->lock);
+    free(p);
+}

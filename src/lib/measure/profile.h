@@ -1,0 +1,79 @@
+/*
+ * A sampled profile of this host over a test's measured window (netab run
+ * --profile): perf_event_open(2) sampling events, one per CPU and
+ * system-wide (every task, softirq and driver work included), with call
+ * chains, read from their ring buffers by a thread of the profile's own
+ * while the test runs, and symbolised at the end: kernel addresses through
+ * /proc/kallsyms, user addresses through the process's maps and the mapped
+ * file's ELF symbol table (symbols/symtab.h).
+ *
+ * Sampling system-wide needs root or perf_event_paranoid <= 0. Nothing here
+ * fails a test: a profile that cannot be taken says why.
+ *
+ * Ownership: a struct profile belongs to the caller, who frees it with
+ * profile_free(); profile_json() returns a new reference.
+ */
+#ifndef NETAB_MEASURE_PROFILE_H
+#define NETAB_MEASURE_PROFILE_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util/err.h"
+
+#define PROFILE_DEFAULT_FREQ 999 /* Hz per CPU: perf's habit of avoiding lockstep with timers */
+#define PROFILE_MAX_CPUS 256
+#define PROFILE_TOP 30 /* functions in the run document */
+
+enum profile_event {
+    PROFILE_CPU_CLOCK, /* software: every machine has it */
+    PROFILE_CYCLES,
+    PROFILE_INSTRUCTIONS,
+    PROFILE_L1I_MISSES,
+    PROFILE_ITLB_MISSES,
+    PROFILE_NEVENTS
+};
+
+/* The event's name as perf spells it ("cpu-clock", "L1-icache-load-misses"). */
+const char *profile_event_name(enum profile_event e);
+
+/* An event from its name; -EINVAL when unknown. */
+NB_MUST_CHECK int profile_event_from_name(const char *name, enum profile_event *e);
+
+struct profile;
+
+/*
+ * Opens a disabled sampling event on each of cpus[0..ncpus) (all online
+ * CPUs when ncpus is 0) and starts the reader thread. Always returns a
+ * profile (NULL only when out of memory); one that could not open its
+ * events carries the reason, and profile_json() reports it.
+ */
+struct profile *profile_open(enum profile_event ev, unsigned freq, const int *cpus, int ncpus);
+
+/* The window opens: sampling starts. */
+void profile_enable(struct profile *p);
+
+/* The window closed: sampling stops, the rings are drained and the reader thread ends. */
+void profile_disable(struct profile *p);
+
+/*
+ * The profile as the run document's end.profile.local|remote: event,
+ * frequency, CPUs, samples, lost samples, seconds sampled and the top
+ * functions (symbol, module, self samples, share of all samples, top
+ * callers); or {"event", "why"} when there is none. New reference.
+ */
+json_t *profile_json(struct profile *p, int top);
+
+void profile_free(struct profile *p);
+
+/*
+ * Checks a peer's profile member (from the network): exactly the members
+ * profile_json() writes, strings bounded, counts non-negative integers, at
+ * most PROFILE_TOP functions with at most 3 callers each. Returns 0 or
+ * -EPROTO with a message.
+ */
+NB_MUST_CHECK int profile_check(const json_t *p, char *err, size_t errlen);
+
+#endif

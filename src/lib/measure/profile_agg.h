@@ -1,0 +1,44 @@
+/*
+ * The raw counts of a sampled profile, before symbols: how many samples
+ * fell at each (address, caller's address, process) triple. The process is
+ * kept only for user-space addresses, which mean something only within
+ * one; the caller is the next frame of the call chain (0 when unknown).
+ * Bounded: past PAGG_MAX_ENTRIES distinct triples further new ones are
+ * counted as unattributed, never stored. Pure: no system calls.
+ */
+#ifndef NETAB_MEASURE_PROFILE_AGG_H
+#define NETAB_MEASURE_PROFILE_AGG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util/err.h"
+
+#define PAGG_MAX_ENTRIES (1u << 18) /* at most 12 MiB of table */
+
+struct pagg_entry {
+    uint64_t ip, caller;
+    uint32_t pid; /* 0 for kernel addresses */
+    uint32_t count;
+};
+
+struct pagg {
+    struct pagg_entry *slots; /* open addressing; count 0 = empty */
+    size_t cap, used;
+    uint64_t samples;      /* every sample added */
+    uint64_t unattributed; /* samples whose triple did not fit */
+};
+
+/* True for an address in the kernel's half of the address space. */
+static inline bool pagg_is_kernel(uint64_t ip)
+{
+    return ip >> 63;
+}
+
+/* Counts one sample. Returns 0, or -ENOMEM when it is counted as unattributed instead. */
+int pagg_add(struct pagg *a, uint64_t ip, uint64_t caller, uint32_t pid);
+
+void pagg_free(struct pagg *a);
+
+#endif

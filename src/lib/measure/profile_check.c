@@ -1,0 +1,124 @@
+/* A peer's profile member (from the network), checked member by member. */
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+#include "measure/profile.h"
+
+#define MAX_NAME 512
+
+static bool is_str(const json_t *v, size_t max)
+{
+    return json_is_string(v) && strlen(json_string_value(v)) <= max;
+}
+
+static bool is_count(const json_t *v)
+{
+    return json_is_integer(v) && json_integer_value(v) >= 0;
+}
+
+static bool is_num(const json_t *v, double lo, double hi)
+{
+    double x = json_number_value(v);
+    return json_is_number(v) && isfinite(x) && x >= lo && x <= hi;
+}
+
+/* Exactly the keys named (a NULL-terminated list), no other. */
+static bool only(const json_t *o, const char *const *keys)
+{
+    const char *k;
+    json_t *v;
+    size_t n = 0;
+    while (keys[n])
+        n++;
+    if (!json_is_object(o) || json_object_size(o) != n)
+        return false;
+    json_object_foreach((json_t *)o, k, v)
+    {
+        bool known = false;
+        for (size_t i = 0; i < n && !known; i++)
+            known = !strcmp(k, keys[i]);
+        if (!known)
+            return false;
+    }
+    return true;
+}
+
+static bool function_ok(const json_t *f)
+{
+    static const char *const keys[] = {"symbol", "module", "samples", "share_pct", "callers", NULL};
+    static const char *const ckeys[] = {"symbol", "samples", NULL};
+    json_t *callers = json_object_get(f, "callers");
+    if (!only(f, keys) || !is_str(json_object_get(f, "symbol"), MAX_NAME) ||
+        !is_str(json_object_get(f, "module"), MAX_NAME) ||
+        !is_count(json_object_get(f, "samples")) ||
+        !is_num(json_object_get(f, "share_pct"), 0, 100) || !json_is_array(callers) ||
+        json_array_size(callers) > 3)
+        return false;
+    size_t i;
+    json_t *c;
+    json_array_foreach(callers, i, c)
+    {
+        if (!only(c, ckeys) || !is_str(json_object_get(c, "symbol"), MAX_NAME) ||
+            !is_count(json_object_get(c, "samples")))
+            return false;
+    }
+    return true;
+}
+
+static bool head_ok(const json_t *p)
+{
+    json_t *ev = json_object_get(p, "event"), *cpus = json_object_get(p, "cpus");
+    enum profile_event e;
+    if (!json_is_string(ev) || profile_event_from_name(json_string_value(ev), &e) ||
+        !json_is_integer(json_object_get(p, "frequency")) ||
+        !is_num(json_object_get(p, "frequency"), 1, 100000) || !json_is_array(cpus) ||
+        json_array_size(cpus) > PROFILE_MAX_CPUS)
+        return false;
+    size_t i;
+    json_t *c;
+    json_array_foreach(cpus, i, c)
+    {
+        if (!json_is_integer(c) || !is_num(c, 0, 4095))
+            return false;
+    }
+    return true;
+}
+
+int profile_check(const json_t *p, char *err, size_t errlen)
+{
+    static const char *const why[] = {"event", "frequency", "cpus", "why", NULL};
+    static const char *const full[] = {"event",
+                                       "frequency",
+                                       "cpus",
+                                       "seconds",
+                                       "samples",
+                                       "expected_samples",
+                                       "lost",
+                                       "unattributed",
+                                       "distinct_functions",
+                                       "functions",
+                                       NULL};
+    bool ok = json_is_object(p) && head_ok(p);
+    if (ok && json_object_get(p, "why")) {
+        ok = only(p, why) && is_str(json_object_get(p, "why"), 255);
+    } else if (ok) {
+        json_t *fns = json_object_get(p, "functions");
+        ok = only(p, full) && is_num(json_object_get(p, "seconds"), 0, 1e7) &&
+             is_count(json_object_get(p, "samples")) &&
+             is_num(json_object_get(p, "expected_samples"), 0, 1e15) &&
+             is_count(json_object_get(p, "lost")) && is_count(json_object_get(p, "unattributed")) &&
+             is_count(json_object_get(p, "distinct_functions")) && json_is_array(fns) &&
+             json_array_size(fns) <= PROFILE_TOP;
+        size_t i;
+        json_t *f;
+        json_array_foreach(fns, i, f)
+        {
+            if (ok && !function_ok(f))
+                ok = false;
+        }
+    }
+    if (!ok)
+        return err_set(err, errlen, EPROTO, "peer's profile is malformed");
+    return 0;
+}

@@ -1,0 +1,135 @@
+/* A profile's run-document member: its raw counts symbolised and summed per function. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "measure/profile.h"
+#include "measure/profile_priv.h"
+#include "measure/profile_sym.h"
+
+#define TOP_CALLERS 3
+
+struct fn {
+    const char *symbol, *module; /* owned by the symboliser */
+    uint64_t self;
+    json_t *callers; /* {symbol: samples} */
+};
+
+struct fntab {
+    json_t *index; /* "module\tsymbol" -> position in fns */
+    struct fn *fns;
+    size_t n;
+};
+
+static struct fn *fn_of(struct fntab *t, const char *symbol, const char *module)
+{
+    char key[512];
+    snprintf(key, sizeof(key), "%s\t%s", module, symbol);
+    json_t *at = json_object_get(t->index, key);
+    if (at)
+        return &t->fns[json_integer_value(at)];
+    struct fn *n = realloc(t->fns, (t->n + 1) * sizeof(*n));
+    if (!n)
+        return NULL;
+    t->fns = n;
+    t->fns[t->n] = (struct fn){symbol, module, 0, json_object()};
+    json_object_set_new(t->index, key, json_integer((json_int_t)t->n));
+    return &t->fns[t->n++];
+}
+
+static int by_self(const void *a, const void *b)
+{
+    const struct fn *x = a, *y = b;
+    if (x->self != y->self)
+        return x->self < y->self ? 1 : -1;
+    return strcmp(x->symbol, y->symbol);
+}
+
+/* The callers with the most samples, at most TOP_CALLERS. New reference. */
+static json_t *top_callers(json_t *callers)
+{
+    json_t *out = json_array();
+    for (int k = 0; k < TOP_CALLERS; k++) {
+        const char *best = NULL, *name;
+        json_int_t most = 0;
+        json_t *v;
+        json_object_foreach(callers, name, v)
+        {
+            if (json_integer_value(v) > most) {
+                most = json_integer_value(v);
+                best = name;
+            }
+        }
+        if (!best)
+            break;
+        json_array_append_new(out, json_pack("{s:s, s:I}", "symbol", best, "samples", most));
+        json_object_set_new(callers, best, json_integer(0));
+    }
+    return out;
+}
+
+/* Sums the counts per function (and per caller of each). */
+static void sum_functions(const struct pagg *a, struct psym *s, struct fntab *t)
+{
+    for (size_t i = 0; i < a->cap; i++) {
+        const struct pagg_entry *e = &a->slots[i];
+        if (!e->count)
+            continue;
+        const char *sym, *mod, *csym, *cmod;
+        psym_lookup(s, e->ip, e->pid, &sym, &mod);
+        struct fn *f = fn_of(t, sym, mod);
+        if (!f)
+            continue;
+        f->self += e->count;
+        if (!e->caller)
+            continue;
+        psym_lookup(s, e->caller, e->pid, &csym, &cmod);
+        json_t *c = json_object_get(f->callers, csym);
+        json_object_set_new(f->callers, csym,
+                            json_integer((c ? json_integer_value(c) : 0) + e->count));
+    }
+}
+
+json_t *profile_json(struct profile *p, int top)
+{
+    json_t *o =
+        json_pack("{s:s, s:i}", "event", profile_event_name(p->ev), "frequency", (int)p->freq);
+    json_t *cpus = json_array();
+    for (int i = 0; i < p->ncpus; i++)
+        json_array_append_new(cpus, json_integer(p->cpu[i]));
+    json_object_set_new(o, "cpus", cpus);
+    if (p->why[0]) {
+        json_object_set_new(o, "why", json_string(p->why));
+        return o;
+    }
+    struct psym s;
+    psym_init(&s);
+    s.comms = p->comms;
+    s.ncomms = p->ncomms;
+    struct fntab t = {json_object(), NULL, 0};
+    sum_functions(&p->agg, &s, &t);
+    qsort(t.fns, t.n, sizeof(*t.fns), by_self);
+    double seconds = (double)p->sampled_ns / 1e9;
+    json_object_set_new(o, "seconds", json_real(seconds));
+    json_object_set_new(o, "samples", json_integer((json_int_t)p->agg.samples));
+    json_object_set_new(o, "expected_samples", json_real(seconds * p->freq * p->ncpus));
+    json_object_set_new(o, "lost", json_integer((json_int_t)p->lost));
+    json_object_set_new(o, "unattributed", json_integer((json_int_t)p->agg.unattributed));
+    json_object_set_new(o, "distinct_functions", json_integer((json_int_t)t.n));
+    json_t *fns = json_array();
+    for (size_t i = 0; i < t.n && (int)i < top; i++) {
+        const struct fn *f = &t.fns[i];
+        double share = p->agg.samples ? 100.0 * (double)f->self / (double)p->agg.samples : 0;
+        json_array_append_new(fns,
+                              json_pack("{s:s, s:s, s:I, s:f, s:o}", "symbol", f->symbol, "module",
+                                        f->module, "samples", (json_int_t)f->self, "share_pct",
+                                        share, "callers", top_callers(f->callers)));
+    }
+    json_object_set_new(o, "functions", fns);
+    for (size_t i = 0; i < t.n; i++)
+        json_decref(t.fns[i].callers);
+    free(t.fns);
+    json_decref(t.index);
+    psym_free(&s);
+    return o;
+}

@@ -1,0 +1,262 @@
+/*
+ * Unit tests for the sampled profile: the raw counts (profile_agg), the
+ * symboliser on a kallsyms fixture and on this very test binary's own
+ * functions through its maps and ELF symbols, the checker of a peer's
+ * profile, and a live profile of a busy loop on CPU 0 that must name it.
+ */
+#include <errno.h>
+#include <sched.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "measure/profile.h"
+#include "measure/profile_agg.h"
+#include "measure/profile_sym.h"
+
+static void test_agg(void **state)
+{
+    (void)state;
+    struct pagg a = {0};
+    for (int i = 0; i < 5; i++)
+        assert_int_equal(pagg_add(&a, 0x1000, 0x2000, 42), 0);
+    assert_int_equal(pagg_add(&a, 0x1000, 0x2000, 43), 0);        /* another process */
+    assert_int_equal(pagg_add(&a, 0xffffffff81000000, 7, 42), 0); /* kernel: pid dropped */
+    assert_int_equal(pagg_add(&a, 0xffffffff81000000, 7, 99), 0);
+    assert_int_equal(a.samples, 8);
+    assert_int_equal(a.used, 3);
+    uint32_t seen[3] = {0};
+    for (size_t i = 0; i < a.cap; i++) {
+        const struct pagg_entry *e = &a.slots[i];
+        if (!e->count)
+            continue;
+        if (e->ip == 0x1000)
+            seen[e->pid == 42 ? 0 : 1] = e->count;
+        else
+            seen[2] = e->pid == 0 ? e->count : 1000;
+    }
+    assert_int_equal(seen[0], 5);
+    assert_int_equal(seen[1], 1);
+    assert_int_equal(seen[2], 2);
+    pagg_free(&a);
+}
+
+/* Past PAGG_MAX_ENTRIES distinct triples, new ones are unattributed; old ones still count. */
+static void test_agg_bound(void **state)
+{
+    (void)state;
+    struct pagg a = {0};
+    for (uint64_t i = 0; i < PAGG_MAX_ENTRIES + 10; i++)
+        pagg_add(&a, 0x1000 + i, 0, 1);
+    assert_int_equal(a.used, PAGG_MAX_ENTRIES);
+    assert_int_equal(a.unattributed, 10);
+    assert_int_equal(pagg_add(&a, 0x1000, 0, 1), 0);
+    assert_int_equal(a.samples, PAGG_MAX_ENTRIES + 11);
+    pagg_free(&a);
+}
+
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+static void test_kernel_symbols(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/netab-kallsyms-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    write_file(path, "ffffffff81000000 T _stext\nffffffff81000100 t foo\n"
+                     "ffffffff81000200 T bar\t[veth]\nffffffff81000300 D some_data\n");
+    struct psym s;
+    psym_init(&s);
+    s.kallsyms = path;
+    const char *sym, *mod;
+    psym_lookup(&s, 0xffffffff81000150, 0, &sym, &mod);
+    assert_string_equal(sym, "foo");
+    assert_string_equal(mod, "[kernel]");
+    psym_lookup(&s, 0xffffffff81000100, 0, &sym, &mod);
+    assert_string_equal(sym, "foo");
+    psym_lookup(&s, 0xffffffff80000000, 0, &sym, &mod);
+    assert_string_equal(sym, "[unknown]");
+    psym_free(&s);
+    /* What kptr_restrict shows the unprivileged: every address 0. Nothing is named. */
+    write_file(path, "0000000000000000 T _stext\n0000000000000000 t foo\n");
+    psym_init(&s);
+    s.kallsyms = path;
+    psym_lookup(&s, 0xffffffff81000150, 0, &sym, &mod);
+    assert_string_equal(sym, "[unknown]");
+    psym_free(&s);
+    unlink(path);
+}
+
+__attribute__((noinline)) int netab_test_marker_function(int x);
+__attribute__((noinline)) int netab_test_marker_function(int x)
+{
+    return x * 3 + 1;
+}
+
+/* This binary's own function, named through /proc/self/maps and its ELF symbols. */
+static void test_user_symbols(void **state)
+{
+    (void)state;
+    assert_int_equal(netab_test_marker_function(1), 4);
+    struct psym s;
+    psym_init(&s);
+    const char *sym, *mod;
+    uint64_t ip = (uint64_t)(uintptr_t)&netab_test_marker_function + 4;
+    psym_lookup(&s, ip, (uint32_t)getpid(), &sym, &mod);
+    assert_string_equal(sym, "netab_test_marker_function");
+    assert_string_equal(mod, "test_profile");
+    psym_free(&s);
+    /* Maps given as text: an address outside every executable mapping is unknown. */
+    psym_init(&s);
+    s.proc_root = "/nonexistent";
+    assert_int_equal(psym_add_maps(&s, 7,
+                                   "1000-2000 r-xp 00000000 00:00 0 [vdso]\n"
+                                   "3000-4000 rw-p 00000000 00:00 0 /data\nnot a line\n"),
+                     0);
+    psym_lookup(&s, 0x1800, 7, &sym, &mod);
+    assert_string_equal(mod, "[vdso]");
+    assert_string_equal(sym, "[unknown]");
+    psym_lookup(&s, 0x3800, 7, &sym, &mod);
+    assert_string_equal(mod, "[unknown]");
+    psym_free(&s);
+}
+
+static const char *valid_doc =
+    "{\"event\": \"cpu-clock\", \"frequency\": 999, \"cpus\": [0, 1], \"seconds\": 2.0,"
+    " \"samples\": 3996, \"expected_samples\": 3996.0, \"lost\": 0, \"unattributed\": 0,"
+    " \"distinct_functions\": 1, \"functions\": [{\"symbol\": \"_copy_to_iter\","
+    " \"module\": \"[kernel]\", \"samples\": 400, \"share_pct\": 10.01,"
+    " \"callers\": [{\"symbol\": \"tcp_recvmsg_locked\", \"samples\": 390}]}]}";
+
+static int check_text(const char *text)
+{
+    json_t *j = json_loads(text, 0, NULL);
+    assert_non_null(j);
+    char err[NB_ERRLEN] = "";
+    int rc = profile_check(j, err, sizeof(err));
+    if (rc)
+        assert_string_equal(err, "peer's profile is malformed");
+    json_decref(j);
+    return rc;
+}
+
+static void test_check(void **state)
+{
+    (void)state;
+    assert_int_equal(check_text(valid_doc), 0);
+    assert_int_equal(check_text("{\"event\": \"cpu-clock\", \"frequency\": 999, \"cpus\": [0],"
+                                " \"why\": \"perf_event_paranoid=2\"}"),
+                     0);
+    /* Each of these is one change away from the valid document. */
+    const char *bad[][2] = {
+        {"\"share_pct\": 10.01", "\"share_pct\": 100.5"},
+        {"\"samples\": 3996,", "\"samples\": -1,"},
+        {"\"event\": \"cpu-clock\"", "\"event\": \"bogus\""},
+        {"\"lost\": 0,", "\"lost\": 0, \"extra\": 1,"},
+        {"\"cpus\": [0, 1]", "\"cpus\": [0, 99999]"},
+        {"\"frequency\": 999", "\"frequency\": 999.5"},
+        {"\"samples\": 390}", "\"samples\": 390, \"x\": 1}"},
+    };
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        char doc[2048];
+        const char *at = strstr(valid_doc, bad[i][0]);
+        assert_non_null(at);
+        snprintf(doc, sizeof(doc), "%.*s%s%s", (int)(at - valid_doc), valid_doc, bad[i][1],
+                 at + strlen(bad[i][0]));
+        assert_int_equal(check_text(doc), -EPROTO);
+    }
+}
+
+__attribute__((noinline)) uint64_t netab_test_spin(uint64_t n);
+__attribute__((noinline)) uint64_t netab_test_spin(uint64_t n)
+{
+    volatile uint64_t x = 0;
+    for (uint64_t i = 0; i < n; i++)
+        x += i * i;
+    return x;
+}
+
+static uint64_t thread_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+/* A busy loop on CPU 0 for 300 ms of CPU time: as root it must be in the profile's top functions.
+ */
+static void test_live(void **state)
+{
+    (void)state;
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(0, &set);
+    assert_int_equal(sched_setaffinity(0, sizeof(set), &set), 0);
+    int cpu = 0;
+    struct profile *p = profile_open(PROFILE_CPU_CLOCK, 999, &cpu, 1);
+    assert_non_null(p);
+    profile_enable(p);
+    uint64_t t0 = thread_ms();
+    while (thread_ms() - t0 < 300)
+        netab_test_spin(100000);
+    profile_disable(p);
+    json_t *j = profile_json(p, PROFILE_TOP);
+    char err[NB_ERRLEN];
+    assert_int_equal(profile_check(j, err, sizeof(err)), 0);
+    const char *why = json_string_value(json_object_get(j, "why"));
+    if (geteuid() != 0) {
+        /* Unprivileged, system-wide sampling needs perf_event_paranoid <= 0. */
+        if (why)
+            assert_non_null(strstr(why, "perf_event_paranoid"));
+    }
+    if (!why) {
+        /*
+         * 300 ms of this thread's CPU time on CPU 0 sampled at 999 Hz: about
+         * 300 samples in the loop, however busy CPU 0 is with other work.
+         */
+        json_int_t spin = 0;
+        size_t i;
+        json_t *f;
+        json_array_foreach(json_object_get(j, "functions"), i, f)
+        {
+            /* The compiler may clone it ("netab_test_spin.constprop.0"). */
+            if (!strncmp(json_string_value(json_object_get(f, "symbol")), "netab_test_spin", 15))
+                spin += json_integer_value(json_object_get(f, "samples"));
+        }
+        print_message("netab_test_spin: %lld samples of %lld\n", (long long)spin,
+                      (long long)json_integer_value(json_object_get(j, "samples")));
+        assert_in_range(spin, 200, 400);
+    } else {
+        assert_true(geteuid() != 0);
+    }
+    json_decref(j);
+    profile_free(p);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_agg),
+        cmocka_unit_test(test_agg_bound),
+        cmocka_unit_test(test_kernel_symbols),
+        cmocka_unit_test(test_user_symbols),
+        cmocka_unit_test(test_check),
+        cmocka_unit_test(test_live),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
