@@ -1,0 +1,170 @@
+#!/usr/bin/env python3
+"""`netab run --profile` against Debian's perf, the reference profiler.
+
+1. Reference: `perf record -a -e cpu-clock -F 999` runs around `netab run
+   --profile -t 3 -l 128K` on loopback, so both sample the same CPUs over
+   (almost) the same time with the same event and frequency. For each of
+   perf's five busiest kernel functions (perf report, --sort sym) that has
+   at least 2% of perf's samples, netab's share is within 2.5 points or 35%
+   of perf's: perf's window is longer by netab's start-up and exit (a few
+   hundred ms of a 3 s run), and the machine runs other work, so the
+   shares cannot match exactly, but a function netab names wrongly or
+   misses is far outside that. netab's total is within 10% of frequency x
+   window x CPUs and it names at least 20 functions.
+2. Block size moves the profile: with -l 128K the copy functions
+   (_copy_from_iter, _copy_to_iter) are a larger share of the kernel
+   samples, relative to per-call work (syscall entry, tcp_sendmsg_locked,
+   ...), than with -l 1K, pinned on CPU 0 (-A 0,0) so other work on the
+   machine weighs less.
+3. Against a netab server in another namespace (-A 0,1): both ends'
+   profiles arrive (the server's through the protocol), each of one CPU.
+4. As nobody (setpriv), where system-wide sampling needs
+   perf_event_paranoid <= 0: the run exits 0 and the profile says why
+   there is none; the same with perf_event_paranoid set to 3 for the test.
+"""
+import os
+import re
+import shutil
+import stat
+import tempfile
+
+from netab_helpers import (NetnsPair, Server, check, log, need_tools, netab_run, parse_one_json,
+                           require_root_netns, run_cmd, run_main)
+
+PER_CALL = ("entry_SYSCALL_64", "do_syscall_64", "syscall_exit_to_user_mode", "tcp_sendmsg_locked",
+            "tcp_sendmsg", "tcp_recvmsg_locked", "tcp_recvmsg", "__sys_sendto", "__sys_recvfrom",
+            "sock_sendmsg", "sock_recvmsg", "inet_sendmsg", "inet_recvmsg", "fdget", "__fget_light",
+            "__check_object_size", "ksys_write", "ksys_read", "vfs_write", "vfs_read",
+            "__x64_sys_write", "__x64_sys_read", "__x64_sys_sendto", "__x64_sys_recvfrom",
+            "sock_write_iter", "sock_read_iter", "tcp_push", "__tcp_push_pending_frames",
+            "tcp_rcv_space_adjust", "tcp_cleanup_rbuf", "lock_sock_nested", "release_sock")
+COPY = ("_copy_from_iter", "_copy_to_iter", "copy_user_enhanced_fast_string",
+        "copy_user_generic_string", "rep_movs_alternative")
+
+
+def profile_of(doc, side="local"):
+    p = doc["end"]["profile"][side]
+    check(isinstance(p, dict), f"end.profile.{side} is an object", p)
+    return p
+
+
+def kernel_shares(p):
+    return {f["symbol"]: f["share_pct"] for f in p["functions"] if f["module"] == "[kernel]"}
+
+
+def perf_kernel_top(report):
+    """perf report --stdio --sort sym lines '  11.77%  [k] _copy_to_iter' -> [(sym, pct)]."""
+    out = []
+    for line in report.splitlines():
+        m = re.match(r"\s*([0-9.]+)%\s+\[k\]\s+(\S+)", line)
+        if m:
+            out.append((m.group(2), float(m.group(1))))
+    return out
+
+
+def against_perf(netab, tmp):
+    need_tools("perf")
+    data = os.path.join(tmp, "perf.data")
+    r = run_cmd(["perf", "record", "-a", "-e", "cpu-clock", "-F", "999", "-o", data, "--",
+                 netab, "run", "-t", "3", "-l", "128K", "--profile", "--json", "-i", "0"],
+                timeout=120)
+    doc = parse_one_json(r.stdout)
+    check(doc["error"] is None, "the profiled run succeeds", doc["error"])
+    p = profile_of(doc)
+    check(p.get("why") is None, "as root there is a profile", p.get("why"))
+    expect = p["frequency"] * p["seconds"] * len(p["cpus"])
+    log(f"netab: {p['samples']} samples, expected {expect:.0f}; {p['distinct_functions']} "
+        f"functions; lost {p['lost']}")
+    check(abs(p["samples"] - expect) <= 0.1 * expect,
+          "samples = frequency x window x CPUs within 10%", p["samples"], expect)
+    check(p["distinct_functions"] >= 20, "at least 20 functions have samples",
+          p["distinct_functions"])
+    check(p["lost"] == 0, "no sample lost", p["lost"])
+    rep = run_cmd(["perf", "report", "-i", data, "--stdio", "--sort", "sym", "--no-children",
+                   "-q"], timeout=120).stdout
+    top = [(s, pct) for s, pct in perf_kernel_top(rep)[:5] if pct >= 2.0]
+    ours = kernel_shares(p)
+    check(len(top) >= 2, "perf names at least two kernel functions over 2%", top)
+    for sym, pct in top:
+        got = ours.get(sym)
+        log(f"  {sym}: perf {pct:.2f}%, netab {got if got is None else round(got, 2)}%")
+        check(got is not None and abs(got - pct) <= max(2.5, 0.35 * pct),
+              f"{sym}: netab's share is perf's within 2.5 points or 35%", got, pct)
+
+
+def block_sizes(netab):
+    ratio = {}
+    for size in ("128K", "1K"):
+        doc = parse_one_json(netab_run(netab, ["-t", "3", "-l", size, "-A", "0,0", "--profile",
+                                               "-i", "0"], timeout=60).stdout)
+        p = profile_of(doc)
+        check(p["cpus"] == [0], f"-A 0,0: the profile samples CPU 0 only ({size})", p["cpus"])
+        k = kernel_shares(p)
+        copy = sum(v for s, v in k.items() if s in COPY)
+        call = sum(v for s, v in k.items() if s in PER_CALL)
+        log(f"-l {size}: copy {copy:.1f}%, per-call {call:.1f}% of all samples")
+        check(copy > 0, f"-l {size}: the copy functions are in the profile", k)
+        ratio[size] = call / copy
+    check(ratio["1K"] > ratio["128K"],
+          "per-call work relative to copying grows from -l 128K to -l 1K", ratio)
+
+
+def remote_end(netab):
+    require_root_netns()
+    with NetnsPair("prof") as pair, Server(netab, netns=pair.ns_b, bind=pair.addr_b) as srv:
+        doc = parse_one_json(netab_run(netab, ["-c", pair.addr_b, "-p", str(srv.port), "-t", "2",
+                                               "-A", "0,1", "--profile"],
+                                       netns=pair.ns_a, timeout=60).stdout)
+        for side, cpu in (("local", 0), ("remote", 1)):
+            p = profile_of(doc, side)
+            check(p.get("why") is None and p["cpus"] == [cpu] and p["samples"] > 0,
+                  f"{side}: a profile of CPU {cpu}", p)
+            check(any(f["module"] == "[kernel]" for f in p["functions"]),
+                  f"{side}: kernel functions named", p["functions"][:3])
+
+
+def unprivileged(netab, tmp):
+    need_tools("setpriv")
+    # A copy nobody can reach: the build directory may sit where nobody cannot.
+    os.chmod(tmp, 0o755)
+    exe = os.path.join(tmp, "netab")
+    shutil.copy(netab, exe)
+    os.chmod(exe, stat.S_IRWXU | stat.S_IRGRP | stat.S_IXGRP | stat.S_IROTH | stat.S_IXOTH)
+    path = "/proc/sys/kernel/perf_event_paranoid"
+    with open(path) as f:
+        before = f.read().strip()
+    try:
+        for level in (before, "3"):
+            with open(path, "w") as f:
+                f.write(level)
+            r = run_cmd(["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups",
+                         "--", exe, "run", "-t", "1", "--profile", "--json", "-i", "0"],
+                        timeout=60)
+            doc = parse_one_json(r.stdout)
+            check(doc["error"] is None and doc["end"]["receiver"]["bytes"] > 0,
+                  f"paranoid {level}: as nobody the run succeeds", doc["error"])
+            p = profile_of(doc)
+            why = p.get("why") or ""
+            log(f"paranoid {level}: {why}")
+            check(f"perf_event_paranoid={level}" in why and "samples" not in p,
+                  f"paranoid {level}: no profile, and it says why", p)
+    finally:
+        with open(path, "w") as f:
+            f.write(before)
+
+
+def body(netab):
+    if os.geteuid() != 0:
+        from netab_helpers import TestSkip
+        raise TestSkip("needs root to sample system-wide and to act as nobody (CI runs as root)")
+    tmp = tempfile.mkdtemp(prefix="netab-profile-")
+    try:
+        against_perf(netab, tmp)
+        block_sizes(netab)
+        remote_end(netab)
+        unprivileged(netab, tmp)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+run_main(body)
