@@ -10,7 +10,9 @@ seeded random order, three modes of the same `netab run -t SECONDS`:
            migrations and page faults from /proc (no perf event);
   off      NETAB_NO_COUNTERS=1: none of it;
   perf     --perf: perf events as well (unpinned: on both ends' threads,
-           with inherit; pinned: system-wide on the pinned CPUs).
+           with inherit; pinned: system-wide on the pinned CPUs);
+  profile  --profile (only when asked: --modes default,off,profile): a
+           sampled profile of the test's CPUs at 999 Hz (docs/profile.md).
 
 It prints the median of the per-round ratios default/off and perf/off of
 the test's own figure (Gbit/s, transactions/s, connections/s), which
@@ -35,7 +37,7 @@ TESTS = {
     "udp_stream": (["-u", "-b", "0", "-l", "1400"], "gbps"),
     "tcp_crr": (["--test", "tcp_crr"], "cps"),
 }
-MODES = ("default", "off", "perf")
+MODES = ("default", "off", "perf", "profile")
 
 
 def figure(e, key):
@@ -55,6 +57,8 @@ def runner(args, test, pin, mode):
             argv += ["-A", pin]
         if mode == "perf":
             argv.append("--perf")
+        if mode == "profile":
+            argv.append("--profile")
         if mode == "off":
             argv = ["env", "NETAB_NO_COUNTERS=1"] + argv
         d = B.load_json(B.run(argv, args.seconds, args.raw), "netab")
@@ -82,7 +86,8 @@ def main():
     p.add_argument("--pins", default="none;0,1",
                    help="placements: 'none' or an -A value, separated by ';' "
                         "(default %(default)s)")
-    p.add_argument("--modes", default=",".join(MODES), help="default %(default)s")
+    p.add_argument("--modes", default="default,off,perf",
+                   help="among %s (default %%(default)s)" % ",".join(MODES))
     args = B.finish_args(p.parse_args())
     tests = [t for t in args.tests.split(",") if t]
     for t in tests:
