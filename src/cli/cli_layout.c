@@ -12,12 +12,14 @@
 #include "cli/cli.h"
 #include "cli/cli_common.h"
 #include "layout/layout_diff.h"
+#include "cli/cli_layout_hot.h"
 #include "layout/layout_hot.h"
 #include "layout/layout_report.h"
 #include "symbols/symtab.h"
 
 static const char usage_text[] =
-    "usage: netab layout OLD NEW [--hot FILE|LIST] [--line BYTES] [--json]\n"
+    "usage: netab layout OLD NEW [--hot FILE|LIST | --hot-from RUN|EXP[:VARIANT]]\n"
+    "                    [--line BYTES] [--json]\n"
     "                            [--all] [--top N]\n"
     "       netab layout --show-hot\n"
     "\n"
@@ -38,13 +40,18 @@ static const char usage_text[] =
     "  --top N          size changes shown in text (default 10, 0 = all)\n"
     "  --all            also list every function in the text report\n"
     "  --json           one JSON document with every function\n"
+    "  --hot-from RUN.json|EXPERIMENT[:VARIANT]\n"
+    "                   the hot functions from sampled profiles (netab run\n"
+    "                   --profile): a run's JSON document, or an experiment's\n"
+    "                   stored runs (--db PATH); those with >= 0.5% of samples\n"
+    "  --db PATH        the results store for --hot-from EXPERIMENT\n"
     "  --show-hot       print the built-in hot patterns and exit\n"
     "  -h, --help       this text\n"
     "\n"
     "Exit status: 0 when compared, 2 for a bad command line or input file.\n";
 
 struct layout_args {
-    const char *old_path, *new_path, *hot;
+    const char *old_path, *new_path, *hot, *hot_from, *db;
     long line, top;
     bool json, all, show_hot;
 };
@@ -52,12 +59,26 @@ struct layout_args {
 /* Parses argv into a; returns EXIT_OK to go on, or the exit status (help, usage error). */
 static int parse_args(int argc, char **argv, struct layout_args *a, bool *done)
 {
-    enum { OPT_HOT = 256, OPT_LINE, OPT_TOP, OPT_JSON, OPT_ALL, OPT_SHOW_HOT };
-    static const struct option opts[] = {
-        {"hot", required_argument, NULL, OPT_HOT}, {"line", required_argument, NULL, OPT_LINE},
-        {"top", required_argument, NULL, OPT_TOP}, {"json", no_argument, NULL, OPT_JSON},
-        {"all", no_argument, NULL, OPT_ALL},       {"show-hot", no_argument, NULL, OPT_SHOW_HOT},
-        {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0}};
+    enum {
+        OPT_HOT = 256,
+        OPT_LINE,
+        OPT_TOP,
+        OPT_JSON,
+        OPT_ALL,
+        OPT_SHOW_HOT,
+        OPT_HOT_FROM,
+        OPT_DB
+    };
+    static const struct option opts[] = {{"hot", required_argument, NULL, OPT_HOT},
+                                         {"line", required_argument, NULL, OPT_LINE},
+                                         {"top", required_argument, NULL, OPT_TOP},
+                                         {"json", no_argument, NULL, OPT_JSON},
+                                         {"all", no_argument, NULL, OPT_ALL},
+                                         {"show-hot", no_argument, NULL, OPT_SHOW_HOT},
+                                         {"hot-from", required_argument, NULL, OPT_HOT_FROM},
+                                         {"db", required_argument, NULL, OPT_DB},
+                                         {"help", no_argument, NULL, 'h'},
+                                         {NULL, 0, NULL, 0}};
     char err[NB_ERRLEN];
     int c;
     *a = (struct layout_args){.line = 64, .top = 10};
@@ -67,6 +88,12 @@ static int parse_args(int argc, char **argv, struct layout_args *a, bool *done)
         switch (c) {
         case OPT_HOT:
             a->hot = optarg;
+            break;
+        case OPT_HOT_FROM:
+            a->hot_from = optarg;
+            break;
+        case OPT_DB:
+            a->db = optarg;
             break;
         case OPT_LINE:
             if (!optval_int("--line", optarg, 8, 4096, &a->line, err, sizeof(err)))
@@ -103,6 +130,8 @@ static int parse_args(int argc, char **argv, struct layout_args *a, bool *done)
             printf("%s\n", *p);
         return EXIT_OK;
     }
+    if (a->hot && a->hot_from)
+        return cli_usage_error("layout", "--hot and --hot-from are two sources: give one");
     if (argc - optind != 2)
         return cli_usage_error("layout", "give two files, OLD and NEW (got %d)", argc - optind);
     a->old_path = argv[optind];
@@ -154,8 +183,10 @@ int cli_layout(int argc, char **argv)
     struct symtab old = {0}, new = {0};
     struct layout_hot hot = {0};
     struct layout_diff d = {0};
-    int lrc = a.hot ? layout_hot_load(a.hot, &hot, err, sizeof(err)) : layout_hot_builtin(&hot);
-    if (!a.hot && lrc)
+    int lrc = a.hot        ? layout_hot_load(a.hot, &hot, err, sizeof(err))
+              : a.hot_from ? cli_layout_hot_from(a.hot_from, a.db, &hot, err, sizeof(err))
+                           : layout_hot_builtin(&hot);
+    if (!a.hot && !a.hot_from && lrc)
         snprintf(err, sizeof(err), "out of memory");
     if (!lrc)
         lrc = symtab_load(a.old_path, &old, err, sizeof(err));

@@ -68,6 +68,8 @@ const char *layout_hot_kind_name(enum layout_hot_kind kind)
         return "perf report";
     case LAYOUT_HOT_PERF_SCRIPT:
         return "perf script";
+    case LAYOUT_HOT_PROFILE:
+        return "netab profile";
     }
     return "?";
 }

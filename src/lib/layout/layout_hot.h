@@ -15,6 +15,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include <jansson.h>
+
 #include "util/err.h"
 
 enum layout_hot_kind {
@@ -23,6 +25,7 @@ enum layout_hot_kind {
     LAYOUT_HOT_NAMES,       /* a file of names or globs, one per line */
     LAYOUT_HOT_PERF_REPORT, /* perf report --stdio output */
     LAYOUT_HOT_PERF_SCRIPT, /* perf script output */
+    LAYOUT_HOT_PROFILE,     /* sampled profiles of netab runs (--hot-from) */
 };
 
 struct layout_hot {
@@ -74,6 +77,16 @@ NB_MUST_CHECK int layout_hot_load(const char *arg, struct layout_hot *hot, char 
  * to .text.unlikely) is hot only when named or matched as itself.
  */
 bool layout_hot_match(const struct layout_hot *hot, const char *name);
+
+/*
+ * The hot set from run documents with sampled profiles (end.profile.local
+ * and .remote of `netab run --profile`): every function, clone suffixes
+ * removed, with at least min_share percent of all their samples added up.
+ * Returns 0; -EINVAL when no document holds a profile or no function
+ * reaches the share (err says which); -ENOMEM.
+ */
+NB_MUST_CHECK int layout_hot_from_profiles(const json_t *const *docs, size_t n, double min_share,
+                                           struct layout_hot *hot, char *err, size_t errlen);
 
 /* A short phrase for the source ("built-in network paths", "perf report", ...). */
 const char *layout_hot_kind_name(enum layout_hot_kind kind);
