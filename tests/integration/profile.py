@@ -2,14 +2,14 @@
 """`netab run --profile` against Debian's perf, the reference profiler.
 
 1. Reference: `perf record -a -e cpu-clock -F 999` runs around `netab run
-   --profile -t 3 -l 128K` on loopback, so both sample the same CPUs over
-   (almost) the same time with the same event and frequency. For each of
-   perf's five busiest kernel functions (perf report, --sort sym) that has
-   at least 2% of perf's samples, netab's share is within 2.5 points or 35%
-   of perf's: perf's window is longer by netab's start-up and exit (a few
-   hundred ms of a 3 s run), and the machine runs other work, so the
-   shares cannot match exactly, but a function netab names wrongly or
-   misses is far outside that. netab's total is within 10% of frequency x
+   --profile -t 3 -l 128K` on loopback, so both sample the same CPUs with
+   the same event and frequency; perf report keeps only the samples of
+   netab's window (--time from end.profile.local.monotonic_start, perf
+   recording with -k monotonic). For each of perf's five busiest kernel
+   functions (perf report, --sort sym) that has at least 2% of perf's
+   samples, netab's share is within 2.5 points or 35% of perf's: two
+   samplers on one timer interrupt do not take the very same samples, but
+   a function netab names wrongly or misses is far outside that. netab's total is within 10% of frequency x
    window x CPUs and it names at least 20 functions.
 2. Block size moves the profile: with -l 128K the copy functions
    (_copy_from_iter, _copy_to_iter) are a larger share of the kernel
@@ -65,7 +65,8 @@ def perf_kernel_top(report):
 def against_perf(netab, tmp):
     need_tools("perf")
     data = os.path.join(tmp, "perf.data")
-    r = run_cmd(["perf", "record", "-a", "-e", "cpu-clock", "-F", "999", "-o", data, "--",
+    r = run_cmd(["perf", "record", "-a", "-k", "monotonic", "-e", "cpu-clock", "-F", "999", "-o",
+                 data, "--",
                  netab, "run", "-t", "3", "-l", "128K", "--profile", "--json", "-i", "0"],
                 timeout=120)
     doc = parse_one_json(r.stdout)
@@ -80,8 +81,10 @@ def against_perf(netab, tmp):
     check(p["distinct_functions"] >= 20, "at least 20 functions have samples",
           p["distinct_functions"])
     check(p["lost"] == 0, "no sample lost", p["lost"])
+    # perf's samples of netab's window only: not netab's start-up and exit around it.
+    window = "%.6f,%.6f" % (p["monotonic_start"], p["monotonic_start"] + p["seconds"])
     rep = run_cmd(["perf", "report", "-i", data, "--stdio", "--sort", "sym", "--no-children",
-                   "-q"], timeout=120).stdout
+                   "-q", "--time", window], timeout=120).stdout
     top = [(s, pct) for s, pct in perf_kernel_top(rep)[:5] if pct >= 2.0]
     ours = kernel_shares(p)
     check(len(top) >= 2, "perf names at least two kernel functions over 2%", top)

@@ -92,6 +92,7 @@ int profile_check(const json_t *p, char *err, size_t errlen)
                                        "frequency",
                                        "cpus",
                                        "seconds",
+                                       "monotonic_start",
                                        "samples",
                                        "expected_samples",
                                        "lost",
@@ -105,6 +106,7 @@ int profile_check(const json_t *p, char *err, size_t errlen)
     } else if (ok) {
         json_t *fns = json_object_get(p, "functions");
         ok = only(p, full) && is_num(json_object_get(p, "seconds"), 0, 1e7) &&
+             is_num(json_object_get(p, "monotonic_start"), 0, 1e12) &&
              is_count(json_object_get(p, "samples")) &&
              is_num(json_object_get(p, "expected_samples"), 0, 1e15) &&
              is_count(json_object_get(p, "lost")) && is_count(json_object_get(p, "unattributed")) &&

@@ -111,6 +111,7 @@ json_t *profile_json(struct profile *p, int top)
     qsort(t.fns, t.n, sizeof(*t.fns), by_self);
     double seconds = (double)p->sampled_ns / 1e9;
     json_object_set_new(o, "seconds", json_real(seconds));
+    json_object_set_new(o, "monotonic_start", json_real((double)p->enabled_ns / 1e9));
     json_object_set_new(o, "samples", json_integer((json_int_t)p->agg.samples));
     json_object_set_new(o, "expected_samples", json_real(seconds * p->freq * p->ncpus));
     json_object_set_new(o, "lost", json_integer((json_int_t)p->lost));

@@ -138,6 +138,7 @@ static void test_user_symbols(void **state)
 
 static const char *valid_doc =
     "{\"event\": \"cpu-clock\", \"frequency\": 999, \"cpus\": [0, 1], \"seconds\": 2.0,"
+    " \"monotonic_start\": 1234.5,"
     " \"samples\": 3996, \"expected_samples\": 3996.0, \"lost\": 0, \"unattributed\": 0,"
     " \"distinct_functions\": 1, \"functions\": [{\"symbol\": \"_copy_to_iter\","
     " \"module\": \"[kernel]\", \"samples\": 400, \"share_pct\": 10.01,"
