@@ -150,6 +150,9 @@ int cli_run(int argc, char **argv)
     int rc = cli_run_parse(argc, argv, &o);
     if (rc >= 0)
         return rc;
+    char dberr[NB_ERRLEN];
+    if (o.db && store_check_path(o.db, dberr, sizeof(dberr)))
+        return cli_usage_error("run", "%s", dberr);
     if (!o.json) {
         o.client.on_interval = print_interval;
     }

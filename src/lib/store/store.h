@@ -53,6 +53,13 @@ NB_MUST_CHECK int store_default_path(const char *cli_path, char *out, size_t out
  * A file that is not a database or has a newer schema is not modified.
  * On success *out is the caller's, to be released with store_close().
  */
+/*
+ * Refuses what cannot be a results store's path before anything is run or
+ * created: a URL ("postgresql://..."), named by its scheme only. Returns 0
+ * or -EINVAL with a sentence.
+ */
+NB_MUST_CHECK int store_check_path(const char *path, char *err, size_t errlen);
+
 NB_MUST_CHECK int store_open(const char *path, unsigned flags, struct store **out, char *err,
                              size_t errlen);
 

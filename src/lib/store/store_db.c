@@ -249,10 +249,36 @@ static int open_immutable(const char *path, struct store **out, char *err, size_
     return e;
 }
 
+/* Whether path starts like a URL ("postgresql://..."): its scheme into scheme. */
+static bool url_scheme(const char *path, char *scheme, size_t len)
+{
+    size_t n = strspn(path, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+.-");
+    if (n == 0 || n >= len || strncmp(path + n, "://", 3) ||
+        !((path[0] | 0x20) >= 'a' && (path[0] | 0x20) <= 'z'))
+        return false;
+    snprintf(scheme, len, "%.*s", (int)n, path);
+    return true;
+}
+
+int store_check_path(const char *path, char *err, size_t errlen)
+{
+    /* A URL is never a file name to create: only its scheme is named (it may hold a password). */
+    char scheme[32];
+    if (url_scheme(path, scheme, sizeof(scheme)))
+        return err_set(err, errlen, EINVAL,
+                       "--db %s://...: this netab knows no URL scheme; give the path of an SQLite "
+                       "file (a PostgreSQL store is not supported yet)",
+                       scheme);
+    return 0;
+}
+
 int store_open(const char *path, unsigned flags, struct store **out, char *err, size_t errlen)
 {
     bool uri = flags & STORE_OPEN_IMMUTABLE_RETRY;
     *out = NULL;
+    int ce = uri ? 0 : store_check_path(path, err, errlen);
+    if (ce)
+        return ce;
     struct stat sb;
     bool exists = uri || stat(path, &sb) == 0;
     if (!uri && exists && S_ISDIR(sb.st_mode))

@@ -1,4 +1,5 @@
 /* Unit tests of the results store (src/lib/store). */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -7,6 +8,7 @@
 #include <cmocka.h>
 #include <jansson.h>
 #include <math.h>
+#include <string.h>
 #include <sys/stat.h>
 
 #include "helpers.h"
@@ -642,6 +644,25 @@ static void test_readonly(void **state)
     assert_int_equal(raw_int(c->path, "SELECT count(*) FROM runs"), 1);
 }
 
+/* A URL is refused by its scheme, without creating anything and without echoing the rest. */
+static void test_url_refused(void **state)
+{
+    (void)state;
+    char err[NB_ERRLEN] = "";
+    struct store *db = NULL;
+    const char *url = "postgresql://u:secret@/db?host=/nonexistent-netab-dir";
+    assert_int_equal(store_open(url, STORE_OPEN_CREATE, &db, err, sizeof(err)), -EINVAL);
+    assert_null(db);
+    assert_non_null(strstr(err, "postgresql://..."));
+    assert_null(strstr(err, "secret"));
+    struct stat sb;
+    assert_int_not_equal(stat("postgresql:", &sb), 0);
+    assert_int_equal(store_check_path("sqlite3://x", err, sizeof(err)), -EINVAL);
+    assert_int_equal(store_check_path("results.db", err, sizeof(err)), 0);
+    assert_int_equal(store_check_path("dir/a:b.db", err, sizeof(err)), 0);
+    assert_int_equal(store_check_path("://x", err, sizeof(err)), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -659,6 +680,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_export, setup, teardown),
         cmocka_unit_test_setup_teardown(test_record_single, setup, teardown),
         cmocka_unit_test_setup_teardown(test_readonly, setup, teardown),
+        cmocka_unit_test(test_url_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
