@@ -29,6 +29,7 @@ check engine engine measure util
 check envcap envcap measure util
 check measure measure symbols util
 check stats stats util
+check profdiff profdiff stats util
 check input input util
 check store store util
 check layout layout symbols util

@@ -1,0 +1,203 @@
+/* The computation of a differential profile (profdiff.h); profdiff_render.c prints it. */
+#include "profdiff/profdiff.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats/sample.h"
+
+/* All functions seen in either group: "module\tsymbol" -> index; shares per run. */
+struct table {
+    json_t *index;
+    struct fn {
+        char *symbol, *module;
+        double *share; /* [nb + no], 0 where the run does not list it */
+        size_t seen_base, seen_other;
+    } * fns;
+    size_t n;
+    size_t nruns;
+};
+
+static bool usable(const json_t *p)
+{
+    return json_is_object(p) && json_is_array(json_object_get(p, "functions"));
+}
+
+static struct fn *fn_of(struct table *t, const char *sym, const char *mod)
+{
+    char key[1100];
+    snprintf(key, sizeof(key), "%s\t%s", mod, sym);
+    json_t *at = json_object_get(t->index, key);
+    if (at)
+        return &t->fns[json_integer_value(at)];
+    struct fn *n = realloc(t->fns, (t->n + 1) * sizeof(*n));
+    if (!n)
+        return NULL;
+    t->fns = n;
+    struct fn *f = &t->fns[t->n];
+    *f = (struct fn){strdup(sym), strdup(mod), calloc(t->nruns, sizeof(double)), 0, 0};
+    if (!f->symbol || !f->module || !f->share) {
+        free(f->symbol);
+        free(f->module);
+        free(f->share);
+        return NULL;
+    }
+    json_object_set_new(t->index, key, json_integer((json_int_t)t->n++));
+    return f;
+}
+
+/* Adds run number i (in base when is_base) to the table; tracks the smallest listed share. */
+static int add_run(struct table *t, const json_t *p, size_t i, bool is_base, double *floor_pct)
+{
+    const json_t *fns = json_object_get(p, "functions");
+    size_t k;
+    json_t *f;
+    double least = INFINITY;
+    json_array_foreach(fns, k, f)
+    {
+        const char *sym = json_string_value(json_object_get(f, "symbol"));
+        const char *mod = json_string_value(json_object_get(f, "module"));
+        double share = json_number_value(json_object_get(f, "share_pct"));
+        if (!sym || !mod)
+            continue;
+        struct fn *x = fn_of(t, sym, mod);
+        if (!x)
+            return -ENOMEM;
+        x->share[i] += share;
+        if (is_base)
+            x->seen_base++;
+        else
+            x->seen_other++;
+        if (share < least)
+            least = share;
+    }
+    /* A full list's last entry bounds what was left out; a short list left nothing out. */
+    if (json_array_size(fns) >= 30 && least > *floor_pct)
+        *floor_pct = least;
+    return 0;
+}
+
+static void welch_of(const double *a, size_t na, const double *b, size_t nb, double conf,
+                     struct profdiff_row *r)
+{
+    struct stats_sample sa, sb;
+    r->have_interval = false;
+    if (na < 2 || nb < 2 || stats_sample_init(&sa, a, na))
+        return;
+    if (stats_sample_init(&sb, b, nb)) {
+        stats_sample_free(&sa);
+        return;
+    }
+    stats_welch(&sa, &sb, conf, &r->w);
+    r->have_interval = isfinite(r->w.ci_low) && isfinite(r->w.ci_high);
+    stats_sample_free(&sa);
+    stats_sample_free(&sb);
+}
+
+static double mean(const double *x, size_t n)
+{
+    double s = 0;
+    for (size_t i = 0; i < n; i++)
+        s += x[i];
+    return n ? s / (double)n : 0;
+}
+
+/* Largest change first: appeared/vanished by the share they have, changed by |diff|. */
+static int by_size(const void *a, const void *b)
+{
+    const struct profdiff_row *x = a, *y = b;
+    double dx = fabs(x->other_pct - x->base_pct), dy = fabs(y->other_pct - y->base_pct);
+    if (x->verdict != 0 && y->verdict == 0)
+        return -1;
+    if (y->verdict != 0 && x->verdict == 0)
+        return 1;
+    return dx < dy ? 1 : dx > dy ? -1 : strcmp(x->symbol, y->symbol);
+}
+
+static void row_of(const struct fn *f, size_t nb, size_t no, double conf, struct profdiff_row *r)
+{
+    r->symbol = f->symbol;
+    r->module = f->module;
+    r->base_pct = mean(f->share, nb);
+    r->other_pct = mean(f->share + nb, no);
+    welch_of(f->share, nb, f->share + nb, no, conf, r);
+    if (!f->seen_base && 2 * f->seen_other >= no) {
+        r->kind = PROFDIFF_APPEARED;
+        r->verdict = 1;
+    } else if (!f->seen_other && 2 * f->seen_base >= nb) {
+        r->kind = PROFDIFF_VANISHED;
+        r->verdict = -1;
+    } else {
+        r->kind = PROFDIFF_CHANGED;
+        r->verdict = !r->have_interval ? 0 : r->w.ci_low > 0 ? 1 : r->w.ci_high < 0 ? -1 : 0;
+    }
+}
+
+int profdiff_compute(const json_t *const *base, size_t nb, const json_t *const *other, size_t no,
+                     double conf, size_t top, struct profdiff *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof(*out));
+    out->conf = conf;
+    const json_t **runs = calloc(nb + no + 1, sizeof(*runs));
+    if (!runs)
+        return -ENOMEM;
+    for (size_t i = 0; i < nb; i++)
+        if (usable(base[i]))
+            runs[out->base_runs++] = base[i];
+    for (size_t i = 0; i < no; i++)
+        if (usable(other[i]))
+            runs[out->base_runs + out->other_runs++] = other[i];
+    if (!out->base_runs || !out->other_runs) {
+        free(runs);
+        return err_set(err, errlen, EINVAL, "no profiled run in the %s",
+                       out->base_runs ? "other variant" : "baseline");
+    }
+    struct table t = {json_object(), NULL, 0, out->base_runs + out->other_runs};
+    int rc = t.index ? 0 : -ENOMEM;
+    for (size_t i = 0; !rc && i < t.nruns; i++)
+        rc = add_run(&t, runs[i], i, i < out->base_runs, &out->floor_pct);
+    struct profdiff_row *rows = rc ? NULL : calloc(t.n ? t.n : 1, sizeof(*rows));
+    if (!rc && !rows)
+        rc = -ENOMEM;
+    for (size_t i = 0; !rc && i < t.n; i++)
+        row_of(&t.fns[i], out->base_runs, out->other_runs, conf, &rows[i]);
+    if (!rc) {
+        qsort(rows, t.n, sizeof(*rows), by_size);
+        out->n = t.n < top ? t.n : top;
+        /* The rows own their names from here on; the rest are freed with the table. */
+        for (size_t i = 0; i < t.n; i++) {
+            bool kept = false;
+            for (size_t k = 0; k < out->n && !kept; k++)
+                kept = rows[k].symbol == t.fns[i].symbol;
+            if (!kept) {
+                free(t.fns[i].symbol);
+                free(t.fns[i].module);
+            }
+        }
+        out->rows = rows;
+    } else {
+        for (size_t i = 0; i < t.n; i++) {
+            free(t.fns[i].symbol);
+            free(t.fns[i].module);
+        }
+        free(rows);
+    }
+    for (size_t i = 0; i < t.n; i++)
+        free(t.fns[i].share);
+    free(t.fns);
+    json_decref(t.index);
+    free(runs);
+    return rc;
+}
+
+void profdiff_free(struct profdiff *d)
+{
+    for (size_t i = 0; i < d->n; i++) {
+        free(d->rows[i].symbol);
+        free(d->rows[i].module);
+    }
+    free(d->rows);
+    memset(d, 0, sizeof(*d));
+}
