@@ -37,7 +37,7 @@ const char *const envcap_noise_comms[] = {"netab",     "iperf",    "iperf3", "ne
                                           "netserver", "sockperf", NULL};
 
 /* A command line is cut at this many bytes in the snapshot (then "..." is appended). */
-#define CMDLINE_MAX 160
+#define CMDLINE_MAX 300
 /* At most this many processes are looked at; a bigger table is cut (counted as unknown). */
 #define PROCS_MAX 65536
 /* Listening sockets of the run's port remembered per process (a server has one or two). */

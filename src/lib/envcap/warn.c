@@ -105,7 +105,7 @@ json_t *env_warnings(const json_t *env)
     size_t i;
     json_array_foreach(json_object_get(env, "noise_processes"), i, p)
     {
-        char name[256];
+        char name[400];
         proc_name(p, name, sizeof(name));
         add(w, "another benchmark process is running: %s (pid %lld)", name,
             (long long)json_integer_value(json_object_get(p, "pid")));
@@ -143,7 +143,7 @@ static int tally_add(struct tally *t, const json_t *env)
     t->proc_runs += json_array_size(procs) > 0;
     json_array_foreach(procs, i, p)
     {
-        char name[256];
+        char name[400];
         proc_name(p, name, sizeof(name));
         if (count_up(t->procs, name))
             return -1;
