@@ -278,10 +278,10 @@ int cli_experiment_run(int argc, char **argv)
         return EXIT_USAGE;
     }
     exp_errors_free(&errs);
-    if (campaign_check_machine(e, err, sizeof(err))) {
-        fprintf(stderr, "netab experiment: %s: refusing to start: %s\n", a.operand, err);
+    int bad = cli_experiment_preflight(a.operand, e, false);
+    if (bad) {
         experiment_free(e);
-        return EXIT_USAGE;
+        return bad < 0 ? EXIT_FAIL : EXIT_USAGE;
     }
     char *text = read_file(a.operand);
     uint64_t seed = e->has_seed ? e->seed : order_fresh_seed();

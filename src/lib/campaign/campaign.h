@@ -78,11 +78,37 @@ NB_MUST_CHECK int campaign_create(struct store *db, const struct experiment *e,
                                   const char *file_text, uint64_t seed, int64_t *id, char *err,
                                   size_t errlen);
 
+/* One thing found by campaign_preflight(). */
+struct campaign_finding {
+    bool error; /* the plan cannot run here; otherwise a warning */
+    char msg[NB_ERRLEN * 2];
+};
+
+/* What campaign_preflight() found; zero-initialise, release with campaign_findings_free(). */
+struct campaign_findings {
+    struct campaign_finding *v;
+    size_t n, cap;
+    size_t errors; /* how many of v are errors */
+};
+void campaign_findings_free(struct campaign_findings *f);
+
+struct campaign_preflight_opts {
+    bool check_dut; /* also ask the DUT over ssh (it may be booting, so only when asked) */
+};
+
 /*
- * Can this machine give every variant the CPU settings it asks for (cpus,
- * max_freq_mhz)? 0, or -ENOTSUP with the variant and cpuctl_check()'s reason.
+ * Can this plan run here? The one decision `netab experiment validate`
+ * prints and run/resume obey before the first run (docs/campaign.md,
+ * "Before the first run"). Errors: a variant's CPU settings this machine
+ * cannot make (cpuctl_check()'s sentence, "variant NAME: ..."); with
+ * o->check_dut, a DUT that does not answer. Warnings: cpus: equal to the
+ * CPUs online (changes nothing); a hook's or cmd:'s program not on PATH; a
+ * run's server on this host with nothing listening on its port. Appends to
+ * f (o may be NULL). Returns 0 or -ENOMEM.
  */
-NB_MUST_CHECK int campaign_check_machine(const struct experiment *e, char *err, size_t errlen);
+NB_MUST_CHECK int campaign_preflight(const struct experiment *e,
+                                     const struct campaign_preflight_opts *o,
+                                     struct campaign_findings *f);
 
 /* What campaign_execute() reports after each run. */
 struct campaign_event {

@@ -117,22 +117,22 @@ static int load_experiment(struct campaign_ctx *c, char *err, size_t errlen)
     return rc;
 }
 
-/* The variant that needs CPU controls this machine lacks, with the reason in err. */
-static int check_cpus(const struct experiment *e, char *err, size_t errlen)
+/*
+ * The plan's first error by campaign_preflight() (the machine may have
+ * changed since run checked it: resume after a reboot into another kernel),
+ * as -ENOTSUP with its sentence. Warnings were run's to print.
+ */
+static int check_machine(const struct experiment *e, char *err, size_t errlen)
 {
-    for (size_t i = 0; i < e->nvariants; i++) {
-        const struct exp_variant *v = &e->variants[i];
-        char why[NB_ERRLEN];
-        if ((v->cpus || v->max_freq_mhz) &&
-            cpuctl_check(v->cpus, v->max_freq_mhz, why, sizeof(why)))
-            return err_set(err, errlen, ENOTSUP, "variant %s: %s", v->name, why);
-    }
-    return 0;
-}
-
-int campaign_check_machine(const struct experiment *e, char *err, size_t errlen)
-{
-    return check_cpus(e, err, errlen);
+    struct campaign_findings f = {0};
+    int rc = campaign_preflight(e, NULL, &f);
+    for (size_t i = 0; !rc && i < f.n; i++)
+        if (f.v[i].error)
+            rc = err_set(err, errlen, ENOTSUP, "%s", f.v[i].msg);
+    if (rc == -ENOMEM)
+        err_set(err, errlen, ENOMEM, "out of memory");
+    campaign_findings_free(&f);
+    return rc;
 }
 
 /*
@@ -184,7 +184,7 @@ static int execute(struct campaign_ctx *c, enum campaign_outcome *outcome, char 
                        state, strerror(-rc));
     rc = load_experiment(c, err, errlen);
     if (!rc)
-        rc = check_cpus(c->e, err, errlen);
+        rc = check_machine(c->e, err, errlen);
     if (!rc && c->e->dut) {
         rc = dut_open(&c->dut, c->e->dut, o->id, &g_stop, err, errlen);
         c->dut.say = dut_say;
