@@ -23,6 +23,7 @@
 
 #include "experiment/experiment.h"
 #include "store/store.h"
+#include "store/store_runner.h"
 #include "util/err.h"
 
 /* One planned run: indices into the experiment's variants and cells. */
@@ -171,5 +172,35 @@ NB_MUST_CHECK int campaign_execute(const struct campaign_opts *opts, enum campai
  * safe (it preserves errno); a no-op when no campaign runs.
  */
 void campaign_cancel(int sig);
+
+/* Where an experiment stands, judged by campaign_status_get(). */
+enum campaign_state {
+    CAMPAIGN_STATE_PLANNED, /* recorded, never started */
+    CAMPAIGN_STATE_RUNNING, /* a live runner holds it */
+    CAMPAIGN_STATE_STOPPED, /* started, not complete, no runner alive: resume continues */
+    CAMPAIGN_STATE_DONE,    /* every planned run completed */
+};
+
+struct campaign_status {
+    enum campaign_state state;
+    bool has_runner; /* runner: the newest runner row (schema 4 on) */
+    struct store_runner runner;
+    bool alive;                     /* that runner runs now (its lock held, its pid alive) */
+    bool same_boot;                 /* it ran on this host and boot, so its pid could be checked */
+    bool has_last_run;              /* last_run: the newest run row: the one in flight, the */
+    struct store_last_run last_run; /* interrupted one ('running' when its runner vanished) */
+};
+
+/*
+ * The state of experiment id in db (opened from db_path, whose lock file
+ * is db_path.lock), column being its status column ("planned", "running",
+ * "done", ...). Running only when the newest runner row has not ended, the
+ * store's lock is held and, on the same host and boot, its pid is alive.
+ * Returns 0 or a negative errno; release s with campaign_status_free().
+ */
+NB_MUST_CHECK int campaign_status_get(struct store *db, const char *db_path, int64_t id,
+                                      const char *column, struct campaign_status *s, char *err,
+                                      size_t errlen);
+void campaign_status_free(struct campaign_status *s);
 
 #endif
