@@ -5,8 +5,9 @@
   has no competitor and lists that server (by its pid) among the test's own
   processes, and the campaign report has no "competing" line;
 - the same campaign while an unrelated `netab server` listens on another
-  port on loopback: the warning names that server with its command line
-  and pid, the stored snapshots list it, the report counts it in every run.
+  port on loopback and a `netab run` (1 Mbit/s of UDP) is in flight against
+  it: the warnings name both with their command lines and pids, the stored
+  snapshots list exactly those two, the report counts each in every run.
 
 The test runs itself in a PID namespace of its own (unshare --pid
 --mount-proc), so that the census sees only what this test started and not
@@ -14,6 +15,7 @@ the netab processes of other test runs on the same machine.
 """
 import json
 import os
+import signal
 import sqlite3
 import sys
 import tempfile
@@ -70,6 +72,27 @@ def check_own_server(tag, envs, server):
             fail(f"{tag}: run {i + 1}: the campaign's own server counted as a competitor")
 
 
+def check_other(tmp, db, pair, server, other, flight, run_cmd):
+    err, envs, report = run_campaign(tmp, db, pair, server, "other")
+    check_own_server("other", envs, server)
+    srv_cmd = f"{NETAB} server -p 0 --port-file {other.port_file} -B 127.0.0.1"
+    for cmd, pid in ((srv_cmd, other.pid()), (run_cmd, flight.pid)):
+        want = f"another benchmark process is running: netab ({cmd}) (pid {pid})"
+        if want not in err:
+            fail(f"other: the warning does not name pid {pid}; want\n{want}\ngot:\n{err}")
+    for i, env in enumerate(envs):
+        pids = [p["pid"] for p in env["noise_processes"]]
+        if pids != sorted([other.pid(), flight.pid]):
+            fail(f"other: run {i + 1}: competitors {env['noise_processes']}, want pids "
+                 f"{other.pid()} and {flight.pid}")
+    flat = " ".join(report.split())
+    for cmd in (srv_cmd, run_cmd):
+        if f"netab ({cmd}) x2" not in flat or "competing benchmark processes in 2 of 2 runs" \
+                not in flat:
+            fail(f"other: the report does not count `{cmd}` in 2 of 2 runs:\n{report}")
+    print(f"other: warned, named: {srv_cmd} and {run_cmd}", flush=True)
+
+
 def inner():
     with tempfile.TemporaryDirectory() as tmp, NetnsPair("cs") as pair:
         db = os.path.join(tmp, "results.db")
@@ -88,23 +111,15 @@ def inner():
                   f"(pid {server.pid()}) is the test's own", flush=True)
 
             with Server(NETAB, bind="127.0.0.1") as other:
-                err, envs, report = run_campaign(tmp, db, pair, server, "other")
-                check_own_server("other", envs, server)
-                want = (f"another benchmark process is running: netab ({NETAB} server -p 0 "
-                        f"--port-file {other.port_file} -B 127.0.0.1) (pid {other.pid()})")
-                if want not in err:
-                    fail(f"other: the warning does not name the unrelated server; want\n{want}\n"
-                         f"got:\n{err}")
-                for i, env in enumerate(envs):
-                    pids = [p["pid"] for p in env["noise_processes"]]
-                    if pids != [other.pid()]:
-                        fail(f"other: run {i + 1}: competitors {env['noise_processes']}, want "
-                             f"only pid {other.pid()}")
-                line = ("competing benchmark processes in 2 of 2 runs: netab "
-                        f"({NETAB} server -p 0 --port-file {other.port_file} -B 127.0.0.1) x2")
-                if line not in " ".join(report.split()):
-                    fail(f"other: the report does not say\n{line}\n{report}")
-                print(f"other: warned, named: {want}", flush=True)
+                # Long enough to outlast the campaign; stopped below.
+                run_argv = [NETAB, "run", "-c", "127.0.0.1", "-p", str(other.port), "-u", "-b",
+                            "1M", "-t", "600", "-i", "0"]
+                flight = start(run_argv)
+                try:
+                    check_other(tmp, db, pair, server, other, flight, " ".join(run_argv))
+                finally:
+                    flight.kill_group(signal.SIGTERM)
+                    flight.finish(expect_rc=-signal.SIGTERM, timeout=30)
 
 
 def outer():
