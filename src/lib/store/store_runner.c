@@ -82,9 +82,8 @@ int store_runner_end(struct store *s, int64_t id, const char *reason, char *err,
 {
     const char *what = "recording how the runner ended";
     sqlite3_stmt *st;
-    int e = prepare_write(
-        s, "UPDATE runners SET heartbeat = " NOW ", ended = " NOW ", end_reason = ? WHERE id = ?",
-        what, &st, err, errlen);
+    int e = prepare_write(s, "UPDATE runners SET ended = " NOW ", end_reason = ? WHERE id = ?",
+                          what, &st, err, errlen);
     if (e)
         return e;
     store_bind_text(st, 1, reason);
