@@ -33,6 +33,29 @@ static int print_json(json_t *v)
     return e ? EXIT_FAIL : EXIT_OK;
 }
 
+/* A state's name, as list and status print it. */
+static const char *state_name(enum campaign_state s)
+{
+    static const char *const names[] = {"planned", "running", "stopped", "done"};
+    return (unsigned)s < 4 ? names[s] : "?";
+}
+
+/*
+ * The state of experiment x (campaign_status_get(): "stopped" rather than
+ * the column's "running" when its runner is gone), or its status column
+ * when that cannot be read.
+ */
+static const char *list_state(struct store *db, const char *path, const struct store_experiment *x)
+{
+    struct campaign_status st;
+    char err[NB_ERRLEN * 2];
+    if (campaign_status_get(db, path, x->id, x->status, &st, err, sizeof(err)))
+        return x->status;
+    const char *name = state_name(st.state);
+    campaign_status_free(&st);
+    return name;
+}
+
 int cli_experiment_list(int argc, char **argv)
 {
     struct exp_args a;
@@ -66,14 +89,16 @@ int cli_experiment_list(int argc, char **argv)
         } else if (a.json) {
             json_t *o = counts_json(&c);
             if (o)
-                json_object_update_new(o, json_pack("{s:I, s:s, s:s, s:s, s:I}", "id",
+                json_object_update_new(o, json_pack("{s:I, s:s, s:s, s:s, s:s, s:I}", "id",
                                                     (json_int_t)x[i].id, "name", x[i].name,
-                                                    "status", x[i].status, "created", x[i].created,
-                                                    "seed", (json_int_t)x[i].seed));
+                                                    "status", x[i].status, "state",
+                                                    list_state(db, a.path, &x[i]), "created",
+                                                    x[i].created, "seed", (json_int_t)x[i].seed));
             json_array_append_new(arr, o);
         } else {
             printf("%5lld %-24s %-8s %8ld %9ld %6ld  %s\n", (long long)x[i].id, x[i].name,
-                   x[i].status, c.planned, c.ok + c.failed, c.failed, x[i].created);
+                   list_state(db, a.path, &x[i]), c.planned, c.ok + c.failed, c.failed,
+                   x[i].created);
         }
     }
     if (!a.json && n == 0)
@@ -84,13 +109,6 @@ int cli_experiment_list(int argc, char **argv)
         return print_json(arr);
     json_decref(arr);
     return ex;
-}
-
-/* The state's name in status --json. */
-static const char *state_name(enum campaign_state s)
-{
-    static const char *const names[] = {"planned", "running", "stopped", "done"};
-    return (unsigned)s < 4 ? names[s] : "?";
 }
 
 /* When the runner of a stopped campaign was last known alive: its end, else its last heartbeat. */

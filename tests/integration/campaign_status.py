@@ -4,7 +4,7 @@ gone (issue 24):
 - while a campaign runs: state running, the runner's pid, the run in
   progress;
 - after kill -9 of the runner (and its session) in the middle of a run:
-  state stopped, "interrupted at run seq N (variant, cell, attempt)" naming
+  state stopped (also in `list`, whose status column still says running), "interrupted at run seq N (variant, cell, attempt)" naming
   exactly the store's 'running' row, "runner gone since" its last heartbeat,
   "runner vanished", and the resume command; JSON likewise;
 - `resume` records that run as interrupted with "runner vanished (pid P
@@ -100,6 +100,9 @@ def test_kill9(tmp):
     if (j["state"] != "stopped" or j["runner"]["alive"] or not j["stopped_mid_run"]
             or j["last_run"]["run_id"] != run_id or j["gone_since"] != beat):
         fail(f"status --json after kill -9: {j}")
+    lst = json.loads(netab_cmd(NETAB, "experiment", "list", "--db", db, "--json").stdout)
+    if [(x["status"], x["state"]) for x in lst] != [("running", "stopped")]:
+        fail(f"list after kill -9 (the column says running, the state must say stopped): {lst}")
     print(f"kill -9: {text.splitlines()[1]}", flush=True)
 
     r = netab_cmd(NETAB, "experiment", "resume", "--db", db, str(xid), timeout=120)
