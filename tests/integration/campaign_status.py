@@ -3,7 +3,8 @@
 gone (issue 24):
 - while a campaign runs: state running, the runner's pid, the run in
   progress;
-- after kill -9 of the runner (and its session) in the middle of a run:
+- after kill -9 of the runner (and its session) in the middle of a run
+  (held in its setup hook until the test lets it go):
   state stopped (also in `list`, whose status column still says running), "interrupted at run seq N (variant, cell, attempt)" naming
   exactly the store's 'running' row, "runner gone since" its last heartbeat,
   "runner vanished", and the resume command; JSON likewise;
@@ -29,11 +30,15 @@ runs: 3
 warmup: 0
 seed: 11
 test:
-  time: 3
+  time: 0.3
   interval: 0
 variants:
   - name: big
     opts: "-l 128K"
+"""
+# A setup hook that holds each run until the test creates GO (at most 60 s), so that
+# status is read, and the runner killed, while a known run is in progress.
+HELD = """    setup: "timeout 60 sh -c 'until [ -e {go} ]; do sleep 0.05; done'"
 """
 
 
@@ -73,8 +78,9 @@ def wait_running_row(db, within=60.0):
 def test_kill9(tmp):
     db = os.path.join(tmp, "k.db")
     path = os.path.join(tmp, "k.yaml")
+    go = os.path.join(tmp, "go")
     with open(path, "w") as f:
-        f.write(EXPERIMENT)
+        f.write(EXPERIMENT + HELD.format(go=go))
     p = start([NETAB, "experiment", "run", "--db", db, path])
     run_id, seq, attempt = wait_running_row(db)
     xid = query(db, "SELECT experiment_id FROM runs WHERE id = ?", run_id)[0][0]
@@ -105,6 +111,8 @@ def test_kill9(tmp):
         fail(f"list after kill -9 (the column says running, the state must say stopped): {lst}")
     print(f"kill -9: {text.splitlines()[1]}", flush=True)
 
+    with open(go, "w"):
+        pass  # the hook lets every run through now
     r = netab_cmd(NETAB, "experiment", "resume", "--db", db, str(xid), timeout=120)
     err = query(db, "SELECT status, error FROM runs WHERE id = ?", run_id)[0]
     if err[0] != "interrupted" or not err[1].startswith(f"runner vanished (pid {p.pid} on "):
@@ -119,7 +127,7 @@ def test_sigpipe(tmp):
     db = os.path.join(tmp, "p.db")
     path = os.path.join(tmp, "p.yaml")
     with open(path, "w") as f:
-        f.write(EXPERIMENT.replace("time: 3", "time: 0.3"))
+        f.write(EXPERIMENT)
     # Progress (stderr) into `head -n 1`, which exits after the first line; bash reports
     # netab's own exit status.
     script = ('"$0" experiment run --db "$1" "$2" 2>&1 >/dev/null | head -n 1 >/dev/null; '
