@@ -9,6 +9,7 @@
 - a hook whose program is not on PATH: a warning naming it;
 - a server on this host with nothing listening: a warning; none once a
   netab server listens there;
+- --cport on a local port that server holds: a warning naming that port;
 - a DUT that does not answer: validate accepts it without --check-dut and
   refuses it (exit 2, naming the DUT) with --check-dut.
 """
@@ -109,6 +110,13 @@ def test_hooks_and_server(tmp):
                 "is not a program on PATH")
         if lines(v.stderr, "warning") != [hook]:
             fail(f"want exactly the hook warning\n{hook}\ngot:\n{v.stderr}")
+        # --cport on the port the server holds: the run's first data connection could not bind.
+        cport = write(tmp, "cport.yaml", experiment("", test=f"  cport: {port}\n"))
+        v = validate(cport, rc=0)
+        want = (f"netab experiment: {cport}: warning: variant v: --cport {port}: local TCP port "
+                f"{port} (data connection 1) is in use on this host")
+        if not any(ln.startswith(want) for ln in v.stderr.splitlines()):
+            fail(f"--cport on a port in use: want exactly\n{want}\ngot:\n{v.stderr}")
     # The server has stopped: nothing listens on its port any more.
     v = validate(path, rc=0)
     srvw = (f"netab experiment: {path}: warning: server 127.0.0.1 port {port} is on this host, "

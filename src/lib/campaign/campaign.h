@@ -104,7 +104,8 @@ struct campaign_preflight_opts {
  * cannot make (cpuctl_check()'s sentence, "variant NAME: ..."); with
  * o->check_dut, a DUT that does not answer. Warnings: cpus: equal to the
  * CPUs online (changes nothing); a hook's or cmd:'s program not on PATH; a
- * run's server on this host with nothing listening on its port. Appends to
+ * run's server on this host with nothing listening on its port; a --cport
+ * port taken here. Each finding once (a matrix repeats them per cell). Appends to
  * f (o may be NULL). Returns 0 or -ENOMEM.
  */
 NB_MUST_CHECK int campaign_preflight(const struct experiment *e,

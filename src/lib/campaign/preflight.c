@@ -15,7 +15,7 @@
 #include "campaign/campaign_priv.h"
 #include "runspec/run_spec.h"
 
-/* Appends one finding. Returns 0 or -ENOMEM. */
+/* Appends one finding unless the same one is there already. Returns 0 or -ENOMEM. */
 static int add(struct campaign_findings *f, bool error, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 static int add(struct campaign_findings *f, bool error, const char *fmt, ...)
@@ -28,12 +28,17 @@ static int add(struct campaign_findings *f, bool error, const char *fmt, ...)
         f->v = v;
         f->cap = cap;
     }
-    struct campaign_finding *x = &f->v[f->n++];
+    struct campaign_finding *x = &f->v[f->n];
     x->error = error;
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(x->msg, sizeof(x->msg), fmt, ap);
     va_end(ap);
+    /* The cells of a matrix repeat a variant's findings: say each once. */
+    for (size_t i = 0; i < f->n; i++)
+        if (!strcmp(f->v[i].msg, x->msg))
+            return 0;
+    f->n++;
     f->errors += error;
     return 0;
 }
@@ -169,7 +174,43 @@ static int check_server(struct campaign_findings *f, const char *host, unsigned 
     return rc;
 }
 
-/* Every distinct server (-c, -p) of the plan's runs, checked once. */
+/*
+ * --cport P: data connection i binds local port P + i, and a port that
+ * something else holds fails the run at connect. Probed like the client
+ * binds (SO_REUSEADDR, the -B address or the wildcard of the server's
+ * family, TCP or UDP by the test kind); the first port taken is a warning.
+ */
+static int check_cports(struct campaign_findings *f, const char *variant,
+                        const struct run_spec *spec)
+{
+    const struct client_config *cc = &spec->client;
+    bool udp = spec->params.kind == TEST_UDP_STREAM || spec->params.kind == TEST_UDP_RR;
+    struct addrinfo hints = {.ai_socktype = udp ? SOCK_DGRAM : SOCK_STREAM,
+                             .ai_family = cc->family,
+                             .ai_flags = AI_NUMERICSERV | AI_PASSIVE},
+                    *ai = NULL;
+    int rc = 0;
+    for (int i = 0; !rc && i < spec->params.streams && cc->cport + i <= 65535; i++) {
+        char serv[16];
+        snprintf(serv, sizeof(serv), "%d", cc->cport + i);
+        if (getaddrinfo(cc->bind_addr, serv, &hints, &ai))
+            return 0; /* an unusable -B fails the run with its own message */
+        int s = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, 0), one = 1;
+        if (s >= 0 && !setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) &&
+            bind(s, ai->ai_addr, ai->ai_addrlen) && errno == EADDRINUSE)
+            rc = add(f, false,
+                     "variant %s: --cport %u: local %s port %d (data connection %d) is in use "
+                     "on this host, so that connection would fail",
+                     variant, cc->cport, udp ? "UDP" : "TCP", cc->cport + i, i + 1);
+        if (s >= 0)
+            close(s);
+        freeaddrinfo(ai);
+        ai = NULL;
+    }
+    return rc;
+}
+
+/* Every distinct server (-c, -p) of the plan's runs, checked once; every --cport. */
 static int check_servers(const struct experiment *e, struct campaign_findings *f)
 {
     struct exp_cell *cells = NULL;
@@ -194,6 +235,8 @@ static int check_servers(const struct experiment *e, struct campaign_findings *f
                 snprintf(seen[nseen++], sizeof(seen[0]), "%s", key);
                 rc = check_server(f, spec.host, spec.client.port);
             }
+            if (!rc && spec.client.cport)
+                rc = check_cports(f, e->variants[i].name, &spec);
             exp_argv_free(words);
         }
     exp_cells_free(cells, ncells);
