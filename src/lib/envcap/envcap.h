@@ -19,9 +19,10 @@
 /*
  * Captures a snapshot of the host as a JSON object with the members kernel,
  * cmdline, cpu{}, cpufreq{}, turbo{}, vulnerabilities{}, interface{} (null
- * when ifname is NULL), sysctl{}, load{}, noise_processes[], irqbalance and
- * identity{} (measure/identity.h; with a fake sysfs root, its parent is the
- * root of the fake proc/, sys/ and boot/ it reads).
+ * when ifname is NULL), sysctl{}, load{}, noise_processes[] and
+ * test_processes[] (the census, with no run: see env_capture_run()),
+ * irqbalance and identity{} (measure/identity.h; with a fake sysfs root,
+ * its parent is the root of the fake proc/, sys/ and boot/ it reads).
  * Never fails for want of a fact; returns NULL only when out of memory.
  * Caller has ownership (json_decref).
  */
