@@ -8,6 +8,7 @@
 
 #include "cli/cli.h"
 #include "cli/cli_common.h"
+#include "campaign/campaign.h"
 #include "cli/cli_experiment.h"
 #include "experiment/experiment.h"
 
@@ -15,13 +16,18 @@ static const char experiment_usage[] =
     "usage: netab experiment <verb> [options] FILE|ID\n"
     "\n"
     "Verbs:\n"
-    "  validate FILE            check an experiment file, print every problem as\n"
-    "                           FILE:LINE:COL: message, or a summary of the campaign\n"
+    "  validate FILE [--check-dut]\n"
+    "                           check an experiment file, print every problem as\n"
+    "                           FILE:LINE:COL: message, then everything run checks\n"
+    "                           on this machine before its first run (CPU settings,\n"
+    "                           hooks on PATH, local servers; --check-dut: ssh to\n"
+    "                           the DUT), and a summary of the campaign\n"
     "  run [--db PATH] FILE     plan the whole campaign, record it, run it\n"
     "  resume [--db PATH] ID    continue an interrupted campaign (--all: every\n"
     "                           unfinished one; used by contrib/netab-resume.service)\n"
     "  list [--db PATH] [--json]        experiments with planned and completed runs\n"
-    "  status [--db PATH] ID [--json]   counts, failures, interruptions, time left\n"
+    "  status [--db PATH] ID [--json]   running or not (the runner's lock), the\n"
+    "                           interrupted run, counts, failures, time left\n"
     "\n"
     "--db PATH: the results store (default $NETAB_DB, else\n"
     "$XDG_DATA_HOME/netab/results.db). File format: docs/experiment.md; campaigns:\n"
@@ -90,15 +96,43 @@ static void print_summary(const char *path, const struct experiment *e)
                e->reset == EXP_RESET_REBOOT ? " (reset: reboot: a boot before every run)" : "");
 }
 
+int cli_experiment_preflight(const char *path, const struct experiment *e, bool check_dut)
+{
+    struct campaign_findings f = {0};
+    struct campaign_preflight_opts o = {.check_dut = check_dut};
+    if (campaign_preflight(e, &o, &f)) {
+        campaign_findings_free(&f);
+        fprintf(stderr, "netab experiment: out of memory\n");
+        return -1;
+    }
+    for (size_t i = 0; i < f.n; i++)
+        fprintf(stderr, "netab experiment: %s: %s: %s\n", path,
+                f.v[i].error ? "refusing to start" : "warning", f.v[i].msg);
+    int n = (int)f.errors;
+    campaign_findings_free(&f);
+    return n;
+}
+
 static int verb_validate(int argc, char **argv)
 {
-    if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-        fputs(experiment_usage, stdout);
-        return EXIT_OK;
+    bool check_dut = false;
+    const char *path = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            fputs(experiment_usage, stdout);
+            return EXIT_OK;
+        }
+        if (!strcmp(argv[i], "--check-dut"))
+            check_dut = true;
+        else if (argv[i][0] == '-' && argv[i][1])
+            return cli_usage_error("experiment", "validate: unknown option '%s'", argv[i]);
+        else if (path)
+            return cli_usage_error("experiment", "validate takes exactly one FILE");
+        else
+            path = argv[i];
     }
-    if (argc != 2)
+    if (!path)
         return cli_usage_error("experiment", "validate takes exactly one FILE");
-    const char *path = argv[1];
     struct exp_errors errs = {0};
     struct experiment *e = NULL;
     int err = experiment_load(path, &e, &errs);
@@ -109,10 +143,12 @@ static int verb_validate(int argc, char **argv)
         exp_errors_free(&errs);
         return EXIT_USAGE;
     }
-    print_summary(path, e);
+    int bad = cli_experiment_preflight(path, e, check_dut);
+    if (!bad)
+        print_summary(path, e);
     experiment_free(e);
     exp_errors_free(&errs);
-    return EXIT_OK;
+    return bad < 0 ? EXIT_FAIL : bad ? EXIT_USAGE : EXIT_OK;
 }
 
 struct verb {

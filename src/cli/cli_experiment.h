@@ -2,10 +2,38 @@
 #ifndef NETAB_CLI_EXPERIMENT_H
 #define NETAB_CLI_EXPERIMENT_H
 
+#include <stdbool.h>
+
 #include "experiment/experiment.h"
+#include "store/store.h"
 
 /* Prints every error as FILE:LINE:COL: message (FILE: message without a position). */
 void cli_experiment_print_errors(const char *path, const struct exp_errors *errs);
+
+/*
+ * Can the plan of the file at path run here (campaign_preflight())? Prints
+ * each error as "netab experiment: PATH: refusing to start: MESSAGE" and
+ * each warning as "netab experiment: PATH: warning: MESSAGE" on stderr, the
+ * same lines for validate and run. Returns the number of errors (0: it can
+ * run), or -1 when out of memory (said).
+ */
+int cli_experiment_preflight(const char *path, const struct experiment *e, bool check_dut);
+
+/* The options of run, resume, list and status (cli_experiment_run.c). */
+struct exp_args {
+    const char *verb, *db, *operand;
+    bool json, all;
+    char path[4096]; /* the store's path */
+};
+
+/* Parses them into a; returns -1 to go on, else the exit status (after saying why). */
+int cli_exp_parse(int argc, char **argv, struct exp_args *a, bool want_json, bool want_all);
+/* Opens a's store (STORE_OPEN_* flags); says why on failure. */
+int cli_exp_open_db(const struct exp_args *a, unsigned flags, struct store **s);
+/* The experiment ID operand; false (after saying why) when missing or not a number. */
+bool cli_exp_parse_id(const struct exp_args *a, int64_t *id);
+/* "1h05m", "3m20s", "42s"; "?" when s is not finite. */
+void cli_exp_fmt_duration(double s, char *buf, size_t len);
 
 /* Each takes argv[0] = the verb and returns the exit status. */
 int cli_experiment_run(int argc, char **argv);

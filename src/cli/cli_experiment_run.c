@@ -24,16 +24,10 @@
 /* Exit status when reset: reboot ran the reboot command and the machine stayed up. */
 #define EXIT_NO_REBOOT 3
 
-struct exp_args {
-    const char *verb, *db, *operand;
-    bool json, all;
-    char path[4096];
-};
-
 enum { OPT_DB = 256, OPT_JSON, OPT_ALL };
 
 /* Returns -1 to go on, else the exit code. */
-static int parse(int argc, char **argv, struct exp_args *a, bool want_json, bool want_all)
+int cli_exp_parse(int argc, char **argv, struct exp_args *a, bool want_json, bool want_all)
 {
     static const struct option opts[] = {
         {"db", required_argument, NULL, OPT_DB},
@@ -82,7 +76,7 @@ static int parse(int argc, char **argv, struct exp_args *a, bool want_json, bool
     return -1;
 }
 
-static int open_db(const struct exp_args *a, unsigned flags, struct store **s)
+int cli_exp_open_db(const struct exp_args *a, unsigned flags, struct store **s)
 {
     char err[NB_ERRLEN * 2];
     int e = store_open(a->path, flags, s, err, sizeof(err));
@@ -91,7 +85,7 @@ static int open_db(const struct exp_args *a, unsigned flags, struct store **s)
     return e;
 }
 
-static bool parse_id(const struct exp_args *a, int64_t *id)
+bool cli_exp_parse_id(const struct exp_args *a, int64_t *id)
 {
     long v;
     char perr[NB_ERRLEN];
@@ -108,7 +102,7 @@ static bool parse_id(const struct exp_args *a, int64_t *id)
     return true;
 }
 
-static void fmt_duration(double s, char *buf, size_t len)
+void cli_exp_fmt_duration(double s, char *buf, size_t len)
 {
     if (!isfinite(s)) {
         snprintf(buf, len, "?");
@@ -158,7 +152,7 @@ static void on_progress(const struct campaign_event *ev, const char *msg, void *
         fprintf(stderr, "warning: %s\n", json_string_value(json_array_get(ev->warnings, i)) ?: "?");
     char head[NB_ERRLEN * 4], eta[32];
     fmt_headline(ev, head, sizeof(head));
-    fmt_duration(ev->eta_s, eta, sizeof(eta));
+    cli_exp_fmt_duration(ev->eta_s, eta, sizeof(eta));
     const char *status = store_run_status_name(ev->status);
     if (!p->tty || ev->status != STORE_RUN_OK)
         fprintf(stderr, "run %ld/%ld seq %d round %d%s variant=%s cell=%s: %s %s\n", ev->done,
@@ -174,16 +168,23 @@ static void on_progress(const struct campaign_event *ev, const char *msg, void *
     fflush(stderr);
 }
 
-/* The process policy: SIGINT, SIGTERM and SIGHUP stop the campaign cleanly. */
+/*
+ * The process policy: SIGINT, SIGTERM, SIGHUP and SIGPIPE (its output piped
+ * into `head` that exited) stop the campaign cleanly: the run in progress is
+ * recorded as interrupted by that signal, CPU settings are put back, and
+ * the runner's row says how it ended. Killed by default, SIGPIPE left a
+ * 'running' row and a store that claimed the campaign still ran.
+ */
 static void on_stop_signal(int sig)
 {
     campaign_cancel(sig);
 }
 
-static void stop_signals(bool install, struct sigaction old[3])
+#define NSTOP 4
+static void stop_signals(bool install, struct sigaction old[NSTOP])
 {
-    static const int sigs[3] = {SIGINT, SIGTERM, SIGHUP};
-    for (int i = 0; i < 3; i++) {
+    static const int sigs[NSTOP] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
+    for (int i = 0; i < NSTOP; i++) {
         if (install) {
             struct sigaction sa = {.sa_handler = on_stop_signal};
             sigemptyset(&sa.sa_mask);
@@ -203,7 +204,7 @@ static int execute(struct store *db, const char *path, int64_t id)
     enum campaign_outcome outcome = CAMPAIGN_INTERRUPTED;
     int signo = 0;
     char err[NB_ERRLEN * 4];
-    struct sigaction old[3];
+    struct sigaction old[NSTOP];
     stop_signals(true, old);
     int rc = campaign_execute(&o, &outcome, &signo, err, sizeof(err));
     stop_signals(false, old);
@@ -261,7 +262,7 @@ static char *read_file(const char *path)
 int cli_experiment_run(int argc, char **argv)
 {
     struct exp_args a;
-    int ex = parse(argc, argv, &a, false, false);
+    int ex = cli_exp_parse(argc, argv, &a, false, false);
     if (ex >= 0)
         return ex;
     if (!a.operand)
@@ -278,10 +279,10 @@ int cli_experiment_run(int argc, char **argv)
         return EXIT_USAGE;
     }
     exp_errors_free(&errs);
-    if (campaign_check_machine(e, err, sizeof(err))) {
-        fprintf(stderr, "netab experiment: %s: refusing to start: %s\n", a.operand, err);
+    int bad = cli_experiment_preflight(a.operand, e, false);
+    if (bad) {
         experiment_free(e);
-        return EXIT_USAGE;
+        return bad < 0 ? EXIT_FAIL : EXIT_USAGE;
     }
     char *text = read_file(a.operand);
     uint64_t seed = e->has_seed ? e->seed : order_fresh_seed();
@@ -290,7 +291,7 @@ int cli_experiment_run(int argc, char **argv)
     ex = EXIT_FAIL;
     if (!text)
         fprintf(stderr, "netab experiment: cannot read %s: %s\n", a.operand, strerror(errno));
-    else if (!open_db(&a, STORE_OPEN_CREATE, &db) &&
+    else if (!cli_exp_open_db(&a, STORE_OPEN_CREATE, &db) &&
              !(rc = campaign_create(db, e, text, seed, &id, err, sizeof(err)))) {
         struct exp_plan plan;
         experiment_plan(e, &plan);
@@ -337,19 +338,19 @@ int cli_experiment_resume(int argc, char **argv)
 {
     struct exp_args a;
     int64_t id = 0;
-    int ex = parse(argc, argv, &a, false, true);
+    int ex = cli_exp_parse(argc, argv, &a, false, true);
     if (ex >= 0)
         return ex;
     if (a.all && a.operand)
         return cli_usage_error("experiment", "resume: give an ID or --all, not both");
-    if (!a.all && !parse_id(&a, &id))
+    if (!a.all && !cli_exp_parse_id(&a, &id))
         return EXIT_USAGE;
     if (a.all && access(a.path, F_OK)) {
         fprintf(stderr, "netab experiment: no store at %s: nothing to resume\n", a.path);
         return EXIT_OK;
     }
     struct store *db;
-    if (open_db(&a, 0, &db))
+    if (cli_exp_open_db(&a, 0, &db))
         return EXIT_FAIL;
     if (!a.all) {
         ex = nothing_to_run(db, id) ? EXIT_OK : execute(db, a.path, id);
@@ -375,142 +376,6 @@ int cli_experiment_resume(int argc, char **argv)
     }
     if (!resumed)
         fprintf(stderr, "netab experiment: every experiment in %s is done\n", a.path);
-    store_experiment_list_free(x, n);
-    store_close(db);
-    return ex;
-}
-
-static json_t *counts_json(const struct store_counts *c)
-{
-    return json_pack("{s:i, s:i, s:i, s:i, s:i, s:i, s:i}", "planned", (int)c->planned, "completed",
-                     (int)(c->ok + c->failed), "ok", (int)c->ok, "failed", (int)c->failed,
-                     "interrupted", (int)c->interrupted, "running", (int)c->running, "pending",
-                     (int)c->pending);
-}
-
-static int print_json(json_t *v)
-{
-    if (!v) {
-        fprintf(stderr, "netab experiment: out of memory\n");
-        return EXIT_FAIL;
-    }
-    int e = json_dumpf(v, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
-    json_decref(v);
-    fputc('\n', stdout);
-    return e ? EXIT_FAIL : EXIT_OK;
-}
-
-int cli_experiment_list(int argc, char **argv)
-{
-    struct exp_args a;
-    int ex = parse(argc, argv, &a, true, false);
-    if (ex >= 0)
-        return ex;
-    if (a.operand)
-        return cli_usage_error("experiment", "list takes no argument");
-    struct store *db;
-    if (open_db(&a, STORE_OPEN_READONLY, &db))
-        return EXIT_FAIL;
-    struct store_experiment *x;
-    size_t n;
-    char err[NB_ERRLEN * 2];
-    json_t *arr = a.json ? json_array() : NULL;
-    ex = EXIT_OK;
-    if (store_experiment_list(db, &x, &n, err, sizeof(err))) {
-        fprintf(stderr, "netab experiment: %s\n", err);
-        store_close(db);
-        json_decref(arr);
-        return EXIT_FAIL;
-    }
-    if (!a.json)
-        printf("%5s %-24s %-8s %8s %9s %6s  %s\n", "ID", "NAME", "STATUS", "PLANNED", "COMPLETED",
-               "FAILED", "CREATED");
-    for (size_t i = 0; i < n && ex == EXIT_OK; i++) {
-        struct store_counts c;
-        if (store_experiment_counts(db, x[i].id, &c, err, sizeof(err))) {
-            fprintf(stderr, "netab experiment: %s\n", err);
-            ex = EXIT_FAIL;
-        } else if (a.json) {
-            json_t *o = counts_json(&c);
-            if (o)
-                json_object_update_new(o, json_pack("{s:I, s:s, s:s, s:s, s:I}", "id",
-                                                    (json_int_t)x[i].id, "name", x[i].name,
-                                                    "status", x[i].status, "created", x[i].created,
-                                                    "seed", (json_int_t)x[i].seed));
-            json_array_append_new(arr, o);
-        } else {
-            printf("%5lld %-24s %-8s %8ld %9ld %6ld  %s\n", (long long)x[i].id, x[i].name,
-                   x[i].status, c.planned, c.ok + c.failed, c.failed, x[i].created);
-        }
-    }
-    if (!a.json && n == 0)
-        printf("(no experiments recorded)\n");
-    store_experiment_list_free(x, n);
-    store_close(db);
-    if (a.json && ex == EXIT_OK)
-        return print_json(arr);
-    json_decref(arr);
-    return ex;
-}
-
-int cli_experiment_status(int argc, char **argv)
-{
-    struct exp_args a;
-    int64_t id;
-    int ex = parse(argc, argv, &a, true, false);
-    if (ex >= 0)
-        return ex;
-    if (!parse_id(&a, &id))
-        return EXIT_USAGE;
-    struct store *db;
-    if (open_db(&a, STORE_OPEN_READONLY, &db))
-        return EXIT_FAIL;
-    struct store_experiment *x = NULL;
-    size_t n = 0;
-    struct store_counts c;
-    double avg = NAN;
-    char err[NB_ERRLEN * 2];
-    if (store_experiment_list(db, &x, &n, err, sizeof(err)) ||
-        store_experiment_counts(db, id, &c, err, sizeof(err)) ||
-        store_avg_run_seconds(db, id, &avg, err, sizeof(err))) {
-        fprintf(stderr, "netab experiment: %s\n", err);
-        store_experiment_list_free(x, n);
-        store_close(db);
-        return EXIT_FAIL;
-    }
-    const struct store_experiment *me = NULL;
-    for (size_t i = 0; i < n; i++)
-        if (x[i].id == id)
-            me = &x[i];
-    if (!me) {
-        fprintf(stderr, "netab experiment: there is no experiment %lld in %s\n", (long long)id,
-                a.path);
-        ex = EXIT_FAIL;
-    } else if (a.json) {
-        double eta = store_eta_seconds(&c, avg);
-        json_t *o = counts_json(&c);
-        if (o)
-            json_object_update_new(
-                o, json_pack("{s:I, s:s, s:s, s:I, s:o, s:o}", "id", (json_int_t)id, "name",
-                             me->name, "status", me->status, "seed", (json_int_t)me->seed,
-                             "avg_run_s", isfinite(avg) ? json_real(avg) : json_null(), "eta_s",
-                             isfinite(eta) ? json_real(eta) : json_null()));
-        ex = print_json(o);
-    } else {
-        char eta[32];
-        fmt_duration(store_eta_seconds(&c, avg), eta, sizeof(eta));
-        printf("experiment %lld (%s): %s\n", (long long)id, me->name, me->status);
-        printf("planned:     %ld\ncompleted:   %ld (%ld ok, %ld failed)\n", c.planned,
-               c.ok + c.failed, c.ok, c.failed);
-        printf("pending:     %ld\ninterrupted: %ld attempts (run again)\n", c.pending,
-               c.interrupted);
-        if (c.running)
-            printf("running:     %ld\n", c.running);
-        if (c.pending)
-            printf("time left:   about %s (%s)\n", eta,
-                   isfinite(avg) ? "from the average run so far" : "no run finished yet");
-        ex = EXIT_OK;
-    }
     store_experiment_list_free(x, n);
     store_close(db);
     return ex;

@@ -23,6 +23,7 @@
 
 #include "experiment/experiment.h"
 #include "store/store.h"
+#include "store/store_runner.h"
 #include "util/err.h"
 
 /* One planned run: indices into the experiment's variants and cells. */
@@ -78,11 +79,38 @@ NB_MUST_CHECK int campaign_create(struct store *db, const struct experiment *e,
                                   const char *file_text, uint64_t seed, int64_t *id, char *err,
                                   size_t errlen);
 
+/* One thing found by campaign_preflight(). */
+struct campaign_finding {
+    bool error; /* the plan cannot run here; otherwise a warning */
+    char msg[NB_ERRLEN * 2];
+};
+
+/* What campaign_preflight() found; zero-initialise, release with campaign_findings_free(). */
+struct campaign_findings {
+    struct campaign_finding *v;
+    size_t n, cap;
+    size_t errors; /* how many of v are errors */
+};
+void campaign_findings_free(struct campaign_findings *f);
+
+struct campaign_preflight_opts {
+    bool check_dut; /* also ask the DUT over ssh (it may be booting, so only when asked) */
+};
+
 /*
- * Can this machine give every variant the CPU settings it asks for (cpus,
- * max_freq_mhz)? 0, or -ENOTSUP with the variant and cpuctl_check()'s reason.
+ * Can this plan run here? The one decision `netab experiment validate`
+ * prints and run/resume obey before the first run (docs/campaign.md,
+ * "Before the first run"). Errors: a variant's CPU settings this machine
+ * cannot make (cpuctl_check()'s sentence, "variant NAME: ..."); with
+ * o->check_dut, a DUT that does not answer. Warnings: cpus: equal to the
+ * CPUs online (changes nothing); a hook's or cmd:'s program not on PATH; a
+ * run's server on this host with nothing listening on its port; a --cport
+ * port taken here. Each finding once (a matrix repeats them per cell). Appends to
+ * f (o may be NULL). Returns 0 or -ENOMEM.
  */
-NB_MUST_CHECK int campaign_check_machine(const struct experiment *e, char *err, size_t errlen);
+NB_MUST_CHECK int campaign_preflight(const struct experiment *e,
+                                     const struct campaign_preflight_opts *o,
+                                     struct campaign_findings *f);
 
 /* What campaign_execute() reports after each run. */
 struct campaign_event {
@@ -145,5 +173,35 @@ NB_MUST_CHECK int campaign_execute(const struct campaign_opts *opts, enum campai
  * safe (it preserves errno); a no-op when no campaign runs.
  */
 void campaign_cancel(int sig);
+
+/* Where an experiment stands, judged by campaign_status_get(). */
+enum campaign_state {
+    CAMPAIGN_STATE_PLANNED, /* recorded, never started */
+    CAMPAIGN_STATE_RUNNING, /* a live runner holds it */
+    CAMPAIGN_STATE_STOPPED, /* started, not complete, no runner alive: resume continues */
+    CAMPAIGN_STATE_DONE,    /* every planned run completed */
+};
+
+struct campaign_status {
+    enum campaign_state state;
+    bool has_runner; /* runner: the newest runner row (schema 4 on) */
+    struct store_runner runner;
+    bool alive;                     /* that runner runs now (its lock held, its pid alive) */
+    bool same_boot;                 /* it ran on this host and boot, so its pid could be checked */
+    bool has_last_run;              /* last_run: the newest run row: the one in flight, the */
+    struct store_last_run last_run; /* interrupted one ('running' when its runner vanished) */
+};
+
+/*
+ * The state of experiment id in db (opened from db_path, whose lock file
+ * is db_path.lock), column being its status column ("planned", "running",
+ * "done", ...). Running only when the newest runner row has not ended, the
+ * store's lock is held and, on the same host and boot, its pid is alive.
+ * Returns 0 or a negative errno; release s with campaign_status_free().
+ */
+NB_MUST_CHECK int campaign_status_get(struct store *db, const char *db_path, int64_t id,
+                                      const char *column, struct campaign_status *s, char *err,
+                                      size_t errlen);
+void campaign_status_free(struct campaign_status *s);
 
 #endif

@@ -20,7 +20,20 @@ struct campaign_ctx {
     struct cpuctl_saved *saved;        /* static storage, seen by the signal handler */
     bool warned;                       /* environment warnings already passed on */
     struct dut dut;                    /* the device under test; dut.cfg NULL without */
+    int64_t runner_id;                 /* this runner's row (store_runner.h); 0 before */
 };
+
+/*
+ * The runner's record (liveness.c). begin: runs left 'running' by a runner
+ * that vanished become interrupted with "runner vanished (pid, host, last
+ * heartbeat)", that runner's row is closed, and this runner's row is
+ * written. beat: its heartbeat, before and after every run. end: how it
+ * ended (rc, outcome, the signal, why for an error); never fails.
+ */
+NB_MUST_CHECK int campaign_runner_begin(struct campaign_ctx *c, char *err, size_t errlen);
+NB_MUST_CHECK int campaign_runner_beat(struct campaign_ctx *c, char *err, size_t errlen);
+void campaign_runner_end(struct campaign_ctx *c, int rc, enum campaign_outcome outcome, int sig,
+                         const char *why);
 
 /* The NETAB_* variables of one run's hooks, as "NAME=value" strings. */
 #define HOOK_ENV_N 8

@@ -117,22 +117,22 @@ static int load_experiment(struct campaign_ctx *c, char *err, size_t errlen)
     return rc;
 }
 
-/* The variant that needs CPU controls this machine lacks, with the reason in err. */
-static int check_cpus(const struct experiment *e, char *err, size_t errlen)
+/*
+ * The plan's first error by campaign_preflight() (the machine may have
+ * changed since run checked it: resume after a reboot into another kernel),
+ * as -ENOTSUP with its sentence. Warnings were run's to print.
+ */
+static int check_machine(const struct experiment *e, char *err, size_t errlen)
 {
-    for (size_t i = 0; i < e->nvariants; i++) {
-        const struct exp_variant *v = &e->variants[i];
-        char why[NB_ERRLEN];
-        if ((v->cpus || v->max_freq_mhz) &&
-            cpuctl_check(v->cpus, v->max_freq_mhz, why, sizeof(why)))
-            return err_set(err, errlen, ENOTSUP, "variant %s: %s", v->name, why);
-    }
-    return 0;
-}
-
-int campaign_check_machine(const struct experiment *e, char *err, size_t errlen)
-{
-    return check_cpus(e, err, errlen);
+    struct campaign_findings f = {0};
+    int rc = campaign_preflight(e, NULL, &f);
+    for (size_t i = 0; !rc && i < f.n; i++)
+        if (f.v[i].error)
+            rc = err_set(err, errlen, ENOTSUP, "%s", f.v[i].msg);
+    if (rc == -ENOMEM)
+        err_set(err, errlen, ENOMEM, "out of memory");
+    campaign_findings_free(&f);
+    return rc;
 }
 
 /*
@@ -152,7 +152,17 @@ static int lock_store(const char *db_path, int *fd, char *err, size_t errlen)
     if (*fd < 0)
         return err_set(err, errlen, errno, "cannot open the lock file %s: %s", path,
                        strerror(errno));
-    if (flock(*fd, LOCK_EX | LOCK_NB)) {
+    /*
+     * `experiment status` takes a shared lock for an instant to see whether a
+     * runner holds this one; a few tries 20 ms apart keep such a probe from
+     * turning away a runner that starts at that moment.
+     */
+    int locked, tries = 0;
+    while ((locked = flock(*fd, LOCK_EX | LOCK_NB)) && errno == EWOULDBLOCK && ++tries < 5) {
+        struct timespec ts = {0, 20 * 1000000L};
+        nanosleep(&ts, NULL);
+    }
+    if (locked) {
         int e = errno == EWOULDBLOCK ? EBUSY : errno;
         close(*fd);
         *fd = -1;
@@ -184,14 +194,14 @@ static int execute(struct campaign_ctx *c, enum campaign_outcome *outcome, char 
                        state, strerror(-rc));
     rc = load_experiment(c, err, errlen);
     if (!rc)
-        rc = check_cpus(c->e, err, errlen);
+        rc = check_machine(c->e, err, errlen);
     if (!rc && c->e->dut) {
         rc = dut_open(&c->dut, c->e->dut, o->id, &g_stop, err, errlen);
         c->dut.say = dut_say;
         c->dut.say_arg = o;
     }
     if (!rc)
-        rc = store_mark_interrupted(o->db, o->id, NULL, err, errlen);
+        rc = campaign_runner_begin(c, err, errlen);
     if (!rc)
         rc = store_experiment_set_status(o->db, o->id, "running", err, errlen);
     if (!rc && c->e->order == EXP_ORDER_BLOCKED)
@@ -223,7 +233,11 @@ static int execute(struct campaign_ctx *c, enum campaign_outcome *outcome, char 
         if (!first && c->e->cooldown > 0)
             sleep_stoppable(c->e->cooldown);
         if (!g_stop)
+            rc = campaign_runner_beat(c, err, errlen);
+        if (!rc && !g_stop)
             rc = campaign_step(c, seq, err, errlen);
+        if (!rc)
+            rc = campaign_runner_beat(c, err, errlen);
         /* A DUT that is gone stays gone: failing every remaining run would only take hours. */
         if (!rc && c->dut.cfg && c->dut.unreachable >= DUT_MAX_UNREACHABLE)
             return err_set(err, errlen, EHOSTDOWN,
@@ -257,6 +271,7 @@ int campaign_execute(const struct campaign_opts *opts, enum campaign_outcome *ou
         return rc;
     rc = execute(&c, outcome, err, errlen);
     (void)cpuctl_restore(&g_saved);
+    campaign_runner_end(&c, rc, *outcome, rc ? 0 : g_stop, err);
     dut_close(&c.dut); /* stops the server netab started on the DUT, if any */
     *signo = g_stop;
     if (!rc && g_stop)

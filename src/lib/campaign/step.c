@@ -19,22 +19,27 @@
 #include "store/store_plan.h"
 #include "util/clock.h"
 
-/* The interface traffic to the run's server leaves through; "lo" without -c. */
-static void run_iface(const struct run_spec *spec, char *ifname, size_t len)
+/*
+ * The numeric address of the run's server (ip, "" when it cannot be
+ * resolved or the run has no -c) and the interface traffic to it leaves
+ * through ("lo" without -c; "" when unknown).
+ */
+static void run_target(const struct run_spec *spec, char *ip, size_t iplen, char *ifname,
+                       size_t len)
 {
     const char *host = spec->host;
+    *ip = '\0';
     if (!host) {
         snprintf(ifname, len, "lo");
         return;
     }
-    if (!env_iface_for_addr(host, ifname, len))
-        return;
     struct addrinfo hints = {.ai_socktype = SOCK_STREAM}, *ai = NULL;
-    char ip[64] = "";
     if (!getaddrinfo(host, NULL, &hints, &ai) && ai)
-        getnameinfo(ai->ai_addr, ai->ai_addrlen, ip, sizeof(ip), NULL, 0, NI_NUMERICHOST);
+        getnameinfo(ai->ai_addr, ai->ai_addrlen, ip, (socklen_t)iplen, NULL, 0, NI_NUMERICHOST);
     if (ai)
         freeaddrinfo(ai);
+    if (!env_iface_for_addr(host, ifname, len))
+        return;
     if (!*ip || env_iface_for_addr(ip, ifname, len))
         *ifname = '\0';
 }
@@ -234,7 +239,7 @@ int campaign_step(struct campaign_ctx *c, int seq, char *err, size_t errlen)
 {
     const struct campaign_opts *o = c->opts;
     struct step s = {0};
-    char ifname[64], *params = NULL, *env_text = NULL, *doc = NULL;
+    char ifname[64], ip[64] = "", *params = NULL, *env_text = NULL, *doc = NULL;
     char why[NB_ERRLEN * 4] = "";
     uint64_t t0 = clock_now_ns();
     int rc = store_plan_get(o->db, o->id, seq, &s.plan, err, errlen);
@@ -245,8 +250,10 @@ int campaign_step(struct campaign_ctx *c, int seq, char *err, size_t errlen)
     if (s.shell)
         *ifname = '\0'; /* an external command's path is its own */
     else
-        run_iface(&s.spec, ifname, sizeof(ifname));
-    s.env = env_capture(*ifname ? ifname : NULL, NULL, NULL);
+        run_target(&s.spec, ip, sizeof(ip), ifname, sizeof(ifname));
+    /* The run's own server, when it is on this host, is no competitor (docs/environment.md). */
+    struct env_run_peer peer = {.addr = *ip ? ip : NULL, .port = s.spec.client.port};
+    s.env = env_capture_run(*ifname ? ifname : NULL, NULL, NULL, &peer);
     params = params_text(s.argv, s.shell, s.deadline, &s.plan);
     env_text = s.env ? json_dumps(s.env, JSON_COMPACT) : NULL;
     if (!params || !env_text) {

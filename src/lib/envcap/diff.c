@@ -9,7 +9,12 @@
  * configuration: load, current clock speed, other processes.
  */
 const char *const env_diff_ignored[] = {
-    "/load", "/cpufreq/cur_mhz", "/cpufreq/per_cpu/*/cur_mhz", "/noise_processes", NULL,
+    "/load",
+    "/cpufreq/cur_mhz",
+    "/cpufreq/per_cpu/*/cur_mhz",
+    "/noise_processes",
+    "/test_processes",
+    NULL,
 };
 
 /* Appends one RFC 6901 segment (escaping '~' and '/') to path. Returns 0, or -1 if too long. */

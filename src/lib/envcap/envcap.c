@@ -237,86 +237,6 @@ static json_t *load_section(const char *proc)
     return l;
 }
 
-/* Programs whose presence during a run means the numbers are shared with someone else. */
-const char *const envcap_noise_comms[] = {"netab",     "iperf",    "iperf3", "netperf",
-                                          "netserver", "sockperf", NULL};
-
-/* The parent pid from root/<pid>/stat, or -1. The comm field may contain spaces and ')'. */
-static long parent_of(const char *proc, const char *pid)
-{
-    char rel[300], buf[1024];
-    snprintf(rel, sizeof(rel), "%s/stat", pid);
-    if (fs_read(proc, rel, buf, sizeof(buf)) <= 0)
-        return -1;
-    char *p = strrchr(buf, ')');
-    char state;
-    long ppid;
-    if (!p || sscanf(p + 1, " %c %ld", &state, &ppid) != 2)
-        return -1;
-    return ppid;
-}
-
-/*
- * Scans root/[0-9]* /comm for competing benchmark programs, leaving out this
- * process, its parent and its children (netab's own client/server helpers).
- * Sets *irqbalance when an irqbalance daemon is seen. Null if the scan is
- * impossible.
- */
-static json_t *noise_section(const char *proc, int *irqbalance)
-{
-    char path[4096];
-    DIR *d;
-    struct dirent *e;
-    long self = (long)getpid(), parent = (long)getppid();
-    json_t *list;
-
-    *irqbalance = -1;
-    snprintf(path, sizeof(path), "%s", proc);
-    d = opendir(path);
-    if (!d)
-        return json_null();
-    list = json_array();
-    *irqbalance = 0;
-    while ((e = readdir(d))) {
-        char *end, rel[300], comm[64];
-        long pid = strtol(e->d_name, &end, 10);
-        if (end == e->d_name || *end || pid == self || pid == parent)
-            continue;
-        snprintf(rel, sizeof(rel), "%s/comm", e->d_name);
-        if (fs_read(proc, rel, comm, sizeof(comm)) <= 0)
-            continue;
-        if (!strcmp(comm, "irqbalance")) {
-            *irqbalance = 1;
-            continue;
-        }
-        for (const char *const *n = envcap_noise_comms; *n; n++) {
-            if (strcmp(comm, *n))
-                continue;
-            if (parent_of(proc, e->d_name) == self)
-                break;
-            json_t *o = json_object();
-            json_object_set_new(o, "pid", json_integer(pid));
-            json_object_set_new(o, "comm", json_string(comm));
-            json_array_append_new(list, o);
-            break;
-        }
-    }
-    closedir(d);
-    /* readdir order is arbitrary; sort by pid so that snapshots compare. */
-    size_t n = json_array_size(list);
-    for (size_t i = 1; i < n; i++)
-        for (size_t j = i; j > 0; j--) {
-            json_t *x = json_array_get(list, j - 1), *y = json_array_get(list, j);
-            if (json_integer_value(json_object_get(x, "pid")) <=
-                json_integer_value(json_object_get(y, "pid")))
-                break;
-            json_incref(x);
-            json_array_set(list, j - 1, y);
-            json_array_set_new(list, j, x);
-        }
-    return list;
-}
-
 static json_t *kernel_release(const char *proc, int real)
 {
     json_t *k = fs_json_str(proc, "sys/kernel/osrelease");
@@ -349,6 +269,12 @@ static json_t *identity_section(const char *ifname, const char *sysfs_root)
 
 json_t *env_capture(const char *ifname, const char *sysfs_root, const char *procfs_root)
 {
+    return env_capture_run(ifname, sysfs_root, procfs_root, NULL);
+}
+
+json_t *env_capture_run(const char *ifname, const char *sysfs_root, const char *procfs_root,
+                        const struct env_run_peer *peer)
+{
     const char *sys = sysfs_root ? sysfs_root : "/sys";
     const char *proc = procfs_root ? procfs_root : "/proc";
     json_t *env = json_object();
@@ -371,7 +297,9 @@ json_t *env_capture(const char *ifname, const char *sysfs_root, const char *proc
     dir_strings(proc, "sys/net/ipv4", "tcp_", "net.ipv4.", sysctl);
     json_object_set_new(env, "sysctl", sysctl);
     json_object_set_new(env, "load", load_section(proc));
-    json_object_set_new(env, "noise_processes", noise_section(proc, &irqbalance));
+    json_t *ours = NULL;
+    json_object_set_new(env, "noise_processes", envcap_census(proc, peer, &irqbalance, &ours));
+    json_object_set_new(env, "test_processes", ours);
     json_object_set_new(env, "irqbalance", irqbalance < 0 ? json_null() : json_boolean(irqbalance));
     json_object_set_new(env, "identity", identity_section(ifname, sysfs_root));
     return env;

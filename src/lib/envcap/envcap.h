@@ -19,13 +19,31 @@
 /*
  * Captures a snapshot of the host as a JSON object with the members kernel,
  * cmdline, cpu{}, cpufreq{}, turbo{}, vulnerabilities{}, interface{} (null
- * when ifname is NULL), sysctl{}, load{}, noise_processes[], irqbalance and
- * identity{} (measure/identity.h; with a fake sysfs root, its parent is the
- * root of the fake proc/, sys/ and boot/ it reads).
+ * when ifname is NULL), sysctl{}, load{}, noise_processes[] and
+ * test_processes[] (the census, with no run: see env_capture_run()),
+ * irqbalance and identity{} (measure/identity.h; with a fake sysfs root,
+ * its parent is the root of the fake proc/, sys/ and boot/ it reads).
  * Never fails for want of a fact; returns NULL only when out of memory.
  * Caller has ownership (json_decref).
  */
 json_t *env_capture(const char *ifname, const char *sysfs_root, const char *procfs_root);
+
+/* The server a measurement talks to, so that the census can leave it out. */
+struct env_run_peer {
+    const char *addr; /* numeric IPv4 or IPv6 address the run connects to; NULL: none */
+    int port;         /* its TCP control port */
+};
+
+/*
+ * env_capture() for one run: its census of competing processes
+ * (noise_processes[]) leaves out the processes of the test itself, listed
+ * instead in test_processes[] with a "why" each: this process, its
+ * ancestors (the controller), its descendants, and the run's server peer
+ * (NULL: none) when it runs on this host in any network namespace, with
+ * that server's descendants. docs/environment.md gives the rule.
+ */
+json_t *env_capture_run(const char *ifname, const char *sysfs_root, const char *procfs_root,
+                        const struct env_run_peer *peer);
 
 /*
  * The interface that owns the address ip (IPv4 or IPv6 literal): first an

@@ -11,7 +11,7 @@
 static void add(json_t *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void add(json_t *w, const char *fmt, ...)
 {
-    char buf[512];
+    char buf[1400];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(buf, sizeof(buf), fmt, ap);
@@ -68,6 +68,22 @@ static void topology_warnings(json_t *w, const json_t *env)
         add(w, "irqbalance is running: it may move the NIC's interrupts between CPUs during a run");
 }
 
+/*
+ * How a competing process is named: its comm with its command line, "netab
+ * (netab server -p 5299)", so that a reader can tell whose it is; the comm
+ * alone when the command line was not recorded (older snapshots, kernel
+ * threads, a process gone before it was read).
+ */
+static void proc_name(const json_t *p, char *buf, size_t len)
+{
+    const char *comm = json_string_value(json_object_get(p, "comm"));
+    const char *cmd = json_string_value(json_object_get(p, "cmdline"));
+    if (cmd && *cmd)
+        snprintf(buf, len, "%s (%s)", comm ? comm : "?", cmd);
+    else
+        snprintf(buf, len, "%s", comm ? comm : "?");
+}
+
 /* The 1-minute load average of env if it is above LOAD_WARN, else a negative number. */
 static double high_load(const json_t *env)
 {
@@ -89,20 +105,21 @@ json_t *env_warnings(const json_t *env)
     size_t i;
     json_array_foreach(json_object_get(env, "noise_processes"), i, p)
     {
-        add(w, "another benchmark process is running: %s (pid %lld)",
-            json_string_value(json_object_get(p, "comm")),
+        char name[400];
+        proc_name(p, name, sizeof(name));
+        add(w, "another benchmark process is running: %s (pid %lld)", name,
             (long long)json_integer_value(json_object_get(p, "pid")));
     }
     topology_warnings(w, env);
     return w;
 }
 
-/* Tallies over the runs: counts[message] for setting warnings, counts[comm] for processes. */
+/* Tallies over the runs: counts[message] for setting warnings, counts[name] for processes. */
 struct tally {
     size_t runs, load_runs, proc_runs;
     double load_max;
     json_t *settings; /* message -> runs that had it, in first-seen order */
-    json_t *procs;    /* comm -> occurrences over all runs, in first-seen order */
+    json_t *procs;    /* proc_name() -> occurrences over all runs, in first-seen order */
 };
 
 static int count_up(json_t *counts, const char *key)
@@ -126,8 +143,9 @@ static int tally_add(struct tally *t, const json_t *env)
     t->proc_runs += json_array_size(procs) > 0;
     json_array_foreach(procs, i, p)
     {
-        const char *comm = json_string_value(json_object_get(p, "comm"));
-        if (count_up(t->procs, comm ? comm : "?"))
+        char name[400];
+        proc_name(p, name, sizeof(name));
+        if (count_up(t->procs, name))
             return -1;
     }
     json_t *w = json_array();
@@ -161,7 +179,7 @@ static void tally_sentences(const struct tally *t, json_t *out)
             LOAD_WARN, t->load_runs, t->runs, t->load_max);
     if (!t->proc_runs)
         return;
-    char list[400] = "";
+    char list[1200] = "";
     size_t used = 0;
     json_object_foreach(t->procs, k, v)
     {

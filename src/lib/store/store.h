@@ -28,7 +28,7 @@
 #include "util/err.h"
 
 /* The schema version this netab writes; older databases are migrated to it. */
-#define STORE_SCHEMA_VERSION 3
+#define STORE_SCHEMA_VERSION 4
 
 struct store;
 
@@ -151,11 +151,12 @@ NB_MUST_CHECK int store_run_set_dut_identity(struct store *db, int64_t run_id, c
 
 /*
  * Resume support: every 'running' row of the experiment becomes
- * 'interrupted' (a process that recorded it is gone). *n (may be NULL)
- * receives how many rows changed.
+ * 'interrupted' (a process that recorded it is gone), with why as its
+ * error (may be NULL: none). *n (may be NULL) receives how many
+ * rows changed.
  */
-NB_MUST_CHECK int store_mark_interrupted(struct store *db, int64_t experiment_id, int *n, char *err,
-                                         size_t errlen);
+NB_MUST_CHECK int store_mark_interrupted(struct store *db, int64_t experiment_id, const char *why,
+                                         int *n, char *err, size_t errlen);
 
 /*
  * The lowest planned seq that has no 'ok' or 'failed' run. *found is false

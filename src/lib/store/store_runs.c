@@ -341,19 +341,21 @@ int store_run_finish(struct store *s, int64_t run_id, enum store_run_status stat
     return finish_tx(s, e, what, err, errlen);
 }
 
-int store_mark_interrupted(struct store *s, int64_t experiment_id, int *n, char *err, size_t errlen)
+int store_mark_interrupted(struct store *s, int64_t experiment_id, const char *why, int *n,
+                           char *err, size_t errlen)
 {
     const char *what = "marking unfinished runs as interrupted";
     sqlite3_stmt *st;
     int e = refuse_readonly(s, what, err, errlen);
     if (!e)
         e = store_prepare(s,
-                          "UPDATE runs SET status = 'interrupted' "
-                          "WHERE experiment_id = ? AND status = 'running'",
+                          "UPDATE runs SET status = 'interrupted', error = ?2 "
+                          "WHERE experiment_id = ?1 AND status = 'running'",
                           &st, err, errlen);
     if (e)
         return e;
     sqlite3_bind_int64(st, 1, experiment_id);
+    store_bind_text(st, 2, why);
     e = step_done(s, st, what, err, errlen);
     if (!e && n)
         *n = sqlite3_changes(s->db);

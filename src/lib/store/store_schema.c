@@ -87,9 +87,30 @@ static const char migration_2[] =
  */
 static const char migration_3[] = "ALTER TABLE runs ADD COLUMN dut_identity TEXT;";
 
+/*
+ * Version 4: the runners of campaigns (store_runner.h). The status column
+ * alone said "running" after a kill -9; a runner row with its pid, host,
+ * boot and heartbeat, read together with the store's lock, tells a live
+ * campaign from one whose runner is gone, and since when.
+ */
+static const char migration_4[] =
+    "CREATE TABLE runners ("
+    "  id INTEGER PRIMARY KEY,"
+    "  experiment_id INTEGER NOT NULL REFERENCES experiments(id),"
+    "  pid INTEGER NOT NULL,"
+    "  host TEXT NOT NULL,"
+    "  boot_id TEXT,"
+    "  started TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),"
+    "  heartbeat TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),"
+    "  ended TEXT,"
+    "  end_reason TEXT"
+    ");"
+    "CREATE INDEX runners_by_experiment ON runners(experiment_id, id);";
+
 const struct store_migration store_migrations[] = {
     {1, "initial schema", migration_1},
     {2, "argv_text, experiment index, immutable runs", migration_2},
     {3, "runs.dut_identity", migration_3},
+    {4, "runners (pid, host, heartbeat, end)", migration_4},
 };
 const size_t store_n_migrations = sizeof(store_migrations) / sizeof(store_migrations[0]);

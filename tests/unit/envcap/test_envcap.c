@@ -79,8 +79,11 @@ static void capture_fake_tree(void **state)
     assert_json_eq(json_object_get(env, "load"),
                    "{\"avg1\": 1.5, \"avg5\": 0.8, \"avg15\": 0.4, \"runnable\": 3,"
                    " \"tasks\": 200}");
-    assert_json_eq(json_object_get(env, "noise_processes"),
-                   "[{\"pid\": 5000001, \"comm\": \"iperf3\"}]");
+    assert_json_eq(
+        json_object_get(env, "noise_processes"),
+        "[{\"pid\": 5000001, \"comm\": \"iperf3\", \"cmdline\": \"iperf3 -s -p 5999\"}]");
+    /* Nothing in the fake tree is this process or its family. */
+    assert_json_eq(json_object_get(env, "test_processes"), "[]");
     assert_json_eq(json_object_get(env, "irqbalance"), "true");
     json_decref(env);
 }
@@ -119,7 +122,7 @@ static void warnings_fake_tree(void **state)
            " \"turbo/boost is on: the clock speed depends on temperature and on how many cores "
            "are busy\","
            " \"1-minute load average is 1.50 (above 0.5): other work is competing for the CPUs\","
-           " \"another benchmark process is running: iperf3 (pid 5000001)\","
+           " \"another benchmark process is running: iperf3 (iperf3 -s -p 5999) (pid 5000001)\","
            " \"SMT (hyper-threading) is on (informational): sibling threads share a core\","
            " \"irqbalance is running: it may move the NIC's interrupts between CPUs during a "
            "run\"]");
