@@ -18,11 +18,11 @@ check() {
         status=1
     fi
 }
-check compare compare campaign experiment store runspec report stats input util
+check compare compare campaign experiment store runspec report stats input metric util
 check campaign campaign experiment store envcap runspec proto util
 check experiment experiment runspec engine util
 check runspec runspec engine proto util
-check report report stats store envcap engine plot input util
+check report report stats store envcap engine plot input metric util
 check plot plot stats util
 check proto proto engine measure util
 check engine engine measure util
@@ -30,7 +30,8 @@ check envcap envcap measure util
 check measure measure util
 check stats stats util
 check input input util
-check store store util
+check store store metric util
+check metric metric util
 check layout layout util
 check util util
 # Only the CLI decides what a signal does; the library offers cancel calls.
