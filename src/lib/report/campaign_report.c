@@ -20,51 +20,8 @@
 #include "report/stats_report.h"
 #include "stats/warnings.h"
 
-#define M(field) offsetof(struct store_run, field), NULL /* a column, not a path */
-#define STREAMS (CREPORT_TCP_STREAM | CREPORT_UDP_STREAM | CREPORT_UNKNOWN)
-#define ALL (CREPORT_TCP_STREAM | CREPORT_UDP_STREAM | CREPORT_RR | CREPORT_CRR | CREPORT_UNKNOWN)
-
-static const struct creport_metric metrics[] = {
-    {"throughput", "recv Mbit/s", "Receive throughput", "Mbit/s", false, STREAMS, 1e-6,
-     M(receiver_bps)},
-    {"sender_throughput", "send Mbit/s", "Send throughput", "Mbit/s", false, STREAMS, 1e-6,
-     M(sender_bps)},
-    {"transactions", "trans/s", "Transactions per second", "1/s", false,
-     CREPORT_RR | CREPORT_UNKNOWN, 1, M(transactions_per_second)},
-    {"connections", "conn/s", "Connections per second", "1/s", false, CREPORT_CRR, 1,
-     M(transactions_per_second)},
-    {"latency_p50", "p50 us", "Latency, median", "us", true,
-     CREPORT_RR | CREPORT_CRR | CREPORT_UNKNOWN, 1, M(latency_p50_us)},
-    {"latency_p99", "p99 us", "Latency, 99th percentile", "us", true,
-     CREPORT_RR | CREPORT_CRR | CREPORT_UNKNOWN, 1, M(latency_p99_us)},
-    {"loss", "loss %", "UDP loss", "%", true, CREPORT_UDP_STREAM | CREPORT_UNKNOWN, 1,
-     M(lost_percent)},
-    {"cpu_local", "CPU loc %", "CPU utilisation, local", "%", true, ALL, 1, M(cpu_local_pct)},
-    {"cpu_remote", "CPU rem %", "CPU utilisation, remote", "%", true, ALL, 1, M(cpu_remote_pct)},
-    /* UDP runs have a cost per received KiB too (end.service_demand), as TCP runs do. */
-    {"local_demand", "loc us/KiB", "CPU cost, local", "us/KiB", true, STREAMS, 1,
-     M(local_us_per_kib)},
-    {"remote_demand", "rem us/KiB", "CPU cost, remote", "us/KiB", true, STREAMS, 1,
-     M(remote_us_per_kib)},
-};
-#define NMETRICS (sizeof(metrics) / sizeof(metrics[0]))
-
 /* Without --metric, the first of these that a cell shows decides its verdict. */
 static const char *const default_deciders[] = {"throughput", "transactions", "connections"};
-
-const struct creport_metric *creport_metrics(size_t *n)
-{
-    *n = NMETRICS;
-    return metrics;
-}
-
-const struct creport_metric *creport_metric_find(const char *name)
-{
-    for (size_t i = 0; i < NMETRICS; i++)
-        if (!strcmp(metrics[i].name, name))
-            return &metrics[i];
-    return NULL;
-}
 
 const struct creport_metric *creport_metric_named(const struct creport *r, const char *name)
 {
@@ -81,17 +38,7 @@ void creport_opts_default(struct creport_opts *o)
 
 unsigned creport_test_kind(const char *t)
 {
-    if (!t)
-        return CREPORT_UNKNOWN;
-    if (!strcmp(t, "tcp_stream"))
-        return CREPORT_TCP_STREAM;
-    if (!strcmp(t, "udp_stream"))
-        return CREPORT_UDP_STREAM;
-    if (!strcmp(t, "tcp_rr") || !strcmp(t, "udp_rr"))
-        return CREPORT_RR;
-    if (!strcmp(t, "tcp_crr"))
-        return CREPORT_CRR;
-    return CREPORT_UNKNOWN;
+    return metric_kind_of(t);
 }
 
 void creport_free(struct creport *r)
@@ -426,7 +373,7 @@ static int select_metrics(struct creport *r, const struct creport_opts *o, char 
     if (!r->metric_selected || !r->order)
         return -ENOMEM;
     if (!o->nmetrics) {
-        for (size_t m = 0; m < NMETRICS; m++) {
+        for (size_t m = 0; m < r->nmetrics; m++) {
             r->metric_selected[m] = true;
             r->order[r->norder++] = m;
         }
@@ -493,8 +440,8 @@ static void choose_deciders(struct creport *r, const struct creport_opts *o)
             continue;
         }
         for (size_t i = 0; i < sizeof(default_deciders) / sizeof(*default_deciders); i++) {
-            size_t m = (size_t)(creport_metric_find(default_deciders[i]) - metrics);
-            if (cell->decide < 0 && creport_at(r, 0, c, m)->shown)
+            size_t m = creport_metric_index(r->metrics, r->nmetrics, default_deciders[i]);
+            if (cell->decide < 0 && m < r->nmetrics && creport_at(r, 0, c, m)->shown)
                 cell->decide = (int)m;
         }
     }

@@ -25,7 +25,7 @@
 #define NV 2
 #define NC 3
 #define ROUNDS 6 /* measured rounds; round 0 is a warm-up */
-#define NM 11
+#define NM 17
 
 static const char *const variants[NV] = {"base", "patched"};
 static const char *const cells[NC] = {"streams=1,block=64K", "udp", "rr"};
@@ -96,6 +96,9 @@ static char *make_doc(int v, int c, int k, bool record)
         ADD("local_demand", "service_demand", "local_us_per_kib", NULL, 0.2 * (1 + wobble) * big,
             1);
         ADD("remote_demand", "service_demand", "remote_us_per_kib", NULL, 0.3 + 0.001 * k, 1);
+        ADD("local_process_demand", "cpu", "local", "process_us_per_kib",
+            (v ? 0.15 : 0.1) * (1 + wobble) * big, 1);
+        ADD("remote_process_demand", "cpu", "remote", "process_us_per_kib", 0.12 + 0.001 * k, 1);
     }
     if (c == 1)
         ADD("loss", "receiver", "lost_percent", NULL, (v ? 0.5 : 0.4) + 0.01 * k, 1);
@@ -104,6 +107,12 @@ static char *make_doc(int v, int c, int k, bool record)
             (v ? 27000 : 30000) * (1 + wobble) * big, 1);
         ADD("latency_p50", "latency_us", "p50", NULL, (v ? 36 : 33) + 0.1 * k, 1);
         ADD("latency_p99", "latency_us", "p99", NULL, 80 + wobble * 100, 1);
+        ADD("local_demand_tran", "service_demand", "local_us_per_tran", NULL,
+            (v ? 55 : 50) * (1 + wobble) * big, 1);
+        ADD("remote_demand_tran", "service_demand", "remote_us_per_tran", NULL, 54 + 0.1 * k, 1);
+        ADD("local_process_demand_tran", "cpu", "local", "process_us_per_tran",
+            (v ? 20 : 18) * (1 + wobble) * big, 1);
+        ADD("remote_process_demand_tran", "cpu", "remote", "process_us_per_tran", 19 + 0.1 * k, 1);
     }
 #undef ADD
     for (int i = 0; i < n; i++) {
@@ -290,7 +299,7 @@ static void test_numbers_match_recomputation(void **state)
         so.confidence = 0.95;
         so.noise = 0.02;
         so.seed = seed;
-        so.lower_is_better = creport_metric_find(mn)->lower_is_better;
+        so.lower_is_better = metric_find(mn)->lower_is_better;
         assert_int_equal(stats_sample_init(&sa, b->v, b->n), 0);
         assert_int_equal(stats_sample_init(&sb, s->v, s->n), 0);
         assert_int_equal(stats_compare(&sa, &sb, &so, &want), 0);
@@ -308,8 +317,11 @@ static void test_numbers_match_recomputation(void **state)
         stats_sample_free(&sb);
         compared++;
     }
-    /* tcp: 6 metrics, udp: 7 (CPU cost too), rr: 5 (CPU on every test). */
-    assert_int_equal(checked, NV * (6 + 7 + 5));
+    /*
+     * tcp: 8 metrics, udp: 9 (CPU cost, system-wide and process), rr: 9 (CPU on every test,
+     * cost per transaction).
+     */
+    assert_int_equal(checked, NV * (8 + 9 + 9));
     assert_int_equal(compared, checked / 2);
 
     /* Known outcomes: tcp throughput +10 % improved, rr transactions -10 % regressed (exit 1). */
@@ -402,7 +414,7 @@ static void test_csv_and_markdown_parse(void **state)
     }
     /* mean is the 9th column; the 16th holds each entry's values sorted, ';'-separated. */
     assert_int_equal(want, 16);
-    assert_int_equal(rows, 1 + NV * (6 + 7 + 5));
+    assert_int_equal(rows, 1 + NV * (8 + 9 + 9));
     /* The cell name with a comma is quoted. */
     assert_non_null(strstr(csv, "\"streams=1,block=64K\""));
     free(csv);
@@ -444,7 +456,7 @@ static void test_metric_selection(void **state)
     struct creport *r = load(&o);
     /* CPU decides now: patched uses more CPU everywhere, a regression. */
     for (size_t c = 0; c < r->ncells; c++)
-        assert_string_equal(creport_metrics(&(size_t){0})[r->cells[c].decide].name, "cpu_local");
+        assert_string_equal(r->metrics[r->cells[c].decide].name, "cpu_local");
     assert_int_equal(creport_exit_status(r), 1);
     creport_free(r);
 
