@@ -51,9 +51,13 @@ static const struct metric table[] = {
      "rem us/tran", "CPU cost per transaction, remote", "us/tran", 1},
     {"remote_process_demand_tran", "end.cpu.remote.process_us_per_tran", NULL, "us/tran", true,
      TRAN, CR, "rem proc us/tran", "Process CPU cost per transaction, remote", "us/tran", 1},
-    /* Not compared: it says whether the local system-wide CPU figures can be believed. */
+    /*
+     * Not compared by compare; the report reads it (not shown unless named by --metric):
+     * it says whether the local system-wide CPU figures can be believed.
+     */
     {"cpu_others_local", "end.cpu.local.others_pct", NULL, "%", true, METRIC_ALL_KINDS,
-     METRIC_POLLUTION, "others loc %", "Other processes' share of local busy CPU", "%", 1},
+     METRIC_REPORT | METRIC_POLLUTION, "others loc %", "Other processes' share of local busy CPU",
+     "%", 1},
 };
 #define NTABLE (sizeof(table) / sizeof(table[0]))
 

@@ -374,6 +374,10 @@ static int select_metrics(struct creport *r, const struct creport_opts *o, char 
         return -ENOMEM;
     if (!o->nmetrics) {
         for (size_t m = 0; m < r->nmetrics; m++) {
+            /* Read for the CPU cost decision (campaign_report_cpu.h), shown when named. */
+            const struct metric *t = metric_find(r->metrics[m].name);
+            if (t && (t->flags & METRIC_POLLUTION))
+                continue;
             r->metric_selected[m] = true;
             r->order[r->norder++] = m;
         }
