@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "envcap/envcap.h"
+#include "metric/spec.h"
 #include "report/campaign_report_counters.h"
 #include "report/campaign_report_identity.h"
 #include "report/campaign_report_metric.h"
@@ -128,27 +129,24 @@ static int collect_variants(struct creport *r, const char *spec_json,
                             const struct store_plan_row *plan, size_t nplan, char *err,
                             size_t errlen)
 {
-    json_t *spec = spec_json ? json_loads(spec_json, 0, NULL) : NULL;
-    json_t *jv;
-    size_t i;
+    json_t *spec = spec_parse(spec_json);
+    size_t nspec = spec_variant_count(spec);
     int e = 0;
-    json_array_foreach(json_object_get(spec, "variants"), i, jv)
-    {
-        const char *name = json_string_value(json_object_get(jv, "name"));
+    for (size_t i = 0; !e && i < nspec; i++) {
+        const char *name = spec_variant_name(spec, i);
         if (name && add_name(&r->variants, &r->nvariants, name) < 0)
             e = -ENOMEM;
     }
-    for (i = 0; !e && i < nplan; i++)
+    for (size_t i = 0; !e && i < nplan; i++)
         if (plan[i].variant && add_name(&r->variants, &r->nvariants, plan[i].variant) < 0)
             e = -ENOMEM;
     if (!e && r->opts.baseline)
         e = creport_move_baseline(r, r->opts.baseline, err, errlen);
     if (!e && !(r->layouts = calloc(r->nvariants ? r->nvariants : 1, sizeof(*r->layouts))))
         e = -ENOMEM;
-    json_array_foreach(json_object_get(spec, "variants"), i, jv)
-    {
-        const char *name = json_string_value(json_object_get(jv, "name"));
-        const char *layout = json_string_value(json_object_get(jv, "layout"));
+    for (size_t i = 0; i < nspec; i++) {
+        const char *name = spec_variant_name(spec, i);
+        const char *layout = spec_variant_layout(spec, i);
         long v = name && layout && !e ? find_name(r->variants, r->nvariants, name) : -1;
         if (v >= 0 && !r->layouts[v] && !(r->layouts[v] = strdup(layout)))
             e = -ENOMEM;
@@ -197,9 +195,8 @@ static int collect_env_warnings(struct creport *r, const struct store_run *runs,
  */
 static int warn_blocked_order(struct creport *r, const char *spec_json)
 {
-    json_t *spec = spec_json ? json_loads(spec_json, 0, NULL) : NULL;
-    const char *order = json_string_value(json_object_get(spec, "order"));
-    bool blocked = order && !strcmp(order, "blocked");
+    json_t *spec = spec_parse(spec_json);
+    bool blocked = spec_order_blocked(spec);
     json_decref(spec);
     if (!blocked)
         return 0;

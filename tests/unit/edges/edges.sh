@@ -20,7 +20,7 @@ check() {
 }
 check compare compare campaign experiment store runspec report stats input metric util
 check campaign campaign experiment store envcap runspec proto util
-check experiment experiment runspec engine util
+check experiment experiment runspec engine metric util
 check runspec runspec engine proto util
 check report report stats store envcap engine plot input metric util
 check plot plot stats util

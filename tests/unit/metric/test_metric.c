@@ -20,8 +20,10 @@
 #include <unistd.h>
 
 #include "compare/metrics.h"
+#include "experiment/experiment.h"
 #include "input/json_path.h"
 #include "metric/metric.h"
+#include "metric/spec.h"
 #include "report/campaign_report_metric.h"
 #include "store/store.h"
 
@@ -217,13 +219,65 @@ static void test_report_agrees(void **state)
     rmdir(dir);
 }
 
+/* The spec reader reads what experiment_to_json() writes; unknown shapes read as absent. */
+static void test_spec_round_trip(void **state)
+{
+    (void)state;
+    static const char y[] = "name: s\n"
+                            "order: blocked\n"
+                            "matrix:\n"
+                            "  streams: [1, 4]\n"
+                            "  test: [tcp_stream, udp_stream, tcp_rr]\n"
+                            "variants:\n"
+                            "  - name: a\n"
+                            "    layout: /tmp/a.map\n"
+                            "  - name: b\n";
+    struct exp_errors errs = {0};
+    struct experiment *e;
+    assert_int_equal(experiment_load_buffer(y, strlen(y), &e, &errs), 0);
+    json_t *j = experiment_to_json(e);
+    char *text = json_dumps(j, 0);
+    json_t *spec = spec_parse(text);
+    assert_non_null(spec);
+    assert_int_equal(spec_variant_count(spec), 2);
+    assert_string_equal(spec_variant_name(spec, 0), "a");
+    assert_string_equal(spec_variant_name(spec, 1), "b");
+    assert_string_equal(spec_variant_layout(spec, 0), "/tmp/a.map");
+    assert_null(spec_variant_layout(spec, 1));
+    assert_true(spec_order_blocked(spec));
+    assert_int_equal(spec_axis_count(spec), 2);
+    assert_string_equal(spec_axis_key(spec, 0), "streams");
+    assert_int_equal(spec_axis_size(spec, 0), 2);
+    assert_int_equal(json_integer_value(spec_axis_value(spec, 0, 1)), 4);
+    assert_string_equal(spec_axis_key(spec, 1), "test");
+    assert_int_equal(spec_axis_size(spec, 1), 3);
+    assert_string_equal(json_string_value(spec_axis_value(spec, 1, 2)), "tcp_rr");
+    assert_null(spec_axis_value(spec, 1, 3));
+    json_decref(spec);
+    free(text);
+    json_decref(j);
+    experiment_free(e);
+    exp_errors_free(&errs);
+    /* Not JSON, the wrong shapes, nothing: absent, never a crash. */
+    assert_null(spec_parse("{"));
+    assert_null(spec_parse(NULL));
+    spec = spec_parse("{\"variants\": 3, \"matrix\": [{\"key\": 1}], \"order\": true}");
+    assert_int_equal(spec_variant_count(spec), 0);
+    assert_null(spec_variant_name(spec, 0));
+    assert_false(spec_order_blocked(spec));
+    assert_int_equal(spec_axis_count(spec), 1);
+    assert_null(spec_axis_key(spec, 0));
+    assert_int_equal(spec_axis_size(spec, 0), 0);
+    json_decref(spec);
+    assert_int_equal(spec_variant_count(NULL), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_rows_well_formed),
-        cmocka_unit_test(test_store_agrees),
-        cmocka_unit_test(test_compare_agrees),
-        cmocka_unit_test(test_report_agrees),
+        cmocka_unit_test(test_rows_well_formed), cmocka_unit_test(test_store_agrees),
+        cmocka_unit_test(test_compare_agrees),   cmocka_unit_test(test_report_agrees),
+        cmocka_unit_test(test_spec_round_trip),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
