@@ -63,29 +63,31 @@ static const char *verdict_of(const struct creport_entry *en)
     return en->has_cmp ? stats_verdict_name(en->cmp.verdict.kind) : "not compared";
 }
 
-/* Why the figure k->metric decides: a sentence fragment into b. */
-static void basis(const struct creport *r, const struct creport_cpu_cost *k, char *b, size_t n)
+/* Why the figure k->metric decides cell c: a sentence into b. */
+static void basis(const struct creport *r, size_t c, const struct creport_cpu_cost *k, char *b,
+                  size_t n)
 {
+    const char *cell = r->cells[c].name[0] ? r->cells[c].name : "(all)";
     const char *used = r->metrics[k->metric].label;
     if (k->polluted && k->system >= 0)
         snprintf(b, n,
-                 "on %s: the system-wide %s is polluted (other processes %.0f%% of busy CPU; "
-                 "threshold %g%%)",
-                 used, r->metrics[k->system].label, k->others_pct, METRIC_POLLUTED_PCT);
+                 "%s: decided on %s; the system-wide %s is polluted (other processes %.0f%% of "
+                 "busy CPU; threshold %g%%)",
+                 cell, used, r->metrics[k->system].label, k->others_pct, METRIC_POLLUTED_PCT);
     else if (isfinite(k->others_pct))
-        snprintf(b, n, "on %s (other processes %.0f%% of busy CPU, below %g%%)", used,
-                 k->others_pct, METRIC_POLLUTED_PCT);
+        snprintf(b, n, "%s: decided on %s (other processes %.0f%% of busy CPU, below %g%%)", cell,
+                 used, k->others_pct, METRIC_POLLUTED_PCT);
     else
-        snprintf(b, n, "on %s", used);
+        snprintf(b, n, "%s: decided on %s", cell, used);
 }
 
-/* One variant and cell: "V @ C: throughput within noise, CPU cost regressed +9.1% on ...". */
+/* One variant and cell: "V @ C: throughput within noise, CPU cost regressed +9.1%". */
 static void print_one(FILE *f, const struct creport *r, size_t v, size_t c,
                       const struct creport_cpu_cost *k)
 {
     const struct creport_entry *cost = creport_at(r, v, c, (size_t)k->metric);
     int d = r->cells[c].decide;
-    char head[256] = "", chg[64] = "", why[256], line[768];
+    char head[256] = "", chg[64] = "", line[512];
     if (d >= 0 && d != k->metric)
         snprintf(head, sizeof(head), "%s %s, ", r->metrics[d].name,
                  verdict_of(creport_at(r, v, c, (size_t)d)));
@@ -94,10 +96,9 @@ static void print_one(FILE *f, const struct creport *r, size_t v, size_t c,
         creport_fmt_pct(x, sizeof(x), cost->cmp.verdict.rel * 100, true, 1);
         snprintf(chg, sizeof(chg), " %s", x);
     }
-    basis(r, k, why, sizeof(why));
-    snprintf(line, sizeof(line), "%s @ %s: %sCPU cost %s%s %s", r->variants[v],
-             r->cells[c].name[0] ? r->cells[c].name : "(all)", head, verdict_of(cost), chg, why);
-    creport_wrap(f, "  ", "    ", line);
+    snprintf(line, sizeof(line), "%s @ %s: %sCPU cost %s%s", r->variants[v],
+             r->cells[c].name[0] ? r->cells[c].name : "(all)", head, verdict_of(cost), chg);
+    creport_wrap(f, "    ", "      ", line);
 }
 
 void creport_print_cpu_text(FILE *f, const struct creport *r)
@@ -112,6 +113,9 @@ void creport_print_cpu_text(FILE *f, const struct creport *r)
             fprintf(f, "\nCPU cost against %s (local end, per KiB or transaction):\n",
                     r->variants[0]);
         header = true;
+        char why[512];
+        basis(r, c, &k, why, sizeof(why));
+        creport_wrap(f, "  ", "    ", why);
         for (size_t v = 1; v < r->nvariants; v++)
             print_one(f, r, v, c, &k);
     }
