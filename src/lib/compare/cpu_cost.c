@@ -54,10 +54,11 @@ static double worst_median(const struct compare_result *res)
 
 void compare_cpu_cost(const struct compare_result *res, struct compare_cpu_cost *out)
 {
-    static const unsigned kinds[] = {METRIC_TCP_STREAM, METRIC_RR};
+    /* rr and crr documents carry a cost per KiB too, which means little there: per tran first. */
+    static const unsigned kinds[] = {METRIC_RR, METRIC_TCP_STREAM};
     const struct compare_campaign *c = res->c;
     *out = (struct compare_cpu_cost){.metric = -1, .system = -1, .others_pct = NAN};
-    /* Streams cost per KiB, rr and crr per transaction: the first pair with figures. */
+    /* Streams cost per KiB, rr and crr per transaction: the first pair with a figure. */
     int sys = -1, proc = -1;
     for (size_t k = 0; k < 2 && sys < 0 && proc < 0; k++) {
         int s = index_of(c, metric_with_flag(METRIC_COST_SYSTEM, kinds[k]));

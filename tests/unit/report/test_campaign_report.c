@@ -115,6 +115,12 @@ static char *make_doc(int v, int c, int k, bool record)
         ADD("remote_process_demand_tran", "cpu", "remote", "process_us_per_tran", 19 + 0.1 * k, 1);
     }
 #undef ADD
+    /*
+     * Other processes' share of busy CPU: the stream cell's runs are polluted (30 or 50 %, one
+     * variant's median above the 25 % threshold), the UDP cell's are not; rr has none.
+     */
+    if (c < 2)
+        set_path(end, "cpu", "local", "others_pct", c ? 5 + k : (v ? 50 : 30) + k);
     for (int i = 0; i < n; i++) {
         if (set[i].b)
             set_path(end, set[i].a, set[i].b, set[i].c, set[i].value);
@@ -240,6 +246,8 @@ static void assert_close(double a, double b)
         fail_msg("%.17g != %.17g", a, b);
 }
 
+static void check_cpu_cost(json_t *j);
+
 /* Every number in the JSON report equals a recomputation from the raw values. */
 static void test_numbers_match_recomputation(void **state)
 {
@@ -337,8 +345,52 @@ static void test_numbers_match_recomputation(void **state)
     json_t *d =
         json_object_get(json_array_get(json_object_get(j, "env_differences"), 0), "differences");
     assert_int_equal(json_array_size(d), 2);
+    check_cpu_cost(j);
     json_decref(j);
     creport_free(r);
+}
+
+/*
+ * The CPU cost decision: the process figure where some variant's median others_pct reaches
+ * 25 % (the stream cell: 30 + k and 50 + k for k = 1..6, medians 33.5 and 53.5), the
+ * system-wide one elsewhere (UDP: 8.5; rr: none, per transaction); each verdict is the one
+ * of that figure's own comparison.
+ */
+static void check_cpu_cost(json_t *j)
+{
+    static const char *const want[NC] = {"local_process_demand", "local_demand",
+                                         "local_demand_tran"};
+    json_t *cost = json_object_get(j, "cpu_cost");
+    assert_int_equal(json_array_size(cost), NC);
+    for (size_t c = 0; c < NC; c++) {
+        json_t *k = json_array_get(cost, c);
+        assert_string_equal(json_string_value(json_object_get(k, "cell")), cells[c]);
+        assert_string_equal(json_string_value(json_object_get(k, "metric")), want[c]);
+        assert_int_equal(json_is_true(json_object_get(k, "polluted")), c == 0);
+        double others = json_number_value(json_object_get(k, "others_pct"));
+        if (c == 0)
+            assert_close(others, 53.5);
+        else if (c == 1)
+            assert_close(others, 8.5);
+        else
+            assert_true(json_is_null(json_object_get(k, "others_pct")));
+        size_t i, found = 0;
+        json_t *e;
+        json_array_foreach(json_object_get(j, "results"), i, e)
+        {
+            if (strcmp(json_string_value(json_object_get(e, "cell")), cells[c]) ||
+                strcmp(json_string_value(json_object_get(e, "metric")), want[c]) ||
+                strcmp(json_string_value(json_object_get(e, "variant")), "patched"))
+                continue;
+            json_t *vd = json_array_get(json_object_get(k, "verdicts"), 0);
+            assert_string_equal(json_string_value(json_object_get(vd, "variant")), "patched");
+            assert_string_equal(
+                json_string_value(json_object_get(vd, "verdict")),
+                json_string_value(json_object_get(json_object_get(e, "comparison"), "verdict")));
+            found++;
+        }
+        assert_int_equal(found, 1);
+    }
 }
 
 /* Not inlined: GCC 12 then takes the memstream buffer for a dangling local. */
