@@ -290,23 +290,6 @@ static bool validate(struct compare_config *cfg, const char *global_cmd)
     return true;
 }
 
-/* The metric names --metric takes (metric/metric.h), wrapped for the usage text. */
-static void print_metric_names(void)
-{
-    char names[1024];
-    metric_names(METRIC_COMPARE, names, sizeof(names));
-    fputs("\nmetric names (--metric):\n ", stdout);
-    size_t col = 1;
-    for (char *save = NULL, *w = strtok_r(names, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
-        if (col + 1 + strlen(w) > 78) {
-            fputs("\n ", stdout);
-            col = 1;
-        }
-        col += (size_t)printf(" %s", w);
-    }
-    fputs("\n", stdout);
-}
-
 int cli_compare_parse(int argc, char **argv, struct compare_config *cfg)
 {
     memset(cfg, 0, sizeof(*cfg));
@@ -450,7 +433,7 @@ int cli_compare_parse(int argc, char **argv, struct compare_config *cfg)
             break;
         case 'h':
             fputs(usage_text, stdout);
-            print_metric_names();
+            cli_print_metric_names(METRIC_COMPARE);
             return EXIT_OK;
         case ':':
             return cli_usage_error(CMD, "option '%s' needs a value", argv[optind - 1]);

@@ -60,11 +60,11 @@ bool creport_metric_valid(const char *name, char *err, size_t errlen)
     size_t n = base_len(name, &dir);
     if ((!dir && metric_find(name)) || is_path(name, n))
         return true;
-    char names[1024];
-    metric_names(METRIC_REPORT, names, sizeof(names));
+    /* The names (18 and more) would not fit an error buffer: --help lists them. */
     err_set(err, errlen, EINVAL,
-            "unknown metric '%s' (known: %s; or a dotted path such as perf.local.task_clock)", name,
-            names);
+            "unknown metric '%s': neither a metric name ('netab report --help' lists them) nor "
+            "a dotted path such as perf.local.task_clock",
+            name);
     return false;
 }
 
