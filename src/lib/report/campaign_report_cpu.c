@@ -81,13 +81,13 @@ static void basis(const struct creport *r, size_t c, const struct creport_cpu_co
         snprintf(b, n, "%s: decided on %s", cell, used);
 }
 
-/* One variant and cell: "V @ C: throughput within noise, CPU cost regressed +9.1%". */
-static void print_one(FILE *f, const struct creport *r, size_t v, size_t c,
-                      const struct creport_cpu_cost *k)
+/* One variant and cell into line: "V @ C: throughput within noise, CPU cost regressed +9.1%". */
+static void verdicts(const struct creport *r, size_t v, size_t c, const struct creport_cpu_cost *k,
+                     char *line, size_t len)
 {
     const struct creport_entry *cost = creport_at(r, v, c, (size_t)k->metric);
     int d = r->cells[c].decide;
-    char head[256] = "", chg[64] = "", line[512];
+    char head[256] = "", chg[64] = "";
     if (d >= 0 && d != k->metric)
         snprintf(head, sizeof(head), "%s %s, ", r->metrics[d].name,
                  verdict_of(creport_at(r, v, c, (size_t)d)));
@@ -96,29 +96,71 @@ static void print_one(FILE *f, const struct creport *r, size_t v, size_t c,
         creport_fmt_pct(x, sizeof(x), cost->cmp.verdict.rel * 100, true, 1);
         snprintf(chg, sizeof(chg), " %s", x);
     }
-    snprintf(line, sizeof(line), "%s @ %s: %sCPU cost %s%s", r->variants[v],
+    snprintf(line, len, "%s @ %s: %sCPU cost %s%s", r->variants[v],
              r->cells[c].name[0] ? r->cells[c].name : "(all)", head, verdict_of(cost), chg);
-    creport_wrap(f, "    ", "      ", line);
 }
 
-void creport_print_cpu_text(FILE *f, const struct creport *r)
+/*
+ * The section's lines, through print(f, depth, text): depth 0 a cell's
+ * basis, 1 a variant's verdicts. Text and Markdown differ only in print.
+ */
+static void walk(FILE *f, const struct creport *r, void (*print)(FILE *, int, const char *))
 {
-    bool header = false;
     for (size_t c = 0; r->nvariants > 1 && c < r->ncells; c++) {
         struct creport_cpu_cost k;
         creport_cpu_cost(r, c, &k);
         if (k.metric < 0)
             continue;
-        if (!header)
-            fprintf(f, "\nCPU cost against %s (local end, per KiB or transaction):\n",
-                    r->variants[0]);
-        header = true;
-        char why[512];
-        basis(r, c, &k, why, sizeof(why));
-        creport_wrap(f, "  ", "    ", why);
-        for (size_t v = 1; v < r->nvariants; v++)
-            print_one(f, r, v, c, &k);
+        char line[512];
+        basis(r, c, &k, line, sizeof(line));
+        print(f, 0, line);
+        for (size_t v = 1; v < r->nvariants; v++) {
+            verdicts(r, v, c, &k, line, sizeof(line));
+            print(f, 1, line);
+        }
     }
+}
+
+static void text_line(FILE *f, int depth, const char *text)
+{
+    creport_wrap(f, depth ? "    " : "  ", depth ? "      " : "    ", text);
+}
+
+static void md_line(FILE *f, int depth, const char *text)
+{
+    fprintf(f, "%s- ", depth ? "  " : "");
+    creport_md_text(f, text);
+    fputc('\n', f);
+}
+
+/* True when some cell has a CPU cost to show (and there is a variant to compare). */
+static bool any_cost(const struct creport *r)
+{
+    for (size_t c = 0; r->nvariants > 1 && c < r->ncells; c++) {
+        struct creport_cpu_cost k;
+        creport_cpu_cost(r, c, &k);
+        if (k.metric >= 0)
+            return true;
+    }
+    return false;
+}
+
+void creport_print_cpu_markdown(FILE *f, const struct creport *r)
+{
+    if (!any_cost(r))
+        return;
+    fprintf(f, "\n### CPU cost against ");
+    creport_md_text(f, r->variants[0]);
+    fprintf(f, " (local end, per KiB or transaction)\n\n");
+    walk(f, r, md_line);
+}
+
+void creport_print_cpu_text(FILE *f, const struct creport *r)
+{
+    if (!any_cost(r))
+        return;
+    fprintf(f, "\nCPU cost against %s (local end, per KiB or transaction):\n", r->variants[0]);
+    walk(f, r, text_line);
 }
 
 static json_t *name_or_null(const struct creport *r, int m)

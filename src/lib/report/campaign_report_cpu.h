@@ -37,6 +37,9 @@ void creport_cpu_cost(const struct creport *r, size_t c, struct creport_cpu_cost
  */
 void creport_print_cpu_text(FILE *f, const struct creport *r);
 
+/* The same section in Markdown: a heading and a nested list. */
+void creport_print_cpu_markdown(FILE *f, const struct creport *r);
+
 /*
  * [{cell, metric, system_metric, polluted, others_pct, threshold_pct,
  * verdicts: [{variant, verdict, rel_change_pct}]}], one per cell with a CPU

@@ -446,6 +446,7 @@ int creport_print_markdown(const struct creport *r, FILE *f)
             "mean (medians are in the JSON and CSV forms).\n",
             r->opts.confidence * 100);
     md_metric_tables(f, r);
+    creport_print_cpu_markdown(f, r);
     creport_print_pairs_markdown(f, r);
     creport_print_effects_markdown(f, r);
     int e = creport_print_values_markdown(r, f);
