@@ -93,7 +93,7 @@ static void print_cpu_cost(const struct compare_result *res)
         const struct stats_verdict *vd = &k->r.cmps[v - 1].c.verdict;
         char chg[128];
         stats_verdict_change(vd, chg, sizeof(chg));
-        printf("result: %s vs %s: CPU cost (%s) %s, %s\n", c->cfg->variants[v].name,
+        printf("CPU cost: %s vs %s: %s %s, %s\n", c->cfg->variants[v].name,
                c->cfg->variants[0].name, k->m->name, stats_verdict_name(vd->kind), chg);
     }
     print_cpu_basis(res);
