@@ -3,8 +3,11 @@
  * netab stores, compares or reports, described once. The store's headline
  * columns, `netab compare`'s named metrics, the campaign report's metric
  * tables and the `--metric` help and validation all derive from metric_all();
- * a new figure is one row in metric.c (plus a store migration when it has a
- * column). A leaf module: it uses util only.
+ * a new figure is one row in metric.c. A stored one (a column) also needs a
+ * migration (store_schema.c) and its field in struct store_run with its
+ * binding in store_query.c; tests/unit/metric checks that the store's
+ * columns and this table's are the same set, filled from the same paths. A
+ * leaf module: it uses util (and jansson, for the spec reader) only.
  */
 #ifndef NETAB_METRIC_METRIC_H
 #define NETAB_METRIC_METRIC_H
