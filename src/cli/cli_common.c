@@ -2,8 +2,10 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "cli/cli.h"
+#include "metric/metric.h"
 
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 {
@@ -14,4 +16,20 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
     va_end(ap);
     fprintf(stderr, "\n(see 'netab %s --help')\n", cmd);
     return EXIT_USAGE;
+}
+
+void cli_print_metric_names(unsigned flag)
+{
+    char names[1024];
+    metric_names(flag, names, sizeof(names));
+    fputs("\nmetric names (--metric):\n ", stdout);
+    size_t col = 1;
+    for (char *save = NULL, *w = strtok_r(names, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+        if (col + 1 + strlen(w) > 78) {
+            fputs("\n ", stdout);
+            col = 1;
+        }
+        col += (size_t)printf(" %s", w);
+    }
+    fputs("\n", stdout);
 }

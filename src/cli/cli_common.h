@@ -11,4 +11,11 @@
 /* Prints "netab CMD: <message>" and a hint to use --help; returns the usage exit code. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/*
+ * Prints "metric names (--metric):" and the names of the figures of
+ * metric/metric.h that have flag (METRIC_COMPARE, METRIC_REPORT), wrapped at
+ * 78 columns: the end of a usage text.
+ */
+void cli_print_metric_names(unsigned flag);
+
 #endif

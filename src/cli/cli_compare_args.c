@@ -11,6 +11,7 @@
 #include "cli/cli_common.h"
 #include "cli/cli_compare.h"
 #include "cli/cli_plot.h"
+#include "metric/metric.h"
 
 #define CMD "compare"
 
@@ -54,9 +55,8 @@ static const char usage_text[] =
     "\n"
     "judgement:\n"
     "  --metric M           the metric that decides the exit status: throughput (default),\n"
-    "                       sender_throughput, local_demand, remote_demand, latency_p50,\n"
-    "                       latency_p99, loss, transactions, connections,\n"
-    "                       local_demand_tran, remote_demand_tran, or a dotted path;\n"
+    "                       a metric name (listed at the end), its path without 'end.'\n"
+    "                       (cpu.local.process_us_per_kib), or a dotted path;\n"
     "                       with --cmd: a name for the measured number\n"
     "  --lower-is-better    for a dotted path or --cmd: smaller is better\n"
     "  --higher-is-better   for a dotted path or --cmd: larger is better (the default)\n"
@@ -264,12 +264,9 @@ static bool validate(struct compare_config *cfg, const char *global_cmd)
     if (!cmd && cfg->metric) {
         const struct compare_metric *m = compare_metric_find(cfg->metric);
         if (!m && !is_dotted_path(cfg->metric)) {
-            cli_usage_error(CMD,
-                            "--metric: '%s' is neither a metric name (throughput, "
-                            "sender_throughput, local_demand, remote_demand, latency_p50, "
-                            "latency_p99, loss, transactions, connections, local_demand_tran, "
-                            "remote_demand_tran) nor a dotted path",
-                            cfg->metric);
+            char names[1024];
+            cli_usage_error(CMD, "--metric: '%s' is neither a metric name (%s) nor a dotted path",
+                            cfg->metric, metric_names(METRIC_COMPARE, names, sizeof(names)));
             return false;
         }
         if (m && cfg->direction_given) {
@@ -436,6 +433,7 @@ int cli_compare_parse(int argc, char **argv, struct compare_config *cfg)
             break;
         case 'h':
             fputs(usage_text, stdout);
+            cli_print_metric_names(METRIC_COMPARE);
             return EXIT_OK;
         case ':':
             return cli_usage_error(CMD, "option '%s' needs a value", argv[optind - 1]);

@@ -7,6 +7,7 @@
 
 #include "cli/cli.h"
 #include "cli/cli_compare.h"
+#include "metric/metric.h"
 #include "report/pairs.h"
 
 static void print_header(const struct compare_result *res)
@@ -62,6 +63,47 @@ static void print_pairs(const struct compare_result *res)
     }
 }
 
+/* Why CPU cost is decided on the figure it is (docs/compare.md, "CPU cost"). */
+static void print_cpu_basis(const struct compare_result *res)
+{
+    const struct compare_cpu_cost *k = &res->cpu;
+    const char *used = res->c->metrics[k->metric].name;
+    if (k->polluted && k->system >= 0)
+        printf("CPU cost is decided on %s: the system-wide figure %s is polluted, other "
+               "processes took %.0f%% of the busy CPU time (a variant's median; the threshold "
+               "is %g%%)\n",
+               used, res->c->metrics[k->system].name, k->others_pct, METRIC_POLLUTED_PCT);
+    else if (isfinite(k->others_pct))
+        printf("CPU cost is decided on %s: other processes took %.0f%% of the busy CPU time "
+               "(below the %g%% threshold)\n",
+               used, k->others_pct, METRIC_POLLUTED_PCT);
+    else
+        printf("CPU cost is decided on %s\n", used);
+}
+
+/* One line per variant: the deciding metric's verdict and the CPU cost's, side by side. */
+static void print_cpu_cost(const struct compare_result *res)
+{
+    const struct compare_campaign *c = res->c;
+    const struct compare_metric_report *d = &res->metrics[c->decide];
+    if (res->cpu.metric < 0 || (int)c->decide == res->cpu.metric || !d->ok)
+        return;
+    const struct compare_metric_report *k = &res->metrics[res->cpu.metric];
+    for (size_t v = 1; v < c->cfg->nvariants; v++) {
+        const struct stats_verdict *vd = &k->r.cmps[v - 1].c.verdict;
+        char chg[128];
+        stats_verdict_change(vd, chg, sizeof(chg));
+        printf("CPU cost: %s vs %s: %s %s, %s\n", c->cfg->variants[v].name,
+               c->cfg->variants[0].name, k->m->name, stats_verdict_name(vd->kind), chg);
+    }
+    print_cpu_basis(res);
+    for (size_t v = 1; v < c->cfg->nvariants; v++)
+        printf("summary: %s vs %s: %s %s, CPU cost %s\n", c->cfg->variants[v].name,
+               c->cfg->variants[0].name, d->m->name,
+               stats_verdict_name(d->r.cmps[v - 1].c.verdict.kind),
+               stats_verdict_name(k->r.cmps[v - 1].c.verdict.kind));
+}
+
 void cli_compare_print_text(const struct compare_result *res)
 {
     const struct compare_campaign *c = res->c;
@@ -94,6 +136,7 @@ void cli_compare_print_text(const struct compare_result *res)
             printf("result: %s vs %s: %s %s, %s\n", c->cfg->variants[v].name,
                    c->cfg->variants[0].name, d->m->name, stats_verdict_name(vd->kind), chg);
         }
+    print_cpu_cost(res);
     printf("exit status %d: %s\n", res->exit_code, res->exit_reason);
 }
 
@@ -142,6 +185,25 @@ static json_t *metrics_json(const struct compare_result *res)
     return a;
 }
 
+/* {metric, system_metric, polluted, others_pct, threshold_pct, verdicts}: as the text says. */
+static json_t *cpu_cost_json(const struct compare_result *res)
+{
+    const struct compare_cpu_cost *k = &res->cpu;
+    const struct compare_campaign *c = res->c;
+    json_t *verdicts = json_array();
+    for (size_t v = 1; verdicts && k->metric >= 0 && v < c->cfg->nvariants; v++)
+        json_array_append_new(
+            verdicts,
+            json_pack("{s:s, s:s}", "variant", c->cfg->variants[v].name, "verdict",
+                      stats_verdict_name(res->metrics[k->metric].r.cmps[v - 1].c.verdict.kind)));
+    return json_pack(
+        "{s:o, s:o, s:b, s:o, s:f, s:o}", "metric",
+        k->metric >= 0 ? json_string(c->metrics[k->metric].name) : json_null(), "system_metric",
+        k->system >= 0 ? json_string(c->metrics[k->system].name) : json_null(), "polluted",
+        k->polluted, "others_pct", isfinite(k->others_pct) ? json_real(k->others_pct) : json_null(),
+        "threshold_pct", METRIC_POLLUTED_PCT, "verdicts", verdicts ? verdicts : json_null());
+}
+
 int cli_compare_print_json(const struct compare_result *res)
 {
     const struct compare_config *cfg = res->c->cfg;
@@ -178,6 +240,10 @@ int cli_compare_print_json(const struct compare_result *res)
         runs_json(res), "metrics", metrics_json(res), "verdicts", verdicts ? verdicts : json_null(),
         "exit_status", (json_int_t)res->exit_code, "exit_reason", res->exit_reason, "interrupted",
         res->interrupted);
+    if (doc && json_object_set_new(doc, "cpu_cost", cpu_cost_json(res))) {
+        json_decref(doc);
+        doc = NULL;
+    }
     /* --pairs all: the members `netab report --pairs all` has, with the same meaning. */
     if (doc && res->pairs &&
         (json_object_set(doc, "pairs", res->pairs) ||

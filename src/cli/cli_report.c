@@ -48,10 +48,9 @@ static const char usage_text[] =
     "  --format F           text (default; fits 72 columns), markdown, csv, json,\n"
     "                       html (one self-contained page with the figures)\n"
     "  --metric NAME        report this metric (repeatable; the first one a cell\n"
-    "                       has decides its verdict). Names: throughput,\n"
-    "                       sender_throughput, transactions, connections,\n"
-    "                       latency_p50, latency_p99, loss, cpu_local, cpu_remote,\n"
-    "                       local_demand, remote_demand; or a dotted path into\n"
+    "                       has decides its verdict): a name (listed at the end;\n"
+    "                       also its path without end., cpu.local.process_us_per_kib)\n"
+    "                       or a dotted path into\n"
     "                       the runs' documents: perf.local.task_clock,\n"
     "                       kernel.remote.Udp.RcvbufErrors (end. may be left out;\n"
     "                       add :lower or :higher for the better direction).\n"
@@ -239,6 +238,7 @@ static int parse_args(int argc, char **argv, struct report_args *a)
             break;
         case 'h':
             fputs(usage_text, stdout);
+            cli_print_metric_names(METRIC_REPORT);
             return EXIT_OK;
         case ':':
             return cli_usage_error("report", "%s needs a value", argv[optind - 1]);

@@ -94,6 +94,7 @@ int compare_analyse(struct compare_result *res)
     if (prc == -ENOMEM)
         return -ENOMEM;
     const struct compare_metric_report *d = &res->metrics[c->decide];
+    compare_cpu_cost(res, &res->cpu);
     if (res->interrupted) {
         res->exit_code = COMPARE_UNDECIDED;
         snprintf(res->exit_reason, sizeof(res->exit_reason), "interrupted after %u round%s",

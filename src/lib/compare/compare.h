@@ -76,9 +76,10 @@ enum compare_run_status { COMPARE_RUN_OK, COMPARE_RUN_FAILED };
 struct compare_run {
     struct campaign_slot slot;
     enum compare_run_status status;
-    char error[320]; /* why the run failed; empty when it did not */
-    double seconds;  /* wall time of the measured command */
-    double *values;  /* one per campaign metric; NaN where absent; owned */
+    char error[320];   /* why the run failed; empty when it did not */
+    double seconds;    /* wall time of the measured command */
+    double *values;    /* one per campaign metric; NaN where absent; owned */
+    double others_pct; /* other processes' share of local busy CPU (METRIC_POLLUTION); NaN */
 };
 
 struct compare_campaign {

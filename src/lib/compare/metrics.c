@@ -3,38 +3,46 @@
 #include <errno.h>
 #include <jansson.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "input/json_path.h"
+#include "metric/metric.h"
 #include "util/pattern.h"
 
-static const struct compare_metric builtins[] = {
-    {"throughput", "end.receiver.bits_per_second", "bit/s", false, true},
-    {"sender_throughput", "end.sender.bits_per_second", "bit/s", false, true},
-    {"local_demand", "end.service_demand.local_us_per_kib", "us/KiB", true, true},
-    {"remote_demand", "end.service_demand.remote_us_per_kib", "us/KiB", true, true},
-    {"latency_p50", "end.latency_us.p50", "us", true, false},
-    {"latency_p99", "end.latency_us.p99", "us", true, false},
-    {"loss", "end.receiver.lost_percent", "%", true, false},
-    {"transactions", "end.transactions_per_second", "1/s", false, false},
-    {"connections", "end.connections_per_second", "1/s", false, false},
-    {"local_demand_tran", "end.service_demand.local_us_per_tran", "us/tran", true, false},
-    {"remote_demand_tran", "end.service_demand.remote_us_per_tran", "us/tran", true, false},
-};
+/* The figures metric/metric.h marks METRIC_COMPARE, in its order; filled once. */
+static struct compare_metric builtins[64];
+static size_t nbuiltins;
+static pthread_once_t builtins_once = PTHREAD_ONCE_INIT;
+
+static void builtins_fill(void)
+{
+    size_t n;
+    const struct metric *t = metric_all(&n);
+    for (size_t i = 0; i < n && nbuiltins < sizeof(builtins) / sizeof(builtins[0]); i++)
+        if (t[i].flags & METRIC_COMPARE)
+            builtins[nbuiltins++] =
+                (struct compare_metric){t[i].name, t[i].path, t[i].unit, t[i].lower_is_better,
+                                        (t[i].flags & METRIC_ALWAYS) != 0};
+}
 
 const struct compare_metric *compare_builtin_metrics(size_t *n)
 {
-    *n = sizeof(builtins) / sizeof(builtins[0]);
+    pthread_once(&builtins_once, builtins_fill);
+    *n = nbuiltins;
     return builtins;
 }
 
 const struct compare_metric *compare_metric_find(const char *name)
 {
-    for (size_t i = 0; i < sizeof(builtins) / sizeof(builtins[0]); i++)
-        if (!strcmp(name, builtins[i].name) || !strcmp(name, builtins[i].path))
-            return &builtins[i];
+    size_t n;
+    const struct compare_metric *b = compare_builtin_metrics(&n);
+    const struct metric *m = metric_find(name);
+    for (size_t i = 0; m && i < n; i++)
+        if (!strcmp(m->name, b[i].name))
+            return &b[i];
     return NULL;
 }
 

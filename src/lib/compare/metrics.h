@@ -19,10 +19,13 @@ struct compare_metric {
     bool always;          /* present in every tcp_stream result (else: where the test has it) */
 };
 
-/* The named metrics of netab run, in report order; *n receives their count. */
+/*
+ * The named metrics of netab run: the figures metric/metric.h marks
+ * METRIC_COMPARE, in its order; *n receives their count. Static storage.
+ */
 const struct compare_metric *compare_builtin_metrics(size_t *n);
 
-/* The named metric called name (or with that path), or NULL. */
+/* The named metric called name (or with that path, metric_find()), or NULL. */
 const struct compare_metric *compare_metric_find(const char *name);
 
 /*

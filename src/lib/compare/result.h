@@ -32,6 +32,18 @@ struct compare_metric_report {
     struct stats_report r;
 };
 
+/*
+ * Which figure decides CPU cost (compare_cpu_cost()): the local end's
+ * system-wide cost, or its process cost when other processes took at least
+ * METRIC_POLLUTED_PCT of the busy CPU time in some variant's runs (median).
+ */
+struct compare_cpu_cost {
+    int metric;        /* index in c->metrics of the deciding cost figure; -1: none */
+    int system;        /* index of the system-wide figure; -1: none */
+    bool polluted;     /* the system-wide figure is polluted, so metric is the process one */
+    double others_pct; /* the largest median share of other processes over variants; NaN */
+};
+
 struct compare_result {
     const struct compare_campaign *c;
     struct compare_run *runs;
@@ -52,7 +64,8 @@ struct compare_result {
     size_t npairs;
     double family_confidence;
     json_t *pairs;
-    int exit_code; /* an enum compare_outcome */
+    struct compare_cpu_cost cpu; /* after the analysis */
+    int exit_code;               /* an enum compare_outcome */
     char exit_reason[320];
 };
 
@@ -93,6 +106,13 @@ void compare_metric_report_free(struct compare_metric_report *m);
 
 /* Analyses every metric and decides exit_code and exit_reason. Returns 0 or -ENOMEM. */
 NB_MUST_CHECK int compare_analyse(struct compare_result *res);
+
+/*
+ * Chooses the figure that decides CPU cost for res's analysed metrics
+ * (struct compare_cpu_cost). Never fails; metric is -1 when neither cost
+ * figure could be compared.
+ */
+void compare_cpu_cost(const struct compare_result *res, struct compare_cpu_cost *out);
 
 /*
  * Before the first run (compare_execute() calls it once the looks are

@@ -13,6 +13,7 @@
 
 #include "campaign/exec.h"
 #include "experiment/experiment.h"
+#include "metric/metric.h"
 #include "compare/compare.h"
 
 void compare_config_free(struct compare_config *c)
@@ -153,6 +154,12 @@ static void take_metrics(const struct compare_campaign *c, const char *out, stru
         }
         r->values[i] = rc ? NAN : x;
     }
+    /* Not a compared metric: it says whether the system-wide CPU cost can be believed. */
+    const struct metric *p = metric_with_flag(METRIC_POLLUTION, METRIC_ALL_KINDS);
+    double x;
+    if (p && !compare_uses_cmd(c->cfg) &&
+        !compare_metric_from_json(out, p->path, &x, err, sizeof(err)))
+        r->others_pct = x;
 }
 
 /* cfg's common words and v's opts as one option string that splits back into the same words. */
@@ -225,6 +232,7 @@ int compare_run_from_event(const struct compare_campaign *c, const struct campai
         return -ENOMEM;
     for (size_t i = 0; i < c->nmetrics; i++)
         out->values[i] = NAN;
+    out->others_pct = NAN;
     size_t v = 0;
     while (v < c->cfg->nvariants && strcmp(c->cfg->variants[v].name, ev->variant))
         v++;

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "experiment/exp_priv.h"
+#include "metric/spec.h"
 
 void experiment_free(struct experiment *e)
 {
@@ -69,7 +70,7 @@ json_t *experiment_to_json(const struct experiment *e)
                              e->has_seed ? json_integer((json_int_t)e->seed) : json_null(),
                              "cooldown", e->cooldown, "prepare", string_or_null(e->prepare),
                              "reset", e->reset == EXP_RESET_REBOOT ? "reboot" : "none", "test",
-                             test, "variants", variants, "matrix", matrix);
+                             test, SPEC_VARIANTS, variants, SPEC_MATRIX, matrix);
     if (!root)
         return NULL;
     int err = 0;
@@ -78,10 +79,11 @@ json_t *experiment_to_json(const struct experiment *e)
                                    value_json(e->test[i].key, e->test[i].value));
     for (size_t i = 0; i < e->nvariants; i++) {
         const struct exp_variant *v = &e->variants[i];
-        json_t *jv = json_pack(
-            "{s:s, s:o, s:o, s:o, s:i, s:i, s:o}", "name", v->name, "opts", string_or_null(v->opts),
-            "setup", string_or_null(v->setup), "teardown", string_or_null(v->teardown), "cpus",
-            v->cpus, "max_freq_mhz", v->max_freq_mhz, "layout", string_or_null(v->layout));
+        json_t *jv =
+            json_pack("{s:s, s:o, s:o, s:o, s:i, s:i, s:o}", SPEC_NAME, v->name, "opts",
+                      string_or_null(v->opts), "setup", string_or_null(v->setup), "teardown",
+                      string_or_null(v->teardown), "cpus", v->cpus, "max_freq_mhz", v->max_freq_mhz,
+                      SPEC_LAYOUT, string_or_null(v->layout));
         if (jv && v->cmd)
             err |= json_object_set_new(jv, "cmd", json_string(v->cmd));
         if (jv && e->dut)
@@ -97,10 +99,10 @@ json_t *experiment_to_json(const struct experiment *e)
         for (size_t i = 0; i < e->axes[a].nvalues; i++)
             err |= json_array_append_new(values, value_json(e->axes[a].key, e->axes[a].values[i]));
         err |= json_array_append_new(
-            matrix, json_pack("{s:s, s:o}", "key", e->axes[a].key->name, "values", values));
+            matrix, json_pack("{s:s, s:o}", SPEC_KEY, e->axes[a].key->name, SPEC_VALUES, values));
     }
     err |= json_object_set_new(
-        root, "order", json_string(e->order == EXP_ORDER_BLOCKED ? "blocked" : "randomized"));
+        root, SPEC_ORDER, json_string(e->order == EXP_ORDER_BLOCKED ? SPEC_BLOCKED : "randomized"));
     if (e->dut)
         err |= json_object_set_new(root, "dut", dut_json(e));
     if (err) {

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "envcap/envcap.h"
+#include "metric/spec.h"
 #include "report/campaign_report_counters.h"
 #include "report/campaign_report_identity.h"
 #include "report/campaign_report_metric.h"
@@ -20,51 +21,8 @@
 #include "report/stats_report.h"
 #include "stats/warnings.h"
 
-#define M(field) offsetof(struct store_run, field), NULL /* a column, not a path */
-#define STREAMS (CREPORT_TCP_STREAM | CREPORT_UDP_STREAM | CREPORT_UNKNOWN)
-#define ALL (CREPORT_TCP_STREAM | CREPORT_UDP_STREAM | CREPORT_RR | CREPORT_CRR | CREPORT_UNKNOWN)
-
-static const struct creport_metric metrics[] = {
-    {"throughput", "recv Mbit/s", "Receive throughput", "Mbit/s", false, STREAMS, 1e-6,
-     M(receiver_bps)},
-    {"sender_throughput", "send Mbit/s", "Send throughput", "Mbit/s", false, STREAMS, 1e-6,
-     M(sender_bps)},
-    {"transactions", "trans/s", "Transactions per second", "1/s", false,
-     CREPORT_RR | CREPORT_UNKNOWN, 1, M(transactions_per_second)},
-    {"connections", "conn/s", "Connections per second", "1/s", false, CREPORT_CRR, 1,
-     M(transactions_per_second)},
-    {"latency_p50", "p50 us", "Latency, median", "us", true,
-     CREPORT_RR | CREPORT_CRR | CREPORT_UNKNOWN, 1, M(latency_p50_us)},
-    {"latency_p99", "p99 us", "Latency, 99th percentile", "us", true,
-     CREPORT_RR | CREPORT_CRR | CREPORT_UNKNOWN, 1, M(latency_p99_us)},
-    {"loss", "loss %", "UDP loss", "%", true, CREPORT_UDP_STREAM | CREPORT_UNKNOWN, 1,
-     M(lost_percent)},
-    {"cpu_local", "CPU loc %", "CPU utilisation, local", "%", true, ALL, 1, M(cpu_local_pct)},
-    {"cpu_remote", "CPU rem %", "CPU utilisation, remote", "%", true, ALL, 1, M(cpu_remote_pct)},
-    /* UDP runs have a cost per received KiB too (end.service_demand), as TCP runs do. */
-    {"local_demand", "loc us/KiB", "CPU cost, local", "us/KiB", true, STREAMS, 1,
-     M(local_us_per_kib)},
-    {"remote_demand", "rem us/KiB", "CPU cost, remote", "us/KiB", true, STREAMS, 1,
-     M(remote_us_per_kib)},
-};
-#define NMETRICS (sizeof(metrics) / sizeof(metrics[0]))
-
 /* Without --metric, the first of these that a cell shows decides its verdict. */
 static const char *const default_deciders[] = {"throughput", "transactions", "connections"};
-
-const struct creport_metric *creport_metrics(size_t *n)
-{
-    *n = NMETRICS;
-    return metrics;
-}
-
-const struct creport_metric *creport_metric_find(const char *name)
-{
-    for (size_t i = 0; i < NMETRICS; i++)
-        if (!strcmp(metrics[i].name, name))
-            return &metrics[i];
-    return NULL;
-}
 
 const struct creport_metric *creport_metric_named(const struct creport *r, const char *name)
 {
@@ -81,17 +39,7 @@ void creport_opts_default(struct creport_opts *o)
 
 unsigned creport_test_kind(const char *t)
 {
-    if (!t)
-        return CREPORT_UNKNOWN;
-    if (!strcmp(t, "tcp_stream"))
-        return CREPORT_TCP_STREAM;
-    if (!strcmp(t, "udp_stream"))
-        return CREPORT_UDP_STREAM;
-    if (!strcmp(t, "tcp_rr") || !strcmp(t, "udp_rr"))
-        return CREPORT_RR;
-    if (!strcmp(t, "tcp_crr"))
-        return CREPORT_CRR;
-    return CREPORT_UNKNOWN;
+    return metric_kind_of(t);
 }
 
 void creport_free(struct creport *r)
@@ -181,27 +129,24 @@ static int collect_variants(struct creport *r, const char *spec_json,
                             const struct store_plan_row *plan, size_t nplan, char *err,
                             size_t errlen)
 {
-    json_t *spec = spec_json ? json_loads(spec_json, 0, NULL) : NULL;
-    json_t *jv;
-    size_t i;
+    json_t *spec = spec_parse(spec_json);
+    size_t nspec = spec_variant_count(spec);
     int e = 0;
-    json_array_foreach(json_object_get(spec, "variants"), i, jv)
-    {
-        const char *name = json_string_value(json_object_get(jv, "name"));
+    for (size_t i = 0; !e && i < nspec; i++) {
+        const char *name = spec_variant_name(spec, i);
         if (name && add_name(&r->variants, &r->nvariants, name) < 0)
             e = -ENOMEM;
     }
-    for (i = 0; !e && i < nplan; i++)
+    for (size_t i = 0; !e && i < nplan; i++)
         if (plan[i].variant && add_name(&r->variants, &r->nvariants, plan[i].variant) < 0)
             e = -ENOMEM;
     if (!e && r->opts.baseline)
         e = creport_move_baseline(r, r->opts.baseline, err, errlen);
     if (!e && !(r->layouts = calloc(r->nvariants ? r->nvariants : 1, sizeof(*r->layouts))))
         e = -ENOMEM;
-    json_array_foreach(json_object_get(spec, "variants"), i, jv)
-    {
-        const char *name = json_string_value(json_object_get(jv, "name"));
-        const char *layout = json_string_value(json_object_get(jv, "layout"));
+    for (size_t i = 0; i < nspec; i++) {
+        const char *name = spec_variant_name(spec, i);
+        const char *layout = spec_variant_layout(spec, i);
         long v = name && layout && !e ? find_name(r->variants, r->nvariants, name) : -1;
         if (v >= 0 && !r->layouts[v] && !(r->layouts[v] = strdup(layout)))
             e = -ENOMEM;
@@ -250,9 +195,8 @@ static int collect_env_warnings(struct creport *r, const struct store_run *runs,
  */
 static int warn_blocked_order(struct creport *r, const char *spec_json)
 {
-    json_t *spec = spec_json ? json_loads(spec_json, 0, NULL) : NULL;
-    const char *order = json_string_value(json_object_get(spec, "order"));
-    bool blocked = order && !strcmp(order, "blocked");
+    json_t *spec = spec_parse(spec_json);
+    bool blocked = spec_order_blocked(spec);
     json_decref(spec);
     if (!blocked)
         return 0;
@@ -426,7 +370,11 @@ static int select_metrics(struct creport *r, const struct creport_opts *o, char 
     if (!r->metric_selected || !r->order)
         return -ENOMEM;
     if (!o->nmetrics) {
-        for (size_t m = 0; m < NMETRICS; m++) {
+        for (size_t m = 0; m < r->nmetrics; m++) {
+            /* Read for the CPU cost decision (campaign_report_cpu.h), shown when named. */
+            const struct metric *t = metric_find(r->metrics[m].name);
+            if (t && (t->flags & METRIC_POLLUTION))
+                continue;
             r->metric_selected[m] = true;
             r->order[r->norder++] = m;
         }
@@ -493,8 +441,8 @@ static void choose_deciders(struct creport *r, const struct creport_opts *o)
             continue;
         }
         for (size_t i = 0; i < sizeof(default_deciders) / sizeof(*default_deciders); i++) {
-            size_t m = (size_t)(creport_metric_find(default_deciders[i]) - metrics);
-            if (cell->decide < 0 && creport_at(r, 0, c, m)->shown)
+            size_t m = creport_metric_index(r->metrics, r->nmetrics, default_deciders[i]);
+            if (cell->decide < 0 && m < r->nmetrics && creport_at(r, 0, c, m)->shown)
                 cell->decide = (int)m;
         }
     }

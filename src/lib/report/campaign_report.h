@@ -19,39 +19,38 @@
 
 #include "stats/compare.h"
 #include "stats/opts.h"
+#include "metric/metric.h"
 #include "store/store.h"
 #include "util/err.h"
 
 /* The widest line the text format writes. */
 #define CREPORT_TEXT_WIDTH 72
 
-/* Test kinds, as bits, so that a metric can name the tests it applies to. */
+/* The test kinds of metric/metric.h, under the names the report has always used. */
 enum creport_test {
-    CREPORT_TCP_STREAM = 1 << 0,
-    CREPORT_UDP_STREAM = 1 << 1,
-    CREPORT_RR = 1 << 2,  /* tcp_rr, udp_rr */
-    CREPORT_CRR = 1 << 3, /* tcp_crr */
-    CREPORT_UNKNOWN = 1 << 4,
+    CREPORT_TCP_STREAM = METRIC_TCP_STREAM,
+    CREPORT_UDP_STREAM = METRIC_UDP_STREAM,
+    CREPORT_RR = METRIC_RR,   /* tcp_rr, udp_rr */
+    CREPORT_CRR = METRIC_CRR, /* tcp_crr */
+    CREPORT_UNKNOWN = METRIC_UNKNOWN,
 };
 
-/* A metric the report knows: a headline column of the store, scaled for display. */
+/*
+ * A metric of one report: a figure of metric/metric.h (METRIC_REPORT), or a
+ * dotted path the user named (campaign_report_metric.h), scaled for display.
+ */
 struct creport_metric {
     const char *name;  /* --metric NAME; as in `netab compare --metric` where both have it */
     const char *label; /* short label, e.g. "recv Mbit/s" */
     const char *title; /* heading, e.g. "Receive throughput" */
-    const char *unit;  /* "Mbit/s", "%", "us/KiB", "us", "1/s" */
+    const char *unit;  /* display unit: "Mbit/s", "%", "us/KiB", "us", "1/s" */
     bool lower_is_better;
-    unsigned tests; /* enum creport_test bits it is shown for */
-    double scale;   /* column value * scale = displayed value */
-    size_t offset;  /* of the double in struct store_run */
-    /* NULL: the store column at offset; else a dotted path into the run's document. */
-    const char *path;
+    unsigned tests;     /* enum creport_test bits it is shown for */
+    double scale;       /* stored value * scale = displayed value */
+    const char *column; /* the store column holding it, or NULL: read path */
+    const char *path;   /* dotted path into the run's document */
+    bool owned;         /* name, label, title and path are the report's (a user's path) */
 };
-
-/* Every metric, in report order; *n receives the count. */
-const struct creport_metric *creport_metrics(size_t *n);
-/* The metric called name, or NULL. */
-const struct creport_metric *creport_metric_find(const char *name);
 
 /* What to report. */
 struct creport_opts {
@@ -86,7 +85,7 @@ struct creport_cell {
     char *name;         /* the plan's cell label ("" when the plan has none) */
     char *test;         /* the test of its runs, e.g. "tcp_stream"; "" if unknown */
     unsigned test_kind; /* enum creport_test */
-    int decide;         /* index in creport_metrics() of the deciding metric; -1 none */
+    int decide;         /* index in the report's metrics of the deciding one; -1 none */
     char **values;      /* [naxes of the report]: its value on each matrix axis; NULL if unknown */
 };
 
@@ -111,7 +110,7 @@ struct creport {
     size_t nvariants;
     struct creport_cell *cells; /* the matrix's order (first axis slowest), then any others */
     size_t ncells;
-    /* [nmetrics]: creport_metrics() in their order, then --metric paths (_metric.h). */
+    /* [nmetrics]: METRIC_REPORT figures in table order, then --metric paths (_metric.h). */
     struct creport_metric *metrics;
     size_t nmetrics;
     char **axes; /* the matrix axes' keys in file order (campaign_report_matrix.c) */

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "report/campaign_report.h"
+#include "report/campaign_report_cpu.h"
 #include "report/pairs.h"
 #include "report/stats_report.h"
 #include "util/csv.h"
@@ -159,6 +160,11 @@ json_t *creport_to_json(const struct creport *r)
         json_decref(cells);
         json_decref(metrics);
         json_decref(results);
+    }
+    /* Each cell's CPU cost decision (campaign_report_cpu.h); [] when none. */
+    if (root && json_object_set_new(root, "cpu_cost", creport_cpu_json(r))) {
+        json_decref(root);
+        root = NULL;
     }
     /* Counters that differ between variants (campaign_report_counters.h); [] when none. */
     if (root && r->counter_diffs &&

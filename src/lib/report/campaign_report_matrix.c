@@ -13,6 +13,8 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "metric/spec.h"
+
 /* A matrix value as the experiment file wrote it: strings as they are, numbers and booleans. */
 static char *value_text(const json_t *v)
 {
@@ -31,7 +33,7 @@ static char *value_text(const json_t *v)
 }
 
 /* Cell i of the product of axes: its values and its plan name. Returns 0 or -ENOMEM. */
-static int expand_cell(struct creport *r, const json_t *matrix, size_t i)
+static int expand_cell(struct creport *r, const json_t *spec, size_t i)
 {
     struct creport_cell *cell = &r->cells[i];
     size_t len = 1, rest = i;
@@ -39,9 +41,8 @@ static int expand_cell(struct creport *r, const json_t *matrix, size_t i)
     if (!(cell->values = calloc(r->naxes, sizeof(char *))))
         return -ENOMEM;
     for (size_t a = r->naxes; a-- > 0;) {
-        const json_t *vals = json_object_get(json_array_get(matrix, a), "values");
-        size_t nv = json_array_size(vals);
-        if (!(cell->values[a] = value_text(json_array_get(vals, rest % nv))))
+        size_t nv = spec_axis_size(spec, a);
+        if (!(cell->values[a] = value_text(spec_axis_value(spec, a, rest % nv))))
             return -ENOMEM;
         rest /= nv;
     }
@@ -58,15 +59,13 @@ static int expand_cell(struct creport *r, const json_t *matrix, size_t i)
 
 int creport_matrix_cells(struct creport *r, const char *spec_json)
 {
-    json_t *spec = spec_json ? json_loads(spec_json, 0, NULL) : NULL;
-    json_t *matrix = json_object_get(spec, "matrix");
-    size_t naxes = json_array_size(matrix), count = naxes ? 1 : 0;
+    json_t *spec = spec_parse(spec_json);
+    size_t naxes = spec_axis_count(spec), count = naxes ? 1 : 0;
     int e = 0;
     for (size_t a = 0; a < naxes; a++) {
-        json_t *ax = json_array_get(matrix, a);
-        size_t nv = json_array_size(json_object_get(ax, "values"));
+        size_t nv = spec_axis_size(spec, a);
         /* A spec this code does not understand orders nothing: the plan's order stands. */
-        if (!json_is_string(json_object_get(ax, "key")) || !nv || count > SIZE_MAX / nv / 2)
+        if (!spec_axis_key(spec, a) || !nv || count > SIZE_MAX / nv / 2)
             count = 0;
         count *= nv;
     }
@@ -79,13 +78,12 @@ int creport_matrix_cells(struct creport *r, const char *spec_json)
         goto out;
     }
     for (r->naxes = 0; r->naxes < naxes; r->naxes++)
-        if (!(r->axes[r->naxes] = strdup(
-                  json_string_value(json_object_get(json_array_get(matrix, r->naxes), "key"))))) {
+        if (!(r->axes[r->naxes] = strdup(spec_axis_key(spec, r->naxes)))) {
             e = -ENOMEM;
             goto out;
         }
     for (r->ncells = 0; r->ncells < count && !e; r->ncells++)
-        e = expand_cell(r, matrix, r->ncells);
+        e = expand_cell(r, spec, r->ncells);
 out:
     json_decref(spec);
     return e;

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "input/json_path.h"
+#include "metric/metric.h"
 
 #define ALL_TESTS                                                                                  \
     (CREPORT_TCP_STREAM | CREPORT_UDP_STREAM | CREPORT_RR | CREPORT_CRR | CREPORT_UNKNOWN)
@@ -57,18 +58,13 @@ bool creport_metric_valid(const char *name, char *err, size_t errlen)
 {
     int dir;
     size_t n = base_len(name, &dir);
-    if ((!dir && creport_metric_find(name)) || is_path(name, n))
+    if ((!dir && metric_find(name)) || is_path(name, n))
         return true;
-    size_t nb;
-    const struct creport_metric *b = creport_metrics(&nb);
-    char names[512] = "";
-    for (size_t m = 0; m < nb; m++) {
-        size_t u = strlen(names);
-        snprintf(names + u, sizeof(names) - u, "%s%s", m ? ", " : "", b[m].name);
-    }
+    /* The names (18 and more) would not fit an error buffer: --help lists them. */
     err_set(err, errlen, EINVAL,
-            "unknown metric '%s' (known: %s; or a dotted path such as perf.local.task_clock)", name,
-            names);
+            "unknown metric '%s': neither a metric name ('netab report --help' lists them) nor "
+            "a dotted path such as perf.local.task_clock",
+            name);
     return false;
 }
 
@@ -142,8 +138,36 @@ static int path_metric(const char *name, struct creport_metric *m)
         .tests = ALL_TESTS,
         .scale = 1,
         .path = path,
+        .owned = true,
     };
     return 0;
+}
+
+/* The report's view of a figure of the metric table. */
+static struct creport_metric builtin(const struct metric *t)
+{
+    return (struct creport_metric){
+        .name = t->name,
+        .label = t->label,
+        .title = t->title,
+        .unit = t->display,
+        .lower_is_better = t->lower_is_better,
+        .tests = t->kinds,
+        .scale = t->scale,
+        .column = t->column,
+        .path = t->path,
+    };
+}
+
+/* The report's built-in metrics: METRIC_REPORT figures of the table, in its order. */
+static size_t builtins(struct creport_metric *out, size_t cap)
+{
+    size_t n, k = 0;
+    const struct metric *t = metric_all(&n);
+    for (size_t i = 0; i < n; i++)
+        if ((t[i].flags & METRIC_REPORT) && k < cap)
+            out[k++] = builtin(&t[i]);
+    return k;
 }
 
 size_t creport_metric_index(const struct creport_metric *m, size_t n, const char *name)
@@ -151,7 +175,12 @@ size_t creport_metric_index(const struct creport_metric *m, size_t n, const char
     int dir;
     size_t len = base_len(name, &dir);
     for (size_t i = 0; i < n; i++)
-        if ((m[i].path || !dir) && strlen(m[i].name) == len && !strncmp(m[i].name, name, len))
+        if ((m[i].owned || !dir) && strlen(m[i].name) == len && !strncmp(m[i].name, name, len))
+            return i;
+    /* A figure of the table named by its path ("cpu.local.process_us_per_kib"). */
+    const struct metric *t = dir ? NULL : metric_find(name);
+    for (size_t i = 0; t && i < n; i++)
+        if (!m[i].owned && !strcmp(m[i].name, t->name))
             return i;
     return n;
 }
@@ -159,15 +188,14 @@ size_t creport_metric_index(const struct creport_metric *m, size_t n, const char
 int creport_metrics_build(const char *const *names, size_t n, struct creport_metric **out,
                           size_t *nout, char *err, size_t errlen)
 {
-    size_t nb;
-    const struct creport_metric *b = creport_metrics(&nb);
-    struct creport_metric *m = calloc(nb + n, sizeof(*m));
+    size_t nt;
+    metric_all(&nt);
+    struct creport_metric *m = calloc(nt + n, sizeof(*m));
     *out = NULL;
     *nout = 0;
     if (!m)
         return err_set(err, errlen, ENOMEM, "out of memory");
-    memcpy(m, b, nb * sizeof(*m));
-    size_t k = nb;
+    size_t k = builtins(m, nt);
     for (size_t i = 0; i < n; i++) {
         if (!creport_metric_valid(names[i], err, errlen)) {
             creport_metrics_free(m, k);
@@ -189,7 +217,7 @@ int creport_metrics_build(const char *const *names, size_t n, struct creport_met
 void creport_metrics_free(struct creport_metric *m, size_t n)
 {
     for (size_t i = 0; m && i < n; i++)
-        if (m[i].path) {
+        if (m[i].owned) {
             free((char *)m[i].name);
             free((char *)m[i].path);
         }
@@ -214,8 +242,8 @@ static json_t *kernel_side(json_t *doc, const char *path)
 
 double creport_metric_value(const struct creport_metric *m, const struct store_run *run)
 {
-    if (!m->path) {
-        double x = *(const double *)((const char *)run + m->offset);
+    if (m->column) {
+        double x = store_run_figure(run, m->column);
         return isfinite(x) ? x * m->scale : NAN;
     }
     json_t *doc = run->result_json ? json_loads(run->result_json, 0, NULL) : NULL;

@@ -1,6 +1,6 @@
 /*
  * The metrics of one report (docs/report.md "Metrics"): the built-in store
- * columns of creport_metrics(), and any figure of the stored run documents
+ * figures of metric/metric.h (METRIC_REPORT), and any figure of the stored run documents
  * named by a dotted path (`--metric perf.local.task_clock`,
  * `--metric kernel.remote.Udp.RcvbufErrors`), read with the one JSON path
  * reader that `netab compare --metric` uses (input/json_path.h).
@@ -23,8 +23,8 @@
 bool creport_metric_valid(const char *name, char *err, size_t errlen);
 
 /*
- * The metrics of a report: a copy of every built-in one, in creport_metrics()
- * order, then one path metric for each of names[0..n-1] that is not built-in
+ * The metrics of a report: every METRIC_REPORT figure of metric/metric.h, in
+ * its order, then one path metric for each of names[0..n-1] that is not built-in
  * (repeats once). -EINVAL with a message for a name creport_metric_valid()
  * refuses, -ENOMEM. *out is the caller's (creport_metrics_free()).
  */

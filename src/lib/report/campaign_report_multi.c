@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "metric/spec.h"
+
 /* One experiment as read from the store. */
 struct source {
     struct store_experiment x;
@@ -214,8 +216,8 @@ static int add_group(json_t *vs, const char *name)
     size_t i;
     json_t *v;
     json_array_foreach(
-        vs, i, v) if (!strcmp(json_string_value(json_object_get(v, "name")), name)) return 0;
-    return json_array_append_new(vs, json_pack("{s:s}", "name", name));
+        vs, i, v) if (!strcmp(json_string_value(json_object_get(v, SPEC_NAME)), name)) return 0;
+    return json_array_append_new(vs, json_pack("{s:s}", SPEC_NAME, name));
 }
 
 /* The labels of s's rows of variant name, in plan order, added to vs. */
@@ -236,14 +238,12 @@ static int add_variant_groups(json_t *vs, const struct source *s, const char *na
  */
 static char *groups_spec(const struct source *src, size_t n)
 {
-    json_t *vs = json_array(), *v;
+    json_t *vs = json_array();
     int e = vs ? 0 : -1;
     for (size_t i = 0; !e && i < n; i++) {
-        json_t *spec = src[i].spec ? json_loads(src[i].spec, 0, NULL) : NULL;
-        size_t j;
-        json_array_foreach(json_object_get(spec, "variants"), j, v)
-        {
-            const char *name = json_string_value(json_object_get(v, "name"));
+        json_t *spec = spec_parse(src[i].spec);
+        for (size_t j = 0; j < spec_variant_count(spec); j++) {
+            const char *name = spec_variant_name(spec, j);
             if (name && !e)
                 e = add_variant_groups(vs, &src[i], name);
         }
@@ -251,7 +251,7 @@ static char *groups_spec(const struct source *src, size_t n)
         for (size_t k = 0; !e && k < src[i].nplan; k++)
             e = add_group(vs, src[i].labels[k]);
     }
-    json_t *doc = e ? NULL : json_pack("{s:O}", "variants", vs);
+    json_t *doc = e ? NULL : json_pack("{s:O}", SPEC_VARIANTS, vs);
     char *s = doc ? json_dumps(doc, JSON_COMPACT) : NULL;
     json_decref(doc);
     json_decref(vs);

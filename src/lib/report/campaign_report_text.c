@@ -12,6 +12,7 @@
 
 #include "report/campaign_report.h"
 #include "report/campaign_report_counters.h"
+#include "report/campaign_report_cpu.h"
 #include "report/campaign_report_effects.h"
 #include "report/campaign_report_layout.h"
 #include "report/campaign_report_pairs.h"
@@ -280,6 +281,7 @@ int creport_print_text(const struct creport *r, FILE *f)
               "the mean against the baseline, on which the verdict mark is decided.");
     int e = print_metric_tables(f, r, &legend);
     print_details(f, r);
+    creport_print_cpu_text(f, r);
     creport_print_pairs_text(f, r);
     creport_print_effects_text(f, r);
     if (!e)
@@ -444,6 +446,7 @@ int creport_print_markdown(const struct creport *r, FILE *f)
             "mean (medians are in the JSON and CSV forms).\n",
             r->opts.confidence * 100);
     md_metric_tables(f, r);
+    creport_print_cpu_markdown(f, r);
     creport_print_pairs_markdown(f, r);
     creport_print_effects_markdown(f, r);
     int e = creport_print_values_markdown(r, f);

@@ -1,5 +1,7 @@
 #include "report/run_json.h"
 
+#include <string.h>
+
 static double bps(uint64_t bytes, double seconds)
 {
     return seconds > 0 ? (double)bytes * 8.0 / seconds : 0.0;
@@ -212,6 +214,51 @@ static json_t *demand_tran_json(const struct side_report *side, uint64_t transac
     return json_real(cpu_service_demand_us_per_tran(&side->cpu, transactions));
 }
 
+/*
+ * CPU time of the netab processes on side's host over its window, µs: its own
+ * process, plus the other end's when that is another process on the same
+ * host (a server in a network namespace of this machine: same host name and
+ * CPU count). The in-process server shares the process, counted once.
+ */
+static double own_us(const struct run_result *r, const struct side_report *side)
+{
+    const struct side_report *other = side == &r->local ? &r->remote : &r->local;
+    double us = side->cpu.proc_us;
+    if (!r->in_process && other->cpu_valid && !strcmp(side->host.hostname, other->host.hostname) &&
+        side->host.online_cpus == other->host.online_cpus)
+        us += other->cpu.proc_us;
+    return us;
+}
+
+/*
+ * Adds to the side's cpu object o the process CPU cost (process_us per KiB
+ * received, per transaction for rr/crr) and others_pct: the share of the
+ * host's busy time (user + system, where processes run) that no netab
+ * process of this test accounts for, in percent of busy_us (docs/json.md).
+ */
+static void add_process_cost(const struct run_result *r, json_t *o, const struct side_report *side,
+                             uint64_t bytes)
+{
+    if (!json_is_object(o) || !side->cpu_valid)
+        return;
+    const struct cpu_usage *u = &side->cpu;
+    json_object_set_new(o, "process_us_per_kib",
+                        bytes ? json_real(u->proc_us / ((double)bytes / 1024.0)) : json_null());
+    if (params_is_rr(r->params.kind)) {
+        struct transaction_totals t;
+        run_result_transactions(r, &t);
+        json_object_set_new(o, "process_us_per_tran",
+                            t.transactions ? json_real(u->proc_us / (double)t.transactions)
+                                           : json_null());
+    }
+    double window_us = u->seconds * u->online_cpus * 1e6;
+    double procs_us = (u->user_pct + u->system_pct) / 100.0 * window_us;
+    double others = procs_us - own_us(r, side);
+    json_object_set_new(o, "others_pct",
+                        u->busy_us > 0 ? json_real(100.0 * (others > 0 ? others : 0) / u->busy_us)
+                                       : json_null());
+}
+
 static json_t *end_json(const struct run_result *r)
 {
     if (!r->have_local || !r->have_remote)
@@ -227,9 +274,11 @@ static json_t *end_json(const struct run_result *r)
     if (down.streams)
         json_object_set_new(dirs, "server_to_client", direction_json_for(r, &down));
     json_object_set_new(end, "directions", dirs);
-    json_object_set_new(end, "cpu",
-                        json_pack("{s:o, s:o}", "local", cpu_json(true, &r->local), "remote",
-                                  cpu_json(true, &r->remote)));
+    json_t *cpu = json_pack("{s:o, s:o}", "local", cpu_json(true, &r->local), "remote",
+                            cpu_json(true, &r->remote));
+    add_process_cost(r, json_object_get(cpu, "local"), &r->local, all.receiver_bytes);
+    add_process_cost(r, json_object_get(cpu, "remote"), &r->remote, all.receiver_bytes);
+    json_object_set_new(end, "cpu", cpu);
     json_t *sd = json_pack("{s:o, s:o}", "local_us_per_kib",
                            demand_json(true, &r->local, all.receiver_bytes), "remote_us_per_kib",
                            demand_json(true, &r->remote, all.receiver_bytes));

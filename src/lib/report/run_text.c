@@ -130,9 +130,10 @@ static void print_cpu(FILE *f, const char *label, const struct side_report *s, u
     const struct cpu_usage *u = &s->cpu;
     fprintf(f,
             "CPU %-7s %5.1f%% of %d CPUs (user %.1f%%, system %.1f%%, softirq %.1f%%, irq %.1f%%); "
-            "netab process %.0f%% of one CPU; %.3f us/KiB\n",
+            "netab process %.0f%% of one CPU; %.3f us/KiB, process %.3f us/KiB\n",
             label, u->total_pct, u->online_cpus, u->user_pct, u->system_pct, u->softirq_pct,
-            u->irq_pct, u->proc_pct, cpu_service_demand_us_per_kib(u, bytes));
+            u->irq_pct, u->proc_pct, cpu_service_demand_us_per_kib(u, bytes),
+            bytes ? u->proc_us / ((double)bytes / 1024.0) : 0.0);
 }
 
 void run_text_summary(FILE *f, const struct run_result *r)
@@ -166,9 +167,12 @@ void run_text_summary(FILE *f, const struct run_result *r)
         for (int k = 0; k < 2; k++) {
             const struct cpu_usage *u = &sides[k]->cpu;
             if (sides[k]->cpu_valid)
-                fprintf(f, "CPU %-7s %5.1f%% of %d CPUs (softirq %.1f%%); %.2f us/transaction\n",
+                fprintf(f,
+                        "CPU %-7s %5.1f%% of %d CPUs (softirq %.1f%%); %.2f us/transaction, "
+                        "process %.2f us/transaction\n",
                         k ? "remote" : "local", u->total_pct, u->online_cpus, u->softirq_pct,
-                        cpu_service_demand_us_per_tran(u, t.transactions));
+                        cpu_service_demand_us_per_tran(u, t.transactions),
+                        t.transactions ? u->proc_us / (double)t.transactions : 0.0);
         }
         run_text_counters(f, r);
         return;

@@ -28,7 +28,7 @@
 #include "util/err.h"
 
 /* The schema version this netab writes; older databases are migrated to it. */
-#define STORE_SCHEMA_VERSION 4
+#define STORE_SCHEMA_VERSION 5
 
 struct store;
 
@@ -244,7 +244,8 @@ struct store_run {
     char *error, *argv_text;
     char *dut_identity; /* the DUT's identity it was measured on; NULL without a DUT */
     double receiver_bps, sender_bps, local_us_per_kib, remote_us_per_kib, cpu_local_pct,
-        cpu_remote_pct, transactions_per_second, latency_p50_us, latency_p99_us, lost_percent;
+        cpu_remote_pct, transactions_per_second, latency_p50_us, latency_p99_us, lost_percent,
+        local_process_us_per_kib, remote_process_us_per_kib;
     /* Only filled by store_run_get() and (for export) store_run_list(.., true, ..). */
     char *params_json, *result_json, *env_json;
     /*
@@ -260,6 +261,15 @@ struct store_run {
     struct store_interval *intervals;
     size_t n_intervals;
 };
+
+/*
+ * The headline columns of runs (metric/metric.h says which figure each
+ * holds): their count, the i-th's name (NULL past the end), and run r's value
+ * of column (NAN when NULL in the store or not a headline column).
+ */
+size_t store_headline_count(void);
+const char *store_headline_column(size_t i);
+double store_run_figure(const struct store_run *r, const char *column);
 
 /* Experiment filter for store_run_list() and store_export(). */
 #define STORE_ALL_RUNS (-1)

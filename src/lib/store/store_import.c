@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "metric/spec.h"
 #include "store/store_priv.h"
 
 #define WHAT "importing runs"
@@ -79,13 +80,10 @@ static int find_by_name(struct store *s, const char *name, int64_t *id, char *er
 static int check_variant(const char *spec_json, int64_t id, const char *variant, char *err,
                          size_t errlen)
 {
-    json_t *spec = spec_json ? json_loads(spec_json, 0, NULL) : NULL;
-    json_t *v;
-    size_t i;
+    json_t *spec = spec_parse(spec_json);
     int e = 0;
-    json_array_foreach(json_object_get(spec, "variants"), i, v)
-    {
-        const char *name = json_string_value(json_object_get(v, "name"));
+    for (size_t i = 0; i < spec_variant_count(spec); i++) {
+        const char *name = spec_variant_name(spec, i);
         if (name && !strcmp(name, variant))
             e = err_set(err, errlen, EINVAL,
                         "%s: variant '%s' is one of experiment %lld's own (netab runs it); "

@@ -9,18 +9,25 @@
 #include "store/store_runinfo.h"
 #include "util/csv.h"
 
+/*
+ * The columns every run query reads, then the headline figures of
+ * headline_fields in their order (run_select() appends them).
+ */
 #define RUN_COLUMNS                                                                                \
     "id, experiment_id, seq, variant, cell, status, attempt, started, finished, "                  \
     "(julianday(finished) - julianday(started)) * 86400.0, exit_code, error, argv_text, "          \
-    "receiver_bps, sender_bps, local_us_per_kib, remote_us_per_kib, cpu_local_pct, "               \
-    "cpu_remote_pct, transactions_per_second, latency_p50_us, latency_p99_us, lost_percent, "      \
     "params_json, result_json, env_json, dut_identity"
-/* Index of the first headline column, of params_json and of dut_identity in RUN_COLUMNS. */
-#define COL_HEADLINE 13
-#define COL_RAW 23
-#define COL_DUT_IDENTITY 26
+/* Index of params_json, of dut_identity and of the first headline column. */
+#define COL_RAW 13
+#define COL_DUT_IDENTITY 16
+#define COL_HEADLINE 17
 
-/* The headline fields of struct store_run in column order, with their names. */
+/*
+ * The headline columns (metric/metric.h names each one and its document path)
+ * bound to the fields of struct store_run that hold them: the C side of the
+ * columns. A unit test checks that this list and the metric table's columns
+ * are the same set.
+ */
 static const struct {
     const char *name;
     size_t offset;
@@ -35,8 +42,39 @@ static const struct {
     {"latency_p50_us", offsetof(struct store_run, latency_p50_us)},
     {"latency_p99_us", offsetof(struct store_run, latency_p99_us)},
     {"lost_percent", offsetof(struct store_run, lost_percent)},
+    {"local_process_us_per_kib", offsetof(struct store_run, local_process_us_per_kib)},
+    {"remote_process_us_per_kib", offsetof(struct store_run, remote_process_us_per_kib)},
 };
 #define N_HEADLINE (sizeof(headline_fields) / sizeof(headline_fields[0]))
+
+/* "SELECT <RUN_COLUMNS>, <headline columns> FROM runs <where>" into sql. */
+static const char *run_select(char *sql, size_t len, const char *where)
+{
+    size_t u = (size_t)snprintf(sql, len, "SELECT " RUN_COLUMNS);
+    for (size_t i = 0; i < N_HEADLINE && u < len; i++)
+        u += (size_t)snprintf(sql + u, len - u, ", %s", headline_fields[i].name);
+    if (u < len)
+        snprintf(sql + u, len - u, " FROM runs %s", where);
+    return sql;
+}
+
+size_t store_headline_count(void)
+{
+    return N_HEADLINE;
+}
+
+const char *store_headline_column(size_t i)
+{
+    return i < N_HEADLINE ? headline_fields[i].name : NULL;
+}
+
+double store_run_figure(const struct store_run *r, const char *column)
+{
+    for (size_t i = 0; column && i < N_HEADLINE; i++)
+        if (!strcmp(column, headline_fields[i].name))
+            return *(const double *)((const char *)r + headline_fields[i].offset);
+    return NAN;
+}
 
 static double *headline_ptr(struct store_run *r, size_t i)
 {
@@ -175,7 +213,8 @@ int store_run_get(struct store *s, int64_t run_id, struct store_run *out, char *
 {
     sqlite3_stmt *st;
     memset(out, 0, sizeof(*out));
-    int e = store_prepare(s, "SELECT " RUN_COLUMNS " FROM runs WHERE id = ?", &st, err, errlen);
+    char sql[1024];
+    int e = store_prepare(s, run_select(sql, sizeof(sql), "WHERE id = ?"), &st, err, errlen);
     if (e)
         return e;
     sqlite3_bind_int64(st, 1, run_id);
@@ -195,12 +234,12 @@ int store_run_get(struct store *s, int64_t run_id, struct store_run *out, char *
 int store_run_list(struct store *s, int64_t experiment_id, bool with_raw, struct store_run **out,
                    size_t *n, char *err, size_t errlen)
 {
-    const char *sql = experiment_id == STORE_ALL_RUNS
-                          ? "SELECT " RUN_COLUMNS " FROM runs WHERE ?1 IS NOT NULL ORDER BY id"
-                      : experiment_id == 0
-                          ? "SELECT " RUN_COLUMNS " FROM runs WHERE experiment_id IS NULL AND ?1 "
-                            "IS NOT NULL ORDER BY id"
-                          : "SELECT " RUN_COLUMNS " FROM runs WHERE experiment_id = ?1 ORDER BY id";
+    const char *where = experiment_id == STORE_ALL_RUNS ? "WHERE ?1 IS NOT NULL ORDER BY id"
+                        : experiment_id == 0
+                            ? "WHERE experiment_id IS NULL AND ?1 IS NOT NULL ORDER BY id"
+                            : "WHERE experiment_id = ?1 ORDER BY id";
+    char sqlbuf[1024];
+    const char *sql = run_select(sqlbuf, sizeof(sqlbuf), where);
     sqlite3_stmt *st;
     *out = NULL;
     *n = 0;

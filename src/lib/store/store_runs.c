@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "metric/metric.h"
 #include "store/store_priv.h"
 
 static const char *const status_names[] = {"running", "ok", "failed", "interrupted"};
@@ -194,23 +195,6 @@ static double json_number_at(json_t *doc, const char *path)
     return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
-/* Where each headline column comes from in a `netab run --json` document (docs/json.md). */
-static const struct {
-    const char *column, *path;
-} headline[] = {
-    {"receiver_bps", "end.receiver.bits_per_second"},
-    {"sender_bps", "end.sender.bits_per_second"},
-    {"local_us_per_kib", "end.service_demand.local_us_per_kib"},
-    {"remote_us_per_kib", "end.service_demand.remote_us_per_kib"},
-    {"cpu_local_pct", "end.cpu.local.total_pct"},
-    {"cpu_remote_pct", "end.cpu.remote.total_pct"},
-    {"transactions_per_second", "end.transactions_per_second"},
-    {"latency_p50_us", "end.latency_us.p50"},
-    {"latency_p99_us", "end.latency_us.p99"},
-    {"lost_percent", "end.receiver.lost_percent"},
-};
-#define N_HEADLINE (sizeof(headline) / sizeof(headline[0]))
-
 static void bind_double_or_null(sqlite3_stmt *st, int i, double v)
 {
     if (isfinite(v))
@@ -303,8 +287,10 @@ int store_finish_in_tx(struct store *s, int64_t run_id, enum store_run_status st
     int len = snprintf(sql, sizeof(sql),
                        "UPDATE runs SET status = ?, exit_code = ?, error = ?, result_json = ?, "
                        "finished = strftime('%%Y-%%m-%%dT%%H:%%M:%%fZ', 'now')");
-    for (size_t i = 0; i < N_HEADLINE; i++)
-        len += snprintf(sql + len, sizeof(sql) - (size_t)len, ", %s = ?", headline[i].column);
+    /* Each headline column from the path metric/metric.h gives it (docs/json.md). */
+    size_t nh = store_headline_count();
+    for (size_t i = 0; i < nh; i++)
+        len += snprintf(sql + len, sizeof(sql) - (size_t)len, ", %s = ?", store_headline_column(i));
     snprintf(sql + len, sizeof(sql) - (size_t)len, " WHERE id = ? AND status = 'running'");
     int e = store_prepare(s, sql, &st, err, errlen);
     if (!e) {
@@ -312,9 +298,11 @@ int store_finish_in_tx(struct store *s, int64_t run_id, enum store_run_status st
         sqlite3_bind_int(st, 2, exit_code);
         store_bind_text(st, 3, error);
         store_bind_text(st, 4, result_json);
-        for (size_t i = 0; i < N_HEADLINE; i++)
-            bind_double_or_null(st, 5 + (int)i, doc ? json_number_at(doc, headline[i].path) : NAN);
-        sqlite3_bind_int64(st, 5 + (int)N_HEADLINE, run_id);
+        for (size_t i = 0; i < nh; i++) {
+            const struct metric *m = metric_by_column(store_headline_column(i));
+            bind_double_or_null(st, 5 + (int)i, doc && m ? json_number_at(doc, m->path) : NAN);
+        }
+        sqlite3_bind_int64(st, 5 + (int)nh, run_id);
         e = step_done(s, st, what, err, errlen);
         if (!e && sqlite3_changes(s->db) == 0)
             e = explain_not_running(s, run_id, what, err, errlen);

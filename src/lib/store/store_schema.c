@@ -107,10 +107,20 @@ static const char migration_4[] =
     ");"
     "CREATE INDEX runners_by_experiment ON runners(experiment_id, id);";
 
+/*
+ * Version 5: the process CPU cost of each end (metric/metric.h,
+ * local_process_demand and remote_process_demand), so that a report can
+ * decide CPU cost on it when other processes pollute the system-wide figure.
+ * Runs stored before have NULL: their documents did not carry the figure.
+ */
+static const char migration_5[] = "ALTER TABLE runs ADD COLUMN local_process_us_per_kib REAL;"
+                                  "ALTER TABLE runs ADD COLUMN remote_process_us_per_kib REAL;";
+
 const struct store_migration store_migrations[] = {
     {1, "initial schema", migration_1},
     {2, "argv_text, experiment index, immutable runs", migration_2},
     {3, "runs.dut_identity", migration_3},
     {4, "runners (pid, host, heartbeat, end)", migration_4},
+    {5, "runs.local/remote_process_us_per_kib", migration_5},
 };
 const size_t store_n_migrations = sizeof(store_migrations) / sizeof(store_migrations[0]);

@@ -18,11 +18,11 @@ check() {
         status=1
     fi
 }
-check compare compare campaign experiment store runspec report stats input util
+check compare compare campaign experiment store runspec report stats input metric util
 check campaign campaign experiment store envcap runspec proto util
-check experiment experiment runspec engine util
+check experiment experiment runspec engine metric util
 check runspec runspec engine proto util
-check report report stats store envcap engine plot input util
+check report report stats store envcap engine plot input metric util
 check plot plot stats util
 check proto proto engine measure util
 check engine engine measure util
@@ -31,7 +31,8 @@ check measure measure symbols util
 check stats stats util
 check profdiff profdiff stats util
 check input input util
-check store store util
+check store store metric util
+check metric metric util
 check layout layout symbols util
 check symbols symbols util
 check util util

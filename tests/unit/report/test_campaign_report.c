@@ -25,7 +25,7 @@
 #define NV 2
 #define NC 3
 #define ROUNDS 6 /* measured rounds; round 0 is a warm-up */
-#define NM 11
+#define NM 17
 
 static const char *const variants[NV] = {"base", "patched"};
 static const char *const cells[NC] = {"streams=1,block=64K", "udp", "rr"};
@@ -96,6 +96,9 @@ static char *make_doc(int v, int c, int k, bool record)
         ADD("local_demand", "service_demand", "local_us_per_kib", NULL, 0.2 * (1 + wobble) * big,
             1);
         ADD("remote_demand", "service_demand", "remote_us_per_kib", NULL, 0.3 + 0.001 * k, 1);
+        ADD("local_process_demand", "cpu", "local", "process_us_per_kib",
+            (v ? 0.15 : 0.1) * (1 + wobble) * big, 1);
+        ADD("remote_process_demand", "cpu", "remote", "process_us_per_kib", 0.12 + 0.001 * k, 1);
     }
     if (c == 1)
         ADD("loss", "receiver", "lost_percent", NULL, (v ? 0.5 : 0.4) + 0.01 * k, 1);
@@ -104,8 +107,20 @@ static char *make_doc(int v, int c, int k, bool record)
             (v ? 27000 : 30000) * (1 + wobble) * big, 1);
         ADD("latency_p50", "latency_us", "p50", NULL, (v ? 36 : 33) + 0.1 * k, 1);
         ADD("latency_p99", "latency_us", "p99", NULL, 80 + wobble * 100, 1);
+        ADD("local_demand_tran", "service_demand", "local_us_per_tran", NULL,
+            (v ? 55 : 50) * (1 + wobble) * big, 1);
+        ADD("remote_demand_tran", "service_demand", "remote_us_per_tran", NULL, 54 + 0.1 * k, 1);
+        ADD("local_process_demand_tran", "cpu", "local", "process_us_per_tran",
+            (v ? 20 : 18) * (1 + wobble) * big, 1);
+        ADD("remote_process_demand_tran", "cpu", "remote", "process_us_per_tran", 19 + 0.1 * k, 1);
     }
 #undef ADD
+    /*
+     * Other processes' share of busy CPU: the stream cell's runs are polluted (30 or 50 %, one
+     * variant's median above the 25 % threshold), the UDP cell's are not; rr has none.
+     */
+    if (c < 2)
+        set_path(end, "cpu", "local", "others_pct", c ? 5 + k : (v ? 50 : 30) + k);
     for (int i = 0; i < n; i++) {
         if (set[i].b)
             set_path(end, set[i].a, set[i].b, set[i].c, set[i].value);
@@ -231,6 +246,8 @@ static void assert_close(double a, double b)
         fail_msg("%.17g != %.17g", a, b);
 }
 
+static void check_cpu_cost(json_t *j);
+
 /* Every number in the JSON report equals a recomputation from the raw values. */
 static void test_numbers_match_recomputation(void **state)
 {
@@ -290,7 +307,7 @@ static void test_numbers_match_recomputation(void **state)
         so.confidence = 0.95;
         so.noise = 0.02;
         so.seed = seed;
-        so.lower_is_better = creport_metric_find(mn)->lower_is_better;
+        so.lower_is_better = metric_find(mn)->lower_is_better;
         assert_int_equal(stats_sample_init(&sa, b->v, b->n), 0);
         assert_int_equal(stats_sample_init(&sb, s->v, s->n), 0);
         assert_int_equal(stats_compare(&sa, &sb, &so, &want), 0);
@@ -308,8 +325,11 @@ static void test_numbers_match_recomputation(void **state)
         stats_sample_free(&sb);
         compared++;
     }
-    /* tcp: 6 metrics, udp: 7 (CPU cost too), rr: 5 (CPU on every test). */
-    assert_int_equal(checked, NV * (6 + 7 + 5));
+    /*
+     * tcp: 8 metrics, udp: 9 (CPU cost, system-wide and process), rr: 9 (CPU on every test,
+     * cost per transaction).
+     */
+    assert_int_equal(checked, NV * (8 + 9 + 9));
     assert_int_equal(compared, checked / 2);
 
     /* Known outcomes: tcp throughput +10 % improved, rr transactions -10 % regressed (exit 1). */
@@ -325,8 +345,52 @@ static void test_numbers_match_recomputation(void **state)
     json_t *d =
         json_object_get(json_array_get(json_object_get(j, "env_differences"), 0), "differences");
     assert_int_equal(json_array_size(d), 2);
+    check_cpu_cost(j);
     json_decref(j);
     creport_free(r);
+}
+
+/*
+ * The CPU cost decision: the process figure where some variant's median others_pct reaches
+ * 25 % (the stream cell: 30 + k and 50 + k for k = 1..6, medians 33.5 and 53.5), the
+ * system-wide one elsewhere (UDP: 8.5; rr: none, per transaction); each verdict is the one
+ * of that figure's own comparison.
+ */
+static void check_cpu_cost(json_t *j)
+{
+    static const char *const want[NC] = {"local_process_demand", "local_demand",
+                                         "local_demand_tran"};
+    json_t *cost = json_object_get(j, "cpu_cost");
+    assert_int_equal(json_array_size(cost), NC);
+    for (size_t c = 0; c < NC; c++) {
+        json_t *k = json_array_get(cost, c);
+        assert_string_equal(json_string_value(json_object_get(k, "cell")), cells[c]);
+        assert_string_equal(json_string_value(json_object_get(k, "metric")), want[c]);
+        assert_int_equal(json_is_true(json_object_get(k, "polluted")), c == 0);
+        double others = json_number_value(json_object_get(k, "others_pct"));
+        if (c == 0)
+            assert_close(others, 53.5);
+        else if (c == 1)
+            assert_close(others, 8.5);
+        else
+            assert_true(json_is_null(json_object_get(k, "others_pct")));
+        size_t i, found = 0;
+        json_t *e;
+        json_array_foreach(json_object_get(j, "results"), i, e)
+        {
+            if (strcmp(json_string_value(json_object_get(e, "cell")), cells[c]) ||
+                strcmp(json_string_value(json_object_get(e, "metric")), want[c]) ||
+                strcmp(json_string_value(json_object_get(e, "variant")), "patched"))
+                continue;
+            json_t *vd = json_array_get(json_object_get(k, "verdicts"), 0);
+            assert_string_equal(json_string_value(json_object_get(vd, "variant")), "patched");
+            assert_string_equal(
+                json_string_value(json_object_get(vd, "verdict")),
+                json_string_value(json_object_get(json_object_get(e, "comparison"), "verdict")));
+            found++;
+        }
+        assert_int_equal(found, 1);
+    }
 }
 
 /* Not inlined: GCC 12 then takes the memstream buffer for a dangling local. */
@@ -402,7 +466,7 @@ static void test_csv_and_markdown_parse(void **state)
     }
     /* mean is the 9th column; the 16th holds each entry's values sorted, ';'-separated. */
     assert_int_equal(want, 16);
-    assert_int_equal(rows, 1 + NV * (6 + 7 + 5));
+    assert_int_equal(rows, 1 + NV * (8 + 9 + 9));
     /* The cell name with a comma is quoted. */
     assert_non_null(strstr(csv, "\"streams=1,block=64K\""));
     free(csv);
@@ -444,7 +508,7 @@ static void test_metric_selection(void **state)
     struct creport *r = load(&o);
     /* CPU decides now: patched uses more CPU everywhere, a regression. */
     for (size_t c = 0; c < r->ncells; c++)
-        assert_string_equal(creport_metrics(&(size_t){0})[r->cells[c].decide].name, "cpu_local");
+        assert_string_equal(r->metrics[r->cells[c].decide].name, "cpu_local");
     assert_int_equal(creport_exit_status(r), 1);
     creport_free(r);
 

@@ -1,0 +1,124 @@
+/*
+ * The table of a run's figures (metric.h). Each row is the one place where a
+ * figure's name, document path, store column, unit and direction are written.
+ */
+#include "metric/metric.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define CR (METRIC_COMPARE | METRIC_REPORT)
+#define LAT (METRIC_RR | METRIC_CRR | METRIC_UNKNOWN)
+#define TRAN (METRIC_RR | METRIC_CRR)
+
+static const struct metric table[] = {
+    {"throughput", "end.receiver.bits_per_second", "receiver_bps", "bit/s", false, METRIC_STREAMS,
+     CR | METRIC_ALWAYS, "recv Mbit/s", "Receive throughput", "Mbit/s", 1e-6},
+    {"sender_throughput", "end.sender.bits_per_second", "sender_bps", "bit/s", false,
+     METRIC_STREAMS, CR | METRIC_ALWAYS, "send Mbit/s", "Send throughput", "Mbit/s", 1e-6},
+    {"transactions", "end.transactions_per_second", "transactions_per_second", "1/s", false,
+     METRIC_RR | METRIC_UNKNOWN, CR, "trans/s", "Transactions per second", "1/s", 1},
+    {"connections", "end.connections_per_second", NULL, "1/s", false, METRIC_CRR, CR, "conn/s",
+     "Connections per second", "1/s", 1},
+    {"latency_p50", "end.latency_us.p50", "latency_p50_us", "us", true, LAT, CR, "p50 us",
+     "Latency, median", "us", 1},
+    {"latency_p99", "end.latency_us.p99", "latency_p99_us", "us", true, LAT, CR, "p99 us",
+     "Latency, 99th percentile", "us", 1},
+    {"loss", "end.receiver.lost_percent", "lost_percent", "%", true,
+     METRIC_UDP_STREAM | METRIC_UNKNOWN, CR, "loss %", "UDP loss", "%", 1},
+    {"cpu_local", "end.cpu.local.total_pct", "cpu_local_pct", "%", true, METRIC_ALL_KINDS,
+     METRIC_REPORT, "CPU loc %", "CPU utilisation, local", "%", 1},
+    {"cpu_remote", "end.cpu.remote.total_pct", "cpu_remote_pct", "%", true, METRIC_ALL_KINDS,
+     METRIC_REPORT, "CPU rem %", "CPU utilisation, remote", "%", 1},
+    /* UDP runs have a cost per received KiB too, as TCP runs do. */
+    {"local_demand", "end.service_demand.local_us_per_kib", "local_us_per_kib", "us/KiB", true,
+     METRIC_STREAMS, CR | METRIC_ALWAYS | METRIC_COST_SYSTEM, "loc us/KiB", "CPU cost, local",
+     "us/KiB", 1},
+    {"local_process_demand", "end.cpu.local.process_us_per_kib", "local_process_us_per_kib",
+     "us/KiB", true, METRIC_STREAMS, CR | METRIC_ALWAYS | METRIC_COST_PROCESS, "loc proc us/KiB",
+     "Process CPU cost, local", "us/KiB", 1},
+    {"remote_demand", "end.service_demand.remote_us_per_kib", "remote_us_per_kib", "us/KiB", true,
+     METRIC_STREAMS, CR | METRIC_ALWAYS, "rem us/KiB", "CPU cost, remote", "us/KiB", 1},
+    {"remote_process_demand", "end.cpu.remote.process_us_per_kib", "remote_process_us_per_kib",
+     "us/KiB", true, METRIC_STREAMS, CR | METRIC_ALWAYS, "rem proc us/KiB",
+     "Process CPU cost, remote", "us/KiB", 1},
+    {"local_demand_tran", "end.service_demand.local_us_per_tran", NULL, "us/tran", true, TRAN,
+     CR | METRIC_COST_SYSTEM, "loc us/tran", "CPU cost per transaction, local", "us/tran", 1},
+    {"local_process_demand_tran", "end.cpu.local.process_us_per_tran", NULL, "us/tran", true, TRAN,
+     CR | METRIC_COST_PROCESS, "loc proc us/tran", "Process CPU cost per transaction, local",
+     "us/tran", 1},
+    {"remote_demand_tran", "end.service_demand.remote_us_per_tran", NULL, "us/tran", true, TRAN, CR,
+     "rem us/tran", "CPU cost per transaction, remote", "us/tran", 1},
+    {"remote_process_demand_tran", "end.cpu.remote.process_us_per_tran", NULL, "us/tran", true,
+     TRAN, CR, "rem proc us/tran", "Process CPU cost per transaction, remote", "us/tran", 1},
+    /*
+     * Not compared by compare; the report reads it (not shown unless named by --metric):
+     * it says whether the local system-wide CPU figures can be believed.
+     */
+    {"cpu_others_local", "end.cpu.local.others_pct", NULL, "%", true, METRIC_ALL_KINDS,
+     METRIC_REPORT | METRIC_POLLUTION, "others loc %", "Other processes' share of local busy CPU",
+     "%", 1},
+};
+#define NTABLE (sizeof(table) / sizeof(table[0]))
+
+const struct metric *metric_all(size_t *n)
+{
+    *n = NTABLE;
+    return table;
+}
+
+const struct metric *metric_find(const char *name)
+{
+    if (!name)
+        return NULL;
+    for (size_t i = 0; i < NTABLE; i++) {
+        const char *p = table[i].path;
+        if (!strcmp(name, table[i].name) || !strcmp(name, p) ||
+            (!strncmp(p, "end.", 4) && !strcmp(name, p + 4)))
+            return &table[i];
+    }
+    return NULL;
+}
+
+const struct metric *metric_by_column(const char *column)
+{
+    for (size_t i = 0; column && i < NTABLE; i++)
+        if (table[i].column && !strcmp(column, table[i].column))
+            return &table[i];
+    return NULL;
+}
+
+const struct metric *metric_with_flag(unsigned flag, unsigned kind)
+{
+    for (size_t i = 0; i < NTABLE; i++)
+        if ((table[i].flags & flag) && (table[i].kinds & kind))
+            return &table[i];
+    return NULL;
+}
+
+unsigned metric_kind_of(const char *test)
+{
+    static const struct {
+        const char *name;
+        unsigned kind;
+    } kinds[] = {{"tcp_stream", METRIC_TCP_STREAM},
+                 {"udp_stream", METRIC_UDP_STREAM},
+                 {"tcp_rr", METRIC_RR},
+                 {"udp_rr", METRIC_RR},
+                 {"tcp_crr", METRIC_CRR}};
+    for (size_t i = 0; test && i < sizeof(kinds) / sizeof(kinds[0]); i++)
+        if (!strcmp(test, kinds[i].name))
+            return kinds[i].kind;
+    return METRIC_UNKNOWN;
+}
+
+const char *metric_names(unsigned flag, char *buf, size_t len)
+{
+    size_t u = 0;
+    if (len)
+        buf[0] = '\0';
+    for (size_t i = 0; i < NTABLE && u < len; i++)
+        if (table[i].flags & flag)
+            u += (size_t)snprintf(buf + u, len - u, "%s%s", u ? ", " : "", table[i].name);
+    return buf;
+}

@@ -1,0 +1,42 @@
+/*
+ * The experiment spec document: experiment_to_json() (experiment/json.c)
+ * writes it, the store keeps it as experiments.spec_json, and the readers
+ * (store_import, the campaign report) go through these functions, so that a
+ * key is named once (the SPEC_* names, which the writer uses too). Readers
+ * are tolerant: a member that is absent or of the wrong type reads as
+ * absent (NULL, 0, false), since a stored spec may come from an older netab.
+ */
+#ifndef NETAB_METRIC_SPEC_H
+#define NETAB_METRIC_SPEC_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#define SPEC_VARIANTS "variants" /* [{name, opts, ..., layout}] */
+#define SPEC_NAME "name"
+#define SPEC_LAYOUT "layout"
+#define SPEC_ORDER "order" /* "randomized" or "blocked" */
+#define SPEC_BLOCKED "blocked"
+#define SPEC_MATRIX "matrix" /* [{key, values: [...]}] */
+#define SPEC_KEY "key"
+#define SPEC_VALUES "values"
+
+/* The spec in spec_json, or NULL (NULL text or not JSON). Caller has ownership (json_decref). */
+json_t *spec_parse(const char *spec_json);
+
+/* The number of variants, and variant i's name and `layout:` file (NULL when absent). */
+size_t spec_variant_count(const json_t *spec);
+const char *spec_variant_name(const json_t *spec, size_t i);
+const char *spec_variant_layout(const json_t *spec, size_t i);
+
+/* True when the spec's order is blocked (each variant's runs together). */
+bool spec_order_blocked(const json_t *spec);
+
+/* The matrix: its axes, axis a's key (NULL if not a string), its values and value i. */
+size_t spec_axis_count(const json_t *spec);
+const char *spec_axis_key(const json_t *spec, size_t a);
+size_t spec_axis_size(const json_t *spec, size_t a);
+const json_t *spec_axis_value(const json_t *spec, size_t a, size_t i);
+
+#endif

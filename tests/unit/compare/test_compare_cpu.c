@@ -1,0 +1,157 @@
+/*
+ * compare's CPU cost decision on recorded runs (no process is started): with
+ * other processes at a median 50 % of busy CPU the process figure decides
+ * and its regression is the verdict, though the system-wide figure shows
+ * none; at 10 % the system-wide figure decides; rr runs are judged per
+ * transaction although their documents carry a per-KiB figure too.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <math.h>
+
+#include "compare/result.h"
+
+#define NRUNS 6
+
+/* Metric index of name in the campaign. */
+static size_t at(const struct compare_campaign *c, const char *name)
+{
+    for (size_t i = 0; i < c->nmetrics; i++)
+        if (!strcmp(c->metrics[i].name, name))
+            return i;
+    fail_msg("no metric %s", name);
+    return 0;
+}
+
+/*
+ * Two netab variants: throughput the same, the system-wide cost the same
+ * within its noise, the process cost of "small" 30 % higher; others_pct as
+ * given (NAN: absent). rr: the figures are the per-transaction ones (and a
+ * per-KiB pair that differs the other way, which must not be used).
+ */
+static void analyse(double others, bool rr, struct compare_config *cfg,
+                    struct compare_campaign *camp, struct compare_result *res)
+{
+    static const char *names[2] = {"big", "small"};
+    memset(cfg, 0, sizeof(*cfg));
+    cfg->nvariants = 2;
+    for (size_t v = 0; v < 2; v++)
+        cfg->variants[v].name = names[v];
+    cfg->confidence = 0.95;
+    cfg->noise = 0.01;
+    char err[NB_ERRLEN];
+    assert_int_equal(compare_campaign_init(camp, cfg, err, sizeof(err)), 0);
+    memset(res, 0, sizeof(*res));
+    res->c = camp;
+    stats_opts_default(&res->opts);
+    res->opts.confidence = cfg->confidence;
+    res->opts.noise = cfg->noise;
+    res->opts.seed = 1;
+    res->runs = calloc(2 * NRUNS, sizeof(*res->runs));
+    assert_non_null(res->runs);
+    const char *sys = rr ? "local_demand_tran" : "local_demand";
+    const char *proc = rr ? "local_process_demand_tran" : "local_process_demand";
+    for (size_t v = 0; v < 2; v++)
+        for (size_t k = 0; k < NRUNS; k++) {
+            struct compare_run *r = &res->runs[res->nruns++];
+            r->slot.variant = (unsigned)v;
+            r->slot.round = (unsigned)k + 1;
+            r->status = COMPARE_RUN_OK;
+            r->others_pct = isnan(others) ? NAN : others + (double)k - 2.5;
+            r->values = malloc(camp->nmetrics * sizeof(double));
+            assert_non_null(r->values);
+            for (size_t i = 0; i < camp->nmetrics; i++)
+                r->values[i] = NAN;
+            double wobble = ((double)((k * 7) % 5) - 2) * 0.002;
+            r->values[at(camp, "throughput")] = 950e6 * (1 + wobble);
+            r->values[at(camp, sys)] = 17.0 * (1 + 20 * wobble);
+            r->values[at(camp, proc)] = (v ? 0.26 : 0.2) * (1 + wobble);
+            if (rr) {
+                r->values[at(camp, "local_demand")] = (v ? 10 : 20) * (1 + wobble);
+                r->values[at(camp, "local_process_demand")] = (v ? 1 : 2) * (1 + wobble);
+            }
+        }
+    res->cap = res->nruns;
+    res->rounds = NRUNS;
+    assert_int_equal(compare_analyse(res), 0);
+}
+
+static const char *verdict(const struct compare_result *res, int m)
+{
+    return stats_verdict_name(res->metrics[m].r.cmps[0].c.verdict.kind);
+}
+
+static void test_polluted_uses_process(void **state)
+{
+    (void)state;
+    struct compare_config cfg;
+    struct compare_campaign camp;
+    struct compare_result res;
+    analyse(50, false, &cfg, &camp, &res);
+    assert_int_equal(res.cpu.metric, (int)at(&camp, "local_process_demand"));
+    assert_int_equal(res.cpu.system, (int)at(&camp, "local_demand"));
+    assert_true(res.cpu.polluted);
+    /* Medians of 47.5 .. 52.5 in steps of 1 over 6 runs: 50. */
+    assert_true(fabs(res.cpu.others_pct - 50) < 1e-9);
+    assert_string_equal(verdict(&res, res.cpu.metric), "regressed");
+    assert_string_not_equal(verdict(&res, res.cpu.system), "regressed");
+    assert_string_equal(verdict(&res, (int)camp.decide), "within noise");
+    /* The exit status stays the deciding metric's. */
+    assert_int_equal(res.exit_code, COMPARE_NO_REGRESSION);
+    compare_result_free(&res);
+    compare_campaign_free(&camp);
+}
+
+static void test_clean_uses_system(void **state)
+{
+    (void)state;
+    struct compare_config cfg;
+    struct compare_campaign camp;
+    struct compare_result res;
+    analyse(10, false, &cfg, &camp, &res);
+    assert_int_equal(res.cpu.metric, (int)at(&camp, "local_demand"));
+    assert_false(res.cpu.polluted);
+    compare_result_free(&res);
+    compare_campaign_free(&camp);
+    /* Without the figure (older documents): unknown, not polluted, system-wide. */
+    analyse(NAN, false, &cfg, &camp, &res);
+    assert_int_equal(res.cpu.metric, (int)at(&camp, "local_demand"));
+    assert_false(res.cpu.polluted);
+    assert_true(isnan(res.cpu.others_pct));
+    compare_result_free(&res);
+    compare_campaign_free(&camp);
+}
+
+static void test_rr_per_transaction(void **state)
+{
+    (void)state;
+    struct compare_config cfg;
+    struct compare_campaign camp;
+    struct compare_result res;
+    analyse(50, true, &cfg, &camp, &res);
+    assert_int_equal(res.cpu.metric, (int)at(&camp, "local_process_demand_tran"));
+    assert_int_equal(res.cpu.system, (int)at(&camp, "local_demand_tran"));
+    assert_string_equal(verdict(&res, res.cpu.metric), "regressed");
+    compare_result_free(&res);
+    compare_campaign_free(&camp);
+    analyse(0, true, &cfg, &camp, &res);
+    assert_int_equal(res.cpu.metric, (int)at(&camp, "local_demand_tran"));
+    compare_result_free(&res);
+    compare_campaign_free(&camp);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_polluted_uses_process),
+        cmocka_unit_test(test_clean_uses_system),
+        cmocka_unit_test(test_rr_per_transaction),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
