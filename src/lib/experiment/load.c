@@ -333,6 +333,8 @@ int experiment_load_buffer(const char *buf, size_t len, struct experiment **out,
     int err = 0;
 
     *out = NULL;
+    if ((err = exp_check_shape(buf, len, errs)))
+        return err;
     if (!yaml_parser_initialize(&parser))
         return -ENOMEM;
     yaml_parser_set_input_string(&parser, (const unsigned char *)buf, len);
