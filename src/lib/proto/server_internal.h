@@ -6,8 +6,14 @@
 #include <stdatomic.h>
 
 #include "proto/conntab.h"
+#include "proto/loglimit.h"
 #include "proto/registry.h"
 #include "proto/server.h"
+
+/* What a shed connection is told (docs/server.md, "Limits"). */
+#define SERVER_SHED_PER_ADDR "too many connections from your address (--max-conn-per-addr)"
+#define SERVER_SHED_PENDING                                                                        \
+    "server has too many connections in their handshake (--max-pending); yours was the oldest"
 
 struct server {
     struct server_config cfg;
@@ -23,8 +29,7 @@ struct server {
     struct registry registry;
     struct conntab conns;
     pthread_mutex_t log_lock;
-    uint64_t shed_logged_ns; /* when the last "shed" line was written (event loop only) */
-    int shed_quiet;          /* sheds not logged since then */
+    struct loglimit loglimit; /* the lines a peer can cause (server_log_peer) */
 };
 
 /*
@@ -38,5 +43,14 @@ void server_conn_close(struct server *s, int fd);
 
 /* Writes one timestamped line to the server's log, control characters escaped. */
 void server_log(struct server *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/*
+ * A line that a peer at addr (NULL: unknown) can cause, of kind `kind` (a
+ * short string literal for the summary, "authentication failed"): written
+ * by server_log() within the rate limits of proto/loglimit.h, else only
+ * counted into the next summary line.
+ */
+void server_log_peer(struct server *s, const struct sockaddr_storage *addr, const char *kind,
+                     const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
 #endif

@@ -29,6 +29,8 @@ struct session {
     struct server *server;
     int fd;
     char peer[80];
+    struct sockaddr_storage addr; /* the peer, for the log's rate limits */
+    const char *phase;            /* a refusal's kind in the log (server_log_peer) */
     uint64_t idle_ns;
     bool heartbeats;          /* the client asked for them in "start" (docs/protocol.md) */
     size_t result_max;        /* the largest "result" the client accepts ("start") */
@@ -37,13 +39,15 @@ struct session {
     char err[NB_ERRLEN];
 };
 
-static void send_error(struct session *ss, const char *text)
+/* Sends an error message. Returns whether it was sent; the peer may be gone, the log says so. */
+static bool send_error(struct session *ss, const char *text)
 {
     json_t *m = msg_error("%s", text);
     char ignored[NB_ERRLEN];
-    if (frame_send(ss->fd, m, clock_now_ns() + 2000000000ull, ignored, sizeof(ignored)))
-        (void)0; /* The peer may be gone; the log line says what happened. */
+    bool sent =
+        m && !frame_send(ss->fd, m, clock_now_ns() + 2000000000ull, ignored, sizeof(ignored));
     json_decref(m);
+    return sent;
 }
 
 static int recv_msg(struct session *ss, json_t **msg)
@@ -67,7 +71,7 @@ static int receive_proof(struct session *ss)
         rc = auth_server_check_proof(&ss->auth, m, ss->err, sizeof(ss->err));
     json_decref(m);
     if (rc)
-        send_error(ss, ss->err);
+        ss->phase = "authentication failed";
     return rc;
 }
 
@@ -86,7 +90,7 @@ static int greet(struct session *ss, const uint8_t prefix[4])
     json_decref(hello);
     if (rc) {
         json_decref(w);
-        send_error(ss, ss->err);
+        ss->phase = strstr(ss->err, "authentication") ? "authentication failed" : "bad greeting";
         return rc;
     }
     rc = frame_send(ss->fd, w, clock_now_ns() + ss->idle_ns, ss->err, sizeof(ss->err));
@@ -188,10 +192,10 @@ static int receive_params(struct session *ss, struct test_params *p)
     if (!rc)
         rc = read_result_max(ss, json_object_get(start, "result_max"));
     json_decref(start);
-    if (!rc)
-        rc = check_limits(ss, p);
     if (rc)
-        send_error(ss, ss->err);
+        ss->phase = "bad parameters";
+    else if ((rc = check_limits(ss, p)))
+        ss->phase = "over a limit";
     return rc;
 }
 
@@ -420,12 +424,18 @@ static void log_result(struct session *ss, const struct test_params *p, const st
         if (r->streams[i].seconds > secs)
             secs = r->streams[i].seconds;
     }
-    server_log(ss->server,
-               "peer=%s test=%s streams=%d reverse=%d bidir=%d duration=%g bytes=%llu "
-               "sent=%llu received=%llu seconds=%.3f cpu=%.1f%% result=%s",
-               ss->peer, params_kind_name(p->kind), p->streams, p->reverse, p->bidir, p->duration_s,
-               (unsigned long long)p->bytes, (unsigned long long)sent, (unsigned long long)recvd,
-               secs, r && r->cpu_valid ? r->cpu.total_pct : 0.0, rc ? ss->err : "ok");
+    char line[1024];
+    snprintf(line, sizeof(line),
+             "peer=%s test=%s streams=%d reverse=%d bidir=%d duration=%g bytes=%llu "
+             "sent=%llu received=%llu seconds=%.3f cpu=%.1f%% result=%s",
+             ss->peer, params_kind_name(p->kind), p->streams, p->reverse, p->bidir, p->duration_s,
+             (unsigned long long)p->bytes, (unsigned long long)sent, (unsigned long long)recvd,
+             secs, r && r->cpu_valid ? r->cpu.total_pct : 0.0, rc ? ss->err : "ok");
+    /* Every test that ran is logged; failed ones, which a peer can cause at will, within limits. */
+    if (rc)
+        server_log_peer(ss->server, &ss->addr, "test failed", "%s", line);
+    else
+        server_log(ss->server, "%s", line);
 }
 
 /* The size of msg as one compact JSON text; 0 when out of memory. */
@@ -620,37 +630,95 @@ static int reserve_memory(struct session *ss, const struct test_params *p)
     return 0;
 }
 
+/*
+ * Ends a session whose test was not admitted (rc: its failure, ss->err:
+ * the sentence). The peer is told why, or, when the event loop shed the
+ * connection meanwhile (and woke this thread), the shed's reason; the log
+ * line says when the peer could not be told. Closes the connection.
+ */
+static void refuse(struct session *ss, int rc)
+{
+    struct server *s = ss->server;
+    const char *kind = ss->phase;
+    const char *shed = conntab_shed_reason(&s->conns, ss->fd);
+    if (shed) {
+        snprintf(ss->err, sizeof(ss->err), "%s", shed);
+        kind = !strcmp(shed, SERVER_SHED_PER_ADDR) ? "shed (--max-conn-per-addr)"
+                                                   : "shed (--max-pending)";
+    } else if (!kind || (rc == -ECONNRESET && strcmp(kind, "authentication failed"))) {
+        kind =
+            rc == -ECONNRESET || rc == -EPIPE ? "closed before its test started" : "bad greeting";
+    }
+    bool told = send_error(ss, ss->err);
+    server_log_peer(s, &ss->addr, kind, "peer=%s %s: %s%s", ss->peer, shed ? "closed" : "refused",
+                    ss->err, told ? "" : " (the peer could not be told)");
+    server_conn_close(s, ss->fd);
+}
+
+/*
+ * Takes one of --max-clients' test slots, only while fewer than the maximum
+ * run: a refused session never counts, so "busy" names the true count.
+ * Returns 0, or -EBUSY with the number running in *running.
+ */
+static int take_slot(struct server *s, int *running)
+{
+    int n = atomic_load(&s->active_tests);
+    do {
+        *running = n;
+        if (n >= s->cfg.max_clients)
+            return -EBUSY;
+    } while (!atomic_compare_exchange_weak(&s->active_tests, &n, n + 1));
+    return 0;
+}
+
+/*
+ * Admits the test of a session that sent a valid "start": a test slot, its
+ * memory, then conntab_prove(), after which the connection is never shed.
+ * A connection shed before that is not admitted. Returns 0 or the refusal
+ * (-EBUSY, -ECONNABORTED) with everything taken given back.
+ */
+static int admit(struct session *ss, const struct test_params *p)
+{
+    struct server *s = ss->server;
+    int running;
+    if (take_slot(s, &running)) {
+        ss->phase = "busy";
+        return err_set(ss->err, sizeof(ss->err), EBUSY,
+                       "server is busy: %d tests running, its maximum (--max-clients %d); try "
+                       "again later",
+                       running, s->cfg.max_clients);
+    }
+    int rc = reserve_memory(ss, p);
+    if (!rc && (rc = conntab_prove(&s->conns, ss->fd))) {
+        atomic_fetch_sub(&s->memory, ss->reserved);
+        ss->reserved = 0;
+    }
+    if (rc) {
+        ss->phase = "busy";
+        atomic_fetch_sub(&s->active_tests, 1);
+    }
+    return rc;
+}
+
 void server_session_run(struct server *s, int fd, const uint8_t prefix[4])
 {
     struct session ss = {.server = s, .fd = fd};
     ss.idle_ns = (uint64_t)s->cfg.idle_timeout_ms * 1000000;
-    sock_peer_name(fd, ss.peer, sizeof(ss.peer));
+    if (conntab_addr(&s->conns, fd, &ss.addr))
+        ss.addr.ss_family = AF_UNSPEC;
+    sock_addr_name((const struct sockaddr *)&ss.addr, ss.peer, sizeof(ss.peer));
     struct test_params p;
-    if (greet(&ss, prefix) || receive_params(&ss, &p)) {
-        server_log(s, "peer=%s refused: %s", ss.peer, ss.err);
-        server_conn_close(s, fd);
+    int rc = greet(&ss, prefix);
+    if (!rc)
+        rc = receive_params(&ss, &p);
+    /* A test slot is taken only once a client has asked for a test, so silent ones lock no one out.
+     */
+    if (!rc)
+        rc = admit(&ss, &p);
+    if (rc) {
+        refuse(&ss, rc);
         return;
     }
-    /*
-     * A test slot is taken only once a client has asked for a test, so
-     * connections that say nothing cannot lock real clients out.
-     */
-    int running = atomic_fetch_add(&s->active_tests, 1);
-    if (running >= s->cfg.max_clients) {
-        err_set(ss.err, sizeof(ss.err), EBUSY,
-                "server is busy: %d tests running, its maximum (--max-clients %d); try again later",
-                running, s->cfg.max_clients);
-        send_error(&ss, ss.err);
-        server_log(s, "peer=%s refused: busy (%d tests running)", ss.peer, running);
-        goto out;
-    }
-    if (reserve_memory(&ss, &p)) {
-        send_error(&ss, ss.err);
-        server_log(s, "peer=%s refused: busy (%s)", ss.peer, ss.err);
-        goto out;
-    }
-    /* The test took its slot: the connection has proven itself and is no longer shed. */
-    conntab_prove(&s->conns, fd);
     /* Without it the heartbeats still notice a vanished client; it only adds a second way. */
     if (sock_set_liveness(fd, s->cfg.liveness_timeout_ms))
         server_log(s, "peer=%s: cannot set the control connection's TCP liveness", ss.peer);
@@ -658,8 +726,8 @@ void server_session_run(struct server *s, int fd, const uint8_t prefix[4])
     int n = params_connections(&p);
     struct sockaddr_storage *peers = calloc((size_t)n, sizeof(*peers));
     socklen_t *peer_lens = calloc((size_t)n, sizeof(*peer_lens));
-    int rc = peers && peer_lens ? gather_connections(&ss, &p, &t, peers, peer_lens)
-                                : err_set(ss.err, sizeof(ss.err), ENOMEM, "out of memory");
+    rc = peers && peer_lens ? gather_connections(&ss, &p, &t, peers, peer_lens)
+                            : err_set(ss.err, sizeof(ss.err), ENOMEM, "out of memory");
     if (rc) {
         send_error(&ss, ss.err);
         log_result(&ss, &p, NULL, rc);
@@ -671,7 +739,6 @@ void server_session_run(struct server *s, int fd, const uint8_t prefix[4])
     free_pending(&t);
     atomic_store(&s->last_status, rc);
     atomic_fetch_add(&s->tests_finished, 1);
-out:
     atomic_fetch_sub(&s->memory, ss.reserved);
     atomic_fetch_sub(&s->active_tests, 1);
     server_conn_close(s, fd);
