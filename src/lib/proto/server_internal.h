@@ -38,6 +38,29 @@ struct server {
  */
 void server_session_run(struct server *s, int fd, const uint8_t prefix[4]);
 
+/*
+ * Admits the test of session fd, whose streams need `need` bytes: a test
+ * slot while fewer than --max-clients run, the memory within --max-memory,
+ * and conntab_prove(). Returns 0 (give both back with server_release()), or
+ * the refusal with everything given back, its sentence in err and its log
+ * kind in *kind (-EBUSY; -ECONNABORTED when fd was shed meanwhile).
+ */
+int server_admit(struct server *s, int fd, uint64_t need, const char **kind, char *err,
+                 size_t errlen);
+
+/* Gives back an admitted test's slot and its need bytes of memory. */
+void server_release(struct server *s, uint64_t need);
+
+/*
+ * Ends session fd, refused before its test (rc: the failure, err: its
+ * sentence, kind: its log kind, or NULL to tell from rc). When the event
+ * loop shed fd meanwhile, the shed's reason replaces err. The peer is told
+ * the sentence; the line, logged within the rate limits, says when it could
+ * not be told. Closes fd.
+ */
+void server_refuse(struct server *s, int fd, const struct sockaddr_storage *addr, int rc,
+                   const char *kind, char *err, size_t errlen);
+
 /* Forgets fd in the connection table, then closes it. */
 void server_conn_close(struct server *s, int fd);
 

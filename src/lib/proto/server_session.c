@@ -608,98 +608,6 @@ static void free_pending(struct pending_test *t)
     free(t->server_sends);
 }
 
-/*
- * Takes the test's stream memory from the server's --max-memory budget, or
- * refuses with a sentence in ss->err (the budget is left as it was).
- */
-static int reserve_memory(struct session *ss, const struct test_params *p)
-{
-    struct server *s = ss->server;
-    uint64_t need = test_memory(p);
-    uint64_t held = atomic_fetch_add(&s->memory, need);
-    if (held + need > s->cfg.max_memory) {
-        atomic_fetch_sub(&s->memory, need);
-        return err_set(ss->err, sizeof(ss->err), EBUSY,
-                       "server is busy: running tests hold %llu MiB of its %llu MiB of memory "
-                       "(--max-memory) and this one needs %llu MiB; try again later",
-                       (unsigned long long)(held >> 20),
-                       (unsigned long long)(s->cfg.max_memory >> 20),
-                       (unsigned long long)((need + (1 << 20) - 1) >> 20));
-    }
-    ss->reserved = need;
-    return 0;
-}
-
-/*
- * Ends a session whose test was not admitted (rc: its failure, ss->err:
- * the sentence). The peer is told why, or, when the event loop shed the
- * connection meanwhile (and woke this thread), the shed's reason; the log
- * line says when the peer could not be told. Closes the connection.
- */
-static void refuse(struct session *ss, int rc)
-{
-    struct server *s = ss->server;
-    const char *kind = ss->phase;
-    const char *shed = conntab_shed_reason(&s->conns, ss->fd);
-    if (shed) {
-        snprintf(ss->err, sizeof(ss->err), "%s", shed);
-        kind = !strcmp(shed, SERVER_SHED_PER_ADDR) ? "shed (--max-conn-per-addr)"
-                                                   : "shed (--max-pending)";
-    } else if (!kind || (rc == -ECONNRESET && strcmp(kind, "authentication failed"))) {
-        kind =
-            rc == -ECONNRESET || rc == -EPIPE ? "closed before its test started" : "bad greeting";
-    }
-    bool told = send_error(ss, ss->err);
-    server_log_peer(s, &ss->addr, kind, "peer=%s %s: %s%s", ss->peer, shed ? "closed" : "refused",
-                    ss->err, told ? "" : " (the peer could not be told)");
-    server_conn_close(s, ss->fd);
-}
-
-/*
- * Takes one of --max-clients' test slots, only while fewer than the maximum
- * run: a refused session never counts, so "busy" names the true count.
- * Returns 0, or -EBUSY with the number running in *running.
- */
-static int take_slot(struct server *s, int *running)
-{
-    int n = atomic_load(&s->active_tests);
-    do {
-        *running = n;
-        if (n >= s->cfg.max_clients)
-            return -EBUSY;
-    } while (!atomic_compare_exchange_weak(&s->active_tests, &n, n + 1));
-    return 0;
-}
-
-/*
- * Admits the test of a session that sent a valid "start": a test slot, its
- * memory, then conntab_prove(), after which the connection is never shed.
- * A connection shed before that is not admitted. Returns 0 or the refusal
- * (-EBUSY, -ECONNABORTED) with everything taken given back.
- */
-static int admit(struct session *ss, const struct test_params *p)
-{
-    struct server *s = ss->server;
-    int running;
-    if (take_slot(s, &running)) {
-        ss->phase = "busy";
-        return err_set(ss->err, sizeof(ss->err), EBUSY,
-                       "server is busy: %d tests running, its maximum (--max-clients %d); try "
-                       "again later",
-                       running, s->cfg.max_clients);
-    }
-    int rc = reserve_memory(ss, p);
-    if (!rc && (rc = conntab_prove(&s->conns, ss->fd))) {
-        atomic_fetch_sub(&s->memory, ss->reserved);
-        ss->reserved = 0;
-    }
-    if (rc) {
-        ss->phase = "busy";
-        atomic_fetch_sub(&s->active_tests, 1);
-    }
-    return rc;
-}
-
 void server_session_run(struct server *s, int fd, const uint8_t prefix[4])
 {
     struct session ss = {.server = s, .fd = fd};
@@ -711,14 +619,14 @@ void server_session_run(struct server *s, int fd, const uint8_t prefix[4])
     int rc = greet(&ss, prefix);
     if (!rc)
         rc = receive_params(&ss, &p);
-    /* A test slot is taken only once a client has asked for a test, so silent ones lock no one out.
-     */
+    /* A slot is taken only once a client asked for a test: silent ones lock no one out. */
     if (!rc)
-        rc = admit(&ss, &p);
+        rc = server_admit(s, fd, test_memory(&p), &ss.phase, ss.err, sizeof(ss.err));
     if (rc) {
-        refuse(&ss, rc);
+        server_refuse(s, fd, &ss.addr, rc, ss.phase, ss.err, sizeof(ss.err));
         return;
     }
+    ss.reserved = test_memory(&p);
     /* Without it the heartbeats still notice a vanished client; it only adds a second way. */
     if (sock_set_liveness(fd, s->cfg.liveness_timeout_ms))
         server_log(s, "peer=%s: cannot set the control connection's TCP liveness", ss.peer);
@@ -739,7 +647,6 @@ void server_session_run(struct server *s, int fd, const uint8_t prefix[4])
     free_pending(&t);
     atomic_store(&s->last_status, rc);
     atomic_fetch_add(&s->tests_finished, 1);
-    atomic_fetch_sub(&s->memory, ss.reserved);
-    atomic_fetch_sub(&s->active_tests, 1);
+    server_release(s, ss.reserved);
     server_conn_close(s, fd);
 }
