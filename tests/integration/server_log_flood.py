@@ -3,7 +3,8 @@
 
 3,000 connections from 127.0.0.1 to a server with --auth-key, a thousand of
 each: a hello and a close (the client that will not prove the key), an HTTP
-GET, and a wrong proof. The server logs the first --log-burst of a host's
+GET, and a wrong proof; then 2,000 to a server without a key (a hello and a
+close, an HTTP GET). The server logs the first --log-burst of a host's
 events in each 10 s window one line each and folds the rest into one
 summary line per window, written at the window's end or when the server
 stops. The log must hold a bounded number of lines (at most burst + 1 per
@@ -76,6 +77,57 @@ def counts(text):
     return out
 
 
+def classify(line):
+    """The kind of a line logged in full, as its summary would count it."""
+    if "authentication failed" in line:
+        return "authentication failed"
+    if "peer closed the control connection" in line:
+        return "closed before its test started"
+    if "refused:" in line:
+        return "bad greeting"
+    return line.split("closed: ")[-1]
+
+
+def flood(netab, srv, cases, auth_key=None):
+    """Runs EACH connections of every case, stops srv; returns the kinds counted in its log."""
+    try:
+        t0 = time.monotonic()
+        for i in range(len(cases) * EACH):
+            cases[i % len(cases)](srv.port)
+        elapsed = time.monotonic() - t0
+        # A real client is still served (its line is not rate-limited: it ran a test).
+        netab_run(netab, ["-c", "127.0.0.1", "-p", str(srv.port), "-t", "0.3"]
+                  + (["--auth-key", auth_key] if auth_key else []))
+    finally:
+        problem = srv.stop()
+    check(problem is None, "the server stops cleanly", problem)
+    total = len(cases) * EACH
+    lines = [x for x in srv.log_text().splitlines() if "netab-server:" in x]
+    peer = [x for x in lines if "peer=127.0.0.1:" in x and " test=" not in x]
+    sums = [m for m in (SUMMARY.search(x) for x in lines) if m]
+    folded = sum(int(m.group(1).replace(",", "")) for m in sums)
+    log(f"{total} refused connections in {elapsed:.1f} s: {len(lines)} log lines, "
+        f"{len(peer)} in full, {len(sums)} summaries folding {folded}")
+    for m in sums:
+        log("summary: " + m.group(0))
+    check_eq(len(peer) + folded, total, "every refused connection is logged or counted")
+    windows = int(elapsed // 10) + 2  # the flood began at some point in a window
+    check(len(peer) + len(sums) <= windows * (BURST + 1),
+          f"at most {BURST} full lines and one summary per 10 s window ({windows} windows)",
+          len(peer), len(sums))
+    check(len(sums) >= 1, "the folded connections are summarised")
+    kinds = {}
+    for m in sums:
+        for k, n in counts(m.group(2)).items():
+            kinds[k] = kinds.get(k, 0) + n
+    check_eq(sum(kinds.values()), folded, "the summaries' kinds add up to their counts")
+    for x in peer:
+        kinds[classify(x)] = kinds.get(classify(x), 0) + 1
+    check(any("test=tcp_stream" in x and "result=ok" in x for x in lines),
+          "the real client's test ran and is logged")
+    return kinds
+
+
 def body(netab):
     with tempfile.TemporaryDirectory() as d:
         key = os.path.join(d, "key")
@@ -83,47 +135,15 @@ def body(netab):
             f.write(secrets.token_bytes(32))
         os.chmod(key, 0o600)
         srv = Server(netab, extra=["--auth-key", key, "--log-burst", str(BURST)]).start()
-        try:
-            t0 = time.monotonic()
-            for i in range(3 * EACH):
-                (hello_and_close, http_get, wrong_proof)[i % 3](srv.port)
-            elapsed = time.monotonic() - t0
-            # A real client is still served (its line is not rate-limited: it ran a test).
-            netab_run(netab, ["-c", "127.0.0.1", "-p", str(srv.port), "-t", "0.3",
-                              "--auth-key", key])
-        finally:
-            problem = srv.stop()
-        check(problem is None, "the server stops cleanly", problem)
-        lines = [x for x in srv.log_text().splitlines() if "netab-server:" in x]
-        peer = [x for x in lines if "peer=127.0.0.1:" in x and " test=" not in x]
-        sums = [SUMMARY.search(x) for x in lines]
-        sums = [m for m in sums if m]
-        folded = sum(int(m.group(1).replace(",", "")) for m in sums)
-        log(f"{3 * EACH} refused connections in {elapsed:.1f} s: {len(lines)} log lines, "
-            f"{len(peer)} in full, {len(sums)} summaries folding {folded}")
-        for m in sums:
-            log("summary: " + m.group(0))
-        check_eq(len(peer) + folded, 3 * EACH, "every refused connection is logged or counted")
-        windows = int(elapsed // 10) + 2  # the flood began at some point in a window
-        check(len(peer) + len(sums) <= windows * (BURST + 1),
-              f"at most {BURST} full lines and one summary per 10 s window ({windows} windows)",
-              len(peer), len(sums))
-        check(len(sums) >= 1, "the folded connections are summarised")
-        kinds = {}
-        for m in sums:
-            for k, n in counts(m.group(2)).items():
-                kinds[k] = kinds.get(k, 0) + n
-        check_eq(sum(kinds.values()), folded, "a summary's kinds add up to its count")
-        for x in peer:
-            k = ("authentication failed" if "authentication failed" in x else
-                 "bad greeting" if "refused:" in x else x.split("closed: ")[-1])
-            kinds[k] = kinds.get(k, 0) + 1
+        kinds = flood(netab, srv, (hello_and_close, http_get, wrong_proof), key)
         # Hello-and-close is a client that would not prove the key: also "authentication failed".
-        check_eq(kinds.get("authentication failed", 0), 2 * EACH,
-                 "hello-and-close and wrong proofs: authentication failed, each counted")
-        check_eq(kinds.get("bad greeting", 0), EACH, "HTTP requests: a bad greeting, each counted")
-        check(any("test=tcp_stream" in x and "result=ok" in x for x in lines),
-              "the real client's test ran and is logged")
+        check_eq(kinds, {"authentication failed": 2 * EACH, "bad greeting": EACH},
+                 "with --auth-key: each connection counted under its kind")
+    # Without a key, a hello and a close is a client gone before its test.
+    srv = Server(netab, extra=["--log-burst", str(BURST)]).start()
+    kinds = flood(netab, srv, (hello_and_close, http_get))
+    check_eq(kinds, {"closed before its test started": EACH, "bad greeting": EACH},
+             "without a key: each connection counted under its kind")
 
 
 if __name__ == "__main__":
