@@ -9,7 +9,7 @@ events in each 10 s window one line each and folds the rest into one
 summary line per window, written at the window's end or when the server
 stops. The log must hold a bounded number of lines (at most burst + 1 per
 window the flood spanned), the full lines and the summaries' counts must
-add up to exactly 3,000, each kind counted as often as it was caused, and
+add up to exactly the connections, each kind counted as often as it was caused, and
 each refused client that waited for an answer got one naming the reason.
 The server then still serves a real test.
 """
