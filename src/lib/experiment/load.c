@@ -20,6 +20,11 @@
 
 void exp_err(struct exp_ctx *c, const yaml_node_t *n, const char *fmt, ...)
 {
+    /* Past the cap an error is only counted: no time spent on its text (aliases repeat them). */
+    if (c->errs->n >= EXP_ERRORS_MAX) {
+        c->errs->dropped++;
+        return;
+    }
     char msg[NB_ERRLEN];
     va_list ap;
     va_start(ap, fmt);
@@ -113,7 +118,9 @@ bool exp_map_fields(struct exp_ctx *c, yaml_node_t *map, const char *where,
         size_t i = 0;
         while (i < n && strcmp(names[i], name))
             i++;
-        if (i == n) {
+        if (i == n && c->errs->n >= EXP_ERRORS_MAX) {
+            c->errs->dropped++; /* as exp_err() would, without the suggestion's cost */
+        } else if (i == n) {
             const char *s = exp_suggest(name, names, n);
             char hint[96] = "";
             if (s)
