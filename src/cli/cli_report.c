@@ -312,7 +312,8 @@ static int draw_figures(const struct creport *r, const struct report_args *a)
     char err[NB_ERRLEN * 2];
     size_t n = 0;
     const char *ext = a->fig_ext ? a->fig_ext : "png";
-    if (creport_plot_dir(r, a->fig.path, ext, a->fig.width, a->fig.height, &n, err, sizeof(err))) {
+    if (creport_plot_dir(r, a->fig.path, ext, a->fig.width, a->fig.height, stderr, &n, err,
+                         sizeof(err))) {
         fprintf(stderr, "netab report: %s\n", err);
         return -1;
     }

@@ -33,6 +33,8 @@ static const char server_usage[] =
     "      --liveness-timeout MS  a running test's silent client is gone (default 5000)\n"
     "      --max-conn-per-addr N  connections in their handshake per host (default 8)\n"
     "      --max-pending N      connections in their handshake in all (default 256)\n"
+    "      --log-burst N        log lines one host's refused connections may cause in\n"
+    "                           10 s before they are counted in a summary (default 10)\n"
     "      --max-test-memory SIZE  stream memory one test may cost (default 256M)\n"
     "      --max-memory SIZE    stream memory all running tests may cost (default 1G)\n"
     "      --port-file FILE     write the bound port to FILE once listening\n"
@@ -57,6 +59,7 @@ enum {
     OPT_MAX_DURATION,
     OPT_MAX_STREAMS,
     OPT_IDLE,
+    OPT_LOG_BURST,
     OPT_LOGFILE,
     OPT_PIDFILE,
     OPT_PORTFILE,
@@ -83,6 +86,7 @@ static const struct option server_options[] = {
     {"liveness-timeout", required_argument, NULL, OPT_LIVENESS},
     {"max-conn-per-addr", required_argument, NULL, OPT_PER_ADDR},
     {"max-pending", required_argument, NULL, OPT_PENDING},
+    {"log-burst", required_argument, NULL, OPT_LOG_BURST},
     {"max-test-memory", required_argument, NULL, OPT_TEST_MEMORY},
     {"max-memory", required_argument, NULL, OPT_MEMORY},
     {"auth-key", required_argument, NULL, OPT_AUTH_KEY},
@@ -155,6 +159,11 @@ int cli_server_parse(int argc, char **argv, struct server_opts *o)
             if (!optval_int("--max-pending", optarg, 1, 100000, &v, err, sizeof(err)))
                 return cli_usage_error("server", "%s", err);
             o->cfg.max_pending = (int)v;
+            break;
+        case OPT_LOG_BURST:
+            if (!optval_int("--log-burst", optarg, 1, 1000000, &v, err, sizeof(err)))
+                return cli_usage_error("server", "%s", err);
+            o->cfg.log_burst = (int)v;
             break;
         case OPT_TEST_MEMORY:
         case OPT_MEMORY:

@@ -1,6 +1,7 @@
 #include "engine/params.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -168,6 +169,11 @@ static int get_num(const json_t *obj, const char *key, double *out, char *err, s
     return 0;
 }
 
+/*
+ * An integer parameter that fits its field (0..max). The field's own range
+ * is params_validate()'s to check, so that a value out of it gets one
+ * sentence whichever side it falls on (129 and 0 streams alike).
+ */
 static int get_uint(const json_t *obj, const char *key, uint64_t max, uint64_t *out, char *err,
                     size_t errlen)
 {
@@ -257,30 +263,30 @@ int params_from_json(const json_t *obj, struct test_params *p, char *err, size_t
         (rc = get_bool(obj, "gso", &p->gso, err, errlen)) ||
         (rc = get_bool(obj, "gro", &p->gro, err, errlen)) ||
         (rc = get_bool(obj, "linger0", &p->linger0, err, errlen)) ||
-        (rc = get_uint(obj, "rate", 400ull * 1000 * 1000 * 1000, &p->rate_bps, err, errlen)))
+        (rc = get_uint(obj, "rate", UINT64_MAX >> 2, &p->rate_bps, err, errlen)))
         return rc;
-    if ((rc = get_uint(obj, "req_size", PARAMS_MAX_RR_SIZE, &u, err, errlen)))
+    if ((rc = get_uint(obj, "req_size", UINT32_MAX, &u, err, errlen)))
         return rc;
     p->req_size = (uint32_t)u;
-    if ((rc = get_uint(obj, "resp_size", PARAMS_MAX_RR_SIZE, &u, err, errlen)))
+    if ((rc = get_uint(obj, "resp_size", UINT32_MAX, &u, err, errlen)))
         return rc;
     p->resp_size = (uint32_t)u;
-    if ((rc = get_uint(obj, "outstanding", PARAMS_MAX_OUTSTANDING, &u, err, errlen)))
+    if ((rc = get_uint(obj, "outstanding", INT_MAX, &u, err, errlen)))
         return rc;
     p->outstanding = (int)u;
-    if ((rc = get_uint(obj, "rr_timeout_ms", 60000, &u, err, errlen)))
+    if ((rc = get_uint(obj, "rr_timeout_ms", UINT32_MAX, &u, err, errlen)))
         return rc;
     p->rr_timeout_ms = (uint32_t)u;
-    if ((rc = get_uint(obj, "streams", PARAMS_MAX_STREAMS, &u, err, errlen)))
+    if ((rc = get_uint(obj, "streams", INT_MAX, &u, err, errlen)))
         return rc;
     p->streams = (int)u;
-    if ((rc = get_uint(obj, "block", PARAMS_MAX_BLOCK, &u, err, errlen)))
+    if ((rc = get_uint(obj, "block", UINT32_MAX, &u, err, errlen)))
         return rc;
     p->block = (uint32_t)u;
     if ((rc = get_uint(obj, "sockbuf", UINT32_MAX, &u, err, errlen)))
         return rc;
     p->sockbuf = (uint32_t)u;
-    if ((rc = get_uint(obj, "mss", 65535, &u, err, errlen)))
+    if ((rc = get_uint(obj, "mss", UINT32_MAX, &u, err, errlen)))
         return rc;
     p->mss = (uint32_t)u;
     json_t *cpu = json_object_get(obj, "server_cpu");

@@ -189,15 +189,23 @@ struct udp_slot {
     uint64_t sent_ns;
 };
 
-static int udp_send_request(struct stream *s, char *buf, struct udp_slot *slot, uint64_t seq)
+/*
+ * Sends request seq in slot. Returns whether it went; a hard failure's
+ * errno is kept in *send_err, so that a stream whose every request fails
+ * says why as udp_stream does ("send: Operation not permitted").
+ */
+static bool udp_send_request(struct stream *s, char *buf, struct udp_slot *slot, uint64_t seq,
+                             int *send_err)
 {
     slot->seq = seq;
     slot->sent_ns = clock_now_ns();
     udp_wire_put(buf, (uint32_t)s->id, seq, slot->sent_ns);
     ssize_t n = send(s->fd, buf, s->params->req_size, 0);
-    if (n < 0 && errno != EAGAIN && errno != ENOBUFS && errno != ECONNREFUSED)
-        return -errno;
-    return 0;
+    if (n < 0 && errno != EAGAIN && errno != ENOBUFS && errno != ECONNREFUSED) {
+        *send_err = errno;
+        return false;
+    }
+    return true;
 }
 
 static void udp_client(struct stream *s, char *buf)
@@ -209,20 +217,21 @@ static void udp_client(struct stream *s, char *buf)
     bool *active = calloc((size_t)k, sizeof(bool));
     char *rbuf = buf + 65536;
     uint64_t tx = 0, bytes = 0, next_seq = 0, stop_ns = 0, last_ns = 0;
+    int send_err = EIO;
     if (!slots || !active) {
         stream_fail(s, ENOMEM, "slots");
         goto out;
     }
     /* Slot i carries sequence numbers i, i+k, i+2k...: seq % k finds the slot. */
     for (int i = 0; i < k; i++) {
-        active[i] = udp_send_request(s, buf, &slots[i], (uint64_t)i) == 0;
+        active[i] = udp_send_request(s, buf, &slots[i], (uint64_t)i, &send_err);
         next_seq = (uint64_t)i + 1;
     }
     int inflight = 0;
     for (int i = 0; i < k; i++)
         inflight += active[i];
     if (!inflight) {
-        stream_fail(s, EIO, "no request could be sent");
+        stream_fail(s, send_err, "send");
         goto out;
     }
     while (inflight > 0 && !aborted(s)) {
@@ -246,7 +255,7 @@ static void udp_client(struct stream *s, char *buf)
                     inflight--;
                     if (!stopping(s)) {
                         uint64_t seq = slots[i].seq + (uint64_t)k;
-                        active[i] = udp_send_request(s, buf, &slots[i], seq) == 0;
+                        active[i] = udp_send_request(s, buf, &slots[i], seq, &send_err);
                         inflight += active[i];
                     }
                 } else if (slots[i].sent_ns + timeout_ns < soonest) {
@@ -275,14 +284,14 @@ static void udp_client(struct stream *s, char *buf)
         active[i] = false;
         inflight--;
         if (!stopping(s)) {
-            active[i] = udp_send_request(s, buf, &slots[i], seq + (uint64_t)k) == 0;
+            active[i] = udp_send_request(s, buf, &slots[i], seq + (uint64_t)k, &send_err);
             inflight += active[i];
         }
     }
     (void)next_seq;
     /* Every slot fell silent before the stop: sends failed for good, say so. */
     if (!inflight && !stopping(s) && !aborted(s))
-        stream_fail(s, EIO, "every request failed to send");
+        stream_fail(s, send_err, "send");
 out:
     /*
      * After the stop, waiting out the timeout of a request whose response

@@ -30,6 +30,18 @@ const char *const *exp_key_names(size_t *n);
 int exp_key_check(const struct exp_key *k, const char *val, char *canon, size_t canonlen, char *err,
                   size_t errlen);
 
+/* Shape limits (docs/experiment.md), checked by exp_check_shape() before the document is built. */
+#define EXP_MAX_DEPTH 64      /* lists and mappings inside each other */
+#define EXP_MAX_ANCHORS 256   /* &name in one file */
+#define EXP_MAX_NODES 1000000 /* values, each alias counted as the values it stands for */
+
+/*
+ * Checks buf against the shape limits on libyaml's events, stopping at the
+ * first event past one; a syntax error is left to the loader. Returns 0,
+ * -EINVAL (one error added, with its line and column) or -ENOMEM.
+ */
+int exp_check_shape(const char *buf, size_t len, struct exp_errors *errs);
+
 /* The state of one load: the YAML document, the error list and whether memory ran out. */
 struct exp_ctx {
     yaml_document_t *doc;

@@ -20,6 +20,11 @@
 
 void exp_err(struct exp_ctx *c, const yaml_node_t *n, const char *fmt, ...)
 {
+    /* Past the cap an error is only counted: no time spent on its text (aliases repeat them). */
+    if (c->errs->n >= EXP_ERRORS_MAX) {
+        c->errs->dropped++;
+        return;
+    }
     char msg[NB_ERRLEN];
     va_list ap;
     va_start(ap, fmt);
@@ -113,7 +118,9 @@ bool exp_map_fields(struct exp_ctx *c, yaml_node_t *map, const char *where,
         size_t i = 0;
         while (i < n && strcmp(names[i], name))
             i++;
-        if (i == n) {
+        if (i == n && c->errs->n >= EXP_ERRORS_MAX) {
+            c->errs->dropped++; /* as exp_err() would, without the suggestion's cost */
+        } else if (i == n) {
             const char *s = exp_suggest(name, names, n);
             char hint[96] = "";
             if (s)
@@ -333,6 +340,8 @@ int experiment_load_buffer(const char *buf, size_t len, struct experiment **out,
     int err = 0;
 
     *out = NULL;
+    if ((err = exp_check_shape(buf, len, errs)))
+        return err;
     if (!yaml_parser_initialize(&parser))
         return -ENOMEM;
     yaml_parser_set_input_string(&parser, (const unsigned char *)buf, len);

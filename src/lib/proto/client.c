@@ -53,6 +53,24 @@ static uint64_t deadline(const struct client *c)
 }
 
 /*
+ * rc of a control message sent or received while the client did `doing`:
+ * a connection the server closed or reset (-ECONNRESET, -EPIPE) is
+ * reported naming the server and the phase, not as a bare "peer closed the
+ * control connection (0 of 4 bytes ...)". Returns rc.
+ */
+static int control_lost(struct client *c, int rc, const char *doing)
+{
+    if (rc != -ECONNRESET && rc != -EPIPE)
+        return rc;
+    const char *h = c->cfg->host;
+    bool v6 = strchr(h, ':') != NULL;
+    return err_set(c->res->error, sizeof(c->res->error), -rc,
+                   "the server %s%s%s:%u closed the control connection %s (it stopped, crashed "
+                   "or dropped this test)",
+                   v6 ? "[" : "", h, v6 ? "]" : "", c->cfg->port, doing);
+}
+
+/*
  * Receives a message of the given type; an error message becomes the
  * result's error. Heartbeats still in flight from the server are skipped.
  */
@@ -151,11 +169,12 @@ static int handshake(struct client *c)
      */
     json_t *m = json_pack("{s:s, s:o, s:b, s:i}", "type", "start", "params", params_to_json(c->p),
                           "heartbeat", 1, "result_max", FRAME_RESULT_MAX);
-    rc = frame_send(c->ctl, m, deadline(c), err, len);
+    rc = control_lost(c, frame_send(c->ctl, m, deadline(c), err, len),
+                      "before it accepted the test");
     json_decref(m);
     if (rc)
         return rc;
-    rc = expect(c, "accept", &m);
+    rc = control_lost(c, expect(c, "accept", &m), "before it accepted the test");
     if (rc)
         return rc;
     /* An authenticated session's cookie is derived by both ends; it is not sent. */
@@ -349,15 +368,18 @@ static int drive(struct client *c, struct stream_set *set, struct window *w)
         if (serr) {
             /* The server may have ended the test on purpose: its reason beats our broken pipe. */
             struct pollfd pfd = {.fd = c->ctl, .events = POLLIN};
-            if (poll(&pfd, 1, 500) > 0 && (rc = check_control(c)))
+            if (poll(&pfd, 1, 500) > 0 &&
+                (rc = control_lost(c, check_control(c), "while the test ran")))
                 break;
             rc = err_set(c->res->error, sizeof(c->res->error), EIO, "%s", serr);
             break;
         }
-        if ((rc = check_control(c)))
+        if ((rc = control_lost(c, check_control(c), "while the test ran")))
             break;
-        if ((rc = heartbeat_tick(&c->hb, c->ctl, "server", clock_now_ns(), c->res->error,
-                                 sizeof(c->res->error))))
+        if ((rc = control_lost(c,
+                               heartbeat_tick(&c->hb, c->ctl, "server", clock_now_ns(),
+                                              c->res->error, sizeof(c->res->error)),
+                               "while the test ran")))
             break;
     }
     free(st.lat_prev);
@@ -408,7 +430,7 @@ static int await_ready(struct client *c, int *udp_fds)
         }
         free(udp_fds);
     }
-    return expect(c, "ready", NULL);
+    return control_lost(c, expect(c, "ready", NULL), "while it prepared the test");
 }
 
 /* The "stop" message; UDP tests add each stream's sent count so the server knows what is lost. */
@@ -476,11 +498,13 @@ static int run_streams(struct client *c, int *fds, bool *server_sends, int n)
         uint64_t end = deadline(c);
         while (!rc && !stream_set_senders_done(&set) && clock_now_ns() < end) {
             usleep(1000);
-            rc = heartbeat_tick(&c->hb, c->ctl, "server", clock_now_ns(), err, len);
+            rc = control_lost(c, heartbeat_tick(&c->hb, c->ctl, "server", clock_now_ns(), err, len),
+                              "as the test ended");
         }
         if (!rc) {
             json_t *stop = stop_message(&set);
-            rc = frame_send(c->ctl, stop, deadline(c), err, len);
+            rc = control_lost(c, frame_send(c->ctl, stop, deadline(c), err, len),
+                              "as the test ended");
             json_decref(stop);
         }
     }
@@ -504,7 +528,7 @@ static int run_streams(struct client *c, int *fds, bool *server_sends, int n)
 static int receive_result(struct client *c, int n)
 {
     json_t *m = NULL;
-    int rc = expect(c, "result", &m);
+    int rc = control_lost(c, expect(c, "result", &m), "before it sent the test's result");
     if (rc)
         return rc;
     rc = side_report_from_json(json_object_get(m, "side"), n, &c->res->remote, c->res->error,

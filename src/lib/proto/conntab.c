@@ -59,7 +59,7 @@ int conntab_count(struct conntab *t, const struct sockaddr_storage *addr)
     return n;
 }
 
-int conntab_shed_oldest(struct conntab *t, const struct sockaddr_storage *addr,
+int conntab_shed_oldest(struct conntab *t, const struct sockaddr_storage *addr, const char *why,
                         struct conn_slot *out)
 {
     int best = -1;
@@ -70,10 +70,14 @@ int conntab_shed_oldest(struct conntab *t, const struct sockaddr_storage *addr,
             best = i;
     if (best >= 0) {
         t->slots[best].shed = true;
+        t->slots[best].why = why;
         *out = t->slots[best];
-        /* Under the lock, so the fd cannot have been closed and reused by its thread. */
+        /*
+         * Under the lock, so the fd cannot have been closed and reused by its
+         * thread. Reading only: the thread wakes and still sends the reason.
+         */
         if (t->slots[best].in_thread)
-            shutdown(t->slots[best].fd, SHUT_RDWR);
+            shutdown(t->slots[best].fd, SHUT_RD);
     }
     pthread_mutex_unlock(&t->lock);
     return best >= 0 ? 0 : -ENOENT;
@@ -122,11 +126,6 @@ static void set_thread(struct conn_slot *c)
     c->in_thread = true;
 }
 
-static void set_proven(struct conn_slot *c)
-{
-    c->proven = true;
-}
-
 static void set_free(struct conn_slot *c)
 {
     c->fd = -1;
@@ -137,9 +136,20 @@ void conntab_to_thread(struct conntab *t, int fd)
     with_slot(t, fd, set_thread);
 }
 
-void conntab_prove(struct conntab *t, int fd)
+int conntab_prove(struct conntab *t, int fd)
 {
-    with_slot(t, fd, set_proven);
+    int rc = 0;
+    pthread_mutex_lock(&t->lock);
+    for (int i = 0; i < t->cap; i++)
+        if (t->slots[i].fd == fd) {
+            if (t->slots[i].shed)
+                rc = -ECONNABORTED;
+            else
+                t->slots[i].proven = true;
+            break;
+        }
+    pthread_mutex_unlock(&t->lock);
+    return rc;
 }
 
 void conntab_remove(struct conntab *t, int fd)
@@ -167,6 +177,33 @@ bool conntab_is_shed(struct conntab *t, int fd)
         }
     pthread_mutex_unlock(&t->lock);
     return shed;
+}
+
+const char *conntab_shed_reason(struct conntab *t, int fd)
+{
+    const char *why = NULL;
+    pthread_mutex_lock(&t->lock);
+    for (int i = 0; i < t->cap; i++)
+        if (t->slots[i].fd == fd) {
+            why = t->slots[i].shed ? t->slots[i].why : NULL;
+            break;
+        }
+    pthread_mutex_unlock(&t->lock);
+    return why;
+}
+
+int conntab_addr(struct conntab *t, int fd, struct sockaddr_storage *out)
+{
+    int rc = -ENOENT;
+    pthread_mutex_lock(&t->lock);
+    for (int i = 0; i < t->cap; i++)
+        if (t->slots[i].fd == fd) {
+            *out = t->slots[i].addr;
+            rc = 0;
+            break;
+        }
+    pthread_mutex_unlock(&t->lock);
+    return rc;
 }
 
 bool conntab_loop_owned(struct conntab *t, int fd)

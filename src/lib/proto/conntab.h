@@ -19,10 +19,11 @@
 #include "util/err.h"
 
 struct conn_slot {
-    int fd;         /* -1: free */
-    bool in_thread; /* owned by a session thread: shed with shutdown(), not close() */
-    bool proven;    /* its test started: not counted, not shed */
-    bool shed;      /* already told to go: not counted again */
+    int fd;          /* -1: free */
+    bool in_thread;  /* owned by a session thread: shed with shutdown(), not close() */
+    bool proven;     /* its test started: not counted, not shed */
+    bool shed;       /* already told to go: not counted again */
+    const char *why; /* a shed one: the sentence it is told (a string literal) */
     uint64_t accepted_ns;
     uint64_t deadline_ns; /* loop-owned: the first message must be whole by then */
     struct sockaddr_storage addr;
@@ -47,11 +48,13 @@ int conntab_count(struct conntab *t, const struct sockaddr_storage *addr);
 
 /*
  * The oldest unproven, unshed connection (of addr's host, or of any when
- * addr is NULL), marked shed; copied into *out. A thread-owned one is shut
- * down here (its thread wakes, logs and closes it); a loop-owned one is the
- * caller's to close. Returns 0 or -ENOENT.
+ * addr is NULL), marked shed with the sentence why; copied into *out. A
+ * thread-owned one is shut down for reading here, so its thread wakes from
+ * any wait on the peer and can still write: it sends why, logs and closes
+ * (conntab_shed_reason()). A loop-owned one is the caller's to tell and
+ * close. Returns 0 or -ENOENT.
  */
-int conntab_shed_oldest(struct conntab *t, const struct sockaddr_storage *addr,
+int conntab_shed_oldest(struct conntab *t, const struct sockaddr_storage *addr, const char *why,
                         struct conn_slot *out);
 
 /* Loop-owned connections past their deadline, marked shed: up to max fds into out. */
@@ -63,8 +66,12 @@ int conntab_loop_fds(struct conntab *t, const struct sockaddr_storage *addr, int
 /* Marks fd as handed to a session thread. */
 void conntab_to_thread(struct conntab *t, int fd);
 
-/* Marks fd proven: its test started. */
-void conntab_prove(struct conntab *t, int fd);
+/*
+ * Marks fd proven: its test is admitted, and from now on never shed.
+ * Returns 0, or -ECONNABORTED when fd was shed before (it stays unproven;
+ * conntab_shed_reason() says why), so a test is admitted or shed, never both.
+ */
+NB_MUST_CHECK int conntab_prove(struct conntab *t, int fd);
 
 /* Removes fd; call before closing it, so a reused fd number is never shed. */
 void conntab_remove(struct conntab *t, int fd);
@@ -74,6 +81,12 @@ void conntab_shutdown_threads(struct conntab *t);
 
 /* True when fd is in the table and was shed. */
 bool conntab_is_shed(struct conntab *t, int fd);
+
+/* The sentence fd was shed with, or NULL when it is not in the table or not shed. */
+const char *conntab_shed_reason(struct conntab *t, int fd);
+
+/* Copies fd's peer address into *out. Returns 0, or -ENOENT when fd is not in the table. */
+int conntab_addr(struct conntab *t, int fd, struct sockaddr_storage *out);
 
 /* True when fd is in the table and owned by the event loop. */
 bool conntab_loop_owned(struct conntab *t, int fd);

@@ -44,6 +44,7 @@ void server_config_defaults(struct server_config *cfg)
     cfg->liveness_timeout_ms = 5000;
     cfg->max_conn_per_addr = 8;
     cfg->max_pending = 256;
+    cfg->log_burst = 10;
     cfg->max_test_memory = 256ull << 20;
     cfg->max_memory = 1024ull << 20;
     cfg->log = stderr;
@@ -90,6 +91,7 @@ int server_open(struct server **out, const struct server_config *cfg, char *err,
     atomic_init(&s->memory, 0);
     registry_init(&s->registry);
     pthread_mutex_init(&s->log_lock, NULL);
+    loglimit_init(&s->loglimit, cfg->log_burst);
     *out = s;
     return 0;
 }
@@ -134,30 +136,79 @@ void server_log(struct server *s, const char *fmt, ...)
     pthread_mutex_unlock(&s->log_lock);
 }
 
+void server_log_peer(struct server *s, const struct sockaddr_storage *addr, const char *kind,
+                     const char *fmt, ...)
+{
+    char summary[1024], line[1024];
+    bool full = loglimit_event(&s->loglimit, addr, kind, clock_now_ns(), summary, sizeof(summary));
+    if (summary[0])
+        server_log(s, "%s", summary);
+    if (!full)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof(line), fmt, ap);
+    va_end(ap);
+    server_log(s, "%s", line);
+}
+
+/* Writes the summaries of the rate limits whose window ended (all of them when all). */
+static void log_summaries(struct server *s, bool all)
+{
+    char summary[1024];
+    while (loglimit_due(&s->loglimit, clock_now_ns(), all, summary, sizeof(summary)))
+        server_log(s, "%s", summary);
+}
+
 void server_conn_close(struct server *s, int fd)
 {
     conntab_remove(&s->conns, fd);
+    /*
+     * Unread input would make close() send a reset, which can destroy the
+     * error message just sent before the peer reads it: take what is there.
+     */
+    char sink[4096];
+    for (int i = 0; i < 16 && recv(fd, sink, sizeof(sink), MSG_DONTWAIT) > 0; i++)
+        ;
     close(fd);
 }
 
 /*
  * Best effort: an error frame to a connection about to be closed (never
  * blocks). A connection that began a data header gets nothing: data
- * connections carry no control frames.
+ * connections carry no control frames. Returns whether the frame was sent
+ * whole.
  */
-static void say_error(int fd, const char *text)
+static bool say_error(int fd, const char *text)
 {
     uint8_t first[4];
     if (recv(fd, first, sizeof(first), MSG_PEEK | MSG_DONTWAIT) == (ssize_t)sizeof(first) &&
         datahdr_is_data(first))
-        return;
+        return false;
     json_t *m = msg_error("%s", text);
     uint8_t *buf = NULL;
     size_t len = 0;
+    bool sent = false;
     if (m && frame_encode(m, &buf, &len) == 0)
-        (void)!send(fd, buf, len, MSG_DONTWAIT | MSG_NOSIGNAL);
+        sent = send(fd, buf, len, MSG_DONTWAIT | MSG_NOSIGNAL) == (ssize_t)len;
     free(buf);
     json_decref(m);
+    return sent;
+}
+
+/*
+ * fd's peer for the log: its address from the table (it may have reset, so
+ * getpeername() could fail) and its name. Returns the address, or NULL.
+ */
+static const struct sockaddr_storage *peer_of(struct server *s, int fd,
+                                              struct sockaddr_storage *addr, char *name, size_t len)
+{
+    if (conntab_addr(&s->conns, fd, addr)) {
+        snprintf(name, len, "?");
+        return NULL;
+    }
+    sock_addr_name((const struct sockaddr *)addr, name, len);
+    return addr;
 }
 
 /* Closes a connection the event loop owns. */
@@ -167,32 +218,21 @@ static void loop_close(struct server *s, int fd)
     server_conn_close(s, fd);
 }
 
-/* Logs a shed connection, at most one line a second under a flood. */
-static void log_shed(struct server *s, const struct conn_slot *c, const char *why)
+/*
+ * Sheds one connection chosen by conntab (kind: its label in the log's
+ * summaries): a loop-owned one is told why, logged and closed here; a
+ * thread-owned one was woken by conntab_shed_oldest(), and its thread tells,
+ * logs and closes it.
+ */
+static void shed(struct server *s, const struct conn_slot *c, const char *kind)
 {
-    uint64_t now = clock_now_ns();
-    if (s->shed_logged_ns && now - s->shed_logged_ns < 1000000000ull) {
-        s->shed_quiet++;
+    if (c->in_thread)
         return;
-    }
+    bool told = say_error(c->fd, c->why);
     char peer[80];
     sock_addr_name((const struct sockaddr *)&c->addr, peer, sizeof(peer));
-    if (s->shed_quiet)
-        server_log(s, "peer=%s closed: %s (and %d more connections shed in the last second)", peer,
-                   why, s->shed_quiet);
-    else
-        server_log(s, "peer=%s closed: %s", peer, why);
-    s->shed_logged_ns = now;
-    s->shed_quiet = 0;
-}
-
-/* Sheds one connection chosen by conntab: says why, then closes or wakes its thread. */
-static void shed(struct server *s, const struct conn_slot *c, const char *why)
-{
-    log_shed(s, c, why);
-    if (c->in_thread)
-        return; /* conntab_shed_oldest() woke its thread, which logs and closes */
-    say_error(c->fd, why);
+    server_log_peer(s, &c->addr, kind, "peer=%s closed: %s%s", peer, c->why,
+                    told ? "" : " (the peer could not be told)");
     loop_close(s, c->fd);
 }
 
@@ -201,11 +241,16 @@ static void serve_data(struct server *s, int fd)
 {
     uint8_t buf[DATAHDR_LEN];
     char peer[80];
-    sock_peer_name(fd, peer, sizeof(peer));
+    struct sockaddr_storage addr;
+    socklen_t alen = sizeof(addr);
+    if (getpeername(fd, (struct sockaddr *)&addr, &alen))
+        addr.ss_family = AF_UNSPEC;
+    sock_addr_name((const struct sockaddr *)&addr, peer, sizeof(peer));
     struct datahdr h;
     ssize_t n = recv(fd, buf, sizeof(buf), MSG_DONTWAIT);
     if (n != (ssize_t)sizeof(buf) || datahdr_decode(buf, &h)) {
-        server_log(s, "peer=%s rejected data connection: incomplete or malformed header", peer);
+        server_log_peer(s, &addr, "rejected data connection",
+                        "peer=%s rejected data connection: incomplete or malformed header", peer);
         loop_close(s, fd);
         return;
     }
@@ -213,10 +258,11 @@ static void serve_data(struct server *s, int fd)
     conntab_remove(&s->conns, fd);
     int rc = registry_attach(&s->registry, &h, fd);
     if (rc) {
-        server_log(s, "peer=%s rejected data connection: %s", peer,
-                   rc == -ENOENT   ? "unknown cookie"
-                   : rc == -EEXIST ? "stream already connected"
-                                   : "bad stream index or direction");
+        server_log_peer(s, &addr, "rejected data connection",
+                        "peer=%s rejected data connection: %s", peer,
+                        rc == -ENOENT   ? "unknown cookie"
+                        : rc == -EEXIST ? "stream already connected"
+                                        : "bad stream index or direction");
         close(fd);
     }
 }
@@ -248,9 +294,12 @@ static void spawn_session(struct server *s, int fd)
 {
     epoll_ctl(s->epoll_fd, EPOLL_CTL_DEL, fd, NULL);
     if (atomic_load(&s->threads) >= SERVER_MAX_CONN_THREADS) {
-        say_error(fd, "server is busy: too many connections at once; try again later");
-        server_log(s, "cannot start a thread for a new connection: %d running",
-                   SERVER_MAX_CONN_THREADS);
+        bool told = say_error(fd, "server is busy: too many connections at once; try again later");
+        struct sockaddr_storage a;
+        char peer[80];
+        server_log_peer(s, peer_of(s, fd, &a, peer, sizeof(peer)), "no thread for it",
+                        "peer=%s closed: no thread for a new connection: %d running%s", peer,
+                        SERVER_MAX_CONN_THREADS, told ? "" : " (the peer could not be told)");
         server_conn_close(s, fd);
         return;
     }
@@ -290,9 +339,11 @@ static void progress(struct server *s, int fd)
     uint8_t first[4];
     ssize_t n = recv(fd, first, sizeof(first), MSG_PEEK | MSG_DONTWAIT);
     if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR)) {
+        struct sockaddr_storage a;
         char peer[80];
-        sock_peer_name(fd, peer, sizeof(peer));
-        server_log(s, "peer=%s closed: disconnected before its first message", peer);
+        server_log_peer(s, peer_of(s, fd, &a, peer, sizeof(peer)),
+                        "disconnected before its first message",
+                        "peer=%s closed: disconnected before its first message", peer);
         loop_close(s, fd);
         return;
     }
@@ -330,13 +381,11 @@ static void make_room(struct server *s, const struct sockaddr_storage *addr)
             progress(s, fds[i]);
     }
     while (conntab_count(&s->conns, addr) >= s->cfg.max_conn_per_addr &&
-           conntab_shed_oldest(&s->conns, addr, &victim) == 0)
-        shed(s, &victim, "too many connections from your address (--max-conn-per-addr)");
+           conntab_shed_oldest(&s->conns, addr, SERVER_SHED_PER_ADDR, &victim) == 0)
+        shed(s, &victim, "shed (--max-conn-per-addr)");
     while (conntab_count(&s->conns, NULL) >= s->cfg.max_pending &&
-           conntab_shed_oldest(&s->conns, NULL, &victim) == 0)
-        shed(s, &victim,
-             "server has too many connections in their handshake (--max-pending); "
-             "yours was the oldest");
+           conntab_shed_oldest(&s->conns, NULL, SERVER_SHED_PENDING, &victim) == 0)
+        shed(s, &victim, "shed (--max-pending)");
 }
 
 /* Accepts one connection. Returns false when none was waiting. */
@@ -347,7 +396,8 @@ static bool accept_one(struct server *s)
     int fd = accept4(s->listen_fd, (struct sockaddr *)&addr, &alen, SOCK_CLOEXEC | SOCK_NONBLOCK);
     if (fd < 0) {
         if (errno == EMFILE || errno == ENFILE) {
-            server_log(s, "out of file descriptors: %s", strerror(errno));
+            server_log_peer(s, NULL, "out of file descriptors", "out of file descriptors: %s",
+                            strerror(errno));
             usleep(100000);
         }
         return false;
@@ -365,7 +415,12 @@ static bool accept_one(struct server *s)
      */
     struct epoll_event ev = {.events = EPOLLIN | EPOLLRDHUP | EPOLLET, .data.fd = fd};
     if (conntab_add(&s->conns, fd, &addr, now, now + (uint64_t)s->cfg.idle_timeout_ms * 1000000)) {
-        say_error(fd, "server is busy: too many connections at once; try again later");
+        bool told = say_error(fd, "server is busy: too many connections at once; try again later");
+        char peer[80];
+        sock_addr_name((const struct sockaddr *)&addr, peer, sizeof(peer));
+        server_log_peer(s, &addr, "connection table full",
+                        "peer=%s closed: the connection table is full%s", peer,
+                        told ? "" : " (the peer could not be told)");
         close(fd);
         return true;
     }
@@ -383,10 +438,14 @@ static void expire(struct server *s)
     int fds[64];
     int n = conntab_expired(&s->conns, clock_now_ns(), fds, 64);
     for (int i = 0; i < n; i++) {
+        struct sockaddr_storage a;
         char peer[80];
-        sock_peer_name(fds[i], peer, sizeof(peer));
-        server_log(s, "peer=%s closed: silent before its first message", peer);
-        say_error(fds[i], "no complete first message within the idle timeout (--idle-timeout)");
+        bool told =
+            say_error(fds[i], "no complete first message within the idle timeout (--idle-timeout)");
+        server_log_peer(s, peer_of(s, fds[i], &a, peer, sizeof(peer)),
+                        "silent before its first message",
+                        "peer=%s closed: silent before its first message%s", peer,
+                        told ? "" : " (the peer could not be told)");
         loop_close(s, fds[i]);
     }
 }
@@ -423,8 +482,10 @@ int server_run(struct server *s)
             }
         }
         expire(s);
+        log_summaries(s, false);
     }
     drain(s);
+    log_summaries(s, true);
     return s->cfg.one_off ? atomic_load(&s->last_status) : 0;
 }
 
@@ -439,6 +500,7 @@ void server_free(struct server *s)
         return;
     registry_destroy(&s->registry);
     conntab_destroy(&s->conns);
+    loglimit_destroy(&s->loglimit);
     pthread_mutex_destroy(&s->log_lock);
     free(s);
 }

@@ -28,6 +28,7 @@ struct server_config {
     int liveness_timeout_ms;  /* a running test's client silent this long is gone */
     int max_conn_per_addr;    /* unproven connections from one host; more shed the oldest */
     int max_pending;          /* unproven connections in all; more shed the oldest */
+    int log_burst;            /* lines one host may cause per 10 s before summaries (loglimit.h) */
     uint64_t max_test_memory; /* bytes of stream buffers one test may cost */
     uint64_t max_memory;      /* bytes of stream buffers all running tests may cost */
     bool one_off;             /* exit after one test */

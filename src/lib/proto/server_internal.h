@@ -6,8 +6,14 @@
 #include <stdatomic.h>
 
 #include "proto/conntab.h"
+#include "proto/loglimit.h"
 #include "proto/registry.h"
 #include "proto/server.h"
+
+/* What a shed connection is told (docs/server.md, "Limits"). */
+#define SERVER_SHED_PER_ADDR "too many connections from your address (--max-conn-per-addr)"
+#define SERVER_SHED_PENDING                                                                        \
+    "server has too many connections in their handshake (--max-pending); yours was the oldest"
 
 struct server {
     struct server_config cfg;
@@ -23,8 +29,7 @@ struct server {
     struct registry registry;
     struct conntab conns;
     pthread_mutex_t log_lock;
-    uint64_t shed_logged_ns; /* when the last "shed" line was written (event loop only) */
-    int shed_quiet;          /* sheds not logged since then */
+    struct loglimit loglimit; /* the lines a peer can cause (server_log_peer) */
 };
 
 /*
@@ -33,10 +38,42 @@ struct server {
  */
 void server_session_run(struct server *s, int fd, const uint8_t prefix[4]);
 
+/*
+ * Admits the test of session fd, whose streams need `need` bytes: a test
+ * slot while fewer than --max-clients run, the memory within --max-memory,
+ * and conntab_prove(). Returns 0 (give both back with server_release()), or
+ * the refusal with everything given back, its sentence in err and its log
+ * kind in *kind (-EBUSY; -ECONNABORTED when fd was shed meanwhile).
+ */
+int server_admit(struct server *s, int fd, uint64_t need, const char **kind, char *err,
+                 size_t errlen);
+
+/* Gives back an admitted test's slot and its need bytes of memory. */
+void server_release(struct server *s, uint64_t need);
+
+/*
+ * Ends session fd, refused before its test (rc: the failure, err: its
+ * sentence, kind: its log kind, or NULL to tell from rc). When the event
+ * loop shed fd meanwhile, the shed's reason replaces err. The peer is told
+ * the sentence; the line, logged within the rate limits, says when it could
+ * not be told. Closes fd.
+ */
+void server_refuse(struct server *s, int fd, const struct sockaddr_storage *addr, int rc,
+                   const char *kind, char *err, size_t errlen);
+
 /* Forgets fd in the connection table, then closes it. */
 void server_conn_close(struct server *s, int fd);
 
 /* Writes one timestamped line to the server's log, control characters escaped. */
 void server_log(struct server *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/*
+ * A line that a peer at addr (NULL: unknown) can cause, of kind `kind` (a
+ * short string literal for the summary, "authentication failed"): written
+ * by server_log() within the rate limits of proto/loglimit.h, else only
+ * counted into the next summary line.
+ */
+void server_log_peer(struct server *s, const struct sockaddr_storage *addr, const char *kind,
+                     const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
 #endif

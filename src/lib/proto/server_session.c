@@ -29,6 +29,8 @@ struct session {
     struct server *server;
     int fd;
     char peer[80];
+    struct sockaddr_storage addr; /* the peer, for the log's rate limits */
+    const char *phase;            /* a refusal's kind in the log (server_log_peer) */
     uint64_t idle_ns;
     bool heartbeats;          /* the client asked for them in "start" (docs/protocol.md) */
     size_t result_max;        /* the largest "result" the client accepts ("start") */
@@ -37,13 +39,15 @@ struct session {
     char err[NB_ERRLEN];
 };
 
-static void send_error(struct session *ss, const char *text)
+/* Sends an error message. Returns whether it was sent; the peer may be gone, the log says so. */
+static bool send_error(struct session *ss, const char *text)
 {
     json_t *m = msg_error("%s", text);
     char ignored[NB_ERRLEN];
-    if (frame_send(ss->fd, m, clock_now_ns() + 2000000000ull, ignored, sizeof(ignored)))
-        (void)0; /* The peer may be gone; the log line says what happened. */
+    bool sent =
+        m && !frame_send(ss->fd, m, clock_now_ns() + 2000000000ull, ignored, sizeof(ignored));
     json_decref(m);
+    return sent;
 }
 
 static int recv_msg(struct session *ss, json_t **msg)
@@ -67,7 +71,7 @@ static int receive_proof(struct session *ss)
         rc = auth_server_check_proof(&ss->auth, m, ss->err, sizeof(ss->err));
     json_decref(m);
     if (rc)
-        send_error(ss, ss->err);
+        ss->phase = "authentication failed";
     return rc;
 }
 
@@ -86,7 +90,7 @@ static int greet(struct session *ss, const uint8_t prefix[4])
     json_decref(hello);
     if (rc) {
         json_decref(w);
-        send_error(ss, ss->err);
+        ss->phase = strstr(ss->err, "authentication") ? "authentication failed" : "bad greeting";
         return rc;
     }
     rc = frame_send(ss->fd, w, clock_now_ns() + ss->idle_ns, ss->err, sizeof(ss->err));
@@ -188,10 +192,10 @@ static int receive_params(struct session *ss, struct test_params *p)
     if (!rc)
         rc = read_result_max(ss, json_object_get(start, "result_max"));
     json_decref(start);
-    if (!rc)
-        rc = check_limits(ss, p);
     if (rc)
-        send_error(ss, ss->err);
+        ss->phase = "bad parameters";
+    else if ((rc = check_limits(ss, p)))
+        ss->phase = "over a limit";
     return rc;
 }
 
@@ -420,12 +424,18 @@ static void log_result(struct session *ss, const struct test_params *p, const st
         if (r->streams[i].seconds > secs)
             secs = r->streams[i].seconds;
     }
-    server_log(ss->server,
-               "peer=%s test=%s streams=%d reverse=%d bidir=%d duration=%g bytes=%llu "
-               "sent=%llu received=%llu seconds=%.3f cpu=%.1f%% result=%s",
-               ss->peer, params_kind_name(p->kind), p->streams, p->reverse, p->bidir, p->duration_s,
-               (unsigned long long)p->bytes, (unsigned long long)sent, (unsigned long long)recvd,
-               secs, r && r->cpu_valid ? r->cpu.total_pct : 0.0, rc ? ss->err : "ok");
+    char line[1024];
+    snprintf(line, sizeof(line),
+             "peer=%s test=%s streams=%d reverse=%d bidir=%d duration=%g bytes=%llu "
+             "sent=%llu received=%llu seconds=%.3f cpu=%.1f%% result=%s",
+             ss->peer, params_kind_name(p->kind), p->streams, p->reverse, p->bidir, p->duration_s,
+             (unsigned long long)p->bytes, (unsigned long long)sent, (unsigned long long)recvd,
+             secs, r && r->cpu_valid ? r->cpu.total_pct : 0.0, rc ? ss->err : "ok");
+    /* Every test that ran is logged; failed ones, which a peer can cause at will, within limits. */
+    if (rc)
+        server_log_peer(ss->server, &ss->addr, "test failed", "%s", line);
+    else
+        server_log(ss->server, "%s", line);
 }
 
 /* The size of msg as one compact JSON text; 0 when out of memory. */
@@ -601,59 +611,25 @@ static void free_pending(struct pending_test *t)
     free(t->server_sends);
 }
 
-/*
- * Takes the test's stream memory from the server's --max-memory budget, or
- * refuses with a sentence in ss->err (the budget is left as it was).
- */
-static int reserve_memory(struct session *ss, const struct test_params *p)
-{
-    struct server *s = ss->server;
-    uint64_t need = test_memory(p);
-    uint64_t held = atomic_fetch_add(&s->memory, need);
-    if (held + need > s->cfg.max_memory) {
-        atomic_fetch_sub(&s->memory, need);
-        return err_set(ss->err, sizeof(ss->err), EBUSY,
-                       "server is busy: running tests hold %llu MiB of its %llu MiB of memory "
-                       "(--max-memory) and this one needs %llu MiB; try again later",
-                       (unsigned long long)(held >> 20),
-                       (unsigned long long)(s->cfg.max_memory >> 20),
-                       (unsigned long long)((need + (1 << 20) - 1) >> 20));
-    }
-    ss->reserved = need;
-    return 0;
-}
-
 void server_session_run(struct server *s, int fd, const uint8_t prefix[4])
 {
     struct session ss = {.server = s, .fd = fd};
     ss.idle_ns = (uint64_t)s->cfg.idle_timeout_ms * 1000000;
-    sock_peer_name(fd, ss.peer, sizeof(ss.peer));
+    if (conntab_addr(&s->conns, fd, &ss.addr))
+        ss.addr.ss_family = AF_UNSPEC;
+    sock_addr_name((const struct sockaddr *)&ss.addr, ss.peer, sizeof(ss.peer));
     struct test_params p;
-    if (greet(&ss, prefix) || receive_params(&ss, &p)) {
-        server_log(s, "peer=%s refused: %s", ss.peer, ss.err);
-        server_conn_close(s, fd);
+    int rc = greet(&ss, prefix);
+    if (!rc)
+        rc = receive_params(&ss, &p);
+    /* A slot is taken only once a client asked for a test: silent ones lock no one out. */
+    if (!rc)
+        rc = server_admit(s, fd, test_memory(&p), &ss.phase, ss.err, sizeof(ss.err));
+    if (rc) {
+        server_refuse(s, fd, &ss.addr, rc, ss.phase, ss.err, sizeof(ss.err));
         return;
     }
-    /*
-     * A test slot is taken only once a client has asked for a test, so
-     * connections that say nothing cannot lock real clients out.
-     */
-    int running = atomic_fetch_add(&s->active_tests, 1);
-    if (running >= s->cfg.max_clients) {
-        err_set(ss.err, sizeof(ss.err), EBUSY,
-                "server is busy: %d tests running, its maximum (--max-clients %d); try again later",
-                running, s->cfg.max_clients);
-        send_error(&ss, ss.err);
-        server_log(s, "peer=%s refused: busy (%d tests running)", ss.peer, running);
-        goto out;
-    }
-    if (reserve_memory(&ss, &p)) {
-        send_error(&ss, ss.err);
-        server_log(s, "peer=%s refused: busy (%s)", ss.peer, ss.err);
-        goto out;
-    }
-    /* The test took its slot: the connection has proven itself and is no longer shed. */
-    conntab_prove(&s->conns, fd);
+    ss.reserved = test_memory(&p);
     /* Without it the heartbeats still notice a vanished client; it only adds a second way. */
     if (sock_set_liveness(fd, s->cfg.liveness_timeout_ms))
         server_log(s, "peer=%s: cannot set the control connection's TCP liveness", ss.peer);
@@ -661,8 +637,8 @@ void server_session_run(struct server *s, int fd, const uint8_t prefix[4])
     int n = params_connections(&p);
     struct sockaddr_storage *peers = calloc((size_t)n, sizeof(*peers));
     socklen_t *peer_lens = calloc((size_t)n, sizeof(*peer_lens));
-    int rc = peers && peer_lens ? gather_connections(&ss, &p, &t, peers, peer_lens)
-                                : err_set(ss.err, sizeof(ss.err), ENOMEM, "out of memory");
+    rc = peers && peer_lens ? gather_connections(&ss, &p, &t, peers, peer_lens)
+                            : err_set(ss.err, sizeof(ss.err), ENOMEM, "out of memory");
     if (rc) {
         send_error(&ss, ss.err);
         log_result(&ss, &p, NULL, rc);
@@ -674,8 +650,6 @@ void server_session_run(struct server *s, int fd, const uint8_t prefix[4])
     free_pending(&t);
     atomic_store(&s->last_status, rc);
     atomic_fetch_add(&s->tests_finished, 1);
-out:
-    atomic_fetch_sub(&s->memory, ss.reserved);
-    atomic_fetch_sub(&s->active_tests, 1);
+    server_release(s, ss.reserved);
     server_conn_close(s, fd);
 }

@@ -13,6 +13,16 @@
 #include "stats/sample.h"
 #include "stats/summary.h"
 
+/*
+ * A figure's size from what it shows (rows, variants), kept within what
+ * plot/ draws: one metric of one comparison makes a forest of one row,
+ * which would otherwise be 144 high, below PLOT_MIN_SIZE.
+ */
+static double fit(double size)
+{
+    return size < PLOT_MIN_SIZE ? PLOT_MIN_SIZE : size > PLOT_MAX_SIZE ? PLOT_MAX_SIZE : size;
+}
+
 /* A cell's name for file names and captions: "default" when the plan has none. */
 static const char *cell_name(const struct creport *r, size_t c)
 {
@@ -101,7 +111,7 @@ static int figure_forest(const struct creport *r, size_t c, creport_figure_fn fn
     snprintf(title, sizeof(title), "Changes against %s in %s, %g%% intervals", r->variants[0],
              cell_name(r, c), 100 * r->opts.confidence);
     struct plot_forest fo = {title, rows, n, r->opts.noise};
-    struct creport_figure f = {.kind = "forest", .width = 800, .height = 110 + 34 * (double)n};
+    struct creport_figure f = {.kind = "forest", .width = 800, .height = fit(110 + 34 * (double)n)};
     stem(f.name, sizeof(f.name), "forest", cell_name(r, c), "all");
     snprintf(f.caption, sizeof(f.caption),
              "Relative change of each metric's mean against %s in cell %s with its %g%% "
@@ -169,7 +179,7 @@ static int figure_heatmap(const struct creport *r, size_t m, creport_figure_fn f
                               r->ncells, rel,
                               sig,       md->lower_is_better};
     struct creport_figure f = {
-        .kind = "heatmap", .width = 800, .height = 130 + 40 * (double)r->nvariants};
+        .kind = "heatmap", .width = 800, .height = fit(130 + 40 * (double)r->nvariants)};
     stem(f.name, sizeof(f.name), "heatmap", "all", md->name);
     snprintf(f.caption, sizeof(f.caption),
              "Change of the mean %s against %s in every matrix cell; cells whose verdict is not "
@@ -206,6 +216,7 @@ struct dir_ctx {
     const char *dir, *ext;
     double w, h;
     size_t n;
+    FILE *warn;
     char *err;
     size_t errlen;
 };
@@ -217,19 +228,23 @@ static int write_one(void *arg, const struct creport_figure *f, plot_draw_fn dra
     if ((size_t)snprintf(path, sizeof(path), "%s/%s.%s", d->dir, f->name, d->ext) >= sizeof(path))
         return err_set(d->err, d->errlen, ENAMETOOLONG, "%s: the directory name is too long",
                        d->dir);
+    char why[NB_ERRLEN * 2];
     int e = plot_write_file(path, d->w > 0 ? d->w : f->width, d->h > 0 ? d->h : f->height, draw,
-                            data, d->err, d->errlen);
+                            data, why, sizeof(why));
     d->n += !e;
-    return e;
+    /* One figure that cannot be drawn or written costs that figure, not the report. */
+    if (e && e != -ENOMEM && d->warn)
+        fprintf(d->warn, "netab report: warning: %s; figure skipped\n", why);
+    return e == -ENOMEM ? e : 0;
 }
 
 int creport_plot_dir(const struct creport *r, const char *dir, const char *ext, double w, double h,
-                     size_t *nfiles, char *err, size_t errlen)
+                     FILE *warn, size_t *nfiles, char *err, size_t errlen)
 {
     if (mkdir(dir, 0777) && errno != EEXIST)
         return err_set(err, errlen, errno, "%s: cannot create the directory: %s", dir,
                        strerror(errno));
-    struct dir_ctx d = {dir, ext, w, h, 0, err, errlen};
+    struct dir_ctx d = {dir, ext, w, h, 0, warn, err, errlen};
     int e = creport_figures(r, write_one, &d);
     if (e == -ENOMEM)
         err_set(err, errlen, ENOMEM, "out of memory drawing the figures");

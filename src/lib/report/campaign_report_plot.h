@@ -9,6 +9,7 @@
 #define NETAB_REPORT_CAMPAIGN_REPORT_PLOT_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "plot/plot.h"
 #include "report/campaign_report.h"
@@ -40,10 +41,13 @@ NB_MUST_CHECK int creport_figures(const struct creport *r, creport_figure_fn fn,
 /*
  * Writes every figure of r into directory dir (created if missing) as
  * NAME.ext, ext being "png", "svg" or "pdf"; w, h override the figures'
- * sizes when > 0. *nfiles receives the count. Returns 0 or a negative errno
- * with a sentence in err.
+ * sizes when > 0. A figure that cannot be drawn or written is skipped with
+ * a warning line on warn (NULL: none) and the others are still written.
+ * *nfiles receives the count written. Returns 0, or a negative errno with
+ * a sentence in err when the directory cannot be made or memory ran out.
  */
 NB_MUST_CHECK int creport_plot_dir(const struct creport *r, const char *dir, const char *ext,
-                                   double w, double h, size_t *nfiles, char *err, size_t errlen);
+                                   double w, double h, FILE *warn, size_t *nfiles, char *err,
+                                   size_t errlen);
 
 #endif

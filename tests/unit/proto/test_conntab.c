@@ -38,12 +38,19 @@ static void test_shed_oldest_per_host(void **state)
     assert_int_equal(conntab_count(&t, &b), 1);
     assert_int_equal(conntab_count(&t, NULL), 3);
     struct conn_slot v;
-    assert_int_equal(conntab_shed_oldest(&t, &a1, &v), 0);
+    assert_int_equal(conntab_shed_oldest(&t, &a1, "per address", &v), 0);
     assert_int_equal(v.fd, 12); /* accepted at 200, before fd 10 at 300 */
+    assert_string_equal(v.why, "per address");
     assert_int_equal(conntab_count(&t, &a1), 1);
-    assert_int_equal(conntab_shed_oldest(&t, NULL, &v), 0);
+    assert_int_equal(conntab_shed_oldest(&t, NULL, "pending", &v), 0);
     assert_int_equal(v.fd, 11); /* the oldest of all */
     assert_true(conntab_is_shed(&t, 11));
+    assert_string_equal(conntab_shed_reason(&t, 11), "pending");
+    assert_string_equal(conntab_shed_reason(&t, 12), "per address");
+    assert_null(conntab_shed_reason(&t, 10));
+    /* A shed connection is never admitted: its test would run on a connection told to go. */
+    assert_int_equal(conntab_prove(&t, 11), -ECONNABORTED);
+    assert_int_equal(conntab_count(&t, NULL), 1);
     conntab_destroy(&t);
 }
 
@@ -57,12 +64,13 @@ static void test_proven_and_removed(void **state)
     assert_int_equal(conntab_add(&t, 3, &a, 1, 0), 0);
     assert_int_equal(conntab_add(&t, 4, &a, 2, 0), 0);
     assert_int_equal(conntab_add(&t, 5, &a, 3, 0), -ENOSPC);
-    conntab_prove(&t, 3);
+    assert_int_equal(conntab_prove(&t, 3), 0);
     assert_int_equal(conntab_count(&t, &a), 1);
     struct conn_slot v;
-    assert_int_equal(conntab_shed_oldest(&t, &a, &v), 0);
+    assert_int_equal(conntab_shed_oldest(&t, &a, "x", &v), 0);
     assert_int_equal(v.fd, 4);
-    assert_int_equal(conntab_shed_oldest(&t, &a, &v), -ENOENT);
+    assert_int_equal(conntab_shed_oldest(&t, &a, "x", &v), -ENOENT);
+    assert_null(conntab_shed_reason(&t, 3)); /* proven: never shed */
     conntab_remove(&t, 4);
     assert_int_equal(conntab_add(&t, 5, &a, 3, 0), 0);
     assert_true(conntab_loop_owned(&t, 5));

@@ -870,7 +870,7 @@ static void test_html_and_figures(void **state)
     snprintf(figs, sizeof(figs), "%s/figs", dir);
     char err[NB_ERRLEN] = "";
     size_t n = 0;
-    assert_int_equal(creport_plot_dir(r, figs, "svg", 0, 0, &n, err, sizeof(err)), 0);
+    assert_int_equal(creport_plot_dir(r, figs, "svg", 0, 0, NULL, &n, err, sizeof(err)), 0);
     assert_int_equal(n, NC * 3 + 1);
     char path[400];
     snprintf(path, sizeof(path), "%s/heatmap-all-throughput.svg", figs);
