@@ -17,7 +17,7 @@ import sys
 import tempfile
 import time
 
-from netab_helpers import PIPE, TestFailure, netab_cmd, run_main, start
+from netab_helpers import HANG_TIMEOUT, PIPE, TestFailure, netab_cmd, run_main, start
 
 NETAB = sys.argv[1]
 
@@ -52,6 +52,17 @@ def rows(db, xid):
                          "ORDER BY id", (xid,)))
     con.close()
     return r
+
+
+def wait_running(p, db, xid):
+    """Waits until experiment xid has a run in progress (a 'running' row: the runner holds the
+    store's lock and has started that run), while p, the runner, still runs."""
+    deadline = time.monotonic() + HANG_TIMEOUT  # a hang bound only
+    while p.alive() and time.monotonic() < deadline:
+        if any(status == "running" for _, status, _ in rows(db, xid)):
+            return
+        time.sleep(0.02)
+    fail(f"experiment {xid}: no run in progress (runner exit {p.poll()}): {rows(db, xid)}")
 
 
 def test_validation(tmp, db):
@@ -126,13 +137,13 @@ def test_sigint(tmp, db):
     with open(path, "w") as f:
         f.write(experiment("sigint").replace("time: 0.2", "time: 4"))
     p = start([NETAB, "experiment", "run", "--db", db, path], stdout=PIPE)
-    time.sleep(1.5)
+    xid = int(p.stdout.readline())
+    wait_running(p, db, xid)
     p.send(signal.SIGINT)
     p = p.finish(expect_rc=130, timeout=30)
-    out, err = p.stdout, p.stderr
+    err = p.stderr
     if p.returncode != 130:
         fail(f"SIGINT: exit {p.returncode}, want 130: {err}")
-    xid = int(out.split()[0])
     if f"netab experiment resume --db {db} {xid}" not in err:
         fail(f"SIGINT: the message does not say how to resume: {err}")
     r = rows(db, xid)
@@ -196,10 +207,10 @@ def test_concurrent(tmp, db):
     """A second runner on the same store is refused: it would run the same seqs twice."""
     path = os.path.join(tmp, "busy.yaml")
     with open(path, "w") as f:
-        f.write(experiment("busy").replace("time: 0.2", "time: 1.5"))
+        f.write(experiment("busy").replace("time: 0.2", "time: 3"))
     p = start([NETAB, "experiment", "run", "--db", db, path], stdout=PIPE)
     xid = int(p.stdout.readline())
-    time.sleep(0.5)
+    wait_running(p, db, xid)
     q = netab("experiment", "resume", "--db", db, str(xid), expect_rc=1)
     p = p.finish(expect_rc=0, timeout=60)
     err = p.stderr
