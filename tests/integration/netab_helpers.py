@@ -67,7 +67,16 @@ class TestFailure(Exception):
 
 
 class TestSkip(Exception):
-    """The test cannot run here (not root, ...)."""
+    """The test cannot run here (not root, ...).
+
+    ci_reason names, from tests/ci-skip-reasons, why CI itself cannot provide
+    what the test needs (one CPU, ...); under CI=true scripts/test fails on a
+    skip without one. Not root is never such a reason: CI runs as root.
+    """
+
+    def __init__(self, msg, ci_reason=None):
+        super().__init__(msg)
+        self.ci_reason = ci_reason
 
 
 Skip = TestSkip
@@ -486,6 +495,8 @@ def _outcome(fn):
     try:
         fn()
     except TestSkip as e:
+        if e.ci_reason:
+            return SKIP, f"SKIP: {e}\nci-skip-reason: {e.ci_reason}"
         return SKIP, f"SKIP: {e}"
     except TestFailure as e:
         return FAIL, f"FAIL: {e}"
