@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include <cmocka.h>
+#include "netab_assert.h"
 #include <sched.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
@@ -102,7 +103,7 @@ static void assert_run_readable(const char *path, int64_t id)
     assert_int_equal(e, 0);
     assert_int_equal(r.status, STORE_RUN_OK);
     assert_non_null(r.result_json);
-    assert_true(r.receiver_bps > 0);
+    ASSERT_GT(r.receiver_bps, 0);
     store_run_free(&r);
     store_close(s);
 }
