@@ -15,3 +15,13 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
     fprintf(stderr, "\n(see 'netab %s --help')\n", cmd);
     return EXIT_USAGE;
 }
+
+int cli_unknown_option(const char *cmd, char *const argv[], const struct option *longopts)
+{
+    if (optopt)
+        return cli_usage_error(cmd, "unknown option '-%c'", optopt);
+    char hint[256];
+    const char *arg = argv[optind - 1];
+    return cli_usage_error(cmd, "unknown option '%s'%s", arg,
+                           optmatch_hint(arg, longopts, hint, sizeof(hint)));
+}

@@ -6,9 +6,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util/optmatch.h"
 #include "util/optval.h"
 
 /* Prints "netab CMD: <message>" and a hint to use --help; returns the usage exit code. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/*
+ * After optmatch_next() returned '?': prints "netab CMD: unknown option 'X'"
+ * (X as typed; -c for a bad short option) with a "did you mean" hint from
+ * longopts and the --help pointer; returns the usage exit code.
+ */
+int cli_unknown_option(const char *cmd, char *const argv[], const struct option *longopts);
 
 #endif

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/cli_common.h"
 #include "envcap/envcap.h"
 #include "measure/identity.h"
 
@@ -82,7 +83,7 @@ int cli_env(int argc, char **argv)
     int json = 0, identity = 0, c, err;
 
     optind = 1;
-    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+    while ((c = optmatch_next(argc, argv, ":h", opts)) != -1) {
         switch (c) {
         case 'i':
             snprintf(ifname, sizeof(ifname), "%s", optarg);
@@ -105,8 +106,7 @@ int cli_env(int argc, char **argv)
             fputs(usage_text, stdout);
             return EXIT_OK;
         default:
-            fprintf(stderr, "netab env: bad option '%s'\n%s", argv[optind - 1], usage_text);
-            return EXIT_USAGE;
+            return cli_unknown_option("env", argv, opts);
         }
     }
     if (optind < argc) {

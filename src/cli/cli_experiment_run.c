@@ -47,7 +47,7 @@ static int parse(int argc, char **argv, struct exp_args *a, bool want_json, bool
     opterr = 0;
     optind = 1;
     int c;
-    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+    while ((c = optmatch_next(argc, argv, ":h", opts)) != -1) {
         switch (c) {
         case OPT_DB:
             a->db = optarg;
@@ -67,7 +67,7 @@ static int parse(int argc, char **argv, struct exp_args *a, bool want_json, bool
         case ':':
             return cli_usage_error("experiment", "%s needs a value", argv[optind - 1]);
         default:
-            return cli_usage_error("experiment", "unknown option '%s'", argv[optind - 1]);
+            return cli_unknown_option("experiment", argv, opts);
         }
     }
     if (optind < argc)

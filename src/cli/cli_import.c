@@ -77,7 +77,7 @@ static int parse_args(int argc, char **argv, struct import_args *a)
     opterr = 0;
     optind = 1;
     int c;
-    while ((c = getopt_long(argc, argv, ":h", long_opts, NULL)) != -1) {
+    while ((c = optmatch_next(argc, argv, ":h", long_opts)) != -1) {
         switch (c) {
         case OPT_DB:
             a->db = optarg;
@@ -105,7 +105,7 @@ static int parse_args(int argc, char **argv, struct import_args *a)
         case ':':
             return cli_usage_error("import", "%s needs a value", argv[optind - 1]);
         default:
-            return cli_usage_error("import", "unknown option '%s'", argv[optind - 1]);
+            return cli_unknown_option("import", argv, long_opts);
         }
     }
     if (!a->t.variant)

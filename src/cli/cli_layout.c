@@ -63,7 +63,7 @@ static int parse_args(int argc, char **argv, struct layout_args *a, bool *done)
     *a = (struct layout_args){.line = 64, .top = 10};
     *done = false;
     optind = 1;
-    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+    while ((c = optmatch_next(argc, argv, ":h", opts)) != -1) {
         switch (c) {
         case OPT_HOT:
             a->hot = optarg;
@@ -94,7 +94,7 @@ static int parse_args(int argc, char **argv, struct layout_args *a, bool *done)
         case ':':
             return cli_usage_error("layout", "%s needs a value", argv[optind - 1]);
         default:
-            return cli_usage_error("layout", "unknown option '%s'", argv[optind - 1]);
+            return cli_unknown_option("layout", argv, opts);
         }
     }
     if (a->show_hot) {

@@ -83,7 +83,7 @@ static int parse_args(int argc, char **argv, struct runs_args *a)
     opterr = 0;
     optind = 1;
     int c;
-    while ((c = getopt_long(argc, argv, ":ho:", long_opts, NULL)) != -1) {
+    while ((c = optmatch_next(argc, argv, ":ho:", long_opts)) != -1) {
         switch (c) {
         case OPT_DB:
             a->db = optarg;
@@ -111,7 +111,7 @@ static int parse_args(int argc, char **argv, struct runs_args *a)
         case ':':
             return cli_usage_error("runs", "%s needs a value", argv[optind - 1]);
         default:
-            return cli_usage_error("runs", "unknown option '%s'", argv[optind - 1]);
+            return cli_unknown_option("runs", argv, long_opts);
         }
     }
     if (optind < argc)
@@ -457,8 +457,12 @@ int cli_runs(int argc, char **argv)
         store_close(s);
         return rc;
     }
-    return cli_usage_error("runs",
-                           "unknown verb '%s' (list, show, export, experiments, status, "
-                           "import)",
-                           a.verb);
+    const char *names[sizeof(verbs) / sizeof(verbs[0])];
+    for (size_t i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++)
+        names[i] = verbs[i].name;
+    char hint[128];
+    return cli_usage_error(
+        "runs", "unknown verb '%s'%s (known: list, show, export, experiments, status, import)",
+        a.verb,
+        optmatch_closest(a.verb, names, sizeof(verbs) / sizeof(verbs[0]), hint, sizeof(hint)));
 }

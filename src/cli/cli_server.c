@@ -99,7 +99,7 @@ int cli_server_parse(int argc, char **argv, struct server_opts *o)
     int c;
     long v;
     char err[NB_ERRLEN];
-    while ((c = getopt_long(argc, argv, ":p:B:46D1h", server_options, NULL)) != -1) {
+    while ((c = optmatch_next(argc, argv, ":p:B:46D1h", server_options)) != -1) {
         switch (c) {
         case 'p':
             if (!optval_int("-p", optarg, 0, 65535, &v, err, sizeof(err)))
@@ -182,9 +182,7 @@ int cli_server_parse(int argc, char **argv, struct server_opts *o)
         case ':':
             return cli_usage_error("server", "option '%s' needs a value", argv[optind - 1]);
         default:
-            if (optopt)
-                return cli_usage_error("server", "unknown option '-%c'", optopt);
-            return cli_usage_error("server", "unknown option '%s'", argv[optind - 1]);
+            return cli_unknown_option("server", argv, server_options);
         }
     }
     if (optind < argc)

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/cli_common.h"
 #include "cli/cli_plot.h"
 #include "input/input.h"
 #include "report/stats_report.h"
@@ -184,7 +185,7 @@ static int parse_args(int argc, char **argv, struct cli_stats_args *a)
     a->ncolumn_opts = a->last_column = 0;
     a->column_after_last_file = false;
     /* "-" first: files come back in order (as 1), so that --column can apply to those after it. */
-    while ((c = getopt_long(argc, argv, "-:h", long_opts, NULL)) != -1) {
+    while ((c = optmatch_next(argc, argv, "-:h", long_opts)) != -1) {
         switch (c) {
         case 1:
             a->files[a->nfiles] = optarg;
@@ -265,12 +266,7 @@ static int parse_args(int argc, char **argv, struct cli_stats_args *a)
                     return rc;
                 break;
             }
-            if (optopt)
-                fprintf(stderr, "netab stats: unknown option '-%c'\n", optopt);
-            else
-                fprintf(stderr, "netab stats: unknown option '%s'\n", argv[optind - 1]);
-            fprintf(stderr, "try 'netab stats --help'\n");
-            return EXIT_USAGE;
+            return cli_unknown_option("stats", argv, long_opts);
         }
     }
     if (a->json && a->csv) {

@@ -8,6 +8,7 @@
 
 #include "proto/server.h"
 #include "runspec/run_spec.h"
+#include "util/optmatch.h"
 #include "util/optval.h"
 #include "util/units.h"
 
@@ -401,12 +402,15 @@ int run_spec_parse(int argc, char *const *argv, struct run_spec *o, char *err, s
      */
     optind = 0;
     int c;
-    while ((c = getopt_long(argc, argv, short_options, long_options, NULL)) != -1) {
+    while ((c = optmatch_next(argc, argv, short_options, long_options)) != -1) {
         /* optopt names a bad short option; argv[optind - 1] may be its cluster's predecessor. */
         if (c == '?' && optopt)
             return err_set(err, errlen, EINVAL, "unknown option '-%c'", optopt);
-        if (c == '?')
-            return err_set(err, errlen, EINVAL, "unknown option '%s'", argv[optind - 1]);
+        if (c == '?') {
+            char hint[256];
+            return err_set(err, errlen, EINVAL, "unknown option '%s'%s", argv[optind - 1],
+                           optmatch_hint(argv[optind - 1], long_options, hint, sizeof(hint)));
+        }
         if (c == ':')
             return err_set(err, errlen, EINVAL, "option '%s' needs a value", argv[optind - 1]);
         if (!parse_test_option(c, optarg, o, err, errlen))
