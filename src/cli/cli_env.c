@@ -65,12 +65,12 @@ static int print_identity(const char *ifname)
     struct identity *id = malloc(sizeof(*id));
     if (!id) {
         fprintf(stderr, "netab env: out of memory\n");
-        return EXIT_FAIL;
+        return EXIT_ERROR;
     }
     identity_capture(id, NULL, ifname);
     identity_write_text(id, stdout);
     free(id);
-    return fflush(stdout) ? EXIT_FAIL : EXIT_OK;
+    return fflush(stdout) ? EXIT_ERROR : EXIT_OK;
 }
 
 int cli_env(int argc, char **argv)
@@ -132,7 +132,7 @@ int cli_env(int argc, char **argv)
     if (!env || !warn) {
         fprintf(stderr, "netab env: out of memory\n");
         json_decref(env);
-        return EXIT_FAIL;
+        return EXIT_ERROR;
     }
     if (json) {
         json_t *doc = json_pack("{s:O, s:O}", "environment", env, "warnings", warn);

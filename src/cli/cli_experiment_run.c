@@ -21,9 +21,6 @@
 #include "store/store_import.h"
 #include "util/textfile.h"
 
-/* Exit status when reset: reboot ran the reboot command and the machine stayed up. */
-#define EXIT_NO_REBOOT 3
-
 struct exp_args {
     const char *verb, *db, *operand;
     bool json, all;
@@ -212,9 +209,10 @@ static int execute(struct store *db, const char *path, int64_t id)
     struct store_counts c = {0};
     char cerr[NB_ERRLEN * 2];
     bool have = !store_experiment_counts(db, id, &c, cerr, sizeof(cerr));
-    if (rc == -EBUSY) {
+    /* Another runner holds the store, or there is no such experiment: nothing to resume. */
+    if (rc == -EBUSY || rc == -ENOENT) {
         fprintf(stderr, "netab experiment: %s\n", err);
-        return EXIT_FAIL;
+        return EXIT_ERROR;
     }
     if (rc) {
         fprintf(stderr, "netab experiment: %s\n", err);
@@ -287,7 +285,7 @@ int cli_experiment_run(int argc, char **argv)
     uint64_t seed = e->has_seed ? e->seed : order_fresh_seed();
     struct store *db = NULL;
     int64_t id = 0;
-    ex = EXIT_FAIL;
+    ex = EXIT_ERROR;
     if (!text)
         fprintf(stderr, "netab experiment: cannot read %s: %s\n", a.operand, strerror(errno));
     else if (!open_db(&a, STORE_OPEN_CREATE, &db) &&
@@ -350,7 +348,7 @@ int cli_experiment_resume(int argc, char **argv)
     }
     struct store *db;
     if (open_db(&a, 0, &db))
-        return EXIT_FAIL;
+        return EXIT_ERROR;
     if (!a.all) {
         ex = nothing_to_run(db, id) ? EXIT_OK : execute(db, a.path, id);
         store_close(db);
@@ -362,7 +360,7 @@ int cli_experiment_resume(int argc, char **argv)
     if (store_experiment_list(db, &x, &n, err, sizeof(err))) {
         fprintf(stderr, "netab experiment: %s\n", err);
         store_close(db);
-        return EXIT_FAIL;
+        return EXIT_ERROR;
     }
     ex = EXIT_OK;
     size_t resumed = 0;
@@ -392,12 +390,12 @@ static int print_json(json_t *v)
 {
     if (!v) {
         fprintf(stderr, "netab experiment: out of memory\n");
-        return EXIT_FAIL;
+        return EXIT_ERROR;
     }
     int e = json_dumpf(v, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
     json_decref(v);
     fputc('\n', stdout);
-    return e ? EXIT_FAIL : EXIT_OK;
+    return e ? EXIT_ERROR : EXIT_OK;
 }
 
 int cli_experiment_list(int argc, char **argv)
@@ -410,7 +408,7 @@ int cli_experiment_list(int argc, char **argv)
         return cli_usage_error("experiment", "list takes no argument");
     struct store *db;
     if (open_db(&a, STORE_OPEN_READONLY, &db))
-        return EXIT_FAIL;
+        return EXIT_ERROR;
     struct store_experiment *x;
     size_t n;
     char err[NB_ERRLEN * 2];
@@ -420,7 +418,7 @@ int cli_experiment_list(int argc, char **argv)
         fprintf(stderr, "netab experiment: %s\n", err);
         store_close(db);
         json_decref(arr);
-        return EXIT_FAIL;
+        return EXIT_ERROR;
     }
     if (!a.json)
         printf("%5s %-24s %-8s %8s %9s %6s  %s\n", "ID", "NAME", "STATUS", "PLANNED", "COMPLETED",
@@ -429,7 +427,7 @@ int cli_experiment_list(int argc, char **argv)
         struct store_counts c;
         if (store_experiment_counts(db, x[i].id, &c, err, sizeof(err))) {
             fprintf(stderr, "netab experiment: %s\n", err);
-            ex = EXIT_FAIL;
+            ex = EXIT_ERROR;
         } else if (a.json) {
             json_t *o = counts_json(&c);
             if (o)
@@ -464,7 +462,7 @@ int cli_experiment_status(int argc, char **argv)
         return EXIT_USAGE;
     struct store *db;
     if (open_db(&a, STORE_OPEN_READONLY, &db))
-        return EXIT_FAIL;
+        return EXIT_ERROR;
     struct store_experiment *x = NULL;
     size_t n = 0;
     struct store_counts c;
@@ -476,7 +474,7 @@ int cli_experiment_status(int argc, char **argv)
         fprintf(stderr, "netab experiment: %s\n", err);
         store_experiment_list_free(x, n);
         store_close(db);
-        return EXIT_FAIL;
+        return EXIT_ERROR;
     }
     const struct store_experiment *me = NULL;
     for (size_t i = 0; i < n; i++)
@@ -485,7 +483,7 @@ int cli_experiment_status(int argc, char **argv)
     if (!me) {
         fprintf(stderr, "netab experiment: there is no experiment %lld in %s\n", (long long)id,
                 a.path);
-        ex = EXIT_FAIL;
+        ex = EXIT_ERROR;
     } else if (a.json) {
         double eta = store_eta_seconds(&c, avg);
         json_t *o = counts_json(&c);

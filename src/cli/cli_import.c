@@ -227,7 +227,7 @@ int cli_import(int argc, char **argv)
     if (e) {
         fprintf(stderr, "netab import: %s; nothing imported\n", err);
         pending_free(&p);
-        return e == -ENOENT || e == -EINVAL ? EXIT_USAGE : EXIT_FAIL;
+        return EXIT_ERROR;
     }
     fprintf(stderr,
             "netab import: %zu run%s recorded as variant %s in experiment %lld (seq %d-%d); "
@@ -235,5 +235,5 @@ int cli_import(int argc, char **argv)
             p.n, p.n == 1 ? "" : "s", a.t.variant, (long long)id, seq, seq + (int)p.n - 1, path);
     printf("%lld\n", (long long)id);
     pending_free(&p);
-    return fflush(stdout) ? EXIT_FAIL : EXIT_OK;
+    return fflush(stdout) ? EXIT_ERROR : EXIT_OK;
 }

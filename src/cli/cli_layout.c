@@ -136,7 +136,7 @@ static int print_json(const struct layout_diff *d, const struct layout_input *in
     json_decref(doc);
     if (!s) {
         fprintf(stderr, "netab layout: out of memory\n");
-        return EXIT_FAIL;
+        return EXIT_ERROR;
     }
     printf("%s\n", s);
     free(s);
@@ -167,7 +167,7 @@ int cli_layout(int argc, char **argv)
     }
     if (layout_diff_build(&old, &new, &hot, (unsigned)a.line, &d)) {
         fprintf(stderr, "netab layout: out of memory\n");
-        rc = EXIT_FAIL;
+        rc = EXIT_ERROR;
         goto out;
     }
     struct layout_input in = {a.old_path, a.new_path, &old, &new, &hot};

@@ -211,7 +211,7 @@ static int serve(struct server_opts o)
         if (!log) {
             fprintf(stderr, "netab server: cannot open log file %s: %s\n", o.logfile,
                     strerror(errno));
-            return EXIT_FAIL;
+            return EXIT_ERROR;
         }
         o.cfg.log = log;
     } else if (o.daemon) {
@@ -226,18 +226,18 @@ static int serve(struct server_opts o)
         fprintf(stderr, "netab server: %s\n", err);
         if (log)
             fclose(log);
-        return EXIT_FAIL;
+        return EXIT_ERROR;
     }
     /* Daemonise after binding, so a port already in use is reported to the caller. */
     if (o.daemon && daemon(1, 0)) {
         fprintf(stderr, "netab server: cannot daemonise: %s\n", strerror(errno));
         server_free(srv);
-        return EXIT_FAIL;
+        return EXIT_ERROR;
     }
     if ((o.pidfile && write_file(o.pidfile, (unsigned long)getpid())) ||
         (o.portfile && write_file(o.portfile, server_port(srv)))) {
         server_free(srv);
-        return EXIT_FAIL;
+        return EXIT_ERROR;
     }
     running = srv;
     struct sigaction sa = {.sa_handler = on_signal};
@@ -269,7 +269,7 @@ int cli_server(int argc, char **argv)
     char err[NB_ERRLEN];
     if (o.auth_key_file && auth_key_load(o.auth_key_file, &key, err, sizeof(err))) {
         fprintf(stderr, "netab server: %s\n", err);
-        return EXIT_FAIL;
+        return EXIT_ERROR;
     }
     o.cfg.auth_key = key;
     rc = serve(o);

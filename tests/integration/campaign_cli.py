@@ -211,10 +211,10 @@ def test_concurrent(tmp, db):
     p = start([NETAB, "experiment", "run", "--db", db, path], stdout=PIPE)
     xid = int(p.stdout.readline())
     wait_running(p, db, xid)
-    q = netab("experiment", "resume", "--db", db, str(xid), expect_rc=1)
+    q = netab("experiment", "resume", "--db", db, str(xid), expect_rc=2)
     p = p.finish(expect_rc=0, timeout=60)
     err = p.stderr
-    if q.returncode != 1 or "another netab is running a campaign" not in q.stderr:
+    if q.returncode != 2 or "another netab is running a campaign" not in q.stderr:
         fail(f"a concurrent resume: exit {q.returncode}: {q.stderr}")
     if p.returncode != 0 or sorted(s for s, _, _ in rows(db, xid)) != [1, 2]:
         fail(f"a concurrent resume disturbed the campaign: {p.returncode} {rows(db, xid)} {err}")
@@ -243,8 +243,8 @@ def test_list_status(db, ids):
     for k in ("planned", "completed", "failed", "interrupted", "pending", "eta_s", "avg_run_s"):
         if k not in st:
             fail(f"status --json: no {k} in {st}")
-    p = netab("experiment", "status", "--db", db, "999", expect_rc=1)
-    if p.returncode != 1 or "no experiment 999" not in p.stderr:
+    p = netab("experiment", "status", "--db", db, "999", expect_rc=2)
+    if p.returncode != 2 or "no experiment 999" not in p.stderr:
         fail(f"status of a missing experiment: {p.returncode} {p.stderr}")
 
 

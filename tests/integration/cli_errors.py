@@ -5,10 +5,12 @@ Also: a refused connection is exit 1 with one JSON document whose error is
 set, and --version/--help of every command exit 0.
 """
 
+import os
 import re
 import socket
+import tempfile
 
-from netab_helpers import check, check_eq, log, parse_one_json, run_cmd, run_main
+from netab_helpers import WORK_DIR, check, check_eq, log, parse_one_json, run_cmd, run_main
 
 # (arguments, words the message must contain). Each word is a substring the
 # user needs to see to fix the command: the option and the offending value.
@@ -131,6 +133,47 @@ def body(netab):
     check("did you mean" not in r.stderr, "a hint for a word close to no command", r.stderr)
     did_you_mean(netab)
     no_abbreviations(netab)
+    exit_statuses(netab)
+
+
+def exit_statuses(netab):
+    """The one table (src/cli/cli.h, netab(1) EXIT STATUS): 1 is an answer ("failed",
+    "regressed"), 2 is "not done". The same error gives the same status in every command:
+    a missing or unreadable store, a file that cannot be read, an id that does not exist."""
+    tmp = tempfile.mkdtemp(dir=WORK_DIR)
+    missing = os.path.join(tmp, "missing.db")
+    notdb = os.path.join(tmp, "notes.txt")
+    with open(notdb, "w") as f:
+        f.write("not a database, but long enough to have a header of some sort\n" * 20)
+    nofile = os.path.join(tmp, "nosuch.json")
+    for db, what in ((missing, "no results database"), (notdb, "not a SQLite database")):
+        for argv in (["runs", "list"], ["runs", "show", "1"], ["runs", "export", "--format", "csv"],
+                     ["runs", "experiments"], ["runs", "status", "1"], ["report", "1"],
+                     ["experiment", "list"], ["experiment", "status", "1"],
+                     ["experiment", "resume", "1"]):
+            r = run_cmd([netab] + argv + ["--db", db], timeout=20, expect_rc=2)
+            check(what in r.stderr, f"`netab {' '.join(argv)}` on a store that is {what}",
+                  r.stderr)
+    # A file that cannot be read: 2 in both importers.
+    good = os.path.join(tmp, "good.db")
+    for argv in (["import", "--variant", "x", nofile], ["runs", "import", nofile]):
+        r = run_cmd([netab] + argv + ["--db", good], timeout=20, expect_rc=2)
+        check(nofile in r.stderr, f"`netab {' '.join(argv)}` names the unreadable file", r.stderr)
+    # An id the store does not have: 2 everywhere.
+    run_cmd([netab, "runs", "import", "-", "--db", good], timeout=20, expect_rc=2)
+    r = run_cmd([netab, "run", "-t", "0.2", "-i", "0", "--db", good], timeout=20)
+    for argv in (["runs", "show", "99"], ["runs", "status", "99"], ["report", "99"],
+                 ["experiment", "status", "99"], ["experiment", "resume", "99"]):
+        r = run_cmd([netab] + argv + ["--db", good], timeout=20, expect_rc=2)
+        check("99" in r.stderr, f"`netab {' '.join(argv)}` names the missing id", r.stderr)
+    # An output that cannot be written: 2, also when the test itself succeeded.
+    r = run_cmd([netab, "run", "-t", "0.2", "-i", "0", "--db", os.path.join(notdb, "x.db")],
+                timeout=20, expect_rc=2)
+    check("not stored" in r.stderr, "`netab run --db` into a store that cannot be made", r.stderr)
+    r = run_cmd([netab, "runs", "export", "--format", "csv", "-o", os.path.join(notdb, "x.csv"),
+                 "--db", good], timeout=20, expect_rc=2)
+    check("cannot write" in r.stderr, "`netab runs export -o` into a directory that is not there",
+          r.stderr)
 
 
 def did_you_mean(netab):
