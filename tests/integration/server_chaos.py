@@ -368,7 +368,7 @@ def body(netab):
     with NetnsPair("chaos") as pair:
         for what, args in (("udp reverse", ["-u", "-b", "200M", "-R"]),
                            ("udp forward", ["-u", "-b", "200M"]),
-                           ("tcp reverse", ["-R", "-b", "200M"]),
+                           ("tcp reverse", ["-R"]),
                            ("tcp_crr", ["--test", "tcp_crr"])):
             case_blackhole(netab, pair, what, args)
 

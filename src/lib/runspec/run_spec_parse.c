@@ -297,6 +297,7 @@ static bool parse_test_option(int c, const char *arg, struct run_spec *o, char *
             snprintf(err, errlen, "-b: %s", why);
             return false;
         }
+        o->rate_set = true;
         return true;
     }
     case OPT_GSO:
@@ -360,6 +361,12 @@ static int finish(struct run_spec *o, char *err, size_t errlen)
         return err_set(err, errlen, EINVAL,
                        "-B, --cport, -M and -C are not applied to tcp_crr's "
                        "connections; use --cport-range for fixed client ports");
+    /* Only udp_stream is paced: a -b elsewhere would be silently ignored. */
+    if (o->rate_set && p->kind != TEST_UDP_STREAM)
+        return err_set(err, errlen, EINVAL,
+                       "-b paces udp_stream only; %s does not take a rate (TCP sends as fast "
+                       "as it can: limit it with tc, or -w)",
+                       params_kind_name(p->kind));
     if (p->udp_default_buffers && (!params_is_udp(p->kind) || p->sockbuf))
         return err_set(err, errlen, EINVAL,
                        "--udp-default-buffers applies to UDP tests without -w");
