@@ -31,8 +31,14 @@ int optmatch_next(int argc, char *const argv[], const char *shortopts,
 {
     int idx = -1;
     int c = getopt_long(argc, argv, shortopts, longopts, &idx);
-    if (c == -1 || c == '?')
+    if (c == -1)
         return c;
+    if (c == '?') {
+        /* "--json=1" for an option without a value: getopt names it by its val in optopt. */
+        if (optind > 0 && optind <= argc && known_exactly(argv[optind - 1], longopts))
+            optopt = 0;
+        return c;
+    }
     if (c == ':') {
         /* A missing value: argv[optind - 1] is the option as typed, long or short. */
         const char *el = argv[optind - 1];
@@ -155,6 +161,11 @@ const char *optmatch_hint(const char *arg, const struct option *longopts, char *
         return buf;
     memcpy(word, arg + 2, lw);
     word[lw] = '\0';
+    if (known_exactly(arg, longopts)) {
+        /* Known and still refused: a value given to an option that takes none. */
+        snprintf(buf, len, "; '--%s' takes no value", word);
+        return buf;
+    }
     const char *names[256];
     size_t n = 0;
     for (const struct option *o = longopts; o->name && n < 256; o++)

@@ -30,7 +30,8 @@ int optmatch_next(int argc, char *const argv[], const char *shortopts,
  * "or") into buf, or "" when no long option is close. Close means a name
  * arg is a prefix of (an abbreviation), or one at most two edits away
  * (insert, delete, replace, swap two neighbours; one for short names).
- * Returns buf.
+ * An option spelled exactly but refused ("--json=1") gets "; '--json' takes
+ * no value". Returns buf.
  */
 const char *optmatch_hint(const char *arg, const struct option *longopts, char *buf, size_t len);
 

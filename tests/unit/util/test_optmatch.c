@@ -61,6 +61,11 @@ static void test_abbreviations_refused(void **state)
     char *d[] = {"x", "--par", NULL};
     parse(d, seen, sizeof(seen));
     assert_string_equal(seen, "?");
+    /* A value for an option without one: optopt 0, so it is named as typed. */
+    char *f[] = {"x", "--json=1", NULL};
+    optind = 0;
+    assert_int_equal(optmatch_next(2, f, ":t:P:RJ", opts), '?'); /* callers stop at '?' */
+    assert_int_equal(optopt, 0);
     /* A value that looks like an option belongs to its exact option. */
     char *e[] = {"x", "--time", "--par", NULL};
     parse(e, seen, sizeof(seen));
@@ -79,6 +84,7 @@ static void test_hints(void **state)
                         "; did you mean '--time' or '--timeout'?");
     assert_string_equal(optmatch_hint("--jsno", opts, h, sizeof(h)), "; did you mean '--json'?");
     assert_string_equal(optmatch_hint("--frobnicate", opts, h, sizeof(h)), "");
+    assert_string_equal(optmatch_hint("--json=1", opts, h, sizeof(h)), "; '--json' takes no value");
     assert_string_equal(optmatch_hint("-x", opts, h, sizeof(h)), "");
     const char *cmds[] = {"run", "runs", "compare", "server"};
     assert_string_equal(optmatch_closest("comapre", cmds, 4, h, sizeof(h)),
