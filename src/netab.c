@@ -4,6 +4,7 @@
 
 #include "cli/cli.h"
 #include "plot/plot.h"
+#include "util/optmatch.h"
 
 struct subcommand {
     const char *name;
@@ -55,7 +56,12 @@ int main(int argc, char **argv)
             plot_shutdown();
             return rc;
         }
-    fprintf(stderr, "netab: unknown command '%s'\n", cmd);
-    usage(stderr);
+    /* A typo gets a pointer to the command meant, not the whole usage. */
+    const char *names[sizeof(subcommands) / sizeof(subcommands[0])];
+    for (size_t i = 0; i < sizeof(subcommands) / sizeof(subcommands[0]); i++)
+        names[i] = subcommands[i].name;
+    char hint[128];
+    fprintf(stderr, "netab: unknown command '%s'%s\n(see 'netab --help')\n", cmd,
+            optmatch_closest(cmd, names, sizeof(names) / sizeof(names[0]), hint, sizeof(hint)));
     return EXIT_USAGE;
 }

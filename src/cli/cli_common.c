@@ -33,3 +33,13 @@ void cli_print_metric_names(unsigned flag)
     }
     fputs("\n", stdout);
 }
+
+int cli_unknown_option(const char *cmd, char *const argv[], const struct option *longopts)
+{
+    if (optopt)
+        return cli_usage_error(cmd, "unknown option '-%c'", optopt);
+    char hint[256];
+    const char *arg = argv[optind - 1];
+    return cli_usage_error(cmd, "unknown option '%s'%s", arg,
+                           optmatch_hint(arg, longopts, hint, sizeof(hint)));
+}

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util/optmatch.h"
 #include "util/optval.h"
 
 /* Prints "netab CMD: <message>" and a hint to use --help; returns the usage exit code. */
@@ -17,5 +18,12 @@ int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format
  * 78 columns: the end of a usage text.
  */
 void cli_print_metric_names(unsigned flag);
+
+/*
+ * After optmatch_next() returned '?': prints "netab CMD: unknown option 'X'"
+ * (X as typed; -c for a bad short option) with a "did you mean" hint from
+ * longopts and the --help pointer; returns the usage exit code.
+ */
+int cli_unknown_option(const char *cmd, char *const argv[], const struct option *longopts);
 
 #endif

@@ -308,7 +308,7 @@ int cli_compare_parse(int argc, char **argv, struct compare_config *cfg)
     long l;
     double d = 0;
     /* '+': stop at "--" or the first non-option, so that order is kept and -- ends our options. */
-    while ((c = getopt_long(argc, argv, "+:h", long_opts, NULL)) != -1) {
+    while ((c = optmatch_next(argc, argv, "+:h", long_opts)) != -1) {
         struct compare_variant *cur = cfg->nvariants ? &cfg->variants[cfg->nvariants - 1] : NULL;
         switch (c) {
         case OPT_VARIANT:
@@ -443,9 +443,7 @@ int cli_compare_parse(int argc, char **argv, struct compare_config *cfg)
                     return (int)l;
                 break;
             }
-            if (optopt)
-                return cli_usage_error(CMD, "unknown option '-%c'", optopt);
-            return cli_usage_error(CMD, "unknown option '%s'", argv[optind - 1]);
+            return cli_unknown_option(CMD, argv, long_opts);
         }
     }
     if (optind < argc) {

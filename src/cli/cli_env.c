@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/cli_common.h"
 #include "envcap/envcap.h"
 #include "measure/identity.h"
 
@@ -64,12 +65,12 @@ static int print_identity(const char *ifname)
     struct identity *id = malloc(sizeof(*id));
     if (!id) {
         fprintf(stderr, "netab env: out of memory\n");
-        return EXIT_FAIL;
+        return EXIT_ERROR;
     }
     identity_capture(id, NULL, ifname);
     identity_write_text(id, stdout);
     free(id);
-    return fflush(stdout) ? EXIT_FAIL : EXIT_OK;
+    return fflush(stdout) ? EXIT_ERROR : EXIT_OK;
 }
 
 int cli_env(int argc, char **argv)
@@ -82,7 +83,7 @@ int cli_env(int argc, char **argv)
     int json = 0, identity = 0, c, err;
 
     optind = 1;
-    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+    while ((c = optmatch_next(argc, argv, ":h", opts)) != -1) {
         switch (c) {
         case 'i':
             snprintf(ifname, sizeof(ifname), "%s", optarg);
@@ -105,8 +106,7 @@ int cli_env(int argc, char **argv)
             fputs(usage_text, stdout);
             return EXIT_OK;
         default:
-            fprintf(stderr, "netab env: bad option '%s'\n%s", argv[optind - 1], usage_text);
-            return EXIT_USAGE;
+            return cli_unknown_option("env", argv, opts);
         }
     }
     if (optind < argc) {
@@ -132,7 +132,7 @@ int cli_env(int argc, char **argv)
     if (!env || !warn) {
         fprintf(stderr, "netab env: out of memory\n");
         json_decref(env);
-        return EXIT_FAIL;
+        return EXIT_ERROR;
     }
     if (json) {
         json_t *doc = json_pack("{s:O, s:O}", "environment", env, "warnings", warn);

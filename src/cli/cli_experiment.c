@@ -148,7 +148,7 @@ static int verb_validate(int argc, char **argv)
         print_summary(path, e);
     experiment_free(e);
     exp_errors_free(&errs);
-    return bad < 0 ? EXIT_FAIL : bad ? EXIT_USAGE : EXIT_OK;
+    return bad ? EXIT_ERROR : EXIT_OK;
 }
 
 struct verb {
@@ -176,6 +176,11 @@ int cli_experiment(int argc, char **argv)
     for (size_t i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++)
         if (!strcmp(verb, verbs[i].name))
             return verbs[i].fn(argc - 1, argv + 1);
-    return cli_usage_error("experiment",
-                           "unknown verb '%s' (known: validate, run, resume, list, status)", verb);
+    const char *names[sizeof(verbs) / sizeof(verbs[0])];
+    for (size_t i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++)
+        names[i] = verbs[i].name;
+    char hint[128];
+    return cli_usage_error(
+        "experiment", "unknown verb '%s'%s (known: validate, run, resume, list, status)", verb,
+        optmatch_closest(verb, names, sizeof(verbs) / sizeof(verbs[0]), hint, sizeof(hint)));
 }

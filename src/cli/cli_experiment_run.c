@@ -21,8 +21,6 @@
 #include "store/store_import.h"
 #include "util/textfile.h"
 
-/* Exit status when reset: reboot ran the reboot command and the machine stayed up. */
-#define EXIT_NO_REBOOT 3
 
 enum { OPT_DB = 256, OPT_JSON, OPT_ALL };
 
@@ -41,7 +39,7 @@ int cli_exp_parse(int argc, char **argv, struct exp_args *a, bool want_json, boo
     opterr = 0;
     optind = 1;
     int c;
-    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+    while ((c = optmatch_next(argc, argv, ":h", opts)) != -1) {
         switch (c) {
         case OPT_DB:
             a->db = optarg;
@@ -61,7 +59,7 @@ int cli_exp_parse(int argc, char **argv, struct exp_args *a, bool want_json, boo
         case ':':
             return cli_usage_error("experiment", "%s needs a value", argv[optind - 1]);
         default:
-            return cli_usage_error("experiment", "unknown option '%s'", argv[optind - 1]);
+            return cli_unknown_option("experiment", argv, opts);
         }
     }
     if (optind < argc)
@@ -213,9 +211,10 @@ static int execute(struct store *db, const char *path, int64_t id)
     struct store_counts c = {0};
     char cerr[NB_ERRLEN * 2];
     bool have = !store_experiment_counts(db, id, &c, cerr, sizeof(cerr));
-    if (rc == -EBUSY) {
+    /* Another runner holds the store, or there is no such experiment: nothing to resume. */
+    if (rc == -EBUSY || rc == -ENOENT) {
         fprintf(stderr, "netab experiment: %s\n", err);
-        return EXIT_FAIL;
+        return EXIT_ERROR;
     }
     if (rc) {
         fprintf(stderr, "netab experiment: %s\n", err);
@@ -282,13 +281,13 @@ int cli_experiment_run(int argc, char **argv)
     int bad = cli_experiment_preflight(a.operand, e, false);
     if (bad) {
         experiment_free(e);
-        return bad < 0 ? EXIT_FAIL : EXIT_USAGE;
+        return EXIT_ERROR;
     }
     char *text = read_file(a.operand);
     uint64_t seed = e->has_seed ? e->seed : order_fresh_seed();
     struct store *db = NULL;
     int64_t id = 0;
-    ex = EXIT_FAIL;
+    ex = EXIT_ERROR;
     if (!text)
         fprintf(stderr, "netab experiment: cannot read %s: %s\n", a.operand, strerror(errno));
     else if (!cli_exp_open_db(&a, STORE_OPEN_CREATE, &db) &&
@@ -351,7 +350,7 @@ int cli_experiment_resume(int argc, char **argv)
     }
     struct store *db;
     if (cli_exp_open_db(&a, 0, &db))
-        return EXIT_FAIL;
+        return EXIT_ERROR;
     if (!a.all) {
         ex = nothing_to_run(db, id) ? EXIT_OK : execute(db, a.path, id);
         store_close(db);
@@ -363,7 +362,7 @@ int cli_experiment_resume(int argc, char **argv)
     if (store_experiment_list(db, &x, &n, err, sizeof(err))) {
         fprintf(stderr, "netab experiment: %s\n", err);
         store_close(db);
-        return EXIT_FAIL;
+        return EXIT_ERROR;
     }
     ex = EXIT_OK;
     size_t resumed = 0;

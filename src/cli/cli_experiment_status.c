@@ -25,12 +25,12 @@ static int print_json(json_t *v)
 {
     if (!v) {
         fprintf(stderr, "netab experiment: out of memory\n");
-        return EXIT_FAIL;
+        return EXIT_ERROR;
     }
     int e = json_dumpf(v, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
     json_decref(v);
     fputc('\n', stdout);
-    return e ? EXIT_FAIL : EXIT_OK;
+    return e ? EXIT_ERROR : EXIT_OK;
 }
 
 /* A state's name, as list and status print it. */
@@ -66,7 +66,7 @@ int cli_experiment_list(int argc, char **argv)
         return cli_usage_error("experiment", "list takes no argument");
     struct store *db;
     if (cli_exp_open_db(&a, STORE_OPEN_READONLY, &db))
-        return EXIT_FAIL;
+        return EXIT_ERROR;
     struct store_experiment *x;
     size_t n;
     char err[NB_ERRLEN * 2];
@@ -76,7 +76,7 @@ int cli_experiment_list(int argc, char **argv)
         fprintf(stderr, "netab experiment: %s\n", err);
         store_close(db);
         json_decref(arr);
-        return EXIT_FAIL;
+        return EXIT_ERROR;
     }
     if (!a.json)
         printf("%5s %-24s %-8s %8s %9s %6s  %s\n", "ID", "NAME", "STATUS", "PLANNED", "COMPLETED",
@@ -85,7 +85,7 @@ int cli_experiment_list(int argc, char **argv)
         struct store_counts c;
         if (store_experiment_counts(db, x[i].id, &c, err, sizeof(err))) {
             fprintf(stderr, "netab experiment: %s\n", err);
-            ex = EXIT_FAIL;
+            ex = EXIT_ERROR;
         } else if (a.json) {
             json_t *o = counts_json(&c);
             if (o)
@@ -238,7 +238,7 @@ int cli_experiment_status(int argc, char **argv)
         return EXIT_USAGE;
     struct store *db;
     if (cli_exp_open_db(&a, STORE_OPEN_READONLY, &db))
-        return EXIT_FAIL;
+        return EXIT_ERROR;
     struct store_experiment *x = NULL;
     size_t n = 0;
     struct store_counts c;
@@ -250,7 +250,7 @@ int cli_experiment_status(int argc, char **argv)
         fprintf(stderr, "netab experiment: %s\n", err);
         store_experiment_list_free(x, n);
         store_close(db);
-        return EXIT_FAIL;
+        return EXIT_ERROR;
     }
     const struct store_experiment *me = NULL;
     for (size_t i = 0; i < n; i++)
@@ -260,10 +260,10 @@ int cli_experiment_status(int argc, char **argv)
     if (!me) {
         fprintf(stderr, "netab experiment: there is no experiment %lld in %s\n", (long long)id,
                 a.path);
-        ex = EXIT_FAIL;
+        ex = EXIT_ERROR;
     } else if (campaign_status_get(db, a.path, id, me->status, &s, err, sizeof(err))) {
         fprintf(stderr, "netab experiment: %s\n", err);
-        ex = EXIT_FAIL;
+        ex = EXIT_ERROR;
     } else if (a.json) {
         double eta = store_eta_seconds(&c, avg);
         json_t *o = counts_json(&c);

@@ -77,7 +77,7 @@ static int parse_args(int argc, char **argv, struct import_args *a)
     opterr = 0;
     optind = 1;
     int c;
-    while ((c = getopt_long(argc, argv, ":h", long_opts, NULL)) != -1) {
+    while ((c = optmatch_next(argc, argv, ":h", long_opts)) != -1) {
         switch (c) {
         case OPT_DB:
             a->db = optarg;
@@ -105,7 +105,7 @@ static int parse_args(int argc, char **argv, struct import_args *a)
         case ':':
             return cli_usage_error("import", "%s needs a value", argv[optind - 1]);
         default:
-            return cli_usage_error("import", "unknown option '%s'", argv[optind - 1]);
+            return cli_unknown_option("import", argv, long_opts);
         }
     }
     if (!a->t.variant)
@@ -227,7 +227,7 @@ int cli_import(int argc, char **argv)
     if (e) {
         fprintf(stderr, "netab import: %s; nothing imported\n", err);
         pending_free(&p);
-        return e == -ENOENT || e == -EINVAL ? EXIT_USAGE : EXIT_FAIL;
+        return EXIT_ERROR;
     }
     fprintf(stderr,
             "netab import: %zu run%s recorded as variant %s in experiment %lld (seq %d-%d); "
@@ -235,5 +235,5 @@ int cli_import(int argc, char **argv)
             p.n, p.n == 1 ? "" : "s", a.t.variant, (long long)id, seq, seq + (int)p.n - 1, path);
     printf("%lld\n", (long long)id);
     pending_free(&p);
-    return fflush(stdout) ? EXIT_FAIL : EXIT_OK;
+    return fflush(stdout) ? EXIT_ERROR : EXIT_OK;
 }

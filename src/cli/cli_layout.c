@@ -84,7 +84,7 @@ static int parse_args(int argc, char **argv, struct layout_args *a, bool *done)
     *a = (struct layout_args){.line = 64, .top = 10};
     *done = false;
     optind = 1;
-    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+    while ((c = optmatch_next(argc, argv, ":h", opts)) != -1) {
         switch (c) {
         case OPT_HOT:
             a->hot = optarg;
@@ -121,7 +121,7 @@ static int parse_args(int argc, char **argv, struct layout_args *a, bool *done)
         case ':':
             return cli_usage_error("layout", "%s needs a value", argv[optind - 1]);
         default:
-            return cli_usage_error("layout", "unknown option '%s'", argv[optind - 1]);
+            return cli_unknown_option("layout", argv, opts);
         }
     }
     if (a->show_hot) {
@@ -165,7 +165,7 @@ static int print_json(const struct layout_diff *d, const struct layout_input *in
     json_decref(doc);
     if (!s) {
         fprintf(stderr, "netab layout: out of memory\n");
-        return EXIT_FAIL;
+        return EXIT_ERROR;
     }
     printf("%s\n", s);
     free(s);
@@ -198,7 +198,7 @@ int cli_layout(int argc, char **argv)
     }
     if (layout_diff_build(&old, &new, &hot, (unsigned)a.line, &d)) {
         fprintf(stderr, "netab layout: out of memory\n");
-        rc = EXIT_FAIL;
+        rc = EXIT_ERROR;
         goto out;
     }
     struct layout_input in = {a.old_path, a.new_path, &old, &new, &hot};

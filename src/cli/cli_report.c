@@ -170,7 +170,7 @@ static int parse_args(int argc, char **argv, struct report_args *a)
     int c, rc;
     double d;
     char perr[NB_ERRLEN];
-    while ((c = getopt_long(argc, argv, ":h", long_opts, NULL)) != -1) {
+    while ((c = optmatch_next(argc, argv, ":h", long_opts)) != -1) {
         switch (c) {
         case OPT_DB:
             a->db = optarg;
@@ -248,7 +248,7 @@ static int parse_args(int argc, char **argv, struct report_args *a)
                     return rc;
                 break;
             }
-            return cli_usage_error("report", "unknown option '%s'", argv[optind - 1]);
+            return cli_unknown_option("report", argv, long_opts);
         }
     }
     if (a->has_label && !a->nids)

@@ -171,8 +171,9 @@ int cli_run(int argc, char **argv)
     struct auth_key *key = NULL;
     rc = o.auth_key_file ? auth_key_load(o.auth_key_file, &key, res.error, sizeof(res.error)) : 0;
     o.client.auth_key = key;
+    bool bad_key = rc != 0;
     if (rc) {
-        /* A bad key file fails like a run: exit 1 and, with --json, the one document. */
+        /* A bad key file: not done (exit 2), with --json still the one document. */
     } else if (o.host) {
         o.client.host = o.host;
         rc = client_run(&o.client, &o.params, &res);
@@ -189,11 +190,12 @@ int cli_run(int argc, char **argv)
     }
     if (rc)
         fprintf(stderr, "netab run: error: %s\n", res.error);
-    int exit_code = rc ? EXIT_FAIL : EXIT_OK;
+    int exit_code = bad_key ? EXIT_ERROR : rc ? EXIT_FAIL : EXIT_OK;
+    /* A plot or a store that cannot be written: not done, whatever the test's outcome. */
     if (o.plot && !rc && draw_timeline(&o, &res))
-        exit_code = EXIT_FAIL;
+        exit_code = EXIT_ERROR;
     if (o.db && record_run(&o, argc, argv, doc, exit_code))
-        exit_code = EXIT_FAIL;
+        exit_code = EXIT_ERROR;
     json_decref(doc);
     run_result_free(&res);
     return exit_code;

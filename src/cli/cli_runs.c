@@ -83,7 +83,7 @@ static int parse_args(int argc, char **argv, struct runs_args *a)
     opterr = 0;
     optind = 1;
     int c;
-    while ((c = getopt_long(argc, argv, ":ho:", long_opts, NULL)) != -1) {
+    while ((c = optmatch_next(argc, argv, ":ho:", long_opts)) != -1) {
         switch (c) {
         case OPT_DB:
             a->db = optarg;
@@ -111,7 +111,7 @@ static int parse_args(int argc, char **argv, struct runs_args *a)
         case ':':
             return cli_usage_error("runs", "%s needs a value", argv[optind - 1]);
         default:
-            return cli_usage_error("runs", "unknown option '%s'", argv[optind - 1]);
+            return cli_unknown_option("runs", argv, long_opts);
         }
     }
     if (optind < argc)
@@ -145,12 +145,12 @@ static int print_json(json_t *v)
 {
     if (!v) {
         fprintf(stderr, "netab runs: out of memory\n");
-        return EXIT_FAIL;
+        return EXIT_ERROR;
     }
     int e = json_dumpf(v, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
     json_decref(v);
     fputc('\n', stdout);
-    return e ? EXIT_FAIL : EXIT_OK;
+    return e ? EXIT_ERROR : EXIT_OK;
 }
 
 /* The first 12 hex digits of an identity's build ID (its JSON text), or "-". */
@@ -169,7 +169,7 @@ static int verb_list(const struct runs_args *a, struct store *s)
     char err[NB_ERRLEN * 2];
     if (store_run_list(s, a->experiment, false, &runs, &n, err, sizeof(err))) {
         fprintf(stderr, "netab runs: %s\n", err);
-        return EXIT_FAIL;
+        return EXIT_ERROR;
     }
     if (a->json) {
         json_t *arr = json_array();
@@ -247,7 +247,7 @@ static int verb_show(const struct runs_args *a, struct store *s)
     char err[NB_ERRLEN * 2];
     if (store_run_get(s, id, &r, err, sizeof(err))) {
         fprintf(stderr, "netab runs: %s\n", err);
-        return EXIT_FAIL;
+        return EXIT_ERROR;
     }
     if (a->json) {
         json_t *v = store_run_to_json(&r, true);
@@ -293,7 +293,7 @@ static int verb_export(const struct runs_args *a, struct store *s)
     FILE *f = stdout;
     if (a->output && strcmp(a->output, "-") && !(f = fopen(a->output, "w"))) {
         fprintf(stderr, "netab runs: cannot write %s: %s\n", a->output, strerror(errno));
-        return EXIT_FAIL;
+        return EXIT_ERROR;
     }
     char err[NB_ERRLEN * 2];
     int e = store_export(s, a->experiment, fmt, f, err, sizeof(err));
@@ -301,7 +301,7 @@ static int verb_export(const struct runs_args *a, struct store *s)
         e = err_set(err, sizeof(err), EIO, "writing %s failed", a->output);
     if (e) {
         fprintf(stderr, "netab runs: %s\n", err);
-        return EXIT_FAIL;
+        return EXIT_ERROR;
     }
     return EXIT_OK;
 }
@@ -313,7 +313,7 @@ static int verb_experiments(const struct runs_args *a, struct store *s)
     char err[NB_ERRLEN * 2];
     if (store_experiment_list(s, &x, &n, err, sizeof(err))) {
         fprintf(stderr, "netab runs: %s\n", err);
-        return EXIT_FAIL;
+        return EXIT_ERROR;
     }
     if (a->json) {
         json_t *arr = json_array();
@@ -351,14 +351,14 @@ static int verb_status(const struct runs_args *a, struct store *s)
     struct store_experiment x;
     if (store_experiment_get(s, id, &x, NULL, NULL, err, sizeof(err))) {
         fprintf(stderr, "netab runs: %s\n", err);
-        return EXIT_FAIL;
+        return EXIT_ERROR;
     }
     store_experiment_free(&x);
     if (store_experiment_counts(s, id, &c, err, sizeof(err)) ||
         store_avg_run_seconds(s, id, &avg, err, sizeof(err)) ||
         store_next_pending(s, id, &next, &found, err, sizeof(err))) {
         fprintf(stderr, "netab runs: %s\n", err);
-        return EXIT_FAIL;
+        return EXIT_ERROR;
     }
     double eta = store_eta_seconds(&c, avg);
     if (a->json)
@@ -388,7 +388,7 @@ static int verb_import(const struct runs_args *a, struct store *s)
         return cli_usage_error("runs", "import: which file? ('-' for standard input)");
     if (strcmp(a->operand, "-") && !(f = fopen(a->operand, "r"))) {
         fprintf(stderr, "netab runs: cannot read %s: %s\n", a->operand, strerror(errno));
-        return EXIT_FAIL;
+        return EXIT_ERROR;
     }
     size_t len;
     char *text = NULL;
@@ -400,7 +400,7 @@ static int verb_import(const struct runs_args *a, struct store *s)
                 rc == -EFBIG    ? "larger than 64 MiB, the most one document may hold"
                 : rc == -EILSEQ ? "a binary file (it holds a NUL byte), not a JSON document"
                                 : strerror(-rc));
-        return EXIT_FAIL;
+        return EXIT_ERROR;
     }
     json_error_t jerr;
     json_t *doc = json_loads(text, 0, &jerr);
@@ -423,7 +423,7 @@ static int verb_import(const struct runs_args *a, struct store *s)
     free(text);
     if (e) {
         fprintf(stderr, "netab runs: %s\n", err);
-        return EXIT_FAIL;
+        return EXIT_ERROR;
     }
     printf("recorded run %lld in %s\n", (long long)id, store_path(s));
     return EXIT_OK;
@@ -452,13 +452,17 @@ int cli_runs(int argc, char **argv)
         struct store *s;
         /* Readers never create a database; only import does. */
         if (open_store(&a, verbs[i].writes ? STORE_OPEN_CREATE : 0, &s))
-            return EXIT_FAIL;
+            return EXIT_ERROR;
         rc = verbs[i].fn(&a, s);
         store_close(s);
         return rc;
     }
-    return cli_usage_error("runs",
-                           "unknown verb '%s' (list, show, export, experiments, status, "
-                           "import)",
-                           a.verb);
+    const char *names[sizeof(verbs) / sizeof(verbs[0])];
+    for (size_t i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++)
+        names[i] = verbs[i].name;
+    char hint[128];
+    return cli_usage_error(
+        "runs", "unknown verb '%s'%s (known: list, show, export, experiments, status, import)",
+        a.verb,
+        optmatch_closest(a.verb, names, sizeof(verbs) / sizeof(verbs[0]), hint, sizeof(hint)));
 }

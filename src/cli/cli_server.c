@@ -103,7 +103,7 @@ int cli_server_parse(int argc, char **argv, struct server_opts *o)
     int c;
     long v;
     char err[NB_ERRLEN];
-    while ((c = getopt_long(argc, argv, ":p:B:46D1h", server_options, NULL)) != -1) {
+    while ((c = optmatch_next(argc, argv, ":p:B:46D1h", server_options)) != -1) {
         switch (c) {
         case 'p':
             if (!optval_int("-p", optarg, 0, 65535, &v, err, sizeof(err)))
@@ -191,9 +191,7 @@ int cli_server_parse(int argc, char **argv, struct server_opts *o)
         case ':':
             return cli_usage_error("server", "option '%s' needs a value", argv[optind - 1]);
         default:
-            if (optopt)
-                return cli_usage_error("server", "unknown option '-%c'", optopt);
-            return cli_usage_error("server", "unknown option '%s'", argv[optind - 1]);
+            return cli_unknown_option("server", argv, server_options);
         }
     }
     if (optind < argc)
@@ -222,7 +220,7 @@ static int serve(struct server_opts o)
         if (!log) {
             fprintf(stderr, "netab server: cannot open log file %s: %s\n", o.logfile,
                     strerror(errno));
-            return EXIT_FAIL;
+            return EXIT_ERROR;
         }
         o.cfg.log = log;
     } else if (o.daemon) {
@@ -237,18 +235,18 @@ static int serve(struct server_opts o)
         fprintf(stderr, "netab server: %s\n", err);
         if (log)
             fclose(log);
-        return EXIT_FAIL;
+        return EXIT_ERROR;
     }
     /* Daemonise after binding, so a port already in use is reported to the caller. */
     if (o.daemon && daemon(1, 0)) {
         fprintf(stderr, "netab server: cannot daemonise: %s\n", strerror(errno));
         server_free(srv);
-        return EXIT_FAIL;
+        return EXIT_ERROR;
     }
     if ((o.pidfile && write_file(o.pidfile, (unsigned long)getpid())) ||
         (o.portfile && write_file(o.portfile, server_port(srv)))) {
         server_free(srv);
-        return EXIT_FAIL;
+        return EXIT_ERROR;
     }
     running = srv;
     struct sigaction sa = {.sa_handler = on_signal};
@@ -280,7 +278,7 @@ int cli_server(int argc, char **argv)
     char err[NB_ERRLEN];
     if (o.auth_key_file && auth_key_load(o.auth_key_file, &key, err, sizeof(err))) {
         fprintf(stderr, "netab server: %s\n", err);
-        return EXIT_FAIL;
+        return EXIT_ERROR;
     }
     o.cfg.auth_key = key;
     rc = serve(o);

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/cli_common.h"
 #include "cli/cli_plot.h"
 #include "input/input.h"
 #include "report/stats_report.h"
@@ -184,7 +185,7 @@ static int parse_args(int argc, char **argv, struct cli_stats_args *a)
     a->ncolumn_opts = a->last_column = 0;
     a->column_after_last_file = false;
     /* "-" first: files come back in order (as 1), so that --column can apply to those after it. */
-    while ((c = getopt_long(argc, argv, "-:h", long_opts, NULL)) != -1) {
+    while ((c = optmatch_next(argc, argv, "-:h", long_opts)) != -1) {
         switch (c) {
         case 1:
             a->files[a->nfiles] = optarg;
@@ -265,12 +266,7 @@ static int parse_args(int argc, char **argv, struct cli_stats_args *a)
                     return rc;
                 break;
             }
-            if (optopt)
-                fprintf(stderr, "netab stats: unknown option '-%c'\n", optopt);
-            else
-                fprintf(stderr, "netab stats: unknown option '%s'\n", argv[optind - 1]);
-            fprintf(stderr, "try 'netab stats --help'\n");
-            return EXIT_USAGE;
+            return cli_unknown_option("stats", argv, long_opts);
         }
     }
     if (a->json && a->csv) {
@@ -323,7 +319,7 @@ static int load_set(struct stats_report *r, size_t i, const struct cli_stats_arg
     input_values_free(&in);
     if (rc) {
         fprintf(stderr, "netab stats: %s: %s\n", shown, strerror(-rc));
-        return EXIT_FAIL;
+        return EXIT_ERROR;
     }
     return 0;
 }
@@ -336,7 +332,7 @@ static int print_report(const struct stats_report *r, const struct cli_stats_arg
         json_t *doc = stats_report_json(r);
         if (!doc) {
             fprintf(stderr, "netab stats: out of memory\n");
-            return EXIT_FAIL;
+            return EXIT_ERROR;
         }
         rc = json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(17)) ? -EIO : 0;
         json_decref(doc);
@@ -348,7 +344,7 @@ static int print_report(const struct stats_report *r, const struct cli_stats_arg
     }
     if (rc || fflush(stdout) || ferror(stdout)) {
         fprintf(stderr, "netab stats: cannot write output: %s\n", strerror(errno));
-        return EXIT_FAIL;
+        return EXIT_ERROR;
     }
     return 0;
 }
@@ -378,7 +374,7 @@ static int draw_figure(const struct stats_report *r, const struct cli_plot *p)
     size_t n = 0;
     if (stats_report_plot(r, &po, p->path, &n, err, sizeof(err))) {
         fprintf(stderr, "netab stats: %s\n", err);
-        return EXIT_FAIL;
+        return EXIT_ERROR;
     }
     fprintf(stderr, "netab stats: figure %s: %zu sets, %zu points, %gx%g\n", p->path, r->nsets, n,
             po.width, po.height);
@@ -391,7 +387,7 @@ int cli_stats(int argc, char **argv)
     struct stats_report r = {0};
     a.files = calloc((size_t)argc + 1, sizeof(*a.files));
     a.columns = calloc((size_t)argc + 1, sizeof(*a.columns));
-    int rc = EXIT_FAIL;
+    int rc = EXIT_ERROR;
     if (!a.files || !a.columns) {
         fprintf(stderr, "netab stats: out of memory\n");
         goto out;
@@ -405,7 +401,7 @@ int cli_stats(int argc, char **argv)
     size_t nsets = a.nfiles;
     if (stats_report_init(&r, nsets, &a.opts)) {
         fprintf(stderr, "netab stats: out of memory\n");
-        rc = EXIT_FAIL;
+        rc = EXIT_ERROR;
         goto out;
     }
     r.plot = a.plot;
@@ -418,8 +414,7 @@ int cli_stats(int argc, char **argv)
     int arc = stats_report_analyse(&r, err, sizeof(err));
     if (arc) {
         fprintf(stderr, "netab stats: %s\n", err);
-        /* Values beyond what doubles can compare are bad input, not a failure of netab. */
-        rc = arc == -ERANGE ? EXIT_USAGE : EXIT_FAIL;
+        rc = EXIT_ERROR;
         goto out;
     }
     rc = print_report(&r, &a);

@@ -136,10 +136,10 @@ def cases(netab, tmp):
 
     # Key files that are not private or too short stop both commands at once.
     for path, needle in ((shared, "group or others"), (short, "at least 16")):
-        r = run_cmd([netab, "server", "-p", "0", "--auth-key", path], expect_rc=1)
-        check(r.returncode == 1 and needle in r.stderr, f"server refuses key file {path}",
+        r = run_cmd([netab, "server", "-p", "0", "--auth-key", path], expect_rc=2)
+        check(r.returncode == 2 and needle in r.stderr, f"server refuses key file {path}",
               r.describe())
-        r = netab_run(netab, ["-t", "0.2", "--auth-key", path], expect_rc=1)
+        r = netab_run(netab, ["-t", "0.2", "--auth-key", path], expect_rc=2)
         check(needle in r.doc.get("error", ""), f"run refuses key file {path}", r.describe())
 
     # Without -c the in-process server takes the same key, and the exchange runs on loopback.

@@ -17,7 +17,7 @@ import sys
 import tempfile
 import time
 
-from netab_helpers import PIPE, TestFailure, netab_cmd, run_main, start
+from netab_helpers import HANG_TIMEOUT, PIPE, TestFailure, netab_cmd, run_main, start
 
 NETAB = sys.argv[1]
 
@@ -52,6 +52,17 @@ def rows(db, xid):
                          "ORDER BY id", (xid,)))
     con.close()
     return r
+
+
+def wait_running(p, db, xid):
+    """Waits until experiment xid has a run in progress (a 'running' row: the runner holds the
+    store's lock and has started that run), while p, the runner, still runs."""
+    deadline = time.monotonic() + HANG_TIMEOUT  # a hang bound only
+    while p.alive() and time.monotonic() < deadline:
+        if any(status == "running" for _, status, _ in rows(db, xid)):
+            return
+        time.sleep(0.02)
+    fail(f"experiment {xid}: no run in progress (runner exit {p.poll()}): {rows(db, xid)}")
 
 
 def test_validation(tmp, db):
@@ -126,13 +137,13 @@ def test_sigint(tmp, db):
     with open(path, "w") as f:
         f.write(experiment("sigint").replace("time: 0.2", "time: 4"))
     p = start([NETAB, "experiment", "run", "--db", db, path], stdout=PIPE)
-    time.sleep(1.5)
+    xid = int(p.stdout.readline())
+    wait_running(p, db, xid)
     p.send(signal.SIGINT)
     p = p.finish(expect_rc=130, timeout=30)
-    out, err = p.stdout, p.stderr
+    err = p.stderr
     if p.returncode != 130:
         fail(f"SIGINT: exit {p.returncode}, want 130: {err}")
-    xid = int(out.split()[0])
     if f"netab experiment resume --db {db} {xid}" not in err:
         fail(f"SIGINT: the message does not say how to resume: {err}")
     r = rows(db, xid)
@@ -196,14 +207,14 @@ def test_concurrent(tmp, db):
     """A second runner on the same store is refused: it would run the same seqs twice."""
     path = os.path.join(tmp, "busy.yaml")
     with open(path, "w") as f:
-        f.write(experiment("busy").replace("time: 0.2", "time: 1.5"))
+        f.write(experiment("busy").replace("time: 0.2", "time: 3"))
     p = start([NETAB, "experiment", "run", "--db", db, path], stdout=PIPE)
     xid = int(p.stdout.readline())
-    time.sleep(0.5)
-    q = netab("experiment", "resume", "--db", db, str(xid), expect_rc=1)
+    wait_running(p, db, xid)
+    q = netab("experiment", "resume", "--db", db, str(xid), expect_rc=2)
     p = p.finish(expect_rc=0, timeout=60)
     err = p.stderr
-    if q.returncode != 1 or "another netab is running a campaign" not in q.stderr:
+    if q.returncode != 2 or "another netab is running a campaign" not in q.stderr:
         fail(f"a concurrent resume: exit {q.returncode}: {q.stderr}")
     if p.returncode != 0 or sorted(s for s, _, _ in rows(db, xid)) != [1, 2]:
         fail(f"a concurrent resume disturbed the campaign: {p.returncode} {rows(db, xid)} {err}")
@@ -232,8 +243,8 @@ def test_list_status(db, ids):
     for k in ("planned", "completed", "failed", "interrupted", "pending", "eta_s", "avg_run_s"):
         if k not in st:
             fail(f"status --json: no {k} in {st}")
-    p = netab("experiment", "status", "--db", db, "999", expect_rc=1)
-    if p.returncode != 1 or "no experiment 999" not in p.stderr:
+    p = netab("experiment", "status", "--db", db, "999", expect_rc=2)
+    if p.returncode != 2 or "no experiment 999" not in p.stderr:
         fail(f"status of a missing experiment: {p.returncode} {p.stderr}")
 
 

@@ -5,9 +5,12 @@ Also: a refused connection is exit 1 with one JSON document whose error is
 set, and --version/--help of every command exit 0.
 """
 
+import os
+import re
 import socket
+import tempfile
 
-from netab_helpers import check, check_eq, log, parse_one_json, run_cmd, run_main
+from netab_helpers import WORK_DIR, check, check_eq, log, parse_one_json, run_cmd, run_main
 
 # (arguments, words the message must contain). Each word is a substring the
 # user needs to see to fix the command: the option and the offending value.
@@ -25,6 +28,11 @@ RUN_USAGE_ERRORS = [
     (["-p", "0"], ["-p", "0"]),
     (["--test", "nosuch"], ["--test", "nosuch"]),
     (["--no-such-option"], ["--no-such-option"]),
+    # Long options by their exact names only: an abbreviation is refused, with the option meant.
+    (["--tim", "1"], ["'--tim'", "did you mean '--time'?"]),
+    (["--tim=1"], ["'--tim=1'", "did you mean '--time'?"]),
+    (["--paralel", "2"], ["'--paralel'", "did you mean '--parallel'?"]),
+    (["--revrese"], ["'--revrese'", "did you mean '--reverse'?"]),
     (["-Z"], ["-Z"]),
     (["-R", "--bidir"], ["--bidir"]),
     (["-A", "x"], ["-A", "x"]),
@@ -122,6 +130,91 @@ def body(netab):
     r = run_cmd([netab, "nosuchcommand"], timeout=20, expect_rc=2)
     check_eq(r.returncode, 2, "`netab nosuchcommand` exit status")
     check("nosuchcommand" in r.stderr, "unknown subcommand not named", r.stderr)
+    check("did you mean" not in r.stderr, "a hint for a word close to no command", r.stderr)
+    did_you_mean(netab)
+    no_abbreviations(netab)
+    exit_statuses(netab)
+
+
+def exit_statuses(netab):
+    """The one table (src/cli/cli.h, netab(1) EXIT STATUS): 1 is an answer ("failed",
+    "regressed"), 2 is "not done". The same error gives the same status in every command:
+    a missing or unreadable store, a file that cannot be read, an id that does not exist."""
+    tmp = tempfile.mkdtemp(dir=WORK_DIR)
+    missing = os.path.join(tmp, "missing.db")
+    notdb = os.path.join(tmp, "notes.txt")
+    with open(notdb, "w") as f:
+        f.write("not a database, but long enough to have a header of some sort\n" * 20)
+    nofile = os.path.join(tmp, "nosuch.json")
+    for db, what in ((missing, "no results database"), (notdb, "not a SQLite database")):
+        for argv in (["runs", "list"], ["runs", "show", "1"], ["runs", "export", "--format", "csv"],
+                     ["runs", "experiments"], ["runs", "status", "1"], ["report", "1"],
+                     ["experiment", "list"], ["experiment", "status", "1"],
+                     ["experiment", "resume", "1"]):
+            r = run_cmd([netab] + argv + ["--db", db], timeout=20, expect_rc=2)
+            check(what in r.stderr, f"`netab {' '.join(argv)}` on a store that is {what}",
+                  r.stderr)
+    # A file that cannot be read: 2 in both importers.
+    good = os.path.join(tmp, "good.db")
+    for argv in (["import", "--variant", "x", nofile], ["runs", "import", nofile]):
+        r = run_cmd([netab] + argv + ["--db", good], timeout=20, expect_rc=2)
+        check(nofile in r.stderr, f"`netab {' '.join(argv)}` names the unreadable file", r.stderr)
+    # An id the store does not have: 2 everywhere.
+    run_cmd([netab, "runs", "import", "-", "--db", good], timeout=20, expect_rc=2)
+    r = run_cmd([netab, "run", "-t", "0.2", "-i", "0", "--db", good], timeout=20)
+    for argv in (["runs", "show", "99"], ["runs", "status", "99"], ["report", "99"],
+                 ["experiment", "status", "99"], ["experiment", "resume", "99"]):
+        r = run_cmd([netab] + argv + ["--db", good], timeout=20, expect_rc=2)
+        check("99" in r.stderr, f"`netab {' '.join(argv)}` names the missing id", r.stderr)
+    # An output that cannot be written: 2, also when the test itself succeeded.
+    r = run_cmd([netab, "run", "-t", "0.2", "-i", "0", "--db", os.path.join(notdb, "x.db")],
+                timeout=20, expect_rc=2)
+    check("not stored" in r.stderr, "`netab run --db` into a store that cannot be made", r.stderr)
+    r = run_cmd([netab, "runs", "export", "--format", "csv", "-o", os.path.join(notdb, "x.csv"),
+                 "--db", good], timeout=20, expect_rc=2)
+    check("cannot write" in r.stderr, "`netab runs export -o` into a directory that is not there",
+          r.stderr)
+
+
+def did_you_mean(netab):
+    """Typos of commands, verbs and options name what was meant; exit 2, no usage dump."""
+    for argv, meant in [(["comapre"], "'compare'"), (["rnu"], "'run'"), (["sever"], "'server'"),
+                        (["ru"], "'run' or 'runs'"), (["runs", "lsit"], "'list'"),
+                        (["experiment", "satus"], "'status'"),
+                        (["server", "--max-clinets", "3"], "'--max-clients'"),
+                        (["stats", "--jsno"], "'--json'"),
+                        (["compare", "--paralel", "2"], None),
+                        (["env", "--idenity"], "'--identity'"),
+                        (["runs", "list", "--experiement", "1"], "'--experiment'")]:
+        what = " ".join(argv)
+        r = run_cmd([netab] + argv, timeout=20, expect_rc=2)
+        check(argv[-1] in r.stderr or argv[-2] in r.stderr, f"`netab {what}` names the typo",
+              r.stderr)
+        if meant:
+            check(f"did you mean {meant}?" in r.stderr, f"`netab {what}` suggests {meant}",
+                  r.stderr)
+        check(len(r.stderr.splitlines()) <= 3, f"`netab {what}`: a short message, not the usage",
+              r.stderr)
+
+
+def no_abbreviations(netab):
+    """No command takes an option by a prefix of its name: every long option its --help lists,
+    less its last letter (unless that is itself an option), is refused as unknown."""
+    total = 0
+    for cmd in (["run"], ["server"], ["stats"], ["compare"], ["report"], ["import"], ["layout"],
+                ["env"], ["runs", "list"], ["experiment", "run"]):
+        help_text = run_cmd([netab] + cmd + ["--help"], timeout=20).stdout
+        opts = set(re.findall(r"(?<![\w-])--[a-z][a-z0-9-]+[a-z0-9]", help_text))
+        check(len(opts) >= 2, f"`netab {' '.join(cmd)} --help` lists long options", help_text)
+        for opt in sorted(opts):
+            short = opt[:-1]
+            if short in opts or len(short) < 4:
+                continue
+            r = run_cmd([netab] + cmd + [short, "1"], timeout=20, expect_rc=2)
+            check(f"unknown option '{short}'" in r.stderr,
+                  f"`netab {' '.join(cmd)} {short} 1` is refused, not taken as {opt}", r.stderr)
+            total += 1
+    log(f"{total} abbreviated long options refused")
 
 
 if __name__ == "__main__":

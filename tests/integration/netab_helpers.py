@@ -57,13 +57,26 @@ HANG_TIMEOUT = 30.0
 
 PIPE = subprocess.PIPE
 
+# An interval line of `netab run`'s text output ("  0.00-1.00   s   1.18 MiB ..."): data
+# flowed for one interval, so the test is running. Wait for it with Proc.wait_output().
+INTERVAL_LINE = re.compile(r"(?m)^\s*\d+\.\d+-\d+\.\d+\s+s\s")
+
 
 class TestFailure(Exception):
     """An assertion in an integration test did not hold."""
 
 
 class TestSkip(Exception):
-    """The test cannot run here (not root, ...)."""
+    """The test cannot run here (not root, ...).
+
+    ci_reason names, from tests/ci-skip-reasons, why CI itself cannot provide
+    what the test needs (one CPU, ...); under CI=true scripts/test fails on a
+    skip without one. Not root is never such a reason: CI runs as root.
+    """
+
+    def __init__(self, msg, ci_reason=None):
+        super().__init__(msg)
+        self.ci_reason = ci_reason
 
 
 Skip = TestSkip
@@ -299,6 +312,26 @@ class Proc:
                 return f.read()
         return ""
 
+    def wait_output(self, needle, timeout=HANG_TIMEOUT):
+        """Waits until the process's stdout or stderr holds needle (a str, or a compiled regex).
+
+        Returns True once it does; False if the process ended or timeout
+        passed first (timeout only guards against a hang; callers fail on
+        False, they never treat the wait as a speed check). needle must not
+        be empty: an empty needle is found at once, a check that cannot fail.
+        """
+        if not needle:
+            raise TestFailure("wait_output: an empty needle matches at once")
+        found = (lambda t: needle in t) if isinstance(needle, str) else needle.search
+        deadline = time.monotonic() + timeout
+        while True:
+            ended = self.popen.poll() is not None  # read after the exit: nothing is missed
+            if found(self.stdout_text() + self.stderr_text()):
+                return True
+            if ended or time.monotonic() >= deadline:
+                return False
+            time.sleep(0.02)
+
     def finish(self, expect_rc=0, timeout=HANG_TIMEOUT):
         """Waits for the process, then checks it; returns its Result.
 
@@ -462,6 +495,8 @@ def _outcome(fn):
     try:
         fn()
     except TestSkip as e:
+        if e.ci_reason:
+            return SKIP, f"SKIP: {e}\nci-skip-reason: {e.ci_reason}"
         return SKIP, f"SKIP: {e}"
     except TestFailure as e:
         return FAIL, f"FAIL: {e}"
@@ -602,7 +637,12 @@ class Server:
         return self.proc.stderr_text() if self.proc else ""
 
     def wait_log(self, needle, timeout=10.0):
-        """Waits until the server's log contains needle; returns whether it did."""
+        """Waits until the server's log contains needle; returns whether it did.
+
+        needle must not be empty (it would be found at once: a check that cannot fail).
+        """
+        if not needle:
+            raise TestFailure("wait_log: an empty needle matches at once")
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if needle in self.log_text():

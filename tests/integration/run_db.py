@@ -80,13 +80,13 @@ def main():
         con.close()
         if len(docs) != 4 or any(d != ("1\n", "ok") for d in docs):
             fail(f"compare --db --cmd stored {docs}")
-        # A store that cannot be created: the run still prints, then exit 1 with a reason.
+        # A store that cannot be created: the run still prints, then exit 2 (not done).
         blocker = os.path.join(tmp, "file")
         open(blocker, "w").close()
         rc, out, err = run("run", "-t", "0.2", "-i", "0", "--db", os.path.join(blocker, "x.db"),
-                           expect_rc=1)
-        if rc != 1 or "not stored" not in err:
-            fail(f"an unusable --db should exit 1 saying the result was not stored: {rc} {err}")
+                           expect_rc=2)
+        if rc != 2 or "not stored" not in err:
+            fail(f"an unusable --db should exit 2 saying the result was not stored: {rc} {err}")
     print("run_db: 6 checks passed")
 
 

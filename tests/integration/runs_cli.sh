@@ -17,7 +17,7 @@ db=$tmp/a/b/results.db
 check "help" 0 "usage: netab runs" "$netab" runs --help
 check "no verb" 2 "which verb" "$netab" runs
 check "unknown verb" 2 "unknown verb 'frob'" "$netab" runs frob --db "$db"
-check "list on a missing database does not create it" 1 "no results database at $db" \
+check "list on a missing database does not create it" 2 "no results database at $db" \
     "$netab" runs list --db "$db"
 [ -e "$db" ] && fail "list created $db"
 check "import tcp_stream" 0 "recorded run 1 in $db" "$netab" runs import "$data/tcp_stream.json" --db "$db"
@@ -40,7 +40,7 @@ check "show has the raw document" 0 '"jitter_ms"' "$netab" runs show 2 --db "$db
 check "show has intervals" 0 "intervals:" "$netab" runs show 2 --db "$db"
 check "show keeps the command line" 0 "netab run --test tcp_rr" "$netab" runs show 3 --db "$db"
 check "show --json" 0 '"result": {' "$netab" runs show 1 --json --db "$db"
-check "show a missing run" 1 "no run 99" "$netab" runs show 99 --db "$db"
+check "show a missing run" 2 "no run 99" "$netab" runs show 99 --db "$db"
 check "show needs an ID" 2 "which run" "$netab" runs show --db "$db"
 
 check "export csv" 0 "id,experiment,seq,variant,cell,status" "$netab" runs export --format csv --db "$db"
@@ -65,13 +65,13 @@ check "experiments (none yet)" 0 "(no experiments recorded)" "$netab" runs exper
 # Files that are not ours are refused and left alone.
 printf 'my notes\n%.0s' $(seq 200) > "$tmp/notes.txt"
 sum=$(md5sum < "$tmp/notes.txt")
-check "not a database" 1 "not a SQLite database" "$netab" runs import "$data/tcp_stream.json" --db "$tmp/notes.txt"
+check "not a database" 2 "not a SQLite database" "$netab" runs import "$data/tcp_stream.json" --db "$tmp/notes.txt"
 [ "$(md5sum < "$tmp/notes.txt")" = "$sum" ] && pass "notes untouched" || fail "notes changed"
 python3 - "$db" "$tmp/newer.db" <<'PY' || fail "cannot make a copy with a newer schema"
 import shutil, sqlite3, sys
 shutil.copy(sys.argv[1], sys.argv[2]); c = sqlite3.connect(sys.argv[2]); c.execute("PRAGMA user_version = 99"); c.commit(); c.close()
 PY
-check "newer schema" 1 "newer than this netab understands" "$netab" runs list --db "$tmp/newer.db"
+check "newer schema" 2 "newer than this netab understands" "$netab" runs list --db "$tmp/newer.db"
 check "the original still lists" 0 "20998.27" "$netab" runs list --db "$db"
 
 [ "$nb_fails" = 0 ] && echo "all runs_cli checks passed"

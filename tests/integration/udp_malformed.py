@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Garbage at a running UDP test must be counted, never trusted, and must not stop it.
 
-While `netab run -u -b 10M -t 3` runs against a real server on loopback, this
+While `netab run -u -b 10M -t 3 --db DB` runs against a real server on loopback, this
 test finds the server's UDP data port (ss, filtered by the server's pid, with
 /proc/net/udp as a fallback) and sends it:
 
@@ -12,7 +12,9 @@ test finds the server's UDP data port (ss, filtered by the server's pid, with
   port as source (raw socket, loopback only), which pass the address check
   and must count as `malformed` (short, wrong magic, wrong stream id).
 
-Asserts end.receiver.foreign == what the foreign socket sent, malformed ==
+The garbage starts after the client's first interval line (data flows, the
+registration is over). Asserts, in the run's document read back from DB,
+end.receiver.foreign == what the foreign socket sent, malformed ==
 what was spoofed, malformed + foreign > 0, and the datagram accounting of
 the real stream stays exact: sender packets == receiver packets + lost, no
 loss, no duplicates.
@@ -77,14 +79,21 @@ def client_udp_port(client_pid, server_port):
 def test(netab, c):
     h.need_tools("ss")
     with h.Server(netab) as srv:
-        argv = [netab, "run", "--json", "-c", "127.0.0.1", "-p", str(srv.port), "-u", "-b",
-                "10M", "-t", "3", "-i", "0"]
+        # Text output, for its interval lines (the event that data flows); the run's JSON
+        # document comes from the store afterwards.
+        db = os.path.join(h.WORK_DIR, "malformed.db")
+        argv = [netab, "run", "--db", db, "-c", "127.0.0.1", "-p", str(srv.port), "-u", "-b",
+                "10M", "-t", "3", "-i", "1"]
         client = h.start(argv)
         fsock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         raw = None
         sent_foreign = sent_spoofed = spoofed_bytes = sent_regs = 0
         try:
-            # Find the server's data port; the test is running once the client also has one.
+            # The first interval line: registration is over and data flows, so our datagrams
+            # reach the stream receiver, not the registration wait.
+            c.check(client.wait_output(h.INTERVAL_LINE), "the UDP test runs (an interval line)",
+                    client.stdout_text()[-1000:] + client.stderr_text()[-1000:])
+            # Find the server's data port and the client's.
             ports, cport, deadline = [], None, time.monotonic() + 10
             while time.monotonic() < deadline and client.poll() is None:
                 ports = h.udp_ports_of_pid(srv.pid()) or h.udp_ports_of_pid_proc(srv.pid())
@@ -95,9 +104,6 @@ def test(netab, c):
                 time.sleep(0.05)
             c.check(len(ports) == 1, "found the server's UDP data port by its pid", str(ports))
             c.check(cport is not None, "found the client's UDP source port", str(cport))
-            # Registration has been answered once the server reads data: give it a moment so our
-            # datagrams reach the stream receiver, not the registration wait.
-            time.sleep(0.7)
             if os.geteuid() == 0:
                 # Root can always open one (CI runs as root): a failure is not a reason to skip.
                 try:
@@ -130,8 +136,9 @@ def test(netab, c):
                 client.abandon()
         rc, err = r.returncode, r.stderr
         try:
-            doc = json.loads(r.stdout)
-        except json.JSONDecodeError:
+            doc = json.loads(h.netab_cmd(netab, "runs", "show", "1", "--db", db,
+                                         "--json").stdout).get("result")
+        except (json.JSONDecodeError, AttributeError):
             doc = None
         e = h.end_of(doc)
         c.check(rc == 0 and e, "the UDP test completes despite the garbage",

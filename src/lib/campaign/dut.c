@@ -3,6 +3,7 @@
  * identity, server start and stop, and the boot-and-verify of each run.
  */
 #include "campaign/dut.h"
+#include "campaign/dut_ctl.h"
 
 #include <errno.h>
 #include <arpa/inet.h>
@@ -167,19 +168,6 @@ int dut_open(struct dut *d, const struct exp_dut *cfg, int64_t experiment_id,
     int rc = cfg->ssh_opts ? exp_split_words(cfg->ssh_opts, &d->opts, &n, why, sizeof(why)) : 0;
     if (rc)
         return err_set(err, errlen, -rc, "dut: ssh_opts: %s", why);
-    /* $TMPDIR if its path leaves room for ssh's socket name (sun_path holds 108 bytes). */
-    const char *tmp = getenv("TMPDIR");
-    if (!tmp || tmp[0] != '/' || strlen(tmp) > 40)
-        tmp = "/tmp";
-    snprintf(d->ctl_dir, sizeof(d->ctl_dir), "%s/netab-ssh-XXXXXX", tmp);
-    if (!mkdtemp(d->ctl_dir)) {
-        int e = errno;
-        exp_argv_free(d->opts);
-        d->opts = NULL;
-        d->ctl_dir[0] = '\0';
-        return err_set(err, errlen, e, "dut: cannot create a directory for ssh's ControlPath: %s",
-                       strerror(e));
-    }
     if (cfg->server)
         snprintf(d->host, sizeof(d->host), "%s", cfg->server);
     else
@@ -187,7 +175,16 @@ int dut_open(struct dut *d, const struct exp_dut *cfg, int64_t experiment_id,
     d->port = cfg->port ? (uint16_t)cfg->port : SERVER_DEFAULT_PORT;
     snprintf(d->pidfile, sizeof(d->pidfile), "/tmp/netab-dut-%lld-%u.pid", (long long)experiment_id,
              d->port);
+    bool existed;
+    if ((rc = dut_ctl_open(d, experiment_id, &existed, err, errlen))) {
+        exp_argv_free(d->opts);
+        d->opts = NULL;
+        return rc;
+    }
     d->cfg = cfg;
+    /* A runner killed with SIGKILL left its shared connection here: end it, start afresh. */
+    if (existed)
+        dut_ctl_exit(d);
     return 0;
 }
 
@@ -345,24 +342,17 @@ void dut_close(struct dut *d)
         /* Only the server this campaign started, by its pid file: never a broad kill. */
         char cmd[512];
         /* A pid file that survived a reboot may name another process now: check it is netab. */
+        /* Waits (5 s at most) until it is gone: a campaign that ended left nothing running. */
         snprintf(cmd, sizeof(cmd),
-                 "p=$(cat %s 2>/dev/null) && grep -qa netab /proc/$p/cmdline && kill $p; "
-                 "rm -f %s",
+                 "p=$(cat %s 2>/dev/null) && grep -qa netab /proc/$p/cmdline && kill $p && "
+                 "i=0 && while kill -0 $p 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; "
+                 "i=$((i+1)); done; rm -f %s",
                  d->pidfile, d->pidfile);
         (void)run_checked(d, "stopping netab server on the DUT", cmd, DUT_SSH_CALL_S, NULL, e,
                           sizeof(e));
     }
-    if (*d->ctl_dir) {
-        /* The shared connection outlives its last user by ControlPersist: end it now. */
-        char **argv = NULL;
-        struct proc_result r;
-        if (!dut_ssh_argv(d, NULL, &argv) &&
-            !proc_run(argv, DUT_SSH_CALL_S, NULL, &r, e, sizeof(e)))
-            proc_result_free(&r);
-        exp_argv_free(argv);
-        /* ssh removes its socket as the master exits; the directory is ours and empty then. */
-        (void)rmdir(d->ctl_dir);
-    }
+    /* The shared connection outlives its last user by ControlPersist: end it now. */
+    dut_ctl_close(d);
     exp_argv_free(d->opts);
     d->opts = NULL;
     d->cfg = NULL;

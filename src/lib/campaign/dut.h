@@ -41,7 +41,7 @@ struct dut {
     const struct exp_dut *cfg; /* borrowed */
     char ssh[PATH_MAX];        /* the ssh client found in PATH */
     char **opts;               /* dut.ssh_opts split shell-like; owned, may be NULL */
-    char ctl_dir[64];          /* this campaign's ControlPath directory; "" if none */
+    char ctl_dir[96];          /* this campaign's ControlPath directory (dut_ctl.h); "" if none */
     char host[256];            /* the address netab run targets */
     uint16_t port;
     char pidfile[96];                  /* on the DUT: the server netab started there */

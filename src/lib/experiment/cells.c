@@ -161,6 +161,12 @@ static const struct exp_kv *cell_value(const struct exp_cell *c, const struct ex
 int experiment_run_args(const struct experiment *e, const struct exp_variant *v,
                         const struct exp_cell *c, char ***argv, int *argc)
 {
+    return exp_run_args(e, v, c, true, argv, argc);
+}
+
+int exp_run_args(const struct experiment *e, const struct exp_variant *v, const struct exp_cell *c,
+                 bool with_rate, char ***argv, int *argc)
+{
     struct strvec s = {0};
     char **words = NULL;
     size_t nwords = 0;
@@ -175,13 +181,14 @@ int experiment_run_args(const struct experiment *e, const struct exp_variant *v,
     vec_push(&s, "run", 3);
     for (size_t i = 0; i < e->ntest; i++) {
         const struct exp_kv *over = cell_value(c, e->test[i].key);
-        push_kv(&s, over ? over : &e->test[i]);
+        if (with_rate || e->test[i].key->kind != EXP_RATE)
+            push_kv(&s, over ? over : &e->test[i]);
     }
     for (size_t i = 0; c && i < c->nkv; i++) {
         bool in_test = false;
         for (size_t j = 0; j < e->ntest && !in_test; j++)
             in_test = e->test[j].key == c->kv[i].key;
-        if (!in_test)
+        if (!in_test && (with_rate || c->kv[i].key->kind != EXP_RATE))
             push_kv(&s, &c->kv[i]);
     }
     for (size_t i = 0; i < nwords; i++)

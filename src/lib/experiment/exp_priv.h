@@ -106,4 +106,12 @@ struct exp_dut_marks {
 void exp_check_dut(struct exp_ctx *c, const struct exp_dut_marks *m, struct experiment *e);
 void exp_dut_free(struct exp_dut *d);
 
+/*
+ * experiment_run_args(), optionally without the rate keys (bitrate:): they
+ * pace udp_stream only, so experiment_run_spec() gives them only to the runs
+ * that turn out to be udp_stream (a matrix over test kinds shares them).
+ */
+int exp_run_args(const struct experiment *e, const struct exp_variant *v, const struct exp_cell *c,
+                 bool with_rate, char ***argv, int *argc);
+
 #endif

@@ -97,7 +97,9 @@ static void parse_variant(struct exp_ctx *c, yaml_node_t *n, struct experiment *
                 break;
             }
     }
-    if (v[V_OPTS] && exp_get_string(c, v[V_OPTS], "opts", &var->opts)) {
+    /* opts: "" (or an empty value) is a variant with no options of its own, as omitting it is. */
+    const char *opts = v[V_OPTS] ? exp_scalar(v[V_OPTS]) : NULL;
+    if (v[V_OPTS] && !(opts && !*opts) && exp_get_string(c, v[V_OPTS], "opts", &var->opts)) {
         char **words;
         size_t nw;
         int err = exp_split_words(var->opts, &words, &nw, why, sizeof(why));

@@ -11,17 +11,39 @@
 #include "experiment/exp_priv.h"
 #include "runspec/run_spec.h"
 
+/* True when the test: mapping or cell c sets a rate key (bitrate:). */
+static bool exp_has_rate(const struct experiment *e, const struct exp_cell *c)
+{
+    for (size_t i = 0; i < e->ntest; i++)
+        if (e->test[i].key->kind == EXP_RATE)
+            return true;
+    for (size_t i = 0; c && i < c->nkv; i++)
+        if (c->kv[i].key->kind == EXP_RATE)
+            return true;
+    return false;
+}
+
 int experiment_run_spec(const struct experiment *e, const struct exp_variant *v,
                         const struct exp_cell *c, struct run_spec *spec, char ***argv, char *err,
                         size_t errlen)
 {
     int argc;
     *argv = NULL;
-    int rc = experiment_run_args(e, v, c, argv, &argc);
+    /*
+     * First without bitrate: (the kind may come from the cell or the variant's
+     * opts); a udp_stream run then gets it, any other kind never sees it.
+     */
+    int rc = exp_run_args(e, v, c, false, argv, &argc);
+    char why[NB_ERRLEN];
+    if (!rc && !run_spec_parse(argc, *argv, spec, why, sizeof(why)) &&
+        spec->params.kind == TEST_UDP_STREAM && exp_has_rate(e, c)) {
+        exp_argv_free(*argv);
+        *argv = NULL;
+        rc = exp_run_args(e, v, c, true, argv, &argc);
+    }
     if (rc)
         return err_set(err, errlen, -rc, "variant '%s': %s", v->name,
                        rc == -ENOMEM ? "out of memory" : "its opts do not split into words");
-    char why[NB_ERRLEN];
     rc = run_spec_parse(argc, *argv, spec, why, sizeof(why));
     if (!rc && spec->help)
         rc = err_set(why, sizeof(why), EINVAL, "-h/--help is not a test option");
@@ -42,6 +64,9 @@ int exp_check_runs(const struct experiment *e, struct exp_errors *errs)
     if (experiment_cells(e, &cells, &n))
         return -ENOMEM;
     int rc = 0;
+    bool rate = false, udp = false; /* bitrate: somewhere; a udp_stream run that takes it */
+    for (size_t j = 0; j < n; j++)
+        rate = rate || exp_has_rate(e, &cells[j]);
     for (size_t i = 0; i < e->nvariants && rc != -ENOMEM; i++) {
         const struct exp_variant *v = &e->variants[i];
         /* One error per variant: the first cell it fails in says what is wrong. */
@@ -50,6 +75,7 @@ int exp_check_runs(const struct experiment *e, struct exp_errors *errs)
             char **argv, why[NB_ERRLEN];
             int e2 = experiment_run_spec(e, v, &cells[j], &spec, &argv, why, sizeof(why));
             exp_argv_free(argv);
+            udp = udp || (!e2 && spec.params.kind == TEST_UDP_STREAM);
             if (e2 == -ENOMEM) {
                 rc = e2;
                 break;
@@ -60,6 +86,13 @@ int exp_check_runs(const struct experiment *e, struct exp_errors *errs)
                 break;
             }
         }
+    }
+    /* A rate no run takes would be silently ignored: say so instead. */
+    if (!rc && rate && !udp) {
+        exp_errors_add(errs, 0, 0,
+                       "bitrate: paces udp_stream runs only, and no run here is one (TCP sends "
+                       "as fast as it can: limit it with tc, or window)");
+        rc = -EINVAL;
     }
     exp_cells_free(cells, n);
     return rc;

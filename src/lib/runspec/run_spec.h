@@ -32,6 +32,7 @@ struct run_spec {
     bool help;                    /* -h, --help was given: print the usage, run nothing */
     bool req_set, resp_set;       /* --req-size / --resp-size given */
     bool block_set;               /* -l given; otherwise the test kind's default block */
+    bool rate_set;                /* -b given: only udp_stream takes it */
 };
 
 /*

@@ -8,6 +8,7 @@
 
 #include "proto/server.h"
 #include "runspec/run_spec.h"
+#include "util/optmatch.h"
 #include "util/optval.h"
 #include "util/units.h"
 
@@ -300,6 +301,7 @@ static bool parse_test_option(int c, const char *arg, struct run_spec *o, char *
             snprintf(err, errlen, "-b: %s", why);
             return false;
         }
+        o->rate_set = true;
         return true;
     }
     case OPT_GSO:
@@ -378,6 +380,12 @@ static int finish(struct run_spec *o, char *err, size_t errlen)
         return err_set(err, errlen, EINVAL,
                        "-B, --cport, -M and -C are not applied to tcp_crr's "
                        "connections; use --cport-range for fixed client ports");
+    /* Only udp_stream is paced: a -b elsewhere would be silently ignored. */
+    if (o->rate_set && p->kind != TEST_UDP_STREAM)
+        return err_set(err, errlen, EINVAL,
+                       "-b paces udp_stream only; %s does not take a rate (TCP sends as fast "
+                       "as it can: limit it with tc, or -w)",
+                       params_kind_name(p->kind));
     if (p->udp_default_buffers && (!params_is_udp(p->kind) || p->sockbuf))
         return err_set(err, errlen, EINVAL,
                        "--udp-default-buffers applies to UDP tests without -w");
@@ -420,12 +428,15 @@ int run_spec_parse(int argc, char *const *argv, struct run_spec *o, char *err, s
      */
     optind = 0;
     int c;
-    while ((c = getopt_long(argc, argv, short_options, long_options, NULL)) != -1) {
+    while ((c = optmatch_next(argc, argv, short_options, long_options)) != -1) {
         /* optopt names a bad short option; argv[optind - 1] may be its cluster's predecessor. */
         if (c == '?' && optopt)
             return err_set(err, errlen, EINVAL, "unknown option '-%c'", optopt);
-        if (c == '?')
-            return err_set(err, errlen, EINVAL, "unknown option '%s'", argv[optind - 1]);
+        if (c == '?') {
+            char hint[256];
+            return err_set(err, errlen, EINVAL, "unknown option '%s'%s", argv[optind - 1],
+                           optmatch_hint(argv[optind - 1], long_options, hint, sizeof(hint)));
+        }
         if (c == ':')
             return err_set(err, errlen, EINVAL, "option '%s' needs a value", argv[optind - 1]);
         if (!parse_test_option(c, optarg, o, err, errlen))

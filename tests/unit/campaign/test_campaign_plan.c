@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include "netab_assert.h"
 
 #include "campaign/campaign.h"
 
@@ -33,8 +34,8 @@ static void test_each_pair_once_per_round(void **state)
         for (size_t i = 0; i < nv * nc; i++) {
             const struct campaign_slot *x = &s[r * nv * nc + i];
             assert_int_equal(x->round, r + 1);
-            assert_true(x->variant < nv);
-            assert_true(x->cell < nc);
+            ASSERT_LT(x->variant, nv);
+            ASSERT_LT(x->cell, nc);
             seen[x->variant][x->cell]++;
         }
         for (size_t v = 0; v < nv; v++)
@@ -90,7 +91,7 @@ static void test_rounds_differ(void **state)
                 differ++;
                 break;
             }
-    assert_true(differ > 0);
+    ASSERT_GT(differ, 0);
     free(s);
 }
 
@@ -136,7 +137,7 @@ static void test_blocked(void **state)
         assert_int_equal(s[i].seq, i + 1);
         assert_int_equal(s[i].variant, i / per);
         if (i % per)
-            assert_true(s[i].round >= s[i - 1].round); /* warm-ups first, rounds in order */
+            ASSERT_GE(s[i].round, s[i - 1].round); /* warm-ups first, rounds in order */
         assert_int_equal(s[i].warmup, s[i].round == 1);
     }
     /* The variant changes only nv - 1 times: the fewest boots. */

@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 
 #include <cmocka.h>
+#include "netab_assert.h"
 
 #include "campaign/dut.h"
 #include "util/proc.h"
@@ -114,11 +115,11 @@ static void test_ssh_argv(void **state)
     /* The user's options come first: ssh keeps the first value of an option. */
     assert_string_equal(a[1], "-i");
     assert_string_equal(a[2], "/k ey");
-    assert_true(find(a, "ConnectTimeout=3") < find(a, "ConnectTimeout=10"));
-    assert_true(find(a, "BatchMode=yes") > 0);
-    assert_true(find(a, "ControlMaster=auto") > 0);
-    assert_true(find(a, "ControlPath=/tmp/netab-ssh-abc/%C") > 0);
-    assert_true(find(a, "ServerAliveInterval=5") > 0);
+    ASSERT_LT(find(a, "ConnectTimeout=3"), find(a, "ConnectTimeout=10"));
+    ASSERT_GT(find(a, "BatchMode=yes"), 0);
+    ASSERT_GT(find(a, "ControlMaster=auto"), 0);
+    ASSERT_GT(find(a, "ControlPath=/tmp/netab-ssh-abc/%C"), 0);
+    ASSERT_GT(find(a, "ServerAliveInterval=5"), 0);
     /* Nothing after "--" is an option: the destination, then the one remote string. */
     assert_string_equal(a[n - 3], "--");
     assert_string_equal(a[n - 2], "root@198.18.0.2");

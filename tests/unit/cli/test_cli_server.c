@@ -7,6 +7,7 @@
 #include <sys/socket.h>
 
 #include <cmocka.h>
+#include "netab_assert.h"
 
 #include "capture.h"
 #include "cli/cli.h"
@@ -63,8 +64,8 @@ static void test_defaults(void **state)
     assert_int_equal(o.cfg.liveness_timeout_ms, 5000);
     assert_int_equal(o.cfg.max_conn_per_addr, 8);
     assert_int_equal(o.cfg.max_pending, 256);
-    assert_true(o.cfg.max_test_memory == 256ull << 20);
-    assert_true(o.cfg.max_memory == 1024ull << 20);
+    ASSERT_EQ(o.cfg.max_test_memory, 256ull << 20);
+    ASSERT_EQ(o.cfg.max_memory, 1024ull << 20);
     assert_false(o.cfg.one_off);
     assert_ptr_equal(o.cfg.log, stderr);
     assert_false(o.daemon);
@@ -108,8 +109,8 @@ static void test_options(void **state)
     assert_int_equal(o.cfg.liveness_timeout_ms, 2000);
     assert_int_equal(o.cfg.max_conn_per_addr, 3);
     assert_int_equal(o.cfg.max_pending, 50);
-    assert_true(o.cfg.max_test_memory == 64ull << 20);
-    assert_true(o.cfg.max_memory == 2ull << 30);
+    ASSERT_EQ(o.cfg.max_test_memory, 64ull << 20);
+    ASSERT_EQ(o.cfg.max_memory, 2ull << 30);
     assert_int_equal(
         parse(&o, "--logfile", "/tmp/l", "--pidfile", "/tmp/p", "--port-file", "/tmp/q"), -1);
     assert_string_equal(o.logfile, "/tmp/l");

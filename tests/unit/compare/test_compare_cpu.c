@@ -13,6 +13,8 @@
 #include <string.h>
 
 #include <cmocka.h>
+
+#include "netab_assert.h"
 #include <math.h>
 
 #include "compare/result.h"
@@ -98,7 +100,7 @@ static void test_polluted_uses_process(void **state)
     assert_int_equal(res.cpu.system, (int)at(&camp, "local_demand"));
     assert_true(res.cpu.polluted);
     /* Medians of 47.5 .. 52.5 in steps of 1 over 6 runs: 50. */
-    assert_true(fabs(res.cpu.others_pct - 50) < 1e-9);
+    assert_float_equal(res.cpu.others_pct, 50, 1e-9);
     assert_string_equal(verdict(&res, res.cpu.metric), "regressed");
     assert_string_not_equal(verdict(&res, res.cpu.system), "regressed");
     assert_string_equal(verdict(&res, (int)camp.decide), "within noise");

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include "netab_assert.h"
 
 #include "util/proc.h"
 #include "compare/metrics.h"
@@ -44,7 +45,7 @@ static void test_every_variant_once_per_round(void **state)
             const struct campaign_slot *x = &s[r * NV + i];
             assert_int_equal(x->round, r + 1);
             assert_int_equal(x->seq, r * NV + i + 1);
-            assert_true(x->variant < NV);
+            ASSERT_LT(x->variant, NV);
             seen |= 1u << x->variant;
         }
         assert_int_equal(seen, (1u << NV) - 1);
@@ -65,7 +66,7 @@ static void test_rounds_are_shuffled(void **state)
         first[a]++;
     }
     for (int i = 0; i < 6; i++)
-        assert_true(orders[i] > 0);
+        ASSERT_GT(orders[i], 0);
     /* Each variant goes first about a third of the time, not always the same one. */
     for (int i = 0; i < NV; i++)
         assert_in_range(first[i], 40, 95);
@@ -94,7 +95,7 @@ static void test_schedule_reproducible(void **state)
     int differ = 0;
     for (int i = 0; i < 30; i++)
         differ += a[i].variant != c[i].variant;
-    assert_true(differ > 0);
+    ASSERT_GT(differ, 0);
     /* Adding rounds later (adaptive stopping) gives the same rounds as planning them at once. */
     struct campaign_slot d[30];
     schedule(42, 3, 1, 4, 2, 0, d);
@@ -122,9 +123,9 @@ static void test_looks(void **state)
     assert_int_equal(compare_looks(5, 5, l, 16), 1);
     assert_int_equal(l[0], 5);
     assert_int_equal(compare_looks(1, 3, l, 16), 3); /* 1, 2, 3: always at least one more */
-    assert_true(compare_look_confidence(0.95, 5) > 0.9899 &&
-                compare_look_confidence(0.95, 5) < 0.9901);
-    assert_true(compare_look_confidence(0.95, 1) == 0.95);
+    ASSERT_GT(compare_look_confidence(0.95, 5), 0.9899);
+    ASSERT_LT(compare_look_confidence(0.95, 5), 0.9901);
+    ASSERT_EQ(compare_look_confidence(0.95, 1), 0.95);
 }
 
 static void split_ok(const char *s, size_t n, ...)
@@ -235,14 +236,14 @@ static void test_child(void **state)
     /* A child that would run far too long is killed, with its own children. */
     assert_int_equal(proc_run_shell("sleep 30 & sleep 30", 0.3, NULL, &r, err, 256), 0);
     assert_true(r.timed_out);
-    assert_true(r.seconds < 5);
+    ASSERT_LT(r.seconds, 5);
     proc_describe_failure(&r, 0.3, why, sizeof(why));
     assert_non_null(strstr(why, "timed out"));
     proc_result_free(&r);
     /* A background grandchild that keeps the pipe open does not keep us waiting. */
     assert_int_equal(proc_run_shell("sleep 3 & echo done", 10, NULL, &r, err, 256), 0);
     assert_false(r.timed_out);
-    assert_true(r.seconds < 2.5);
+    ASSERT_LT(r.seconds, 2.5);
     assert_string_equal(r.out, "done\n");
     proc_result_free(&r);
     char *bad[] = {"/nonexistent/program", NULL};

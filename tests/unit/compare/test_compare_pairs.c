@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include "netab_assert.h"
 #include <jansson.h>
 #include <math.h>
 
@@ -89,8 +90,8 @@ static void test_pairs_all(void **state)
     analyse(true, &cfg, &camp, &res);
     assert_int_equal(res.npairs, 3);
     assert_true(res.family_confidence == 0.95);
-    assert_true(fabs(res.opts.confidence - (1 - 0.05 / 3)) < 1e-15);
-    assert_true(fabs(res.metrics[0].r.opts.confidence - (1 - 0.05 / 3)) < 1e-15);
+    ASSERT_LT(fabs(res.opts.confidence - (1 - 0.05 / 3)), 1e-15);
+    ASSERT_LT(fabs(res.metrics[0].r.opts.confidence - (1 - 0.05 / 3)), 1e-15);
     assert_int_equal(json_array_size(res.pairs), 3);
     const char *want[3][2] = {{"base", "slow"}, {"base", "same"}, {"slow", "same"}};
     for (size_t i = 0; i < 3; i++) {
@@ -99,8 +100,8 @@ static void test_pairs_all(void **state)
         assert_string_equal(json_string_value(json_object_get(p, "a")), want[i][0]);
         assert_string_equal(json_string_value(json_object_get(p, "b")), want[i][1]);
         double wp = json_real_value(json_object_get(p, "welch_p"));
-        assert_true(fabs(json_real_value(json_object_get(p, "p_bonferroni")) - fmin(1, 3 * wp)) <
-                    1e-15);
+        ASSERT_LT(fabs(json_real_value(json_object_get(p, "p_bonferroni")) - fmin(1, 3 * wp)),
+                  1e-15);
     }
     /* The pair base -> slow is the baseline comparison, at the corrected level: no regression. */
     json_t *bs = json_array_get(res.pairs, 0);

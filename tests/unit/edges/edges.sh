@@ -43,5 +43,14 @@ if [ -n "$handlers" ]; then
     echo "$handlers" | sed "s|$root/||"
     status=1
 fi
+# Unit tests compare numbers with tests/unit/netab_assert.h (ASSERT_LT(a, b) prints both
+# values), never with assert_true(a < b), which says only that something was false.
+bare=$(grep -rnE 'assert_(true|false)\(' "$root/tests/unit" --include='*.c' --include='*.h' |
+    sed 's/->//g' | grep -E 'assert_(true|false)\(.*[<>]' || true)
+if [ -n "$bare" ]; then
+    echo "unit tests compare numbers with assert_true/assert_false; use ASSERT_LT and friends:"
+    echo "$bare" | sed "s|$root/||"
+    status=1
+fi
 [ "$status" = 0 ] && echo "module edges: every module includes only what it may; no handler in src/lib"
 exit "$status"

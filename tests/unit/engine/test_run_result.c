@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include "netab_assert.h"
 
 #include "engine/run_result.h"
 
@@ -173,7 +174,7 @@ static void test_intervals(void **state)
         assert_int_equal(run_result_add_interval(&r, &iv), 0);
     }
     assert_int_equal(r.nintervals, 200);
-    assert_true(r.cap_intervals >= 200);
+    ASSERT_GE(r.cap_intervals, 200);
     assert_int_equal(r.intervals[199].sent, 1990);
     assert_true(r.intervals[150].start == 150);
     run_result_free(&r);

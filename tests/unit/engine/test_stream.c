@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include "netab_assert.h"
 
 #include "engine/stream.h"
 
@@ -38,10 +39,10 @@ static void test_rr_large_is_bounded(void **state)
     (void)state;
     size_t mib = 1024 * 1024;
     size_t big = rr_size(ROLE_RR_SERVER, (uint32_t)mib, 1);
-    assert_true(big >= mib + 65536); /* a whole message still fits */
-    assert_true(big <= 2 * mib + 65536);
-    assert_true(rr_size(ROLE_CRR_SERVER, 1, (uint32_t)mib) <= 2 * mib + 65536);
-    assert_true(rr_size(ROLE_RR_CLIENT, 100000, 1) >= 100000 + 65536);
+    ASSERT_GE(big, mib + 65536); /* a whole message still fits */
+    ASSERT_LE(big, 2 * mib + 65536);
+    ASSERT_LE(rr_size(ROLE_CRR_SERVER, 1, (uint32_t)mib), 2 * mib + 65536);
+    ASSERT_GE(rr_size(ROLE_RR_CLIENT, 100000, 1), 100000 + 65536);
 }
 
 int main(void)

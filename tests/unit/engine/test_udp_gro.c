@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include "netab_assert.h"
 
 #include "engine/udp_gro.h"
 #include "engine/udp_wire.h"
@@ -51,7 +52,7 @@ static int split_and_check(const char *buf, size_t len, int gso, const size_t *w
     size_t off = 0, n;
     int k = 0;
     for (; (n = udp_gro_next(len, off, gso)) > 0; off += n, k++) {
-        assert_true(k < nwant);
+        ASSERT_LT(k, nwant);
         assert_int_equal(n, want[k]);
         uint32_t stream;
         uint64_t seq, sent;
@@ -153,7 +154,8 @@ static void loopback_gso_to_gro(void **state)
 {
     (void)state;
     int rx = socket(AF_INET, SOCK_DGRAM, 0), tx = socket(AF_INET, SOCK_DGRAM, 0);
-    assert_true(rx >= 0 && tx >= 0);
+    ASSERT_GE(rx, 0);
+    ASSERT_GE(tx, 0);
     int one = 1;
     if (setsockopt(rx, SOL_UDP, UDP_GRO, &one, sizeof(one)))
         fail_msg("UDP_GRO is not supported by this kernel: %s", strerror(errno));
@@ -191,7 +193,7 @@ static void loopback_gso_to_gro(void **state)
         udp_gro_read_cmsgs(&mh, &t, &gso);
         size_t off = 0, m;
         for (; (m = udp_gro_next((size_t)n, off, gso)) > 0; off += m, got++) {
-            assert_true(got < 4);
+            ASSERT_LT(got, 4);
             assert_int_equal(m, want[got]);
             uint32_t stream;
             uint64_t seq, sent;

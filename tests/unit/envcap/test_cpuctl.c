@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include "netab_assert.h"
 
 #include "envcap/cpuctl.h"
 
@@ -159,7 +160,7 @@ static void kill9_then_restore(const struct tree *t, const char *state)
     int ready[2];
     assert_int_equal(pipe(ready), 0);
     pid_t pid = fork();
-    assert_true(pid >= 0);
+    ASSERT_GE(pid, 0);
     if (pid == 0) {
         static struct cpuctl_saved saved;
         char err[NB_ERRLEN];
@@ -296,7 +297,7 @@ static void failure_midway_rolls_back(void **state)
     assert_int_equal(unlink(path), 0);
     assert_int_equal(mkdir(path, 0755), 0);
     assert_int_equal(cpuctl_saved_init(&saved, t->sys, t->state, err, sizeof(err)), 0);
-    assert_true(cpuctl_apply(&saved, 1, 2000, err, sizeof(err)) < 0);
+    ASSERT_LT(cpuctl_apply(&saved, 1, 2000, err, sizeof(err)), 0);
     assert_non_null(strstr(err, "cpu2/online"));
     assert_string_equal(get(t, "sys/devices/system/cpu/cpu0/cpufreq/scaling_max_freq"), "3500000");
     assert_string_equal(get(t, "sys/devices/system/cpu/cpu3/online"), "1");
@@ -348,8 +349,8 @@ static void check_this_machine(void **state)
         char err[NB_ERRLEN] = "";
         int rc = cpuctl_check(cases[i][0], cases[i][1], err, sizeof(err));
         if (rc) {
-            assert_true(rc < 0);
-            assert_true(strlen(err) > 20);
+            ASSERT_LT(rc, 0);
+            ASSERT_GT(strlen(err), 20);
         }
         print_message("cpuctl_check(cpus=%d, max_freq_mhz=%d) = %d %s\n", cases[i][0], cases[i][1],
                       rc, err);

@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "experiment/experiment.h"
+#include "runspec/run_spec.h"
 
 static struct experiment *load_ok(const char *path)
 {
@@ -227,6 +228,77 @@ static void test_load_buffer_defaults(void **state)
     exp_errors_free(&errs);
 }
 
+/* Loads y; returns the experiment, or NULL with the first error in msg. */
+static struct experiment *load_text(const char *y, char *msg, size_t len)
+{
+    struct exp_errors errs = {0};
+    struct experiment *e = NULL;
+    int rc = experiment_load_buffer(y, strlen(y), &e, &errs);
+    snprintf(msg, len, "%s", errs.n ? errs.v[0].msg : "");
+    exp_errors_free(&errs);
+    if (rc) {
+        experiment_free(e);
+        return NULL;
+    }
+    return e;
+}
+
+/* bitrate: reaches udp_stream runs only; a rate no run takes is an error, not ignored. */
+static void test_bitrate_udp_only(void **state)
+{
+    (void)state;
+    char msg[512];
+    struct experiment *e = load_text("name: b\ntest:\n  bitrate: 10M\nmatrix:\n"
+                                     "  test: [tcp_stream, udp_stream]\nvariants:\n  - name: a\n",
+                                     msg, sizeof(msg));
+    assert_non_null(e);
+    struct exp_cell *cells;
+    size_t n;
+    assert_int_equal(experiment_cells(e, &cells, &n), 0);
+    assert_int_equal(n, 2);
+    struct run_spec spec;
+    char **argv, err[256];
+    assert_int_equal(
+        experiment_run_spec(e, &e->variants[0], &cells[0], &spec, &argv, err, sizeof(err)), 0);
+    const char *tcp[] = {"run", "--test", "tcp_stream", "--json", NULL};
+    assert_argv(argv, 4, tcp);
+    exp_argv_free(argv);
+    assert_int_equal(
+        experiment_run_spec(e, &e->variants[0], &cells[1], &spec, &argv, err, sizeof(err)), 0);
+    const char *udp[] = {"run", "-b", "10M", "--test", "udp_stream", "--json", NULL};
+    assert_argv(argv, 6, udp);
+    assert_int_equal(spec.params.rate_bps, 10000000);
+    exp_argv_free(argv);
+    exp_cells_free(cells, n);
+    experiment_free(e);
+    /* Only TCP: refused, naming the key. */
+    assert_null(
+        load_text("name: b\ntest:\n  bitrate: 10M\nvariants:\n  - name: a\n", msg, sizeof(msg)));
+    assert_non_null(strstr(msg, "bitrate: paces udp_stream runs only"));
+    /* A variant's own -b on a TCP test: refused like netab run -b. */
+    assert_null(
+        load_text("name: b\nvariants:\n  - name: a\n    opts: \"-b 1M\"\n", msg, sizeof(msg)));
+    assert_non_null(strstr(msg, "-b paces udp_stream only"));
+}
+
+/* opts: "" is a variant without options of its own. */
+static void test_empty_opts(void **state)
+{
+    (void)state;
+    char msg[512];
+    struct experiment *e = load_text(
+        "name: o\nvariants:\n  - name: a\n    opts: \"\"\n  - name: b\n", msg, sizeof(msg));
+    assert_non_null(e);
+    assert_null(e->variants[0].opts);
+    char **argv;
+    int argc;
+    assert_int_equal(experiment_run_args(e, &e->variants[0], NULL, &argv, &argc), 0);
+    const char *want[] = {"run", "--json", NULL};
+    assert_argv(argv, argc, want);
+    exp_argv_free(argv);
+    experiment_free(e);
+}
+
 /* A dut: section and hooks in both forms: what the campaign is given, defaults included. */
 static void test_dut(void **state)
 {
@@ -287,6 +359,7 @@ int main(void)
         cmocka_unit_test(test_no_matrix_one_cell),   cmocka_unit_test(test_run_args),
         cmocka_unit_test(test_split_words),          cmocka_unit_test(test_to_json),
         cmocka_unit_test(test_load_buffer_defaults), cmocka_unit_test(test_dut),
+        cmocka_unit_test(test_bitrate_udp_only),     cmocka_unit_test(test_empty_opts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include "netab_assert.h"
 
 #include "experiment/experiment.h"
 
@@ -64,7 +65,7 @@ static void test_bad_layout(void **state)
     const char *yaml = "name: x\nvariants:\n  - name: base\n    layout: layout/no-such.map\n";
     char path[] = "/tmp/netab-test-exp-XXXXXX";
     int fd = mkstemp(path);
-    assert_true(fd >= 0);
+    ASSERT_GE(fd, 0);
     assert_int_equal(write(fd, yaml, strlen(yaml)), (ssize_t)strlen(yaml));
     close(fd);
     assert_int_equal(experiment_load(path, &e, &errs), -EINVAL);

@@ -15,6 +15,8 @@
 
 #include <cmocka.h>
 
+#include "netab_assert.h"
+
 #include "experiment/experiment.h"
 
 #define MIB (1024 * 1024)
@@ -31,7 +33,8 @@ static void put(struct text *t, const char *fmt, ...)
     va_start(ap, fmt);
     int n = vsnprintf(t->p + t->len, MIB + 1 - t->len, fmt, ap);
     va_end(ap);
-    assert_true(n >= 0 && t->len + (size_t)n <= MIB);
+    ASSERT_GE(n, 0);
+    ASSERT_LE(t->len + (size_t)n, (size_t)MIB);
     t->len += (size_t)n;
 }
 

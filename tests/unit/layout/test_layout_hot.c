@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include "netab_assert.h"
 
 #include "layout/layout_hot.h"
 
@@ -171,7 +172,7 @@ static void test_load_file_or_list(void **state)
     (void)state;
     char path[] = "/tmp/netab-test-hot-XXXXXX";
     int fd = mkstemp(path);
-    assert_true(fd >= 0);
+    ASSERT_GE(fd, 0);
     assert_int_equal(write(fd, "alpha\nbeta\n", 11), 11);
     close(fd);
     char err[NB_ERRLEN] = "";

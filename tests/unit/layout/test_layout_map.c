@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include "netab_assert.h"
 
 #include "symbols/symtab.h"
 
@@ -69,7 +70,7 @@ static void test_system_map_inferred_sizes(void **state)
     assert_null(find(&t, "ip_rcv")->section);
     /* Sorted by address, then name. */
     for (size_t i = 1; i < t.n; i++)
-        assert_true(t.syms[i - 1].addr <= t.syms[i].addr);
+        ASSERT_LE(t.syms[i - 1].addr, t.syms[i].addr);
     symtab_free(&t);
 }
 
@@ -152,7 +153,7 @@ static void test_load_detects_format(void **state)
     (void)state;
     char path[] = "/tmp/netab-test-map-XXXXXX";
     int fd = mkstemp(path);
-    assert_true(fd >= 0);
+    ASSERT_GE(fd, 0);
     const char map[] = "0000000000001000 T f\n0000000000001010 T g\n";
     assert_int_equal(write(fd, map, sizeof(map) - 1), (ssize_t)sizeof(map) - 1);
     close(fd);
@@ -164,7 +165,7 @@ static void test_load_detects_format(void **state)
     symtab_free(&t);
     /* Binary data that is not ELF is refused with a clear message. */
     fd = open(path, O_WRONLY | O_TRUNC);
-    assert_true(fd >= 0);
+    ASSERT_GE(fd, 0);
     const char bin[] = "\x01\x02\x00\x03garbage";
     assert_int_equal(write(fd, bin, sizeof(bin)), (ssize_t)sizeof(bin));
     close(fd);
@@ -172,7 +173,7 @@ static void test_load_detects_format(void **state)
     assert_non_null(strstr(err, "neither an ELF file nor a symbol map"));
     /* An ELF magic number followed by nothing is a truncated ELF file. */
     fd = open(path, O_WRONLY | O_TRUNC);
-    assert_true(fd >= 0);
+    ASSERT_GE(fd, 0);
     assert_int_equal(write(fd, "\177ELF\002\001", 6), 6);
     close(fd);
     assert_int_equal(symtab_load(path, &t, err, sizeof(err)), -EINVAL);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include "netab_assert.h"
 
 #include "measure/cpu.h"
 
@@ -178,13 +179,14 @@ static void test_sample_take(void **state)
         x += i;
     if (cpu_sample_take(&b, err, sizeof(err)))
         fail_msg("cpu_sample_take: %s", err);
-    assert_true(a.online_cpus >= 1);
-    assert_true(b.mono_ns > a.mono_ns);
-    assert_true(b.user + b.nice + b.system + b.idle >= a.user + a.nice + a.system + a.idle);
+    ASSERT_GE(a.online_cpus, 1);
+    ASSERT_GT(b.mono_ns, a.mono_ns);
+    ASSERT_GE(b.user + b.nice + b.system + b.idle, a.user + a.nice + a.system + a.idle);
     cpu_usage_between(&a, &b, &u);
-    assert_true(u.total_pct >= 0 && u.total_pct <= 100);
-    assert_true(u.seconds > 0);
-    assert_true(u.proc_us >= 0);
+    ASSERT_GE(u.total_pct, 0);
+    ASSERT_LE(u.total_pct, 100);
+    ASSERT_GT(u.seconds, 0);
+    ASSERT_GE(u.proc_us, 0);
 }
 
 int main(void)

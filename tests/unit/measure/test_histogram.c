@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include "netab_assert.h"
 
 #include "measure/histogram.h"
 
@@ -84,7 +85,7 @@ static void check_against_exact(const char *what, uint64_t *v, size_t n)
     assert_int_equal(hist_max(h), v[n - 1]);
     assert_int_equal(hist_overflow(h), 0);
     double mean = (double)(sum / n);
-    assert_true(fabs(hist_mean(h) - mean) <= 1e-9 * mean + 1e-9);
+    ASSERT_LE(fabs(hist_mean(h) - mean), 1e-9 * mean + 1e-9);
 
     static const uint64_t key[] = {500000, 900000, 990000, 999000, 999900, 1000000};
     for (size_t k = 0; k < sizeof(key) / sizeof(key[0]); k++)
@@ -162,7 +163,7 @@ static void test_small_exact(void **state)
         if (x < 256)
             assert_true(p50 == (double)x);
         else
-            assert_true(fabs(p50 - (double)x) <= x / 256.0);
+            ASSERT_LE(fabs(p50 - (double)x), x / 256.0);
         free(h);
     }
 }
@@ -231,7 +232,7 @@ static void check_interval(uint64_t *a, size_t na, uint64_t *b, size_t nb, int e
     /* The buckets must be exactly those of b recorded alone. */
     assert_memory_equal(iv->bucket, bonly->bucket, sizeof(iv->bucket));
     assert_int_equal(hist_count(iv), nb);
-    assert_true(fabs(hist_mean(iv) - (double)(sum / nb)) <= 1e-9 * (double)(sum / nb));
+    ASSERT_LE(fabs(hist_mean(iv) - (double)(sum / nb)), 1e-9 * (double)(sum / nb));
     qsort(b, nb, sizeof(*b), cmp_u64);
     if (extremes_in_b) {
         assert_int_equal(hist_min(iv), b[0]);
@@ -340,11 +341,12 @@ static void test_concurrent_reader(void **state)
         done = atomic_load(&writer_done);
         hist_snapshot(live, snap);
         uint64_t n = hist_count(snap);
-        assert_true(n >= last); /* counts never go backwards */
+        ASSERT_GE(n, last); /* counts never go backwards */
         last = n;
         if (n) {
             double p = hist_percentile(snap, 50.0);
-            assert_true(p >= 0.0 && p <= 4999.0);
+            ASSERT_GE(p, 0.0);
+            ASSERT_LE(p, 4999.0);
         }
     } while (!done);
     assert_int_equal(pthread_join(t, NULL), 0);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include "netab_assert.h"
 
 #include "measure/hostinfo.h"
 
@@ -17,7 +18,7 @@ static void test_collect(void **state)
     assert_true(h.hostname[0] != '\0');
     assert_true(h.kernel[0] != '\0');
     assert_true(h.cpu_model[0] != '\0');
-    assert_true(h.online_cpus >= 1);
+    ASSERT_GE(h.online_cpus, 1);
     assert_non_null(memchr(h.hostname, '\0', sizeof(h.hostname)));
 }
 

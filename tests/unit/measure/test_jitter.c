@@ -11,6 +11,7 @@
 #include <stdlib.h>
 
 #include <cmocka.h>
+#include "netab_assert.h"
 
 #include "measure/jitter.h"
 
@@ -105,11 +106,11 @@ static void test_random_against_loop(void **state)
         }
         prev = transit;
     }
-    assert_true(fabs(jitter_rfc3550_ns(j) - want) <= 1e-9 * want);
-    assert_true(fabs(jitter_mean_abs_ns(j) - sum / (N - 1)) <= 1e-9 * sum / (N - 1));
+    ASSERT_LE(fabs(jitter_rfc3550_ns(j) - want), 1e-9 * want);
+    ASSERT_LE(fabs(jitter_mean_abs_ns(j) - sum / (N - 1)), 1e-9 * sum / (N - 1));
     qsort(absd, N - 1, sizeof(absd[0]), cmp_double);
     double p99 = absd[(99 * (N - 1) + 99) / 100 - 1]; /* nearest rank ceil(0.99 n) */
-    assert_true(fabs(jitter_p99_abs_ns(j) - p99) <= 0.01 * p99);
+    ASSERT_LE(fabs(jitter_p99_abs_ns(j) - p99), 0.01 * p99);
     free(j);
 }
 
@@ -136,9 +137,9 @@ static void test_alternating_delay(void **state)
         jitter_record(j, i * 1000000, i * 1000000 + (i % 2 ? 300000 : 100000));
         /* After k = i values of D, J = dd * (1 - (15/16)^k). */
         double want = dd * (1.0 - pow(15.0 / 16.0, (double)i));
-        assert_true(fabs(jitter_rfc3550_ns(j) - want) <= 1e-9 * dd);
+        ASSERT_LE(fabs(jitter_rfc3550_ns(j) - want), 1e-9 * dd);
     }
-    assert_true(fabs(jitter_rfc3550_ns(j) - dd) <= 1e-9 * dd);
+    ASSERT_LE(fabs(jitter_rfc3550_ns(j) - dd), 1e-9 * dd);
     assert_true(jitter_mean_abs_ns(j) == dd);
     assert_true(jitter_p99_abs_ns(j) == dd);
     free(j);
@@ -160,7 +161,7 @@ static void test_clock_offset(void **state)
         }
         if (!ref) {
             ref = j;
-            assert_true(jitter_rfc3550_ns(ref) > 1000.0);
+            ASSERT_GT(jitter_rfc3550_ns(ref), 1000.0);
             continue;
         }
         assert_true(jitter_rfc3550_ns(j) == jitter_rfc3550_ns(ref));

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include "netab_assert.h"
 
 #include "measure/perfctr.h"
 
@@ -51,15 +52,17 @@ static void test_live(void **state)
     perfctr_read(&s, &d);
     /* Software counters exist on every kernel netab supports: they must count. */
     assert_true(d.valid[PERFCTR_TASK_CLOCK]);
-    assert_true(d.value[PERFCTR_TASK_CLOCK] > 1e5); /* the loop took well over 0.1 ms */
+    ASSERT_GT(d.value[PERFCTR_TASK_CLOCK], 1e5); /* the loop took well over 0.1 ms */
     assert_true(d.valid[PERFCTR_CONTEXT_SWITCHES]);
     assert_true(d.valid[PERFCTR_CPU_MIGRATIONS]);
     assert_true(d.valid[PERFCTR_PAGE_FAULTS]);
     for (int i = PERFCTR_CYCLES; i < PERFCTR_COUNT; i++) {
-        if (d.valid[i])
-            assert_true(d.running_frac[i] > 0 && d.running_frac[i] <= 1);
-        else
-            assert_true(strlen(d.why[i]) > 0);
+        if (d.valid[i]) {
+            ASSERT_GT(d.running_frac[i], 0);
+            ASSERT_LE(d.running_frac[i], 1);
+        } else {
+            ASSERT_GT(strlen(d.why[i]), 0);
+        }
     }
     perfctr_close(&s);
     for (int i = 0; i < PERFCTR_COUNT; i++)

@@ -18,6 +18,8 @@
 
 #include <cmocka.h>
 
+#include "netab_assert.h"
+
 #include "measure/profile.h"
 #include "measure/profile_agg.h"
 #include "measure/profile_sym.h"
@@ -76,7 +78,7 @@ static void test_kernel_symbols(void **state)
     (void)state;
     char path[] = "/tmp/netab-kallsyms-XXXXXX";
     int fd = mkstemp(path);
-    assert_true(fd >= 0);
+    ASSERT_GE(fd, 0);
     close(fd);
     write_file(path, "ffffffff81000000 T _stext\nffffffff81000100 t foo\n"
                      "ffffffff81000200 T bar\t[veth]\nffffffff81000300 D some_data\n");

@@ -17,6 +17,8 @@
 
 #include <cmocka.h>
 
+#include "netab_assert.h"
+
 #include "measure/taskstat.h"
 
 static void test_parsers(void **state)
@@ -81,7 +83,7 @@ static void test_self_cpu_time(void **state)
     assert_int_equal(taskstat_self(&t), 0);
     uint64_t after = thread_cpu_ns();
     assert_in_range(t.cpu_ns, before - before / 100, after);
-    assert_true(t.cpu_ns >= 30000000u);
+    ASSERT_GE(t.cpu_ns, 30000000u);
 }
 
 /* Every sleep is a voluntary switch; every first touch of a fresh page a minor fault. */
@@ -128,7 +130,7 @@ static void test_other_thread(void **state)
     while ((rc = taskstat_thread(tid, &t)) == 0 && t.vcsw == 0)
         usleep(1000); /* until it has blocked in read() at least once */
     assert_int_equal(rc, 0);
-    assert_true(t.vcsw >= 1);
+    ASSERT_GE(t.vcsw, 1u);
     assert_int_equal(write(pipefd[1], "x", 1), 1);
     pthread_join(th, NULL);
     assert_int_equal(taskstat_thread(tid, &t), -ENOENT);

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include "netab_assert.h"
 
 #include "measure/tcpinfo.h"
 
@@ -33,18 +34,18 @@ static void test_loopback(void **state)
     sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 
     int lfd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    assert_true(lfd >= 0);
+    ASSERT_GE(lfd, 0);
     assert_int_equal(bind(lfd, (struct sockaddr *)&sa, sizeof(sa)), 0);
     assert_int_equal(listen(lfd, 1), 0);
     assert_int_equal(getsockname(lfd, (struct sockaddr *)&sa, &salen), 0);
 
     int cfd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    assert_true(cfd >= 0);
+    ASSERT_GE(cfd, 0);
     set_timeouts(cfd);
     /* The connection completes in the listener's backlog, so no thread is needed. */
     assert_int_equal(connect(cfd, (struct sockaddr *)&sa, sizeof(sa)), 0);
     int sfd = accept(lfd, NULL, NULL);
-    assert_true(sfd >= 0);
+    ASSERT_GE(sfd, 0);
     set_timeouts(sfd);
 
     char buf[65536];
@@ -52,12 +53,12 @@ static void test_loopback(void **state)
     size_t total = 0;
     for (int i = 0; i < 16; i++) {
         ssize_t n = send(cfd, buf, sizeof(buf), 0);
-        assert_true(n > 0);
+        ASSERT_GT(n, 0);
         /* Drain on the other side so that send() never blocks on a full buffer. */
         size_t got = 0;
         while (got < (size_t)n) {
             ssize_t r = recv(sfd, buf, sizeof(buf), 0);
-            assert_true(r > 0);
+            ASSERT_GT(r, 0);
             got += (size_t)r;
         }
         total += got;
@@ -68,9 +69,9 @@ static void test_loopback(void **state)
     memset(&st, 0xff, sizeof(st));
     assert_int_equal(tcpinfo_read(cfd, &st), 0);
     assert_int_equal(st.valid, 1);
-    assert_true(st.snd_mss > 0);
-    assert_true(st.pmtu > 0);
-    assert_true(st.snd_cwnd > 0);
+    ASSERT_GT(st.snd_mss, 0);
+    ASSERT_GT(st.pmtu, 0);
+    ASSERT_GT(st.snd_cwnd, 0);
     /* Loopback does not lose packets, so there is nothing to retransmit. */
     assert_int_equal(st.retransmits, 0);
 
@@ -86,8 +87,8 @@ static void test_not_tcp(void **state)
 
     memset(&st, 0xff, sizeof(st));
     int ufd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-    assert_true(ufd >= 0);
-    assert_true(tcpinfo_read(ufd, &st) < 0);
+    ASSERT_GE(ufd, 0);
+    ASSERT_LT(tcpinfo_read(ufd, &st), 0);
     assert_int_equal(st.valid, 0);
     assert_int_equal(st.snd_mss, 0);
     close(ufd);

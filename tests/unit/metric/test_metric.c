@@ -12,6 +12,8 @@
 #include <stdint.h>
 
 #include <cmocka.h>
+
+#include "netab_assert.h"
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
@@ -66,11 +68,12 @@ static void test_rows_well_formed(void **state)
     (void)state;
     size_t n;
     const struct metric *t = metric_all(&n);
-    assert_true(n >= 18);
+    ASSERT_GE(n, 18);
     for (size_t i = 0; i < n; i++) {
         assert_true(!strncmp(t[i].path, "end.", 4));
         assert_true(t[i].unit[0] && t[i].label[0] && t[i].title[0] && t[i].display[0]);
-        assert_true(t[i].scale > 0 && t[i].kinds);
+        ASSERT_GT(t[i].scale, 0);
+        assert_true(t[i].kinds);
         assert_ptr_equal(metric_find(t[i].name), &t[i]);
         assert_ptr_equal(metric_find(t[i].path), &t[i]);
         assert_ptr_equal(metric_find(t[i].path + 4), &t[i]);
@@ -198,7 +201,7 @@ static void test_report_agrees(void **state)
         if (!(t[i].flags & METRIC_REPORT))
             continue;
         size_t j = creport_metric_index(m, nm, t[i].name);
-        assert_true(j < nm);
+        ASSERT_LT(j, nm);
         assert_int_equal(j, k++); /* in table order */
         assert_string_equal(m[j].path, t[i].path);
         assert_true(m[j].column == t[i].column ||

@@ -11,6 +11,7 @@
 
 #include <cairo.h>
 #include <cmocka.h>
+#include "netab_assert.h"
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -139,10 +140,10 @@ static void test_png_decoded(void **state)
                           abs(bl - (int)(0.8 * c1[2] * 255 + 51)) < 12;
         }
     cairo_surface_destroy(s);
-    assert_true(inked > 1000);
+    ASSERT_GT(inked, 1000);
     /* Eight and nine marks of radius 3.5: each well over 20 pixels. */
-    assert_true(blue > 8 * 20);
-    assert_true(vermillion > 9 * 20);
+    ASSERT_GT(blue, 8 * 20);
+    ASSERT_GT(vermillion, 9 * 20);
 }
 
 /* Reads the SVG: one mark at the point opacity per value, the labels with n. */
@@ -158,7 +159,7 @@ static void test_svg_points_and_labels(void **state)
     assert_int_equal(count(svg, "fill-opacity:0.8;"), N(a) + N(b));
     /* Every show_text() is one group of glyphs: title, axis label, ticks, 2 names, 2 n, key. */
     size_t groups = count(svg, "<g style=\"fill:rgb(0%,0%,0%);fill-opacity:1;\">");
-    assert_true(groups >= 7 + 5);
+    ASSERT_GE(groups, 7 + 5);
     free(svg);
 
     /* The same figure twice: the same bytes (the tests and users diff figures). */
@@ -186,7 +187,7 @@ static void test_deterministic(void **state)
         assert_int_equal(plot_write_file(q, 600, 400, plot_draw_dist, &dist, err, sizeof(err)), 0);
         size_t l1, l2;
         char *s1 = read_all(p, &l1), *s2 = read_all(q, &l2);
-        assert_true(l1 > 1000);
+        ASSERT_GT(l1, 1000);
         assert_int_equal(l1, l2);
         assert_memory_equal(s1, s2, l1);
         if (i == 1)
@@ -207,7 +208,8 @@ static void test_svg_string_prefixed(void **state)
     assert_memory_equal(svg, "<svg", 4);
     assert_null(strstr(svg, "<?xml"));
     size_t ids = count(svg, "id=\""), refs = count(svg, "href=\"#");
-    assert_true(ids > 5 && refs > 5);
+    ASSERT_GT(ids, 5);
+    ASSERT_GT(refs, 5);
     assert_int_equal(count(svg, "id=\"f7-"), ids);
     assert_int_equal(count(svg, "href=\"#f7-"), refs);
     assert_int_equal(count(svg, "url(#f7-"), count(svg, "url(#"));
@@ -276,7 +278,7 @@ static void test_scale(void **state)
     size_t n = plot_ticks(&s, t, 64);
     assert_int_equal(n, 7);
     assert_true(t[1] == 20 && t[6] == 120);
-    assert_true(fabs(plot_scale_map(&s, 60) - 50) < 1e-9);
+    ASSERT_LT(fabs(plot_scale_map(&s, 60) - 50), 1e-9);
     plot_scale_fit(&s, v, 2, false, false);
     assert_true(s.lo == 88 && s.hi == 104);
     plot_scale_fit(&s, v, 2, true, false);
@@ -284,7 +286,8 @@ static void test_scale(void **state)
     assert_int_equal(plot_ticks(&s, t, 64), 3);
     double flat[] = {5, 5};
     plot_scale_fit(&s, flat, 2, false, false);
-    assert_true(s.lo < 5 && s.hi > 5);
+    ASSERT_LT(s.lo, 5);
+    ASSERT_GT(s.hi, 5);
     char buf[32];
     plot_fmt_num(27057e6, buf, sizeof(buf));
     assert_string_equal(buf, "27.1G");

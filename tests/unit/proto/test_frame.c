@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include "netab_assert.h"
 
 #include "proto/frame.h"
 #include "util/clock.h"
@@ -224,7 +225,7 @@ static void test_large_result(void **state)
     size_t len = 0;
     assert_int_equal(frame_encode(msg, &buf, &len), -EMSGSIZE);
     assert_int_equal(frame_encode_max(msg, FRAME_RESULT_MAX, &buf, &len), 0);
-    assert_true(len > FRAME_MAX);
+    ASSERT_GT(len, FRAME_MAX);
     free(buf);
     char err[NB_ERRLEN] = "";
     assert_int_equal(
@@ -234,7 +235,7 @@ static void test_large_result(void **state)
     int sv[2];
     assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
     pid_t pid = fork();
-    assert_true(pid >= 0);
+    ASSERT_GE(pid, 0);
     if (pid == 0) {
         signal(SIGPIPE, SIG_IGN);
         close(sv[1]);
@@ -267,7 +268,7 @@ static void test_recv_timeout(void **state)
     json_t *out = NULL;
     uint64_t t0 = clock_now_ns();
     assert_int_equal(frame_recv(sv[1], &out, t0 + 50000000ull, err, sizeof(err)), -ETIMEDOUT);
-    assert_true(clock_now_ns() - t0 >= 40000000ull);
+    ASSERT_GE(clock_now_ns() - t0, 40000000ull);
     assert_non_null(strstr(err, "timed out"));
     assert_null(out);
 

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include <cmocka.h>
+#include "netab_assert.h"
 #include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
@@ -335,7 +336,7 @@ static void test_numbers_match_recomputation(void **state)
     /* Known outcomes: tcp throughput +10 % improved, rr transactions -10 % regressed (exit 1). */
     assert_int_equal(creport_exit_status(r), 1);
     assert_int_equal(json_integer_value(json_object_get(j, "exit_status")), 1);
-    assert_true(r->n_improved >= 2);
+    ASSERT_GE(r->n_improved, 2);
     assert_int_equal(r->n_regressed_deciding, 1);
 
     /* Environment: the baseline's governor warning once; kernel and rmem_max differ, load ignored.
@@ -423,7 +424,7 @@ static void test_text_fits_72_columns(void **state)
             fail_msg("line longer than %d columns: '%.*s'", CREPORT_TEXT_WIDTH, (int)(nl - p), p);
         lines++;
     }
-    assert_true(lines > 20);
+    ASSERT_GT(lines, 20);
     assert_non_null(strstr(t, "improved"));
     assert_non_null(strstr(t, "regressed"));
     assert_non_null(strstr(t, "net.core.rmem_max"));
@@ -492,7 +493,7 @@ static void test_csv_and_markdown_parse(void **state)
             in_table = false;
         }
     }
-    assert_true(tables >= 10);
+    ASSERT_GE(tables, 10);
     free(md);
     creport_free(r);
 }
@@ -585,7 +586,8 @@ static void test_wide_matrix_stacks(void **state)
         if (!tr) {
             assert_non_null(strstr(t, "9 cells do not fit side by side: --transpose"));
             long c1 = offset_of(t, " c1 "), c9 = offset_of(t, " c9\n");
-            assert_true(c1 >= 0 && c9 > c1);
+            ASSERT_GE(c1, 0);
+            ASSERT_GT(c9, c1);
             assert_non_null(strstr(t, "Cells:\n  c1   streams=0,block=1K,congestion=bbr\n"));
         } else {
             assert_null(strstr(t, "do not fit side by side"));
@@ -654,7 +656,10 @@ static void test_matrix_order_and_headings(void **state)
     /* The throughput table splits into parts headed in full, in matrix order. */
     long a = offset_of(t, "tcp_stream 1"), b = offset_of(t, "tcp_stream 3"),
          c = offset_of(t, "udp_stream 1"), d = offset_of(t, "udp_stream 3");
-    assert_true(a >= 0 && a < b && b < c && c < d);
+    ASSERT_GE(a, 0);
+    ASSERT_LT(a, b);
+    ASSERT_LT(b, c);
+    ASSERT_LT(c, d);
     assert_null(strstr(t, "Cells:"));
     free(t);
     /* A 2x2 design needs an axis of two values: test, in each of the three streams. */
@@ -696,7 +701,10 @@ static void test_boolean_headings(void **state)
         fputs(t, stdout);
     long a = offset_of(t, "send nodelay"), b = offset_of(t, "send no-nodelay"),
          c = offset_of(t, "recv nodelay"), d = offset_of(t, "recv no-nodelay");
-    assert_true(a >= 0 && a < b && b < c && c < d);
+    ASSERT_GE(a, 0);
+    ASSERT_LT(a, b);
+    ASSERT_LT(b, c);
+    ASSERT_LT(c, d);
     free(t);
     /* One variant, two axes of two values: one design, reverse x nodelay. */
     assert_int_equal(json_array_size(r->effects), 1);
@@ -837,7 +845,7 @@ static void test_html_and_figures(void **state)
     /* Every ok run of the plan, in run order: measured and warm-ups. */
     assert_int_equal(r->nrunlist, (size_t)(r->runs.measured + r->runs.warmup));
     for (size_t i = 1; i < r->nrunlist; i++)
-        assert_true(r->runlist[i].seq > r->runlist[i - 1].seq);
+        ASSERT_GT(r->runlist[i].seq, r->runlist[i - 1].seq);
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);

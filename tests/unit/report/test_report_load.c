@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include <cmocka.h>
+#include "netab_assert.h"
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -70,7 +71,7 @@ static char *doc(double bps, double task, const char *kernel_local, const char *
                      "\"%s\"}}, \"end\": {\"receiver\": {\"bits_per_second\": %.17g}, \"perf\": "
                      "{\"local\": {\"task_clock\": %s}}, \"kernel\": {\"local\": %s}}}",
                      release, bps, t, kernel_local);
-    assert_true(n > 0);
+    ASSERT_GT(n, 0);
     return s;
 }
 
@@ -109,7 +110,7 @@ static int64_t experiment(struct store *db, const char *name, const char *varian
 static const struct creport_entry *at(const struct creport *r, const char *name, const char *metric)
 {
     size_t m = creport_metric_index(r->metrics, r->nmetrics, metric);
-    assert_true(m < r->nmetrics);
+    ASSERT_LT(m, r->nmetrics);
     for (size_t v = 0; v < r->nvariants; v++)
         if (!strcmp(r->variants[v], name))
             return creport_at(r, v, 0, m);

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include <cmocka.h>
+#include "netab_assert.h"
 #include <jansson.h>
 #include <math.h>
 #include <string.h>
@@ -23,7 +24,7 @@ static const double same[] = {100.1, 100.9, 99.2, 100.4, 99.6, 100.3, 100, 99.9}
 static const double one[] = {50};
 #define N(a) (sizeof(a) / sizeof(a[0]))
 /* cmocka's float comparison rounds to float; these are doubles. */
-#define assert_double_equal(a, b, eps) assert_true(fabs((double)(a) - (double)(b)) <= (eps))
+#define assert_double_equal(a, b, eps) ASSERT_LE(fabs((double)(a) - (double)(b)), (eps))
 
 static void test_arithmetic(void **state)
 {
@@ -106,7 +107,7 @@ static void test_every_pair(void **state)
     assert_double_equal(json_real_value(json_object_get(bs, "welch_p")), p, 1e-15 * p + 1e-300);
     assert_double_equal(p, p95, 1e-15 * p + 1e-300);
     assert_double_equal(json_real_value(json_object_get(bs, "diff_ci_low")), lo, 1e-9);
-    assert_true(lo < lo95); /* wider at 99.17 % than at 95 % */
+    ASSERT_LT(lo, lo95); /* wider at 99.17 % than at 95 % */
     json_decref(head);
     json_decref(out);
 }

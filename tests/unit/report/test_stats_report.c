@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include <cmocka.h>
+#include "netab_assert.h"
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
@@ -76,7 +77,7 @@ static void test_numbers_equal_the_stats_module(void **state)
     assert_int_equal(r.cmps[1].c.verdict.kind, STATS_WITHIN_NOISE);
     assert_true(stats_report_regressed(&r));
     assert_true(r.sets[1].described);
-    assert_true(fabs(r.sets[1].sum.median - 90.05) < 1e-12);
+    ASSERT_LT(fabs(r.sets[1].sum.median - 90.05), 1e-12);
     stats_report_free(&r);
     assert_null(r.sets);
 }
@@ -186,7 +187,7 @@ static void test_csv(void **state)
     for (char *p = t, *nl; *p; p = nl + 1, line++) {
         nl = strchr(p, '\n');
         assert_non_null(nl);
-        assert_true(line < N(want));
+        ASSERT_LT(line, N(want));
         assert_int_equal(nl == p ? 0 : fields(p, (size_t)(nl - p)), want[line]);
     }
     assert_int_equal(line, N(want));

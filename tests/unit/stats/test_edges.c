@@ -7,6 +7,7 @@
  * never show nan, inf or a wrapped integer.
  */
 #include "test_helpers.h"
+#include "netab_assert.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -186,7 +187,7 @@ static void test_offset_precision(void **state)
 static void test_confidence_999_two_values(void **state)
 {
     (void)state;
-    assert_true(stats_boot_expanded_tail(0.999, 2, 1.0) > 0);
+    ASSERT_GT(stats_boot_expanded_tail(0.999, 2, 1.0), 0);
     const struct edge_case *e = &edge_cases[4];
     struct stats_report r;
     analyse(&r, e->a, e->na, e->b, e->nb, 0.999, false);

@@ -3,6 +3,7 @@
  * (reference/make_reference.R, output checked in as reference/reference.h).
  */
 #include "test_helpers.h"
+#include "netab_assert.h"
 
 #include <gsl/gsl_errno.h>
 #include <stdio.h>
@@ -88,7 +89,8 @@ static void test_summary(void **state)
         ASSERT_REL(s95.p95, c->a_p95, TOL);
         ASSERT_REL(s95.stddev, c->a_sd, TOL);
         /* The bootstrap interval of the median must bracket the median. */
-        assert_true(s95.median_ci_low <= s95.median && s95.median <= s95.median_ci_high);
+        ASSERT_LE(s95.median_ci_low, s95.median);
+        ASSERT_LE(s95.median, s95.median_ci_high);
         stats_sample_free(&a);
     }
 }

@@ -1,5 +1,6 @@
 /* Verdict rules, warnings, Fieller, the run-count estimate and the median bootstrap shortcut. */
 #include "test_helpers.h"
+#include "netab_assert.h"
 
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_randist.h>
@@ -145,14 +146,14 @@ static void test_warnings(void **state)
     x[7] = 1000;
     c = checks_of(x, 30);
     assert_int_equal(c.outliers_low + c.outliers_high, base + 1);
-    assert_true(c.outliers_far >= 1);
+    ASSERT_GE(c.outliers_far, 1);
     /* A steady rise of 0.3 sd per run is drift. */
     normal(x, 30, 100, 1, 7);
     for (size_t i = 0; i < 30; i++)
         x[i] += 0.3 * (double)i;
     c = checks_of(x, 30);
     assert_true(c.drift);
-    assert_true(c.spearman_rho > 0.8);
+    ASSERT_GT(c.spearman_rho, 0.8);
     /* Two clusters far apart. */
     normal(x, 60, 100, 1, 8);
     for (size_t i = 0; i < 60; i += 2)
@@ -215,7 +216,7 @@ static void test_median_bootstrap_distribution(void **state)
             exact += gsl_sf_choose(N, (unsigned)j) * pow(p, j) * pow(1 - p, N - j);
         double got = (double)le / R;
         print_message("k=%d P=%.4f exact=%.4f\n", k, got, exact);
-        assert_true(fabs(got - exact) < 0.005);
+        ASSERT_LT(fabs(got - exact), 0.005);
     }
     free(d);
 }
@@ -241,7 +242,8 @@ static void test_bootstrap_is_deterministic(void **state)
     assert_true(c1.ratio_ci_low == c2.ratio_ci_low && c1.ratio_ci_high == c2.ratio_ci_high);
     assert_true(c1.median_ratio_ci_low == c2.median_ratio_ci_low);
     assert_true(c1.ratio_ci_low != c3.ratio_ci_low || c1.ratio_ci_high != c3.ratio_ci_high);
-    assert_true(c1.ratio_ci_low < c1.ratio && c1.ratio < c1.ratio_ci_high);
+    ASSERT_LT(c1.ratio_ci_low, c1.ratio);
+    ASSERT_LT(c1.ratio, c1.ratio_ci_high);
     stats_sample_free(&sa);
     stats_sample_free(&sb);
 }

@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include <cmocka.h>
+#include "netab_assert.h"
 #include <jansson.h>
 #include <math.h>
 #include <string.h>
@@ -276,7 +277,7 @@ static void test_experiment_and_plan(void **state)
     assert_int_equal(store_experiment_create(s, "gro", "name: gro\n", "{\"a\":1}", 42, plan6, 6,
                                              &id, err, sizeof(err)),
                      0);
-    assert_true(id > 0);
+    ASSERT_GT(id, 0);
     struct store_counts cnt;
     assert_int_equal(store_experiment_counts(s, id, &cnt, err, sizeof(err)), 0);
     assert_int_equal(cnt.planned, 6);
@@ -322,7 +323,7 @@ static void assert_same(double got, double want)
         assert_true(isnan(got));
         return;
     }
-    assert_true(fabs(got - want) <= 1e-9 * fabs(want));
+    ASSERT_LE(fabs(got - want), 1e-9 * fabs(want));
 }
 
 /* Headline values computed here from the fixture's own fields. */
@@ -407,7 +408,7 @@ static void test_begin_finish(void **state)
     assert_string_equal(r.cell, "64K");
     assert_int_equal(r.attempt, 1);
     assert_non_null(r.finished);
-    assert_true(r.duration_s >= 0);
+    ASSERT_GE(r.duration_s, 0);
     assert_true(r.has_exit_code);
     assert_string_equal(r.params_json, "{\"t\":1}");
     store_run_free(&r);
@@ -491,7 +492,8 @@ static void test_interrupted_and_resume(void **state)
     assert_int_equal(cnt.running, 0);
     double avg;
     assert_int_equal(store_avg_run_seconds(s, eid, &avg, err, sizeof(err)), 0);
-    assert_true(avg >= 0 && avg < 60);
+    ASSERT_GE(avg, 0);
+    ASSERT_LT(avg, 60);
     assert_same(store_eta_seconds(&cnt, 10.0), 10.0);
     assert_true(isnan(store_eta_seconds(&cnt, NAN)));
     /* Last one: nothing pending. */

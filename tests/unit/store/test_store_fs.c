@@ -1,8 +1,10 @@
 /*
  * The store on a file system that goes read-only or fills up: a clear error,
- * and nothing recorded before is lost. Mounts its own small tmpfs, so it needs
- * root (CAP_SYS_ADMIN); elsewhere it exits 77 (skipped). Every mount is
- * removed in teardown, which cmocka runs also when a test fails.
+ * and nothing recorded before is lost. Mounts its own small tmpfs in a mount
+ * namespace of its own: as root directly, otherwise in a user namespace; it
+ * skips (77) only when not root and user namespaces are not allowed. Every
+ * mount is removed in teardown, which cmocka runs also when a test fails,
+ * and the namespace takes any left behind with it.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -10,6 +12,8 @@
 #include <stdint.h>
 
 #include <cmocka.h>
+#include "netab_assert.h"
+#include <sched.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 
@@ -99,7 +103,7 @@ static void assert_run_readable(const char *path, int64_t id)
     assert_int_equal(e, 0);
     assert_int_equal(r.status, STORE_RUN_OK);
     assert_non_null(r.result_json);
-    assert_true(r.receiver_bps > 0);
+    ASSERT_GT(r.receiver_bps, 0);
     store_run_free(&r);
     store_close(s);
 }
@@ -156,23 +160,71 @@ static void test_full_disk(void **state)
                      1);
 }
 
-int main(void)
+/* Writes text to the /proc file path; 0 or -1 with errno. */
+static int write_proc(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return -1;
+    int rc = fputs(text, f) < 0 ? -1 : 0;
+    if (fclose(f))
+        rc = -1;
+    return rc;
+}
+
+/*
+ * Gives the test a mount namespace of its own, where it may mount tmpfs:
+ * as root a new mount namespace (its mounts vanish with the process, even
+ * after a crash); otherwise a user namespace mapping the caller to root in
+ * it, where mounting a tmpfs is allowed too. Returns 0, or -1 with errno.
+ */
+static int own_mount_namespace(void)
 {
     if (geteuid() != 0) {
-        printf("SKIP: mounting a tmpfs needs root\n");
-        return 77;
+        char map[64];
+        uid_t uid = geteuid();
+        gid_t gid = getegid();
+        if (unshare(CLONE_NEWUSER | CLONE_NEWNS))
+            return -1;
+        snprintf(map, sizeof(map), "0 %u 1\n", (unsigned)uid);
+        if (write_proc("/proc/self/setgroups", "deny") || write_proc("/proc/self/uid_map", map))
+            return -1;
+        snprintf(map, sizeof(map), "0 %u 1\n", (unsigned)gid);
+        if (write_proc("/proc/self/gid_map", map))
+            return -1;
+    } else if (unshare(CLONE_NEWNS)) {
+        return -1;
     }
-    /* Probe once, so a container without CAP_SYS_ADMIN skips instead of failing. */
+    /* Mounts made here must not propagate back to the host's namespace. */
+    return mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL);
+}
+
+int main(void)
+{
+    /*
+     * As root (CI) this test always runs: a failure to mount is a failure,
+     * never a skip. Elsewhere it runs in a user namespace and skips (77) only
+     * where the system allows no unprivileged user namespaces.
+     */
+    bool root = geteuid() == 0;
+    if (own_mount_namespace()) {
+        printf("%s: cannot make a mount namespace: %s\n", root ? "FAIL" : "SKIP", strerror(errno));
+        return root ? 1 : 77;
+    }
     char probe[] = "/tmp/netab-storefs-probe-XXXXXX";
-    if (!mkdtemp(probe))
-        return 77;
-    if (mount("tmpfs", probe, "tmpfs", 0, "size=64k")) {
-        printf("SKIP: cannot mount a tmpfs: %s\n", strerror(errno));
-        rmdir(probe);
-        return 77;
+    if (!mkdtemp(probe)) {
+        printf("FAIL: mkdtemp %s: %s\n", probe, strerror(errno));
+        return 1;
     }
-    umount2(probe, 0);
+    int rc = mount("tmpfs", probe, "tmpfs", 0, "size=64k");
+    int e = errno;
+    if (!rc)
+        umount2(probe, 0);
     rmdir(probe);
+    if (rc) {
+        printf("%s: cannot mount a tmpfs: %s\n", root ? "FAIL" : "SKIP", strerror(e));
+        return root ? 1 : 77;
+    }
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_readonly_filesystem, setup_normal, teardown),
         cmocka_unit_test_setup_teardown(test_full_disk, setup_small, teardown),

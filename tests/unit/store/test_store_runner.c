@@ -15,6 +15,8 @@
 
 #include <cmocka.h>
 
+#include "netab_assert.h"
+
 #include "store/store.h"
 #include "store/store_runner.h"
 
@@ -83,7 +85,7 @@ static void runners_and_last_run(void **state)
     assert_int_equal(r.id, r1);
     assert_string_equal(r.heartbeat, beat); /* when it was last known alive, not when found */
     assert_non_null(r.ended);
-    assert_true(strcmp(r.ended, beat) > 0);
+    ASSERT_GT(strcmp(r.ended, beat), 0);
     assert_string_equal(r.end_reason, "vanished (found at resume)");
     store_runner_free(&r);
     assert_int_equal(store_runner_begin(s, eid, 4343, "hostA", NULL, &r2, err, 512), 0);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include "netab_assert.h"
 
 #include "util/csv.h"
 
@@ -139,7 +140,7 @@ static void test_numbers_round_trip(void **state)
         if (!isfinite(v))
             continue;
         char buf[CSV_NUMBER_LEN];
-        assert_true(csv_format_number(buf, sizeof(buf), v) > 0);
+        ASSERT_GT(csv_format_number(buf, sizeof(buf), v), 0);
         double back = strtod(buf, NULL);
         if (back != v)
             fail_msg("%.17g was written as %s, which reads back as %.17g", v, buf, back);

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include "netab_assert.h"
 
 #include "util/sock.h"
 
@@ -25,7 +26,7 @@ static uint16_t closed_port(void)
     char err[NB_ERRLEN] = "";
     uint16_t port = 0;
     int fd = sock_listen("127.0.0.1", 0, AF_INET, &port, err, sizeof(err));
-    assert_true(fd >= 0);
+    ASSERT_GE(fd, 0);
     assert_int_not_equal(port, 0);
     close(fd);
     return port;
@@ -37,7 +38,7 @@ static void listen_reports_bound_port(void **state)
     char err[NB_ERRLEN] = "";
     uint16_t port = 0;
     int lfd = sock_listen("127.0.0.1", 0, AF_INET, &port, err, sizeof(err));
-    assert_true(lfd >= 0);
+    ASSERT_GE(lfd, 0);
     assert_int_not_equal(port, 0);
     struct sockaddr_in sin;
     socklen_t sl = sizeof(sin);
@@ -45,9 +46,9 @@ static void listen_reports_bound_port(void **state)
     assert_int_equal(ntohs(sin.sin_port), port);
     /* The port reported is the one that accepts. */
     int cfd = sock_connect("127.0.0.1", port, AF_INET, NULL, 0, 2000, err, sizeof(err));
-    assert_true(cfd >= 0);
+    ASSERT_GE(cfd, 0);
     int afd = accept(lfd, NULL, NULL);
-    assert_true(afd >= 0);
+    ASSERT_GE(afd, 0);
     close(afd);
     close(cfd);
     close(lfd);
@@ -79,7 +80,7 @@ static void timeouts(void **state)
 {
     (void)state;
     int fd = socket(AF_INET, SOCK_STREAM, 0);
-    assert_true(fd >= 0);
+    ASSERT_GE(fd, 0);
     assert_int_equal(sock_set_timeouts(fd, 1500), 0);
     struct timeval tv;
     socklen_t sl = sizeof(tv);
@@ -99,7 +100,7 @@ static void liveness(void **state)
 {
     (void)state;
     int fd = socket(AF_INET, SOCK_STREAM, 0);
-    assert_true(fd >= 0);
+    ASSERT_GE(fd, 0);
     int lens[] = {500, 5000, 3600000};
     for (size_t i = 0; i < sizeof(lens) / sizeof(lens[0]); i++) {
         assert_int_equal(sock_set_liveness(fd, lens[i]), 0);

@@ -1,0 +1,75 @@
+#include "campaign/dut_ctl.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* sun_path holds 108 bytes; ssh's %C is 40 hex digits after the directory and a slash. */
+#define SOCKET_NAME_MAX 108
+#define CONTROL_NAME_LEN 41
+
+/* The directory's path under base into d->ctl_dir; false if it is too long for ssh. */
+static bool ctl_path(struct dut *d, const char *base, int64_t experiment_id)
+{
+    int n = snprintf(d->ctl_dir, sizeof(d->ctl_dir), "%s/netab-ssh-%lld-%u", base,
+                     (long long)experiment_id, (unsigned)d->port);
+    return n > 0 && (size_t)n < sizeof(d->ctl_dir) &&
+           (size_t)n + CONTROL_NAME_LEN < SOCKET_NAME_MAX;
+}
+
+int dut_ctl_open(struct dut *d, int64_t experiment_id, bool *existed, char *err, size_t errlen)
+{
+    *existed = false;
+    const char *tmp = getenv("TMPDIR");
+    if (!tmp || tmp[0] != '/' || !ctl_path(d, tmp, experiment_id))
+        if (!ctl_path(d, "/tmp", experiment_id)) {
+            d->ctl_dir[0] = '\0';
+            return err_set(err, errlen, ENAMETOOLONG,
+                           "dut: experiment %lld: no room for ssh's ControlPath name",
+                           (long long)experiment_id);
+        }
+    if (!mkdir(d->ctl_dir, 0700))
+        return 0;
+    int e = errno;
+    struct stat st;
+    if (e == EEXIST && !lstat(d->ctl_dir, &st) && S_ISDIR(st.st_mode) && st.st_uid == geteuid() &&
+        !(st.st_mode & 077)) {
+        *existed = true;
+        return 0;
+    }
+    char path[sizeof(d->ctl_dir)];
+    snprintf(path, sizeof(path), "%s", d->ctl_dir);
+    d->ctl_dir[0] = '\0';
+    if (e == EEXIST)
+        return err_set(err, errlen, EPERM,
+                       "dut: %s exists but is not this user's private directory (a link, "
+                       "another owner or open to others): remove it; it would hold ssh's shared "
+                       "connection",
+                       path);
+    return err_set(err, errlen, e, "dut: cannot create %s for ssh's shared connection: %s", path,
+                   strerror(e));
+}
+
+void dut_ctl_exit(struct dut *d)
+{
+    if (!*d->ctl_dir || !d->cfg)
+        return;
+    char **argv = NULL, e[NB_ERRLEN];
+    struct proc_result r;
+    if (!dut_ssh_argv(d, NULL, &argv) && !proc_run(argv, DUT_SSH_CALL_S, NULL, &r, e, sizeof(e)))
+        proc_result_free(&r);
+    exp_argv_free(argv);
+}
+
+void dut_ctl_close(struct dut *d)
+{
+    if (!*d->ctl_dir)
+        return;
+    dut_ctl_exit(d);
+    /* ssh removes its socket as the master exits; the directory is ours and empty then. */
+    (void)rmdir(d->ctl_dir);
+    d->ctl_dir[0] = '\0';
+}
