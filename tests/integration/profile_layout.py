@@ -18,12 +18,11 @@ its maps and ELF symbols while it still runs). Then:
 import json
 import os
 import shutil
-import subprocess
 import tempfile
 import time
 
 from netab_helpers import (TestSkip, check, log, need_tools, netab_cmd, netab_run, parse_one_json,
-                           run_cmd, run_main)
+                           run_cmd, run_main, start)
 
 PROG = r"""
 #define NI __attribute__((noinline))
@@ -70,7 +69,7 @@ class Busy:
     """The old build running pinned on CPU 0 until stopped."""
 
     def __init__(self, exe):
-        self.p = subprocess.Popen(["taskset", "-c", "0", exe])
+        self.p = start(["taskset", "-c", "0", exe])
         self.name = os.path.basename(exe)
 
     def __enter__(self):
@@ -90,10 +89,10 @@ class Busy:
         raise AssertionError(f"{self.name} did not start running")
 
     def __exit__(self, *exc):
-        if self.p.poll() is not None:
-            raise AssertionError(f"{self.name} ended early with status {self.p.returncode}")
-        self.p.kill()
-        self.p.wait(timeout=30)
+        if not self.p.alive():
+            raise AssertionError(f"{self.name} ended early")
+        self.p.kill_group()
+        self.p.finish(expect_rc=-9, timeout=30)
 
 
 def check_layout(netab, old, new, hot_args, what):
