@@ -2,6 +2,8 @@
 
 #include <gsl/gsl_cdf.h>
 #include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
 #include <stdio.h>
 
 static void check_outliers(const struct stats_sample *s, struct stats_checks *out)
@@ -24,6 +26,85 @@ static void check_outliers(const struct stats_sample *s, struct stats_checks *ou
     }
 }
 
+/*
+ * The first index k >= from with sorted[k] > v (above: true) or >= v
+ * (above: false), by exponential then binary search from `from`: O(log d)
+ * for a distance d, and local in memory while d is small.
+ */
+static size_t gallop(const double *sorted, size_t n, size_t from, double v, bool above)
+{
+    size_t lo = from, step = 1, hi = from;
+    while (hi < n && (above ? sorted[hi] <= v : sorted[hi] < v)) {
+        lo = hi + 1;
+        hi = from + step;
+        step *= 2;
+    }
+    if (hi > n)
+        hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (above ? sorted[mid] <= v : sorted[mid] < v)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+struct ranked {
+    double v;
+    size_t i;
+};
+
+static int ranked_cmp(const void *a, const void *b)
+{
+    const struct ranked *x = a, *y = b;
+    return (x->v > y->v) - (x->v < y->v);
+}
+
+enum { DRIFT_BLOCK = 65536, DRIFT_BLOCK_STACK = 1024 };
+
+/*
+ * Sums of Spearman's correlation of value rank against run position:
+ * sxy = sum (i + 1 - mr)(r_i - mr), syy = sum (r_i - mr)^2, with r_i the
+ * average rank of x[i] in s->sorted. Ranks come block by block of run
+ * order: a block's values are sorted (DRIFT_BLOCK pairs, 1 MiB, or a small
+ * block on the stack if that cannot be had) and found in s->sorted by
+ * galloping forward from the previous one, so that ten million values cost
+ * no array of ranks and no random search each: the steps between a block's
+ * values in s->sorted are short (n / DRIFT_BLOCK on average).
+ */
+static void spearman_sums(const struct stats_sample *s, double mr, double *sxy, double *syy)
+{
+    struct ranked small[DRIFT_BLOCK_STACK];
+    size_t n = s->n, bs = n < DRIFT_BLOCK ? n : DRIFT_BLOCK;
+    struct ranked *blk = bs > DRIFT_BLOCK_STACK ? malloc(bs * sizeof(*blk)) : NULL;
+    if (!blk) {
+        blk = small;
+        bs = bs < DRIFT_BLOCK_STACK ? bs : DRIFT_BLOCK_STACK;
+    }
+    *sxy = *syy = 0;
+    for (size_t start = 0; start < n; start += bs) {
+        size_t m = n - start < bs ? n - start : bs, pos = 0;
+        for (size_t j = 0; j < m; j++)
+            blk[j] = (struct ranked){s->x[start + j], start + j};
+        qsort(blk, m, sizeof(*blk), ranked_cmp);
+        double r = 0;
+        for (size_t j = 0; j < m; j++) {
+            if (j == 0 || blk[j].v != blk[j - 1].v) {
+                pos = gallop(s->sorted, n, pos, blk[j].v, false);
+                size_t end = gallop(s->sorted, n, pos, blk[j].v, true);
+                r = ((double)(pos + 1) + (double)end) / 2; /* ties share their average rank */
+            }
+            double dx = (double)(blk[j].i + 1) - mr, dy = r - mr;
+            *sxy += dx * dy;
+            *syy += dy * dy;
+        }
+    }
+    if (blk != small)
+        free(blk);
+}
+
 static void check_drift(const struct stats_sample *s, struct stats_checks *out)
 {
     out->spearman_rho = out->spearman_p = NAN;
@@ -33,13 +114,8 @@ static void check_drift(const struct stats_sample *s, struct stats_checks *out)
         return;
     /* Pearson correlation of the value ranks with the run positions 1..n. */
     double nd = (double)n, mr = (nd + 1) / 2;
-    double sxy = 0, sxx = 0, syy = 0;
-    for (size_t i = 0; i < n; i++) {
-        double dx = (double)(i + 1) - mr, dy = s->rank[i] - mr;
-        sxy += dx * dy;
-        sxx += dx * dx;
-        syy += dy * dy;
-    }
+    double sxy, syy, sxx = nd * (nd * nd - 1) / 12; /* sum of (i - mr)^2 over 1..n */
+    spearman_sums(s, mr, &sxy, &syy);
     if (syy == 0)
         return; /* all values equal: no trend to speak of */
     double rho = sxy / sqrt(sxx * syy);
