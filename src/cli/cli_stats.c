@@ -292,8 +292,12 @@ static int parse_args(int argc, char **argv, struct cli_stats_args *a)
     return resolve_columns(a);
 }
 
-/* Reads set i from path into r. Returns 0 or the exit code, after saying why on stderr. */
-static int load_set(struct stats_report *r, size_t i, const struct cli_stats_args *a)
+/*
+ * Reads set i from path into r; *total counts the values of every set read
+ * so far, against the cap of all inputs together. Returns 0 or the exit
+ * code, after saying why on stderr.
+ */
+static int load_set(struct stats_report *r, size_t i, const struct cli_stats_args *a, size_t *total)
 {
     char err[NB_ERRLEN];
     const char *path = a->files[i];
@@ -301,6 +305,7 @@ static int load_set(struct stats_report *r, size_t i, const struct cli_stats_arg
     struct input_values in = {0};
     struct input_opts io = a->in;
     io.column = a->columns[i];
+    io.values_before = *total;
     /* The same file under two columns needs two names, or the report shows f against f. */
     char named[NB_ERRLEN];
     if (a->ncolumn_opts > 1) {
@@ -318,6 +323,7 @@ static int load_set(struct stats_report *r, size_t i, const struct cli_stats_arg
         input_values_free(&in);
         return EXIT_USAGE;
     }
+    *total += in.n;
     int rc =
         stats_report_set_values(r, i, shown, input_format_name(in.format), in.metric, in.v, in.n);
     input_values_free(&in);
@@ -410,8 +416,9 @@ int cli_stats(int argc, char **argv)
     }
     r.plot = a.plot;
     rc = EXIT_OK;
+    size_t total = 0;
     for (size_t i = 0; i < nsets && rc == EXIT_OK; i++)
-        rc = load_set(&r, i, &a);
+        rc = load_set(&r, i, &a, &total);
     if (rc != EXIT_OK)
         goto out;
     char err[NB_ERRLEN];
