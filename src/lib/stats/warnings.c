@@ -130,6 +130,37 @@ static void check_drift(const struct stats_sample *s, struct stats_checks *out)
         n >= STATS_DRIFT_MIN_N && out->spearman_p < STATS_DRIFT_P && fabs(rho) >= STATS_DRIFT_RHO;
 }
 
+/*
+ * +1 when s's values, in their order, never fall, -1 when they never rise,
+ * and a random arrangement of them would be so ordered with probability
+ * 2 * prod(t_j!) / n! < STATS_SORTED_CHANCE (t_j the sizes of tie groups);
+ * else 0.
+ */
+static int check_sorted(const struct stats_sample *s)
+{
+    size_t n = s->n;
+    if (n < STATS_DRIFT_MIN_N || s->sorted[0] == s->sorted[n - 1])
+        return 0;
+    bool up = true, down = true;
+    for (size_t i = 1; i < n && (up || down); i++) {
+        up = up && s->x[i - 1] <= s->x[i];
+        down = down && s->x[i - 1] >= s->x[i];
+    }
+    if (!up && !down)
+        return 0;
+    double log_chance = log(2.0) - lgamma((double)n + 1);
+    for (size_t i = 0; i < n;) {
+        size_t j = i + 1;
+        while (j < n && s->sorted[j] == s->sorted[i])
+            j++;
+        log_chance += lgamma((double)(j - i) + 1);
+        i = j;
+    }
+    if (!(log_chance < log(STATS_SORTED_CHANCE)))
+        return 0;
+    return up ? 1 : -1;
+}
+
 static void check_bimodal(const struct stats_sample *s, struct stats_checks *out)
 {
     out->bimodality = NAN;
@@ -158,13 +189,22 @@ static void check_bimodal(const struct stats_sample *s, struct stats_checks *out
     out->bimodal = n >= STATS_BIMODAL_MIN_N && bc > STATS_BIMODAL_BC;
 }
 
-void stats_checks_compute(const struct stats_sample *s, struct stats_checks *out)
+void stats_checks_compute(const struct stats_sample *s, enum stats_order order,
+                          struct stats_checks *out)
 {
     check_outliers(s, out);
     /* The fences were compared in the sample's frame; report them in the caller's units. */
     out->fence_low = stats_unframe_loc(s, out->fence_low);
     out->fence_high = stats_unframe_loc(s, out->fence_high);
-    check_drift(s, out);
+    out->order = order;
+    out->sorted = order == STATS_ORDER_FILE ? check_sorted(s) : 0;
+    if (order == STATS_ORDER_UNKNOWN || out->sorted) {
+        /* No run order, or none to be told from a sorted file: no rho, no drift claim. */
+        out->spearman_rho = out->spearman_p = NAN;
+        out->drift = false;
+    } else {
+        check_drift(s, out);
+    }
     check_bimodal(s, out);
     out->too_few = s->n < STATS_MIN_RUNS;
 }
@@ -196,6 +236,13 @@ void stats_checks_warnings(const struct stats_checks *c, const struct stats_samp
                  "%s: values %s with run order (Spearman rho = %.3f, p = %.3g); runs are not "
                  "independent (warm-up, throttling?)",
                  name, c->spearman_rho > 0 ? "rise" : "fall", c->spearman_rho, c->spearman_p);
+    if (c->sorted && (x = next(w, count, max, "sorted", name)))
+        snprintf(x->message, sizeof(x->message),
+                 "%s: values in %s order, as if sorted: that order says nothing of run order, "
+                 "so drift is not judged (were it run order, every run was %s the last: not "
+                 "independent)",
+                 name, c->sorted > 0 ? "ascending" : "descending",
+                 c->sorted > 0 ? "at or above" : "at or below");
     if (c->bimodal && (x = next(w, count, max, "bimodal", name)))
         snprintf(x->message, sizeof(x->message),
                  "%s: distribution looks bimodal (bimodality coefficient %.3f > 0.555); a mean "
