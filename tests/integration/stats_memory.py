@@ -36,6 +36,17 @@ def write_lines(path, text, count):
         f.write(text * (count % 65536))
 
 
+def write_array(path, element, count):
+    """A JSON array of count elements, written in pieces: a child forked while this process
+    holds a large string would count it in its own peak RSS."""
+    with open(path, "w") as f:
+        f.write("[" + element)
+        piece = ("," + element) * 65536
+        for _ in range((count - 1) // 65536):
+            f.write(piece)
+        f.write(("," + element) * ((count - 1) % 65536) + "]")
+
+
 def test(netab, c):
     sanitized = h.sanitized(netab)
     with tempfile.TemporaryDirectory() as d:
@@ -53,6 +64,26 @@ def test(netab, c):
         if not sanitized:
             # Reading up to the cap holds 8 bytes per value (80 MB) plus small buffers.
             c.check(peak() < 200 * MB, "refusing the 64 MiB input stays under 200 MB",
+                    f"{peak() / MB:.0f} MB")
+
+        # JSON: a 64 MiB array of 1.4 million run documents is read one document at a time
+        # (it took 1.5 GB whole), and a 64 MiB array of 22 million empty objects (5 GB) is
+        # refused at its first element.
+        doc = '{"end": {"receiver": {"bits_per_second": 1}}}'
+        count = (64 * MB - 2) // (len(doc) + 1)
+        arr = os.path.join(d, "runs.json")
+        write_array(arr, doc, count)
+        r = h.netab_cmd(netab, "stats", "--json", arr, small)
+        c.check(r.doc["sets"][0]["n"] == count, f"an array of {count} documents is read",
+                str(r.doc["sets"][0]["n"]))
+        objs = os.path.join(d, "objs.json")
+        write_array(objs, "{}", (64 * MB - 2) // 3)
+        r = h.netab_cmd(netab, "stats", objs, small, expect_rc=2)
+        c.check(f"{objs}:1: the document has no 'end.receiver.bits_per_second'" in r.stderr,
+                "an array of empty objects is refused at its first element", r.stderr)
+        c.note(f"JSON arrays: peak RSS {peak() / MB:.0f} MB")
+        if not sanitized:
+            c.check(peak() < 200 * MB, "64 MiB JSON arrays stay under 200 MB",
                     f"{peak() / MB:.0f} MB")
 
         # Within the caps: 10,000,000 + 6,000,000 values, read and analysed.

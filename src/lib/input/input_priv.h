@@ -55,10 +55,20 @@ NB_MUST_CHECK int input_parse_iperf2(const char *name, const char *buf, size_t l
                                      char *err, size_t errlen);
 
 /*
+ * The most one JSON document may weigh before it is parsed: each object or
+ * array counts 6, any other value 1 (jansson holds about 230 and 40 bytes
+ * for them), so that one document of 64 MiB takes at most about 250 MB.
+ */
+#define INPUT_JSON_COST_MAX ((size_t)6000000)
+
+/*
  * Calls take(name, line, doc, ctx, err, errlen) for each JSON document in
  * buf[0..len-1]: one, or several concatenated (`iperf3 -J >> f`), separated
- * by blanks; line is where the document starts. The document is borrowed.
- * Returns 0, take's error, or -EINVAL with "name:line: invalid JSON: ...".
+ * by blanks; line is where the document starts. A top-level array is read
+ * one element at a time, each handed to take as an array of one, so that
+ * only one document is held at a time. The document is borrowed. Returns
+ * 0, take's error, -EINVAL with "name:line: invalid JSON: ..." or -E2BIG
+ * for a document over INPUT_JSON_COST_MAX.
  */
 typedef int (*input_json_take_fn)(const char *name, size_t line, json_t *doc, void *ctx, char *err,
                                   size_t errlen);

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "input/input.h"
+#include "input/input_priv.h"
 
 /* Writes text[0..len-1] to a new temporary file; its path goes into path. */
 static void write_tmp(char *path, size_t pathlen, const char *text, size_t len)
@@ -190,13 +191,88 @@ static void test_total_cap(void **state)
     unlink(path);
 }
 
+/*
+ * A top-level array is read element by element: each element's errors
+ * name its own line, and elements that are not documents are refused as
+ * before (a scalar, a nested array).
+ */
+static void test_json_array_elements(void **state)
+{
+    (void)state;
+    const char text[] = "[\n{\"end\": {\"receiver\": {\"bits_per_second\": 5}}},\n"
+                        "{\"end\": {\"receiver\": {\"bits_per_second\": 6}}},\n"
+                        "{\"end\": {}}\n]\n";
+    struct input_opts o = {0};
+    struct input_values v = {0};
+    char err[NB_ERRLEN];
+    int rc = input_parse_buffer("a.json", text, sizeof(text) - 1, &o, &v, err, NB_ERRLEN);
+    assert_int_equal(rc, -EINVAL);
+    if (!strstr(err, "a.json:4: the document has no 'end.receiver.bits_per_second'"))
+        fail_msg("%s", err);
+    assert_int_equal(v.n, 2);
+    input_values_free(&v);
+    const char *bad[][2] = {
+        {"[1, 2]", "a.json:1: expected a JSON object (one run), got a scalar"},
+        {"[[{\"a\": 1}]]", "a.json:1: expected a JSON object (one run), got an array"},
+        {"[{\"end\": {\"receiver\": {\"bits_per_second\": 1}}} {\"a\": 2}]",
+         "a.json:1: invalid JSON: ',' or ']' expected"},
+        {"[{\"end\": {\"receiver\": {\"bits_per_second\": 1}}},", "a.json:1: invalid JSON"},
+    };
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        o.format = INPUT_NETAB;
+        rc = input_parse_buffer("a.json", bad[i][0], strlen(bad[i][0]), &o, &v, err, NB_ERRLEN);
+        assert_true(rc < 0);
+        if (!strstr(err, bad[i][1]))
+            fail_msg("%s: %s", bad[i][0], err);
+        input_values_free(&v);
+    }
+    const char empty[] = "[]\n[ ]";
+    assert_int_equal(input_parse_buffer("e.json", empty, sizeof(empty) - 1, &o, &v, err, NB_ERRLEN),
+                     0);
+    assert_int_equal(v.n, 0);
+}
+
+/*
+ * One document is weighed before jansson loads it (about 40 bytes a value,
+ * 230 an object): 6,000,001 numbers in one array are refused at once, a
+ * document just under the weight is read.
+ */
+static void test_json_document_cost(void **state)
+{
+    (void)state;
+    struct text t = {0};
+    const char head[] = "{\"end\": {\"receiver\": {\"bits_per_second\": 7}}, \"x\": [0";
+    add(&t, head, sizeof(head) - 1);
+    /* So far 1 + 5 + 5 + 5 ('{' thrice) + 1 (',') + 5 ('[') = 22; each ",0" adds 1. */
+    for (size_t k = 0; k < INPUT_JSON_COST_MAX - 31; k++)
+        add(&t, ",0", 2);
+    add(&t, "]}", 2);
+    struct input_opts o = {0};
+    struct input_values v = {0};
+    char err[NB_ERRLEN];
+    int rc = input_parse_buffer("w.json", t.s, t.n, &o, &v, err, NB_ERRLEN);
+    if (rc)
+        fail_msg("%s", err);
+    assert_int_equal(v.n, 1);
+    input_values_free(&v);
+    t.n -= 2;
+    for (int k = 0; k < 40; k++)
+        add(&t, ",0", 2);
+    add(&t, "]}", 2);
+    rc = input_parse_buffer("w.json", t.s, t.n, &o, &v, err, NB_ERRLEN);
+    assert_int_equal(rc, -E2BIG);
+    if (!strstr(err, "w.json:1: the JSON document holds more than 6000000 values"))
+        fail_msg("%s", err);
+    input_values_free(&v);
+    free(t.s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_plain_stream),
-        cmocka_unit_test(test_stream_errors),
-        cmocka_unit_test(test_json_past_head),
-        cmocka_unit_test(test_total_cap),
+        cmocka_unit_test(test_plain_stream),        cmocka_unit_test(test_stream_errors),
+        cmocka_unit_test(test_json_past_head),      cmocka_unit_test(test_total_cap),
+        cmocka_unit_test(test_json_array_elements), cmocka_unit_test(test_json_document_cost),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
