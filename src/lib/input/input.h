@@ -26,9 +26,9 @@ enum input_format {
  * Caps on the values read, so that memory stays bounded whatever the input
  * (docs/stats.md): at most INPUT_VALUES_MAX from one input and, over the
  * inputs of one command (struct input_opts.values_before counts those
- * already read), INPUT_VALUES_TOTAL_MAX. A value costs 8 bytes here and
- * about 32 in `netab stats` (a copy, its frame, its sorted copy and the
- * sort's scratch), so 16 million values stay within about 520 MB.
+ * already read), INPUT_VALUES_TOTAL_MAX. A value costs 8 bytes here and,
+ * in `netab stats`, about 24 (a copy, its frame, its sorted copy) plus 8
+ * while its set is sorted, so the caps hold it to about 460 MB.
  */
 #define INPUT_VALUES_MAX ((size_t)10000000)
 #define INPUT_VALUES_TOTAL_MAX ((size_t)16000000)
