@@ -17,6 +17,7 @@
 #include "cli/cli.h"
 #include "cli/cli_common.h"
 #include "cli/cli_plot.h"
+#include "cli/cli_stats_sets.h"
 #include "input/input.h"
 #include "report/stats_report.h"
 #include "report/stats_report_plot.h"
@@ -29,6 +30,8 @@ static const char usage_text[] =
     "differences and ratios of means and medians with confidence intervals,\n"
     "Welch and Mann-Whitney tests, a verdict against a noise floor, warnings\n"
     "(outliers, drift, bimodality, too few runs). '-' reads standard input.\n"
+    "NAME=FILE shows the set as NAME (1-64 of A-Z a-z 0-9 _ . -); write ./a=b\n"
+    "for a file whose name holds '='.\n"
     "\n"
     "input:\n"
     "  --format F           plain, netab, iperf3, iperf2 or auto (default: auto)\n"
@@ -42,6 +45,9 @@ static const char usage_text[] =
     "                       given once it applies to every file, given more than once\n"
     "                       each applies to the files after it:\n"
     "                       netab stats --column 1 f --column 3 f\n"
+    "  --order O            run: the values are in run order (default; a set in\n"
+    "                       sorted order is reported as sorted, not as drift);\n"
+    "                       unknown: they are not, so no drift or run-order claim\n"
     "\n"
     "judgement:\n"
     "  --confidence P       confidence level in percent, 50..99.99 (default 95)\n"
@@ -78,6 +84,7 @@ enum {
     OPT_SEED,
     OPT_RESAMPLES,
     OPT_NOPLOT,
+    OPT_ORDER,
 };
 
 static const struct option long_opts[] = {
@@ -94,6 +101,7 @@ static const struct option long_opts[] = {
     {"seed", required_argument, NULL, OPT_SEED},
     {"resamples", required_argument, NULL, OPT_RESAMPLES},
     {"no-plot", no_argument, NULL, OPT_NOPLOT},
+    {"order", required_argument, NULL, OPT_ORDER},
     CLI_PLOT_LONG_OPTS,
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
@@ -131,6 +139,20 @@ static int parse_count(const char *opt, const char *s, unsigned long long lo, un
     return 0;
 }
 
+/* --order run|unknown. Returns 0 or -EINVAL after saying why. */
+static int parse_order(const char *s, enum stats_order *out)
+{
+    if (!strcmp(s, "run"))
+        *out = STATS_ORDER_FILE; /* run order as a file says, so a sorted file is told apart */
+    else if (!strcmp(s, "unknown"))
+        *out = STATS_ORDER_UNKNOWN;
+    else {
+        fprintf(stderr, "netab stats: --order: '%s' is not one of run, unknown\n", s);
+        return -EINVAL;
+    }
+    return 0;
+}
+
 struct cli_stats_args {
     struct stats_opts opts;
     struct input_opts in;
@@ -138,6 +160,9 @@ struct cli_stats_args {
     /* The files in order, each with the --column that was in force before it (0: none). */
     const char **files;
     unsigned *columns;
+    /* From files[i] (NAME=FILE): the file to read and the name to show ("": the file's). */
+    const char **paths;
+    char (*names)[CLI_SET_NAME_MAX + 1];
     size_t nfiles;
     unsigned ncolumn_opts; /* how many --column options were given */
     unsigned last_column;  /* the latest --column's value */
@@ -168,10 +193,37 @@ static int resolve_columns(struct cli_stats_args *a)
     return -1;
 }
 
+/*
+ * Splits every NAME=FILE into the file to read and the name to show, and
+ * refuses a NAME that another set also shows: the report would compare
+ * "a" with "a". Returns -1 to go on, else the exit code.
+ */
+static int resolve_names(struct cli_stats_args *a)
+{
+    char err[NB_ERRLEN];
+    for (size_t i = 0; i < a->nfiles; i++)
+        if (cli_stats_split_set(a->files[i], a->names[i], &a->paths[i], err, sizeof(err))) {
+            fprintf(stderr, "netab stats: %s\n", err);
+            return EXIT_USAGE;
+        }
+    for (size_t i = 0; i < a->nfiles; i++)
+        for (size_t j = 0; a->names[i][0] && j < a->nfiles; j++) {
+            const char *other = a->names[j][0] ? a->names[j] : a->paths[j];
+            if (j != i && !strcmp(a->names[i], other)) {
+                fprintf(stderr, "netab stats: two sets would be shown as '%s'; name them apart\n",
+                        a->names[i]);
+                return EXIT_USAGE;
+            }
+        }
+    return -1;
+}
+
 /* Returns -1 to go on, else the exit code. */
 static int parse_args(int argc, char **argv, struct cli_stats_args *a)
 {
     stats_opts_default(&a->opts);
+    /* Values from files are said to be in run order; a sorted file is told apart. */
+    a->opts.order = STATS_ORDER_FILE;
     memset(&a->in, 0, sizeof(a->in));
     a->json = a->csv = a->fail_on_regression = false;
     a->plot = true;
@@ -253,6 +305,10 @@ static int parse_args(int argc, char **argv, struct cli_stats_args *a)
         case OPT_NOPLOT:
             a->plot = false;
             break;
+        case OPT_ORDER:
+            if (parse_order(optarg, &a->opts.order))
+                return EXIT_USAGE;
+            break;
         case 'h':
             fputs(usage_text, stdout);
             return EXIT_OK;
@@ -285,21 +341,27 @@ static int parse_args(int argc, char **argv, struct cli_stats_args *a)
         fprintf(stderr, "netab stats: no input files\ntry 'netab stats --help'\n");
         return EXIT_USAGE;
     }
-    return resolve_columns(a);
+    int rc2 = resolve_names(a);
+    return rc2 >= 0 ? rc2 : resolve_columns(a);
 }
 
-/* Reads set i from path into r. Returns 0 or the exit code, after saying why on stderr. */
-static int load_set(struct stats_report *r, size_t i, const struct cli_stats_args *a)
+/*
+ * Reads set i from path into r; *total counts the values of every set read
+ * so far, against the cap of all inputs together. Returns 0 or the exit
+ * code, after saying why on stderr.
+ */
+static int load_set(struct stats_report *r, size_t i, const struct cli_stats_args *a, size_t *total)
 {
     char err[NB_ERRLEN];
-    const char *path = a->files[i];
-    const char *shown = strcmp(path, "-") ? path : "<stdin>";
+    const char *path = a->paths[i];
+    const char *shown = a->names[i][0] ? a->names[i] : strcmp(path, "-") ? path : "<stdin>";
     struct input_values in = {0};
     struct input_opts io = a->in;
     io.column = a->columns[i];
+    io.values_before = *total;
     /* The same file under two columns needs two names, or the report shows f against f. */
     char named[NB_ERRLEN];
-    if (a->ncolumn_opts > 1) {
+    if (a->ncolumn_opts > 1 && !a->names[i][0]) {
         snprintf(named, sizeof(named), "%s:%u", shown, io.column ? io.column : 1);
         shown = named;
     }
@@ -314,6 +376,7 @@ static int load_set(struct stats_report *r, size_t i, const struct cli_stats_arg
         input_values_free(&in);
         return EXIT_USAGE;
     }
+    *total += in.n;
     int rc =
         stats_report_set_values(r, i, shown, input_format_name(in.format), in.metric, in.v, in.n);
     input_values_free(&in);
@@ -387,8 +450,10 @@ int cli_stats(int argc, char **argv)
     struct stats_report r = {0};
     a.files = calloc((size_t)argc + 1, sizeof(*a.files));
     a.columns = calloc((size_t)argc + 1, sizeof(*a.columns));
+    a.paths = calloc((size_t)argc + 1, sizeof(*a.paths));
+    a.names = calloc((size_t)argc + 1, sizeof(*a.names));
     int rc = EXIT_ERROR;
-    if (!a.files || !a.columns) {
+    if (!a.files || !a.columns || !a.paths || !a.names) {
         fprintf(stderr, "netab stats: out of memory\n");
         goto out;
     }
@@ -406,8 +471,9 @@ int cli_stats(int argc, char **argv)
     }
     r.plot = a.plot;
     rc = EXIT_OK;
+    size_t total = 0;
     for (size_t i = 0; i < nsets && rc == EXIT_OK; i++)
-        rc = load_set(&r, i, &a);
+        rc = load_set(&r, i, &a, &total);
     if (rc != EXIT_OK)
         goto out;
     char err[NB_ERRLEN];
@@ -426,5 +492,7 @@ out:
     stats_report_free(&r);
     free(a.files);
     free(a.columns);
+    free(a.paths);
+    free(a.names);
     return rc;
 }

@@ -9,6 +9,7 @@
 #ifndef NETAB_INPUT_INPUT_H
 #define NETAB_INPUT_INPUT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "util/err.h"
@@ -21,15 +22,30 @@ enum input_format {
     INPUT_IPERF2, /* iperf2 text reports: the final 0.0-N line of each run */
 };
 
+/*
+ * Caps on the values read, so that memory stays bounded whatever the input
+ * (docs/stats.md): at most INPUT_VALUES_MAX from one input and, over the
+ * inputs of one command (struct input_opts.values_before counts those
+ * already read), INPUT_VALUES_TOTAL_MAX. A value costs 8 bytes here and,
+ * in `netab stats`, about 24 (a copy, its frame, its sorted copy) plus 8
+ * while its set is sorted, so the caps hold it to about 460 MB.
+ */
+#define INPUT_VALUES_MAX ((size_t)10000000)
+#define INPUT_VALUES_TOTAL_MAX ((size_t)16000000)
+
 struct input_opts {
     enum input_format format; /* INPUT_AUTO detects it from the content */
     const char *metric;       /* dotted JSON path, or iperf2 field; NULL for the default */
     unsigned column;          /* plain: 1-based whitespace-separated column; 0 means 1 */
+    size_t values_before;     /* values already read from other inputs (the total cap) */
 };
 
 struct input_values {
     double *v; /* the values in file order; owned, free with input_values_free() */
     size_t n, cap;
+    size_t
+        limit; /* input_push() refuses values past this many; 0 and !at_total: INPUT_VALUES_MAX */
+    bool at_total;            /* the limit is that of all inputs together, not of one */
     enum input_format format; /* the format read (detected or forced) */
     char metric[128];         /* the metric read, e.g. "end.receiver.bits_per_second" */
 };
@@ -43,9 +59,13 @@ const char *input_format_name(enum input_format f);
 /*
  * Reads every value of the file at path ("-" reads standard input) into out,
  * which must be zeroed or freshly freed. Returns 0, -ENOENT/-EACCES/-EIO
- * (cannot read), -EINVAL (bad content) or -ENOMEM, with a sentence in err.
- * An empty result is not an error here; the caller decides how many values
- * it needs.
+ * (cannot read), -EINVAL (bad content), -EFBIG (more than TEXTFILE_MAX
+ * bytes), -E2BIG (more values than the caps above) or -ENOMEM, with a
+ * sentence in err naming the file. An empty result is not an error here;
+ * the caller decides how many values it needs. Plain numbers are parsed as
+ * they are read, so memory holds 8 bytes per value, the longest line and a
+ * 64 KiB buffer; the other formats hold the text (at most TEXTFILE_MAX) and,
+ * for JSON, the parsed form of one document (or array of documents).
  */
 NB_MUST_CHECK int input_read_path(const char *path, const struct input_opts *o,
                                   struct input_values *out, char *err, size_t errlen);

@@ -363,7 +363,7 @@ static int finish_run(const char *name, struct run *r, enum iperf2_metric m,
     }
     memset(r, 0, sizeof(*r));
     rc = input_push(out, v);
-    return rc ? err_set(err, errlen, rc, "%s: out of memory", name) : 0;
+    return rc ? input_push_error(name, b.line, out, rc, err, errlen) : 0;
 }
 
 /*

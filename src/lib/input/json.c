@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <jansson.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,7 +96,128 @@ static int take_document(const char *name, size_t line, json_t *doc, const struc
         return err_set(err, errlen, EINVAL, "%s:%zu: '%s' is not a finite number", name, line,
                        metric);
     int rc = input_push(out, x);
-    return rc ? err_set(err, errlen, rc, "%s:%zu: out of memory", name, line) : 0;
+    return rc ? input_push_error(name, line, out, rc, err, errlen) : 0;
+}
+
+/* Skips blanks from *pos, counting lines. */
+static void skip_blanks(const char *buf, size_t len, size_t *pos, size_t *line)
+{
+    while (*pos < len && strchr(" \t\r\n", buf[*pos])) {
+        *line += buf[*pos] == '\n';
+        (*pos)++;
+    }
+}
+
+/*
+ * The cost of the JSON value that starts buf (INPUT_JSON_COST_MAX's rule:
+ * an object or array 6, any other value 1), counted to its end or until it
+ * passes max, without parsing it: jansson takes about 40 bytes per value
+ * and 230 per object, so a document is weighed before it is loaded.
+ */
+static size_t json_cost(const char *buf, size_t len, size_t max)
+{
+    size_t cost = 1, depth = 0;
+    bool in_str = false;
+    for (size_t i = 0; i < len && cost <= max; i++) {
+        char c = buf[i];
+        if (in_str) {
+            if (c == '\\')
+                i++;
+            else if (c == '"')
+                in_str = false;
+            continue;
+        }
+        if (c == '"') {
+            in_str = true;
+        } else if (c == '{' || c == '[') {
+            depth++;
+            cost += 5;
+        } else if (c == '}' || c == ']') {
+            if (depth <= 1)
+                return cost;
+            depth--;
+        } else if (c == ',') {
+            if (depth == 0)
+                return cost;
+            cost++;
+        } else if (depth == 0 && strchr(" \t\r\n", c)) {
+            return cost;
+        }
+    }
+    return cost;
+}
+
+/*
+ * Loads the one JSON value at buf[*pos] and hands it to take: as it is, or
+ * (element: an element of a top-level array) wrapped in an array of one, so
+ * that take treats it as it always treated an array's elements. Advances
+ * *pos and *line past it. Returns 0, take's error or -EINVAL/-E2BIG.
+ */
+static int one_value(const char *name, const char *buf, size_t len, size_t *pos, size_t *line,
+                     bool element, input_json_take_fn take, void *ctx, char *err, size_t errlen)
+{
+    if (json_cost(buf + *pos, len - *pos, INPUT_JSON_COST_MAX) > INPUT_JSON_COST_MAX)
+        return err_set(err, errlen, E2BIG,
+                       "%s:%zu: the JSON document holds more than %zu values (an object or "
+                       "array counts 6), the most netab reads in one",
+                       name, *line, INPUT_JSON_COST_MAX);
+    json_error_t je;
+    size_t flags = JSON_DISABLE_EOF_CHECK | (element ? JSON_DECODE_ANY : 0);
+    json_t *doc = json_loadb(buf + *pos, len - *pos, flags, &je);
+    if (!doc)
+        return err_set(err, errlen, EINVAL, "%s:%zu: invalid JSON: %s", name,
+                       *line + (size_t)(je.line > 0 ? je.line - 1 : 0), je.text);
+    json_t *arg = doc;
+    if (element) {
+        arg = json_array();
+        if (!arg || json_array_append_new(arg, doc)) {
+            json_decref(arg);
+            return err_set(err, errlen, ENOMEM, "%s:%zu: out of memory", name, *line);
+        }
+    }
+    int rc = take(name, *line, arg, ctx, err, errlen);
+    json_decref(arg);
+    if (rc)
+        return rc;
+    /* je.position is the number of bytes the parser consumed. */
+    size_t used = (size_t)je.position;
+    if (used == 0)
+        return err_set(err, errlen, EINVAL, "%s:%zu: invalid JSON", name, *line);
+    for (size_t k = *pos; k < *pos + used && k < len; k++)
+        *line += buf[k] == '\n';
+    *pos += used;
+    return 0;
+}
+
+/*
+ * A top-level array at buf[*pos] == '[', element by element: an array of a
+ * million documents is never held whole, only one document at a time.
+ */
+static int each_element(const char *name, const char *buf, size_t len, size_t *pos, size_t *line,
+                        input_json_take_fn take, void *ctx, char *err, size_t errlen)
+{
+    (*pos)++;
+    skip_blanks(buf, len, pos, line);
+    if (*pos < len && buf[*pos] == ']') {
+        (*pos)++;
+        return 0;
+    }
+    for (;;) {
+        int rc = one_value(name, buf, len, pos, line, true, take, ctx, err, errlen);
+        if (rc)
+            return rc;
+        skip_blanks(buf, len, pos, line);
+        if (*pos < len && buf[*pos] == ']') {
+            (*pos)++;
+            return 0;
+        }
+        if (*pos >= len || buf[*pos] != ',')
+            return err_set(err, errlen, EINVAL,
+                           "%s:%zu: invalid JSON: ',' or ']' expected after an array element", name,
+                           *line);
+        (*pos)++;
+        skip_blanks(buf, len, pos, line);
+    }
 }
 
 int input_json_each(const char *name, const char *buf, size_t len, input_json_take_fn take,
@@ -103,28 +225,14 @@ int input_json_each(const char *name, const char *buf, size_t len, input_json_ta
 {
     size_t pos = 0, line = 1;
     for (;;) {
-        while (pos < len && strchr(" \t\r\n", buf[pos])) {
-            line += buf[pos] == '\n';
-            pos++;
-        }
+        skip_blanks(buf, len, &pos, &line);
         if (pos >= len)
             return 0;
-        json_error_t je;
-        json_t *doc = json_loadb(buf + pos, len - pos, JSON_DISABLE_EOF_CHECK, &je);
-        if (!doc)
-            return err_set(err, errlen, EINVAL, "%s:%zu: invalid JSON: %s", name,
-                           line + (size_t)(je.line > 0 ? je.line - 1 : 0), je.text);
-        int rc = take(name, line, doc, ctx, err, errlen);
-        json_decref(doc);
+        int rc = buf[pos] == '['
+                     ? each_element(name, buf, len, &pos, &line, take, ctx, err, errlen)
+                     : one_value(name, buf, len, &pos, &line, false, take, ctx, err, errlen);
         if (rc)
             return rc;
-        /* je.position is the number of bytes the parser consumed. */
-        size_t used = (size_t)je.position;
-        if (used == 0)
-            return err_set(err, errlen, EINVAL, "%s:%zu: invalid JSON", name, line);
-        for (size_t k = pos; k < pos + used && k < len; k++)
-            line += buf[k] == '\n';
-        pos += used;
     }
 }
 

@@ -1,3 +1,4 @@
+#include <stdbool.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -11,6 +12,53 @@ static int is_space(char c)
     return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
 }
 
+/*
+ * One line p[0..eol-p-1] (without its '\n'), which a '\n' or a NUL byte
+ * follows, so that strtod() stops at its end: the wanted column's number
+ * appended to out, nothing for a blank or comment-only line. Returns 0 or a
+ * negative errno with "name:line: ..." in err.
+ */
+static int plain_line(const char *name, size_t line, const char *p, const char *eol, unsigned want,
+                      struct input_values *out, char *err, size_t errlen)
+{
+    const char *hash = memchr(p, '#', (size_t)(eol - p));
+    const char *stop = hash ? hash : eol;
+    /* Find the wanted whitespace-separated token. */
+    unsigned col = 0;
+    const char *tok = NULL, *tok_end = NULL, *q = p;
+    while (q < stop) {
+        while (q < stop && is_space(*q))
+            q++;
+        if (q >= stop)
+            break;
+        const char *t = q;
+        while (q < stop && !is_space(*q))
+            q++;
+        if (++col == want) {
+            tok = t;
+            tok_end = q;
+            break;
+        }
+    }
+    if (col == 0)
+        return 0; /* blank or comment-only line */
+    if (!tok)
+        return err_set(err, errlen, EINVAL, "%s:%zu: no column %u (the line has %u)", name, line,
+                       want, col);
+    int tl = (int)(tok_end - tok);
+    char *num_end;
+    errno = 0;
+    double v = strtod(tok, &num_end);
+    if (num_end != tok_end || tok == tok_end)
+        return err_set(err, errlen, EINVAL, "%s:%zu: '%.*s' is not a number", name, line,
+                       tl > 40 ? 40 : tl, tok);
+    if (!isfinite(v))
+        return err_set(err, errlen, EINVAL, "%s:%zu: '%.*s' is not a finite number", name, line,
+                       tl > 40 ? 40 : tl, tok);
+    int rc = input_push(out, v);
+    return rc ? input_push_error(name, line, out, rc, err, errlen) : 0;
+}
+
 int input_parse_plain(const char *name, const char *buf, size_t len, const struct input_opts *o,
                       struct input_values *out, char *err, size_t errlen)
 {
@@ -21,46 +69,79 @@ int input_parse_plain(const char *name, const char *buf, size_t len, const struc
         const char *eol = memchr(p, '\n', (size_t)(end - p));
         if (!eol)
             eol = end;
-        const char *hash = memchr(p, '#', (size_t)(eol - p));
-        const char *stop = hash ? hash : eol;
-        /* Find the wanted whitespace-separated token. */
-        unsigned col = 0;
-        const char *tok = NULL, *tok_end = NULL, *q = p;
-        while (q < stop) {
-            while (q < stop && is_space(*q))
-                q++;
-            if (q >= stop)
-                break;
-            const char *t = q;
-            while (q < stop && !is_space(*q))
-                q++;
-            if (++col == want) {
-                tok = t;
-                tok_end = q;
-                break;
-            }
-        }
-        if (col == 0) {
-            p = eol + 1; /* blank or comment-only line */
-            continue;
-        }
-        if (!tok)
-            return err_set(err, errlen, EINVAL, "%s:%zu: no column %u (the line has %u)", name,
-                           line, want, col);
-        int tl = (int)(tok_end - tok);
-        char *num_end;
-        errno = 0;
-        double v = strtod(tok, &num_end);
-        if (num_end != tok_end || tok == tok_end)
-            return err_set(err, errlen, EINVAL, "%s:%zu: '%.*s' is not a number", name, line,
-                           tl > 40 ? 40 : tl, tok);
-        if (!isfinite(v))
-            return err_set(err, errlen, EINVAL, "%s:%zu: '%.*s' is not a finite number", name, line,
-                           tl > 40 ? 40 : tl, tok);
-        int rc = input_push(out, v);
+        int rc = plain_line(name, line, p, eol, want, out, err, errlen);
         if (rc)
-            return err_set(err, errlen, rc, "%s:%zu: out of memory", name, line);
+            return rc;
         p = eol + 1;
     }
     return 0;
+}
+
+/*
+ * Parses the complete lines of buf[0..*have-1] (the last one too when eof)
+ * and moves what is left of an unfinished line to the front. Returns 0 or
+ * plain_line()'s error.
+ */
+static int stream_lines(const char *name, char *buf, size_t *have, bool eof, size_t *line,
+                        unsigned want, struct input_values *out, char *err, size_t errlen)
+{
+    char *p = buf, *end = buf + *have;
+    while (p < end) {
+        char *eol = memchr(p, '\n', (size_t)(end - p));
+        if (!eol && !eof)
+            break;
+        if (!eol)
+            eol = end;
+        int rc = plain_line(name, *line, p, eol, want, out, err, errlen);
+        if (rc)
+            return rc;
+        (*line)++;
+        p = eol < end ? eol + 1 : end;
+    }
+    *have = (size_t)(end - p);
+    memmove(buf, p, *have);
+    return 0;
+}
+
+int input_stream_plain(const char *name, FILE *f, char *buf, size_t have, size_t cap, size_t max,
+                       const struct input_opts *o, struct input_values *out, char *err,
+                       size_t errlen)
+{
+    unsigned want = o->column ? o->column : 1;
+    snprintf(out->metric, sizeof(out->metric), "column %u", want);
+    size_t line = 1, total = have;
+    bool eof = false;
+    int rc = 0;
+    while (!rc) {
+        if (total > max) {
+            rc = input_read_error(name, -EFBIG, 0, err, errlen);
+            break;
+        }
+        if ((rc = stream_lines(name, buf, &have, eof, &line, want, out, err, errlen)) || eof)
+            break;
+        if (have == cap) {
+            /* One line fills the buffer: make room (the byte cap bounds it). */
+            char *nb = realloc(buf, cap * 2 + 1);
+            if (!nb) {
+                rc = err_set(err, errlen, ENOMEM, "%s:%zu: out of memory", name, line);
+                break;
+            }
+            buf = nb;
+            cap *= 2;
+        }
+        size_t got = fread(buf + have, 1, cap - have, f);
+        const char *nul = got ? memchr(buf + have, '\0', got) : NULL;
+        if (nul) {
+            rc = input_read_error(name, -EILSEQ, total + (size_t)(nul - (buf + have)), err, errlen);
+            break;
+        }
+        if (!got && ferror(f))
+            rc = input_read_error(name, errno ? -errno : -EIO, 0, err, errlen);
+        eof = got == 0;
+        have += got;
+        total += got;
+        buf[have] = '\0'; /* the last line may end here, without '\n' */
+    }
+    free(buf);
+    return rc;
 }

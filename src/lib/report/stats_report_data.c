@@ -65,6 +65,13 @@ static json_t *set_json(const struct stats_report_set *s)
     };
     for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++)
         json_object_set_new(o, f[i].k, num(f[i].v));
+    /* What the values' order was taken to mean: Spearman's rho is null unless "run". */
+    const struct stats_checks *k = &s->checks;
+    json_object_set_new(o, "order",
+                        json_string(k->sorted > 0                     ? "ascending"
+                                    : k->sorted < 0                   ? "descending"
+                                    : k->order == STATS_ORDER_UNKNOWN ? "unknown"
+                                                                      : "run"));
     json_object_set_new(o, "median_resamples", json_integer((json_int_t)m->median_resamples));
     json_object_set_new(
         o, "outliers",

@@ -6,27 +6,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct pair {
-    double v;
-    size_t i;
-};
-
-static int pair_cmp(const void *a, const void *b)
+static int double_cmp(const void *a, const void *b)
 {
-    const struct pair *pa = a, *pb = b;
-    if (pa->v < pb->v)
-        return -1;
-    if (pa->v > pb->v)
-        return 1;
-    /* Ties keep run order so that the ranking is deterministic. */
-    return (pa->i > pb->i) - (pa->i < pb->i);
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
 }
 
 void stats_sample_free(struct stats_sample *s)
 {
     free(s->framed);
     free(s->sorted);
-    free(s->rank);
     memset(s, 0, sizeof(*s));
 }
 
@@ -79,7 +68,7 @@ int stats_sample_init_frame(struct stats_sample *s, const double *x, size_t n,
     if (f->offset == 0 && f->exp == 0)
         return stats_sample_init(s, x, n);
     memset(s, 0, sizeof(*s));
-    if (n < 1 || n > SIZE_MAX / sizeof(struct pair))
+    if (n < 1 || n > SIZE_MAX / sizeof(double))
         return -EINVAL;
     double *y = malloc(n * sizeof(*y));
     if (!y)
@@ -105,26 +94,19 @@ int stats_sample_init_frame(struct stats_sample *s, const double *x, size_t n,
 int stats_sample_init(struct stats_sample *s, const double *x, size_t n)
 {
     memset(s, 0, sizeof(*s));
-    if (n < 1 || n > SIZE_MAX / sizeof(struct pair))
+    if (n < 1 || n > SIZE_MAX / sizeof(double))
         return -EINVAL;
-    struct pair *p = malloc(n * sizeof(*p));
     s->sorted = malloc(n * sizeof(double));
-    s->rank = malloc(n * sizeof(double));
-    if (!p || !s->sorted || !s->rank) {
-        free(p);
-        stats_sample_free(s);
+    if (!s->sorted)
         return -ENOMEM;
-    }
     /* Kahan summation keeps the mean of a million similar values exact to ~1 ulp. */
     double sum = 0, c = 0;
     for (size_t i = 0; i < n; i++) {
         if (!isfinite(x[i])) {
-            free(p);
             stats_sample_free(s);
             return -EINVAL;
         }
-        p[i].v = x[i];
-        p[i].i = i;
+        s->sorted[i] = x[i];
         double y = x[i] - c, t = sum + y;
         c = (t - sum) - y;
         sum = t;
@@ -144,22 +126,20 @@ int stats_sample_init(struct stats_sample *s, const double *x, size_t n)
     if (s->var < 0)
         s->var = 0;
 
-    qsort(p, n, sizeof(*p), pair_cmp);
+    /*
+     * Only the values are sorted, 8 bytes each: ranks are found in the
+     * sorted copy when needed (the drift check), instead of an array of
+     * (value, index) pairs and one of ranks, 24 bytes more per value.
+     */
+    qsort(s->sorted, n, sizeof(double), double_cmp);
     for (size_t i = 0; i < n;) {
         size_t j = i + 1;
-        while (j < n && p[j].v == p[i].v)
+        while (j < n && s->sorted[j] == s->sorted[i])
             j++;
-        /* Tied values share the average of the ranks they occupy. */
-        double r = ((double)(i + 1) + (double)j) / 2.0;
         if (j - i > 1)
             s->n_ties += j - i;
-        for (size_t k = i; k < j; k++) {
-            s->sorted[k] = p[k].v;
-            s->rank[p[k].i] = r;
-        }
         i = j;
     }
-    free(p);
     return 0;
 }
 

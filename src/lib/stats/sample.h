@@ -2,9 +2,10 @@
  * A sample set prepared once for every statistic that needs order or ranks.
  *
  * The statistics code needs the values in run order (for drift), sorted (for
- * medians, percentiles, fences and Mann-Whitney) and as ranks in run order
- * (for the Spearman trend test). Sorting a million values is the most
- * expensive step of `netab stats`, so it happens once, here.
+ * medians, percentiles, fences and Mann-Whitney) and their ranks (for the
+ * Spearman trend test, found in the sorted copy). Sorting a million values
+ * is the most expensive step of `netab stats`, so it happens once, here.
+ * A sample holds 8 bytes per value (16 in a frame other than the identity).
  */
 #ifndef NETAB_STATS_SAMPLE_H
 #define NETAB_STATS_SAMPLE_H
@@ -25,7 +26,6 @@ struct stats_sample {
     int exp;        /* then scaled by 2^exp (exact), so that sums of squares neither
                        overflow nor underflow */
     double *sorted; /* ascending copy; owned by the sample */
-    double *rank;   /* rank[i] is the average rank (1-based) of x[i]; owned */
     size_t n;
     double sum;    /* sum of x, accumulated with Kahan compensation */
     double mean;   /* arithmetic mean */

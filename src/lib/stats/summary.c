@@ -16,6 +16,7 @@ void stats_opts_default(struct stats_opts *o)
     o->resamples = 10000;
     /* 10,000 values means at most 10^8 draws for 10,000 resamples: well under a second. */
     o->boot_means_cap = 10000;
+    o->order = STATS_ORDER_RUN;
 }
 
 /* Turns every figure of out, computed in s's frame, back into the caller's units. */

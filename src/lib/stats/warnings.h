@@ -15,7 +15,16 @@
  *    skewness g and excess kurtosis k; BC > 5/9 (the value of a uniform
  *    distribution) suggests two modes. Checked from 10 values on, since
  *    smaller sets give too noisy moments.
+ *  - Sorted: values in ascending or descending order where the order is only
+ *    said to be run order (a file): from STATS_DRIFT_MIN_N values on, and
+ *    only when a random arrangement of these values (with their ties) would
+ *    be in order with probability 2 * prod(t_j!) / n! below
+ *    STATS_SORTED_CHANCE. Published values are often sorted; a sorted set
+ *    has Spearman's rho = +-1 whatever the runs did, so no drift is claimed
+ *    and the warning says what the order means either way.
  *  - Too few runs: fewer than STATS_MIN_RUNS values.
+ * With the order unknown (--order unknown) neither drift nor sortedness is
+ * judged, and Spearman's rho is not computed.
  */
 #ifndef NETAB_STATS_WARNINGS_H
 #define NETAB_STATS_WARNINGS_H
@@ -23,12 +32,14 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "stats/opts.h"
 #include "stats/sample.h"
 
 #define STATS_MIN_RUNS 5
 #define STATS_DRIFT_P 0.01  /* drift is reported below this p-value ... */
 #define STATS_DRIFT_RHO 0.1 /* ... and above this |rho|, so huge sets don't cry wolf */
 #define STATS_DRIFT_MIN_N 8
+#define STATS_SORTED_CHANCE 0.01
 #define STATS_BIMODAL_BC (5.0 / 9.0)
 #define STATS_BIMODAL_MIN_N 10
 
@@ -36,18 +47,25 @@ struct stats_checks {
     double fence_low, fence_high;       /* Tukey fences at 1.5 IQR */
     size_t outliers_low, outliers_high; /* values beyond them */
     size_t outliers_far;                /* of those, values beyond 3 IQR */
-    double spearman_rho, spearman_p;    /* value vs run order; NaN for n < 3 */
+    double spearman_rho, spearman_p;    /* value vs run order; NaN for n < 3 or no run order */
+    int sorted;                         /* +1 ascending, -1 descending, 0 not taken for sorted */
+    enum stats_order order;             /* what the order was taken to say */
     double bimodality;                  /* Sarle's BC; NaN for n < 4 */
     bool too_few, drift, bimodal;
 };
 
-/* Runs every check on s. Pure computation, no allocation. */
-void stats_checks_compute(const struct stats_sample *s, struct stats_checks *out);
+/*
+ * Runs every check on s, whose order means what order says (drift and
+ * sortedness above). Pure computation; the drift check borrows a 1 MiB
+ * block of scratch when it can (and works in a small one when not).
+ */
+void stats_checks_compute(const struct stats_sample *s, enum stats_order order,
+                          struct stats_checks *out);
 
 enum { STATS_WARNING_MAX = 8, STATS_WARNING_LEN = 256 };
 
 struct stats_warning {
-    const char *kind; /* "outliers", "drift", "bimodal", "too_few_runs", ... (static) */
+    const char *kind; /* "outliers", "drift", "sorted", "bimodal", "too_few_runs", ... (static) */
     const char *set;  /* the set's name; borrowed from the caller */
     char message[STATS_WARNING_LEN];
 };

@@ -6,12 +6,26 @@
 
 int textfile_read(FILE *f, size_t max, char **buf, size_t *len)
 {
-    size_t cap = 1 << 16, n = 0;
+    return textfile_read_after(f, max, NULL, 0, buf, len);
+}
+
+int textfile_read_after(FILE *f, size_t max, const char *head, size_t headlen, char **buf,
+                        size_t *len)
+{
+    size_t cap = 1 << 16, n = headlen;
+    while (cap < headlen)
+        cap *= 2;
     char *b = malloc(cap + 1);
     *buf = NULL;
     *len = 0;
     if (!b)
         return -ENOMEM;
+    if (headlen)
+        memcpy(b, head, headlen);
+    if (n > max) {
+        free(b);
+        return -EFBIG;
+    }
     for (;;) {
         if (n == cap) {
             /* One byte past the cap is enough to know the input is too large. */

@@ -23,4 +23,12 @@
  */
 NB_MUST_CHECK int textfile_read(FILE *f, size_t max, char **buf, size_t *len);
 
+/*
+ * Like textfile_read() for an input whose first headlen bytes, head (free
+ * of NUL bytes), were already read from f: the result holds head followed
+ * by the rest of f, and max counts both.
+ */
+NB_MUST_CHECK int textfile_read_after(FILE *f, size_t max, const char *head, size_t headlen,
+                                      char **buf, size_t *len);
+
 #endif

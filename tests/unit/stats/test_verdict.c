@@ -128,7 +128,7 @@ static struct stats_checks checks_of(const double *x, size_t n)
     struct stats_sample s;
     struct stats_checks c;
     assert_int_equal(stats_sample_init(&s, x, n), 0);
-    stats_checks_compute(&s, &c);
+    stats_checks_compute(&s, STATS_ORDER_RUN, &c);
     stats_sample_free(&s);
     return c;
 }
@@ -168,7 +168,7 @@ static void test_warnings(void **state)
     size_t n = 0;
     const double few[] = {1, 2, 3};
     assert_int_equal(stats_sample_init(&s, few, 3), 0);
-    stats_checks_compute(&s, &c);
+    stats_checks_compute(&s, STATS_ORDER_RUN, &c);
     stats_checks_warnings(&c, &s, "few.txt", w, &n, STATS_WARNING_MAX);
     stats_sample_free(&s);
     assert_int_equal(n, 1);
