@@ -15,6 +15,7 @@
 
 #include "input/input.h"
 #include "input/input_priv.h"
+#include "netab_assert.h"
 
 /* Writes text[0..len-1] to a new temporary file; its path goes into path. */
 static void write_tmp(char *path, size_t pathlen, const char *text, size_t len)

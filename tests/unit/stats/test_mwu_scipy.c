@@ -12,6 +12,7 @@
 #include <stdlib.h>
 
 #include "stats/mannwhitney.h"
+#include "netab_assert.h"
 
 #define TOL 1e-9
 
@@ -19,7 +20,7 @@
 static void sample_of(json_t *arr, struct stats_sample *s, double **store)
 {
     size_t n = json_array_size(arr);
-    assert_true(n >= 3);
+    ASSERT_GE(n, 3);
     *store = malloc(n * sizeof(**store));
     assert_non_null(*store);
     for (size_t i = 0; i < n; i++) {
@@ -61,8 +62,9 @@ static void test_scipy_pairs(void **state)
         free(vb);
     }
     /* Both methods, and the case netab used to get wrong (one side small), are covered. */
-    assert_true(exact >= 20 && exact <= 180);
-    assert_true(unequal_exact >= 10);
+    ASSERT_GE(exact, 20);
+    ASSERT_LE(exact, 180);
+    ASSERT_GE(unequal_exact, 10);
     json_decref(doc);
 }
 
