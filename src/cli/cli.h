@@ -19,5 +19,6 @@ int cli_experiment(int argc, char **argv);
 int cli_report(int argc, char **argv);
 int cli_layout(int argc, char **argv);
 int cli_import(int argc, char **argv);
+int cli_bisect(int argc, char **argv);
 
 #endif

@@ -106,9 +106,10 @@ static int look(struct compare_result *res, bool *reached)
         worst = fmax(worst, halfwidth(vd->rel, vd->rel_low, vd->rel_high));
     }
     int rc = m.ok && res->c->cfg->pairs_all ? pairs_halfwidth(res, &m, &worst) : 0;
+    bool stop = res->stop && m.ok && res->stop(res, &m, res->stop_arg);
     compare_metric_report_free(&m);
     res->worst_halfwidth = worst;
-    *reached = worst <= res->c->cfg->until_ci;
+    *reached = res->stop ? stop : worst <= res->c->cfg->until_ci;
     return rc;
 }
 

@@ -18,6 +18,7 @@ check() {
         status=1
     fi
 }
+check bisect bisect compare campaign store stats report util
 check compare compare campaign experiment store runspec report stats input util
 check campaign campaign experiment store envcap runspec proto util
 check experiment experiment runspec engine util

@@ -1,0 +1,185 @@
+#!/usr/bin/env python3
+"""netab bisect on a real measured property: a throwaway git repository of 16
+commits whose setup.sh caps a namespace pair's veth with tbf, 800 Mbit/s up to
+commit 10 and 400 Mbit/s from commit 11 on.
+
+Checks (docs/bisect.md): `netab bisect run` names commit 11, exits 0, leaves
+the work tree clean with no bisection in progress, and its --json has
+first_bad; every step is an experiment `netab report` shows; `git bisect run
+netab bisect step` ends on commit 11; a build that fails at one commit skips
+that commit (with the build's output) and still ends on commit 11 or names
+the range; a bisection killed with SIGKILL is finished by `netab bisect
+resume`.
+
+Needs root and network namespaces; skips (77) with the reason otherwise.
+"""
+
+import json
+import os
+import signal
+import subprocess
+import tempfile
+import time
+
+from netab_helpers import (NetnsPair, Server, check, check_eq, log, netab_cmd, require_root_netns,
+                           run_cmd, run_main, start)
+
+RATES = {k: ("800mbit" if k <= 10 else "400mbit") for k in range(1, 17)}
+# Few runs per side: tbf makes the two rates differ by half with a spread
+# far below a percent, so three 1-second runs decide every step.
+MEASURE = ["--runs", "3", "--max-runs", "3", "--seed", "7"]
+
+
+def git(repo, *args):
+    env = dict(os.environ, GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@example.org",
+               GIT_COMMITTER_NAME="t", GIT_COMMITTER_EMAIL="t@example.org")
+    r = subprocess.run(["git", "-C", repo] + list(args), capture_output=True, text=True,
+                       env=env, timeout=60)
+    check(r.returncode == 0, f"git {' '.join(args)} failed", r.stderr)
+    return r.stdout.strip()
+
+
+def make_repo(root, dev):
+    """16 commits; commit k has setup.sh with its rate and n.txt holding k."""
+    repo = os.path.join(root, "repo")
+    os.mkdir(repo)
+    git(repo, "init", "-q", "-b", "main")
+    hashes = {}
+    for k in range(1, 17):
+        with open(os.path.join(repo, "setup.sh"), "w") as f:
+            f.write(f"tc qdisc replace dev {dev} root tbf rate {RATES[k]} burst 256kb "
+                    "latency 50ms\n")
+        with open(os.path.join(repo, "n.txt"), "w") as f:
+            f.write(f"{k}\n")
+        git(repo, "add", "setup.sh", "n.txt")
+        git(repo, "commit", "-q", "-m", f"commit {k}")
+        hashes[k] = git(repo, "rev-parse", "HEAD")
+    return repo, hashes
+
+
+def check_left_clean(repo, hashes, what):
+    check_eq(git(repo, "status", "--porcelain"), "", f"{what}: git status is clean")
+    r = subprocess.run(["git", "-C", repo, "bisect", "log"], capture_output=True, text=True)
+    check(r.returncode != 0, f"{what}: no bisection is in progress", r.stdout)
+    check_eq(git(repo, "rev-parse", "HEAD"), hashes[16], f"{what}: HEAD is back on main")
+    check_eq(git(repo, "rev-parse", "--abbrev-ref", "HEAD"), "main", f"{what}: on branch main")
+
+
+def bisect_cmd(netab, db, extra=(), json_out=False):
+    return [netab, "bisect", "run", "--good", "HEAD~15", "--bad", "main", "--db", db,
+            "--setup", "sh setup.sh"] + MEASURE + list(extra) + (["--json"] if json_out else [])
+
+
+def case_run(netab, ns, repo, hashes, run_opts, db):
+    log("case: netab bisect run names commit 11")
+    r = run_cmd(bisect_cmd(netab, db, json_out=True) + ["--"] + run_opts, netns=ns,
+                timeout=600)
+    doc = json.loads(r.stdout)
+    check_eq(doc["first_bad"], hashes[11], "first_bad is commit 11")
+    check_eq(doc["first_bad_subject"], "commit 11", "its subject")
+    ref = doc["references"]
+    log(f"  references: {ref['change_pct']:+.1f}% [{ref['change_ci_low_pct']:+.1f}, "
+        f"{ref['change_ci_high_pct']:+.1f}]")
+    # 400 against 800 Mbit/s: a halving, whatever the framing overhead.
+    check(-55 < ref["change_pct"] < -45, "BAD is about half of GOOD", ref)
+    by_commit = {v: k for k, v in hashes.items()}
+    for s in doc["steps"]:
+        k = by_commit[s["commit"]]
+        want = "bad" if k >= 11 else "good"
+        log(f"  step: commit {k}: {s['change_pct']:+.1f}% -> {s['decision']}")
+        check_eq(s["decision"], want, f"commit {k}'s decision")
+        check_eq(s["runs_commit"], 3, f"commit {k}'s runs")
+    check(len(doc["steps"]) >= 3, "a bisection of 15 commits takes several steps")
+    check_left_clean(repo, hashes, "bisect run")
+    return doc
+
+
+def case_report(netab, db, doc):
+    log("case: every step is an experiment netab report shows")
+    exps = json.loads(netab_cmd(netab, "experiment", "list", "--db", db, "--json").stdout)
+    names = {e["id"]: e["name"] for e in exps}
+    for s in doc["steps"]:
+        check(names.get(s["experiment"], "").startswith(f"bisect {doc['session']} step "),
+              "the step's experiment is named after the session", s)
+        r = netab_cmd(netab, "report", str(s["experiment"]), "--db", db, expect_rc=(0, 1))
+        check(s["commit"][:12] in r.stdout, "the report names the commit's variant", r.stdout)
+
+
+def case_git_bisect_run(netab, ns, repo, hashes, run_opts, db):
+    log("case: git bisect run netab bisect step ends on commit 11")
+    git(repo, "bisect", "start", hashes[16], hashes[1])
+    try:
+        cmd = ["git", "-C", repo, "bisect", "run", netab, "bisect", "step", "--db", db,
+               "--setup", "sh setup.sh"] + MEASURE + ["--"] + run_opts
+        r = run_cmd(cmd, netns=ns, timeout=600)
+        check(f"{hashes[11]} is the first bad commit" in r.stdout, "git names commit 11",
+              r.stdout[-2000:])
+    finally:
+        git(repo, "bisect", "reset")
+    check_left_clean(repo, hashes, "git bisect run")
+
+
+def case_build_failure(netab, ns, repo, hashes, run_opts, db):
+    log("case: a build that fails at commit 12 skips it")
+    build = ["--build", 'test "$(cat n.txt)" != 12 || { echo "cc: error in 12"; exit 1; }']
+    r = run_cmd(bisect_cmd(netab, db, build, json_out=True) + ["--"] + run_opts, netns=ns,
+                timeout=600, expect_rc=(0, 1))
+    doc = json.loads(r.stdout)
+    by_commit = {v: k for k, v in hashes.items()}
+    for s in doc["steps"]:
+        k = by_commit[s["commit"]]
+        log(f"  step: commit {k}: {s['decision']}: {s['reason'] or ''}")
+        failed = "build failed" in (s["reason"] or "")
+        check_eq(failed, k == 12, f"commit {k}: a build failure exactly at commit 12")
+        if k == 12:
+            check_eq(s["decision"], "skip", "commit 12 is skipped, not called bad")
+            check("cc: error in 12" in s["reason"], "the build's last lines are shown", s)
+            check_eq(s["runs_commit"], 0, "a commit that does not build is not measured")
+        elif s["decision"] != "skip":
+            # A skip of another commit can only be an undecided interval (noise).
+            check_eq(s["decision"], "bad" if k >= 11 else "good", f"commit {k}'s decision")
+    if r.returncode == 0:
+        check_eq(doc["first_bad"], hashes[11], "first_bad is commit 11")
+    else:
+        check(hashes[11] in doc["candidates"], "the remaining range holds commit 11", doc)
+    check_left_clean(repo, hashes, "build failure")
+
+
+def case_kill_resume(netab, ns, repo, hashes, run_opts, db):
+    log("case: kill -9 in the middle, then netab bisect resume")
+    p = start(bisect_cmd(netab, db) + ["--"] + run_opts, netns=ns)
+    deadline = time.monotonic() + 300
+    while "step 2:" not in p.stderr_text() and p.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.2)
+    check(p.poll() is None, "the bisection was still running at step 2", p.stderr_text())
+    p.kill_group(signal.SIGKILL)
+    p.finish(expect_rc=-signal.SIGKILL)
+    r = subprocess.run(["git", "-C", repo, "bisect", "log"], capture_output=True, text=True)
+    check(r.returncode == 0, "the killed bisection left git bisecting (what resume must undo)")
+    r = run_cmd([netab, "bisect", "resume", "--db", db, "--json"], netns=ns, timeout=600)
+    doc = json.loads(r.stdout)
+    check_eq(doc["first_bad"], hashes[11], "resume: first_bad is commit 11")
+    check(len(doc["steps"]) >= 1, "resume shows the steps made before the kill too", doc)
+    check_left_clean(repo, hashes, "resume")
+
+
+def body(netab):
+    require_root_netns(tools=("ip", "tc", "git"))
+    with tempfile.TemporaryDirectory(prefix="netab-bisect-") as root, NetnsPair("bs") as net:
+        repo, hashes = make_repo(root, net.dev_b)
+        db = os.path.join(root, "bisect.db")
+        with Server(netab, netns=net.ns_a, bind=net.addr_a) as srv:
+            run_opts = ["-c", net.addr_a, "-p", str(srv.port), "-t", "1"]
+            os.chdir(repo)
+            try:
+                doc = case_run(netab, net.ns_b, repo, hashes, run_opts, db)
+                case_report(netab, db, doc)
+                case_git_bisect_run(netab, net.ns_b, repo, hashes, run_opts, db)
+                case_build_failure(netab, net.ns_b, repo, hashes, run_opts, db)
+                case_kill_resume(netab, net.ns_b, repo, hashes, run_opts, db)
+            finally:
+                os.chdir(root)
+            check(srv.alive(), "server died")
+
+
+run_main(body)
