@@ -43,8 +43,7 @@ static double looks_confidence(const struct bisect_config *cfg)
     if (cfg->max_runs <= cfg->runs)
         return cfg->confidence;
     unsigned looks[MAX_LOOKS];
-    unsigned first = cfg->runs > COMPARE_MIN_FIRST_LOOK ? cfg->runs : COMPARE_MIN_FIRST_LOOK;
-    size_t k = compare_looks(first, cfg->max_runs, looks, MAX_LOOKS);
+    size_t k = compare_looks(cfg->runs, cfg->max_runs, looks, MAX_LOOKS);
     return compare_look_confidence(cfg->confidence, k > MAX_LOOKS ? MAX_LOOKS : k);
 }
 
@@ -65,6 +64,9 @@ static int ctx_init(struct pair_ctx *x, const struct bisect_config *cfg,
     c->runs = cfg->runs;
     c->warmup = cfg->warmup;
     c->max_runs = cfg->max_runs > cfg->runs ? cfg->max_runs : cfg->runs;
+    /* A bisection looks first after --runs: every step is repeated and each is cheap to
+     * extend, and Bonferroni over the planned looks keeps every interval valid. */
+    c->first_look = 2;
     c->seed = pair->seed;
     c->seed_given = true;
     c->timeout = cfg->timeout;

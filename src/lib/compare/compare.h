@@ -36,6 +36,7 @@ struct compare_config {
     unsigned runs, warmup; /* measured and warm-up rounds */
     double until_ci;   /* adaptive target: half-width of the relative change (fraction), 0 off */
     unsigned max_runs; /* adaptive: at most this many measured rounds */
+    unsigned first_look; /* adaptive: the fewest rounds before the first look; 0: 5 (bisect: 2) */
     uint64_t seed;
     bool seed_given;
     const char *prepare; /* shell command before every run, or NULL */

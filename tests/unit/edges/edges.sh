@@ -19,6 +19,7 @@ check() {
     fi
 }
 check bisect bisect compare campaign store stats report util
+check history history compare store util
 check compare compare campaign experiment store runspec report stats input util
 check campaign campaign experiment store envcap runspec proto util
 check experiment experiment runspec engine util
