@@ -6,7 +6,8 @@ commit 10 and 400 Mbit/s from commit 11 on.
 Checks (docs/bisect.md): `netab bisect run` names commit 11, exits 0, leaves
 the work tree clean with no bisection in progress, and its --json has
 first_bad; every step is an experiment `netab report` shows; `git bisect run
-netab bisect step` ends on commit 11; a build that fails at one commit skips
+netab bisect step` ends on commit 11; two commits of the same rate are
+refused as not different; a build that fails at one commit skips
 that commit (with the build's output) and still ends on commit 11 or names
 the range, also when that bisection is killed with SIGKILL after two steps
 and finished by `netab bisect resume`.
@@ -95,6 +96,17 @@ def case_run(netab, ns, repo, hashes, run_opts, db):
     return doc
 
 
+def case_no_difference(netab, ns, repo, hashes, run_opts, db):
+    log("case: commits 1 and 10 (both 800 Mbit/s) do not differ: refused")
+    cmd = [netab, "bisect", "run", "--good", hashes[1], "--bad", hashes[10], "--db", db,
+           "--setup", "sh setup.sh", "--runs", "3", "--max-runs", "3", "--confidence", "99.9",
+           "--"] + run_opts
+    r = run_cmd(cmd, netns=ns, timeout=300, expect_rc=2)
+    check("GOOD and BAD do not differ: " in r.stderr, "the refusal names the change",
+          r.stderr[-1500:])
+    check_left_clean(repo, hashes, "no difference")
+
+
 def case_report(netab, db, doc):
     log("case: every step is an experiment netab report shows")
     exps = json.loads(netab_cmd(netab, "experiment", "list", "--db", db, "--json").stdout)
@@ -173,6 +185,7 @@ def body(netab):
             try:
                 doc = case_run(netab, net.ns_b, repo, hashes, run_opts, db)
                 case_report(netab, db, doc)
+                case_no_difference(netab, net.ns_b, repo, hashes, run_opts, db)
                 case_git_bisect_run(netab, net.ns_b, repo, hashes, run_opts, db)
                 case_build_failure_kill_resume(netab, net.ns_b, repo, hashes, run_opts, db)
             finally:

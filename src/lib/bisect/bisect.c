@@ -415,7 +415,9 @@ int bisect_run(const struct bisect_config *cfg, const struct bisect_progress *p,
     memset(res, 0, sizeof(*res));
     cancelled = 0;
     struct bisect_ctx x = {.cfg = cfg, .p = p, .res = res};
-    int rc = check_tree(res, err, errlen);
+    int rc = bisect_measure_check(cfg, err, errlen);
+    if (!rc)
+        rc = check_tree(res, err, errlen);
     if (!rc)
         rc = bisect_git_clean(res->top, err, errlen);
     if (!rc && bisect_git_bisecting(res->top))
@@ -545,7 +547,9 @@ int bisect_step_once(const struct bisect_config *cfg, const struct bisect_progre
     struct bisect_record *recs = NULL;
     size_t n = 0;
     char good[BISECT_HASH_LEN + 1], bad[BISECT_HASH_LEN + 1], hash[BISECT_HASH_LEN + 1];
-    int rc = check_tree(&res, err, errlen);
+    int rc = bisect_measure_check(cfg, err, errlen);
+    if (!rc)
+        rc = check_tree(&res, err, errlen);
     if (!rc && (!cfg->good || !cfg->bad))
         rc = bisect_git_log_refs(res.top, good, bad, err, errlen);
     if (!rc)

@@ -103,6 +103,19 @@ static void ctx_free(struct pair_ctx *x)
     compare_config_free(&x->cc);
 }
 
+int bisect_measure_check(const struct bisect_config *cfg, char *err, size_t errlen)
+{
+    struct bisect_pair pair = {
+        .name_a = "good", .dir_a = ".", .name_b = "bad", .dir_b = ".", .experiment = "check"};
+    struct pair_ctx *x = malloc(sizeof(*x));
+    if (!x)
+        return err_set(err, errlen, ENOMEM, "out of memory");
+    int rc = ctx_init(x, cfg, &pair, err, errlen);
+    ctx_free(x);
+    free(x);
+    return rc;
+}
+
 /* The decision of a comparison's statistics: bisect_judge(), or the references' verdict. */
 static enum bisect_decision decide(const struct bisect_pair *pair,
                                    const struct compare_metric_report *m)

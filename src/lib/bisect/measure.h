@@ -26,6 +26,12 @@ struct bisect_pair {
 };
 
 /*
+ * Checks cfg's run options (as `netab run` parses them) and metric before
+ * anything runs. Returns 0 or -EINVAL with the reason in err.
+ */
+NB_MUST_CHECK int bisect_measure_check(const struct bisect_config *cfg, char *err, size_t errlen);
+
+/*
  * Measures pair with cfg's schedule, records it in cfg->db and fills out
  * (counts, change of B against A, decision: for the references BISECT_BAD
  * when they differ, else BISECT_SKIP with the reason). *interrupted is set

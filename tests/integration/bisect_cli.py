@@ -1,0 +1,91 @@
+#!/usr/bin/env python3
+"""netab bisect's refusals, before anything is measured: each exits with its
+documented status and a message naming what is wrong, and leaves the
+repository as it was (no bisection started, nothing changed)."""
+
+import os
+import subprocess
+import tempfile
+
+from netab_helpers import check, check_eq, log, run_cmd, run_main
+
+
+def git(repo, *args):
+    env = dict(os.environ, GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@example.org",
+               GIT_COMMITTER_NAME="t", GIT_COMMITTER_EMAIL="t@example.org")
+    r = subprocess.run(["git", "-C", repo] + list(args), capture_output=True, text=True,
+                       env=env, timeout=60)
+    check(r.returncode == 0, f"git {' '.join(args)} failed", r.stderr)
+    return r.stdout.strip()
+
+
+def refused(netab, args, rc, needle, what):
+    r = run_cmd([netab, "bisect"] + args, expect_rc=rc)
+    check(needle in r.stderr, f"{what}: the message names it", r.stderr)
+    log(f"  {what}: {r.stderr.strip().splitlines()[0]}")
+
+
+def body(netab):
+    with tempfile.TemporaryDirectory(prefix="netab-bisect-cli-") as root:
+        db = os.path.join(root, "b.db")
+        plain = os.path.join(root, "plain")
+        os.mkdir(plain)
+        os.chdir(plain)
+        log("case: refusals")
+        refused(netab, ["run", "--good", "a", "--bad", "b", "--db", db], 2,
+                "is not a git work tree", "not a git work tree")
+        repo = os.path.join(root, "repo")
+        os.mkdir(repo)
+        git(repo, "init", "-q", "-b", "main")
+        for k in range(1, 4):
+            with open(os.path.join(repo, "f"), "w") as f:
+                f.write(f"{k}\n")
+            git(repo, "add", "f")
+            git(repo, "commit", "-q", "-m", f"c{k}")
+        git(repo, "branch", "side", "HEAD~2")
+        git(repo, "checkout", "-q", "side")
+        with open(os.path.join(repo, "g"), "w") as f:
+            f.write("side\n")
+        git(repo, "add", "g")
+        git(repo, "commit", "-q", "-m", "side")
+        git(repo, "checkout", "-q", "main")
+        head = git(repo, "rev-parse", "HEAD")
+        os.chdir(repo)
+        try:
+            refused(netab, ["run", "--good", "side", "--bad", "main", "--db", db], 2,
+                    "is not an ancestor of BAD", "GOOD not an ancestor of BAD")
+            refused(netab, ["run", "--good", "nosuch", "--bad", "main", "--db", db], 2,
+                    "'nosuch' is not a commit", "not a commit")
+            refused(netab, ["run", "--good", "main", "--bad", "main", "--db", db], 2,
+                    "the same commit", "GOOD is BAD")
+            refused(netab, ["run", "--bad", "main", "--db", db], 2, "--good", "no --good")
+            refused(netab, ["run", "--good", "HEAD~2", "--bad", "main", "--runs", "1"], 2,
+                    "--runs: '1'", "bad --runs")
+            refused(netab, ["run", "--good", "HEAD~2", "--bad", "main", "--bogus"], 2,
+                    "--bogus", "unknown option")
+            refused(netab, ["frob"], 2, "'frob'", "unknown subcommand")
+            refused(netab, ["run", "--good", "HEAD~2", "--bad", "main", "--db", db, "--",
+                            "-P", "0"], 2, "-P", "run options checked before anything runs")
+            # git bisect run's contract: 128 stops it (not 1, which would mean "bad").
+            refused(netab, ["step", "--db", db], 128, "no git bisect is in progress",
+                    "step outside a bisection")
+            refused(netab, ["resume", "--db", os.path.join(root, "none.db")], 2,
+                    "none.db", "resume without a store")
+            with open(os.path.join(repo, "f"), "w") as f:
+                f.write("dirty\n")
+            refused(netab, ["run", "--good", "HEAD~2", "--bad", "main", "--db", db], 2,
+                    "uncommitted changes", "dirty tree")
+            git(repo, "checkout", "-q", "f")
+            git(repo, "bisect", "start", "main", "HEAD~2")
+            refused(netab, ["run", "--good", "HEAD~2", "--bad", "main", "--db", db], 2,
+                    "already in progress", "a bisection in progress")
+            git(repo, "bisect", "reset")
+            check_eq(git(repo, "rev-parse", "HEAD"), head, "HEAD unchanged")
+            check_eq(git(repo, "status", "--porcelain"), "", "work tree clean")
+            r = subprocess.run(["git", "-C", repo, "bisect", "log"], capture_output=True)
+            check(r.returncode != 0, "no bisection left in progress")
+        finally:
+            os.chdir(root)
+
+
+run_main(body)
