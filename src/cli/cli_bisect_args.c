@@ -109,49 +109,27 @@ static bool num(const char *opt, const char *arg, double lo, double hi, double *
 }
 
 /* Applies one parsed option; EXIT_USAGE after an error, -1 to go on. */
-static int apply(int c, struct cli_bisect_args *a)
+/* The options with a number: EXIT_USAGE after an error, -1 to go on. */
+static int apply_number(int c, struct cli_bisect_args *a)
 {
     struct bisect_config *cfg = &a->cfg;
     double d = 0;
-    char *e;
     switch (c) {
-    case OPT_GOOD:
-        cfg->good = optarg;
-        break;
-    case OPT_BAD:
-        cfg->bad = optarg;
-        break;
-    case OPT_BUILD:
-        cfg->build = optarg;
-        break;
-    case OPT_SETUP:
-        cfg->setup = optarg;
-        break;
-    case OPT_METRIC:
-        cfg->metric = optarg;
-        break;
-    case OPT_DB:
-        a->db_given = optarg;
-        break;
-    case OPT_JSON:
-        a->json = true;
-        break;
-    case OPT_LOWER:
-    case OPT_HIGHER:
-        cfg->lower_is_better = c == OPT_LOWER;
-        cfg->direction_given = true;
-        break;
     case OPT_BUILD_TIMEOUT:
-        if (!num("--build-timeout", optarg, 1, 7 * 86400, &cfg->build_timeout))
-            return EXIT_USAGE;
-        break;
+        return num("--build-timeout", optarg, 1, 7 * 86400, &cfg->build_timeout) ? -1 : EXIT_USAGE;
     case OPT_TIMEOUT:
-        if (!num("--timeout", optarg, 1, 86400, &cfg->timeout))
+        return num("--timeout", optarg, 1, 86400, &cfg->timeout) ? -1 : EXIT_USAGE;
+    case OPT_NOISE:
+        if (!num("--noise", optarg, 0, 100, &d))
             return EXIT_USAGE;
-        break;
-    case OPT_RUNS:
-    case OPT_MAX_RUNS:
-    case OPT_WARMUP:
+        cfg->noise = d / 100;
+        return -1;
+    case OPT_CONFIDENCE:
+        if (!num("--confidence", optarg, 50, 99.99, &d))
+            return EXIT_USAGE;
+        cfg->confidence = d / 100;
+        return -1;
+    default: /* --runs, --max-runs, --warmup */
         if (!num(c == OPT_RUNS     ? "--runs"
                  : c == OPT_WARMUP ? "--warmup"
                                    : "--max-runs",
@@ -163,30 +141,70 @@ static int apply(int c, struct cli_bisect_args *a)
           : c == OPT_WARMUP ? &cfg->warmup
                             : &cfg->max_runs) = (unsigned)d;
         a->max_given |= c == OPT_MAX_RUNS;
-        break;
-    case OPT_NOISE:
-        if (!num("--noise", optarg, 0, 100, &d))
-            return EXIT_USAGE;
-        cfg->noise = d / 100;
-        break;
-    case OPT_CONFIDENCE:
-        if (!num("--confidence", optarg, 50, 99.99, &d))
-            return EXIT_USAGE;
-        cfg->confidence = d / 100;
-        break;
-    case OPT_SEED:
-    case OPT_ID: {
-        errno = 0;
-        unsigned long long u = strtoull(optarg, &e, 10);
-        if (e == optarg || *e || errno || *optarg == '-' || (c == OPT_ID && (!u || u > INT64_MAX)))
-            return cli_usage_error(CMD, "%s: '%s' is not a %s", c == OPT_ID ? "--id" : "--seed",
-                                   optarg, c == OPT_ID ? "session id" : "whole number");
-        if (c == OPT_ID)
-            a->id = (int64_t)u;
-        else
-            cfg->seed = u, a->seed_given = true;
-        break;
+        return -1;
     }
+}
+
+/* --seed and --id: EXIT_USAGE after an error, -1 to go on. */
+static int apply_id(int c, struct cli_bisect_args *a)
+{
+    char *e;
+    errno = 0;
+    unsigned long long u = strtoull(optarg, &e, 10);
+    if (e == optarg || *e || errno || *optarg == '-' || (c == OPT_ID && (!u || u > INT64_MAX)))
+        return cli_usage_error(CMD, "%s: '%s' is not a %s", c == OPT_ID ? "--id" : "--seed", optarg,
+                               c == OPT_ID ? "session id" : "whole number");
+    if (c == OPT_ID) {
+        a->id = (int64_t)u;
+    } else {
+        a->cfg.seed = u;
+        a->seed_given = true;
+    }
+    return -1;
+}
+
+/* Applies one parsed option; EXIT_USAGE after an error, EXIT_OK after --help, -1 to go on. */
+static int apply(int c, struct cli_bisect_args *a)
+{
+    struct bisect_config *cfg = &a->cfg;
+    switch (c) {
+    case OPT_GOOD:
+        cfg->good = optarg;
+        return -1;
+    case OPT_BAD:
+        cfg->bad = optarg;
+        return -1;
+    case OPT_BUILD:
+        cfg->build = optarg;
+        return -1;
+    case OPT_SETUP:
+        cfg->setup = optarg;
+        return -1;
+    case OPT_METRIC:
+        cfg->metric = optarg;
+        return -1;
+    case OPT_DB:
+        a->db_given = optarg;
+        return -1;
+    case OPT_JSON:
+        a->json = true;
+        return -1;
+    case OPT_LOWER:
+    case OPT_HIGHER:
+        cfg->lower_is_better = c == OPT_LOWER;
+        cfg->direction_given = true;
+        return -1;
+    case OPT_BUILD_TIMEOUT:
+    case OPT_TIMEOUT:
+    case OPT_NOISE:
+    case OPT_CONFIDENCE:
+    case OPT_RUNS:
+    case OPT_MAX_RUNS:
+    case OPT_WARMUP:
+        return apply_number(c, a);
+    case OPT_SEED:
+    case OPT_ID:
+        return apply_id(c, a);
     case 'h':
         fputs(cli_bisect_usage, stdout);
         return EXIT_OK;
@@ -195,7 +213,6 @@ static int apply(int c, struct cli_bisect_args *a)
     default:
         return cli_usage_error(CMD, "unknown option '%s'", a->argv[optind - 1]);
     }
-    return -1;
 }
 
 int cli_bisect_parse(int argc, char **argv, struct cli_bisect_args *a)

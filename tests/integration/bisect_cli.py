@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""netab bisect's refusals, before anything is measured: each exits with its
-documented status and a message naming what is wrong, and leaves the
+"""netab bisect's refusals: each exits with its documented status and a
+message naming what is wrong (before anything is measured, or when the
+references cannot be measured because no server answers), and leaves the
 repository as it was (no bisection started, nothing changed)."""
 
 import os
@@ -22,7 +23,7 @@ def git(repo, *args):
 def refused(netab, args, rc, needle, what):
     r = run_cmd([netab, "bisect"] + args, expect_rc=rc)
     check(needle in r.stderr, f"{what}: the message names it", r.stderr)
-    log(f"  {what}: {r.stderr.strip().splitlines()[0]}")
+    log(f"  {what}: {r.stderr.strip().splitlines()[-1]}")
 
 
 def body(netab):
@@ -71,6 +72,11 @@ def body(netab):
                     "step outside a bisection")
             refused(netab, ["resume", "--db", os.path.join(root, "none.db")], 2,
                     "none.db", "resume without a store")
+            # Nothing answers on port 1: the references cannot be measured, which is an
+            # error of the set-up, not a verdict on any commit.
+            refused(netab, ["run", "--good", "HEAD~2", "--bad", "main", "--db", db, "--runs",
+                            "2", "--max-runs", "2", "--", "-c", "127.0.0.1", "-p", "1", "-t",
+                            "1"], 2, "the references could not be measured", "no server")
             with open(os.path.join(repo, "f"), "w") as f:
                 f.write("dirty\n")
             refused(netab, ["run", "--good", "HEAD~2", "--bad", "main", "--db", db], 2,
