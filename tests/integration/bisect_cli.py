@@ -5,19 +5,23 @@ references cannot be measured because no server answers), and leaves the
 repository as it was (no bisection started, nothing changed)."""
 
 import os
-import subprocess
 import tempfile
 
 from netab_helpers import check, check_eq, log, run_cmd, run_main
 
 
-def git(repo, *args):
-    env = dict(os.environ, GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@example.org",
-               GIT_COMMITTER_NAME="t", GIT_COMMITTER_EMAIL="t@example.org")
-    r = subprocess.run(["git", "-C", repo] + list(args), capture_output=True, text=True,
-                       env=env, timeout=60)
-    check(r.returncode == 0, f"git {' '.join(args)} failed", r.stderr)
-    return r.stdout.strip()
+GIT_ENV = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.org",
+           "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.org"}
+
+
+def git(repo, *args, expect_rc=0):
+    return run_cmd(["git", "-C", repo] + list(args), env=GIT_ENV,
+                   expect_rc=expect_rc).stdout.strip()
+
+
+def bisecting(repo):
+    """Whether a git bisect is in progress in repo (git bisect log exits 1 when not)."""
+    return run_cmd(["git", "-C", repo, "bisect", "log"], expect_rc=(0, 1)).returncode == 0
 
 
 def refused(netab, args, rc, needle, what):
@@ -88,8 +92,7 @@ def body(netab):
             git(repo, "bisect", "reset")
             check_eq(git(repo, "rev-parse", "HEAD"), head, "HEAD unchanged")
             check_eq(git(repo, "status", "--porcelain"), "", "work tree clean")
-            r = subprocess.run(["git", "-C", repo, "bisect", "log"], capture_output=True)
-            check(r.returncode != 0, "no bisection left in progress")
+            check(not bisecting(repo), "no bisection left in progress")
         finally:
             os.chdir(root)
 

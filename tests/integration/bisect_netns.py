@@ -18,7 +18,6 @@ Needs root and network namespaces; skips (77) with the reason otherwise.
 import json
 import os
 import signal
-import subprocess
 import tempfile
 import time
 
@@ -32,13 +31,18 @@ RATES = {k: ("800mbit" if k <= 10 else "400mbit") for k in range(1, 17)}
 MEASURE = ["--runs", "3", "--max-runs", "12", "--seed", "7"]
 
 
-def git(repo, *args):
-    env = dict(os.environ, GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@example.org",
-               GIT_COMMITTER_NAME="t", GIT_COMMITTER_EMAIL="t@example.org")
-    r = subprocess.run(["git", "-C", repo] + list(args), capture_output=True, text=True,
-                       env=env, timeout=60)
-    check(r.returncode == 0, f"git {' '.join(args)} failed", r.stderr)
-    return r.stdout.strip()
+GIT_ENV = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.org",
+           "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.org"}
+
+
+def git(repo, *args, expect_rc=0):
+    return run_cmd(["git", "-C", repo] + list(args), env=GIT_ENV,
+                   expect_rc=expect_rc).stdout.strip()
+
+
+def bisecting(repo):
+    """Whether a git bisect is in progress in repo (git bisect log exits 1 when not)."""
+    return run_cmd(["git", "-C", repo, "bisect", "log"], expect_rc=(0, 1)).returncode == 0
 
 
 def make_repo(root, dev):
@@ -61,8 +65,7 @@ def make_repo(root, dev):
 
 def check_left_clean(repo, hashes, what):
     check_eq(git(repo, "status", "--porcelain"), "", f"{what}: git status is clean")
-    r = subprocess.run(["git", "-C", repo, "bisect", "log"], capture_output=True, text=True)
-    check(r.returncode != 0, f"{what}: no bisection is in progress", r.stdout)
+    check(not bisecting(repo), f"{what}: no bisection is in progress")
     check_eq(git(repo, "rev-parse", "HEAD"), hashes[16], f"{what}: HEAD is back on main")
     check_eq(git(repo, "rev-parse", "--abbrev-ref", "HEAD"), "main", f"{what}: on branch main")
 
@@ -159,8 +162,7 @@ def case_build_failure_kill_resume(netab, ns, repo, hashes, run_opts, db):
     check(p.poll() is None, "the bisection was still running at step 3", p.stderr_text())
     p.kill_group(signal.SIGKILL)
     p.finish(expect_rc=-signal.SIGKILL)
-    r = subprocess.run(["git", "-C", repo, "bisect", "log"], capture_output=True, text=True)
-    check(r.returncode == 0, "the killed bisection left git bisecting (what resume must undo)")
+    check(bisecting(repo), "the killed bisection left git bisecting (what resume must undo)")
     r = run_cmd([netab, "bisect", "resume", "--db", db, "--json"], netns=ns, timeout=600,
                 expect_rc=(0, 1))
     doc = json.loads(r.stdout)
