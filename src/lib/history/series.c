@@ -221,7 +221,8 @@ int history_from_stores(const char *const *dbs, size_t ndb, const char *metric, 
             rc = experiment_records(st[d], &xs[d][i], d, ndb, by, path, variant, &rs, err, errlen);
     }
     if (!rc) {
-        qsort(rs.v, rs.n, sizeof(*rs.v), cmp_record);
+        if (rs.n)
+            qsort(rs.v, rs.n, sizeof(*rs.v), cmp_record);
         if (build_series(out, &rs))
             rc = err_set(err, errlen, ENOMEM, "out of memory");
     }
