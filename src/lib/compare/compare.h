@@ -36,7 +36,6 @@ struct compare_config {
     unsigned runs, warmup; /* measured and warm-up rounds */
     double until_ci;   /* adaptive target: half-width of the relative change (fraction), 0 off */
     unsigned max_runs; /* adaptive: at most this many measured rounds */
-    unsigned first_look; /* adaptive: the fewest rounds before the first look; 0: 5 (bisect: 2) */
     uint64_t seed;
     bool seed_given;
     const char *prepare; /* shell command before every run, or NULL */
@@ -56,6 +55,8 @@ struct compare_config {
     const char *db;   /* --db: results store every netab run child records itself in, or NULL */
     const char *self; /* the netab executable to run ("/proc/self/exe") */
     const char *name; /* the experiment's name in the store; NULL: "compare" (netab bisect) */
+    /* Adaptive: the fewest measured rounds before the first look; 0: 5 (netab bisect: 2). */
+    unsigned first_look;
 };
 
 /*
