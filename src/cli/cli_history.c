@@ -239,9 +239,9 @@ static void print_series(const struct history *h, const struct history_series *s
                          const struct analysed *an, bool all)
 {
     char b[48], c[48];
-    printf("\n%s%s%s%zu points, %zu change point%s\n", s->variant ? "variant '" : "",
-           s->variant ? s->variant : "", s->variant ? "': " : "", s->n, an->ncp,
-           an->ncp == 1 ? "" : "s");
+    printf("\n%s%s%s%zu point%s, %zu change point%s\n", s->variant ? "variant '" : "",
+           s->variant ? s->variant : "", s->variant ? "': " : "", s->n, s->n == 1 ? "" : "s",
+           an->ncp, an->ncp == 1 ? "" : "s");
     if (an->ncp)
         printf("  %-6s %-28s %14s %14s  %-26s %s\n", "point", "first point after", "before",
                "after", "change [interval]", "p");

@@ -119,6 +119,12 @@ def case_report(netab, db, doc):
               "the step's experiment is named after the session", s)
         r = netab_cmd(netab, "report", str(s["experiment"]), "--db", db, expect_rc=(0, 1))
         check(s["commit"][:12] in r.stdout, "the report names the commit's variant", r.stdout)
+    log("case: netab history --by commit over the bisection's steps")
+    r = netab_cmd(netab, "history", "--db", db, "--by", "commit", "--variant", "good", "--json",
+                  expect_rc=(0, 1))
+    labels = [p["label"] for p in json.loads(r.stdout)["series"][0]["points"]]
+    check_eq(labels, [f"bisect {doc['session']} refs"] + [s["commit"][:12] for s in doc["steps"]],
+             "GOOD's series: the references, then each step's commit")
 
 
 def case_git_bisect_run(netab, ns, repo, hashes, run_opts, db):

@@ -97,6 +97,12 @@ def case_stores(netab, tmp):
     r = run_cmd([netab, "history", "--db", dbs[0], "--metric", "v", "--min-segment", "2"],
                 expect_rc=(0, 1))
     check("variant 'a'" in r.stdout and "variant 'b'" in r.stdout, "every variant", r.stdout)
+    log("case: --by kernel: every run was on this kernel, so one point of all of them")
+    r = run_cmd(common + ["--variant", "b", "--by", "kernel"], expect_rc=0)
+    pts = json.loads(r.stdout)["series"][0]["points"]
+    check_eq([(p["label"], p["runs"]) for p in pts], [(os.uname().release, 24)],
+             "one point: the kernel, 24 runs")
+    check(abs(pts[0]["value"] - (8 * 1000 + 4 * 900) / 12) < 3, "the mean of every run", pts)
     r = run_cmd([netab, "history", "--db", dbs[0], "--variant", "zz"], expect_rc=2)
     check("'zz'" in r.stderr, "an unknown variant is named", r.stderr)
 
