@@ -26,8 +26,8 @@
 #define MAX_DBS 16
 
 static const char usage_text[] =
-    "usage: netab history [--db PATH]... [--metric M] [--variant V] [--by "
-    "experiment|commit|kernel]\n"
+    "usage: netab history [--db PATH]... [--metric M] [--variant V]\n"
+    "                     [--by experiment|commit|kernel]\n"
     "       netab history --csv FILE\n"
     "\n"
     "One metric of each variant (or of --variant V) across the experiments of one\n"
