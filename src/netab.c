@@ -24,6 +24,8 @@ static const struct subcommand subcommands[] = {
     {"import", cli_import, "record iperf3 -J and iperf2 results in the store as a variant's runs"},
     {"report", cli_report, "an experiment's matrix report: variants against the baseline"},
     {"layout", cli_layout, "compare the code layout of two builds (ELF files or System.map)"},
+    {"bisect", cli_bisect, "find the commit that changed a measurement (statistical git bisect)"},
+    {"history", cli_history, "a metric across stored experiments and its change points"},
 };
 
 static void usage(FILE *f)

@@ -43,5 +43,7 @@ int cli_experiment(int argc, char **argv);
 int cli_report(int argc, char **argv);
 int cli_layout(int argc, char **argv);
 int cli_import(int argc, char **argv);
+int cli_bisect(int argc, char **argv);
+int cli_history(int argc, char **argv);
 
 #endif

@@ -106,9 +106,10 @@ static int look(struct compare_result *res, bool *reached)
         worst = fmax(worst, halfwidth(vd->rel, vd->rel_low, vd->rel_high));
     }
     int rc = m.ok && res->c->cfg->pairs_all ? pairs_halfwidth(res, &m, &worst) : 0;
+    bool stop = res->stop && m.ok && res->stop(res, &m, res->stop_arg);
     compare_metric_report_free(&m);
     res->worst_halfwidth = worst;
-    *reached = worst <= res->c->cfg->until_ci;
+    *reached = res->stop ? stop : worst <= res->c->cfg->until_ci;
     return rc;
 }
 
@@ -119,7 +120,8 @@ static size_t plan_looks(struct compare_result *res, unsigned *looks)
     size_t k = 1;
     looks[0] = cfg->runs;
     if (res->adaptive) {
-        unsigned first = cfg->runs > COMPARE_MIN_FIRST_LOOK ? cfg->runs : COMPARE_MIN_FIRST_LOOK;
+        unsigned min = cfg->first_look ? cfg->first_look : COMPARE_MIN_FIRST_LOOK;
+        unsigned first = cfg->runs > min ? cfg->runs : min;
         k = compare_looks(first, cfg->max_runs, looks, MAX_LOOKS);
         if (k > MAX_LOOKS)
             k = MAX_LOOKS; /* cannot happen below 100,000 runs with growth 1.5 */

@@ -54,6 +54,9 @@ struct compare_config {
     const char *figure_axis;   /* --plot-axis: the value axis' label, or NULL */
     const char *db;   /* --db: results store every netab run child records itself in, or NULL */
     const char *self; /* the netab executable to run ("/proc/self/exe") */
+    const char *name; /* the experiment's name in the store; NULL: "compare" (netab bisect) */
+    /* Adaptive: the fewest measured rounds before the first look; 0: 5 (netab bisect: 2). */
+    unsigned first_look;
 };
 
 /*
@@ -111,7 +114,7 @@ struct experiment;
 
 /*
  * The experiment the campaign engine runs for cfg (after
- * compare_variant_prepare() of every variant): named "compare", one cell,
+ * compare_variant_prepare() of every variant): named cfg->name or "compare", one cell,
  * cfg's runs, warm-ups, seed, cooldown, prepare and timeout; each variant's
  * opts are the words after -- followed by its own --opts (quoted so that
  * they split back into the same words), or its --cmd line with them

@@ -67,6 +67,15 @@ struct compare_result {
     struct compare_cpu_cost cpu; /* after the analysis */
     int exit_code;               /* an enum compare_outcome */
     char exit_reason[320];
+    /*
+     * Adaptive stopping by another rule than --until-ci's half-width (netab
+     * bisect: the interval on one side of a threshold): called at each look
+     * with the deciding metric's statistics (m->ok), true to stop. NULL:
+     * --until-ci's rule.
+     */
+    bool (*stop)(const struct compare_result *res, const struct compare_metric_report *m,
+                 void *arg);
+    void *stop_arg;
 };
 
 /* What compare_execute() reports as it goes; every member may be NULL. */

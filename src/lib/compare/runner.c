@@ -204,7 +204,8 @@ int compare_experiment(const struct compare_config *cfg, struct experiment **out
     e->cooldown = cfg->cooldown;
     e->timeout = cfg->timeout;
     e->nvariants = cfg->nvariants;
-    if (!(e->name = strdup("compare")) || !dup_or_null(cfg->prepare, &e->prepare))
+    if (!(e->name = strdup(cfg->name ? cfg->name : "compare")) ||
+        !dup_or_null(cfg->prepare, &e->prepare))
         goto nomem;
     for (size_t i = 0; i < cfg->nvariants; i++) {
         const struct compare_variant *v = &cfg->variants[i];

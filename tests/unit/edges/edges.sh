@@ -18,6 +18,8 @@ check() {
         status=1
     fi
 }
+check bisect bisect compare campaign store stats report util
+check history history compare store util
 check compare compare campaign experiment store runspec report stats input metric util
 check campaign campaign experiment store envcap runspec proto util
 check experiment experiment runspec engine metric util

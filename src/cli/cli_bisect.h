@@ -1,0 +1,30 @@
+/* `netab bisect`: the parser (cli_bisect_args.c) and the subcommands (cli_bisect.c). */
+#ifndef NETAB_CLI_BISECT_H
+#define NETAB_CLI_BISECT_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "bisect/bisect.h"
+#include "store/store.h"
+
+struct cli_bisect_args {
+    struct bisect_config cfg;
+    char **argv;
+    const char *db_given;
+    char db[PATH_MAX];
+    int64_t id;
+    bool json, seed_given, max_given;
+};
+
+extern const char cli_bisect_usage[];
+
+/*
+ * Parses the options after `netab bisect run|step|resume` (argv[0] is the
+ * subcommand). Returns -1 to go on, EXIT_OK after --help, or EXIT_USAGE
+ * after printing the reason.
+ */
+int cli_bisect_parse(int argc, char **argv, struct cli_bisect_args *a);
+
+#endif
