@@ -26,14 +26,18 @@ static const char usage_text[] =
     "       netab report --experiments ID,ID... [--label variant|experiment|kernel]\n"
     "                       [--metric NAME]... [--noise PCT] [--confidence PCT]\n"
     "                       [--baseline VARIANT] [--pairs all] [--transpose]\n"
+    "                       [--full | --sections NAME,...]\n"
     "                       [--plot DIR [--plot-format png|svg|pdf]]\n"
     "\n"
-    "The matrix report of experiment ID from the results store: variants as\n"
-    "rows, matrix cells as columns, the median of each metric over the measured\n"
-    "runs (status ok, warm-ups excluded), and every variant compared with the\n"
-    "baseline (the first variant) in each cell: change of the mean with its\n"
-    "confidence interval, Welch p and a verdict against the noise floor. The\n"
-    "footer gives run counts, environment differences and noise warnings.\n"
+    "The matrix report of experiment ID from the results store: the mean of\n"
+    "each metric over the measured runs (status ok, warm-ups excluded) per\n"
+    "variant and matrix cell, and every variant compared with the baseline (the\n"
+    "first variant) in each cell: change of the mean with its confidence\n"
+    "interval, Welch p and a verdict against the noise floor. By default the\n"
+    "text starts with the headline table (each cell's deciding metric and CPU\n"
+    "cost per variant), then only the changes that are not within noise, the\n"
+    "counter differences where a change was found, the warnings aggregated and\n"
+    "the verdict; --full prints every section.\n"
     "\n"
     "options:\n"
     "  --experiments LIST   one report over several experiments (comma-separated\n"
@@ -62,6 +66,10 @@ static const char usage_text[] =
     "  --pairs all          also compare every pair of variants, Bonferroni-\n"
     "                       corrected (docs/report.md)\n"
     "  --transpose          cells as rows, variants as columns (text, markdown, html)\n"
+    "  --full               the whole text report: every section below\n"
+    "  --sections LIST      only these text sections (comma-separated): headline,\n"
+    "                       changes, tables, details, pairs, effects, values,\n"
+    "                       runs, layout, environment, counters, warnings, verdict\n"
     "  --noise PCT          noise floor in percent of the baseline (default 1)\n"
     "  --confidence PCT     confidence level in percent, 50..99.99 (default 95)\n"
     "  --plot DIR           also write every figure into DIR (created if missing):\n"
@@ -85,7 +93,9 @@ enum {
     OPT_LABEL,
     OPT_BASELINE,
     OPT_PAIRS,
-    OPT_TRANSPOSE
+    OPT_TRANSPOSE,
+    OPT_FULL,
+    OPT_SECTIONS
 };
 
 static const struct option long_opts[] = {
@@ -100,6 +110,8 @@ static const struct option long_opts[] = {
     {"baseline", required_argument, NULL, OPT_BASELINE},
     {"pairs", required_argument, NULL, OPT_PAIRS},
     {"transpose", no_argument, NULL, OPT_TRANSPOSE},
+    {"full", no_argument, NULL, OPT_FULL},
+    {"sections", required_argument, NULL, OPT_SECTIONS},
     CLI_PLOT_LONG_OPTS,
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
@@ -236,6 +248,15 @@ static int parse_args(int argc, char **argv, struct report_args *a)
             break;
         case OPT_TRANSPOSE:
             a->opts.transpose = true;
+            break;
+        case OPT_FULL:
+        case OPT_SECTIONS:
+            if (a->opts.sections)
+                return cli_usage_error("report", "give --full or --sections once");
+            if (c == OPT_FULL)
+                a->opts.sections = CREPORT_SEC_ALL;
+            else if (creport_section_parse(optarg, &a->opts.sections, perr, sizeof(perr)))
+                return cli_usage_error("report", "%s", perr);
             break;
         case 'h':
             fputs(usage_text, stdout);

@@ -14,6 +14,7 @@
 #include "report/campaign_report_counters.h"
 #include "report/campaign_report_identity.h"
 #include "report/campaign_report_metric.h"
+#include "report/campaign_report_model.h"
 #include "report/campaign_report_effects.h"
 #include "report/campaign_report_matrix.h"
 #include "report/campaign_report_pairs.h"
@@ -123,6 +124,8 @@ void creport_free(struct creport *r)
     json_decref(r->stats_warnings);
     json_decref(r->pairs);
     json_decref(r->effects);
+    json_decref(r->warning_summary);
+    json_decref(r->counters_notable);
     for (size_t v = 0; r->layouts && v < r->nvariants; v++)
         free(r->layouts[v]);
     free(r->layouts);
@@ -696,6 +699,8 @@ int creport_build(const struct store_experiment *x, const char *spec_json,
         e = env_differences(r, p, np);
     if (!e)
         e = creport_identity_notes(r, runs, nruns);
+    if (!e)
+        e = creport_model_finish(r);
 out:
     free(p);
     if (e == -ENOMEM)

@@ -53,6 +53,39 @@ const struct creport_metric *creport_metrics(size_t *n);
 /* The metric called name, or NULL. */
 const struct creport_metric *creport_metric_find(const char *name);
 
+/*
+ * Sections of the text report, for --sections NAME,... (creport_section_parse());
+ * the default is the short report: the headline, the changes found, the
+ * code layout (when the experiment names layout files), the counter
+ * differences where a change was found, the warnings aggregated and the
+ * verdict. --full is every section in full.
+ */
+enum creport_section {
+    CREPORT_SEC_HEADLINE = 1 << 0,    /* the headline table */
+    CREPORT_SEC_CHANGES = 1 << 1,     /* deciding-metric changes that are not within noise */
+    CREPORT_SEC_TABLES = 1 << 2,      /* one table per metric */
+    CREPORT_SEC_DETAILS = 1 << 3,     /* every comparison with its interval and p */
+    CREPORT_SEC_PAIRS = 1 << 4,       /* --pairs all */
+    CREPORT_SEC_EFFECTS = 1 << 5,     /* 2x2 main effects and interactions */
+    CREPORT_SEC_VALUES = 1 << 6,      /* sorted values of the deciding metrics */
+    CREPORT_SEC_RUNS = 1 << 7,        /* run counts and the rules of the verdicts */
+    CREPORT_SEC_LAYOUT = 1 << 8,      /* code layout against the baseline */
+    CREPORT_SEC_ENVIRONMENT = 1 << 9, /* environment differences */
+    CREPORT_SEC_COUNTERS = 1 << 10,   /* counter differences */
+    CREPORT_SEC_WARNINGS = 1 << 11,   /* environment and statistics warnings */
+    CREPORT_SEC_VERDICT = 1 << 12,    /* verdict counts and the regression line */
+};
+#define CREPORT_SEC_ALL ((1u << 13) - 1)
+#define CREPORT_SEC_DEFAULT                                                                        \
+    (CREPORT_SEC_HEADLINE | CREPORT_SEC_CHANGES | CREPORT_SEC_LAYOUT | CREPORT_SEC_COUNTERS |      \
+     CREPORT_SEC_WARNINGS | CREPORT_SEC_VERDICT)
+
+/*
+ * "headline,changes" into *mask (enum creport_section bits). -EINVAL with a
+ * message listing the names for an unknown one.
+ */
+NB_MUST_CHECK int creport_section_parse(const char *list, unsigned *mask, char *err, size_t errlen);
+
 /* What to report. */
 struct creport_opts {
     double confidence; /* e.g. 0.95 */
@@ -64,10 +97,36 @@ struct creport_opts {
     const char *baseline;
     bool transpose; /* --transpose: cells as rows, variants as columns (text, Markdown, HTML) */
     bool pairs_all; /* --pairs all: also every pair of variants, Bonferroni-corrected */
+    /*
+     * Text sections to print (enum creport_section); 0: the short default,
+     * where counters are only those where a change was found and warnings
+     * are aggregated. Any other mask prints its sections in full.
+     */
+    unsigned sections;
 };
 
 /* Defaults: 95 % confidence, 1 % noise floor, all metrics. */
 void creport_opts_default(struct creport_opts *o);
+
+/*
+ * How a change against the baseline is shown, decided once by the model
+ * (campaign_report_model.c) so that every format shows the same figure in
+ * the same unit: metrics measured in % (CPU utilisation, loss) change in
+ * percentage points throughout, others in percent of the baseline's mean,
+ * or as a difference in the metric's unit where that ratio is undefined
+ * (the baseline's interval reaches 0).
+ */
+enum creport_change_kind {
+    CREPORT_CHANGE_NONE, /* not compared; the entry's why says why */
+    CREPORT_CHANGE_PCT,  /* relative change of the mean, % */
+    CREPORT_CHANGE_PP,   /* difference of the means, percentage points */
+    CREPORT_CHANGE_DIFF, /* difference of the means, the metric's unit */
+};
+
+struct creport_change {
+    enum creport_change_kind kind;
+    double value, lo, hi; /* the change and its interval; a bound may be infinite (unbounded) */
+};
 
 /* One (variant, cell, metric) entry. */
 struct creport_entry {
@@ -79,7 +138,8 @@ struct creport_entry {
     /* Against the baseline in the same cell; not for the baseline itself. */
     bool has_cmp;
     struct stats_comparison cmp;
-    char why[96]; /* why there is no comparison, e.g. "baseline has 1 value" */
+    char why[96];              /* why there is no comparison, e.g. "baseline has 1 value" */
+    struct creport_change chg; /* the change as every format shows it */
 };
 
 struct creport_cell {
@@ -87,6 +147,7 @@ struct creport_cell {
     char *test;         /* the test of its runs, e.g. "tcp_stream"; "" if unknown */
     unsigned test_kind; /* enum creport_test */
     int decide;         /* index in creport_metrics() of the deciding metric; -1 none */
+    int cost;           /* the headline's CPU cost metric (campaign_report_model.c); -1 none */
     char **values;      /* [naxes of the report]: its value on each matrix axis; NULL if unknown */
 };
 
@@ -153,6 +214,15 @@ struct creport {
     /* Verdict counts over every comparison shown, and over the deciding metrics. */
     size_t n_improved, n_regressed, n_within, n_unproven, n_nocmp;
     size_t n_regressed_deciding;
+    /*
+     * Computed once from the above for the short report
+     * (campaign_report_model.c): the warnings aggregated, one sentence per
+     * kind ("only 3 runs per variant in 12 of 12 cells"), and the counter
+     * differences of the (variant, cell) pairs whose deciding metric
+     * improved or regressed.
+     */
+    json_t *warning_summary;
+    json_t *counters_notable;
 };
 
 /* The report's metric called name (a built-in or a --metric path), or NULL. */

@@ -175,13 +175,22 @@ static void print_one(FILE *f, const json_t *d)
         fprintf(f, "  %.68s:\n    %s\n", who, what);
 }
 
-void creport_print_counters(FILE *f, const struct creport *r)
+void creport_print_counter_list(FILE *f, const struct creport *r, const json_t *list,
+                                const char *where)
 {
     size_t i;
     json_t *d;
-    if (!json_array_size(r->counter_diffs))
+    if (!json_array_size(list))
         return;
-    fprintf(f, "Counter differences from %.30s (medians, over %g%% apart):\n", r->variants[0],
-            CREPORT_COUNTER_DIFF * 100);
-    json_array_foreach(r->counter_diffs, i, d) print_one(f, d);
+    char head[256];
+    snprintf(head, sizeof(head),
+             "Counter differences from %.30s (medians, over %g%% apart%s%s):", r->variants[0],
+             CREPORT_COUNTER_DIFF * 100, where ? ", " : "", where ? where : "");
+    creport_wrap(f, "", "  ", head);
+    json_array_foreach(list, i, d) print_one(f, d);
+}
+
+void creport_print_counters(FILE *f, const struct creport *r)
+{
+    creport_print_counter_list(f, r, r->counter_diffs, NULL);
 }

@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "report/campaign_report.h"
+#include "report/campaign_report_headline.h"
+#include "report/campaign_report_layout.h"
 #include "report/pairs.h"
 #include "report/stats_report.h"
 #include "util/csv.h"
@@ -19,8 +21,24 @@ static const char *direction(const struct creport_metric *m)
     return m->lower_is_better ? "lower_is_better" : "higher_is_better";
 }
 
-static json_t *comparison_json(const struct creport *r, const struct creport_entry *base,
-                               const struct creport_entry *en)
+/*
+ * The change as every format shows it (struct creport_change): its unit
+ * ("%" of the baseline's mean, "pp" percentage points, or the metric's unit
+ * for a difference), figures and the text the other formats print.
+ */
+static json_t *change_json(const struct creport_metric *md, const struct creport_entry *en)
+{
+    static const char *const units[] = {NULL, "%", "pp", NULL};
+    char text[128];
+    creport_fmt_change_full(text, sizeof(text), &en->chg);
+    return json_pack("{s:s, s:o, s:o, s:o, s:s}", "unit",
+                     units[en->chg.kind] ? units[en->chg.kind] : md->unit, "value",
+                     num(en->chg.value), "ci_low", num(en->chg.lo), "ci_high", num(en->chg.hi),
+                     "text", text);
+}
+
+static json_t *comparison_json(const struct creport *r, const struct creport_metric *md,
+                               const struct creport_entry *base, const struct creport_entry *en)
 {
     if (!en->has_cmp)
         return json_null();
@@ -53,6 +71,7 @@ static json_t *comparison_json(const struct creport *r, const struct creport_ent
     e |= json_object_set_new(o, "verdict", json_string(stats_verdict_name(c->verdict.kind)));
     e |= json_object_set_new(o, "verdict_detail", json_string(detail));
     e |= json_object_set_new(o, "significant", json_boolean(c->verdict.significant));
+    e |= json_object_set_new(o, "change", change_json(md, en));
     e |= json_object_set_new(o, "runs_needed",
                              c->runs_needed < STATS_REPORT_RUNS_COUNTABLE
                                  ? json_integer((json_int_t)c->runs_needed)
@@ -87,7 +106,8 @@ static json_t *results_json(const struct creport *r)
                     sorted = NULL;
                 }
                 free(s);
-                json_t *cmp = v ? comparison_json(r, creport_at(r, 0, c, m), en) : json_null();
+                json_t *cmp =
+                    v ? comparison_json(r, &md[m], creport_at(r, 0, c, m), en) : json_null();
                 json_t *o =
                     vals && cmp && sorted
                         ? json_pack("{s:s, s:s, s:s, s:s, s:b, s:I, s:o, s:o, s:o, s:o, s:o, s:s?}",
@@ -127,9 +147,9 @@ json_t *creport_to_json(const struct creport *r)
     }
     for (size_t i = 0; !e && i < r->norder; i++) {
         const struct creport_metric *m = &md[r->order[i]];
-        e |= json_array_append_new(metrics,
-                                   json_pack("{s:s, s:s, s:s, s:s}", "name", m->name, "title",
-                                             m->title, "unit", m->unit, "direction", direction(m)));
+        e |= json_array_append_new(metrics, json_pack("{s:s, s:s, s:s, s:s, s:s}", "name", m->name,
+                                                      "label", m->label, "title", m->title, "unit",
+                                                      m->unit, "direction", direction(m)));
     }
     json_t *results = e ? NULL : results_json(r);
     json_t *root =
@@ -163,6 +183,12 @@ json_t *creport_to_json(const struct creport *r)
     /* Counters that differ between variants (campaign_report_counters.h); [] when none. */
     if (root && r->counter_diffs &&
         json_object_set(root, "counter_differences", r->counter_diffs)) {
+        json_decref(root);
+        root = NULL;
+    }
+    /* The headline table and the warnings aggregated, as the short text report shows them. */
+    if (root && (json_object_set_new(root, "headline", creport_headline_json(r)) ||
+                 json_object_set(root, "warning_summary", r->warning_summary))) {
         json_decref(root);
         root = NULL;
     }

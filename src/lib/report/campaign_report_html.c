@@ -11,9 +11,8 @@
 #include <string.h>
 
 #include "report/campaign_report.h"
-#include "report/campaign_report_effects.h"
-#include "report/campaign_report_pairs.h"
-#include "report/pairs.h"
+#include "report/campaign_report_html.h"
+#include "report/campaign_report_layout.h"
 #include "report/campaign_report_plot.h"
 
 static const char css[] =
@@ -36,7 +35,7 @@ static const char css[] =
     "h2{break-after:avoid}}\n";
 
 /* s with &, <, >, " escaped. */
-static void esc(FILE *f, const char *s)
+void creport_html_esc(FILE *f, const char *s)
 {
     for (; s && *s; s++) {
         switch (*s) {
@@ -59,16 +58,18 @@ static void esc(FILE *f, const char *s)
 }
 
 /* printf, escaped. */
-static void escf(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void escf(FILE *f, const char *fmt, ...)
+void creport_html_escf(FILE *f, const char *fmt, ...)
 {
     char buf[1024];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(buf, sizeof(buf), fmt, ap);
     va_end(ap);
-    esc(f, buf);
+    creport_html_esc(f, buf);
 }
+
+#define esc creport_html_esc
+#define escf creport_html_escf
 
 static const char *cell_name(const struct creport *r, size_t c)
 {
@@ -96,8 +97,8 @@ static void print_head(FILE *f, const struct creport *r)
     escf(f, "netab report: experiment %lld \"%s\"", (long long)r->id, r->name);
     fputs("</h1>\n<nav aria-label=\"contents\"><ol>\n"
           "<li><a href=\"#summary\">Summary</a></li>\n"
-          "<li><a href=\"#figures\">Figures</a></li>\n"
-          "<li><a href=\"#tables\">Medians per variant and cell</a></li>\n"
+          "<li><a href=\"#headline\">Headline</a></li>\n"
+          "<li><a href=\"#tables\">Means per variant and cell</a></li>\n"
           "<li><a href=\"#changes\">",
           f);
     escf(f, "Changes against the baseline, %s", baseline(r));
@@ -107,7 +108,8 @@ static void print_head(FILE *f, const struct creport *r)
         fputs("<li><a href=\"#pairs\">Every pair (deciding metric)</a></li>\n", f);
     if (json_array_size(r->effects))
         fputs("<li><a href=\"#effects\">2x2 effects</a></li>\n", f);
-    fputs("<li><a href=\"#values\">Sorted values</a></li>\n"
+    fputs("<li><a href=\"#figures\">Figures</a></li>\n"
+          "<li><a href=\"#values\">Sorted values</a></li>\n"
           "<li><a href=\"#environment\">Environment and its differences</a></li>\n"
           "<li><a href=\"#warnings\">Warnings</a></li>\n"
           "<li><a href=\"#reproduce\">Commands to reproduce</a></li>\n"
@@ -190,27 +192,33 @@ static int print_figures(FILE *f, const struct creport *r)
     return e;
 }
 
-/* One entry of a median table: variant v in cell c on metric m, with its change. */
+/*
+ * One entry of a means table: variant v in cell c on metric m, the mean
+ * and its change as the text table shows them, with the verdict in words.
+ */
 static void print_entry(FILE *f, const struct creport *r, size_t v, size_t c, size_t m)
 {
     const struct creport_entry *en = creport_at(r, v, c, m);
+    char mean[32], chg[40];
     if (!en->shown || en->n == 0) {
         fputs("<td>-</td>", f);
         return;
     }
-    fprintf(f, "<td>%.4g (n = %zu)", en->median, en->n);
-    if (en->has_cmp && en->cmp.verdict.on_difference)
-        fprintf(f, "<br><span class=\"%s\">diff %+.3g %s</span>",
-                verdict_class(en->cmp.verdict.kind), en->cmp.diff,
+    creport_fmt_num(mean, sizeof(mean), en->mean);
+    fprintf(f, "<td>%s (n = %zu)", mean, en->n);
+    if (en->has_cmp && en->chg.kind != CREPORT_CHANGE_NONE) {
+        creport_fmt_change(chg, sizeof(chg), &en->chg, 1);
+        fprintf(f, "<br><span class=\"%s\">%s %s</span>", verdict_class(en->cmp.verdict.kind), chg,
                 stats_verdict_name(en->cmp.verdict.kind));
-    else if (en->has_cmp)
-        fprintf(f, "<br><span class=\"%s\">%+.3g%% %s</span>", verdict_class(en->cmp.verdict.kind),
-                en->cmp.diff_pct, stats_verdict_name(en->cmp.verdict.kind));
+    } else if (v) {
+        fputs("<br>", f);
+        escf(f, "not compared: %s", en->why);
+    }
     fputs("</td>", f);
 }
 
 /*
- * The median of each variant, metric m in each cell, with its change and
+ * The mean of each variant, metric m in each cell, with its change and
  * verdict: variants as rows and cells as columns, or with --transpose the
  * other way round, as in the text and Markdown tables.
  */
@@ -219,10 +227,10 @@ static void print_metric_table(FILE *f, const struct creport *r, size_t m)
     const struct creport_metric *md = &creport_report_metrics(r, &(size_t){0})[m];
     bool tr = r->opts.transpose;
     size_t nrows = tr ? r->ncells : r->nvariants, ncols = tr ? r->nvariants : r->ncells;
-    fputs("<div class=\"scroll\"><table class=\"medians\" data-metric=\"", f);
+    fputs("<div class=\"scroll\"><table class=\"means\" data-metric=\"", f);
     esc(f, md->name);
     fputs("\">\n<caption>", f);
-    escf(f, "%s, %s (%s is better): median of the measured runs; changes against %s", md->title,
+    escf(f, "%s, %s (%s is better): mean of the measured runs; changes against %s", md->title,
          md->unit, md->lower_is_better ? "lower" : "higher", baseline(r));
     fprintf(f, "</caption>\n<tr><th scope=\"col\">%s</th>", tr ? "cell" : "variant");
     for (size_t j = 0; j < ncols; j++) {
@@ -244,7 +252,7 @@ static void print_metric_table(FILE *f, const struct creport *r, size_t m)
 
 static void print_tables(FILE *f, const struct creport *r)
 {
-    fputs("<section id=\"tables\">\n<h2>Medians per variant and cell</h2>\n", f);
+    fputs("<section id=\"tables\">\n<h2>Means per variant and cell</h2>\n", f);
     for (size_t i = 0; i < r->norder; i++) {
         bool any = false;
         for (size_t c = 0; c < r->ncells; c++)
@@ -289,139 +297,17 @@ static void print_changes(FILE *f, const struct creport *r)
                     continue;
                 }
                 const struct stats_verdict *vd = &en->cmp.verdict;
-                /* Where the baseline reaches 0 the ratio is undefined: show the difference. */
-                if (vd->on_difference)
-                    fprintf(f,
-                            "</td><td>diff %+.3g</td><td>[%+.3g, %+.3g] (baseline reaches "
-                            "0)</td><td>%.2g</td><td class=\"%s\">%s</td></tr>\n",
-                            en->cmp.diff, en->cmp.diff_ci_low, en->cmp.diff_ci_high,
-                            en->cmp.welch.p, verdict_class(vd->kind), stats_verdict_name(vd->kind));
-                else
-                    fprintf(f,
-                            "</td><td>%+.3g%%</td><td>[%+.3g%%, %+.3g%%]</td><td>%.2g</td>"
-                            "<td class=\"%s\">%s</td></tr>\n",
-                            en->cmp.diff_pct, 100 * vd->rel_low, 100 * vd->rel_high,
-                            en->cmp.welch.p, verdict_class(vd->kind), stats_verdict_name(vd->kind));
+                char chg[40], ci[80];
+                creport_fmt_change(chg, sizeof(chg), &en->chg, 2);
+                creport_fmt_change_ci(ci, sizeof(ci), &en->chg, 2);
+                fprintf(
+                    f,
+                    "</td><td>%s%s</td><td>%s%s</td><td>%.2g</td><td class=\"%s\">%s</td></tr>\n",
+                    en->chg.kind == CREPORT_CHANGE_DIFF ? "diff " : "", chg, ci,
+                    en->chg.kind == CREPORT_CHANGE_DIFF ? " (baseline reaches 0)" : "",
+                    en->cmp.welch.p, verdict_class(vd->kind), stats_verdict_name(vd->kind));
             }
     fputs("</table></div>\n</section>\n", f);
-}
-
-/* A verdict's class from its name in r->pairs, as verdict_class() does from its kind. */
-static const char *verdict_name_class(const char *name)
-{
-    if (name && !strcmp(name, stats_verdict_name(STATS_REGRESSED)))
-        return "regressed";
-    return name && !strcmp(name, stats_verdict_name(STATS_IMPROVED)) ? "improved" : "neutral";
-}
-
-/* One row of the pairs table: cell, first, second, change [CI], p, corrected p, verdict. */
-static void print_pair(FILE *f, const json_t *p)
-{
-    const char *c = json_string_value(json_object_get(p, "cell"));
-    fputs("<tr><td>", f);
-    esc(f, c && c[0] ? c : "(all)");
-    fputs("</td><td>", f);
-    esc(f, json_string_value(json_object_get(p, "a")));
-    fputs("</td><td>", f);
-    esc(f, json_string_value(json_object_get(p, "b")));
-    if (json_is_string(json_object_get(p, "not_compared"))) {
-        fputs("</td><td>not compared</td><td></td><td></td><td></td></tr>\n", f);
-        return;
-    }
-    char chg[128];
-    const char *verdict = json_string_value(json_object_get(p, "verdict"));
-    report_pair_change(p, chg, sizeof(chg));
-    fputs("</td><td>", f);
-    esc(f, chg);
-    fprintf(f, "</td><td>%.2g</td><td>%.2g</td><td class=\"%s\">",
-            json_real_value(json_object_get(p, "welch_p")),
-            json_real_value(json_object_get(p, "p_bonferroni")), verdict_name_class(verdict));
-    esc(f, verdict);
-    fputs("</td></tr>\n", f);
-}
-
-/* --pairs all: every pair of each cell on its deciding metric, worded as in Markdown. */
-static void print_pairs(FILE *f, const struct creport *r)
-{
-    size_t i;
-    json_t *p;
-    char intro[512];
-    if (!r->pairs)
-        return;
-    report_pairs_correction(intro, sizeof(intro), r->npairs, r->opts.confidence,
-                            r->family_confidence);
-    fputs("<section id=\"pairs\">\n<h2>Every pair (deciding metric)</h2>\n<p id=\"correction\">",
-          f);
-    esc(f, intro);
-    fprintf(f,
-            "</p>\n<div class=\"scroll\"><table class=\"pairs\">\n<tr><th scope=\"col\">cell</th>"
-            "<th scope=\"col\">first</th><th scope=\"col\">second</th>"
-            "<th scope=\"col\">change [CI]</th><th scope=\"col\">p</th>"
-            "<th scope=\"col\">p x %zu</th><th scope=\"col\">verdict</th></tr>\n",
-            r->npairs > 1 ? r->npairs : 1);
-    json_array_foreach(r->pairs, i, p) print_pair(f, p);
-    fputs("</table></div>\n</section>\n", f);
-}
-
-/* One effect of a design as a table row, its numbers as the Markdown prints them. */
-static void print_effect(FILE *f, const char *name, const char *key, const json_t *e)
-{
-    fprintf(f, "<tr data-effect=\"%s\"><th scope=\"row\">", key);
-    esc(f, name);
-    struct creport_effect_text t;
-    creport_effect_format(e, &t);
-    fprintf(f, "</th><td>%s</td><td>%s</td><td>%s</td></tr>\n", t.estimate, t.pct, t.p);
-}
-
-/* Design d (number i of r->effects) as a table captioned by its heading. */
-static void print_design(FILE *f, const struct creport *r, const json_t *d, size_t i)
-{
-    char head[512];
-    creport_effects_heading(r, d, head, sizeof(head));
-    if (json_is_string(json_object_get(d, "not_computed"))) {
-        fputs("<p><strong>", f);
-        esc(f, head);
-        fputs("</strong>: ", f);
-        escf(f, "Not computed: %s.", json_string_value(json_object_get(d, "not_computed")));
-        fputs("</p>\n", f);
-        return;
-    }
-    fprintf(f, "<div class=\"scroll\"><table class=\"effects\" data-design=\"%zu\">\n<caption>", i);
-    esc(f, head);
-    fputs("</caption>\n<tr><th scope=\"col\">effect</th><th scope=\"col\">estimate [CI]</th>"
-          "<th scope=\"col\">% of reference [CI]</th><th scope=\"col\">p</th></tr>\n",
-          f);
-    print_effect(f, json_string_value(json_object_get(json_object_get(d, "factor_a"), "name")),
-                 "main_a", json_object_get(d, "main_a"));
-    print_effect(f, json_string_value(json_object_get(json_object_get(d, "factor_b"), "name")),
-                 "main_b", json_object_get(d, "main_b"));
-    print_effect(f, "interaction", "interaction", json_object_get(d, "interaction"));
-    fputs("</table></div>\n", f);
-}
-
-/* The 2x2 designs' main effects and interaction, the first CREPORT_EFFECTS_SHOWN. */
-static void print_effects(FILE *f, const struct creport *r)
-{
-    size_t i;
-    json_t *d;
-    char intro[512];
-    if (!json_array_size(r->effects))
-        return;
-    creport_effects_intro(r, intro, sizeof(intro));
-    fputs("<section id=\"effects\">\n<h2>2x2 effects</h2>\n<p>", f);
-    esc(f, intro);
-    fputs("</p>\n", f);
-    json_array_foreach(r->effects, i, d)
-    {
-        if (i == CREPORT_EFFECTS_SHOWN) {
-            fprintf(f,
-                    "<p>%zu more designs are in the JSON form (<code>--format json</code>).</p>\n",
-                    json_array_size(r->effects) - i);
-            break;
-        }
-        print_design(f, r, d, i);
-    }
-    fputs("</section>\n", f);
 }
 
 /* The deciding metric's values of each cell, sorted, one column per variant. */
@@ -581,15 +467,16 @@ int creport_print_html(const struct creport *r, const char *db, FILE *f)
 {
     print_head(f, r);
     fputs("<main>\n", f);
+    /* What a reader needs first, the numbers; the figures that explain them after. */
     print_summary(f, r);
+    creport_html_headline(f, r);
+    print_tables(f, r);
+    print_changes(f, r);
+    creport_html_pairs(f, r);
+    creport_html_effects(f, r);
     int e = print_figures(f, r);
-    if (!e) {
-        print_tables(f, r);
-        print_changes(f, r);
-        print_pairs(f, r);
-        print_effects(f, r);
+    if (!e)
         e = print_values(f, r);
-    }
     if (!e) {
         print_environment(f, r);
         print_warnings(f, r);

@@ -38,8 +38,11 @@ void creport_fmt_num(char *b, size_t n, double v)
 void creport_fmt_pct(char *b, size_t n, double v, bool pct, int digits)
 {
     double a = fabs(v);
-    if (!isfinite(v))
-        snprintf(b, n, "%s", v > 0 ? "+inf" : v < 0 ? "-inf" : "nan");
+    /* Never "nan" or "inf": an unbounded interval's end says so in words. */
+    if (isnan(v))
+        snprintf(b, n, "n/a");
+    else if (isinf(v))
+        snprintf(b, n, "%s", v > 0 ? "+unbounded" : "-unbounded");
     else if (a >= 99999.5)
         snprintf(b, n, "%s", v > 0 ? ">+99999" : "<-99999");
     else if (a >= 99.95 || digits == 0)
@@ -48,6 +51,54 @@ void creport_fmt_pct(char *b, size_t n, double v, bool pct, int digits)
         snprintf(b, n, "%+.1f%s", v, pct ? "%" : "");
     else
         snprintf(b, n, "%+.2f%s", v, pct ? "%" : "");
+}
+
+void creport_fmt_change(char *b, size_t n, const struct creport_change *c, int digits)
+{
+    char x[32];
+    switch (c->kind) {
+    case CREPORT_CHANGE_NONE:
+        snprintf(b, n, "n/a");
+        return;
+    case CREPORT_CHANGE_PCT:
+        creport_fmt_pct(b, n, c->value, true, digits);
+        return;
+    case CREPORT_CHANGE_PP:
+        creport_fmt_pct(x, sizeof(x), c->value, false, digits);
+        snprintf(b, n, "%spp", x);
+        return;
+    case CREPORT_CHANGE_DIFF:
+        /* No ratio: the difference, in the metric's unit, which may be far beyond +-99999. */
+        if (fabs(c->value) >= 99999.5 && isfinite(c->value))
+            snprintf(b, n, "%+.2e", c->value);
+        else
+            creport_fmt_pct(b, n, c->value, false, digits);
+        return;
+    }
+}
+
+void creport_fmt_change_ci(char *b, size_t n, const struct creport_change *c, int digits)
+{
+    /* The bounds in the change's unit, which the change before them states. */
+    char lo[32], hi[32];
+    struct creport_change l = {CREPORT_CHANGE_DIFF, c->lo, 0, 0};
+    struct creport_change h = {CREPORT_CHANGE_DIFF, c->hi, 0, 0};
+    creport_fmt_change(lo, sizeof(lo), &l, digits);
+    creport_fmt_change(hi, sizeof(hi), &h, digits);
+    snprintf(b, n, "[%s, %s]", lo, hi);
+}
+
+void creport_fmt_change_full(char *b, size_t n, const struct creport_change *c)
+{
+    char x[32], ci[80];
+    creport_fmt_change(x, sizeof(x), c, 2);
+    creport_fmt_change_ci(ci, sizeof(ci), c, 2);
+    if (c->kind == CREPORT_CHANGE_NONE)
+        snprintf(b, n, "n/a");
+    else if (c->kind == CREPORT_CHANGE_DIFF)
+        snprintf(b, n, "diff %s %s (baseline reaches 0)", x, ci);
+    else
+        snprintf(b, n, "%s %s", x, ci);
 }
 
 char creport_marker(const struct creport_entry *en)
@@ -211,16 +262,8 @@ static void entry_parts(const struct creport *r, size_t v, size_t c, size_t m, c
     }
     const struct creport_entry *en = creport_at(r, v, c, m);
     creport_fmt_num(val, 32, en->mean);
-    /* No ratio: the difference, in the metric's unit, which may be far beyond +-99999. */
-    if (en->has_cmp && en->cmp.verdict.on_difference && fabs(en->cmp.diff) >= 99999.5 &&
-        isfinite(en->cmp.diff))
-        snprintf(chg, 32, "%+.2e", en->cmp.diff);
-    else if (en->has_cmp && en->cmp.verdict.on_difference)
-        creport_fmt_pct(chg, 32, en->cmp.diff, false, 1);
-    else if (en->has_cmp)
-        creport_fmt_pct(chg, 32, en->cmp.verdict.rel * 100, true, 1);
-    else if (v)
-        snprintf(chg, 32, "n/a");
+    if (en->chg.kind != CREPORT_CHANGE_NONE || v)
+        creport_fmt_change(chg, 32, &en->chg, 1);
     *mark = creport_marker(en);
 }
 

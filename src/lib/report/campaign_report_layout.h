@@ -18,6 +18,16 @@
 void creport_fmt_num(char *b, size_t n, double v);
 /* A signed change with `digits` decimals (fewer when large), '%' appended when pct. */
 void creport_fmt_pct(char *b, size_t n, double v, bool pct, int digits);
+/*
+ * A change as every format shows it: "+0.7%", "+0.9pp" (percentage points),
+ * "+60.8" (a difference in the metric's unit), "n/a" when not compared;
+ * with _ci its interval "[+0.2, +1.2]" (in the unit of the change). digits as for
+ * creport_fmt_pct().
+ */
+void creport_fmt_change(char *b, size_t n, const struct creport_change *c, int digits);
+void creport_fmt_change_ci(char *b, size_t n, const struct creport_change *c, int digits);
+/* "+2.53% [+1.20, +3.84]", "+0.93pp [+0.10, +1.70]", "diff -60.8 [...] (baseline reaches 0)". */
+void creport_fmt_change_full(char *b, size_t n, const struct creport_change *c);
 /* The verdict mark of an entry: * improved, ! regressed, = within noise, ? unproven, ' '. */
 char creport_marker(const struct creport_entry *en);
 

@@ -11,8 +11,10 @@
 #include <string.h>
 
 #include "report/campaign_report.h"
+#include "report/campaign_report_brief.h"
 #include "report/campaign_report_counters.h"
 #include "report/campaign_report_effects.h"
+#include "report/campaign_report_headline.h"
 #include "report/campaign_report_layout.h"
 #include "report/campaign_report_pairs.h"
 
@@ -84,21 +86,6 @@ static int print_metric_tables(FILE *f, const struct creport *r, bool *legend)
     return 0;
 }
 
-/* "+2.53% [+1.20, +3.84]", or "diff -60.8 [-68.4, -53.2]" when the ratio is undefined. */
-static void change_text(const struct stats_comparison *c, char *b, size_t n)
-{
-    char x[16], lo[16], hi[16];
-    if (c->verdict.on_difference) {
-        snprintf(b, n, "diff %+.3g [%+.3g, %+.3g] (baseline reaches 0)", c->diff, c->diff_ci_low,
-                 c->diff_ci_high);
-        return;
-    }
-    creport_fmt_pct(x, sizeof(x), c->verdict.rel * 100, true, 2);
-    creport_fmt_pct(lo, sizeof(lo), c->verdict.rel_low * 100, false, 2);
-    creport_fmt_pct(hi, sizeof(hi), c->verdict.rel_high * 100, false, 2);
-    snprintf(b, n, "%s [%s, %s]", x, lo, hi);
-}
-
 static void print_details(FILE *f, const struct creport *r)
 {
     size_t nm;
@@ -128,7 +115,7 @@ static void print_details(FILE *f, const struct creport *r)
                     continue;
                 }
                 char chg[96], p[32];
-                change_text(&en->cmp, chg, sizeof(chg));
+                creport_fmt_change_full(chg, sizeof(chg), &en->chg);
                 snprintf(p, sizeof(p), "%.2g", en->cmp.welch.p);
                 wrapf(f, lead, "    ", "%-11s %s p=%s %s", md[m].label, chg, p,
                       stats_verdict_name(en->cmp.verdict.kind));
@@ -181,53 +168,56 @@ static void print_layout(FILE *f, const struct creport *r)
     }
 }
 
-static int print_footer(FILE *f, const struct creport *r, bool legend)
+/* The environment differences of each variant's first run from the baseline's. */
+static void print_environment(FILE *f, const struct creport *r)
 {
-    fprintf(f, "\n-- \n");
-    wrapf(f, "", "  ", "Experiment %lld \"%s\" (%s), seed %llu.", (long long)r->id, r->name,
-          r->status, (unsigned long long)r->seed);
-    wrapf(f, "", "  ",
-          "Runs: %ld planned, %ld measured, %ld warm-ups excluded; %ld failed, %ld "
-          "interrupted%s (attempts, not used).",
-          r->runs.planned, r->runs.measured, r->runs.warmup, r->runs.failed, r->runs.interrupted,
-          r->runs.running ? ", some still running" : "");
-    fprintf(f, "Measured runs (n) per variant and cell:\n");
-    int e = creport_text_table(f, r, CREPORT_TABLE_N, &legend);
-    if (legend)
-        creport_print_legend(f, r);
-    wrapf(f, "", "  ",
-          "Noise floor %g%%, confidence %g%%: a change is improved or regressed only when p "
-          "< %g and its whole interval lies beyond the floor; within noise when the whole "
-          "interval lies inside it. Marks: * improved, ! regressed, = within noise, ? no "
-          "difference proven.",
-          r->opts.noise * 100, r->opts.confidence * 100, 1 - r->opts.confidence);
-
-    print_layout(f, r);
     size_t i, j;
     json_t *d, *x;
-    if (json_array_size(r->env_diffs)) {
-        fprintf(f, "Environment differences from %s (first ok run of each):\n", r->variants[0]);
-        json_array_foreach(r->env_diffs, i, d)
+    if (!json_array_size(r->env_diffs))
+        return;
+    fprintf(f, "Environment differences from %s (first ok run of each):\n", r->variants[0]);
+    json_array_foreach(r->env_diffs, i, d)
+    {
+        json_t *diffs = json_object_get(d, "differences");
+        const char *name = json_string_value(json_object_get(d, "variant"));
+        json_array_foreach(json_object_get(d, "identity_notes"), j, x)
         {
-            json_t *diffs = json_object_get(d, "differences");
-            const char *name = json_string_value(json_object_get(d, "variant"));
-            json_array_foreach(json_object_get(d, "identity_notes"), j, x)
-            {
-                wrapf(f, "  ", "    ", "%s: %s", name, json_string_value(x));
-            }
-            if (!json_array_size(diffs))
-                wrapf(f, "  ", "    ", "%s: none", name);
-            json_array_foreach(diffs, j, x)
-            {
-                char a[256], b[256];
-                print_json_leaf(a, sizeof(a), json_object_get(x, "a"));
-                print_json_leaf(b, sizeof(b), json_object_get(x, "b"));
-                wrapf(f, "  ", "    ", "%s: %s: %s -> %s", name,
-                      json_string_value(json_object_get(x, "path")), a, b);
-            }
+            wrapf(f, "  ", "    ", "%s: %s", name, json_string_value(x));
+        }
+        if (!json_array_size(diffs))
+            wrapf(f, "  ", "    ", "%s: none", name);
+        json_array_foreach(diffs, j, x)
+        {
+            char a[256], b[256];
+            print_json_leaf(a, sizeof(a), json_object_get(x, "a"));
+            print_json_leaf(b, sizeof(b), json_object_get(x, "b"));
+            wrapf(f, "  ", "    ", "%s: %s: %s -> %s", name,
+                  json_string_value(json_object_get(x, "path")), a, b);
         }
     }
-    creport_print_counters(f, r);
+}
+
+/* The short report's pointer to the environment differences: how many facts differ. */
+static void count_environment(FILE *f, const struct creport *r)
+{
+    size_t i, n = 0;
+    json_t *d;
+    json_array_foreach(r->env_diffs, i, d)
+    {
+        n += json_array_size(json_object_get(d, "differences")) +
+             json_array_size(json_object_get(d, "identity_notes"));
+    }
+    if (n)
+        wrapf(f, "\n", "  ",
+              "Environment: %zu difference%s from %s's first run (--sections environment).", n,
+              n == 1 ? "" : "s", r->variants[0]);
+}
+
+/* Every warning, one line each, as the report's JSON lists them. */
+static void print_warnings(FILE *f, const struct creport *r)
+{
+    size_t i;
+    json_t *x;
     if (json_array_size(r->env_warnings)) {
         fprintf(f, "Environment warnings (any run):\n");
         json_array_foreach(r->env_warnings, i, x) wrap(f, "- ", "  ", json_string_value(x));
@@ -243,6 +233,10 @@ static int print_footer(FILE *f, const struct creport *r, bool legend)
                   json_string_value(json_object_get(x, "message")));
         }
     }
+}
+
+static void print_verdict(FILE *f, const struct creport *r)
+{
     wrapf(f, "", "  ",
           "Verdicts: %zu improved, %zu regressed, %zu within noise, %zu no difference "
           "proven, %zu not compared.",
@@ -253,12 +247,70 @@ static int print_footer(FILE *f, const struct creport *r, bool legend)
               r->n_regressed_deciding, r->n_regressed_deciding == 1 ? "" : "s");
     else
         wrapf(f, "", "  ", "No deciding-metric comparison regressed.");
+}
+
+/* The run counts, the measured runs per variant and cell, and the rules of the verdicts. */
+static int print_runs(FILE *f, const struct creport *r, bool *legend)
+{
+    wrapf(f, "", "  ", "Experiment %lld \"%s\" (%s), seed %llu.", (long long)r->id, r->name,
+          r->status, (unsigned long long)r->seed);
+    wrapf(f, "", "  ",
+          "Runs: %ld planned, %ld measured, %ld warm-ups excluded; %ld failed, %ld "
+          "interrupted%s (attempts, not used).",
+          r->runs.planned, r->runs.measured, r->runs.warmup, r->runs.failed, r->runs.interrupted,
+          r->runs.running ? ", some still running" : "");
+    fprintf(f, "Measured runs (n) per variant and cell:\n");
+    int e = creport_text_table(f, r, CREPORT_TABLE_N, legend);
+    if (*legend)
+        creport_print_legend(f, r);
+    *legend = false;
+    wrapf(f, "", "  ",
+          "Noise floor %g%%, confidence %g%%: a change is improved or regressed only when p "
+          "< %g and its whole interval lies beyond the floor; within noise when the whole "
+          "interval lies inside it. Marks: * improved, ! regressed, = within noise, ? no "
+          "difference proven. Changes of metrics in %% are in percentage points (pp), others "
+          "in %% of the baseline's mean.",
+          r->opts.noise * 100, r->opts.confidence * 100, 1 - r->opts.confidence);
     return e;
 }
 
-int creport_print_text(const struct creport *r, FILE *f)
+/* The footer: sections after the tables, in their order, after the signature line. */
+static int print_footer(FILE *f, const struct creport *r, unsigned s, bool brief, bool *legend)
 {
-    bool legend = false;
+    int e = 0;
+    if (s & (CREPORT_SEC_RUNS | CREPORT_SEC_ENVIRONMENT) && !brief)
+        fprintf(f, "\n-- \n");
+    else if (json_array_size(r->layout) && (s & CREPORT_SEC_LAYOUT))
+        fputc('\n', f);
+    if (s & CREPORT_SEC_RUNS)
+        e = print_runs(f, r, legend);
+    if (s & CREPORT_SEC_LAYOUT)
+        print_layout(f, r);
+    if (s & CREPORT_SEC_ENVIRONMENT)
+        print_environment(f, r);
+    if (brief)
+        count_environment(f, r);
+    if ((s & CREPORT_SEC_COUNTERS) && brief)
+        creport_print_counters_brief(f, r);
+    else if (s & CREPORT_SEC_COUNTERS)
+        creport_print_counters(f, r);
+    if ((s & CREPORT_SEC_WARNINGS) && brief)
+        creport_print_warnings_brief(f, r);
+    else if (s & CREPORT_SEC_WARNINGS)
+        print_warnings(f, r);
+    if (s & CREPORT_SEC_VERDICT) {
+        if (brief)
+            fputc('\n', f);
+        print_verdict(f, r);
+    }
+    if (*legend)
+        creport_print_legend(f, r);
+    return e;
+}
+
+/* The title: experiment, variants and, in full, the matrix and what the entries are. */
+static void print_title(FILE *f, const struct creport *r, bool brief)
+{
     wrapf(f, "", "  ", "netab report: experiment %lld \"%s\"", (long long)r->id, r->name);
     char list[1024] = "";
     for (size_t v = 0, u = 0; v < r->nvariants && u < sizeof(list); v++)
@@ -270,22 +322,45 @@ int creport_print_text(const struct creport *r, FILE *f)
         char axes[512] = "";
         for (size_t a = 0, u = 0; a < r->naxes && u < sizeof(axes); a++)
             u += (size_t)snprintf(axes + u, sizeof(axes) - u, "%s%s", a ? " x " : "", r->axes[a]);
-        wrapf(f, "", "  ", "Matrix: %s (cells in the experiment file's order)", axes);
+        wrapf(f, "", "  ", "Matrix: %s%s", axes,
+              brief ? "" : " (cells in the experiment file's order)");
     }
     if (!r->runs.measured)
         fprintf(f, "\nNo measured ok runs yet.\n");
+    else if (brief)
+        wrapf(f, "", "  ",
+              "Entries: mean of the measured runs, change of the mean: * improved, ! "
+              "regressed, = within noise, ? not proven. --full: everything.");
     else
         wrapf(f, "", "  ",
               "Entries: the mean of the measured runs and, for other variants, the change of "
               "the mean against the baseline, on which the verdict mark is decided.");
-    int e = print_metric_tables(f, r, &legend);
-    print_details(f, r);
-    creport_print_pairs_text(f, r);
-    creport_print_effects_text(f, r);
-    if (!e)
+}
+
+int creport_print_text(const struct creport *r, FILE *f)
+{
+    bool legend = false, brief = !r->opts.sections;
+    unsigned s = brief ? CREPORT_SEC_DEFAULT : r->opts.sections;
+    int e = 0;
+    print_title(f, r, brief);
+    if ((s & CREPORT_SEC_HEADLINE) && r->runs.measured) {
+        fputc('\n', f);
+        e = creport_print_headline_text(f, r, &legend);
+    }
+    if (s & CREPORT_SEC_CHANGES)
+        creport_print_changes_brief(f, r);
+    if (!e && (s & CREPORT_SEC_TABLES))
+        e = print_metric_tables(f, r, &legend);
+    if (s & CREPORT_SEC_DETAILS)
+        print_details(f, r);
+    if (s & CREPORT_SEC_PAIRS)
+        creport_print_pairs_text(f, r);
+    if (s & CREPORT_SEC_EFFECTS)
+        creport_print_effects_text(f, r);
+    if (!e && (s & CREPORT_SEC_VALUES))
         e = creport_print_values_text(r, f);
     if (!e)
-        e = print_footer(f, r, legend);
+        e = print_footer(f, r, s, brief, &legend);
     if (e)
         return e;
     return ferror(f) ? -EIO : 0;
@@ -330,7 +405,7 @@ static void md_metric_tables(FILE *f, const struct creport *r)
                     fputc('\n', f);
                     continue;
                 }
-                change_text(&en->cmp, chg, sizeof(chg));
+                creport_fmt_change_full(chg, sizeof(chg), &en->chg);
                 fprintf(f, ": %s, p=%.2g, %s%s\n", chg, en->cmp.welch.p,
                         stats_verdict_name(en->cmp.verdict.kind),
                         (int)m == r->cells[c].decide ? " (deciding)" : "");
@@ -443,6 +518,10 @@ int creport_print_markdown(const struct creport *r, FILE *f)
             "the mean against the baseline [%g%% CI] and the verdict, both computed on the "
             "mean (medians are in the JSON and CSV forms).\n",
             r->opts.confidence * 100);
+    if (r->runs.measured) {
+        fprintf(f, "\n### Headline\n");
+        creport_print_headline_markdown(f, r);
+    }
     md_metric_tables(f, r);
     creport_print_pairs_markdown(f, r);
     creport_print_effects_markdown(f, r);

@@ -6,6 +6,10 @@
  * deciding-metric regression); "same": both variants alike; "identity": alike,
  * but with build identities on both ends that share one kernel release and
  * differ in the local kernel's build ID and the remote module's srcversion.
+ * MODE "matrix": three variants (a, b, c) over a 2x2 matrix, test
+ * [tcp_stream, udp_stream] x streams [1, 4], four measured runs each (48),
+ * every figure of the headline: b receives 5 % more over TCP, c 8 % less
+ * over UDP with 4 streams, and c's CPU cost per KiB rises 10 % there.
  * Prints the experiment id.
  */
 #include <stdio.h>
@@ -54,12 +58,84 @@ static int record(struct store *db, int64_t exp, int seq, const char *v, const c
     return 0;
 }
 
+/* One run of mode "matrix": variant v (0..2) in cell (udp, streams 4?), round k. */
+static int record_matrix(struct store *db, int64_t exp, int seq, int v, int udp, int four, int k)
+{
+    static const char *const names[] = {"a", "b", "c"};
+    char doc[1024], err[NB_ERRLEN], cell[64];
+    int64_t id;
+    /* Deterministic spread, different in each set, so that no set has a zero variance. */
+    double wobble = 1 + ((seq * 7 + k * 3) % 5 - 2) * 0.004;
+    double mbps = (udp ? 900 : 940) * (four ? 3.9 : 1) * wobble;
+    double cost = (udp ? 0.61 : 0.42) * (2 - wobble);
+    if (v == 1 && !udp)
+        mbps *= 1.05;
+    if (v == 2 && udp && four) {
+        mbps *= 0.92;
+        cost *= 1.10;
+    }
+    snprintf(cell, sizeof(cell), "test=%s,streams=%d", udp ? "udp_stream" : "tcp_stream",
+             four ? 4 : 1);
+    snprintf(doc, sizeof(doc),
+             "{\"test\": {\"test\": \"%s\"}, \"error\": null, \"end\": {"
+             "\"receiver\": {\"bits_per_second\": %.6f%s}, \"sender\": {\"bits_per_second\": "
+             "%.6f}, \"cpu\": {\"local\": {\"total_pct\": %.4f}, \"remote\": {\"total_pct\": "
+             "%.4f}}, \"service_demand\": {\"local_us_per_kib\": %.6f, \"remote_us_per_kib\": "
+             "%.6f}}}",
+             udp ? "udp_stream" : "tcp_stream", mbps * 1e6, udp ? ", \"lost_percent\": 0.5" : "",
+             mbps * 1.001e6, 40 * wobble, 20 / wobble, cost, cost * 0.8);
+    if (store_run_begin(db, exp, seq, names[v], cell, NULL, "{\"kernel\": \"6.1\"}", &id, err,
+                        sizeof(err)) ||
+        store_run_finish(db, id, STORE_RUN_OK, 0, NULL, doc, err, sizeof(err))) {
+        fprintf(stderr, "report_fixture: %s\n", err);
+        return -1;
+    }
+    return 0;
+}
+
+static int matrix(const char *path)
+{
+    static const char spec[] =
+        "{\"variants\": [{\"name\": \"a\"}, {\"name\": \"b\"}, {\"name\": \"c\"}], "
+        "\"matrix\": [{\"key\": \"test\", \"values\": [\"tcp_stream\", \"udp_stream\"]}, "
+        "{\"key\": \"streams\", \"values\": [1, 4]}]}";
+    static const char *const names[] = {"a", "b", "c"};
+    static char cells[4][64];
+    struct store_plan_entry plan[48];
+    int n = 0;
+    for (int c = 0; c < 4; c++)
+        snprintf(cells[c], sizeof(cells[c]), "test=%s,streams=%d",
+                 c / 2 ? "udp_stream" : "tcp_stream", c % 2 ? 4 : 1);
+    for (int k = 0; k < 4; k++)
+        for (int c = 0; c < 4; c++)
+            for (int v = 0; v < 3; v++, n++)
+                plan[n] = (struct store_plan_entry){n, names[v], cells[c], false, k};
+    struct store *db;
+    char err[NB_ERRLEN];
+    int64_t exp;
+    if (store_open(path, STORE_OPEN_CREATE, &db, err, sizeof(err)) ||
+        store_experiment_create(db, "matrix", NULL, spec, 7, plan, (size_t)n, &exp, err,
+                                sizeof(err))) {
+        fprintf(stderr, "report_fixture: %s\n", err);
+        return 1;
+    }
+    int rc = 0;
+    for (int i = 0; i < n && !rc; i++)
+        rc = record_matrix(db, exp, i, i % 3, (i / 3) % 4 >= 2, (i / 3) % 2, i / 12);
+    store_close(db);
+    if (!rc)
+        printf("%lld\n", (long long)exp);
+    return rc ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 3) {
-        fprintf(stderr, "usage: report_fixture DB regress|same|identity\n");
+        fprintf(stderr, "usage: report_fixture DB regress|same|identity|matrix\n");
         return 2;
     }
+    if (!strcmp(argv[2], "matrix"))
+        return matrix(argv[1]);
     double factor = strcmp(argv[2], "regress") ? 1.0 : 0.9;
     with_identity = !strcmp(argv[2], "identity");
     const char *variants[] = {"base", "patched"}, *cells[] = {"streams=1", "streams=4"};

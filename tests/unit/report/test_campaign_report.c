@@ -336,7 +336,10 @@ __attribute__((noinline)) static char *render(const struct creport *r, int which
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
     assert_non_null(f);
-    int e = which == 0   ? creport_print_text(r, f)
+    /* These tests check the whole report (--full); the short default has its own. */
+    struct creport full = *r;
+    full.opts.sections = CREPORT_SEC_ALL;
+    int e = which == 0   ? creport_print_text(&full, f)
             : which == 1 ? creport_print_markdown(r, f)
                          : creport_print_csv(r, f);
     assert_int_equal(e, 0);
