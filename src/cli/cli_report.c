@@ -172,6 +172,58 @@ static int parse_ids(const char *list, struct report_args *a)
     return -1;
 }
 
+/* The options that shape the output (--format, --full, --baseline, ...). Returns -1 to go on,
+ * else the exit code. */
+static int parse_output(int c, const char *arg, struct report_args *a)
+{
+    char perr[NB_ERRLEN];
+    switch (c) {
+    case OPT_FORMAT:
+        if (!strcmp(arg, "text"))
+            a->format = FMT_TEXT;
+        else if (!strcmp(arg, "markdown") || !strcmp(arg, "md"))
+            a->format = FMT_MARKDOWN;
+        else if (!strcmp(arg, "csv"))
+            a->format = FMT_CSV;
+        else if (!strcmp(arg, "json"))
+            a->format = FMT_JSON;
+        else if (!strcmp(arg, "html"))
+            a->format = FMT_HTML;
+        else
+            return cli_usage_error("report",
+                                   "--format: '%s' is not text, markdown, csv, json or html", arg);
+        return -1;
+    case OPT_PLOT_FORMAT:
+        if (strcmp(arg, "png") && strcmp(arg, "svg") && strcmp(arg, "pdf"))
+            return cli_usage_error("report", "--plot-format: '%s' is not png, svg or pdf", arg);
+        a->fig_ext = arg;
+        return -1;
+    case OPT_BASELINE:
+        if (!*arg)
+            return cli_usage_error("report", "--baseline needs a variant name");
+        a->opts.baseline = arg;
+        return -1;
+    case OPT_PAIRS:
+        if (strcmp(arg, "all") && strcmp(arg, "baseline"))
+            return cli_usage_error("report", "--pairs: '%s' is not all or baseline", arg);
+        a->opts.pairs_all = !strcmp(arg, "all");
+        return -1;
+    case OPT_TRANSPOSE:
+        a->opts.transpose = true;
+        return -1;
+    case OPT_FULL:
+    case OPT_SECTIONS:
+        if (a->opts.sections)
+            return cli_usage_error("report", "give --full or --sections once");
+        if (c == OPT_FULL)
+            a->opts.sections = CREPORT_SEC_ALL;
+        else if (creport_section_parse(arg, &a->opts.sections, perr, sizeof(perr)))
+            return cli_usage_error("report", "%s", perr);
+        return -1;
+    }
+    return -1;
+}
+
 /* Returns -1 to go on, else the exit code. */
 static int parse_args(int argc, char **argv, struct report_args *a)
 {
@@ -187,21 +239,6 @@ static int parse_args(int argc, char **argv, struct report_args *a)
         switch (c) {
         case OPT_DB:
             a->db = optarg;
-            break;
-        case OPT_FORMAT:
-            if (!strcmp(optarg, "text"))
-                a->format = FMT_TEXT;
-            else if (!strcmp(optarg, "markdown") || !strcmp(optarg, "md"))
-                a->format = FMT_MARKDOWN;
-            else if (!strcmp(optarg, "csv"))
-                a->format = FMT_CSV;
-            else if (!strcmp(optarg, "json"))
-                a->format = FMT_JSON;
-            else if (!strcmp(optarg, "html"))
-                a->format = FMT_HTML;
-            else
-                return cli_usage_error(
-                    "report", "--format: '%s' is not text, markdown, csv, json or html", optarg);
             break;
         case OPT_METRIC:
             if (!creport_metric_valid(optarg, perr, sizeof(perr)))
@@ -230,33 +267,15 @@ static int parse_args(int argc, char **argv, struct report_args *a)
                     "report", "--label: '%s' is not variant, experiment or kernel", optarg);
             a->has_label = true;
             break;
+        case OPT_FORMAT:
         case OPT_PLOT_FORMAT:
-            if (strcmp(optarg, "png") && strcmp(optarg, "svg") && strcmp(optarg, "pdf"))
-                return cli_usage_error("report", "--plot-format: '%s' is not png, svg or pdf",
-                                       optarg);
-            a->fig_ext = optarg;
-            break;
         case OPT_BASELINE:
-            if (!*optarg)
-                return cli_usage_error("report", "--baseline needs a variant name");
-            a->opts.baseline = optarg;
-            break;
         case OPT_PAIRS:
-            if (strcmp(optarg, "all") && strcmp(optarg, "baseline"))
-                return cli_usage_error("report", "--pairs: '%s' is not all or baseline", optarg);
-            a->opts.pairs_all = !strcmp(optarg, "all");
-            break;
         case OPT_TRANSPOSE:
-            a->opts.transpose = true;
-            break;
         case OPT_FULL:
         case OPT_SECTIONS:
-            if (a->opts.sections)
-                return cli_usage_error("report", "give --full or --sections once");
-            if (c == OPT_FULL)
-                a->opts.sections = CREPORT_SEC_ALL;
-            else if (creport_section_parse(optarg, &a->opts.sections, perr, sizeof(perr)))
-                return cli_usage_error("report", "%s", perr);
+            if ((rc = parse_output(c, optarg, a)) >= 0)
+                return rc;
             break;
         case 'h':
             fputs(usage_text, stdout);

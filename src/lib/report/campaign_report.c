@@ -18,6 +18,7 @@
 #include "report/campaign_report_effects.h"
 #include "report/campaign_report_matrix.h"
 #include "report/campaign_report_pairs.h"
+#include "report/campaign_report_place.h"
 #include "report/stats_report.h"
 #include "stats/warnings.h"
 
@@ -139,19 +140,10 @@ void creport_free(struct creport *r)
     free(r);
 }
 
-/* Index of name in list[0..n-1], or -1. */
-static long find_name(char *const *list, size_t n, const char *name)
-{
-    for (size_t i = 0; i < n; i++)
-        if (!strcmp(list[i], name))
-            return (long)i;
-    return -1;
-}
-
 /* Appends a copy of name to *list unless present. Returns its index, or -1 when out of memory. */
 static long add_name(char ***list, size_t *n, const char *name)
 {
-    long i = find_name(*list, *n, name);
+    long i = creport_find_name(*list, *n, name);
     if (i >= 0)
         return i;
     char **p = realloc(*list, (*n + 1) * sizeof(**list));
@@ -161,22 +153,6 @@ static long add_name(char ***list, size_t *n, const char *name)
     if (!(p[*n] = strdup(name)))
         return -1;
     return (long)(*n)++;
-}
-
-/* The plan row with this seq (plan is ordered by seq), or NULL. */
-static const struct store_plan_row *plan_find(const struct store_plan_row *plan, size_t n, int seq)
-{
-    size_t lo = 0, hi = n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (plan[mid].seq == seq)
-            return &plan[mid];
-        if (plan[mid].seq < seq)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return NULL;
 }
 
 /* Variants: the spec's order, then any others in plan order; --baseline first. */
@@ -205,22 +181,12 @@ static int collect_variants(struct creport *r, const char *spec_json,
     {
         const char *name = json_string_value(json_object_get(jv, "name"));
         const char *layout = json_string_value(json_object_get(jv, "layout"));
-        long v = name && layout && !e ? find_name(r->variants, r->nvariants, name) : -1;
+        long v = name && layout && !e ? creport_find_name(r->variants, r->nvariants, name) : -1;
         if (v >= 0 && !r->layouts[v] && !(r->layouts[v] = strdup(layout)))
             e = -ENOMEM;
     }
     json_decref(spec);
     return e;
-}
-
-/* The test named in a `netab run --json` document ("test": {"test": ...}), or NULL. */
-static char *result_test(const char *result_json)
-{
-    json_t *doc = result_json ? json_loads(result_json, 0, NULL) : NULL;
-    const char *t = json_string_value(json_object_get(json_object_get(doc, "test"), "test"));
-    char *c = t ? strdup(t) : NULL;
-    json_decref(doc);
-    return c;
 }
 
 /*
@@ -266,159 +232,6 @@ static int warn_blocked_order(struct creport *r, const char *spec_json)
                : 0;
 }
 
-/* Which runs count, where: one measured ok run per planned seq (the first). */
-struct placed {
-    const struct store_run *run;
-    size_t v, c;
-};
-
-/*
- * The command line run ran: its argv_text when the store has one, else the
- * "argv" its step recorded in params_json, words single-quoted where a shell
- * would split them. NULL when neither is there or out of memory; caller has
- * ownership.
- */
-static char *run_command(const struct store_run *run)
-{
-    if (run->argv_text && run->argv_text[0])
-        return strdup(run->argv_text);
-    json_t *p = run->params_json ? json_loads(run->params_json, 0, NULL) : NULL;
-    json_t *argv = json_object_get(p, "argv");
-    size_t cap = 1, i;
-    json_t *w;
-    json_array_foreach(argv, i, w) cap +=
-        4 * strlen(json_string_value(w) ? json_string_value(w) : "") + 3;
-    char *out = json_array_size(argv) ? malloc(cap) : NULL;
-    size_t n = 0;
-    json_array_foreach(argv, i, w)
-    {
-        const char *a = json_string_value(w) ? json_string_value(w) : "";
-        bool plain = *a && strspn(a, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                                     "0123456789-_./=:,+%@") == strlen(a);
-        if (!out)
-            break;
-        if (i)
-            out[n++] = ' ';
-        if (!plain)
-            out[n++] = '\'';
-        for (; *a; a++) {
-            if (*a == '\'' && !plain) {
-                memcpy(out + n, "'\\''", 4);
-                n += 4;
-            } else {
-                out[n++] = *a;
-            }
-        }
-        if (!plain)
-            out[n++] = '\'';
-    }
-    if (out)
-        out[n] = 0;
-    json_decref(p);
-    return out;
-}
-
-/*
- * Adds run (variant v, cell c) to r's run list with every metric's value,
- * and keeps the argv of each variant's first measured run for the
- * commands to reproduce. Returns 0 or -ENOMEM.
- */
-static int list_run(struct creport *r, const struct store_run *run, size_t v, size_t c, bool warmup)
-{
-    struct creport_run *x = &r->runlist[r->nrunlist];
-    if (!(x->values = malloc(r->nmetrics * sizeof(double))))
-        return -ENOMEM;
-    r->nrunlist++;
-    *x = (struct creport_run){run->seq, v, c, warmup, x->values};
-    for (size_t m = 0; m < r->nmetrics; m++)
-        x->values[m] = creport_metric_value(&r->metrics[m], run);
-    if (!warmup && !r->commands[v])
-        r->commands[v] = run_command(run);
-    return 0;
-}
-
-/* The variant and cell of plan row pr, or false when the report does not know them. */
-static bool locate(const struct creport *r, const struct store_plan_row *pr, size_t *v, size_t *c)
-{
-    long vi = find_name(r->variants, r->nvariants, pr->variant ? pr->variant : "");
-    long ci = -1;
-    for (size_t i = 0; i < r->ncells; i++)
-        if (!strcmp(r->cells[i].name, pr->cell ? pr->cell : ""))
-            ci = (long)i;
-    if (vi < 0 || ci < 0)
-        return false;
-    *v = (size_t)vi;
-    *c = (size_t)ci;
-    return true;
-}
-
-static int place_runs(struct creport *r, const struct store_plan_row *plan, size_t nplan,
-                      const struct store_run *runs, size_t nruns, struct placed **out, size_t *nout)
-{
-    struct placed *p = calloc(nruns ? nruns : 1, sizeof(*p));
-    bool *taken = calloc(nplan ? nplan : 1, sizeof(*taken));
-    r->runlist = calloc(nruns ? nruns : 1, sizeof(*r->runlist));
-    r->commands = calloc(r->nvariants ? r->nvariants : 1, sizeof(char *));
-    size_t n = 0, v, c;
-    int e = (p && taken && r->runlist && r->commands) ? 0 : -ENOMEM;
-    for (size_t k = 0; !e && k < nruns; k++) {
-        const struct store_run *run = &runs[k];
-        switch (run->status) {
-        case STORE_RUN_FAILED:
-            r->runs.failed++;
-            continue;
-        case STORE_RUN_INTERRUPTED:
-            r->runs.interrupted++;
-            continue;
-        case STORE_RUN_RUNNING:
-            r->runs.running++;
-            continue;
-        case STORE_RUN_OK:
-            break;
-        }
-        const struct store_plan_row *pr = plan_find(plan, nplan, run->seq);
-        if (!pr || taken[pr - plan])
-            continue;
-        taken[pr - plan] = true;
-        bool known = locate(r, pr, &v, &c);
-        if (known)
-            e = list_run(r, run, v, c, pr->warmup);
-        if (pr->warmup) {
-            r->runs.warmup++;
-            continue;
-        }
-        if (!known)
-            continue;
-        p[n++] = (struct placed){run, v, c};
-        r->runs.measured++;
-    }
-    free(taken);
-    if (e) {
-        free(p);
-        return e;
-    }
-    *out = p;
-    *nout = n;
-    return 0;
-}
-
-/* Fills each cell's test from its first measured run that names one. */
-static int find_tests(struct creport *r, const struct placed *p, size_t n)
-{
-    for (size_t k = 0; k < n; k++) {
-        struct creport_cell *cell = &r->cells[p[k].c];
-        if (cell->test)
-            continue;
-        cell->test = result_test(p[k].run->result_json);
-    }
-    for (size_t c = 0; c < r->ncells; c++) {
-        if (!r->cells[c].test && !(r->cells[c].test = strdup("")))
-            return -ENOMEM;
-        r->cells[c].test_kind = creport_test_kind(r->cells[c].test[0] ? r->cells[c].test : NULL);
-    }
-    return 0;
-}
-
 static int select_metrics(struct creport *r, const struct creport_opts *o, char *err, size_t errlen)
 {
     int e = creport_metrics_build(o->metrics, o->nmetrics, &r->metrics, &r->nmetrics, err, errlen);
@@ -445,7 +258,7 @@ static int select_metrics(struct creport *r, const struct creport_opts *o, char 
     return 0;
 }
 
-static int fill_values(struct creport *r, const struct placed *p, size_t n)
+static int fill_values(struct creport *r, const struct creport_placed *p, size_t n)
 {
     size_t nvc = r->nvariants * r->ncells;
     r->n_measured = calloc(nvc ? nvc : 1, sizeof(long));
@@ -624,7 +437,7 @@ static int compare_all(struct creport *r, const struct store_experiment *x)
 }
 
 /* env_diff of the first measured ok run of each variant against the baseline's. */
-static int env_differences(struct creport *r, const struct placed *p, size_t n)
+static int env_differences(struct creport *r, const struct creport_placed *p, size_t n)
 {
     json_t **env = calloc(r->nvariants ? r->nvariants : 1, sizeof(*env));
     int64_t *ids = calloc(r->nvariants ? r->nvariants : 1, sizeof(*ids));
@@ -658,7 +471,7 @@ int creport_build(const struct store_experiment *x, const char *spec_json,
                   size_t errlen)
 {
     struct creport *r = calloc(1, sizeof(*r));
-    struct placed *p = NULL;
+    struct creport_placed *p = NULL;
     size_t np = 0;
     int e = -ENOMEM;
     *out = NULL;
@@ -681,8 +494,9 @@ int creport_build(const struct store_experiment *x, const char *spec_json,
         goto out;
     if ((e = collect_variants(r, spec_json, plan, nplan, err, errlen)) ||
         (e = creport_collect_cells(r, spec_json, plan, nplan)) ||
-        (e = place_runs(r, plan, nplan, runs, nruns, &p, &np)) || (e = find_tests(r, p, np)) ||
-        (e = fill_values(r, p, np)) || (e = creport_counter_diffs(r, plan, nplan, runs, nruns)))
+        (e = creport_place_runs(r, plan, nplan, runs, nruns, &p, &np)) ||
+        (e = creport_find_tests(r, p, np)) || (e = fill_values(r, p, np)) ||
+        (e = creport_counter_diffs(r, plan, nplan, runs, nruns)))
         goto out;
     choose_deciders(r, o);
     creport_pairs_correct(r);

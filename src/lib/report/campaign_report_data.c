@@ -127,6 +127,38 @@ static json_t *results_json(const struct creport *r)
     return a;
 }
 
+/*
+ * The members that only some reports have, or that came later, added to
+ * root; NULL (root released) when out of memory.
+ */
+static json_t *add_members(json_t *root, const struct creport *r)
+{
+    int e = 0;
+    /* Counters that differ between variants (campaign_report_counters.h); [] when none. */
+    if (r->counter_diffs)
+        e |= json_object_set(root, "counter_differences", r->counter_diffs);
+    /* The headline table and the warnings aggregated, as the short text report shows them. */
+    e |= json_object_set_new(root, "headline", creport_headline_json(r));
+    e |= json_object_set(root, "warning_summary", r->warning_summary);
+    /* 2x2 designs (campaign_report_effects.h), [] when there is none. */
+    e |= r->effects ? json_object_set(root, "effects", r->effects)
+                    : json_object_set_new(root, "effects", json_array());
+    /* --pairs all: every pair and the correction that applies to every comparison. */
+    if (r->pairs)
+        e |= json_object_set(root, "pairs", r->pairs) |
+             json_object_set_new(
+                 root, "correction",
+                 report_pairs_correction_json(r->npairs, r->opts.confidence, r->family_confidence));
+    /* Only a report with layout files has the member, so older readers see no change. */
+    if (r->layout)
+        e |= json_object_set(root, "layout", r->layout);
+    if (e) {
+        json_decref(root);
+        return NULL;
+    }
+    return root;
+}
+
 json_t *creport_to_json(const struct creport *r)
 {
     size_t nm;
@@ -180,38 +212,7 @@ json_t *creport_to_json(const struct creport *r)
         json_decref(metrics);
         json_decref(results);
     }
-    /* Counters that differ between variants (campaign_report_counters.h); [] when none. */
-    if (root && r->counter_diffs &&
-        json_object_set(root, "counter_differences", r->counter_diffs)) {
-        json_decref(root);
-        root = NULL;
-    }
-    /* The headline table and the warnings aggregated, as the short text report shows them. */
-    if (root && (json_object_set_new(root, "headline", creport_headline_json(r)) ||
-                 json_object_set(root, "warning_summary", r->warning_summary))) {
-        json_decref(root);
-        root = NULL;
-    }
-    /* 2x2 designs (campaign_report_effects.h), [] when there is none. */
-    if (root && json_object_set(root, "effects", r->effects ? r->effects : json_array())) {
-        json_decref(root);
-        root = NULL;
-    }
-    /* --pairs all: every pair and the correction that applies to every comparison. */
-    if (root && r->pairs &&
-        (json_object_set(root, "pairs", r->pairs) ||
-         json_object_set_new(
-             root, "correction",
-             report_pairs_correction_json(r->npairs, r->opts.confidence, r->family_confidence)))) {
-        json_decref(root);
-        root = NULL;
-    }
-    /* Only a report with layout files has the member, so older readers see no change. */
-    if (root && r->layout && json_object_set(root, "layout", r->layout)) {
-        json_decref(root);
-        root = NULL;
-    }
-    return root;
+    return root ? add_members(root, r) : NULL;
 }
 
 /* One row per (variant, cell, metric) through the shared CSV writer (util/csv.h). */
