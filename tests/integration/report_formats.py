@@ -14,6 +14,8 @@ udp_stream] x streams [1, 4], four runs each, 48 runs) through the store API.
 - the HTML's means table shows the same mean as the text's (it once showed
   medians beside the change of the mean), and its first table comes before
   its first figure;
+- at 1280 px (Chromium's layout, measured by a script added to a copy of
+  the page) no table is wider than the page or scrolls sideways;
 - no format of any fixture experiment prints "nan" or "inf".
 Usage: report_formats.py NETAB REPORT_FIXTURE
 """
@@ -65,7 +67,26 @@ class Dom(html.parser.HTMLParser):
             self.text.append(data)
 
 
-def chromium_dom(page, d):
+# Added to a copy of the page only: the report itself has no script.
+MEASURE = """<script>
+const bad = [];
+const width = document.documentElement.clientWidth;
+document.querySelectorAll("table").forEach((t, i) => {
+  if (t.getBoundingClientRect().right > width + 0.5) bad.push("table " + i + " " + t.className);
+});
+document.querySelectorAll(".scroll").forEach((d, i) => {
+  if (d.scrollWidth > d.clientWidth + 1) bad.push("scroll " + i + " " + d.firstElementChild.className);
+});
+const p = document.createElement("pre");
+p.id = "measured";
+p.textContent = "MEASURED width=" + width + " page=" + document.documentElement.scrollWidth +
+  " over=[" + bad.join("; ") + "]";
+document.body.appendChild(p);
+</script>
+"""
+
+
+def chromium_dom(page, d, size=None):
     exe = shutil.which("chromium")
     check(exe is not None, "chromium is not installed (sh scripts/deps installs it)")
     path = os.path.join(d, "report.html")
@@ -74,12 +95,24 @@ def chromium_dom(page, d):
     argv = [exe, "--headless", "--disable-gpu", "--no-sandbox", "--no-first-run",
             "--disable-background-networking", "--disable-extensions",
             "--host-resolver-rules=MAP * ~NOTFOUND", f"--user-data-dir={d}/chrome-profile",
-            "--dump-dom", "file://" + path]
+            "--dump-dom", "file://" + path] + ([f"--window-size={size}"] if size else [])
     r = run_cmd(argv, timeout=60)
     check_eq(r.returncode, 0, "chromium --dump-dom\n" + r.describe())
     dom = Dom()
     dom.feed(r.stdout)
+    dom.raw = r.stdout
     return dom
+
+
+def check_fits_1280(page, d):
+    dom = chromium_dom(page.replace("</body>", MEASURE + "</body>"), d, "1280,900")
+    m = re.search(r"MEASURED width=(\d+) page=(\d+) over=\[(.*?)\]", dom.raw)
+    check(m is not None, "the measuring script ran", dom.raw[-500:])
+    width, page_width, over = int(m.group(1)), int(m.group(2)), m.group(3)
+    check(width >= 1200, f"the window is 1280 px wide ({width})")
+    check_eq(over, "", "no table wider than 1280 px or scrolling sideways")
+    check(page_width <= width, f"the page does not scroll sideways ({page_width} > {width})")
+    log(f"ok: at {width} px every table fits")
 
 
 def expected_rows(doc):
@@ -226,6 +259,7 @@ def body(netab):
         page = run_cmd(rep + ["--format", "html"], expect_rc=1).stdout
         log(f"the 48-run report's HTML page weighs {len(page.encode())} bytes")
         check_html(page, doc, d)
+        check_fits_1280(page, d)
         check_no_nan(db, xid, netab, "matrix")
         for mode in ("regress", "same", "identity"):
             mdb = os.path.join(d, mode + ".db")

@@ -14,6 +14,7 @@
 #include "report/campaign_report_html.h"
 #include "report/campaign_report_layout.h"
 #include "report/campaign_report_plot.h"
+#include "report/campaign_report_svg.h"
 
 static const char css[] =
     "body{font-family:'DejaVu Sans',Verdana,sans-serif;margin:0 auto;max-width:62em;"
@@ -22,7 +23,7 @@ static const char css[] =
     "nav ol{columns:2;margin:0}\n"
     "table{border-collapse:collapse;margin:.5em 0}\n"
     "th,td{border:1px solid #bbb;padding:.2em .5em;text-align:right;vertical-align:top}\n"
-    "th:first-child,td:first-child{text-align:left}\n"
+    "th:first-child,td:first-child,td.v{text-align:left}\n"
     ".scroll{overflow-x:auto;max-width:100%}\n"
     "figure{margin:1em 0;break-inside:avoid}\n"
     "figure svg{max-width:100%;height:auto;display:block}\n"
@@ -70,6 +71,24 @@ void creport_html_escf(FILE *f, const char *fmt, ...)
 
 #define esc creport_html_esc
 #define escf creport_html_escf
+
+/* The most cell columns a means table has before it turns its cells into rows. */
+#define HTML_MAX_COLUMNS 6
+
+/*
+ * A cell's name, escaped, with a line break allowed after each ',':
+ * "test=tcp_stream,streams=1" would otherwise be one unbreakable word, and
+ * a few of them side by side pushed tables past 1280 px.
+ */
+static void esc_cell(FILE *f, const char *s)
+{
+    for (; *s; s++) {
+        char c[2] = {*s, 0};
+        esc(f, c);
+        if (*s == ',')
+            fputs("<wbr>", f);
+    }
+}
 
 static const char *cell_name(const struct creport *r, size_t c)
 {
@@ -149,6 +168,7 @@ static void print_summary(FILE *f, const struct creport *r)
 struct fig_ctx {
     FILE *f;
     size_t n;
+    struct creport_svg_glyphs glyphs; /* defined by the page's figures so far */
 };
 
 /* One figure as inline SVG with its caption; ids get a per-figure prefix. */
@@ -173,8 +193,10 @@ static int print_figure(void *arg, const struct creport_figure *fig, plot_draw_f
         esc(x->f, fig->caption);
         fputc('"', x->f);
     }
-    fwrite(svg + at, 1, len - at, x->f);
+    e = creport_svg_write(x->f, svg + at, len - at, &x->glyphs);
     free(svg);
+    if (e)
+        return e;
     fputs("<figcaption>", x->f);
     esc(x->f, fig->caption);
     fputs(" <a href=\"#summary\">Back to the summary</a>.</figcaption>\n</figure>\n", x->f);
@@ -184,8 +206,9 @@ static int print_figure(void *arg, const struct creport_figure *fig, plot_draw_f
 static int print_figures(FILE *f, const struct creport *r)
 {
     fputs("<section id=\"figures\">\n<h2>Figures</h2>\n", f);
-    struct fig_ctx x = {f, 0};
+    struct fig_ctx x = {f, 0, {0}};
     int e = creport_figures(r, print_figure, &x);
+    creport_svg_glyphs_free(&x.glyphs);
     if (!x.n)
         fputs("<p>No cell has measured runs of a deciding metric yet.</p>\n", f);
     fputs("</section>\n", f);
@@ -225,7 +248,8 @@ static void print_entry(FILE *f, const struct creport *r, size_t v, size_t c, si
 static void print_metric_table(FILE *f, const struct creport *r, size_t m)
 {
     const struct creport_metric *md = &creport_report_metrics(r, &(size_t){0})[m];
-    bool tr = r->opts.transpose;
+    /* More cells than fit 1280 px side by side: as rows, unless the variants are as many. */
+    bool tr = r->opts.transpose || (r->ncells > HTML_MAX_COLUMNS && r->nvariants < r->ncells);
     size_t nrows = tr ? r->ncells : r->nvariants, ncols = tr ? r->nvariants : r->ncells;
     fputs("<div class=\"scroll\"><table class=\"means\" data-metric=\"", f);
     esc(f, md->name);
@@ -235,13 +259,19 @@ static void print_metric_table(FILE *f, const struct creport *r, size_t m)
     fprintf(f, "</caption>\n<tr><th scope=\"col\">%s</th>", tr ? "cell" : "variant");
     for (size_t j = 0; j < ncols; j++) {
         fputs("<th scope=\"col\">", f);
-        esc(f, tr ? r->variants[j] : cell_name(r, j));
+        if (tr)
+            esc(f, r->variants[j]);
+        else
+            esc_cell(f, cell_name(r, j));
         fputs("</th>", f);
     }
     fputs("</tr>\n", f);
     for (size_t i = 0; i < nrows; i++) {
         fputs("<tr><th scope=\"row\">", f);
-        esc(f, tr ? cell_name(r, i) : r->variants[i]);
+        if (tr)
+            esc_cell(f, cell_name(r, i));
+        else
+            esc(f, r->variants[i]);
         fputs("</th>", f);
         for (size_t j = 0; j < ncols; j++)
             print_entry(f, r, tr ? j : i, tr ? i : j, m);
@@ -287,7 +317,8 @@ static void print_changes(FILE *f, const struct creport *r)
                 if (!en->shown)
                     continue;
                 fputs("<tr><td>", f);
-                escf(f, "%s @ %s", r->variants[v], cell_name(r, c));
+                escf(f, "%s @ ", r->variants[v]);
+                esc_cell(f, cell_name(r, c));
                 fputs("</td><td>", f);
                 escf(f, "%s%s", mt[m].label, (int)m == r->cells[c].decide ? " (deciding)" : "");
                 if (!en->has_cmp) {

@@ -161,7 +161,7 @@ static void headline_row(FILE *f, const struct creport *r, size_t c, size_t v)
         esc(f, head);
         fputs("</th>", f);
     }
-    fputs("<td>", f);
+    fputs("<td class=\"v\">", f);
     esc(f, r->variants[v]);
     fprintf(f, "</td><td>%s</td><td>", x.mean);
     esc(f, x.change);

@@ -14,6 +14,16 @@
 #include "stats/summary.h"
 
 /* A cell's name for file names and captions: "default" when the plan has none. */
+/*
+ * A figure's height for h pixels of content, at least what the plot module
+ * draws (PLOT_MIN_SIZE): a forest of two rows asked for 178 and failed the
+ * whole HTML report.
+ */
+static double fig_height(double h)
+{
+    return h < PLOT_MIN_SIZE ? PLOT_MIN_SIZE : h > PLOT_MAX_SIZE ? PLOT_MAX_SIZE : h;
+}
+
 static const char *cell_name(const struct creport *r, size_t c)
 {
     return r->cells[c].name[0] ? r->cells[c].name : "default";
@@ -101,7 +111,7 @@ static int figure_forest(const struct creport *r, size_t c, creport_figure_fn fn
     snprintf(title, sizeof(title), "Changes against %s in %s, %g%% intervals", r->variants[0],
              cell_name(r, c), 100 * r->opts.confidence);
     struct plot_forest fo = {title, rows, n, r->opts.noise};
-    struct creport_figure f = {.kind = "forest", .width = 800, .height = 110 + 34 * (double)n};
+    struct creport_figure f = {.kind = "forest", .width = 800, .height = fig_height(110 + 34 * (double)n)};
     stem(f.name, sizeof(f.name), "forest", cell_name(r, c), "all");
     snprintf(f.caption, sizeof(f.caption),
              "Relative change of each metric's mean against %s in cell %s with its %g%% "
@@ -169,7 +179,7 @@ static int figure_heatmap(const struct creport *r, size_t m, creport_figure_fn f
                               r->ncells, rel,
                               sig,       md->lower_is_better};
     struct creport_figure f = {
-        .kind = "heatmap", .width = 800, .height = 130 + 40 * (double)r->nvariants};
+        .kind = "heatmap", .width = 800, .height = fig_height(130 + 40 * (double)r->nvariants)};
     stem(f.name, sizeof(f.name), "heatmap", "all", md->name);
     snprintf(f.caption, sizeof(f.caption),
              "Change of the mean %s against %s in every matrix cell; cells whose verdict is not "

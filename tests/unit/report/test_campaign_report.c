@@ -341,7 +341,8 @@ __attribute__((noinline)) static char *render(const struct creport *r, int which
     full.opts.sections = CREPORT_SEC_ALL;
     int e = which == 0   ? creport_print_text(&full, f)
             : which == 1 ? creport_print_markdown(r, f)
-                         : creport_print_csv(r, f);
+            : which == 2 ? creport_print_csv(r, f)
+                         : creport_print_html(r, NULL, f);
     assert_int_equal(e, 0);
     fclose(f);
     return buf;
@@ -534,6 +535,13 @@ static void test_wide_matrix_stacks(void **state)
         }
         free(t);
     }
+    /* HTML: nine cells do not fit 1280 px side by side, so the means tables turn them into rows. */
+    r->opts.transpose = false;
+    char *h = render(r, 3);
+    assert_non_null(strstr(h, "<table class=\"means\""));
+    assert_non_null(strstr(h, "<tr><th scope=\"col\">cell</th><th scope=\"col\">b</th>"));
+    assert_non_null(strstr(h, "<th scope=\"row\">streams=8,<wbr>block=256K,<wbr>congestion=bbr"));
+    free(h);
     creport_free(r);
 }
 
