@@ -7,7 +7,7 @@
 
 #include "cli/cli.h"
 #include "cli/cli_compare.h"
-#include "report/pairs.h"
+#include "statsreport/pairs.h"
 
 static void print_header(const struct compare_result *res)
 {

@@ -15,10 +15,10 @@
 #include "cli/cli_common.h"
 #include "cli/cli_plot.h"
 #include "layout/layout_report.h"
-#include "report/campaign_report.h"
-#include "report/campaign_report_metric.h"
-#include "report/campaign_report_multi.h"
-#include "report/campaign_report_plot.h"
+#include "creport/campaign_report.h"
+#include "creport/campaign_report_metric.h"
+#include "creport/campaign_report_multi.h"
+#include "creport/campaign_report_plot.h"
 #include "store/store.h"
 
 static const char usage_text[] =

@@ -17,8 +17,8 @@
 #include "cli/cli.h"
 #include "cli/cli_plot.h"
 #include "input/input.h"
-#include "report/stats_report.h"
-#include "report/stats_report_plot.h"
+#include "statsreport/stats_report.h"
+#include "statsreport/stats_report_plot.h"
 #include "stats/opts.h"
 
 static const char usage_text[] =

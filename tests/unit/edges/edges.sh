@@ -18,11 +18,13 @@ check() {
         status=1
     fi
 }
-check compare compare campaign experiment store runspec report stats input util
+check compare compare campaign experiment store runspec statsreport stats input util
 check campaign campaign experiment store envcap runspec proto util
 check experiment experiment runspec engine util
 check runspec runspec engine proto util
-check report report stats store envcap engine plot input util
+check creport creport statsreport stats store envcap plot input util
+check statsreport statsreport stats plot util
+check runout runout engine plot util
 check plot plot stats util
 check proto proto engine measure util
 check engine engine measure util
