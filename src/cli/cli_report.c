@@ -1,7 +1,7 @@
 /*
  * `netab report ID`: an experiment's matrix report from the results store
  * (docs/report.md). Argument parsing and printing only; the report module
- * (src/lib/report/campaign_report.c) does the work.
+ * (src/lib/creport/campaign_report.c) does the work.
  */
 #include <errno.h>
 #include <getopt.h>
