@@ -101,8 +101,10 @@ void creport_free(struct creport *r)
     if (!r)
         return;
     if (r->entries)
-        for (size_t i = 0; i < r->nvariants * r->ncells * r->nmetrics; i++)
+        for (size_t i = 0; i < r->nvariants * r->ncells * r->nmetrics; i++) {
             free(r->entries[i].values);
+            free(r->entries[i].sorted);
+        }
     free(r->entries);
     creport_metrics_free(r->metrics, r->nmetrics);
     for (size_t v = 0; r->variants && v < r->nvariants; v++)
@@ -406,6 +408,8 @@ static int compare_cell_metric(struct creport *r, size_t c, size_t m, const stru
         if (set->described) {
             creport_at(r, v, c, m)->median = set->sum.median;
             creport_at(r, v, c, m)->mean = set->sum.mean;
+            creport_at(r, v, c, m)->sum = set->sum;
+            creport_at(r, v, c, m)->has_sum = true;
             for (size_t i = 0; deciding && i < set->nwarnings && !e; i++)
                 e = add_stats_warning(r, v, c, m, set->warnings[i].kind, set->warnings[i].message);
         }

@@ -19,6 +19,7 @@
 
 #include "stats/compare.h"
 #include "stats/opts.h"
+#include "stats/summary.h"
 #include "store/store.h"
 #include "util/err.h"
 
@@ -133,8 +134,12 @@ struct creport_entry {
     bool shown;     /* the metric applies to the cell's test and some run has a value */
     size_t n;       /* measured ok runs with a finite value */
     double *values; /* those values (display units) in run order; owned */
+    double *sorted; /* the same in ascending order (campaign_report_model.c); owned */
     double median;  /* NaN when n == 0 */
     double mean;    /* NaN when n == 0; what the change and the verdict are computed on */
+    /* The statistics report's summary of the values (quartiles, the mean's interval). */
+    bool has_sum;
+    struct stats_summary sum;
     /* Against the baseline in the same cell; not for the baseline itself. */
     bool has_cmp;
     struct stats_comparison cmp;
@@ -274,12 +279,10 @@ NB_MUST_CHECK int creport_print_markdown(const struct creport *r, FILE *f);
 NB_MUST_CHECK int creport_print_csv(const struct creport *r, FILE *f);
 
 /*
- * Sorted values (campaign_report_values.c): en's values in ascending order,
- * a new array (caller has ownership), NULL when out of memory. The text and
- * Markdown sections give each cell's deciding metric, every measured run,
- * one column per variant; they return 0 or -ENOMEM.
+ * Sorted values (campaign_report_values.c): each cell's deciding metric,
+ * every measured run (the entries' sorted), one column per variant; 0 or
+ * -EIO.
  */
-double *creport_sorted(const struct creport_entry *en);
 NB_MUST_CHECK int creport_print_values_text(const struct creport *r, FILE *f);
 NB_MUST_CHECK int creport_print_values_markdown(const struct creport *r, FILE *f);
 

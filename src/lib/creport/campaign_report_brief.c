@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "creport/campaign_report.h"
+#include "creport/campaign_report_sections.h"
 #include "creport/campaign_report_brief.h"
 #include "creport/campaign_report_counters.h"
 #include "creport/campaign_report_layout.h"

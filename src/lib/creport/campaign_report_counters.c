@@ -138,10 +138,13 @@ int creport_counter_diffs(struct creport *r, const struct store_plan_row *plan, 
                 double big = fmax(fabs(base[f]), fabs(med[f]));
                 if (!n[f] || !nbase[f] || fabs(med[f] - base[f]) <= CREPORT_COUNTER_DIFF * big)
                     continue;
-                json_t *o = json_pack("{s:s, s:s, s:s, s:f, s:f, s:I, s:I}", "variant",
-                                      r->variants[v], "cell", cell, "figure", figures[f],
-                                      "baseline", base[f], "value", med[f], "runs",
-                                      (json_int_t)n[f], "baseline_runs", (json_int_t)nbase[f]);
+                /* The change in percent of the baseline's median; none from a baseline of 0. */
+                json_t *pct = base[f] != 0 ? json_real(100 * (med[f] - base[f]) / fabs(base[f]))
+                                           : json_null();
+                json_t *o = json_pack(
+                    "{s:s, s:s, s:s, s:f, s:f, s:o, s:I, s:I}", "variant", r->variants[v], "cell",
+                    cell, "figure", figures[f], "baseline", base[f], "value", med[f], "change_pct",
+                    pct, "runs", (json_int_t)n[f], "baseline_runs", (json_int_t)nbase[f]);
                 if (!o || json_array_append_new(r->counter_diffs, o))
                     e = -ENOMEM;
             }
@@ -150,47 +153,4 @@ int creport_counter_diffs(struct creport *r, const struct store_plan_row *plan, 
             return e;
     }
     return 0;
-}
-
-/*
- * One difference, within the report's 72 columns: on one line when it fits,
- * else the variant and cell on a line of their own and the figure below.
- */
-static void print_one(FILE *f, const json_t *d)
-{
-    const char *variant = json_string_value(json_object_get(d, "variant"));
-    const char *cell = json_string_value(json_object_get(d, "cell"));
-    const char *fig = json_string_value(json_object_get(d, "figure")) + 4; /* no "end." */
-    double a = json_number_value(json_object_get(d, "baseline"));
-    double b = json_number_value(json_object_get(d, "value"));
-    char who[160], what[160];
-    snprintf(who, sizeof(who), "%.60s%s%.60s", variant, cell && *cell ? " @ " : "",
-             cell ? cell : "");
-    int n = snprintf(what, sizeof(what), "%s: %.4g -> %.4g", fig, a, b);
-    if (a != 0 && n > 0 && (size_t)n < sizeof(what))
-        snprintf(what + n, sizeof(what) - (size_t)n, " (%+.1f%%)", 100 * (b - a) / fabs(a));
-    if (2 + strlen(who) + 2 + strlen(what) <= 72)
-        fprintf(f, "  %s: %s\n", who, what);
-    else
-        fprintf(f, "  %.68s:\n    %s\n", who, what);
-}
-
-void creport_print_counter_list(FILE *f, const struct creport *r, const json_t *list,
-                                const char *where)
-{
-    size_t i;
-    json_t *d;
-    if (!json_array_size(list))
-        return;
-    char head[256];
-    snprintf(head, sizeof(head),
-             "Counter differences from %.30s (medians, over %g%% apart%s%s):", r->variants[0],
-             CREPORT_COUNTER_DIFF * 100, where ? ", " : "", where ? where : "");
-    creport_wrap(f, "", "  ", head);
-    json_array_foreach(list, i, d) print_one(f, d);
-}
-
-void creport_print_counters(FILE *f, const struct creport *r)
-{
-    creport_print_counter_list(f, r, r->counter_diffs, NULL);
 }

@@ -25,11 +25,4 @@
 NB_MUST_CHECK int creport_counter_diffs(struct creport *r, const struct store_plan_row *plan,
                                         size_t nplan, const struct store_run *runs, size_t nruns);
 
-/* Prints the section ("Counter differences from BASELINE ...") when there are any. */
-void creport_print_counters(FILE *f, const struct creport *r);
-
-/* The same for the differences in list (a subset of r->counter_diffs); where qualifies them. */
-void creport_print_counter_list(FILE *f, const struct creport *r, const json_t *list,
-                                const char *where);
-
 #endif

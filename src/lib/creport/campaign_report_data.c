@@ -96,16 +96,10 @@ static json_t *results_json(const struct creport *r)
             for (size_t v = 0; v < r->nvariants; v++) {
                 const struct creport_entry *en = creport_at(r, v, c, m);
                 json_t *vals = json_array(), *sorted = json_array();
-                double *s = creport_sorted(en);
                 for (size_t k = 0; vals && k < en->n; k++)
                     json_array_append_new(vals, json_real(en->values[k]));
-                for (size_t k = 0; s && sorted && k < en->n; k++)
-                    json_array_append_new(sorted, json_real(s[k]));
-                if (!s) {
-                    json_decref(sorted);
-                    sorted = NULL;
-                }
-                free(s);
+                for (size_t k = 0; sorted && k < en->n; k++)
+                    json_array_append_new(sorted, json_real(en->sorted[k]));
                 json_t *cmp =
                     v ? comparison_json(r, &md[m], creport_at(r, 0, c, m), en) : json_null();
                 json_t *o =
@@ -219,14 +213,11 @@ json_t *creport_to_json(const struct creport *r)
 /* The entry's values in ascending order, ';'-separated, as one CSV field. Returns 0 or -ENOMEM. */
 static int sorted_cell(struct csv *w, const struct creport_entry *en)
 {
-    double *s = creport_sorted(en);
+    const double *s = en->sorted;
     /* Each number and its separator fit in CSV_NUMBER_LEN + 1 bytes. */
     char *text = malloc(en->n * (CSV_NUMBER_LEN + 1) + 1);
-    if (!s || !text) {
-        free(s);
-        free(text);
+    if (!text)
         return -ENOMEM;
-    }
     size_t u = 0;
     text[0] = 0;
     for (size_t k = 0; k < en->n; k++) {
@@ -235,7 +226,6 @@ static int sorted_cell(struct csv *w, const struct creport_entry *en)
         u += csv_format_number(text + u, CSV_NUMBER_LEN, s[k]);
     }
     csv_text(w, text);
-    free(s);
     free(text);
     return 0;
 }

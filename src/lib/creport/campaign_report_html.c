@@ -351,14 +351,10 @@ static int print_values(FILE *f, const struct creport *r)
         if (m < 0)
             continue;
         size_t rows = 0;
-        double **sorted = calloc(r->nvariants, sizeof(double *));
-        if (!sorted)
-            return -ENOMEM;
-        for (size_t v = 0; v < r->nvariants; v++) {
-            const struct creport_entry *en = creport_at(r, v, c, (size_t)m);
-            rows = en->n > rows ? en->n : rows;
-            sorted[v] = creport_sorted(en);
-        }
+        char x[32];
+        for (size_t v = 0; v < r->nvariants; v++)
+            if (creport_at(r, v, c, (size_t)m)->n > rows)
+                rows = creport_at(r, v, c, (size_t)m)->n;
         fputs("<div class=\"scroll\"><table class=\"sorted\">\n<caption>", f);
         escf(f, "%s (%s) in %s, every measured run, ascending", mt[m].title, mt[m].unit,
              cell_name(r, c));
@@ -373,17 +369,13 @@ static int print_values(FILE *f, const struct creport *r)
             fprintf(f, "<tr><td>%zu</td>", i + 1);
             for (size_t v = 0; v < r->nvariants; v++) {
                 const struct creport_entry *en = creport_at(r, v, c, (size_t)m);
-                if (i < en->n && sorted[v])
-                    fprintf(f, "<td>%.6g</td>", sorted[v][i]);
-                else
-                    fputs("<td></td>", f);
+                if (i < en->n)
+                    creport_fmt_value(x, sizeof(x), en->sorted[i]);
+                fprintf(f, "<td>%s</td>", i < en->n ? x : "");
             }
             fputs("</tr>\n", f);
         }
         fputs("</table></div>\n", f);
-        for (size_t v = 0; v < r->nvariants; v++)
-            free(sorted[v]);
-        free(sorted);
     }
     fputs("</section>\n", f);
     return 0;

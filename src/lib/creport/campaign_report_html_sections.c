@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "creport/campaign_report_effects.h"
+#include "creport/campaign_report_sections.h"
 #include "creport/campaign_report_headline.h"
 #include "creport/campaign_report_html.h"
 #include "creport/campaign_report_matrix.h"

@@ -35,6 +35,11 @@ void creport_fmt_num(char *b, size_t n, double v)
         snprintf(b, n, "%.3f", v);
 }
 
+void creport_fmt_value(char *b, size_t n, double v)
+{
+    snprintf(b, n, "%.6g", v);
+}
+
 void creport_fmt_pct(char *b, size_t n, double v, bool pct, int digits)
 {
     double a = fabs(v);

@@ -16,6 +16,8 @@
 
 /* A mean in at most 8 characters, with precision following magnitude. */
 void creport_fmt_num(char *b, size_t n, double v);
+/* One run's value as the sorted values show it in every format: six significant digits. */
+void creport_fmt_value(char *b, size_t n, double v);
 /* A signed change with `digits` decimals (fewer when large), '%' appended when pct. */
 void creport_fmt_pct(char *b, size_t n, double v, bool pct, int digits);
 /*

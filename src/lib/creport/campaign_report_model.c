@@ -223,12 +223,31 @@ static int notable_counters(struct creport *r)
     return 0;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* en's values in ascending order, for every format's sorted values. Returns 0 or -ENOMEM. */
+static int sort_values(struct creport_entry *en)
+{
+    if (!(en->sorted = malloc((en->n ? en->n : 1) * sizeof(double))))
+        return -ENOMEM;
+    memcpy(en->sorted, en->values, en->n * sizeof(double));
+    qsort(en->sorted, en->n, sizeof(double), cmp_double);
+    return 0;
+}
+
 int creport_model_finish(struct creport *r)
 {
     for (size_t v = 0; v < r->nvariants; v++)
         for (size_t c = 0; c < r->ncells; c++)
-            for (size_t m = 0; m < r->nmetrics; m++)
+            for (size_t m = 0; m < r->nmetrics; m++) {
                 set_change(&r->metrics[m], creport_at(r, v, c, m));
+                if (sort_values(creport_at(r, v, c, m)))
+                    return -ENOMEM;
+            }
     for (size_t c = 0; c < r->ncells; c++)
         choose_cost(r, c);
     int e = summarise_warnings(r);

@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "creport/campaign_report_layout.h"
 #include "statsreport/pairs.h"
 
 void creport_pairs_correct(struct creport *r)
@@ -63,64 +62,4 @@ int creport_pairs(struct creport *r, uint64_t seed, char *err, size_t errlen)
             return e;
     }
     return 0;
-}
-
-void creport_print_pairs_text(FILE *f, const struct creport *r)
-{
-    size_t i;
-    json_t *p;
-    const char *cell = NULL;
-    if (!r->pairs)
-        return;
-    report_pairs_print_intro(f, r->npairs, r->opts.confidence, r->family_confidence);
-    json_array_foreach(r->pairs, i, p)
-    {
-        const char *c = json_string_value(json_object_get(p, "cell"));
-        char line[512];
-        if (!cell || strcmp(cell, c)) {
-            const struct creport_metric *md =
-                creport_metric_named(r, json_string_value(json_object_get(p, "metric")));
-            snprintf(line, sizeof(line), "%s, %s:", c[0] ? c : "(all)",
-                     md ? md->label : json_string_value(json_object_get(p, "metric")));
-            creport_wrap(f, "", "    ", line);
-            cell = c;
-        }
-        report_pairs_print_line(f, p, r->npairs);
-    }
-}
-
-void creport_print_pairs_markdown(FILE *f, const struct creport *r)
-{
-    size_t i;
-    json_t *p;
-    if (!r->pairs)
-        return;
-    char intro[512];
-    report_pairs_correction(intro, sizeof(intro), r->npairs, r->opts.confidence,
-                            r->family_confidence);
-    fprintf(f,
-            "\n### Every pair (deciding metric)\n\n%s\n\n| cell | first | second | change "
-            "[CI] | p | p x %zu | verdict |\n|---|---|---|---:|---:|---:|---|\n",
-            intro, r->npairs > 1 ? r->npairs : 1);
-    json_array_foreach(r->pairs, i, p)
-    {
-        char chg[128] = "-";
-        bool cmp = !json_is_string(json_object_get(p, "not_compared"));
-        if (cmp)
-            report_pair_change(p, chg, sizeof(chg));
-        fputs("| ", f);
-        const char *c = json_string_value(json_object_get(p, "cell"));
-        creport_md_text(f, c[0] ? c : "(all)");
-        fputs(" | ", f);
-        creport_md_text(f, json_string_value(json_object_get(p, "a")));
-        fputs(" | ", f);
-        creport_md_text(f, json_string_value(json_object_get(p, "b")));
-        if (cmp)
-            fprintf(f, " | %s | %.2g | %.2g | %s |\n", chg,
-                    json_real_value(json_object_get(p, "welch_p")),
-                    json_real_value(json_object_get(p, "p_bonferroni")),
-                    json_string_value(json_object_get(p, "verdict")));
-        else
-            fputs(" | not compared | | | |\n", f);
-    }
 }

@@ -28,11 +28,4 @@ void creport_pairs_correct(struct creport *r);
  */
 NB_MUST_CHECK int creport_pairs(struct creport *r, uint64_t seed, char *err, size_t errlen);
 
-/* The words the printers share (a pair's change, the correction's sentence) are in report/pairs.h.
- */
-
-/* The "Every pair" section, text and Markdown; nothing without --pairs all. */
-void creport_print_pairs_text(FILE *f, const struct creport *r);
-void creport_print_pairs_markdown(FILE *f, const struct creport *r);
-
 #endif

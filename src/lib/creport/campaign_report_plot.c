@@ -10,7 +10,6 @@
 #include <sys/stat.h>
 
 #include "plot/plot_figures.h"
-#include "stats/sample.h"
 #include "stats/summary.h"
 
 /* A cell's name for file names and captions: "default" when the plan has none. */
@@ -39,33 +38,20 @@ static void stem(char *out, size_t len, const char *a, const char *b, const char
             *p = '_';
 }
 
-/*
- * The distribution of metric m in cell c, one set per variant with its
- * summary (computed here: the report keeps medians only).
- */
+/* The distribution of metric m in cell c, one set per variant with the model's summary. */
 static int figure_dist(const struct creport *r, size_t c, size_t m, creport_figure_fn fn, void *ctx)
 {
     const struct creport_metric *md = &creport_report_metrics(r, &(size_t){0})[m];
     size_t nv = r->nvariants;
     struct plot_set *sets = calloc(nv, sizeof(*sets));
-    struct stats_summary *sums = calloc(nv, sizeof(*sums));
-    struct stats_opts so;
-    stats_opts_default(&so);
-    so.seed = r->seed;
-    so.confidence = r->opts.confidence;
-    int e = sets && sums ? 0 : -ENOMEM;
+    int e = sets ? 0 : -ENOMEM;
     struct creport_figure f = {.kind = "distribution", .width = 800, .height = 480};
     for (size_t v = 0; v < nv && !e; v++) {
         const struct creport_entry *en = creport_at(r, v, c, m);
-        sets[v] = (struct plot_set){r->variants[v], en->values, en->n, NULL};
+        /* The box and interval need two runs, as the statistics do. */
+        sets[v] = (struct plot_set){r->variants[v], en->values, en->n,
+                                    en->has_sum && en->n >= 2 ? &en->sum : NULL};
         f.npoints += en->n;
-        if (en->n < 2)
-            continue;
-        struct stats_sample smp;
-        e = stats_sample_init(&smp, en->values, en->n);
-        if (!e && !(e = stats_summary_compute(&smp, &so, &sums[v])))
-            sets[v].sum = &sums[v];
-        stats_sample_free(&smp);
     }
     char title[200], axis[128];
     snprintf(title, sizeof(title), "%s in %s: runs, quartiles, mean with %g%% interval", md->title,
@@ -81,7 +67,6 @@ static int figure_dist(const struct creport *r, size_t c, size_t m, creport_figu
     if (!e)
         e = fn(ctx, &f, plot_draw_dist, &d);
     free(sets);
-    free(sums);
     return e;
 }
 

@@ -11,12 +11,11 @@
 #include <string.h>
 
 #include "creport/campaign_report.h"
+#include "creport/campaign_report_sections.h"
 #include "creport/campaign_report_brief.h"
 #include "creport/campaign_report_counters.h"
-#include "creport/campaign_report_effects.h"
 #include "creport/campaign_report_headline.h"
 #include "creport/campaign_report_layout.h"
-#include "creport/campaign_report_pairs.h"
 #include "util/textwrap.h"
 
 #define W CREPORT_TEXT_WIDTH

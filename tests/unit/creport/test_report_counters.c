@@ -17,6 +17,7 @@
 
 #include "creport/campaign_report.h"
 #include "creport/campaign_report_counters.h"
+#include "creport/campaign_report_sections.h"
 
 #define NRUNS 8
 
