@@ -20,7 +20,9 @@ udp_stream] x streams [1, 4], four runs each, 48 runs) through the store API.
 Usage: report_formats.py NETAB REPORT_FIXTURE
 """
 
+import csv
 import html.parser
+import io
 import os
 import re
 import shutil
@@ -224,6 +226,26 @@ def check_html(page, doc, d):
         f"agrees")
 
 
+def check_csv(text, doc):
+    """CSV's rows carry the headline's means and changes (as numbers, in the same unit)."""
+    rows = {(r["variant"], r["cell"], r["metric"]): r for r in csv.DictReader(io.StringIO(text))}
+    n = 0
+    for cell in doc["headline"]:
+        for x in cell["rows"]:
+            for metric, mean, change in ((cell["metric"], "mean", "change"),
+                                         (cell["cost_metric"], "cost_mean", "cost_change")):
+                row = rows[(x["variant"], cell["cell"], metric)]
+                check(abs(float(row["mean"]) - x[mean]) <= 1e-9 * abs(x[mean]), "CSV mean", row)
+                if x[change] is None:
+                    check_eq(row["change"], "", "CSV: no change for the baseline")
+                else:
+                    check(abs(float(row["change"]) - x[change]) <= 1e-9 * max(1, abs(x[change])),
+                          "CSV change", row)
+                    check_eq(row["change_unit"], "%", "CSV change unit")
+                n += 1
+    log(f"ok: CSV: {n} headline figures as in JSON")
+
+
 def check_no_nan(db, xid, netab, what):
     for args in ([], ["--full"], ["--format", "markdown"], ["--format", "csv"],
                  ["--format", "json"], ["--format", "html"]):
@@ -256,6 +278,7 @@ def body(netab):
                       if doc.get("counter_differences") else "Verdicts:"):
             check(title in full, f"--full has {title!r}")
         check_markdown(run_cmd(rep + ["--format", "markdown"], expect_rc=1).stdout, doc)
+        check_csv(run_cmd(rep + ["--format", "csv"], expect_rc=1).stdout, doc)
         page = run_cmd(rep + ["--format", "html"], expect_rc=1).stdout
         log(f"the 48-run report's HTML page weighs {len(page.encode())} bytes")
         check_html(page, doc, d)

@@ -21,6 +21,13 @@ static const char *direction(const struct creport_metric *m)
     return m->lower_is_better ? "lower_is_better" : "higher_is_better";
 }
 
+/* The unit of en's change: "%" of the baseline's mean, "pp", or the metric's own. */
+static const char *change_unit(const struct creport_metric *md, const struct creport_entry *en)
+{
+    static const char *const units[] = {NULL, "%", "pp", NULL};
+    return units[en->chg.kind] ? units[en->chg.kind] : md->unit;
+}
+
 /*
  * The change as every format shows it (struct creport_change): its unit
  * ("%" of the baseline's mean, "pp" percentage points, or the metric's unit
@@ -28,11 +35,9 @@ static const char *direction(const struct creport_metric *m)
  */
 static json_t *change_json(const struct creport_metric *md, const struct creport_entry *en)
 {
-    static const char *const units[] = {NULL, "%", "pp", NULL};
     char text[128];
     creport_fmt_change_full(text, sizeof(text), &en->chg);
-    return json_pack("{s:s, s:o, s:o, s:o, s:s}", "unit",
-                     units[en->chg.kind] ? units[en->chg.kind] : md->unit, "value",
+    return json_pack("{s:s, s:o, s:o, s:o, s:s}", "unit", change_unit(md, en), "value",
                      num(en->chg.value), "ci_low", num(en->chg.lo), "ci_high", num(en->chg.hi),
                      "text", text);
 }
@@ -232,10 +237,10 @@ static int sorted_cell(struct csv *w, const struct creport_entry *en)
 
 int creport_print_csv(const struct creport *r, FILE *f)
 {
-    static const char *const head[] = {"variant", "cell",      "test",     "metric",
-                                       "unit",    "direction", "deciding", "median",
-                                       "mean",    "n",         "diff_pct", "ci_low",
-                                       "ci_high", "p",         "verdict",  "sorted_values"};
+    static const char *const head[] = {
+        "variant", "cell",          "test",   "metric",     "unit",   "direction", "deciding",
+        "median",  "mean",          "n",      "diff_pct",   "ci_low", "ci_high",   "p",
+        "verdict", "sorted_values", "change", "change_unit"};
     size_t nm;
     const struct creport_metric *md = creport_report_metrics(r, &nm);
     struct csv w;
@@ -272,6 +277,14 @@ int creport_print_csv(const struct creport *r, FILE *f)
                 }
                 if (sorted_cell(&w, en))
                     return -ENOMEM;
+                /* The change as the other formats show it (pp for metrics in %). */
+                if (en->chg.kind == CREPORT_CHANGE_NONE) {
+                    csv_empty(&w);
+                    csv_empty(&w);
+                } else {
+                    csv_number(&w, en->chg.value);
+                    csv_text(&w, change_unit(&md[m], en));
+                }
                 csv_end(&w);
             }
         }
