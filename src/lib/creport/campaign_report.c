@@ -282,7 +282,7 @@ static int fill_values(struct creport *r, const struct creport_placed *p, size_t
     /* Runs are in id order, so values end up in run order, as the drift check needs. */
     for (size_t k = 0; k < n; k++)
         for (size_t m = 0; m < r->nmetrics; m++) {
-            double x = creport_metric_value(&r->metrics[m], p[k].run);
+            double x = r->runlist[p[k].listed].values[m]; /* read once, by creport_place_runs() */
             struct creport_entry *en = creport_at(r, p[k].v, p[k].c, m);
             if (isfinite(x))
                 en->values[en->n++] = x;

@@ -212,19 +212,26 @@ static json_t *kernel_side(json_t *doc, const char *path)
     return NULL;
 }
 
-double creport_metric_value(const struct creport_metric *m, const struct store_run *run)
+double creport_metric_value(const struct creport_metric *m, const struct store_run *run,
+                            json_t *doc)
 {
     if (!m->path) {
         double x = *(const double *)((const char *)run + m->offset);
         return isfinite(x) ? x * m->scale : NAN;
     }
-    json_t *doc = run->result_json ? json_loads(run->result_json, 0, NULL) : NULL;
     json_t *v = input_json_path(doc, m->path);
     double x = NAN;
     if (json_is_number(v))
         x = json_number_value(v);
     else if (!v && json_is_object(kernel_side(doc, m->path)))
         x = 0;
-    json_decref(doc);
     return isfinite(x) ? x * m->scale : NAN;
+}
+
+bool creport_metrics_need_doc(const struct creport_metric *metrics, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (metrics[i].path)
+            return true;
+    return false;
 }

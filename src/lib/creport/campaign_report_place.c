@@ -104,8 +104,13 @@ static int list_run(struct creport *r, const struct store_run *run, size_t v, si
         return -ENOMEM;
     r->nrunlist++;
     *x = (struct creport_run){run->seq, v, c, warmup, x->values};
+    /* The run's document parsed once for every path metric, not once per metric. */
+    json_t *doc = run->result_json && creport_metrics_need_doc(r->metrics, r->nmetrics)
+                      ? json_loads(run->result_json, 0, NULL)
+                      : NULL;
     for (size_t m = 0; m < r->nmetrics; m++)
-        x->values[m] = creport_metric_value(&r->metrics[m], run);
+        x->values[m] = creport_metric_value(&r->metrics[m], run, doc);
+    json_decref(doc);
     if (!warmup && !r->commands[v])
         r->commands[v] = run_command(run);
     return 0;
@@ -170,7 +175,7 @@ int creport_place_runs(struct creport *r, const struct store_plan_row *plan, siz
         }
         if (!known)
             continue;
-        p[n++] = (struct creport_placed){run, v, c};
+        p[n++] = (struct creport_placed){run, v, c, r->nrunlist - 1};
         r->runs.measured++;
     }
     free(taken);

@@ -15,6 +15,7 @@
 struct creport_placed {
     const struct store_run *run;
     size_t v, c;
+    size_t listed; /* its entry in r->runlist, which holds its metrics' values */
 };
 
 /* Index of name in list[0..n-1], or -1. */

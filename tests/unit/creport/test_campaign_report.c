@@ -404,8 +404,11 @@ static void test_csv_and_markdown_parse(void **state)
         assert_int_equal(n, want);
         rows++;
     }
-    /* mean is the 9th column; the 16th holds each entry's values sorted, ';'-separated. */
-    assert_int_equal(want, 16);
+    /*
+     * mean is the 9th column; the 16th holds each entry's values sorted,
+     * ';'-separated; the 17th and 18th the change and its unit.
+     */
+    assert_int_equal(want, 18);
     assert_int_equal(rows, 1 + NV * (6 + 7 + 5));
     /* The cell name with a comma is quoted. */
     assert_non_null(strstr(csv, "\"streams=1,block=64K\""));
