@@ -119,20 +119,22 @@ static int summarise_kind(const struct creport *r, const struct kind_count *k, j
         snprintf(runs, sizeof(runs), "%zu to %zu", k->nmin, k->nmax);
     if (!strcmp(k->kind, "too_few_runs"))
         snprintf(b, sizeof(b),
-                 "only %s runs per variant in %zu of %zu cells (at least %d are needed for "
+                 "only %s runs per variant in %zu of %zu cell%s (at least %d are needed for "
                  "intervals worth trusting)",
-                 runs, cells, all, STATS_MIN_RUNS);
+                 runs, cells, all, all == 1 ? "" : "s", STATS_MIN_RUNS);
     else if (!strcmp(k->kind, "underpowered") && k->needed >= STATS_REPORT_RUNS_COUNTABLE)
         snprintf(b, sizeof(b),
-                 "%zu of %zu comparisons in %zu cells cannot resolve a %g%% change with %s runs "
-                 "(more than %zu per variant are needed)",
-                 k->sets, all * (r->nvariants - 1), cells, r->opts.noise * 100, runs,
+                 "%zu of %zu comparison%s in %zu cell%s cannot resolve a %g%% change with %s "
+                 "runs (more than %zu per variant are needed)",
+                 k->sets, all * (r->nvariants - 1), all * (r->nvariants - 1) == 1 ? "" : "s", cells,
+                 cells == 1 ? "" : "s", r->opts.noise * 100, runs,
                  (size_t)STATS_REPORT_RUNS_COUNTABLE);
     else if (!strcmp(k->kind, "underpowered"))
         snprintf(b, sizeof(b),
-                 "%zu of %zu comparisons in %zu cells cannot resolve a %g%% change with %s runs "
-                 "(up to about %zu per variant are needed)",
-                 k->sets, all * (r->nvariants - 1), cells, r->opts.noise * 100, runs, k->needed);
+                 "%zu of %zu comparison%s in %zu cell%s cannot resolve a %g%% change with %s "
+                 "runs (up to about %zu per variant are needed)",
+                 k->sets, all * (r->nvariants - 1), all * (r->nvariants - 1) == 1 ? "" : "s", cells,
+                 cells == 1 ? "" : "s", r->opts.noise * 100, runs, k->needed);
     else
         snprintf(b, sizeof(b), "%s in %zu of %zu sets of runs, in %zu cells (first: %s)", k->kind,
                  k->sets, sets, cells, k->example);
