@@ -270,6 +270,14 @@ def body(netab):
         check_json(doc)
         text = run_cmd(rep, expect_rc=1).stdout
         check_text(text, doc)
+        # 12 sets with too few runs and 8 underpowered comparisons: one sentence each.
+        check_eq([w["kind"] for w in doc["stats_warnings"]].count("too_few_runs"), 12,
+                 "JSON: a too_few_runs warning per set")
+        joined = " ".join(text.split())
+        check("- only 4 runs per variant in 4 of 4 cells" in joined, "text: one line for them")
+        check_eq(joined.count("runs per variant in"), 1, "text: not one line per set")
+        check_eq(doc["warning_summary"][0].split(" (")[0],
+                 "only 4 runs per variant in 4 of 4 cells", "JSON warning_summary")
         full = run_cmd(rep + ["--full"], expect_rc=1).stdout
         check(len(full.splitlines()) > 3 * len(text.splitlines()), "--full is the whole report")
         check_eq(full.splitlines()[:2], text.splitlines()[:2], "--full: the same title")

@@ -452,7 +452,18 @@ static void print_warnings(FILE *f, const struct creport *r)
         fputs("</ul>\n", f);
     }
     if (json_array_size(r->stats_warnings)) {
-        fputs("<h3>About the numbers</h3>\n<ul>\n", f);
+        /* One sentence per kind first, as the text says it; every set's warning on request. */
+        fputs("<h3>About the numbers</h3>\n<ul class=\"warning-summary\">\n", f);
+        json_array_foreach(r->warning_summary, i, w)
+        {
+            if (i < json_array_size(r->env_warnings))
+                continue; /* listed above */
+            fputs("<li>", f);
+            esc(f, json_string_value(w));
+            fputs("</li>\n", f);
+        }
+        fprintf(f, "</ul>\n<details><summary>Every warning (%zu)</summary>\n<ul>\n",
+                json_array_size(r->stats_warnings));
         json_array_foreach(r->stats_warnings, i, w)
         {
             fputs("<li>", f);
@@ -462,7 +473,7 @@ static void print_warnings(FILE *f, const struct creport *r)
                  json_string_value(json_object_get(w, "message")));
             fputs("</li>\n", f);
         }
-        fputs("</ul>\n", f);
+        fputs("</ul>\n</details>\n", f);
     }
     fputs("</section>\n", f);
 }
