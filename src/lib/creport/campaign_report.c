@@ -158,11 +158,9 @@ static long add_name(char ***list, size_t *n, const char *name)
 }
 
 /* Variants: the spec's order, then any others in plan order; --baseline first. */
-static int collect_variants(struct creport *r, const char *spec_json,
-                            const struct store_plan_row *plan, size_t nplan, char *err,
-                            size_t errlen)
+static int collect_variants(struct creport *r, json_t *spec, const struct store_plan_row *plan,
+                            size_t nplan, char *err, size_t errlen)
 {
-    json_t *spec = spec_json ? json_loads(spec_json, 0, NULL) : NULL;
     json_t *jv;
     size_t i;
     int e = 0;
@@ -187,7 +185,6 @@ static int collect_variants(struct creport *r, const char *spec_json,
         if (v >= 0 && !r->layouts[v] && !(r->layouts[v] = strdup(layout)))
             e = -ENOMEM;
     }
-    json_decref(spec);
     return e;
 }
 
@@ -219,12 +216,10 @@ static int collect_env_warnings(struct creport *r, const struct store_run *runs,
  * whatever drifts over time (temperature, other load) then differs between
  * the variants too, which the report must say. Returns 0 or -ENOMEM.
  */
-static int warn_blocked_order(struct creport *r, const char *spec_json)
+static int warn_blocked_order(struct creport *r, json_t *spec)
 {
-    json_t *spec = spec_json ? json_loads(spec_json, 0, NULL) : NULL;
     const char *order = json_string_value(json_object_get(spec, "order"));
     bool blocked = order && !strcmp(order, "blocked");
-    json_decref(spec);
     if (!blocked)
         return 0;
     return json_array_append_new(r->env_warnings,
@@ -476,6 +471,8 @@ int creport_build(const struct store_experiment *x, const char *spec_json,
 {
     struct creport *r = calloc(1, sizeof(*r));
     struct creport_placed *p = NULL;
+    /* The spec parsed once for the variants, the cells and the order. */
+    json_t *spec = spec_json ? json_loads(spec_json, 0, NULL) : NULL;
     size_t np = 0;
     int e = -ENOMEM;
     *out = NULL;
@@ -496,8 +493,8 @@ int creport_build(const struct store_experiment *x, const char *spec_json,
         goto out;
     if ((e = select_metrics(r, o, err, errlen)))
         goto out;
-    if ((e = collect_variants(r, spec_json, plan, nplan, err, errlen)) ||
-        (e = creport_collect_cells(r, spec_json, plan, nplan)) ||
+    if ((e = collect_variants(r, spec, plan, nplan, err, errlen)) ||
+        (e = creport_collect_cells(r, spec, plan, nplan)) ||
         (e = creport_place_runs(r, plan, nplan, runs, nruns, &p, &np)) ||
         (e = creport_find_tests(r, p, np)) || (e = fill_values(r, p, np)) ||
         (e = creport_counter_diffs(r, plan, nplan, runs, nruns)))
@@ -506,7 +503,7 @@ int creport_build(const struct store_experiment *x, const char *spec_json,
     creport_pairs_correct(r);
     e = collect_env_warnings(r, runs, nruns);
     if (!e)
-        e = warn_blocked_order(r, spec_json);
+        e = warn_blocked_order(r, spec);
     if (!e)
         e = compare_all(r, x);
     if (!e)
@@ -521,6 +518,7 @@ int creport_build(const struct store_experiment *x, const char *spec_json,
         e = creport_model_finish(r);
 out:
     free(p);
+    json_decref(spec);
     if (e == -ENOMEM)
         err_set(err, errlen, ENOMEM, "out of memory building the report");
     if (e) {

@@ -56,9 +56,8 @@ static int expand_cell(struct creport *r, const json_t *matrix, size_t i)
     return 0;
 }
 
-int creport_matrix_cells(struct creport *r, const char *spec_json)
+int creport_matrix_cells(struct creport *r, json_t *spec)
 {
-    json_t *spec = spec_json ? json_loads(spec_json, 0, NULL) : NULL;
     json_t *matrix = json_object_get(spec, "matrix");
     size_t naxes = json_array_size(matrix), count = naxes ? 1 : 0;
     int e = 0;
@@ -87,7 +86,6 @@ int creport_matrix_cells(struct creport *r, const char *spec_json)
     for (r->ncells = 0; r->ncells < count && !e; r->ncells++)
         e = expand_cell(r, matrix, r->ncells);
 out:
-    json_decref(spec);
     return e;
 }
 
@@ -96,10 +94,10 @@ out:
  * any cell the plan names that the spec does not, in plan order. A matrix
  * cell the plan never names is dropped, so that no column stays empty.
  */
-int creport_collect_cells(struct creport *r, const char *spec_json,
-                          const struct store_plan_row *plan, size_t nplan)
+int creport_collect_cells(struct creport *r, json_t *spec, const struct store_plan_row *plan,
+                          size_t nplan)
 {
-    int e = creport_matrix_cells(r, spec_json);
+    int e = creport_matrix_cells(r, spec);
     bool *named = calloc(r->ncells + nplan + 1, sizeof(bool));
     if (!named)
         e = -ENOMEM;

@@ -14,19 +14,19 @@
 
 /*
  * Fills r->axes and r->cells (names and values) with the matrix of
- * spec_json in the order experiment_cells() expands it: the first axis
- * varies slowest, each axis's values as the file lists them; the names are
- * the plan's ("streams=4,test=udp_stream"). r->cells must be empty. Without
- * a spec or a matrix nothing is added. Returns 0 or -ENOMEM.
+ * spec (the experiment's spec_json parsed, or NULL) in the order experiment_cells() expands it: the
+ * first axis varies slowest, each axis's values as the file lists them; the names are the plan's
+ * ("streams=4,test=udp_stream"). r->cells must be empty. Without a spec or a matrix nothing is
+ * added. Returns 0 or -ENOMEM.
  */
-NB_MUST_CHECK int creport_matrix_cells(struct creport *r, const char *spec_json);
+NB_MUST_CHECK int creport_matrix_cells(struct creport *r, json_t *spec);
 
 /*
  * The report's cells: the matrix's (creport_matrix_cells()), then any cell
  * of the plan that the spec does not have, in plan order; matrix cells the
  * plan never names are dropped. Returns 0 or -ENOMEM.
  */
-NB_MUST_CHECK int creport_collect_cells(struct creport *r, const char *spec_json,
+NB_MUST_CHECK int creport_collect_cells(struct creport *r, json_t *spec,
                                         const struct store_plan_row *plan, size_t nplan);
 
 /*
