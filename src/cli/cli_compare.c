@@ -15,7 +15,7 @@
 #include "cli/cli.h"
 #include "campaign/order.h"
 #include "cli/cli_compare.h"
-#include "report/stats_report_plot.h"
+#include "statsreport/stats_report_plot.h"
 #include "util/clock.h"
 #include "util/units.h"
 

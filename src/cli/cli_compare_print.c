@@ -8,7 +8,7 @@
 #include "cli/cli.h"
 #include "cli/cli_compare.h"
 #include "metric/metric.h"
-#include "report/pairs.h"
+#include "statsreport/pairs.h"
 
 static void print_header(const struct compare_result *res)
 {

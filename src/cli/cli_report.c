@@ -1,7 +1,7 @@
 /*
  * `netab report ID`: an experiment's matrix report from the results store
  * (docs/report.md). Argument parsing and printing only; the report module
- * (src/lib/report/campaign_report.c) does the work.
+ * (src/lib/creport/campaign_report.c) does the work.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -15,10 +15,10 @@
 #include "cli/cli_common.h"
 #include "cli/cli_plot.h"
 #include "layout/layout_report.h"
-#include "report/campaign_report.h"
-#include "report/campaign_report_metric.h"
-#include "report/campaign_report_multi.h"
-#include "report/campaign_report_plot.h"
+#include "creport/campaign_report.h"
+#include "creport/campaign_report_metric.h"
+#include "creport/campaign_report_multi.h"
+#include "creport/campaign_report_plot.h"
 #include "store/store.h"
 
 static const char usage_text[] =
@@ -26,14 +26,18 @@ static const char usage_text[] =
     "       netab report --experiments ID,ID... [--label variant|experiment|kernel]\n"
     "                       [--metric NAME]... [--noise PCT] [--confidence PCT]\n"
     "                       [--baseline VARIANT] [--pairs all] [--transpose]\n"
+    "                       [--full | --sections NAME,...]\n"
     "                       [--plot DIR [--plot-format png|svg|pdf]]\n"
     "\n"
-    "The matrix report of experiment ID from the results store: variants as\n"
-    "rows, matrix cells as columns, the median of each metric over the measured\n"
-    "runs (status ok, warm-ups excluded), and every variant compared with the\n"
-    "baseline (the first variant) in each cell: change of the mean with its\n"
-    "confidence interval, Welch p and a verdict against the noise floor. The\n"
-    "footer gives run counts, environment differences and noise warnings.\n"
+    "The matrix report of experiment ID from the results store: the mean of\n"
+    "each metric over the measured runs (status ok, warm-ups excluded) per\n"
+    "variant and matrix cell, and every variant compared with the baseline (the\n"
+    "first variant) in each cell: change of the mean with its confidence\n"
+    "interval, Welch p and a verdict against the noise floor. By default the\n"
+    "text starts with the headline table (each cell's deciding metric and CPU\n"
+    "cost per variant), then only the changes found (improved or regressed),\n"
+    "the counter differences where a change was found, the warnings aggregated\n"
+    "and the verdict; --full prints every section.\n"
     "\n"
     "options:\n"
     "  --experiments LIST   one report over several experiments (comma-separated\n"
@@ -61,6 +65,10 @@ static const char usage_text[] =
     "  --pairs all          also compare every pair of variants, Bonferroni-\n"
     "                       corrected (docs/report.md)\n"
     "  --transpose          cells as rows, variants as columns (text, markdown, html)\n"
+    "  --full               the whole text report: every section below\n"
+    "  --sections LIST      only these text sections (comma-separated): headline,\n"
+    "                       changes, tables, details, pairs, effects, values,\n"
+    "                       runs, layout, environment, counters, warnings, verdict\n"
     "  --noise PCT          noise floor in percent of the baseline (default 1)\n"
     "  --confidence PCT     confidence level in percent, 50..99.99 (default 95)\n"
     "  --plot DIR           also write every figure into DIR (created if missing):\n"
@@ -84,7 +92,9 @@ enum {
     OPT_LABEL,
     OPT_BASELINE,
     OPT_PAIRS,
-    OPT_TRANSPOSE
+    OPT_TRANSPOSE,
+    OPT_FULL,
+    OPT_SECTIONS
 };
 
 static const struct option long_opts[] = {
@@ -99,6 +109,8 @@ static const struct option long_opts[] = {
     {"baseline", required_argument, NULL, OPT_BASELINE},
     {"pairs", required_argument, NULL, OPT_PAIRS},
     {"transpose", no_argument, NULL, OPT_TRANSPOSE},
+    {"full", no_argument, NULL, OPT_FULL},
+    {"sections", required_argument, NULL, OPT_SECTIONS},
     CLI_PLOT_LONG_OPTS,
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
@@ -159,6 +171,58 @@ static int parse_ids(const char *list, struct report_args *a)
     return -1;
 }
 
+/* The options that shape the output (--format, --full, --baseline, ...). Returns -1 to go on,
+ * else the exit code. */
+static int parse_output(int c, const char *arg, struct report_args *a)
+{
+    char perr[NB_ERRLEN];
+    switch (c) {
+    case OPT_FORMAT:
+        if (!strcmp(arg, "text"))
+            a->format = FMT_TEXT;
+        else if (!strcmp(arg, "markdown") || !strcmp(arg, "md"))
+            a->format = FMT_MARKDOWN;
+        else if (!strcmp(arg, "csv"))
+            a->format = FMT_CSV;
+        else if (!strcmp(arg, "json"))
+            a->format = FMT_JSON;
+        else if (!strcmp(arg, "html"))
+            a->format = FMT_HTML;
+        else
+            return cli_usage_error("report",
+                                   "--format: '%s' is not text, markdown, csv, json or html", arg);
+        return -1;
+    case OPT_PLOT_FORMAT:
+        if (strcmp(arg, "png") && strcmp(arg, "svg") && strcmp(arg, "pdf"))
+            return cli_usage_error("report", "--plot-format: '%s' is not png, svg or pdf", arg);
+        a->fig_ext = arg;
+        return -1;
+    case OPT_BASELINE:
+        if (!*arg)
+            return cli_usage_error("report", "--baseline needs a variant name");
+        a->opts.baseline = arg;
+        return -1;
+    case OPT_PAIRS:
+        if (strcmp(arg, "all") && strcmp(arg, "baseline"))
+            return cli_usage_error("report", "--pairs: '%s' is not all or baseline", arg);
+        a->opts.pairs_all = !strcmp(arg, "all");
+        return -1;
+    case OPT_TRANSPOSE:
+        a->opts.transpose = true;
+        return -1;
+    case OPT_FULL:
+    case OPT_SECTIONS:
+        if (a->opts.sections)
+            return cli_usage_error("report", "give --full or --sections once");
+        if (c == OPT_FULL)
+            a->opts.sections = CREPORT_SEC_ALL;
+        else if (creport_section_parse(arg, &a->opts.sections, perr, sizeof(perr)))
+            return cli_usage_error("report", "%s", perr);
+        return -1;
+    }
+    return -1;
+}
+
 /* Returns -1 to go on, else the exit code. */
 static int parse_args(int argc, char **argv, struct report_args *a)
 {
@@ -174,21 +238,6 @@ static int parse_args(int argc, char **argv, struct report_args *a)
         switch (c) {
         case OPT_DB:
             a->db = optarg;
-            break;
-        case OPT_FORMAT:
-            if (!strcmp(optarg, "text"))
-                a->format = FMT_TEXT;
-            else if (!strcmp(optarg, "markdown") || !strcmp(optarg, "md"))
-                a->format = FMT_MARKDOWN;
-            else if (!strcmp(optarg, "csv"))
-                a->format = FMT_CSV;
-            else if (!strcmp(optarg, "json"))
-                a->format = FMT_JSON;
-            else if (!strcmp(optarg, "html"))
-                a->format = FMT_HTML;
-            else
-                return cli_usage_error(
-                    "report", "--format: '%s' is not text, markdown, csv, json or html", optarg);
             break;
         case OPT_METRIC:
             if (!creport_metric_valid(optarg, perr, sizeof(perr)))
@@ -217,24 +266,15 @@ static int parse_args(int argc, char **argv, struct report_args *a)
                     "report", "--label: '%s' is not variant, experiment or kernel", optarg);
             a->has_label = true;
             break;
+        case OPT_FORMAT:
         case OPT_PLOT_FORMAT:
-            if (strcmp(optarg, "png") && strcmp(optarg, "svg") && strcmp(optarg, "pdf"))
-                return cli_usage_error("report", "--plot-format: '%s' is not png, svg or pdf",
-                                       optarg);
-            a->fig_ext = optarg;
-            break;
         case OPT_BASELINE:
-            if (!*optarg)
-                return cli_usage_error("report", "--baseline needs a variant name");
-            a->opts.baseline = optarg;
-            break;
         case OPT_PAIRS:
-            if (strcmp(optarg, "all") && strcmp(optarg, "baseline"))
-                return cli_usage_error("report", "--pairs: '%s' is not all or baseline", optarg);
-            a->opts.pairs_all = !strcmp(optarg, "all");
-            break;
         case OPT_TRANSPOSE:
-            a->opts.transpose = true;
+        case OPT_FULL:
+        case OPT_SECTIONS:
+            if ((rc = parse_output(c, optarg, a)) >= 0)
+                return rc;
             break;
         case 'h':
             fputs(usage_text, stdout);

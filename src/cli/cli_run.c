@@ -11,9 +11,9 @@
 #include "cli/cli_run.h"
 #include "proto/auth.h"
 #include "proto/loopback.h"
-#include "report/run_json.h"
-#include "report/run_plot.h"
-#include "report/run_text.h"
+#include "runout/run_json.h"
+#include "runout/run_plot.h"
+#include "runout/run_text.h"
 #include "store/store.h"
 
 static const char run_usage[] =

@@ -19,8 +19,8 @@
 #include "cli/cli_plot.h"
 #include "cli/cli_stats_sets.h"
 #include "input/input.h"
-#include "report/stats_report.h"
-#include "report/stats_report_plot.h"
+#include "statsreport/stats_report.h"
+#include "statsreport/stats_report_plot.h"
 #include "stats/opts.h"
 
 static const char usage_text[] =

@@ -38,7 +38,18 @@ check "not a database" 2 "" "$netab" report --db "$tmp/junk.db" 1
 
 check "regression: text, exit 1" 1 "REGRESSION" "$netab" report --db "$reg" "$id"
 check "regression: verdict shown" 1 "regressed" "$netab" report --db "$reg" "$id"
-check "env difference shown" 1 '/kernel: "6.1" -> "6.1-p"' "$netab" report --db "$reg" "$id"
+check "env difference shown (--full)" 1 '/kernel: "6.1" -> "6.1-p"' \
+    "$netab" report --db "$reg" --full "$id"
+check "env difference counted by default" 1 "Environment: 1 difference from base" \
+    "$netab" report --db "$reg" "$id"
+check "--sections environment" 1 '/kernel: "6.1" -> "6.1-p"' \
+    "$netab" report --db "$reg" --sections environment "$id"
+check "--sections unknown" 2 "--sections: no section 'bogus' (sections: headline," \
+    "$netab" report --db "$reg" --sections headline,bogus "$id"
+check "--full and --sections" 2 "give --full or --sections once" \
+    "$netab" report --db "$reg" --full --sections headline "$id"
+check "default starts with the headline" 1 "cell       variant  recv Mbit/s" \
+    "$netab" report --db "$reg" "$id"
 check "no regression: exit 0" 0 "No deciding-metric comparison regressed" \
     "$netab" report --db "$same" "$id2"
 check "NETAB_DB is the default" 0 "fixture" env NETAB_DB="$same" "$netab" report "$id2"
@@ -50,7 +61,7 @@ check "metric choice decides" 0 "" "$netab" report --db "$reg" --metric cpu_loca
 check "--baseline flips the comparison" 0 "Variants: patched (baseline), base" \
     "$netab" report --db "$reg" --baseline patched "$id"
 check "--baseline: base improved" 0 "Changes against patched:" \
-    "$netab" report --db "$reg" --baseline patched "$id"
+    "$netab" report --db "$reg" --baseline patched --full "$id"
 check "--baseline unknown" 2 "no variant 'nope' (variants: base, patched)" \
     "$netab" report --db "$reg" --baseline nope "$id"
 check "--baseline empty" 2 "--baseline needs a variant name" \
@@ -58,9 +69,9 @@ check "--baseline empty" 2 "--baseline needs a variant name" \
 check "--pairs bad" 2 "--pairs: 'some' is not all or baseline" \
     "$netab" report --db "$reg" --pairs some "$id"
 check "--pairs all, two variants" 1 "One pair: no correction is needed." \
-    "$netab" report --db "$reg" --pairs all "$id"
-check "--transpose: cells as rows" 1 "cell       " "$netab" report --db "$reg" --transpose "$id"
-run_netab "$netab" report --db "$reg" --transpose "$id"
+    "$netab" report --db "$reg" --pairs all --sections pairs "$id"
+check "--transpose: cells as rows" 1 "cell       " "$netab" report --db "$reg" --transpose --full "$id"
+run_netab "$netab" report --db "$reg" --transpose --sections tables "$id"
 if expect_rc "--transpose text" 1; then
     rows=$(awk '/^Receive throughput/ {t = 1; next} t && /^$/ {exit} t' "$nb_out" | awk '{print $1}')
     if [ "$rows" = "$(printf 'cell\nstreams=1\nstreams=4')" ]; then
@@ -71,10 +82,12 @@ if expect_rc "--transpose text" 1; then
 fi
 
 # Text never passes 72 columns; warm-ups (100x values) and the failed run are excluded.
-run_netab "$netab" report --db "$reg" "$id"
-expect_rc "text report for the column check" 1
-long=$(awk 'length($0) > 72' "$nb_out")
-if [ -n "$long" ]; then fail "lines over 72 columns:"; echo "$long"; else pass "72 columns"; fi
+for how in --full --sections=headline,verdict ""; do
+    run_netab "$netab" report --db "$reg" $how "$id"
+    expect_rc "text report $how for the column check" 1
+    long=$(awk 'length($0) > 72' "$nb_out")
+    if [ -n "$long" ]; then fail "$how: lines over 72 columns:"; echo "$long"; else pass "72 columns $how"; fi
+done
 run_netab "$netab" report --db "$reg" --format json "$id"
 if expect_rc "json report" 1; then
     python3 -c '
@@ -100,7 +113,7 @@ ident=$tmp/identity.db
 run_netab "$fixture" "$ident" identity
 expect_rc "report_fixture identity" 0 || exit 1
 id3=$(cat "$nb_out")
-run_netab "$netab" report --db "$ident" "$id3"
+run_netab "$netab" report --db "$ident" --full "$id3"
 if expect_rc "identity report" 0; then
     # The text wraps at 72 columns; the sentence is checked with its lines joined.
     python3 -c '

@@ -17,8 +17,9 @@ A second, real experiment (3 variants x streams 1, 2; short loopback runs)
 reported with --pairs all: in Chromium's DOM the pairs table has the three
 pairs of each cell with the Bonferroni level stated, and each 2x2 design's
 main effects and interaction show the numbers of `--format json` of the same
-report; with --transpose --baseline b the medians tables have the cells as
-rows and the headings name b as the baseline.
+report; with --transpose --baseline b the means tables have the cells as
+rows and the headings name b as the baseline. The summary and the headline
+table come before the figures.
 """
 
 import glob
@@ -219,29 +220,32 @@ def body(netab):
         check_eq(page.figures[2].get("data-points"), "10", "run order: 10 runs with warm-ups")
         check_eq(page.svgs, 4, "one inline SVG per figure")
         check(all(lbl for lbl in page.labels), "every figure has a text alternative")
-        for sec in ("summary", "figures", "tables", "changes", "values", "environment",
-                    "warnings", "reproduce"):
+        for sec in ("summary", "headline", "figures", "tables", "changes", "values",
+                    "environment", "warnings", "reproduce"):
             check(sec in page.ids, f"section {sec}")
-        check(page.tables >= 5, "tables: medians, changes, sorted values", page.tables)
+        check(text.index('id="headline"') < text.index('id="figures"'),
+              "the headline table comes before the figures")
+        check(page.tables >= 6, "tables: headline, means, changes, sorted values", page.tables)
         check("netab run" in text and "--format html" in text, "the commands to reproduce")
         log(f"ok: report.html is self-contained: {len(text)} bytes, {len(page.figures)} "
             f"figures, {page.tables} tables")
 
+        # Tall enough for the figures, which follow the tables.
         shot = os.path.join(d, "shot.png")
-        r = chromium(["--hide-scrollbars", f"--screenshot={shot}", "--window-size=1000,2600",
+        r = chromium(["--hide-scrollbars", f"--screenshot={shot}", "--window-size=1000,4600",
                       "file://" + report], d)
         check_eq(r.returncode, 0, "chromium --screenshot\n" + r.describe())
         check_eq(console_messages(r.stderr), [], "no console messages while rendering")
-        w, h, inked, blue, verm = check_screenshot(shot, 1000, 2600, "desktop", 100)
+        w, h, inked, blue, verm = check_screenshot(shot, 1000, 4600, "desktop", 100)
         log(f"ok: screenshot {w}x{h}: {inked} inked pixels, {blue} blue and {verm} vermillion "
             f"point pixels, {os.path.getsize(shot)} bytes")
 
         phone = os.path.join(d, "phone.png")
-        r = chromium(["--hide-scrollbars", f"--screenshot={phone}", "--window-size=390,1800",
+        r = chromium(["--hide-scrollbars", f"--screenshot={phone}", "--window-size=390,8000",
                       "file://" + report], d)
         check_eq(r.returncode, 0, "chromium --screenshot at phone width\n" + r.describe())
         check_eq(console_messages(r.stderr), [], "no console messages at phone width")
-        check_screenshot(phone, 390, 1800, "phone", 30)
+        check_screenshot(phone, 390, 8000, "phone", 30)
         log("ok: readable at phone width (390 px): the figures scale down")
 
         r = chromium(["--dump-dom", "file://" + report], d)
@@ -348,16 +352,16 @@ def test_pairs_effects(netab, d):
     check_pairs(t, doc)
     check_effects(t, doc, "a", ["b", "c"])
     check("Changes against the baseline, a" in t.h2, "the baseline named", t.h2)
-    med = t.of_class("medians")
+    med = t.of_class("means")
     check(med and med[0]["rows"][0][1] == ["variant", "streams=1", "streams=2"],
-          "medians: variants as rows by default", med[:1])
+          "means: variants as rows by default", med[:1])
 
     extra = ["--transpose", "--baseline", "b"]
     text = run_cmd(rep + extra + ["--format", "html"], expect_rc=(0, 1)).stdout
     doc = run_cmd(rep + extra + ["--format", "json"], expect_rc=(0, 1)).doc
     t = dom_tables(text, d, "transposed.html")
-    med = t.of_class("medians")
-    check(med, "medians tables", t.tables)
+    med = t.of_class("means")
+    check(med, "means tables", t.tables)
     for tab in med:
         check_eq([cells for _, cells in tab["rows"]][0], ["cell", "b", "a", "c"],
                  "--transpose: the variants as columns, the baseline b first")

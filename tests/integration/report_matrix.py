@@ -21,6 +21,7 @@ compare --baseline` reorders the variants and refuses an unknown name.
 
 import math
 import os
+import re
 import shutil
 import sqlite3
 import tempfile
@@ -68,7 +69,9 @@ NAMES = ["test=tcp_stream,streams=1", "test=tcp_stream,streams=2",
 
 
 def report(netab, db, *args, expect_rc=(0, 1)):
-    return run_cmd([netab, "report", "--db", db, *args, "1"], expect_rc=expect_rc)
+    """The report; in text the whole one (--full), whose tables these checks read."""
+    full = [] if "--format" in args else ["--full"]
+    return run_cmd([netab, "report", "--db", db, *args, *full, "1"], expect_rc=expect_rc)
 
 
 def tables(text):
@@ -228,6 +231,18 @@ def test_compare_baseline(netab):
     log("ok: compare --baseline")
 
 
+def check_no_nan(netab, db):
+    """Real runs (CPU near 0 or 100, loss 0) in every format: no "nan" or "inf" anywhere."""
+    for args in ([], ["--full"], ["--pairs", "all", "--full"], ["--format", "markdown"],
+                 ["--format", "csv"], ["--format", "json"], ["--format", "html"]):
+        text = run_cmd([netab, "report", "--db", db, *args, "1"], expect_rc=(0, 1)).stdout
+        # The SVG figures draw their text as glyphs; their ids are no shown text.
+        text = re.sub(r"<svg.*?</svg>", "", text, flags=re.S)
+        bad = re.findall(r"\b(nan|inf|infinity)\b", text, re.I)
+        check(not bad, f"{os.path.basename(db)} {' '.join(args) or 'text'}: no nan or inf", bad[:5])
+    log(f"ok: {os.path.basename(db)}: no nan or inf in any format")
+
+
 def body(netab):
     d = tempfile.mkdtemp(prefix="netab-report-matrix-")
     try:
@@ -241,6 +256,8 @@ def body(netab):
         test_effects(netab, os.path.join(d, "matrix.db"))
         test_pairs(netab, os.path.join(d, "three.db"))
         test_compare_baseline(netab)
+        for name in ("matrix", "three"):
+            check_no_nan(netab, os.path.join(d, name + ".db"))
     finally:
         shutil.rmtree(d, ignore_errors=True)
 

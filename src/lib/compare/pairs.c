@@ -8,7 +8,7 @@
 #include <stdlib.h>
 
 #include "compare/result.h"
-#include "report/pairs.h"
+#include "statsreport/pairs.h"
 
 void compare_pairs_correct(struct compare_result *res)
 {

@@ -11,7 +11,7 @@
 #include <stddef.h>
 
 #include "compare/compare.h"
-#include "report/stats_report.h"
+#include "statsreport/stats_report.h"
 #include "stats/opts.h"
 #include "stats/verdict.h"
 

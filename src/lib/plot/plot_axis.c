@@ -16,6 +16,7 @@ static double nice_step(double range)
 void plot_scale_fit(struct plot_scale *s, const double *v, size_t n, bool log, bool zero)
 {
     double lo = INFINITY, hi = -INFINITY;
+    s->broken = false;
     for (size_t i = 0; i < n; i++) {
         if (!isfinite(v[i]) || (log && v[i] <= 0))
             continue;
@@ -50,6 +51,19 @@ void plot_scale_fit(struct plot_scale *s, const double *v, size_t n, bool log, b
     double step = nice_step(hi - lo);
     s->lo = floor(lo / step) * step;
     s->hi = ceil(hi / step) * step;
+}
+
+void plot_scale_fit_data(struct plot_scale *s, const double *v, size_t n)
+{
+    double lo = INFINITY, hi = -INFINITY;
+    for (size_t i = 0; i < n; i++)
+        if (isfinite(v[i])) {
+            lo = fmin(lo, v[i]);
+            hi = fmax(hi, v[i]);
+        }
+    bool near = !(lo <= hi) || (lo <= 0 && hi >= 0) || fmin(fabs(lo), fabs(hi)) <= hi - lo;
+    plot_scale_fit(s, v, n, false, near);
+    s->broken = !near && (s->lo > 0 || s->hi < 0);
 }
 
 double plot_scale_map(const struct plot_scale *s, double v)
@@ -133,6 +147,23 @@ void plot_title(cairo_t *cr, double w, const char *title)
     plot_text(cr, w / 2, 10, title, 15, 0.5, 0, 0);
 }
 
+/* The break mark of an axis that leaves zero out: a gap in the axis line crossed by two slashes. */
+static void axis_break(cairo_t *cr, double x, double y)
+{
+    cairo_save(cr);
+    cairo_set_source_rgb(cr, 1, 1, 1);
+    cairo_rectangle(cr, x - 6, y - 3, 12, 6);
+    cairo_fill(cr);
+    cairo_set_source_rgb(cr, 0, 0, 0);
+    cairo_set_line_width(cr, 1.2);
+    for (int k = -1; k <= 1; k += 2) {
+        cairo_move_to(cr, x - 6, y + 3 * k + 2);
+        cairo_line_to(cr, x + 6, y + 3 * k - 2);
+    }
+    cairo_stroke(cr);
+    cairo_restore(cr);
+}
+
 void plot_axis_y(cairo_t *cr, const struct plot_scale *s, const struct plot_frame *f,
                  const char *label)
 {
@@ -152,6 +183,8 @@ void plot_axis_y(cairo_t *cr, const struct plot_scale *s, const struct plot_fram
     cairo_set_source_rgb(cr, 0, 0, 0);
     cairo_rectangle(cr, f->x0, f->y0, f->x1 - f->x0, f->y1 - f->y0);
     cairo_stroke(cr);
+    if (s->broken)
+        axis_break(cr, f->x0, s->p0 < s->p1 ? f->y0 + 12 : f->y1 - 12);
     plot_text(cr, 16, (f->y0 + f->y1) / 2, label, 12, 0.5, 0.5, -M_PI / 2);
 }
 

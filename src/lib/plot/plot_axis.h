@@ -14,6 +14,7 @@ struct plot_scale {
     double lo, hi;
     bool log; /* log10 mapping; lo > 0 */
     double p0, p1;
+    bool broken; /* a value axis that leaves zero out: its axis draws a break mark */
 };
 
 /* Where a figure draws its data, inside the margins for title and axes. */
@@ -28,6 +29,14 @@ struct plot_frame {
  * widened so that the mapping is always defined.
  */
 void plot_scale_fit(struct plot_scale *s, const double *v, size_t n, bool log, bool zero);
+
+/*
+ * A linear value axis scaled to the data: zero is included only when it is
+ * near, no farther from the data than the data's own spread (1.0 and 2.0
+ * start at 0; 948 and 957 do not, or they would look equal). A scale that
+ * leaves zero out is marked broken, and plot_axis_y() draws the break.
+ */
+void plot_scale_fit_data(struct plot_scale *s, const double *v, size_t n);
 
 /* The pixel of value v. */
 double plot_scale_map(const struct plot_scale *s, double v);

@@ -40,7 +40,10 @@ static void fit_dist(struct plot_scale *s, const struct plot_dist *d)
             all[m++] = d->sets[k].sum->mean_ci_high;
         }
     }
-    plot_scale_fit(s, all, m, d->log, !d->log);
+    if (d->log)
+        plot_scale_fit(s, all, m, true, false);
+    else
+        plot_scale_fit_data(s, all, m);
     free(all);
 }
 
@@ -147,7 +150,7 @@ void plot_draw_runorder(cairo_t *cr, double w, double h, const void *arg)
         warmups |= ro->points[i].warmup;
     }
     plot_scale_fit(&sx, xs, xs && ys ? ro->n : 0, false, false);
-    plot_scale_fit(&sy, ys, xs && ys ? ro->n : 0, false, true);
+    plot_scale_fit_data(&sy, ys, xs && ys ? ro->n : 0);
     free(xs);
     free(ys);
     plot_title(cr, w, ro->title);

@@ -71,6 +71,14 @@ struct plot_forest {
 };
 void plot_draw_forest(cairo_t *cr, double w, double h, const void *forest);
 
+/*
+ * The verdict text the forest draws beside row r, into buf (len bytes):
+ * "regressed -9%", "not compared", or where the ratio is undefined (the
+ * baseline reaches zero) the verdict and why there is no percentage, never
+ * "+nan%". Returns buf or a static string.
+ */
+const char *plot_forest_row_text(const struct plot_forest_row *r, char *buf, size_t len);
+
 struct plot_heatmap {
     const char *title;
     const char *const *rows, *const *cols; /* variants, matrix cells */

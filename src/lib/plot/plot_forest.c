@@ -23,6 +23,17 @@ static void verdict_colour(cairo_t *cr, enum stats_verdict_kind k)
     cairo_set_source_rgb(cr, rgb[0], rgb[1], rgb[2]);
 }
 
+const char *plot_forest_row_text(const struct plot_forest_row *r, char *buf, size_t len)
+{
+    if (!r->has)
+        return "not compared";
+    if (!isfinite(r->rel))
+        snprintf(buf, len, "%s (no ratio: baseline reaches 0)", stats_verdict_name(r->verdict));
+    else
+        snprintf(buf, len, "%s %+.3g%%", stats_verdict_name(r->verdict), 100 * r->rel);
+    return buf;
+}
+
 /* The widest of the rows' labels at size pt. */
 static double widest(cairo_t *cr, const struct plot_forest *fo, double size, bool verdicts)
 {
@@ -30,9 +41,10 @@ static double widest(cairo_t *cr, const struct plot_forest *fo, double size, boo
     cairo_set_font_size(cr, size);
     for (size_t i = 0; i < fo->n; i++) {
         cairo_text_extents_t te;
-        const char *s =
-            verdicts ? (fo->rows[i].has ? stats_verdict_name(fo->rows[i].verdict) : "not compared")
-                     : fo->rows[i].label;
+        char buf[96];
+        const char *s = fo->rows[i].label;
+        if (verdicts)
+            s = plot_forest_row_text(&fo->rows[i], buf, sizeof(buf));
         cairo_text_extents(cr, s, &te);
         wmax = fmax(wmax, te.x_advance);
     }
@@ -62,9 +74,13 @@ static void fit_forest(struct plot_scale *s, const struct plot_forest *fo)
 static void draw_row(cairo_t *cr, const struct plot_scale *s, const struct plot_forest_row *r,
                      double y, double xv)
 {
-    if (!r->has) {
-        cairo_set_source_rgb(cr, 0.45, 0.45, 0.45);
-        plot_text(cr, xv, y, "not compared", 11, 0, 0.5, 0);
+    char buf[96];
+    if (!r->has || !isfinite(r->rel)) {
+        if (r->has)
+            verdict_colour(cr, r->verdict);
+        else
+            cairo_set_source_rgb(cr, 0.45, 0.45, 0.45);
+        plot_text(cr, xv, y, plot_forest_row_text(r, buf, sizeof(buf)), 11, 0, 0.5, 0);
         return;
     }
     verdict_colour(cr, r->verdict);
@@ -81,9 +97,7 @@ static void draw_row(cairo_t *cr, const struct plot_scale *s, const struct plot_
     cairo_line_to(cr, x - 6, y);
     cairo_close_path(cr);
     cairo_fill(cr);
-    char buf[96];
-    snprintf(buf, sizeof(buf), "%s %+.3g%%", stats_verdict_name(r->verdict), 100 * r->rel);
-    plot_text(cr, xv, y, buf, 11, 0, 0.5, 0);
+    plot_text(cr, xv, y, plot_forest_row_text(r, buf, sizeof(buf)), 11, 0, 0.5, 0);
 }
 
 void plot_draw_forest(cairo_t *cr, double w, double h, const void *arg)

@@ -18,13 +18,15 @@ check() {
         status=1
     fi
 }
-check bisect bisect compare campaign store stats report util
+check bisect bisect compare campaign store stats statsreport util
 check history history compare store util
-check compare compare campaign experiment store runspec report stats input metric util
+check compare compare campaign experiment store runspec statsreport stats input metric util
 check campaign campaign experiment store envcap runspec proto util
 check experiment experiment runspec engine metric util
 check runspec runspec engine proto util
-check report report stats store envcap engine plot input metric util
+check creport creport statsreport stats store envcap plot input metric profdiff util
+check statsreport statsreport stats plot util
+check runout runout engine plot metric util
 check plot plot stats util
 check proto proto engine measure util
 check engine engine measure util

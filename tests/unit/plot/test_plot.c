@@ -295,6 +295,41 @@ static void test_scale(void **state)
     assert_string_equal(buf, "0.5");
 }
 
+/* Value axes scaled to the data: zero only when near, and a break marked when left out. */
+static void test_scale_data(void **state)
+{
+    (void)state;
+    struct plot_scale s = {.p0 = 0, .p1 = 100};
+    double close[] = {948, 957};
+    plot_scale_fit_data(&s, close, 2);
+    ASSERT_GE(s.lo, 940);
+    ASSERT_LE(s.hi, 960);
+    assert_true(s.broken);
+    double spread[] = {1.02, 2.05};
+    plot_scale_fit_data(&s, spread, 2);
+    assert_true(s.lo == 0 && !s.broken);
+    double negative[] = {-957, -948};
+    plot_scale_fit_data(&s, negative, 2);
+    ASSERT_LE(s.hi, -940);
+    assert_true(s.broken);
+    plot_scale_fit(&s, close, 2, false, true);
+    assert_true(s.lo == 0 && !s.broken);
+}
+
+/* A forest row whose ratio is undefined says why instead of "+nan%". */
+static void test_forest_row_text(void **state)
+{
+    (void)state;
+    char buf[96];
+    struct plot_forest_row r = {"b: CPU", true, NAN, NAN, NAN, STATS_WITHIN_NOISE};
+    assert_string_equal(plot_forest_row_text(&r, buf, sizeof(buf)),
+                        "within noise (no ratio: baseline reaches 0)");
+    r = (struct plot_forest_row){"b", true, -0.0912, -0.11, -0.07, STATS_REGRESSED};
+    assert_string_equal(plot_forest_row_text(&r, buf, sizeof(buf)), "regressed -9.12%");
+    r.has = false;
+    assert_string_equal(plot_forest_row_text(&r, buf, sizeof(buf)), "not compared");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -306,6 +341,8 @@ int main(void)
         cmocka_unit_test(test_timeline),
         cmocka_unit_test(test_forest_heatmap_stack),
         cmocka_unit_test(test_scale),
+        cmocka_unit_test(test_scale_data),
+        cmocka_unit_test(test_forest_row_text),
     };
     int failed = cmocka_run_group_tests(tests, setup, teardown);
     plot_shutdown(); /* fontconfig's caches, for LeakSanitizer */

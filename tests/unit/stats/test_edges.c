@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "reference/edge_reference.h"
-#include "report/stats_report.h"
+#include "statsreport/stats_report.h"
 #include "stats/bootstrap.h"
 #include "stats/verdict.h"
 

@@ -1,0 +1,507 @@
+/*
+ * Building an experiment's matrix report from the results store: which runs
+ * count, in which variant and cell, their medians and the comparisons with
+ * the baseline. Printing is in campaign_report_text.c and _data.c.
+ */
+#include "creport/campaign_report.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "envcap/envcap.h"
+#include "metric/spec.h"
+#include "creport/campaign_report_counters.h"
+#include "creport/campaign_report_identity.h"
+#include "creport/campaign_report_metric.h"
+#include "creport/campaign_report_model.h"
+#include "creport/campaign_report_effects.h"
+#include "creport/campaign_report_matrix.h"
+#include "creport/campaign_report_pairs.h"
+#include "creport/campaign_report_place.h"
+#include "statsreport/stats_report.h"
+#include "stats/warnings.h"
+
+/* Without --metric, the first of these that a cell shows decides its verdict. */
+static const char *const default_deciders[] = {"throughput", "transactions", "connections"};
+
+const struct creport_metric *creport_metric_named(const struct creport *r, const char *name)
+{
+    size_t k = name ? creport_metric_index(r->metrics, r->nmetrics, name) : r->nmetrics;
+    return k < r->nmetrics ? &r->metrics[k] : NULL;
+}
+
+void creport_opts_default(struct creport_opts *o)
+{
+    memset(o, 0, sizeof(*o));
+    o->confidence = 0.95;
+    o->noise = 0.01;
+}
+
+unsigned creport_test_kind(const char *t)
+{
+    return metric_kind_of(t);
+}
+
+void creport_free(struct creport *r)
+{
+    if (!r)
+        return;
+    if (r->entries)
+        for (size_t i = 0; i < r->nvariants * r->ncells * r->nmetrics; i++) {
+            free(r->entries[i].values);
+            free(r->entries[i].sorted);
+        }
+    free(r->entries);
+    creport_metrics_free(r->metrics, r->nmetrics);
+    for (size_t v = 0; r->variants && v < r->nvariants; v++)
+        free(r->variants[v]);
+    free(r->variants);
+    creport_matrix_free(r);
+    for (size_t c = 0; r->cells && c < r->ncells; c++) {
+        free(r->cells[c].name);
+        free(r->cells[c].test);
+    }
+    free(r->cells);
+    free(r->metric_selected);
+    free(r->order);
+    free(r->n_measured);
+    free(r->name);
+    free(r->status);
+    json_decref(r->env_diffs);
+    json_decref(r->counter_diffs);
+    json_decref(r->env_warnings);
+    json_decref(r->stats_warnings);
+    json_decref(r->pairs);
+    json_decref(r->effects);
+    json_decref(r->warning_summary);
+    json_decref(r->counters_notable);
+    for (size_t v = 0; r->layouts && v < r->nvariants; v++)
+        free(r->layouts[v]);
+    free(r->layouts);
+    json_decref(r->layout);
+    for (size_t i = 0; r->runlist && i < r->nrunlist; i++)
+        free(r->runlist[i].values);
+    free(r->runlist);
+    for (size_t v = 0; r->commands && v < r->nvariants; v++)
+        free(r->commands[v]);
+    free(r->commands);
+    free(r);
+}
+
+/* Appends a copy of name to *list unless present. Returns its index, or -1 when out of memory. */
+static long add_name(char ***list, size_t *n, const char *name)
+{
+    long i = creport_find_name(*list, *n, name);
+    if (i >= 0)
+        return i;
+    char **p = realloc(*list, (*n + 1) * sizeof(**list));
+    if (!p)
+        return -1;
+    *list = p;
+    if (!(p[*n] = strdup(name)))
+        return -1;
+    return (long)(*n)++;
+}
+
+/* Variants: the spec's order, then any others in plan order; --baseline first. */
+static int collect_variants(struct creport *r, json_t *spec, const struct store_plan_row *plan,
+                            size_t nplan, char *err, size_t errlen)
+{
+    size_t nspec = spec_variant_count(spec);
+    int e = 0;
+    for (size_t i = 0; !e && i < nspec; i++) {
+        const char *name = spec_variant_name(spec, i);
+        if (name && add_name(&r->variants, &r->nvariants, name) < 0)
+            e = -ENOMEM;
+    }
+    for (size_t i = 0; !e && i < nplan; i++)
+        if (plan[i].variant && add_name(&r->variants, &r->nvariants, plan[i].variant) < 0)
+            e = -ENOMEM;
+    if (!e && r->opts.baseline)
+        e = creport_move_baseline(r, r->opts.baseline, err, errlen);
+    if (!e && !(r->layouts = calloc(r->nvariants ? r->nvariants : 1, sizeof(*r->layouts))))
+        e = -ENOMEM;
+    for (size_t i = 0; i < nspec; i++) {
+        const char *name = spec_variant_name(spec, i);
+        const char *layout = spec_variant_layout(spec, i);
+        long v = name && layout && !e ? creport_find_name(r->variants, r->nvariants, name) : -1;
+        if (v >= 0 && !r->layouts[v] && !(r->layouts[v] = strdup(layout)))
+            e = -ENOMEM;
+    }
+    return e;
+}
+
+/*
+ * The environment warnings of all runs, aggregated (env_warnings_summary()):
+ * one line per kind with how many runs it concerned, never one per
+ * competing process per run. Returns 0 or -ENOMEM.
+ */
+static int collect_env_warnings(struct creport *r, const struct store_run *runs, size_t nruns)
+{
+    json_t **envs = calloc(nruns ? nruns : 1, sizeof(*envs));
+    if (!envs)
+        return -ENOMEM;
+    for (size_t k = 0; k < nruns; k++)
+        envs[k] = runs[k].env_json ? json_loads(runs[k].env_json, 0, NULL) : NULL;
+    json_t *w = env_warnings_summary((const json_t *const *)envs, nruns);
+    for (size_t k = 0; k < nruns; k++)
+        json_decref(envs[k]);
+    free(envs);
+    if (!w)
+        return -ENOMEM;
+    json_decref(r->env_warnings);
+    r->env_warnings = w;
+    return 0;
+}
+
+/*
+ * order: blocked (docs/experiment.md) runs each variant's runs together:
+ * whatever drifts over time (temperature, other load) then differs between
+ * the variants too, which the report must say. Returns 0 or -ENOMEM.
+ */
+static int warn_blocked_order(struct creport *r, json_t *spec)
+{
+    bool blocked = spec_order_blocked(spec);
+    if (!blocked)
+        return 0;
+    return json_array_append_new(r->env_warnings,
+                                 json_string("order: blocked: each variant's runs came together, "
+                                             "so drift over time is confounded with the variant"))
+               ? -ENOMEM
+               : 0;
+}
+
+static int select_metrics(struct creport *r, const struct creport_opts *o, char *err, size_t errlen)
+{
+    int e = creport_metrics_build(o->metrics, o->nmetrics, &r->metrics, &r->nmetrics, err, errlen);
+    if (e)
+        return e;
+    r->metric_selected = calloc(r->nmetrics, sizeof(bool));
+    r->order = calloc(r->nmetrics, sizeof(size_t));
+    if (!r->metric_selected || !r->order)
+        return -ENOMEM;
+    if (!o->nmetrics) {
+        for (size_t m = 0; m < r->nmetrics; m++) {
+            /* Read for the CPU cost decision (campaign_report_cpu.h), shown when named. */
+            const struct metric *t = metric_find(r->metrics[m].name);
+            if (t && (t->flags & METRIC_POLLUTION))
+                continue;
+            r->metric_selected[m] = true;
+            r->order[r->norder++] = m;
+        }
+        return 0;
+    }
+    for (size_t i = 0; i < o->nmetrics; i++) {
+        size_t m = creport_metric_index(r->metrics, r->nmetrics, o->metrics[i]);
+        if (!r->metric_selected[m]) {
+            r->metric_selected[m] = true;
+            r->order[r->norder++] = m;
+        }
+    }
+    return 0;
+}
+
+static int fill_values(struct creport *r, const struct creport_placed *p, size_t n)
+{
+    size_t nvc = r->nvariants * r->ncells;
+    r->n_measured = calloc(nvc ? nvc : 1, sizeof(long));
+    size_t ne = nvc * r->nmetrics;
+    r->entries = calloc(ne ? ne : 1, sizeof(*r->entries));
+    if (!r->n_measured || !r->entries)
+        return -ENOMEM;
+    for (size_t k = 0; k < n; k++)
+        r->n_measured[p[k].v * r->ncells + p[k].c]++;
+    for (size_t v = 0; v < r->nvariants; v++)
+        for (size_t c = 0; c < r->ncells; c++)
+            for (size_t m = 0; m < r->nmetrics; m++) {
+                long cap = r->n_measured[v * r->ncells + c];
+                struct creport_entry *en = creport_at(r, v, c, m);
+                en->median = en->mean = NAN;
+                if (!(en->values = malloc((size_t)(cap ? cap : 1) * sizeof(double))))
+                    return -ENOMEM;
+            }
+    /* Runs are in id order, so values end up in run order, as the drift check needs. */
+    for (size_t k = 0; k < n; k++)
+        for (size_t m = 0; m < r->nmetrics; m++) {
+            double x = r->runlist[p[k].listed].values[m]; /* read once, by creport_place_runs() */
+            struct creport_entry *en = creport_at(r, p[k].v, p[k].c, m);
+            if (isfinite(x))
+                en->values[en->n++] = x;
+        }
+    for (size_t c = 0; c < r->ncells; c++)
+        for (size_t m = 0; m < r->nmetrics; m++) {
+            bool any = false;
+            for (size_t v = 0; v < r->nvariants; v++)
+                any |= creport_at(r, v, c, m)->n > 0;
+            bool shown =
+                any && r->metric_selected[m] && (r->metrics[m].tests & r->cells[c].test_kind);
+            for (size_t v = 0; v < r->nvariants; v++)
+                creport_at(r, v, c, m)->shown = shown;
+        }
+    return 0;
+}
+
+static void choose_deciders(struct creport *r, const struct creport_opts *o)
+{
+    for (size_t c = 0; c < r->ncells; c++) {
+        struct creport_cell *cell = &r->cells[c];
+        if (o->nmetrics) {
+            for (size_t i = 0; i < r->norder && cell->decide < 0; i++)
+                if (creport_at(r, 0, c, r->order[i])->shown)
+                    cell->decide = (int)r->order[i];
+            continue;
+        }
+        for (size_t i = 0; i < sizeof(default_deciders) / sizeof(*default_deciders); i++) {
+            size_t m = creport_metric_index(r->metrics, r->nmetrics, default_deciders[i]);
+            if (cell->decide < 0 && m < r->nmetrics && creport_at(r, 0, c, m)->shown)
+                cell->decide = (int)m;
+        }
+    }
+}
+
+static int add_stats_warning(struct creport *r, size_t v, size_t c, size_t m, const char *kind,
+                             const char *message)
+{
+    json_t *w =
+        json_pack("{s:s, s:s, s:s, s:s, s:s}", "variant", r->variants[v], "cell", r->cells[c].name,
+                  "metric", r->metrics[m].name, "kind", kind, "message", message);
+    return w && !json_array_append_new(r->stats_warnings, w) ? 0 : -ENOMEM;
+}
+
+/* Counts comparison en of cell c, metric m into the verdict totals. */
+static void count_verdict(struct creport *r, size_t c, size_t m, const struct creport_entry *en)
+{
+    switch (en->cmp.verdict.kind) {
+    case STATS_IMPROVED:
+        r->n_improved++;
+        break;
+    case STATS_REGRESSED:
+        r->n_regressed++;
+        r->n_regressed_deciding += (int)m == r->cells[c].decide;
+        break;
+    case STATS_WITHIN_NOISE:
+        r->n_within++;
+        break;
+    case STATS_NO_DIFFERENCE:
+        r->n_unproven++;
+        break;
+    }
+}
+
+/*
+ * Copies what the statistics report sr says about variant v (> 0) of cell
+ * c, metric m into its entry: the comparison, or why there is none; for the
+ * deciding metric, a warning when too few runs resolve the noise floor.
+ */
+static int take_comparison(struct creport *r, const struct stats_report *sr, size_t v, size_t c,
+                           size_t m)
+{
+    const struct creport_entry *base = creport_at(r, 0, c, m);
+    struct creport_entry *en = creport_at(r, v, c, m);
+    if (!sr->cmps[v - 1].compared) {
+        size_t have = base->n < 2 ? base->n : en->n;
+        snprintf(en->why, sizeof(en->why), "%s has %zu value%s (2 are needed)",
+                 base->n < 2 ? "the baseline" : "this variant", have, have == 1 ? "" : "s");
+        r->n_nocmp++;
+        return 0;
+    }
+    en->cmp = sr->cmps[v - 1].c;
+    en->has_cmp = true;
+    count_verdict(r, c, m, en);
+    if ((int)m != r->cells[c].decide || en->cmp.runs_needed <= en->n ||
+        en->cmp.runs_needed <= base->n)
+        return 0;
+    char msg[STATS_WARNING_LEN];
+    if (en->cmp.runs_needed >= STATS_REPORT_RUNS_COUNTABLE)
+        snprintf(msg, sizeof(msg),
+                 "more than %zu runs per variant are needed to resolve a %g%% change (have %zu "
+                 "and %zu)",
+                 (size_t)STATS_REPORT_RUNS_COUNTABLE, r->opts.noise * 100, base->n, en->n);
+    else
+        snprintf(msg, sizeof(msg),
+                 "about %zu runs per variant are needed to resolve a %g%% change (have %zu and "
+                 "%zu)",
+                 en->cmp.runs_needed, r->opts.noise * 100, base->n, en->n);
+    return add_stats_warning(r, v, c, m, "underpowered", msg);
+}
+
+/*
+ * Cell c, metric m through the shared statistics report (report/stats_report.h),
+ * one set per variant: medians, each variant compared with the baseline where
+ * both have two values, and for the deciding metric the sets' warnings
+ * (outliers, drift, bimodality, too few runs).
+ */
+static int compare_cell_metric(struct creport *r, size_t c, size_t m, const struct stats_opts *so)
+{
+    struct stats_report sr;
+    int e = stats_report_init(&sr, r->nvariants, so);
+    for (size_t v = 0; v < r->nvariants && !e; v++) {
+        const struct creport_entry *en = creport_at(r, v, c, m);
+        e = stats_report_set_values(&sr, v, r->variants[v], "store", r->metrics[m].name, en->values,
+                                    en->n);
+    }
+    if (!e)
+        e = stats_report_analyse(&sr, NULL, 0);
+    /* Per variant its set's warnings, then its comparison's: the order the JSON lists them. */
+    bool deciding = (int)m == r->cells[c].decide;
+    for (size_t v = 0; v < r->nvariants && !e; v++) {
+        const struct stats_report_set *set = &sr.sets[v];
+        if (set->described) {
+            creport_at(r, v, c, m)->median = set->sum.median;
+            creport_at(r, v, c, m)->mean = set->sum.mean;
+            creport_at(r, v, c, m)->sum = set->sum;
+            creport_at(r, v, c, m)->has_sum = true;
+            for (size_t i = 0; deciding && i < set->nwarnings && !e; i++)
+                e = add_stats_warning(r, v, c, m, set->warnings[i].kind, set->warnings[i].message);
+        }
+        if (v && !e)
+            e = take_comparison(r, &sr, v, c, m);
+    }
+    stats_report_free(&sr);
+    return e;
+}
+
+/* Medians everywhere; comparisons with the baseline where both sides have two values. */
+static int compare_all(struct creport *r, const struct store_experiment *x)
+{
+    struct stats_opts so;
+    stats_opts_default(&so);
+    so.confidence = r->opts.confidence;
+    so.noise = r->opts.noise;
+    so.seed = x->seed;
+    for (size_t c = 0; c < r->ncells; c++)
+        for (size_t m = 0; m < r->nmetrics; m++) {
+            if (!creport_at(r, 0, c, m)->shown)
+                continue;
+            so.lower_is_better = r->metrics[m].lower_is_better;
+            int e = compare_cell_metric(r, c, m, &so);
+            if (e)
+                return e;
+        }
+    return 0;
+}
+
+/* env_diff of the first measured ok run of each variant against the baseline's. */
+static int env_differences(struct creport *r, const struct creport_placed *p, size_t n)
+{
+    json_t **env = calloc(r->nvariants ? r->nvariants : 1, sizeof(*env));
+    int64_t *ids = calloc(r->nvariants ? r->nvariants : 1, sizeof(*ids));
+    int e = env && ids ? 0 : -ENOMEM;
+    for (size_t k = 0; !e && k < n; k++)
+        if (!env[p[k].v] && p[k].run->env_json) {
+            env[p[k].v] = json_loads(p[k].run->env_json, 0, NULL);
+            ids[p[k].v] = p[k].run->id;
+        }
+    for (size_t v = 1; !e && v < r->nvariants; v++) {
+        if (!env || !env[0] || !env[v])
+            continue;
+        json_t *d = env_diff(env[0], env[v]);
+        json_t *o = d ? json_pack("{s:s, s:s, s:I, s:I, s:o}", "variant", r->variants[v], "against",
+                                  r->variants[0], "baseline_run", (json_int_t)ids[0], "run",
+                                  (json_int_t)ids[v], "differences", d)
+                      : NULL;
+        if (!o || json_array_append_new(r->env_diffs, o))
+            e = -ENOMEM;
+    }
+    for (size_t v = 0; env && v < r->nvariants; v++)
+        json_decref(env[v]);
+    free(env);
+    free(ids);
+    return e;
+}
+
+int creport_build(const struct store_experiment *x, const char *spec_json,
+                  const struct store_plan_row *plan, size_t nplan, const struct store_run *runs,
+                  size_t nruns, const struct creport_opts *o, struct creport **out, char *err,
+                  size_t errlen)
+{
+    struct creport *r = calloc(1, sizeof(*r));
+    struct creport_placed *p = NULL;
+    /* The spec parsed once for the variants, the cells and the order. */
+    json_t *spec = spec_json ? json_loads(spec_json, 0, NULL) : NULL;
+    size_t np = 0;
+    int e = -ENOMEM;
+    *out = NULL;
+    if (!r)
+        goto out;
+    r->id = x->id;
+    r->seed = x->seed;
+    r->opts = *o;
+    r->opts.metrics = NULL;
+    r->opts.nmetrics = 0;
+    r->runs.planned = (long)nplan;
+    r->name = strdup(x->name ? x->name : "");
+    r->status = strdup(x->status ? x->status : "");
+    r->env_diffs = json_array();
+    r->env_warnings = json_array();
+    r->stats_warnings = json_array();
+    if (!r->name || !r->status || !r->env_diffs || !r->env_warnings || !r->stats_warnings)
+        goto out;
+    if ((e = select_metrics(r, o, err, errlen)))
+        goto out;
+    if ((e = collect_variants(r, spec, plan, nplan, err, errlen)) ||
+        (e = creport_collect_cells(r, spec, plan, nplan)) ||
+        (e = creport_place_runs(r, plan, nplan, runs, nruns, &p, &np)) ||
+        (e = creport_find_tests(r, p, np)) || (e = fill_values(r, p, np)) ||
+        (e = creport_counter_diffs(r, plan, nplan, runs, nruns)))
+        goto out;
+    choose_deciders(r, o);
+    creport_pairs_correct(r);
+    e = collect_env_warnings(r, runs, nruns);
+    if (!e)
+        e = warn_blocked_order(r, spec);
+    if (!e)
+        e = compare_all(r, x);
+    if (!e)
+        e = creport_pairs(r, x->seed, err, errlen);
+    if (!e)
+        e = creport_effects(r);
+    if (!e)
+        e = env_differences(r, p, np);
+    if (!e)
+        e = creport_identity_notes(r, runs, nruns);
+    if (!e)
+        e = creport_model_finish(r);
+out:
+    free(p);
+    json_decref(spec);
+    if (e == -ENOMEM)
+        err_set(err, errlen, ENOMEM, "out of memory building the report");
+    if (e) {
+        creport_free(r);
+        return e;
+    }
+    *out = r;
+    return 0;
+}
+
+int creport_load(struct store *db, int64_t id, const struct creport_opts *o, struct creport **out,
+                 char *err, size_t errlen)
+{
+    struct store_experiment x;
+    char *spec = NULL;
+    struct store_plan_row *plan = NULL;
+    struct store_run *runs = NULL;
+    size_t nplan = 0, nruns = 0;
+    *out = NULL;
+    int e = store_experiment_get(db, id, &x, &spec, NULL, err, errlen);
+    if (e)
+        return e;
+    e = store_plan_list(db, id, &plan, &nplan, err, errlen);
+    if (!e)
+        e = store_run_list(db, id, true, &runs, &nruns, err, errlen);
+    if (!e)
+        e = creport_build(&x, spec, plan, nplan, runs, nruns, o, out, err, errlen);
+    store_run_list_free(runs, nruns);
+    store_plan_list_free(plan, nplan);
+    store_experiment_free(&x);
+    free(spec);
+    return e;
+}
+
+int creport_exit_status(const struct creport *r)
+{
+    return r->n_regressed_deciding ? 1 : 0;
+}

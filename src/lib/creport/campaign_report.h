@@ -1,0 +1,306 @@
+/*
+ * The matrix report of an experiment (`netab report ID`, docs/report.md):
+ * for every variant and matrix cell the median of each metric over the
+ * measured runs, and every variant compared with the baseline (the first
+ * variant) in each cell by the statistics module.
+ *
+ * Building a report reads the results store only (runs with status ok,
+ * warm-ups excluded through the plan); the statistics calls are pure. The
+ * printers write text (72 columns, for mailing lists), Markdown, CSV or JSON.
+ */
+#ifndef NETAB_CREPORT_CAMPAIGN_REPORT_H
+#define NETAB_CREPORT_CAMPAIGN_REPORT_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "stats/compare.h"
+#include "stats/opts.h"
+#include "metric/metric.h"
+#include "stats/summary.h"
+#include "store/store.h"
+#include "util/err.h"
+
+/* The widest line the text format writes. */
+#define CREPORT_TEXT_WIDTH 72
+
+/* The test kinds of metric/metric.h, under the names the report has always used. */
+enum creport_test {
+    CREPORT_TCP_STREAM = METRIC_TCP_STREAM,
+    CREPORT_UDP_STREAM = METRIC_UDP_STREAM,
+    CREPORT_RR = METRIC_RR,   /* tcp_rr, udp_rr */
+    CREPORT_CRR = METRIC_CRR, /* tcp_crr */
+    CREPORT_UNKNOWN = METRIC_UNKNOWN,
+};
+
+/*
+ * A metric of one report: a figure of metric/metric.h (METRIC_REPORT), or a
+ * dotted path the user named (campaign_report_metric.h), scaled for display.
+ */
+struct creport_metric {
+    const char *name;  /* --metric NAME; as in `netab compare --metric` where both have it */
+    const char *label; /* short label, e.g. "recv Mbit/s" */
+    const char *title; /* heading, e.g. "Receive throughput" */
+    const char *unit;  /* display unit: "Mbit/s", "%", "us/KiB", "us", "1/s" */
+    bool lower_is_better;
+    unsigned tests;     /* enum creport_test bits it is shown for */
+    double scale;       /* stored value * scale = displayed value */
+    const char *column; /* the store column holding it, or NULL: read path */
+    const char *path;   /* dotted path into the run's document */
+    bool owned;         /* name, label, title and path are the report's (a user's path) */
+};
+
+/*
+ * Sections of the text report, for --sections NAME,... (creport_section_parse());
+ * the default is the short report: the headline, the changes found, the
+ * code layout (when the experiment names layout files), the counter
+ * differences where a change was found, the warnings aggregated and the
+ * verdict. --full is every section in full.
+ */
+enum creport_section {
+    CREPORT_SEC_HEADLINE = 1 << 0,    /* the headline table */
+    CREPORT_SEC_CHANGES = 1 << 1,     /* deciding-metric changes that are not within noise */
+    CREPORT_SEC_TABLES = 1 << 2,      /* one table per metric */
+    CREPORT_SEC_DETAILS = 1 << 3,     /* every comparison with its interval and p */
+    CREPORT_SEC_PAIRS = 1 << 4,       /* --pairs all */
+    CREPORT_SEC_EFFECTS = 1 << 5,     /* 2x2 main effects and interactions */
+    CREPORT_SEC_VALUES = 1 << 6,      /* sorted values of the deciding metrics */
+    CREPORT_SEC_RUNS = 1 << 7,        /* run counts and the rules of the verdicts */
+    CREPORT_SEC_LAYOUT = 1 << 8,      /* code layout against the baseline */
+    CREPORT_SEC_ENVIRONMENT = 1 << 9, /* environment differences */
+    CREPORT_SEC_COUNTERS = 1 << 10,   /* counter differences */
+    CREPORT_SEC_WARNINGS = 1 << 11,   /* environment and statistics warnings */
+    CREPORT_SEC_VERDICT = 1 << 12,    /* verdict counts and the regression line */
+    CREPORT_SEC_CPU = 1 << 13,        /* CPU cost per cell, on the figure that is not polluted */
+    CREPORT_SEC_PROFILE = 1 << 14,    /* differential profiles of profiled runs */
+};
+#define CREPORT_SEC_ALL ((1u << 15) - 1)
+#define CREPORT_SEC_DEFAULT                                                                        \
+    (CREPORT_SEC_HEADLINE | CREPORT_SEC_CHANGES | CREPORT_SEC_CPU | CREPORT_SEC_PROFILE |          \
+     CREPORT_SEC_LAYOUT | CREPORT_SEC_COUNTERS | CREPORT_SEC_WARNINGS | CREPORT_SEC_VERDICT)
+
+/*
+ * "headline,changes" into *mask (enum creport_section bits). -EINVAL with a
+ * message listing the names for an unknown one.
+ */
+NB_MUST_CHECK int creport_section_parse(const char *list, unsigned *mask, char *err, size_t errlen);
+
+/* What to report. */
+struct creport_opts {
+    double confidence; /* e.g. 0.95 */
+    double noise;      /* fraction, e.g. 0.01 */
+    /* Metrics to show, by name, in this order; NULL/0 = all that apply to each cell's test. */
+    const char *const *metrics;
+    size_t nmetrics;
+    /* --baseline: the variant the others are compared with; NULL = the first one. */
+    const char *baseline;
+    bool transpose; /* --transpose: cells as rows, variants as columns (text, Markdown, HTML) */
+    bool pairs_all; /* --pairs all: also every pair of variants, Bonferroni-corrected */
+    /*
+     * Text sections to print (enum creport_section); 0: the short default,
+     * where counters are only those where a change was found and warnings
+     * are aggregated. Any other mask prints its sections in full.
+     */
+    unsigned sections;
+};
+
+/* Defaults: 95 % confidence, 1 % noise floor, all metrics. */
+void creport_opts_default(struct creport_opts *o);
+
+/*
+ * How a change against the baseline is shown, decided once by the model
+ * (campaign_report_model.c) so that every format shows the same figure in
+ * the same unit: metrics measured in % (CPU utilisation, loss) change in
+ * percentage points throughout, others in percent of the baseline's mean,
+ * or as a difference in the metric's unit where that ratio is undefined
+ * (the baseline's interval reaches 0).
+ */
+enum creport_change_kind {
+    CREPORT_CHANGE_NONE, /* not compared; the entry's why says why */
+    CREPORT_CHANGE_PCT,  /* relative change of the mean, % */
+    CREPORT_CHANGE_PP,   /* difference of the means, percentage points */
+    CREPORT_CHANGE_DIFF, /* difference of the means, the metric's unit */
+};
+
+struct creport_change {
+    enum creport_change_kind kind;
+    double value, lo, hi; /* the change and its interval; a bound may be infinite (unbounded) */
+};
+
+/* One (variant, cell, metric) entry. */
+struct creport_entry {
+    bool shown;     /* the metric applies to the cell's test and some run has a value */
+    size_t n;       /* measured ok runs with a finite value */
+    double *values; /* those values (display units) in run order; owned */
+    double *sorted; /* the same in ascending order (campaign_report_model.c); owned */
+    double median;  /* NaN when n == 0 */
+    double mean;    /* NaN when n == 0; what the change and the verdict are computed on */
+    /* The statistics report's summary of the values (quartiles, the mean's interval). */
+    bool has_sum;
+    struct stats_summary sum;
+    /* Against the baseline in the same cell; not for the baseline itself. */
+    bool has_cmp;
+    struct stats_comparison cmp;
+    char why[96];              /* why there is no comparison, e.g. "baseline has 1 value" */
+    struct creport_change chg; /* the change as every format shows it */
+};
+
+struct creport_cell {
+    char *name;         /* the plan's cell label ("" when the plan has none) */
+    char *test;         /* the test of its runs, e.g. "tcp_stream"; "" if unknown */
+    unsigned test_kind; /* enum creport_test */
+    int decide;         /* index in the report's metrics of the deciding one; -1 none */
+    int cost;           /* the headline's CPU cost metric (campaign_report_model.c); -1 none */
+    char **values;      /* [naxes of the report]: its value on each matrix axis; NULL if unknown */
+};
+
+/* One ok run of the plan, warm-ups included, in run order: the run order figure's points. */
+struct creport_run {
+    int seq;        /* its place in the plan */
+    size_t v, c;    /* variant and cell */
+    bool warmup;    /* planned as a warm-up: not in the statistics */
+    double *values; /* [nmetrics]: every metric in display units, NaN when the run has none */
+};
+
+struct creport_run_counts {
+    long measured, warmup, failed, interrupted, running, planned;
+};
+
+struct creport {
+    int64_t id;
+    char *name, *status;
+    uint64_t seed;
+    struct creport_opts opts; /* metric names are not kept */
+    char **variants;          /* variants[0] is the baseline */
+    size_t nvariants;
+    struct creport_cell *cells; /* the matrix's order (first axis slowest), then any others */
+    size_t ncells;
+    /* [nmetrics]: METRIC_REPORT figures in table order, then --metric paths (_metric.h). */
+    struct creport_metric *metrics;
+    size_t nmetrics;
+    char **axes; /* the matrix axes' keys in file order (campaign_report_matrix.c) */
+    size_t naxes;
+    bool *metric_selected; /* [nmetrics] */
+    size_t *order;         /* metric indices in the order to show them */
+    size_t norder;
+    struct creport_entry *entries;  /* [(v * ncells + c) * nmetrics + m] */
+    struct creport_run_counts runs; /* totals over the experiment */
+    long *n_measured;               /* [v * ncells + c]: measured ok runs */
+    json_t *env_diffs;      /* [{"variant", "against", "first_run", "differences": env_diff()}] */
+    json_t *env_warnings;   /* strings, deduplicated, over every run's env_json */
+    json_t *stats_warnings; /* [{"variant", "cell", "metric", "kind", "message"}] */
+    json_t *counter_diffs;  /* campaign_report_counters.h */
+    char **layouts;         /* [nvariants]: the variant's `layout:` file from the spec, or NULL */
+    /*
+     * Code layout against the baseline, one entry per variant with a layout
+     * file: {"variant", "against", "file", "baseline_file", "summary": the
+     * summary object of `netab layout --json` or null, "error": a sentence or
+     * null}. The report reads no files itself: NULL (no section) until the
+     * caller, which may read them, sets it; creport_free() releases it.
+     */
+    json_t *layout;
+    struct creport_run *runlist; /* every ok run of the plan in run order, warm-ups included */
+    size_t nrunlist;
+    char **commands; /* [nvariants]: the argv of the variant's first measured run, or NULL */
+    /*
+     * --pairs all (campaign_report_pairs.c): every pair of variants in each
+     * cell on its deciding metric, [{"cell", "metric", "a", "b", ...}], and
+     * the Bonferroni correction: with npairs > 1 pairs, opts.confidence is
+     * the per-comparison level 1 - (1 - family_confidence) / npairs, which
+     * the tables' comparisons with the baseline use too. NULL/0 without.
+     */
+    json_t *pairs;
+    size_t npairs;
+    double family_confidence;
+    /* 2x2 designs' main effects and interactions (campaign_report_effects.c); [] if none. */
+    json_t *effects;
+    /* Verdict counts over every comparison shown, and over the deciding metrics. */
+    size_t n_improved, n_regressed, n_within, n_unproven, n_nocmp;
+    size_t n_regressed_deciding;
+    /*
+     * Computed once from the above for the short report
+     * (campaign_report_model.c): the warnings aggregated, one sentence per
+     * kind ("only 3 runs per variant in 12 of 12 cells"), and the counter
+     * differences of the (variant, cell) pairs whose deciding metric
+     * improved or regressed.
+     */
+    json_t *warning_summary;
+    json_t *counters_notable;
+};
+
+/* The report's metric called name (a built-in or a --metric path), or NULL. */
+const struct creport_metric *creport_metric_named(const struct creport *r, const char *name);
+
+/* The entry of variant v, cell c, metric m. */
+static inline struct creport_entry *creport_at(const struct creport *r, size_t v, size_t c,
+                                               size_t m)
+{
+    return &r->entries[(v * r->ncells + c) * r->nmetrics + m];
+}
+
+/* The report's metrics (built-in, then --metric paths): what its m indices refer to. */
+static inline const struct creport_metric *creport_report_metrics(const struct creport *r,
+                                                                  size_t *n)
+{
+    *n = r->nmetrics;
+    return r->metrics;
+}
+
+/*
+ * Builds the report of an experiment from what the store returned: the
+ * experiment row, its spec_json (may be NULL), its plan and all its runs
+ * (store_run_list(.., with_raw = true, ..), for the test type and env_json).
+ * Nothing is read from anywhere else. -EINVAL with a message for an unknown
+ * --metric name, -ENOMEM. On success *out is the caller's (creport_free()).
+ */
+NB_MUST_CHECK int creport_build(const struct store_experiment *x, const char *spec_json,
+                                const struct store_plan_row *plan, size_t nplan,
+                                const struct store_run *runs, size_t nruns,
+                                const struct creport_opts *o, struct creport **out, char *err,
+                                size_t errlen);
+
+/* Reads experiment id from db and builds its report; -ENOENT if there is none. */
+NB_MUST_CHECK int creport_load(struct store *db, int64_t id, const struct creport_opts *o,
+                               struct creport **out, char *err, size_t errlen);
+
+void creport_free(struct creport *r);
+
+/* 1 if a deciding-metric comparison regressed, else 0: the exit status of `netab report`. */
+int creport_exit_status(const struct creport *r);
+
+/* "tcp_stream" -> CREPORT_TCP_STREAM, ...; CREPORT_UNKNOWN otherwise. */
+unsigned creport_test_kind(const char *test);
+
+/* Printers; each returns 0 or -EIO when writing f failed. */
+NB_MUST_CHECK int creport_print_text(const struct creport *r, FILE *f);
+NB_MUST_CHECK int creport_print_markdown(const struct creport *r, FILE *f);
+NB_MUST_CHECK int creport_print_csv(const struct creport *r, FILE *f);
+
+/*
+ * Sorted values (campaign_report_values.c): each cell's deciding metric,
+ * every measured run (the entries' sorted), one column per variant; 0 or
+ * -EIO.
+ */
+NB_MUST_CHECK int creport_print_values_text(const struct creport *r, FILE *f);
+NB_MUST_CHECK int creport_print_values_markdown(const struct creport *r, FILE *f);
+
+/*
+ * The HTML report: one self-contained page (inline CSS and SVG figures, no
+ * script, no external reference) with the summary, figures, tables, sorted
+ * values, environment differences, warnings and the commands to reproduce;
+ * db, if not NULL, is the store named in those commands. Returns 0, -ENOMEM
+ * or -EIO (campaign_report_html.c).
+ */
+NB_MUST_CHECK int creport_print_html(const struct creport *r, const char *db, FILE *f);
+
+/* Prints text word-wrapped at CREPORT_TEXT_WIDTH: the first line after first, the rest after rest.
+ */
+void creport_wrap(FILE *f, const char *first, const char *rest, const char *text);
+
+/* The JSON document of docs/report.md (new reference), NULL when out of memory. */
+json_t *creport_to_json(const struct creport *r);
+
+#endif

@@ -1,0 +1,153 @@
+/*
+ * The parts of the text report that only the short report has: the
+ * changes beyond noise, the warnings aggregated and the counter differences
+ * where a change was found, and the section names of --sections.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "creport/campaign_report.h"
+#include "creport/campaign_report_sections.h"
+#include "creport/campaign_report_brief.h"
+#include "creport/campaign_report_counters.h"
+#include "creport/campaign_report_layout.h"
+#include "creport/campaign_report_matrix.h"
+#include "creport/campaign_report_model.h"
+
+static const struct {
+    const char *name;
+    unsigned bit;
+} sections[] = {
+    {"headline", CREPORT_SEC_HEADLINE}, {"changes", CREPORT_SEC_CHANGES},
+    {"tables", CREPORT_SEC_TABLES},     {"details", CREPORT_SEC_DETAILS},
+    {"pairs", CREPORT_SEC_PAIRS},       {"effects", CREPORT_SEC_EFFECTS},
+    {"values", CREPORT_SEC_VALUES},     {"runs", CREPORT_SEC_RUNS},
+    {"layout", CREPORT_SEC_LAYOUT},     {"environment", CREPORT_SEC_ENVIRONMENT},
+    {"counters", CREPORT_SEC_COUNTERS}, {"warnings", CREPORT_SEC_WARNINGS},
+    {"verdict", CREPORT_SEC_VERDICT},
+    {"cpu", CREPORT_SEC_CPU},
+    {"profile", CREPORT_SEC_PROFILE},
+};
+#define NSECTIONS (sizeof(sections) / sizeof(*sections))
+
+int creport_section_parse(const char *list, unsigned *mask, char *err, size_t errlen)
+{
+    *mask = 0;
+    for (const char *p = list; *p;) {
+        size_t len = strcspn(p, ",");
+        size_t i = 0;
+        while (i < NSECTIONS &&
+               (strlen(sections[i].name) != len || strncmp(p, sections[i].name, len)))
+            i++;
+        if (i == NSECTIONS) {
+            char names[256] = "";
+            for (size_t k = 0, u = 0; k < NSECTIONS && u < sizeof(names); k++)
+                u += (size_t)snprintf(names + u, sizeof(names) - u, "%s%s", k ? ", " : "",
+                                      sections[k].name);
+            return err_set(err, errlen, EINVAL, "--sections: no section '%.*s' (sections: %s)",
+                           (int)len, p, names);
+        }
+        *mask |= sections[i].bit;
+        p += len;
+        p += *p == ',';
+    }
+    if (!*mask)
+        return err_set(err, errlen, EINVAL, "--sections: no section named");
+    return 0;
+}
+
+/* One comparison: "b @ tcp_stream 1: recv Mbit/s +5.32% [+4.27%, +6.36%] p=2.7e-05 improved". */
+static void change_line(FILE *f, const struct creport *r, size_t v, size_t c, size_t m)
+{
+    const struct creport_entry *en = creport_at(r, v, c, m);
+    char head[96], chg[128], line[512];
+    creport_cell_heading(r, c, CREPORT_HEAD_FULL, head, sizeof(head));
+    creport_fmt_change_full(chg, sizeof(chg), &en->chg);
+    snprintf(line, sizeof(line), "%s @ %s: %s %s p=%.2g %s", r->variants[v], head,
+             r->metrics[m].label, chg, en->cmp.welch.p, stats_verdict_name(en->cmp.verdict.kind));
+    creport_wrap(f, "  ", "    ", line);
+}
+
+/* The proven changes of the other metrics, one count per metric. */
+static void print_others(FILE *f, const struct creport *r)
+{
+    for (size_t i = 0; i < r->norder; i++) {
+        size_t m = r->order[i], up = 0, down = 0;
+        for (size_t c = 0; c < r->ncells; c++)
+            for (size_t v = 1; v < r->nvariants; v++) {
+                const struct creport_entry *en = creport_at(r, v, c, m);
+                if ((int)m == r->cells[c].decide || (int)m == r->cells[c].cost || !en->shown ||
+                    !creport_entry_changed(en))
+                    continue;
+                up += en->cmp.verdict.kind == STATS_IMPROVED;
+                down += en->cmp.verdict.kind == STATS_REGRESSED;
+            }
+        if (up || down) {
+            char line[256];
+            snprintf(line, sizeof(line), "%s: %zu improved, %zu regressed (--sections details)",
+                     r->metrics[m].label, up, down);
+            creport_wrap(f, "  ", "    ", line);
+        }
+    }
+}
+
+/*
+ * The headline metrics' comparisons (deciding and cost) that found a
+ * change, one line each; those that proved nothing counted in one line
+ * (within noise is no news); for every other metric a count of the changes
+ * found.
+ */
+void creport_print_changes_brief(FILE *f, const struct creport *r)
+{
+    size_t shown = 0, unproven = 0, total = 0;
+    if (r->nvariants < 2)
+        return;
+    fprintf(f, "\nChanges found against %s (%g%% CI, Welch p):\n", r->variants[0],
+            r->opts.confidence * 100);
+    for (size_t c = 0; c < r->ncells; c++)
+        for (size_t v = 1; r->cells[c].decide >= 0 && v < r->nvariants; v++) {
+            int ms[2] = {r->cells[c].decide, r->cells[c].cost};
+            for (size_t i = 0; i < 2; i++) {
+                const struct creport_entry *en =
+                    ms[i] >= 0 ? creport_at(r, v, c, (size_t)ms[i]) : NULL;
+                if (!en || !en->shown)
+                    continue;
+                total++;
+                unproven += en->has_cmp && en->cmp.verdict.kind == STATS_NO_DIFFERENCE;
+                if (creport_entry_changed(en)) {
+                    change_line(f, r, v, c, (size_t)ms[i]);
+                    shown++;
+                }
+            }
+        }
+    if (!shown)
+        fprintf(f, "  none\n");
+    if (unproven) {
+        char line[256];
+        snprintf(line, sizeof(line),
+                 "%zu of these %zu comparisons prove no difference either way (more runs may; "
+                 "--sections details lists them)",
+                 unproven, total);
+        creport_wrap(f, "  ", "    ", line);
+    }
+    print_others(f, r);
+}
+
+void creport_print_warnings_brief(FILE *f, const struct creport *r)
+{
+    size_t i;
+    json_t *w;
+    if (!json_array_size(r->warning_summary))
+        return;
+    fprintf(f, "\nWarnings:\n");
+    json_array_foreach(r->warning_summary, i, w) creport_wrap(f, "- ", "  ", json_string_value(w));
+}
+
+void creport_print_counters_brief(FILE *f, const struct creport *r)
+{
+    if (!json_array_size(r->counters_notable))
+        return;
+    fputc('\n', f);
+    creport_print_counter_list(f, r, r->counters_notable, "where the deciding metric changed");
+}

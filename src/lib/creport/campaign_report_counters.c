@@ -1,0 +1,156 @@
+#include "creport/campaign_report_counters.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The figures worth a look when a variant differs; absent kernel counters mean 0. */
+static const char *const figures[] = {
+    "end.perf.local.ipc",
+    "end.perf.remote.ipc",
+    "end.perf.local.instructions_per_kib",
+    "end.perf.remote.instructions_per_kib",
+    "end.perf.local.cycles_per_byte",
+    "end.perf.remote.cycles_per_byte",
+    "end.perf.local.l1i_misses",
+    "end.perf.remote.l1i_misses",
+    "end.perf.local.itlb_misses",
+    "end.perf.remote.itlb_misses",
+    "end.perf.local.context_switches",
+    "end.perf.remote.context_switches",
+    "end.perf.local.cpu_migrations",
+    "end.perf.remote.cpu_migrations",
+    "end.perf.local.cpus_used",
+    "end.perf.remote.cpus_used",
+    "end.service_demand.local_us_per_kib_pinned",
+    "end.service_demand.remote_us_per_kib_pinned",
+    "end.kernel.local.Tcp.RetransSegs",
+    "end.kernel.remote.Tcp.RetransSegs",
+    "end.kernel.local.TcpExt.TCPLossProbes",
+    "end.kernel.remote.TcpExt.TCPLossProbes",
+    "end.kernel.local.Udp.RcvbufErrors",
+    "end.kernel.remote.Udp.RcvbufErrors",
+    "end.kernel.local.Udp.InErrors",
+    "end.kernel.remote.Udp.InErrors",
+    "end.kernel.local.interface.rx_dropped",
+    "end.kernel.remote.interface.rx_dropped",
+};
+#define NFIG (sizeof(figures) / sizeof(figures[0]))
+
+/* Follows a dotted path through objects; a kernel counter that is absent counts as 0. */
+static bool figure_of(json_t *doc, const char *path, double *out)
+{
+    char comp[64];
+    const char *p = path;
+    json_t *cur = doc, *parent = NULL;
+    while (cur && *p) {
+        const char *dot = strchr(p, '.');
+        size_t n = dot ? (size_t)(dot - p) : strlen(p);
+        if (n >= sizeof(comp))
+            return false;
+        memcpy(comp, p, n);
+        comp[n] = '\0';
+        parent = cur;
+        cur = json_object_get(cur, comp);
+        p = dot ? dot + 1 : p + n;
+    }
+    if (json_is_number(cur)) {
+        *out = json_number_value(cur);
+        return true;
+    }
+    /* end.kernel.X.Group.Counter: the kernel object exists, the counter did not change. */
+    if (!cur && !strncmp(path, "end.kernel.", 11) && parent && json_is_object(parent) &&
+        !strstr(path, ".interface.")) {
+        *out = 0;
+        return true;
+    }
+    return false;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double median(double *v, size_t n)
+{
+    qsort(v, n, sizeof(*v), cmp_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static bool is_warmup(const struct store_plan_row *plan, size_t nplan, int seq)
+{
+    for (size_t i = 0; i < nplan; i++)
+        if (plan[i].seq == seq)
+            return plan[i].warmup;
+    return false;
+}
+
+static bool same(const char *a, const char *b)
+{
+    return !strcmp(a ? a : "", b ? b : "");
+}
+
+/* Medians of every figure for one variant and cell: vals[f], counts[f]. */
+static int medians_of(const struct store_plan_row *plan, size_t nplan, const struct store_run *runs,
+                      size_t nruns, const char *variant, const char *cell, double *med,
+                      size_t *count)
+{
+    double *vals = calloc((nruns ? nruns : 1) * NFIG, sizeof(double));
+    if (!vals)
+        return -ENOMEM;
+    memset(count, 0, NFIG * sizeof(*count));
+    for (size_t k = 0; k < nruns; k++) {
+        const struct store_run *run = &runs[k];
+        if (run->status != STORE_RUN_OK || !same(run->variant, variant) || !same(run->cell, cell) ||
+            is_warmup(plan, nplan, run->seq) || !run->result_json)
+            continue;
+        json_t *doc = json_loads(run->result_json, 0, NULL);
+        for (size_t f = 0; doc && f < NFIG; f++) {
+            double x;
+            if (figure_of(doc, figures[f], &x))
+                vals[f * nruns + count[f]++] = x;
+        }
+        json_decref(doc);
+    }
+    for (size_t f = 0; f < NFIG; f++)
+        med[f] = count[f] ? median(&vals[f * nruns], count[f]) : NAN;
+    free(vals);
+    return 0;
+}
+
+int creport_counter_diffs(struct creport *r, const struct store_plan_row *plan, size_t nplan,
+                          const struct store_run *runs, size_t nruns)
+{
+    double base[NFIG], med[NFIG];
+    size_t nbase[NFIG], n[NFIG];
+    r->counter_diffs = json_array();
+    if (!r->counter_diffs)
+        return -ENOMEM;
+    for (size_t c = 0; c < r->ncells && r->nvariants > 1; c++) {
+        const char *cell = r->cells[c].name;
+        int e = medians_of(plan, nplan, runs, nruns, r->variants[0], cell, base, nbase);
+        for (size_t v = 1; !e && v < r->nvariants; v++) {
+            e = medians_of(plan, nplan, runs, nruns, r->variants[v], cell, med, n);
+            for (size_t f = 0; !e && f < NFIG; f++) {
+                double big = fmax(fabs(base[f]), fabs(med[f]));
+                if (!n[f] || !nbase[f] || fabs(med[f] - base[f]) <= CREPORT_COUNTER_DIFF * big)
+                    continue;
+                /* The change in percent of the baseline's median; none from a baseline of 0. */
+                json_t *pct = base[f] != 0 ? json_real(100 * (med[f] - base[f]) / fabs(base[f]))
+                                           : json_null();
+                json_t *o = json_pack(
+                    "{s:s, s:s, s:s, s:f, s:f, s:o, s:I, s:I}", "variant", r->variants[v], "cell",
+                    cell, "figure", figures[f], "baseline", base[f], "value", med[f], "change_pct",
+                    pct, "runs", (json_int_t)n[f], "baseline_runs", (json_int_t)nbase[f]);
+                if (!o || json_array_append_new(r->counter_diffs, o))
+                    e = -ENOMEM;
+            }
+        }
+        if (e)
+            return e;
+    }
+    return 0;
+}

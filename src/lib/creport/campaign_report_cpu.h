@@ -1,0 +1,50 @@
+/*
+ * The CPU cost of each cell of a campaign report: which figure decides it
+ * (the local end's system-wide cost, or its process cost when other
+ * processes polluted the system-wide one), and its verdict beside the
+ * deciding metric's. Computation (creport_cpu_cost) and its two renderings
+ * (text, JSON) are separate functions so that a report model can take them
+ * as one section.
+ */
+#ifndef NETAB_REPORT_CAMPAIGN_REPORT_CPU_H
+#define NETAB_REPORT_CAMPAIGN_REPORT_CPU_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "creport/campaign_report.h"
+
+struct creport_cpu_cost {
+    int metric;        /* index in r->metrics of the figure deciding CPU cost; -1: none shown */
+    int system;        /* index of the system-wide figure; -1 when not shown */
+    bool polluted;     /* system-wide polluted (others_pct >= METRIC_POLLUTED_PCT) */
+    double others_pct; /* largest median over variants of the others' share; NaN unknown */
+};
+
+/*
+ * The CPU cost decision of cell c: the process figure when the system-wide
+ * one is polluted in some variant (median end.cpu.local.others_pct of its
+ * measured runs at or above METRIC_POLLUTED_PCT) or not shown; else the
+ * system-wide one. Pure: reads r only.
+ */
+void creport_cpu_cost(const struct creport *r, size_t c, struct creport_cpu_cost *out);
+
+/*
+ * "CPU cost against BASE" section: per variant and cell, "throughput within
+ * noise, CPU cost regressed" and the figure it was decided on and why.
+ * Nothing when there is one variant or no cell shows a CPU cost.
+ */
+void creport_print_cpu_text(FILE *f, const struct creport *r, bool polluted_only);
+
+/* The same section in Markdown: a heading and a nested list. */
+void creport_print_cpu_markdown(FILE *f, const struct creport *r);
+
+/*
+ * [{cell, metric, system_metric, polluted, others_pct, threshold_pct,
+ * verdicts: [{variant, verdict, rel_change_pct}]}], one per cell with a CPU
+ * cost; NULL when out of memory.
+ */
+json_t *creport_cpu_json(const struct creport *r);
+
+#endif

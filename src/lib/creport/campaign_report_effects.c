@@ -1,0 +1,196 @@
+/*
+ * Finding the 2x2 designs of a report and their effects. A factor is either
+ * the variant (the baseline against one other variant) or a matrix axis
+ * with exactly two values; the cells that differ only in the two factors'
+ * levels form one design, so a 2 x (2 x 2) matrix has a variant x axis
+ * design for each axis in each level of the other axis.
+ */
+#include "creport/campaign_report_effects.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats/factorial.h"
+
+/* The first and second value of axis a in matrix order, or false unless it has exactly two. */
+static bool two_values(const struct creport *r, size_t a, const char **v1, const char **v2)
+{
+    *v1 = *v2 = NULL;
+    for (size_t c = 0; c < r->ncells; c++) {
+        const char *v = r->cells[c].values ? r->cells[c].values[a] : NULL;
+        if (!v || (*v1 && !strcmp(v, *v1)) || (*v2 && !strcmp(v, *v2)))
+            continue;
+        if (*v2)
+            return false;
+        *(*v1 ? v2 : v1) = v;
+    }
+    return *v2 != NULL;
+}
+
+/* The cell with c's values except value val on axis a (and val2 on axis b unless b < 0), or -1. */
+static long sibling(const struct creport *r, size_t c, size_t a, const char *val, long b,
+                    const char *val2)
+{
+    for (size_t d = 0; d < r->ncells; d++) {
+        bool same = r->cells[d].values != NULL;
+        for (size_t k = 0; same && k < r->naxes; k++) {
+            const char *want = k == a                     ? val
+                               : b >= 0 && k == (size_t)b ? val2
+                                                          : r->cells[c].values[k];
+            same = !strcmp(r->cells[d].values[k], want);
+        }
+        if (same)
+            return (long)d;
+    }
+    return -1;
+}
+
+static json_t *num(double v)
+{
+    return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *effect_json(const struct stats_effect *e)
+{
+    return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "estimate", num(e->estimate),
+                     "ci_low", num(e->ci_low), "ci_high", num(e->ci_high), "se", num(e->se), "df",
+                     num(e->df), "p", num(e->p), "pct", num(e->pct), "pct_ci_low", num(e->pct_low),
+                     "pct_ci_high", num(e->pct_high));
+}
+
+/* The slice a design is in: "test=tcp_stream" for the axes other than the factors'. */
+static void slice_name(const struct creport *r, size_t c, long x, long y, char *b, size_t n)
+{
+    size_t u = 0;
+    b[0] = 0;
+    for (size_t k = 0; k < r->naxes && u < n; k++)
+        if ((long)k != x && (long)k != y)
+            u += (size_t)snprintf(b + u, n - u, "%s%s=%s", u ? "," : "", r->axes[k],
+                                  r->cells[c].values[k]);
+}
+
+/* The mean, sample variance and count of entry en. */
+static struct stats_cell cell_of(const struct creport_entry *en)
+{
+    double ss = 0;
+    for (size_t k = 0; k < en->n; k++)
+        ss += (en->values[k] - en->mean) * (en->values[k] - en->mean);
+    return (struct stats_cell){en->mean, en->n > 1 ? ss / (double)(en->n - 1) : NAN, en->n};
+}
+
+/* One design's factor: its name and its two levels. */
+struct factor {
+    const char *name, *l1, *l2;
+};
+
+/*
+ * Appends the design of variants va, vb (equal for an axis-only design) and
+ * cells cell[i][j] (i = factor A's level, j = factor B's) on metric m.
+ * Returns 0 or -ENOMEM.
+ */
+static int add_design(struct creport *r, const struct factor *fa, const struct factor *fb,
+                      const size_t v[2][2], const size_t cl[2][2], const char *slice, size_t m)
+{
+    const struct creport_metric *md = r->metrics; /* built-ins, then --metric paths */
+    struct stats_cell sc[2][2];
+    json_t *cells = json_array();
+    for (int i = 0; i < 2; i++)
+        for (int j = 0; j < 2; j++) {
+            sc[i][j] = cell_of(creport_at(r, v[i][j], cl[i][j], m));
+            json_array_append_new(
+                cells, json_pack("{s:s, s:s, s:o, s:o, s:I}", "variant", r->variants[v[i][j]],
+                                 "cell", r->cells[cl[i][j]].name, "mean", num(sc[i][j].mean),
+                                 "variance", num(sc[i][j].var), "n", (json_int_t)sc[i][j].n));
+        }
+    struct stats_2x2 fx;
+    bool ok = stats_factorial_2x2((const struct stats_cell(*)[2])sc, r->opts.confidence, &fx) == 0;
+    json_t *o = json_pack(
+        "{s:s, s:s, s:s, s:{s:s, s:[s, s]}, s:{s:s, s:[s, s]}, s:o, s:f, s:o, s:o, s:o, s:s?}",
+        "metric", md[m].name, "unit", md[m].unit, "slice", slice, "factor_a", "name", fa->name,
+        "levels", fa->l1, fa->l2, "factor_b", "name", fb->name, "levels", fb->l1, fb->l2, "cells",
+        cells ? cells : json_null(), "confidence", r->opts.confidence, "main_a",
+        ok ? effect_json(&fx.a) : json_null(), "main_b", ok ? effect_json(&fx.b) : json_null(),
+        "interaction", ok ? effect_json(&fx.interaction) : json_null(), "not_computed",
+        ok ? NULL : "every cell needs 2 values or more");
+    return o && !json_array_append_new(r->effects, o) ? 0 : -ENOMEM;
+}
+
+/* The deciding metric of cell c0 if the cells of cl all show it, else -1. */
+static long design_metric(const struct creport *r, size_t c0, const size_t cl[2][2])
+{
+    int m = r->cells[c0].decide;
+    for (int i = 0; m >= 0 && i < 2; i++)
+        for (int j = 0; j < 2; j++)
+            if (!creport_at(r, 0, cl[i][j], (size_t)m)->shown)
+                return -1;
+    return m;
+}
+
+/* Variant v against the baseline, crossed with axis x, in every slice. */
+static int variant_designs(struct creport *r, size_t v, size_t x)
+{
+    const char *x1, *x2;
+    char slice[256];
+    if (!two_values(r, x, &x1, &x2))
+        return 0;
+    struct factor fa = {"variant", r->variants[0], r->variants[v]}, fb = {r->axes[x], x1, x2};
+    const size_t vv[2][2] = {{0, 0}, {v, v}};
+    for (size_t c = 0; c < r->ncells; c++) {
+        if (!r->cells[c].values || strcmp(r->cells[c].values[x], x1))
+            continue;
+        long c2 = sibling(r, c, x, x2, -1, NULL);
+        if (c2 < 0)
+            continue;
+        const size_t cl[2][2] = {{c, (size_t)c2}, {c, (size_t)c2}};
+        long m = design_metric(r, c, cl);
+        slice_name(r, c, (long)x, -1, slice, sizeof(slice));
+        int e = m < 0 ? 0 : add_design(r, &fa, &fb, vv, cl, slice, (size_t)m);
+        if (e)
+            return e;
+    }
+    return 0;
+}
+
+/* With one variant: axis x crossed with axis y, in every slice of the others. */
+static int axis_designs(struct creport *r, size_t x, size_t y)
+{
+    const char *x1, *x2, *y1, *y2;
+    char slice[256];
+    if (!two_values(r, x, &x1, &x2) || !two_values(r, y, &y1, &y2))
+        return 0;
+    struct factor fa = {r->axes[x], x1, x2}, fb = {r->axes[y], y1, y2};
+    const size_t vv[2][2] = {{0, 0}, {0, 0}};
+    for (size_t c = 0; c < r->ncells; c++) {
+        const struct creport_cell *cell = &r->cells[c];
+        if (!cell->values || strcmp(cell->values[x], x1) || strcmp(cell->values[y], y1))
+            continue;
+        long c01 = sibling(r, c, x, x1, (long)y, y2), c10 = sibling(r, c, x, x2, (long)y, y1);
+        long c11 = sibling(r, c, x, x2, (long)y, y2);
+        if (c01 < 0 || c10 < 0 || c11 < 0)
+            continue;
+        const size_t cl[2][2] = {{c, (size_t)c01}, {(size_t)c10, (size_t)c11}};
+        long m = design_metric(r, c, cl);
+        slice_name(r, c, (long)x, (long)y, slice, sizeof(slice));
+        int e = m < 0 ? 0 : add_design(r, &fa, &fb, vv, cl, slice, (size_t)m);
+        if (e)
+            return e;
+    }
+    return 0;
+}
+
+int creport_effects(struct creport *r)
+{
+    json_decref(r->effects);
+    if (!(r->effects = json_array()))
+        return -ENOMEM;
+    int e = 0;
+    for (size_t v = 1; v < r->nvariants && !e; v++)
+        for (size_t x = 0; x < r->naxes && !e; x++)
+            e = variant_designs(r, v, x);
+    for (size_t x = 0; r->nvariants == 1 && x < r->naxes && !e; x++)
+        for (size_t y = x + 1; y < r->naxes && !e; y++)
+            e = axis_designs(r, x, y);
+    return e;
+}

@@ -1,0 +1,272 @@
+/*
+ * The headline table (campaign_report_headline.h): what a mail about the
+ * experiment would show first, one row per variant and cell.
+ */
+#include "creport/campaign_report_headline.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "creport/campaign_report_layout.h"
+#include "creport/campaign_report_matrix.h"
+
+#define W CREPORT_TEXT_WIDTH
+#define VARIANT_MAX 14 /* longer variant names are cut with '~' */
+#define NCOL 6         /* cell, variant, mean, change, cost, change */
+
+/* The change and mark of en, "+0.7% *"; "" for the baseline. */
+static void change_mark(char *b, size_t n, const struct creport_entry *en, size_t v)
+{
+    char x[32];
+    if (!v) {
+        b[0] = 0;
+        return;
+    }
+    creport_fmt_change(x, sizeof(x), &en->chg, 1);
+    snprintf(b, n, "%s %c", x, en->chg.kind == CREPORT_CHANGE_NONE ? ' ' : creport_marker(en));
+    size_t len = strlen(b);
+    while (len && b[len - 1] == ' ')
+        b[--len] = 0;
+}
+
+void creport_headline_row(const struct creport *r, size_t c, size_t v, struct creport_hl_row *o)
+{
+    const struct creport_entry *en = creport_at(r, v, c, (size_t)r->cells[c].decide);
+    memset(o, 0, sizeof(*o));
+    creport_fmt_num(o->mean, sizeof(o->mean), en->mean);
+    change_mark(o->change, sizeof(o->change), en, v);
+    if (r->cells[c].cost < 0)
+        return;
+    en = creport_at(r, v, c, (size_t)r->cells[c].cost);
+    creport_fmt_num(o->cost, sizeof(o->cost), en->mean);
+    change_mark(o->cost_change, sizeof(o->cost_change), en, v);
+}
+
+bool creport_headline_same(const struct creport *r, size_t a, size_t b)
+{
+    return r->cells[a].decide == r->cells[b].decide && r->cells[a].cost == r->cells[b].cost;
+}
+
+/* The text of one table: [row][col], row 0 the header. */
+struct hl_grid {
+    size_t nrows;
+    char (*t)[NCOL][48];
+    size_t width[NCOL];
+};
+
+/* The cells from c0 on that share c0's table; returns the one after the last. */
+static size_t group_end(const struct creport *r, size_t c0)
+{
+    size_t c = c0 + 1;
+    while (c < r->ncells && (r->cells[c].decide < 0 || creport_headline_same(r, c0, c)))
+        c++;
+    return c;
+}
+
+static void grid_fill(struct hl_grid *g, const struct creport *r, size_t c0, size_t c1,
+                      enum creport_heading h)
+{
+    const struct creport_metric *md = r->metrics;
+    int d = r->cells[c0].decide, k = r->cells[c0].cost;
+    const char *head[NCOL] = {"cell",
+                              "variant",
+                              md[d].label,
+                              "change",
+                              k >= 0 ? md[k].label : "",
+                              k >= 0 ? "change" : ""};
+    size_t row = 0;
+    for (size_t j = 0; j < NCOL; j++)
+        snprintf(g->t[0][j], sizeof(g->t[0][j]), "%s", head[j]);
+    for (size_t c = c0; c < c1; c++) {
+        if (r->cells[c].decide < 0)
+            continue;
+        for (size_t v = 0; v < r->nvariants; v++) {
+            struct creport_hl_row x;
+            char(*t)[48] = g->t[++row];
+            creport_headline_row(r, c, v, &x);
+            if (v)
+                t[0][0] = 0;
+            else
+                creport_cell_heading(r, c, h, t[0], sizeof(t[0]));
+            if (strlen(r->variants[v]) > VARIANT_MAX)
+                snprintf(t[1], sizeof(t[1]), "%.*s~", VARIANT_MAX - 1, r->variants[v]);
+            else
+                snprintf(t[1], sizeof(t[1]), "%s", r->variants[v]);
+            snprintf(t[2], sizeof(t[2]), "%s", x.mean);
+            snprintf(t[3], sizeof(t[3]), "%s", x.change);
+            snprintf(t[4], sizeof(t[4]), "%s", x.cost);
+            snprintf(t[5], sizeof(t[5]), "%s", x.cost_change);
+        }
+    }
+    g->nrows = row + 1;
+    for (size_t j = 0; j < NCOL; j++) {
+        g->width[j] = 0;
+        for (size_t i = 0; i < g->nrows; i++)
+            if (strlen(g->t[i][j]) > g->width[j])
+                g->width[j] = strlen(g->t[i][j]);
+    }
+}
+
+static size_t grid_total(const struct hl_grid *g)
+{
+    size_t total = 0;
+    for (size_t j = 0; j < NCOL; j++)
+        total += g->width[j] + (j && g->width[j] ? 2 : 0);
+    return total;
+}
+
+/*
+ * Prints the grid: labels left-aligned, figures right-aligned, a change
+ * column left-aligned after its figure so that the marks line up.
+ */
+static void grid_print(FILE *f, const struct hl_grid *g)
+{
+    for (size_t i = 0; i < g->nrows; i++) {
+        char line[512];
+        size_t u = 0;
+        for (size_t j = 0; j < NCOL && u < sizeof(line); j++) {
+            if (!g->width[j])
+                continue;
+            bool left = j < 2 || ((j == 3 || j == 5) && i > 0);
+            u += (size_t)snprintf(line + u, sizeof(line) - u, "%s%*s", j ? "  " : "",
+                                  left ? -(int)g->width[j] : (int)g->width[j], g->t[i][j]);
+        }
+        u = u < sizeof(line) ? u : sizeof(line) - 1;
+        while (u && line[u - 1] == ' ')
+            line[--u] = 0;
+        fprintf(f, "%s\n", line);
+    }
+}
+
+int creport_print_headline_text(FILE *f, const struct creport *r, bool *legend)
+{
+    struct hl_grid g = {0};
+    g.t = calloc(r->ncells * r->nvariants + 1, sizeof(*g.t));
+    if (!g.t)
+        return -ENOMEM;
+    bool first = true;
+    for (size_t c0 = 0; c0 < r->ncells;) {
+        if (r->cells[c0].decide < 0) {
+            c0++;
+            continue;
+        }
+        size_t c1 = group_end(r, c0);
+        enum creport_heading h = CREPORT_HEAD_FULL;
+        for (; h <= CREPORT_HEAD_LABEL; h++) {
+            grid_fill(&g, r, c0, c1, h);
+            if (grid_total(&g) <= W)
+                break;
+        }
+        if (h > CREPORT_HEAD_LABEL)
+            h = CREPORT_HEAD_LABEL;
+        *legend |= h == CREPORT_HEAD_LABEL;
+        if (!first)
+            fputc('\n', f);
+        grid_print(f, &g);
+        first = false;
+        c0 = c1;
+    }
+    free(g.t);
+    return 0;
+}
+
+void creport_print_headline_markdown(FILE *f, const struct creport *r)
+{
+    for (size_t c0 = 0; c0 < r->ncells;) {
+        if (r->cells[c0].decide < 0) {
+            c0++;
+            continue;
+        }
+        size_t c1 = group_end(r, c0);
+        int d = r->cells[c0].decide, k = r->cells[c0].cost;
+        fputs("\n| cell | variant | ", f);
+        creport_md_text(f, r->metrics[d].label);
+        fputs(" | change |", f);
+        if (k >= 0) {
+            fputc(' ', f);
+            creport_md_text(f, r->metrics[k].label);
+            fputs(" | change |", f);
+        }
+        fputs(k >= 0 ? "\n|---|---|---:|---|---:|---|\n" : "\n|---|---|---:|---|\n", f);
+        for (size_t c = c0; c < c1; c++)
+            for (size_t v = 0; r->cells[c].decide >= 0 && v < r->nvariants; v++) {
+                struct creport_hl_row x;
+                char head[96];
+                creport_headline_row(r, c, v, &x);
+                creport_cell_heading(r, c, CREPORT_HEAD_FULL, head, sizeof(head));
+                fputs("| ", f);
+                creport_md_text(f, v ? "" : head);
+                fputs(" | ", f);
+                creport_md_text(f, r->variants[v]);
+                fprintf(f, " | %s | ", x.mean);
+                creport_md_text(f, x.change);
+                if (k >= 0) {
+                    fprintf(f, " | %s | ", x.cost);
+                    creport_md_text(f, x.cost_change);
+                }
+                fputs(" |\n", f);
+            }
+        c0 = c1;
+    }
+}
+
+static json_t *num(double x)
+{
+    return isfinite(x) ? json_real(x) : json_null();
+}
+
+/* The change's figure in its unit (creport_change), null for the baseline or none. */
+static json_t *change_value(const struct creport_entry *en)
+{
+    return en->chg.kind == CREPORT_CHANGE_NONE ? json_null() : num(en->chg.value);
+}
+
+static const char *verdict(const struct creport_entry *en)
+{
+    return en->has_cmp ? stats_verdict_name(en->cmp.verdict.kind) : NULL;
+}
+
+/* One variant's row of the JSON headline: the figures and the strings every format shows. */
+static json_t *row_json(const struct creport *r, size_t c, size_t v)
+{
+    struct creport_hl_row x;
+    creport_headline_row(r, c, v, &x);
+    const struct creport_entry *en = creport_at(r, v, c, (size_t)r->cells[c].decide);
+    int k = r->cells[c].cost;
+    const struct creport_entry *ce = k >= 0 ? creport_at(r, v, c, (size_t)k) : NULL;
+    return json_pack("{s:s, s:I, s:o, s:s, s:o, s:s?, s:s, s:o, s:s, s:o, s:s?, s:s}", "variant",
+                     r->variants[v], "n", (json_int_t)en->n, "mean", num(en->mean), "mean_text",
+                     x.mean, "change", change_value(en), "verdict", verdict(en), "change_text",
+                     x.change, "cost_mean", ce ? num(ce->mean) : json_null(), "cost_text", x.cost,
+                     "cost_change", ce ? change_value(ce) : json_null(), "cost_verdict",
+                     ce ? verdict(ce) : NULL, "cost_change_text", x.cost_change);
+}
+
+json_t *creport_headline_json(const struct creport *r)
+{
+    json_t *a = json_array();
+    for (size_t c = 0; a && c < r->ncells; c++) {
+        int d = r->cells[c].decide, k = r->cells[c].cost;
+        if (d < 0)
+            continue;
+        char head[96];
+        creport_cell_heading(r, c, CREPORT_HEAD_FULL, head, sizeof(head));
+        json_t *rows = json_array();
+        for (size_t v = 0; rows && v < r->nvariants; v++)
+            if (json_array_append_new(rows, row_json(r, c, v))) {
+                json_decref(rows);
+                rows = NULL;
+            }
+        json_t *o = rows ? json_pack("{s:s, s:s, s:s, s:s?, s:o}", "cell", r->cells[c].name,
+                                     "heading", head, "metric", r->metrics[d].name, "cost_metric",
+                                     k >= 0 ? r->metrics[k].name : NULL, "rows", rows)
+                         : NULL;
+        if (!o || json_array_append_new(a, o)) {
+            json_decref(a);
+            return NULL;
+        }
+    }
+    return a;
+}

@@ -1,0 +1,24 @@
+/*
+ * What the HTML report's files share (campaign_report_html.c, the page;
+ * campaign_report_html_sections.c, its pairs, effects and headline).
+ */
+#ifndef NETAB_CREPORT_CAMPAIGN_REPORT_HTML_H
+#define NETAB_CREPORT_CAMPAIGN_REPORT_HTML_H
+
+#include <stdio.h>
+
+#include "creport/campaign_report.h"
+
+/* s with &, <, >, " escaped. */
+void creport_html_esc(FILE *f, const char *s);
+/* printf, escaped. */
+void creport_html_escf(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* --pairs all: every pair of each cell on its deciding metric (a section, or nothing). */
+void creport_html_pairs(FILE *f, const struct creport *r);
+/* The 2x2 designs' main effects and interactions (a section, or nothing). */
+void creport_html_effects(FILE *f, const struct creport *r);
+/* The headline table (campaign_report_headline.h) as a section. */
+void creport_html_headline(FILE *f, const struct creport *r);
+
+#endif

@@ -1,0 +1,90 @@
+#include "creport/campaign_report_identity.h"
+
+#include <errno.h>
+#include <stdlib.h>
+
+#include "envcap/envcap.h"
+
+static const struct store_run *find_run(const struct store_run *runs, size_t n, json_int_t id)
+{
+    for (size_t i = 0; i < n; i++)
+        if (runs[i].id == id)
+            return &runs[i];
+    return NULL;
+}
+
+/* A stored document parsed, or NULL when absent or not JSON. */
+static json_t *load(const char *text)
+{
+    return text ? json_loads(text, 0, NULL) : NULL;
+}
+
+/*
+ * The two identities of a run (new references; JSON null when unknown):
+ * local from its environment snapshot, else from its result's host.local;
+ * remote from its result's host.remote.
+ */
+static void identities(const struct store_run *run, json_t **local, json_t **remote)
+{
+    json_t *env = run ? load(run->env_json) : NULL, *res = run ? load(run->result_json) : NULL;
+    json_t *host = json_object_get(res, "host");
+    json_t *l = json_object_get(env, "identity");
+    if (!json_is_object(l))
+        l = json_object_get(json_object_get(host, "local"), "identity");
+    json_t *rm = json_object_get(json_object_get(host, "remote"), "identity");
+    *local = json_is_object(l) ? json_incref(l) : json_null();
+    *remote = json_is_object(rm) ? json_incref(rm) : json_null();
+    json_decref(env);
+    json_decref(res);
+}
+
+/* Appends b's array elements to a. Returns 0 or -ENOMEM. */
+static int extend(json_t *a, json_t *b)
+{
+    int e = a && b ? json_array_extend(a, b) : -1;
+    json_decref(b);
+    return e ? -ENOMEM : 0;
+}
+
+/* The notes and remote rows of one env_diffs entry d. */
+static int one(json_t *d, const struct store_run *runs, size_t nruns)
+{
+    const struct store_run *base =
+        find_run(runs, nruns, json_integer_value(json_object_get(d, "baseline_run")));
+    const struct store_run *run =
+        find_run(runs, nruns, json_integer_value(json_object_get(d, "run")));
+    json_t *la, *ra, *lb, *rb;
+    identities(base, &la, &ra);
+    identities(run, &lb, &rb);
+    json_t *notes = env_identity_notes(la, lb, "local");
+    int e = notes ? extend(notes, env_identity_notes(ra, rb, "remote")) : -ENOMEM;
+    if (!e && json_object_set_new(d, "identity_notes", notes))
+        e = -ENOMEM;
+    else if (e)
+        json_decref(notes);
+    if (!e && (json_is_object(ra) || json_is_object(rb))) {
+        json_t *wa = json_pack("{s:O}", "remote_identity", ra);
+        json_t *wb = json_pack("{s:O}", "remote_identity", rb);
+        e = wa && wb ? extend(json_object_get(d, "differences"), env_diff(wa, wb)) : -ENOMEM;
+        json_decref(wa);
+        json_decref(wb);
+    }
+    json_decref(la);
+    json_decref(ra);
+    json_decref(lb);
+    json_decref(rb);
+    return e;
+}
+
+int creport_identity_notes(struct creport *r, const struct store_run *runs, size_t nruns)
+{
+    size_t i;
+    json_t *d;
+    json_array_foreach(r->env_diffs, i, d)
+    {
+        int e = one(d, runs, nruns);
+        if (e)
+            return e;
+    }
+    return 0;
+}

@@ -1,0 +1,269 @@
+/*
+ * The parts of the campaign report's model that the short (headline)
+ * report needs, computed once from the entries, comparisons and warnings
+ * creport_build() has filled. See campaign_report_model.h.
+ */
+#include "creport/campaign_report_model.h"
+#include "creport/campaign_report_cpu.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "statsreport/stats_report.h"
+#include "stats/warnings.h"
+
+/* The headline's CPU cost: the first of these a cell shows (cost per KiB, else utilisation). */
+static const char *const cost_metrics[] = {"local_demand", "cpu_local"};
+
+bool creport_entry_changed(const struct creport_entry *en)
+{
+    return en->has_cmp &&
+           (en->cmp.verdict.kind == STATS_IMPROVED || en->cmp.verdict.kind == STATS_REGRESSED);
+}
+
+/*
+ * One unit per metric: percentage points for metrics in %, so that a table
+ * of CPU utilisation never mixes "+0.9" (points) with "-0.7%" (percent);
+ * for the others the relative change, or the difference in the metric's
+ * unit where the ratio is undefined.
+ */
+static void set_change(const struct creport_metric *md, struct creport_entry *en)
+{
+    const struct stats_comparison *c = &en->cmp;
+    if (!en->has_cmp) {
+        en->chg = (struct creport_change){CREPORT_CHANGE_NONE, 0, 0, 0};
+        return;
+    }
+    if (!strcmp(md->unit, "%"))
+        en->chg =
+            (struct creport_change){CREPORT_CHANGE_PP, c->diff, c->diff_ci_low, c->diff_ci_high};
+    else if (c->verdict.on_difference || !isfinite(c->verdict.rel))
+        en->chg =
+            (struct creport_change){CREPORT_CHANGE_DIFF, c->diff, c->diff_ci_low, c->diff_ci_high};
+    else
+        en->chg = (struct creport_change){CREPORT_CHANGE_PCT, 100 * c->verdict.rel,
+                                          100 * c->verdict.rel_low, 100 * c->verdict.rel_high};
+    /* A difference of two finite means is finite; should it not be, say so rather than print it. */
+    if (!isfinite(en->chg.value)) {
+        en->chg.kind = CREPORT_CHANGE_NONE;
+        snprintf(en->why, sizeof(en->why), "the change is not a finite number");
+    }
+}
+
+/*
+ * The headline's CPU cost column of cell c: the figure the CPU cost is
+ * decided on (campaign_report_cpu.h: the process figure where other
+ * processes pollute the system-wide one), else the first of cost_metrics
+ * the cell shows.
+ */
+static void choose_cost(struct creport *r, size_t c)
+{
+    struct creport_cell *cell = &r->cells[c];
+    struct creport_cpu_cost dec;
+    creport_cpu_cost(r, c, &dec);
+    cell->cost = dec.metric >= 0 && dec.metric != cell->decide &&
+                         creport_at(r, 0, c, (size_t)dec.metric)->shown
+                     ? dec.metric
+                     : -1;
+    for (size_t i = 0; i < sizeof(cost_metrics) / sizeof(*cost_metrics) && cell->cost < 0; i++) {
+        const struct creport_metric *m = creport_metric_named(r, cost_metrics[i]);
+        size_t k = m ? (size_t)(m - r->metrics) : r->nmetrics;
+        if (k < r->nmetrics && (int)k != cell->decide && creport_at(r, 0, c, k)->shown)
+            cell->cost = (int)k;
+    }
+}
+
+static long index_of(char *const *names, size_t n, const char *name)
+{
+    for (size_t i = 0; name && i < n; i++)
+        if (!strcmp(names[i], name))
+            return (long)i;
+    return -1;
+}
+
+static long cell_index(const struct creport *r, const char *name)
+{
+    for (size_t c = 0; name && c < r->ncells; c++)
+        if (!strcmp(r->cells[c].name, name))
+            return (long)c;
+    return -1;
+}
+
+/* One kind of statistics warning over the deciding metrics' sets. */
+struct kind_count {
+    char kind[32];
+    size_t sets;       /* warnings of this kind */
+    size_t nmin, nmax; /* runs of the sets concerned */
+    size_t needed;     /* underpowered: the most runs per variant needed */
+    bool *cells;       /* [ncells]: cells concerned */
+    char example[128]; /* the first "variant @ cell" */
+};
+
+static size_t count_true(const bool *b, size_t n)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        k += b[i];
+    return k;
+}
+
+/* The number of cells with a deciding metric, and of its sets (variant, cell). */
+static size_t deciding_cells(const struct creport *r)
+{
+    size_t n = 0;
+    for (size_t c = 0; c < r->ncells; c++)
+        n += r->cells[c].decide >= 0;
+    return n;
+}
+
+/* One sentence for kind k. Returns 0 or -ENOMEM. */
+static int summarise_kind(const struct creport *r, const struct kind_count *k, json_t *out)
+{
+    char b[512], runs[48];
+    size_t cells = count_true(k->cells, r->ncells), all = deciding_cells(r);
+    size_t sets = all * r->nvariants;
+    if (k->nmin == k->nmax)
+        snprintf(runs, sizeof(runs), "%zu", k->nmin);
+    else
+        snprintf(runs, sizeof(runs), "%zu to %zu", k->nmin, k->nmax);
+    if (!strcmp(k->kind, "too_few_runs"))
+        snprintf(b, sizeof(b),
+                 "only %s runs per variant in %zu of %zu cell%s (at least %d are needed for "
+                 "intervals worth trusting)",
+                 runs, cells, all, all == 1 ? "" : "s", STATS_MIN_RUNS);
+    else if (!strcmp(k->kind, "underpowered") && k->needed >= STATS_REPORT_RUNS_COUNTABLE)
+        snprintf(b, sizeof(b),
+                 "%zu of %zu comparison%s in %zu cell%s cannot resolve a %g%% change with %s "
+                 "runs (more than %zu per variant are needed)",
+                 k->sets, all * (r->nvariants - 1), all * (r->nvariants - 1) == 1 ? "" : "s", cells,
+                 cells == 1 ? "" : "s", r->opts.noise * 100, runs,
+                 (size_t)STATS_REPORT_RUNS_COUNTABLE);
+    else if (!strcmp(k->kind, "underpowered"))
+        snprintf(b, sizeof(b),
+                 "%zu of %zu comparison%s in %zu cell%s cannot resolve a %g%% change with %s "
+                 "runs (up to about %zu per variant are needed)",
+                 k->sets, all * (r->nvariants - 1), all * (r->nvariants - 1) == 1 ? "" : "s", cells,
+                 cells == 1 ? "" : "s", r->opts.noise * 100, runs, k->needed);
+    else
+        snprintf(b, sizeof(b), "%s in %zu of %zu sets of runs, in %zu cells (first: %s)", k->kind,
+                 k->sets, sets, cells, k->example);
+    return json_array_append_new(out, json_string(b)) ? -ENOMEM : 0;
+}
+
+/* Adds warning w (variant v, cell c) to its kind in ks[0..*nk-1]. Returns 0 or -ENOMEM. */
+static int count_warning(const struct creport *r, struct kind_count *ks, size_t *nk,
+                         const json_t *w, size_t v, size_t c)
+{
+    const char *kind = json_string_value(json_object_get(w, "kind"));
+    size_t i = 0;
+    while (i < *nk && strcmp(ks[i].kind, kind ? kind : ""))
+        i++;
+    struct kind_count *k = &ks[i];
+    if (i == *nk) {
+        *k = (struct kind_count){.nmin = SIZE_MAX, .cells = calloc(r->ncells, sizeof(bool))};
+        if (!k->cells)
+            return -ENOMEM;
+        snprintf(k->kind, sizeof(k->kind), "%s", kind ? kind : "");
+        snprintf(k->example, sizeof(k->example), "%s @ %s", r->variants[v], r->cells[c].name);
+        (*nk)++;
+    }
+    const struct creport_entry *en = creport_at(r, v, c, (size_t)r->cells[c].decide);
+    const struct creport_entry *base = creport_at(r, 0, c, (size_t)r->cells[c].decide);
+    size_t n = en->n < base->n || strcmp(k->kind, "underpowered") ? en->n : base->n;
+    k->sets++;
+    k->cells[c] = true;
+    k->nmin = n < k->nmin ? n : k->nmin;
+    k->nmax = n > k->nmax ? n : k->nmax;
+    if (en->has_cmp && en->cmp.runs_needed > k->needed)
+        k->needed = en->cmp.runs_needed;
+    return 0;
+}
+
+/*
+ * The warnings, one sentence per kind: the environment's as they are (they
+ * are aggregated already), the statistics' counted over the cells, so that
+ * 12 "only 3 runs" warnings read as one line.
+ */
+static int summarise_warnings(struct creport *r)
+{
+    size_t i, nk = 0, max = json_array_size(r->stats_warnings);
+    json_t *w;
+    struct kind_count *ks = calloc(max + 1, sizeof(*ks));
+    int e = ks && (r->warning_summary = json_array()) ? 0 : -ENOMEM;
+    json_array_foreach(r->env_warnings, i, w)
+    {
+        if (!e && json_array_append(r->warning_summary, w))
+            e = -ENOMEM;
+    }
+    json_array_foreach(r->stats_warnings, i, w)
+    {
+        long v =
+            index_of(r->variants, r->nvariants, json_string_value(json_object_get(w, "variant")));
+        long c = cell_index(r, json_string_value(json_object_get(w, "cell")));
+        if (!e && v >= 0 && c >= 0 && r->cells[c].decide >= 0)
+            e = count_warning(r, ks, &nk, w, (size_t)v, (size_t)c);
+    }
+    for (size_t k = 0; k < nk; k++) {
+        if (!e)
+            e = summarise_kind(r, &ks[k], r->warning_summary);
+        free(ks[k].cells);
+    }
+    free(ks);
+    return e;
+}
+
+/* The counter differences of the pairs whose deciding metric changed. */
+static int notable_counters(struct creport *r)
+{
+    size_t i;
+    json_t *d;
+    if (!(r->counters_notable = json_array()))
+        return -ENOMEM;
+    json_array_foreach(r->counter_diffs, i, d)
+    {
+        long v =
+            index_of(r->variants, r->nvariants, json_string_value(json_object_get(d, "variant")));
+        long c = cell_index(r, json_string_value(json_object_get(d, "cell")));
+        if (v <= 0 || c < 0 || r->cells[c].decide < 0)
+            continue;
+        if (creport_entry_changed(
+                creport_at(r, (size_t)v, (size_t)c, (size_t)r->cells[c].decide)) &&
+            json_array_append(r->counters_notable, d))
+            return -ENOMEM;
+    }
+    return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* en's values in ascending order, for every format's sorted values. Returns 0 or -ENOMEM. */
+static int sort_values(struct creport_entry *en)
+{
+    if (!(en->sorted = malloc((en->n ? en->n : 1) * sizeof(double))))
+        return -ENOMEM;
+    memcpy(en->sorted, en->values, en->n * sizeof(double));
+    qsort(en->sorted, en->n, sizeof(double), cmp_double);
+    return 0;
+}
+
+int creport_model_finish(struct creport *r)
+{
+    for (size_t v = 0; v < r->nvariants; v++)
+        for (size_t c = 0; c < r->ncells; c++)
+            for (size_t m = 0; m < r->nmetrics; m++) {
+                set_change(&r->metrics[m], creport_at(r, v, c, m));
+                if (sort_values(creport_at(r, v, c, m)))
+                    return -ENOMEM;
+            }
+    for (size_t c = 0; c < r->ncells; c++)
+        choose_cost(r, c);
+    int e = summarise_warnings(r);
+    return e ? e : notable_counters(r);
+}

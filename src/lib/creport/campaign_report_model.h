@@ -1,0 +1,20 @@
+/*
+ * What the campaign report computes once for every format after the
+ * statistics (creport_build() calls it last): how each change is shown
+ * (struct creport_change), the headline's CPU cost metric of each cell, the
+ * warnings aggregated into one sentence per kind and the counter
+ * differences worth showing in the short report. The renderers only walk
+ * these; they compute nothing.
+ */
+#ifndef NETAB_CREPORT_CAMPAIGN_REPORT_MODEL_H
+#define NETAB_CREPORT_CAMPAIGN_REPORT_MODEL_H
+
+#include "creport/campaign_report.h"
+
+/* Fills the members above from the built report. Returns 0 or -ENOMEM. */
+NB_MUST_CHECK int creport_model_finish(struct creport *r);
+
+/* Whether a change was found: the comparison improved or regressed. */
+bool creport_entry_changed(const struct creport_entry *en);
+
+#endif

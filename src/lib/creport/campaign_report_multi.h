@@ -1,0 +1,46 @@
+/*
+ * One report over several experiments of a store (`netab report
+ * --experiments 3,5 --label kernel`, docs/report.md "Several
+ * experiments"): the way a kernel bisect or years of imported numbers
+ * accumulate experiments. Each experiment's variants become column groups
+ * named by the label; cells are matched by name across experiments; the
+ * first group is the baseline.
+ */
+#ifndef NETAB_CREPORT_CAMPAIGN_REPORT_MULTI_H
+#define NETAB_CREPORT_CAMPAIGN_REPORT_MULTI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "creport/campaign_report.h"
+#include "store/store.h"
+
+enum creport_label {
+    /* The variant's name; "name#ID" when two of the experiments have a variant of that name. */
+    CREPORT_LABEL_VARIANT,
+    /* The experiment's name ("name#ID" when two share it), "/variant" added when it has several. */
+    CREPORT_LABEL_EXPERIMENT,
+    /*
+     * The kernel release each run recorded (env_json "kernel", else the
+     * result's host.local.kernel, as imported iperf3 runs have it; a run
+     * without one keeps its variant's name), "/variant" added when the
+     * experiment has several variants, "#ID" when two experiments give the
+     * same label.
+     */
+    CREPORT_LABEL_KERNEL,
+};
+
+/* "variant", "experiment", "kernel" -> *out. Returns 0 or -EINVAL. */
+NB_MUST_CHECK int creport_label_parse(const char *s, enum creport_label *out);
+
+/*
+ * Reads experiments ids[0..n-1] from db and builds one report of all their
+ * runs, grouped by label. -ENOENT naming an id that does not exist,
+ * -EINVAL for an id given twice, else as creport_build(). On success *out
+ * is the caller's (creport_free()).
+ */
+NB_MUST_CHECK int creport_load_many(struct store *db, const int64_t *ids, size_t n,
+                                    enum creport_label label, const struct creport_opts *o,
+                                    struct creport **out, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,31 @@
+/*
+ * Which stored runs a campaign report counts and where (campaign_report_place.c):
+ * each ok run of the plan placed in its variant and cell, the run list of
+ * the run order figure, the command each variant ran and each cell's test.
+ * creport_build() calls these in that order.
+ */
+#ifndef NETAB_CREPORT_CAMPAIGN_REPORT_PLACE_H
+#define NETAB_CREPORT_CAMPAIGN_REPORT_PLACE_H
+
+#include <stddef.h>
+
+#include "creport/campaign_report.h"
+
+/* One measured ok run per planned seq (the first), in its variant and cell. */
+struct creport_placed {
+    const struct store_run *run;
+    size_t v, c;
+    size_t listed; /* its entry in r->runlist, which holds its metrics' values */
+};
+
+/* Index of name in list[0..n-1], or -1. */
+long creport_find_name(char *const *list, size_t n, const char *name);
+
+NB_MUST_CHECK int creport_place_runs(struct creport *r, const struct store_plan_row *plan,
+                                     size_t nplan, const struct store_run *runs, size_t nruns,
+                                     struct creport_placed **out, size_t *nout);
+
+/* Fills each cell's test from its first measured run that names one. Returns 0 or -ENOMEM. */
+NB_MUST_CHECK int creport_find_tests(struct creport *r, const struct creport_placed *p, size_t n);
+
+#endif

@@ -1,0 +1,520 @@
+/*
+ * The experiment report for people: plain text that fits 72 columns (for
+ * mailing lists) and Markdown. Tables have variants as rows and matrix cells
+ * as columns, one table per metric; cells that do not fit side by side are
+ * stacked into further tables rather than widening the line.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "creport/campaign_report.h"
+#include "creport/campaign_report_sections.h"
+#include "creport/campaign_report_brief.h"
+#include "creport/campaign_report_counters.h"
+#include "creport/campaign_report_cpu.h"
+#include "creport/campaign_report_headline.h"
+#include "creport/campaign_report_layout.h"
+#include "util/textwrap.h"
+
+#define W CREPORT_TEXT_WIDTH
+
+static void wrap(FILE *f, const char *first, const char *rest, const char *text)
+{
+    text_wrap(f, W, first, rest, text);
+}
+
+void creport_wrap(FILE *f, const char *first, const char *rest, const char *text)
+{
+    wrap(f, first, rest, text);
+}
+
+static void wrapf(FILE *f, const char *first, const char *rest, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void wrapf(FILE *f, const char *first, const char *rest, const char *fmt, ...)
+{
+    char buf[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof(buf), fmt, ap);
+    va_end(ap);
+    wrap(f, first, rest, buf);
+}
+
+static const char *cell_display(const struct creport *r, size_t c)
+{
+    return r->cells[c].name[0] ? r->cells[c].name : "(all)";
+}
+
+/* One table per metric the report shows (campaign_report_layout.c). */
+static int print_metric_tables(FILE *f, const struct creport *r, bool *legend)
+{
+    size_t nm;
+    const struct creport_metric *md = creport_report_metrics(r, &nm);
+    for (size_t i = 0; i < r->norder; i++) {
+        size_t m = r->order[i];
+        bool any = false;
+        for (size_t c = 0; c < r->ncells; c++)
+            any |= creport_at(r, 0, c, m)->shown;
+        if (!any)
+            continue;
+        fprintf(f, "\n%s, %s (%s is better)\n", md[m].title, md[m].unit,
+                md[m].lower_is_better ? "lower" : "higher");
+        int e = creport_text_table(f, r, m, legend);
+        if (e)
+            return e;
+    }
+    return 0;
+}
+
+static void print_details(FILE *f, const struct creport *r)
+{
+    size_t nm;
+    const struct creport_metric *md = creport_report_metrics(r, &nm);
+    if (r->nvariants < 2)
+        return;
+    fprintf(f, "\nChanges against %s: mean, [%g%% CI], Welch p; > deciding\n", r->variants[0],
+            r->opts.confidence * 100);
+    for (size_t v = 1; v < r->nvariants; v++)
+        for (size_t c = 0; c < r->ncells; c++) {
+            bool any = false;
+            for (size_t i = 0; i < r->norder; i++)
+                any |= creport_at(r, v, c, r->order[i])->shown;
+            if (!any)
+                continue;
+            wrapf(f, "", "    ", "%s @ %s%s%s%s:", r->variants[v], cell_display(r, c),
+                  r->cells[c].test[0] ? " (" : "", r->cells[c].test,
+                  r->cells[c].test[0] ? ")" : "");
+            for (size_t i = 0; i < r->norder; i++) {
+                size_t m = r->order[i];
+                const struct creport_entry *en = creport_at(r, v, c, m);
+                if (!en->shown)
+                    continue;
+                const char *lead = (int)m == r->cells[c].decide ? "> " : "  ";
+                if (!en->has_cmp) {
+                    wrapf(f, lead, "    ", "%-11s not compared: %s", md[m].label, en->why);
+                    continue;
+                }
+                char chg[96], p[32];
+                creport_fmt_change_full(chg, sizeof(chg), &en->chg);
+                snprintf(p, sizeof(p), "%.2g", en->cmp.welch.p);
+                wrapf(f, lead, "    ", "%-11s %s p=%s %s", md[m].label, chg, p,
+                      stats_verdict_name(en->cmp.verdict.kind));
+            }
+        }
+}
+
+static void print_json_leaf(char *b, size_t n, json_t *v)
+{
+    char *s = v ? json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT) : NULL;
+    snprintf(b, n, "%s", s ? s : "null");
+    free(s);
+}
+
+/* The one-line gist of a layout summary: hot functions moved, all moved, size change. */
+static void layout_gist(const json_t *sum, char *b, size_t n)
+{
+    const json_t *hot = json_object_get(sum, "hot"), *size = json_object_get(sum, "size");
+    snprintf(b, n,
+             "%lld of %lld hot functions (%lld of %lld in all) changed offset; size %+lld bytes",
+             (long long)json_integer_value(json_object_get(hot, "offset_changed")),
+             (long long)json_integer_value(json_object_get(hot, "in_both")),
+             (long long)json_integer_value(json_object_get(sum, "offset_changed")),
+             (long long)json_integer_value(json_object_get(sum, "common")),
+             (long long)json_integer_value(json_object_get(size, "delta")));
+}
+
+/* The "Code layout" section: each variant's layout file against the baseline's. */
+static void print_layout(FILE *f, const struct creport *r)
+{
+    size_t i;
+    json_t *x;
+    if (!json_array_size(r->layout))
+        return;
+    fprintf(f, "Code layout against %s (netab layout, built-in network hot set):\n",
+            r->variants[0]);
+    json_array_foreach(r->layout, i, x)
+    {
+        const char *name = json_string_value(json_object_get(x, "variant"));
+        const json_t *sum = json_object_get(x, "summary");
+        if (!json_is_object(sum)) {
+            wrapf(f, "  ", "    ", "%s: not compared: %s", name,
+                  json_string_value(json_object_get(x, "error")));
+            continue;
+        }
+        char gist[256];
+        layout_gist(sum, gist, sizeof(gist));
+        wrapf(f, "  ", "    ", "%s: %s.", name, gist);
+        wrap(f, "    ", "    ", json_string_value(json_object_get(sum, "verdict")));
+    }
+}
+
+/* The environment differences of each variant's first run from the baseline's. */
+static void print_environment(FILE *f, const struct creport *r)
+{
+    size_t i, j;
+    json_t *d, *x;
+    if (!json_array_size(r->env_diffs))
+        return;
+    fprintf(f, "Environment differences from %s (first ok run of each):\n", r->variants[0]);
+    json_array_foreach(r->env_diffs, i, d)
+    {
+        json_t *diffs = json_object_get(d, "differences");
+        const char *name = json_string_value(json_object_get(d, "variant"));
+        json_array_foreach(json_object_get(d, "identity_notes"), j, x)
+        {
+            wrapf(f, "  ", "    ", "%s: %s", name, json_string_value(x));
+        }
+        if (!json_array_size(diffs))
+            wrapf(f, "  ", "    ", "%s: none", name);
+        json_array_foreach(diffs, j, x)
+        {
+            char a[256], b[256];
+            print_json_leaf(a, sizeof(a), json_object_get(x, "a"));
+            print_json_leaf(b, sizeof(b), json_object_get(x, "b"));
+            wrapf(f, "  ", "    ", "%s: %s: %s -> %s", name,
+                  json_string_value(json_object_get(x, "path")), a, b);
+        }
+    }
+}
+
+/* The short report's pointer to the environment differences: how many facts differ. */
+static void count_environment(FILE *f, const struct creport *r)
+{
+    size_t i, n = 0;
+    json_t *d;
+    json_array_foreach(r->env_diffs, i, d)
+    {
+        n += json_array_size(json_object_get(d, "differences")) +
+             json_array_size(json_object_get(d, "identity_notes"));
+    }
+    if (n)
+        wrapf(f, "\n", "  ",
+              "Environment: %zu difference%s from %s's first run (--sections environment).", n,
+              n == 1 ? "" : "s", r->variants[0]);
+}
+
+/* Every warning, one line each, as the report's JSON lists them. */
+static void print_warnings(FILE *f, const struct creport *r)
+{
+    size_t i;
+    json_t *x;
+    if (json_array_size(r->env_warnings)) {
+        fprintf(f, "Environment warnings (any run):\n");
+        json_array_foreach(r->env_warnings, i, x) wrap(f, "- ", "  ", json_string_value(x));
+    }
+    if (json_array_size(r->stats_warnings)) {
+        fprintf(f, "Statistics warnings (deciding metrics):\n");
+        json_array_foreach(r->stats_warnings, i, x)
+        {
+            wrapf(f, "- ", "  ", "%s @ %s, %s: %s",
+                  json_string_value(json_object_get(x, "variant")),
+                  json_string_value(json_object_get(x, "cell")),
+                  json_string_value(json_object_get(x, "metric")),
+                  json_string_value(json_object_get(x, "message")));
+        }
+    }
+}
+
+static void print_verdict(FILE *f, const struct creport *r)
+{
+    wrapf(f, "", "  ",
+          "Verdicts: %zu improved, %zu regressed, %zu within noise, %zu no difference "
+          "proven, %zu not compared.",
+          r->n_improved, r->n_regressed, r->n_within, r->n_unproven, r->n_nocmp);
+    if (r->n_regressed_deciding)
+        wrapf(f, "", "  ",
+              "REGRESSION: %zu deciding-metric comparison%s regressed (exit status 1).",
+              r->n_regressed_deciding, r->n_regressed_deciding == 1 ? "" : "s");
+    else
+        wrapf(f, "", "  ", "No deciding-metric comparison regressed.");
+}
+
+/* The run counts, the measured runs per variant and cell, and the rules of the verdicts. */
+static int print_runs(FILE *f, const struct creport *r, bool *legend)
+{
+    wrapf(f, "", "  ", "Experiment %lld \"%s\" (%s), seed %llu.", (long long)r->id, r->name,
+          r->status, (unsigned long long)r->seed);
+    wrapf(f, "", "  ",
+          "Runs: %ld planned, %ld measured, %ld warm-ups excluded; %ld failed, %ld "
+          "interrupted%s (attempts, not used).",
+          r->runs.planned, r->runs.measured, r->runs.warmup, r->runs.failed, r->runs.interrupted,
+          r->runs.running ? ", some still running" : "");
+    fprintf(f, "Measured runs (n) per variant and cell:\n");
+    int e = creport_text_table(f, r, CREPORT_TABLE_N, legend);
+    if (*legend)
+        creport_print_legend(f, r);
+    *legend = false;
+    wrapf(f, "", "  ",
+          "Noise floor %g%%, confidence %g%%: a change is improved or regressed only when p "
+          "< %g and its whole interval lies beyond the floor; within noise when the whole "
+          "interval lies inside it. Marks: * improved, ! regressed, = within noise, ? no "
+          "difference proven. Changes of metrics in %% are in percentage points (pp), others "
+          "in %% of the baseline's mean.",
+          r->opts.noise * 100, r->opts.confidence * 100, 1 - r->opts.confidence);
+    return e;
+}
+
+/* The footer: sections after the tables, in their order, after the signature line. */
+static int print_footer(FILE *f, const struct creport *r, unsigned s, bool brief, bool *legend)
+{
+    int e = 0;
+    if (s & (CREPORT_SEC_RUNS | CREPORT_SEC_ENVIRONMENT) && !brief)
+        fprintf(f, "\n-- \n");
+    else if (json_array_size(r->layout) && (s & CREPORT_SEC_LAYOUT))
+        fputc('\n', f);
+    if (s & CREPORT_SEC_RUNS)
+        e = print_runs(f, r, legend);
+    if (s & CREPORT_SEC_LAYOUT)
+        print_layout(f, r);
+    if (s & CREPORT_SEC_ENVIRONMENT)
+        print_environment(f, r);
+    if (brief)
+        count_environment(f, r);
+    if ((s & CREPORT_SEC_COUNTERS) && brief)
+        creport_print_counters_brief(f, r);
+    else if (s & CREPORT_SEC_COUNTERS)
+        creport_print_counters(f, r);
+    if ((s & CREPORT_SEC_WARNINGS) && brief)
+        creport_print_warnings_brief(f, r);
+    else if (s & CREPORT_SEC_WARNINGS)
+        print_warnings(f, r);
+    if (s & CREPORT_SEC_VERDICT) {
+        if (brief)
+            fputc('\n', f);
+        print_verdict(f, r);
+    }
+    if (*legend)
+        creport_print_legend(f, r);
+    return e;
+}
+
+/* The title: experiment, variants and, in full, the matrix and what the entries are. */
+static void print_title(FILE *f, const struct creport *r, bool brief)
+{
+    wrapf(f, "", "  ", "netab report: experiment %lld \"%s\"", (long long)r->id, r->name);
+    char list[1024] = "";
+    for (size_t v = 0, u = 0; v < r->nvariants && u < sizeof(list); v++)
+        u += (size_t)snprintf(list + u, sizeof(list) - u, "%s%s%s", v ? ", " : "", r->variants[v],
+                              v ? "" : " (baseline)");
+    wrapf(f, "", "  ", "Variants: %s", r->nvariants ? list : "none");
+    /* Headings show values only ("tcp_stream 1"): say once which axis each value is of. */
+    if (r->naxes) {
+        char axes[512] = "";
+        for (size_t a = 0, u = 0; a < r->naxes && u < sizeof(axes); a++)
+            u += (size_t)snprintf(axes + u, sizeof(axes) - u, "%s%s", a ? " x " : "", r->axes[a]);
+        wrapf(f, "", "  ", "Matrix: %s%s", axes,
+              brief ? "" : " (cells in the experiment file's order)");
+    }
+    if (!r->runs.measured)
+        fprintf(f, "\nNo measured ok runs yet.\n");
+    else if (brief)
+        wrapf(f, "", "  ",
+              "Entries: mean of the measured runs, change of the mean: * improved, ! "
+              "regressed, = within noise, ? not proven. --full: everything.");
+    else
+        wrapf(f, "", "  ",
+              "Entries: the mean of the measured runs and, for other variants, the change of "
+              "the mean against the baseline, on which the verdict mark is decided.");
+}
+
+int creport_print_text(const struct creport *r, FILE *f)
+{
+    bool legend = false, brief = !r->opts.sections;
+    unsigned s = brief ? CREPORT_SEC_DEFAULT : r->opts.sections;
+    int e = 0;
+    print_title(f, r, brief);
+    if ((s & CREPORT_SEC_HEADLINE) && r->runs.measured) {
+        fputc('\n', f);
+        e = creport_print_headline_text(f, r, &legend);
+    }
+    if (s & CREPORT_SEC_CHANGES)
+        creport_print_changes_brief(f, r);
+    if (!e && (s & CREPORT_SEC_TABLES))
+        e = print_metric_tables(f, r, &legend);
+    if (s & CREPORT_SEC_DETAILS)
+        print_details(f, r);
+    /* The short report shows it where the headline's CPU column is not the deciding figure. */
+    if (s & CREPORT_SEC_CPU)
+        creport_print_cpu_text(f, r, brief);
+    if (s & CREPORT_SEC_PAIRS)
+        creport_print_pairs_text(f, r);
+    if (s & CREPORT_SEC_EFFECTS)
+        creport_print_effects_text(f, r);
+    if (!e && (s & CREPORT_SEC_VALUES))
+        e = creport_print_values_text(r, f);
+    if (!e)
+        e = print_footer(f, r, s, brief, &legend);
+    if (e)
+        return e;
+    return ferror(f) ? -EIO : 0;
+}
+
+/* --- Markdown ------------------------------------------------------------ */
+
+/*
+ * One table per metric, then each comparison with its interval, p and
+ * verdict as a list: the tables stay narrow enough to read unrendered.
+ */
+static void md_metric_tables(FILE *f, const struct creport *r)
+{
+    size_t nm;
+    const struct creport_metric *md = creport_report_metrics(r, &nm);
+    for (size_t i = 0; i < r->norder; i++) {
+        size_t m = r->order[i];
+        bool any = false;
+        for (size_t c = 0; c < r->ncells; c++)
+            any |= creport_at(r, 0, c, m)->shown;
+        if (!any)
+            continue;
+        fprintf(f, "\n### %s, %s (%s is better)\n\n", md[m].title, md[m].unit,
+                md[m].lower_is_better ? "lower" : "higher");
+        creport_md_table(f, r, m);
+        if (r->nvariants > 1)
+            fputc('\n', f);
+        for (size_t v = 1; v < r->nvariants; v++)
+            for (size_t c = 0; c < r->ncells; c++) {
+                const struct creport_entry *en = creport_at(r, v, c, m);
+                char head[96], chg[96];
+                if (!en->shown)
+                    continue;
+                creport_cell_heading(r, c, CREPORT_HEAD_FULL, head, sizeof(head));
+                fputs("- ", f);
+                creport_md_text(f, r->variants[v]);
+                fputs(" @ ", f);
+                creport_md_text(f, head);
+                if (!en->has_cmp) {
+                    fputs(": not compared: ", f);
+                    creport_md_text(f, en->why);
+                    fputc('\n', f);
+                    continue;
+                }
+                creport_fmt_change_full(chg, sizeof(chg), &en->chg);
+                fprintf(f, ": %s, p=%.2g, %s%s\n", chg, en->cmp.welch.p,
+                        stats_verdict_name(en->cmp.verdict.kind),
+                        (int)m == r->cells[c].decide ? " (deciding)" : "");
+            }
+    }
+    fprintf(f,
+            "\nMarks: \\* improved, ! regressed, = within noise, ? no difference proven; "
+            "changes against %s [%g%% CI].\n",
+            r->nvariants ? r->variants[0] : "the baseline", r->opts.confidence * 100);
+}
+
+/* The code layout section as a table: one row per variant with a layout file. */
+static void md_layout(FILE *f, const struct creport *r)
+{
+    size_t i;
+    json_t *x;
+    if (!json_array_size(r->layout))
+        return;
+    fprintf(f, "\n### Code layout against ");
+    creport_md_text(f, r->variants[0]);
+    fprintf(f, "\n\n| variant | layout | verdict |\n|---|---|---|\n");
+    json_array_foreach(r->layout, i, x)
+    {
+        const json_t *sum = json_object_get(x, "summary");
+        char gist[256] = "not compared";
+        if (json_is_object(sum))
+            layout_gist(sum, gist, sizeof(gist));
+        fputs("| ", f);
+        creport_md_text(f, json_string_value(json_object_get(x, "variant")));
+        fputs(" | ", f);
+        creport_md_text(f, gist);
+        fputs(" | ", f);
+        creport_md_text(f, json_is_object(sum) ? json_string_value(json_object_get(sum, "verdict"))
+                                               : json_string_value(json_object_get(x, "error")));
+        fputs(" |\n", f);
+    }
+}
+
+static void md_footer(FILE *f, const struct creport *r)
+{
+    size_t i, j;
+    json_t *d, *x;
+    fprintf(f, "\n### Runs\n\n");
+    creport_md_table(f, r, CREPORT_TABLE_N);
+    fprintf(f,
+            "\n- Experiment %lld \"%s\" (%s), seed %llu\n- Runs: %ld planned, %ld measured, %ld "
+            "warm-ups excluded, %ld failed, %ld interrupted\n- Noise floor %g%%, confidence "
+            "%g%%\n- Verdicts: %zu improved, %zu regressed, %zu within noise, %zu no difference "
+            "proven, %zu not compared\n- %s\n",
+            (long long)r->id, r->name, r->status, (unsigned long long)r->seed, r->runs.planned,
+            r->runs.measured, r->runs.warmup, r->runs.failed, r->runs.interrupted,
+            r->opts.noise * 100, r->opts.confidence * 100, r->n_improved, r->n_regressed,
+            r->n_within, r->n_unproven, r->n_nocmp,
+            r->n_regressed_deciding ? "**A deciding metric regressed** (exit status 1)"
+                                    : "No deciding metric regressed");
+    md_layout(f, r);
+    if (json_array_size(r->env_diffs)) {
+        fprintf(f,
+                "\n### Environment differences from %s\n\n| variant | fact | %s | variant |\n"
+                "|---|---|---|---|\n",
+                r->variants[0], r->variants[0]);
+        json_array_foreach(r->env_diffs, i, d)
+        {
+            json_array_foreach(json_object_get(d, "identity_notes"), j, x)
+            {
+                fputs("| ", f);
+                creport_md_text(f, json_string_value(json_object_get(d, "variant")));
+                fputs(" | build | ", f);
+                creport_md_text(f, json_string_value(x));
+                fputs(" | |\n", f);
+            }
+            json_array_foreach(json_object_get(d, "differences"), j, x)
+            {
+                char a[256], b[256];
+                print_json_leaf(a, sizeof(a), json_object_get(x, "a"));
+                print_json_leaf(b, sizeof(b), json_object_get(x, "b"));
+                fputs("| ", f);
+                creport_md_text(f, json_string_value(json_object_get(d, "variant")));
+                fputs(" | `", f);
+                creport_md_text(f, json_string_value(json_object_get(x, "path")));
+                fputs("` | ", f);
+                creport_md_text(f, a);
+                fputs(" | ", f);
+                creport_md_text(f, b);
+                fputs(" |\n", f);
+            }
+        }
+    }
+    if (json_array_size(r->env_warnings) || json_array_size(r->stats_warnings)) {
+        fprintf(f, "\n### Warnings\n\n");
+        json_array_foreach(r->env_warnings, i, x) fprintf(f, "- %s\n", json_string_value(x));
+        json_array_foreach(r->stats_warnings, i, x)
+        {
+            fprintf(f, "- %s @ %s, %s: %s\n", json_string_value(json_object_get(x, "variant")),
+                    json_string_value(json_object_get(x, "cell")),
+                    json_string_value(json_object_get(x, "metric")),
+                    json_string_value(json_object_get(x, "message")));
+        }
+    }
+}
+
+int creport_print_markdown(const struct creport *r, FILE *f)
+{
+    fprintf(f, "## netab report: experiment %lld \"", (long long)r->id);
+    creport_md_text(f, r->name);
+    fprintf(f, "\"\n\nBaseline: **");
+    creport_md_text(f, r->nvariants ? r->variants[0] : "none");
+    fprintf(f,
+            "**. Each entry: the mean of the measured runs; for other variants the change of "
+            "the mean against the baseline [%g%% CI] and the verdict, both computed on the "
+            "mean (medians are in the JSON and CSV forms).\n",
+            r->opts.confidence * 100);
+    if (r->runs.measured) {
+        fprintf(f, "\n### Headline\n");
+        creport_print_headline_markdown(f, r);
+    }
+    md_metric_tables(f, r);
+    creport_print_cpu_markdown(f, r);
+    creport_print_pairs_markdown(f, r);
+    creport_print_effects_markdown(f, r);
+    int e = creport_print_values_markdown(r, f);
+    md_footer(f, r);
+    if (e)
+        return e;
+    return ferror(f) ? -EIO : 0;
+}

@@ -1,0 +1,16 @@
+/*
+ * The JSON document of one test (`netab run --json`). Its field names are a
+ * contract described in docs/json.md; other tools and netab's own stats and
+ * campaign code read them.
+ */
+#ifndef NETAB_RUNOUT_RUN_JSON_H
+#define NETAB_RUNOUT_RUN_JSON_H
+
+#include <jansson.h>
+
+#include "engine/run_result.h"
+
+/* Builds the document (new reference, caller owns it). Works for failed runs too. */
+json_t *run_json_build(const struct run_result *r);
+
+#endif

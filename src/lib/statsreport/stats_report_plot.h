@@ -1,0 +1,34 @@
+/*
+ * Figures of a statistics report (`netab stats --plot`, `netab compare
+ * --plot`): the distribution of every set above the forest of every
+ * comparison with the baseline, in one file.
+ */
+#ifndef NETAB_STATSREPORT_STATS_REPORT_PLOT_H
+#define NETAB_STATSREPORT_STATS_REPORT_PLOT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "statsreport/stats_report.h"
+#include "util/err.h"
+
+struct report_plot_opts {
+    double width, height; /* PNG pixels, SVG/PDF points */
+    const char *title;    /* NULL: a default naming the confidence level */
+    const char *axis;     /* the value axis with its unit; NULL: the sets' metric or "value" */
+    bool log;             /* log value axis */
+};
+
+/* Defaults: PLOT_DEFAULT_WIDTH x 1.4 * PLOT_DEFAULT_HEIGHT, linear from zero. */
+void report_plot_opts_default(struct report_plot_opts *o);
+
+/*
+ * Draws r (analysed: every set described, comparisons made) into path, in
+ * the format of its extension. *npoints receives the number of run points
+ * drawn (every finite value), which the CLI reports. Returns 0 or a negative
+ * errno with a sentence in err.
+ */
+NB_MUST_CHECK int stats_report_plot(const struct stats_report *r, const struct report_plot_opts *o,
+                                    const char *path, size_t *npoints, char *err, size_t errlen);
+
+#endif
