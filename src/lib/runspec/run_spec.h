@@ -32,6 +32,7 @@ struct run_spec {
     bool help;                    /* -h, --help was given: print the usage, run nothing */
     bool req_set, resp_set;       /* --req-size / --resp-size given */
     bool block_set;               /* -l given; otherwise the test kind's default block */
+    bool port_set;                /* -p given; otherwise 5301, or 5201 with --iperf3 */
 };
 
 /*
