@@ -15,6 +15,7 @@
 #include "proto/datahdr.h"
 #include "proto/frame.h"
 #include "proto/heartbeat.h"
+#include "proto/iperf3_probe.h"
 #include "proto/msg.h"
 #include "proto/transport.h"
 #include "measure/histogram.h"
@@ -116,8 +117,15 @@ static int greet(struct client *c)
     json_t *m = msg_hello();
     int rc = m ? auth_client_hello(&c->auth, c->cfg->auth_key, m, err, len)
                : err_set(err, len, ENOMEM, "out of memory");
+    uint8_t *buf = NULL;
+    size_t blen = 0;
+    if (!rc && frame_encode(m, &buf, &blen))
+        rc = err_set(err, len, ENOMEM, "out of memory");
+    /* In two parts, so that an iperf3 server is recognised before it is harmed. */
     if (!rc)
-        rc = frame_send(c->ctl, m, deadline(c), err, len);
+        rc = iperf3_probe_send_hello(c->ctl, buf, blen, deadline(c), c->cfg->host, c->cfg->port,
+                                     err, len);
+    free(buf);
     json_decref(m);
     if (rc)
         return rc;
