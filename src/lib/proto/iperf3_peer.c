@@ -56,8 +56,9 @@ int iperf3_peer_results(const struct side_report *side, const struct test_params
             o->jitter_s = s->rx.jitter_ms / 1000.0;
         }
     }
-    /* iperf3's client says -1 when it only received; its server says what its senders have. */
-    out->sender_has_retransmits = client && !sends ? -1 : tcp ? 1 : 0;
+    /* iperf3 says -1 when this end only received, else whether its senders have retransmits. */
+    (void)client;
+    out->sender_has_retransmits = !sends ? -1 : tcp ? 1 : 0;
     process_cpu(ru_start, start_ns, out);
     return 0;
 }

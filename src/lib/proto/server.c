@@ -21,6 +21,7 @@
 
 #include "proto/datahdr.h"
 #include "proto/frame.h"
+#include "proto/iperf3_door.h"
 #include "proto/msg.h"
 #include "proto/server_internal.h"
 #include "util/clock.h"
@@ -304,6 +305,12 @@ static void progress(struct server *s, int fd)
     if (datahdr_is_data(first)) {
         if (avail >= DATAHDR_LEN)
             serve_data(s, fd);
+        return;
+    }
+    /* iperf3's 37-byte cookie: its control or data connection (proto/iperf3_door.h). */
+    if (iperf3_cookie_prefix(first, sizeof(first))) {
+        if (avail >= IPERF3_COOKIE_LEN)
+            iperf3_door_take(s, fd);
         return;
     }
     uint32_t len =
