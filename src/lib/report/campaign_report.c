@@ -41,6 +41,13 @@ static const struct creport_metric metrics[] = {
      M(lost_percent)},
     {"cpu_local", "CPU loc %", "CPU utilisation, local", "%", true, ALL, 1, M(cpu_local_pct)},
     {"cpu_remote", "CPU rem %", "CPU utilisation, remote", "%", true, ALL, 1, M(cpu_remote_pct)},
+    /* iperf3's figures (an --iperf3 peer, imported -J files): a process's CPU, another metric. */
+    {"cpu_local_process", "CPU loc proc %",
+     "Local process CPU (iperf3's figure: one process, not system-wide; of one CPU)", "%", true,
+     ALL, 1, 0, "end.cpu.local_process.total_pct"},
+    {"cpu_remote_process", "CPU peer proc %",
+     "Peer process CPU (iperf3's figure: one process, not system-wide; of one CPU)", "%", true, ALL,
+     1, 0, "end.cpu.remote_process.total_pct"},
     /* UDP runs have a cost per received KiB too (end.service_demand), as TCP runs do. */
     {"local_demand", "loc us/KiB", "CPU cost, local", "us/KiB", true, STREAMS, 1,
      M(local_us_per_kib)},

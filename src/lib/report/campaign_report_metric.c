@@ -188,7 +188,9 @@ int creport_metrics_build(const char *const *names, size_t n, struct creport_met
 
 void creport_metrics_free(struct creport_metric *m, size_t n)
 {
-    for (size_t i = 0; m && i < n; i++)
+    size_t nb;
+    creport_metrics(&nb); /* the built-in ones (some with a static path) come first */
+    for (size_t i = nb; m && i < n; i++)
         if (m[i].path) {
             free((char *)m[i].name);
             free((char *)m[i].path);
