@@ -54,6 +54,8 @@ struct i3s {
     struct rusage ru_start;
     uint64_t start_ns;
     struct iperf3_results theirs; /* the client's results, for the log */
+    struct side_report report;    /* this end's figures, for the log */
+    bool measured, logged;
 };
 
 static uint64_t deadline(const struct i3s *ss)
@@ -321,7 +323,7 @@ static int run_test(struct i3s *ss)
 {
     struct stream_set set;
     struct window w = {0};
-    struct side_report report = {0};
+    struct side_report *report = &ss->report;
     int rc = stream_set_init(&set, &ss->p, ss->fds, ss->server_sends, ss->n, true, -1,
                              ss->server->cfg.idle_timeout_ms);
     if (rc)
@@ -346,13 +348,11 @@ static int run_test(struct i3s *ss)
         send_server_error(ss, rc == -ECANCELED ? 120 : I3_IESTREAMREAD, -rc);
     if (running)
         rc = end_streams(ss, &set, rc);
-    if (!rc && (rc = window_close(&w, &set, &report, clock_now_ns())))
+    if (!rc && (rc = window_close(&w, &set, report, clock_now_ns())))
         err_set(ss->err, sizeof(ss->err), rc, "out of memory");
+    ss->measured = rc == 0;
     if (!rc)
-        rc = exchange_results(ss, &report);
-    iperf3_server_log(ss->server, ss->peer, &ss->p, ss->req.version, rc ? NULL : &report,
-                      &ss->theirs, rc ? ss->err : NULL);
-    side_report_free(&report);
+        rc = exchange_results(ss, report);
     window_free(&w);
     stream_set_free(&set);
     return rc;
@@ -368,9 +368,8 @@ static int serve(struct i3s *ss, const uint8_t cookie[IPERF3_COOKIE_LEN])
     if (sock_set_liveness(ss->fd, ss->server->cfg.liveness_timeout_ms))
         server_log(ss->server, "peer=%s: cannot set the control connection's TCP liveness",
                    ss->peer);
+    ss->logged = true; /* from here on the test has a log line of its own */
     rc = ss->p.kind == TEST_UDP_STREAM ? gather_udp(ss) : gather_tcp(ss, cookie);
-    if (rc)
-        iperf3_server_log(ss->server, ss->peer, &ss->p, ss->req.version, NULL, NULL, ss->err);
     return rc ? rc : run_test(ss);
 }
 
@@ -393,13 +392,19 @@ void iperf3_server_session(struct server *s, int fd, const uint8_t cookie[IPERF3
                    ss.peer, running, s->cfg.max_clients);
     } else {
         rc = serve(&ss, cookie);
-        if (rc && ss.reserved == 0)
+    }
+    /* The slot is free before the log says the test ended: a client that read it may test. */
+    atomic_fetch_sub(&s->memory, ss.reserved);
+    atomic_fetch_sub(&s->active_tests, 1);
+    if (running < s->cfg.max_clients) {
+        if (ss.logged)
+            iperf3_server_log(s, ss.peer, &ss.p, ss.req.version, ss.measured ? &ss.report : NULL,
+                              &ss.theirs, rc ? ss.err : NULL);
+        else
             server_log(s, "peer=%s protocol=iperf3 refused: %s", ss.peer, ss.err);
         atomic_store(&s->last_status, rc);
         atomic_fetch_add(&s->tests_finished, 1);
     }
-    atomic_fetch_sub(&s->memory, ss.reserved);
-    atomic_fetch_sub(&s->active_tests, 1);
 out:
     for (int i = 0; ss.fds && i < ss.n; i++)
         if (ss.fds[i] >= 0)
@@ -407,5 +412,6 @@ out:
     free(ss.fds);
     free(ss.server_sends);
     iperf3_results_free(&ss.theirs);
+    side_report_free(&ss.report);
     server_conn_close(s, fd);
 }
