@@ -12,9 +12,10 @@
 2. Two iperf3 clients at once are both served, and a netab client on the
    same port is served during them and after them; `netab run --iperf3`
    against netab's server works too.
-3. Namespaces (root): iperf3 -c in A against netab server in B, -P 4, and
-   UDP with nftables dropping 2% in B: the client's lost_packets (from
-   netab's counts) match the nft drop counter.
+3. Namespaces (root): iperf3 -c in A against netab server in B (-P 4 on
+   port 5201 served by --iperf3-port, then
+   UDP on the server's own port with nftables dropping 2% in B): the
+   client's lost_packets (from netab's counts) match the nft drop counter.
 """
 import json
 import os
@@ -42,8 +43,8 @@ def iperf3_lines(srv):
 
 def iperf3_client(port, opts, host="127.0.0.1", netns=None, timeout=60):
     """Runs iperf3 -c -J; iperf3 3.12 exits 0 even when the test failed, so "error" is the sign."""
-    r = h.run_cmd(["iperf3", "-c", host, "-p", str(port), "-J"] + opts, netns=netns,
-                  timeout=timeout)
+    port_opt = ["-p", str(port)] if port else []  # None: iperf3's default port, 5201
+    r = h.run_cmd(["iperf3", "-c", host, "-J"] + port_opt + opts, netns=netns, timeout=timeout)
     return h.parse_one_json(r.stdout, r)
 
 
@@ -131,9 +132,9 @@ def nft_dropped(ns):
 def netns(netab, c):
     h.require_root_netns(tools=("ip", "nft"))
     with h.NetnsPair("i3s") as pair:
-        with h.Server(netab, netns=pair.ns_b, bind=pair.addr_b) as srv:
-            doc = iperf3_client(srv.port, ["-t", "2", "-P", "4"], host=pair.addr_b,
-                                netns=pair.ns_a)
+        with h.Server(netab, extra=["--iperf3-port"], netns=pair.ns_b, bind=pair.addr_b) as srv:
+            # iperf3 without -p: its default port 5201, which --iperf3-port also serves.
+            doc = iperf3_client(None, ["-t", "2", "-P", "4"], host=pair.addr_b, netns=pair.ns_a)
             lines = wait_lines(srv, 1)
             got = doc.get("end", {}).get("sum_received", {}).get("bytes", 0)
             c.check(doc.get("error") is None and lines and within(got, lines[-1]["received"]),
