@@ -167,9 +167,6 @@ int cli_run(int argc, char **argv)
     o.client.auth_key = key;
     if (rc) {
         /* A bad key file fails like a run: exit 1 and, with --json, the one document. */
-    } else if (o.client.iperf3 && !o.host) {
-        rc = err_set(res.error, sizeof(res.error), EINVAL,
-                     "--iperf3 needs -c HOST: the iperf3 server to test against");
     } else if (o.host && o.client.iperf3) {
         o.client.host = o.host;
         rc = iperf3_client_run(&o.client, &o.params, &res);
