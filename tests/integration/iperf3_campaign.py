@@ -10,7 +10,9 @@
    iperf3 server and counts every run ok.
 3. `netab import` of an iperf3 -J file: its cpu_utilization_percent becomes
    the local and remote *process* CPU (cpu_local_process, cpu_remote_process
-   with iperf3's own numbers), not netab's system-wide cpu_local/cpu_remote.
+   with iperf3's own numbers), not netab's system-wide cpu_local/cpu_remote;
+   `netab stats --metric end.cpu_utilization_percent.host_total` labels it
+   as one process's CPU.
 """
 import json
 import os
@@ -93,6 +95,16 @@ def imported(netab, c, port):
             f"{values(rep, 'cpu_local_process')} {values(rep, 'cpu_remote_process')} {cpu}")
     c.check(values(rep, "cpu_local") == [] and values(rep, "cpu_remote") == [],
             "import: never reported as system-wide CPU")
+    # netab stats on iperf3's CPU figure labels it as one process's.
+    twice = os.path.join(h.WORK_DIR, "iperf3x2.json")
+    with open(twice, "w") as f:
+        f.write(r.stdout + "\n" + r.stdout)
+    st = h.netab_cmd(netab, "stats", "--json", "--metric", "end.cpu_utilization_percent.host_total",
+                     twice, twice, expect_rc=(0, 1))
+    sdoc = h.parse_one_json(st.stdout, st)
+    labels = {s.get("metric") for s in sdoc.get("sets", [])}
+    c.check(labels and all("one process's CPU" in (m or "") for m in labels),
+            "stats: iperf3's CPU is labelled as one process's", str(labels))
 
 
 def body(netab, c):
