@@ -147,6 +147,9 @@ int cli_run(int argc, char **argv)
     int rc = cli_run_parse(argc, argv, &o);
     if (rc >= 0)
         return rc;
+    /* Checked here, not in the run specification: a campaign's DUT supplies -c later. */
+    if (o.client.iperf3 && !o.host)
+        return usage_failure(&o, "--iperf3 needs -c HOST: the iperf3 server to test against");
     if (!o.json) {
         o.client.on_interval = print_interval;
     }

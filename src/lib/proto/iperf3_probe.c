@@ -57,7 +57,8 @@ int iperf3_probe_send_hello(int fd, const uint8_t *buf, size_t len, uint64_t dea
     int rc = io_write_full(fd, buf, first, deadline_ns);
     if (!rc && iperf3_answered(fd, wait_ms(fd))) {
         iperf3_part(fd, deadline_ns);
-        return err_set(err, errlen, EPROTO, "%s:%u is an iperf3 server; use --iperf3", host, port);
+        err_set(err, errlen, EPROTO, "%s:%u is an iperf3 server; use --iperf3", host, port);
+        return IPERF3_PROBE_FOUND;
     }
     if (!rc && len > first)
         rc = io_write_full(fd, buf + first, len - first, deadline_ns);

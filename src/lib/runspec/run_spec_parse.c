@@ -388,9 +388,7 @@ static int finish(struct run_spec *o, char *err, size_t errlen)
     if (!rc && cl->iperf3) {
         if (!o->port_set)
             o->client.port = IPERF3_DEFAULT_PORT;
-        rc = o->host ? iperf3_client_check(cl, p, err, errlen)
-                     : err_set(err, errlen, EINVAL,
-                               "--iperf3 needs -c HOST: the iperf3 server to test against");
+        rc = iperf3_client_check(cl, p, err, errlen);
     }
     return rc;
 }
