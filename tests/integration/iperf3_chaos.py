@@ -18,6 +18,9 @@ Cases (each followed by a real iperf3 test the server must serve):
             is answered with SERVER_ERROR and a log line naming the member.
   busy      while an iperf3 test runs, a second iperf3 client gets
             ACCESS_DENIED (--max-clients 1); iperf3 says the server is busy.
+  auth      a server with --auth-key refuses iperf3 clients (they cannot prove
+            the key) with "test authorization failed" and a log line; netab
+            clients with the key still test.
 """
 import json
 import os
@@ -188,6 +191,25 @@ def busy(c, srv):
     c.check(doc1.get("error") is None, "busy: the first test completes", str(doc1.get("error")))
 
 
+def auth(netab, c):
+    key = os.path.join(h.WORK_DIR, "key")
+    with open(key, "wb") as f:
+        f.write(os.urandom(32).hex().encode() + b"\n")
+    os.chmod(key, 0o600)
+    with h.Server(netab, extra=["--auth-key", key]) as srv:
+        r = h.run_cmd(["iperf3", "-c", "127.0.0.1", "-p", str(srv.port), "-J", "-t", "1"],
+                      timeout=60)
+        doc = h.parse_one_json(r.stdout, r)
+        c.check(doc.get("error") == "test authorization failed",
+                "auth: an iperf3 client cannot test on a server with --auth-key",
+                str(doc.get("error")))
+        c.check("iperf3 clients cannot prove the --auth-key" in srv.log_text(),
+                "auth: the log says why")
+        ok = h.netab_run(netab, ["-c", "127.0.0.1", "-p", str(srv.port), "-t", "1",
+                                 "--auth-key", key])
+        c.check(ok.doc.get("error") is None, "auth: a netab client with the key still tests")
+
+
 def body(netab, c):
     h.need_tools("iperf3")
     with h.Server(netab, extra=["--max-clients", "1", "--idle-timeout", "1000"]) as srv:
@@ -195,6 +217,7 @@ def body(netab, c):
         idle(c, srv)
         hostile(c, srv)
         busy(c, srv)
+    auth(netab, c)
 
 
 if __name__ == "__main__":

@@ -36,6 +36,7 @@
 #define I3_IESTREAMACCEPT 204
 #define I3_IESTREAMREAD 206
 #define I3_IERECVRESULTS 117
+#define I3_IEAUTHTEST 142 /* "test authorization failed" */
 /* The client's results carry no server output: a megabyte is ample. */
 #define I3_CLIENT_RESULTS_MAX (1024u * 1024)
 
@@ -378,7 +379,15 @@ void iperf3_server_session(struct server *s, int fd, const uint8_t cookie[IPERF3
     struct i3s ss = {.server = s, .fd = fd};
     ss.idle_ns = (uint64_t)s->cfg.idle_timeout_ms * 1000000;
     sock_peer_name(fd, ss.peer, sizeof(ss.peer));
-    int rc = exchange_params(&ss);
+    int rc;
+    /* iperf3 clients cannot prove --auth-key: with a key, none of them may test. */
+    if (s->cfg.auth_key) {
+        send_server_error(&ss, I3_IEAUTHTEST, EACCES);
+        server_log(s, "peer=%s protocol=iperf3 refused: iperf3 clients cannot prove the --auth-key",
+                   ss.peer);
+        goto out;
+    }
+    rc = exchange_params(&ss);
     if (rc) {
         server_log(s, "peer=%s protocol=iperf3 refused: %s", ss.peer, ss.err);
         goto out;
