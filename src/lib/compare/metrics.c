@@ -22,6 +22,8 @@ static const struct compare_metric builtins[] = {
     {"connections", "end.connections_per_second", "1/s", false, false},
     {"local_demand_tran", "end.service_demand.local_us_per_tran", "us/tran", true, false},
     {"remote_demand_tran", "end.service_demand.remote_us_per_tran", "us/tran", true, false},
+    /* An iperf3 peer's CPU (--iperf3): its process's, % of one CPU; never system-wide CPU. */
+    {"cpu_remote_process", "end.cpu.remote_process.total_pct", "% of one CPU", true, false},
 };
 
 const struct compare_metric *compare_builtin_metrics(size_t *n)
