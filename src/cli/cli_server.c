@@ -19,7 +19,10 @@ static const char server_usage[] =
     "\n"
     "Serves netab tests to remote 'netab run -c HOST' clients, several at once.\n"
     "\n"
-    "  -p, --port PORT          listen port (default 5301; 0 picks a free one)\n"
+    "  -p, --port PORT          listen port (default 5301; 0 picks a free one); netab and\n"
+    "                           iperf3 clients, told apart by their first bytes\n"
+    "      --iperf3-port[=PORT] also listen on iperf3's port (default 5201), for iperf3\n"
+    "                           clients that do not say -p (docs/iperf3.md)\n"
     "  -B, --bind ADDR          listen address (default: all)\n"
     "  -4, -6                   IPv4 or IPv6 only\n"
     "  -D, --daemon             detach and run in the background (logs to --logfile)\n"
@@ -68,7 +71,8 @@ enum {
     OPT_PENDING,
     OPT_TEST_MEMORY,
     OPT_MEMORY,
-    OPT_AUTH_KEY
+    OPT_AUTH_KEY,
+    OPT_IPERF3_PORT
 };
 
 static const struct option server_options[] = {
@@ -90,9 +94,20 @@ static const struct option server_options[] = {
     {"max-test-memory", required_argument, NULL, OPT_TEST_MEMORY},
     {"max-memory", required_argument, NULL, OPT_MEMORY},
     {"auth-key", required_argument, NULL, OPT_AUTH_KEY},
+    {"iperf3-port", optional_argument, NULL, OPT_IPERF3_PORT},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
+
+/* " and iperf3 port N" with --iperf3-port, else "" (static buffer: one server per process). */
+static const char *iperf3_port_text(const struct server *srv)
+{
+    static char text[40];
+    text[0] = '\0';
+    if (server_iperf3_port(srv))
+        snprintf(text, sizeof(text), " and iperf3 port %u", server_iperf3_port(srv));
+    return text;
+}
 
 int cli_server_parse(int argc, char **argv, struct server_opts *o)
 {
@@ -112,6 +127,13 @@ int cli_server_parse(int argc, char **argv, struct server_opts *o)
             break;
         case 'B':
             o->cfg.bind_addr = optarg;
+            break;
+        case OPT_IPERF3_PORT:
+            o->cfg.iperf3_port_on = true;
+            if (optarg && !optval_int("--iperf3-port", optarg, 0, 65535, &v, err, sizeof(err)))
+                return cli_usage_error("server", "%s", err);
+            if (optarg)
+                o->cfg.iperf3_port = (uint16_t)v;
             break;
         case '4':
             o->cfg.family = AF_INET;
@@ -255,8 +277,9 @@ static int serve(struct server_opts o)
     sigaction(SIGTERM, &sa, NULL);
     signal(SIGPIPE, SIG_IGN);
     if (o.cfg.log && !o.daemon)
-        fprintf(o.cfg.log, "netab server %s listening on port %u%s\n", NETAB_VERSION,
-                server_port(srv), o.cfg.auth_key ? " (clients must prove the --auth-key)" : "");
+        fprintf(o.cfg.log, "netab server %s listening on port %u%s%s\n", NETAB_VERSION,
+                server_port(srv), iperf3_port_text(srv),
+                o.cfg.auth_key ? " (clients must prove the --auth-key)" : "");
     rc = server_run(srv);
     running = NULL;
     server_free(srv);

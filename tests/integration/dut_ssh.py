@@ -22,7 +22,9 @@ new identity in a file that dut.identity reads. So this checks:
    naming both identities, none of them measured, the other variant's ok;
 3. a key the DUT refuses: each run fails with ssh's reason and the campaign
    stops after three such runs in a row;
-4. kill -9 of the controller during a slow boot (the DUT unreachable while
+4. a DUT with only `iperf3 -s` and protocol: iperf3: both runs measured, the
+   iperf3 server still running afterwards, no netab server started;
+5. kill -9 of the controller during a slow boot (the DUT unreachable while
    it lasts), then `netab experiment resume` at once: it waits for the DUT
    and the campaign completes with correct identities.
 """
@@ -447,6 +449,42 @@ def own_server(netab, dut, pair, tmp):
     print("own server: runs measured against the sink, none started on the DUT", flush=True)
 
 
+def iperf3_dut(netab, dut, pair, tmp):
+    """A DUT that runs only `iperf3 -s` (no netab server on it): protocol: iperf3 runs measure
+    against it; the readiness probe recognises iperf3 and leaves it running (iperf3 3.12
+    crashes when a client leaves at its PARAM_EXCHANGE, as a plain hello once made it)."""
+    dut.reset()
+    db = os.path.join(tmp, "iperf3.db")
+    path = os.path.join(tmp, "iperf3.yaml")
+    srv = start(["iperf3", "-s", "-p", "5201", "-B", pair.addr_b], netns=pair.ns_b)
+    try:
+        for _ in range(100):  # bounded: until it listens
+            if sh("ss", "-Hltn", "sport = :5201", netns=pair.ns_b).strip():
+                break
+            time.sleep(0.05)
+        text = experiment_text(dut, netab, "iperf3dut", [("a", "kernel-a"), ("b", "kernel-b")], 1,
+                               0, tmp, extra_dut="  start_server: false\n  port: 5201\n")
+        text = text.replace("  time: 0.3\n", "  time: 1\n  protocol: iperf3\n")
+        with open(path, "w") as f:
+            f.write(text)
+        netab_cmd(netab, "experiment", "run", "--db", db, path, netns=pair.ns_a, timeout=300)
+        check(srv.alive(), "the DUT's iperf3 server is still running")
+    finally:
+        srv.send(signal.SIGTERM)
+        srv.finish(expect_rc=(0, 1, -signal.SIGTERM), timeout=10)
+    runs = runs_of(netab, db, only_experiment(db))
+    check_eq([x["status"] for x in runs], ["ok", "ok"], "both runs against the DUT's iperf3 -s")
+    for run in runs:
+        check_eq(run.get("dut_identity"), f"kernel-{run['variant']}", "identity with iperf3")
+        check(run.get("receiver_bps") and run["receiver_bps"] > 0, "run measured traffic", run)
+    show = json.loads(netab_cmd(netab, "runs", "show", "--db", db, str(runs[0]["id"]),
+                                "--json").stdout)
+    argv = show["params"]["argv"]
+    check("--iperf3" in argv, "the runs spoke iperf3", argv)
+    check(not dut.server_listening(), "no netab server was started on the DUT")
+    print("iperf3 DUT: both runs measured against iperf3 -s, none started on the DUT", flush=True)
+
+
 def kill_during_boot(netab, dut, pair, tmp):
     dut.reset()
     db = os.path.join(tmp, "kill.db")
@@ -530,7 +568,7 @@ def ssh_masters(tmp):
 
 def body(netab):
     require_root_netns(("ip", "ss", "nft"))
-    need_tools("ssh", "ssh-keygen", SSHD)
+    need_tools("ssh", "ssh-keygen", SSHD, "iperf3")
     with tempfile.TemporaryDirectory(prefix="netab-dut-") as tmp, NetnsPair("du") as pair:
         dut = Dut(tmp, pair)
         try:
@@ -542,6 +580,7 @@ def body(netab):
             identity_fails(netab, dut, pair, tmp)
             default_identity(netab, dut, pair, tmp)
             own_server(netab, dut, pair, tmp)
+            iperf3_dut(netab, dut, pair, tmp)
             kill_during_boot(netab, dut, pair, tmp)
         finally:
             # A server a killed controller left behind goes with the namespace's processes.

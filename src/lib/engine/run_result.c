@@ -34,6 +34,8 @@ void run_result_free(struct run_result *r)
     side_report_free(&r->local);
     side_report_free(&r->remote);
     free(r->intervals);
+    json_decref(r->peer);
+    r->peer = NULL;
     r->intervals = NULL;
     r->nintervals = r->cap_intervals = 0;
 }

@@ -48,6 +48,13 @@ struct run_result {
     struct interval_report *intervals; /* owned */
     size_t nintervals, cap_intervals;
     char error[NB_ERRLEN]; /* empty when the test succeeded */
+    /*
+     * A peer that is not netab (an iperf3 server, docs/iperf3.md): its
+     * protocol, version, own result document, process CPU and what it cannot
+     * report, as the "peer" member of the JSON document. Owned; NULL for a
+     * netab peer.
+     */
+    json_t *peer;
 };
 
 /* Per-direction totals derived from both sides (exact: the receiver's count is final). */

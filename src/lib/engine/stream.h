@@ -20,6 +20,7 @@
 #include <sys/socket.h>
 
 #include "engine/params.h"
+#include "engine/udp_wire.h"
 #include "measure/taskstat.h"
 #include "measure/tcpinfo.h"
 #include "util/err.h"
@@ -56,6 +57,7 @@ struct stream {
     const atomic_bool *stop;  /* senders stop when set */
     const atomic_bool *abort; /* every stream ends when set */
     enum stream_role role;
+    enum udp_wire_format wire; /* UDP: the datagram header's format (netab's unless set) */
     const struct test_params *params;
     /*
      * UDP server streams: the client's address, the only one served.

@@ -52,7 +52,7 @@ static int send_batch(struct stream *s, char *buf, uint64_t seq, int n)
     size_t size = s->block;
     uint64_t now = clock_now_ns();
     for (int i = 0; i < n; i++)
-        udp_wire_put(buf + (size_t)i * size, (uint32_t)s->id, seq + (uint64_t)i, now);
+        udp_wire_put_as(s->wire, buf + (size_t)i * size, (uint32_t)s->id, seq + (uint64_t)i, now);
     bool named = s->peer_len > 0;
     if (p->gso) {
         struct iovec iov = {.iov_base = buf, .iov_len = (size_t)n * size};
@@ -169,9 +169,10 @@ static bool take(struct stream *s, const char *buf, size_t len, uint64_t arrival
 {
     uint32_t id;
     uint64_t seq, sent;
-    if (udp_wire_is_reg(buf, len))
-        return false; /* a client's registration resent before it saw "ready" */
-    if (udp_wire_get(buf, len, &id, &seq, &sent) || id != (uint32_t)s->id) {
+    if (s->wire == UDP_WIRE_NETAB && udp_wire_is_reg(buf, len))
+        return false;     /* a client's registration resent before it saw "ready" */
+    id = (uint32_t)s->id; /* the iperf3 formats carry no stream number */
+    if (udp_wire_get_as(s->wire, buf, len, &id, &seq, &sent) || id != (uint32_t)s->id) {
         atomic_fetch_add(&s->malformed, 1);
         return true;
     }

@@ -48,6 +48,42 @@ int udp_wire_get(const char *buf, size_t len, uint32_t *stream, uint64_t *seq, u
     return 0;
 }
 
+size_t udp_wire_header_len(enum udp_wire_format f)
+{
+    return f == UDP_WIRE_IPERF3_32 ? 12 : f == UDP_WIRE_IPERF3_64 ? 16 : UDP_WIRE_HEADER;
+}
+
+void udp_wire_put_as(enum udp_wire_format f, char *buf, uint32_t stream, uint64_t seq,
+                     uint64_t send_ns)
+{
+    if (f == UDP_WIRE_NETAB) {
+        udp_wire_put(buf, stream, seq, send_ns);
+        return;
+    }
+    put32(buf, (uint32_t)(send_ns / 1000000000ull));
+    put32(buf + 4, (uint32_t)(send_ns % 1000000000ull / 1000));
+    if (f == UDP_WIRE_IPERF3_64)
+        put64(buf + 8, seq + 1);
+    else
+        put32(buf + 8, (uint32_t)(seq + 1));
+}
+
+int udp_wire_get_as(enum udp_wire_format f, const char *buf, size_t len, uint32_t *stream,
+                    uint64_t *seq, uint64_t *send_ns)
+{
+    if (f == UDP_WIRE_NETAB)
+        return udp_wire_get(buf, len, stream, seq, send_ns);
+    if (len < udp_wire_header_len(f))
+        return -EPROTO;
+    uint64_t count = f == UDP_WIRE_IPERF3_64 ? get64(buf + 8) : get32(buf + 8);
+    uint32_t usec = get32(buf + 4);
+    if (count == 0 || usec >= 1000000)
+        return -EPROTO;
+    *seq = count - 1;
+    *send_ns = (uint64_t)get32(buf) * 1000000000ull + (uint64_t)usec * 1000;
+    return 0;
+}
+
 void udp_wire_put_reg(char *buf, const uint8_t cookie[TEST_COOKIE_LEN], uint32_t stream)
 {
     memcpy(buf, "NREG", 4);

@@ -137,11 +137,14 @@ int exp_split_words(const char *s, char ***words, size_t *n, char *err, size_t e
     return 0;
 }
 
-/* Appends the option for kv: "--test tcp_stream", "-R" for true, nothing for false. */
+/*
+ * Appends the option for kv: "--test tcp_stream", "-R" for true, nothing for
+ * false; "--iperf3" for protocol iperf3, nothing for netab.
+ */
 static void push_kv(struct strvec *s, const struct exp_kv *kv)
 {
-    if (kv->key->kind == EXP_BOOL) {
-        if (!strcmp(kv->value, "true"))
+    if (kv->key->kind == EXP_BOOL || kv->key->kind == EXP_PROTOCOL) {
+        if (!strcmp(kv->value, "true") || !strcmp(kv->value, "iperf3"))
             vec_push(s, kv->key->opt, strlen(kv->key->opt));
         return;
     }
@@ -191,6 +194,8 @@ int exp_run_args(const struct experiment *e, const struct exp_variant *v, const 
         if (!in_test && (with_rate || c->kv[i].key->kind != EXP_RATE))
             push_kv(&s, &c->kv[i]);
     }
+    if (v->iperf3)
+        vec_push(&s, "--iperf3", 8);
     for (size_t i = 0; i < nwords; i++)
         vec_push(&s, words[i], strlen(words[i]));
     vec_push(&s, "--json", 6);

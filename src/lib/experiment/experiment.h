@@ -68,7 +68,16 @@ struct exp_dut {
 };
 
 /* The value kinds of `netab run` options (see experiment_keys). */
-enum exp_kind { EXP_STR, EXP_TESTNAME, EXP_INT, EXP_SIZE, EXP_SECONDS, EXP_RATE, EXP_BOOL };
+enum exp_kind {
+    EXP_STR,
+    EXP_TESTNAME,
+    EXP_INT,
+    EXP_SIZE,
+    EXP_SECONDS,
+    EXP_RATE,
+    EXP_BOOL,
+    EXP_PROTOCOL, /* "netab" or "iperf3" (--iperf3, docs/iperf3.md) */
+};
 
 /* One key of the test: mapping and the matrix, and the `netab run` option it becomes. */
 struct exp_key {
@@ -104,6 +113,7 @@ struct exp_variant {
     bool setup_on_dut, teardown_on_dut; /* `on: dut`: the hook runs on the DUT over ssh */
     char *boot;    /* command run on the DUT that boots it into this variant; NULL if none */
     char *expect;  /* PCRE2 pattern the DUT's identity must match; NULL if none */
+    bool iperf3;   /* protocol: iperf3 (the server is an iperf3 server, --iperf3) */
     int line, col; /* where the variant starts in the file */
 };
 

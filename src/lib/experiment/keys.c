@@ -11,6 +11,7 @@
 /* Keep docs/experiment.md's table in step with this one: name, option, kind, min, max. */
 #define EXP_KEYS(X)                                                                                \
     X("test", "--test", EXP_TESTNAME, 0, 0)                                                        \
+    X("protocol", "--iperf3", EXP_PROTOCOL, 0, 0)                                                  \
     X("time", "-t", EXP_SECONDS, 0, 0)                                                             \
     X("bytes", "-n", EXP_SIZE, 0, 0)                                                               \
     X("streams", "-P", EXP_INT, 1, PARAMS_MAX_STREAMS)                                             \
@@ -130,6 +131,11 @@ int exp_key_check(const struct exp_key *k, const char *val, char *canon, size_t 
     case EXP_RATE:
         if (units_parse_rate(val, &u, why, sizeof(why)))
             return err_set(err, errlen, -EINVAL, "'%s': %s", k->name, why);
+        return 0;
+    case EXP_PROTOCOL:
+        if (strcmp(val, "netab") && strcmp(val, "iperf3"))
+            return err_set(err, errlen, -EINVAL, "'%s' must be netab or iperf3, not '%s'", k->name,
+                           val);
         return 0;
     case EXP_BOOL:
         if (strcmp(val, "true") && strcmp(val, "false"))

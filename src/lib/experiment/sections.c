@@ -64,9 +64,22 @@ void exp_parse_test(struct exp_ctx *c, yaml_node_t *n, struct experiment *e)
     }
 }
 
-enum { V_NAME, V_OPTS, V_SETUP, V_TEARDOWN, V_CPUS, V_FREQ, V_LAYOUT, V_BOOT, V_EXPECT, V_COUNT };
-static const char *const variant_keys[V_COUNT] = {
-    "name", "opts", "setup", "teardown", "cpus", "max_freq_mhz", "layout", "boot", "expect"};
+enum {
+    V_NAME,
+    V_OPTS,
+    V_SETUP,
+    V_TEARDOWN,
+    V_CPUS,
+    V_FREQ,
+    V_LAYOUT,
+    V_BOOT,
+    V_EXPECT,
+    V_PROTOCOL,
+    V_COUNT
+};
+static const char *const variant_keys[V_COUNT] = {"name",   "opts",         "setup",  "teardown",
+                                                  "cpus",   "max_freq_mhz", "layout", "boot",
+                                                  "expect", "protocol"};
 
 static void parse_variant(struct exp_ctx *c, yaml_node_t *n, struct experiment *e, size_t idx)
 {
@@ -125,6 +138,14 @@ static void parse_variant(struct exp_ctx *c, yaml_node_t *n, struct experiment *
         var->max_freq_mhz = (int)l;
     if (v[V_LAYOUT])
         exp_get_string(c, v[V_LAYOUT], "layout", &var->layout);
+    char *proto = NULL;
+    if (v[V_PROTOCOL] && exp_get_string(c, v[V_PROTOCOL], "protocol", &proto)) {
+        if (strcmp(proto, "netab") && strcmp(proto, "iperf3"))
+            exp_err(c, v[V_PROTOCOL], "%s: 'protocol' must be netab or iperf3, not '%.40s'", where,
+                    proto);
+        var->iperf3 = !strcmp(proto, "iperf3");
+    }
+    free(proto);
 }
 
 void exp_parse_variants(struct exp_ctx *c, yaml_node_t *n, struct experiment *e)

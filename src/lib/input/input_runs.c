@@ -322,10 +322,22 @@ json_t *input_run_document(const struct input_run *r, const char *file, const ch
             set_number(recv, "lost_percent", r->lost_percent) ||
             set_number(recv, "jitter_ms", r->jitter_ms) ||
             set_number(send, "bits_per_second", r->sender_bps);
+    /*
+     * iperf3's cpu_utilization_percent is each end's process CPU (percent of
+     * one CPU), not netab's system-wide figure: it goes where netab keeps a
+     * peer's process CPU (end.cpu.*_process, docs/iperf3.md), so reports
+     * show it under its own heading and never beside the system-wide one.
+     */
+    static const char basis[] = "iperf3's cpu_utilization_percent: the process's own CPU time, "
+                                "percent of one CPU; not system-wide";
     if (!e && isfinite(r->cpu_local_pct))
-        e = json_object_set_new(cpu, "local", json_pack("{s:f}", "total_pct", r->cpu_local_pct));
+        e = json_object_set_new(
+            cpu, "local_process",
+            json_pack("{s:f, s:s}", "total_pct", r->cpu_local_pct, "basis", basis));
     if (!e && isfinite(r->cpu_remote_pct))
-        e = json_object_set_new(cpu, "remote", json_pack("{s:f}", "total_pct", r->cpu_remote_pct));
+        e = json_object_set_new(
+            cpu, "remote_process",
+            json_pack("{s:f, s:s}", "total_pct", r->cpu_remote_pct, "basis", basis));
     if (!e && r->kernel[0])
         e = json_object_set_new(doc, "host", json_pack("{s:{s:s}}", "local", "kernel", r->kernel));
     if (!e && r->original)

@@ -28,11 +28,12 @@ struct input_run {
     double sender_bps;      /* iperf3: end.sum_sent (TCP) or the sender's sum; else NAN */
     double lost_percent;    /* UDP: the receiver's loss; else NAN */
     double jitter_ms;       /* UDP: the receiver's jitter; else NAN */
-    double cpu_local_pct;   /* iperf3: end.cpu_utilization_percent.host_total; else NAN */
-    double cpu_remote_pct;  /* iperf3: ...remote_total; else NAN */
-    double timesecs;        /* iperf3: start.timestamp.timesecs (Unix time); else NAN */
-    char kernel[96];  /* iperf3: the release in start.system_info ("Linux host REL ..."); "" */
-    json_t *original; /* iperf3: the document itself (owned); iperf2: NULL */
+    /* iperf3: end.cpu_utilization_percent.host_total, the process's CPU; else NAN */
+    double cpu_local_pct;
+    double cpu_remote_pct; /* iperf3: ...remote_total, the peer process's; else NAN */
+    double timesecs;       /* iperf3: start.timestamp.timesecs (Unix time); else NAN */
+    char kernel[96];       /* iperf3: the release in start.system_info ("Linux host REL ..."); "" */
+    json_t *original;      /* iperf3: the document itself (owned); iperf2: NULL */
 };
 
 /*

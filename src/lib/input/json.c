@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "input/input_priv.h"
@@ -85,7 +86,15 @@ static int take_document(const char *name, size_t line, json_t *doc, const struc
     if (out->format == INPUT_NETAB && o->format == INPUT_AUTO && out->n == 0 && is_iperf3(doc))
         out->format = INPUT_IPERF3;
     const char *metric = o->metric ? o->metric : default_metric(doc, out->format);
-    snprintf(out->metric, sizeof(out->metric), "%s", metric);
+    /*
+     * iperf3's CPU figures (its -J cpu_utilization_percent, or an iperf3
+     * peer's in a netab document) are one process's, in percent of one CPU:
+     * the label says so, so that they are never read as system-wide CPU.
+     */
+    bool process_cpu = (out->format == INPUT_IPERF3 && strstr(metric, "cpu_utilization_percent")) ||
+                       strstr(metric, "cpu.remote_process") || strstr(metric, "cpu.local_process");
+    snprintf(out->metric, sizeof(out->metric), "%.70s%s", metric,
+             process_cpu ? " (iperf3: one process's CPU, % of one CPU)" : "");
     json_t *v = input_json_path(doc, metric);
     if (!v)
         return err_set(err, errlen, EINVAL, "%s:%zu: the document has no '%s'", name, line, metric);

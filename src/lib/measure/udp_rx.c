@@ -58,6 +58,7 @@ void udp_rx_totals(const struct udp_rx *rx, struct udp_rx_totals *out)
     out->duplicates = c.duplicates;
     out->out_of_order = c.out_of_order;
     out->too_late = c.too_late;
+    out->next = c.next;
     out->jitter_ms = jitter_rfc3550_ns(&rx->jitter) / 1e6;
     out->jitter_mean_abs_ms = jitter_mean_abs_ns(&rx->jitter) / 1e6;
     out->jitter_p99_abs_ms = jitter_p99_abs_ns(&rx->jitter) / 1e6;

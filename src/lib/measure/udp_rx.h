@@ -15,6 +15,7 @@ struct udp_rx_totals {
     uint64_t packets; /* unique datagrams received */
     uint64_t bytes;   /* payload bytes of the unique datagrams */
     uint64_t duplicates, out_of_order, too_late;
+    uint64_t next;             /* highest sequence number seen + 1; 0 if none */
     double jitter_ms;          /* RFC 3550 filter, as iperf reports it */
     double jitter_mean_abs_ms; /* mean |D| over the whole test */
     double jitter_p99_abs_ms;  /* 99th percentile of |D| over the whole test */

@@ -30,6 +30,16 @@ static const struct metric table[] = {
      METRIC_REPORT, "CPU loc %", "CPU utilisation, local", "%", 1},
     {"cpu_remote", "end.cpu.remote.total_pct", "cpu_remote_pct", "%", true, METRIC_ALL_KINDS,
      METRIC_REPORT, "CPU rem %", "CPU utilisation, remote", "%", 1},
+    /*
+     * iperf3's figures (an --iperf3 peer, imported -J files): one process's CPU, % of one CPU;
+     * never the same metric as the system-wide utilisation above.
+     */
+    {"cpu_local_process", "end.cpu.local_process.total_pct", NULL, "% of one CPU", true,
+     METRIC_ALL_KINDS, METRIC_REPORT, "CPU loc proc %",
+     "Local process CPU (iperf3's figure: one process, not system-wide; of one CPU)", "%", 1},
+    {"cpu_remote_process", "end.cpu.remote_process.total_pct", NULL, "% of one CPU", true,
+     METRIC_ALL_KINDS, CR, "CPU peer proc %",
+     "Peer process CPU (iperf3's figure: one process, not system-wide; of one CPU)", "%", 1},
     /* UDP runs have a cost per received KiB too, as TCP runs do. */
     {"local_demand", "end.service_demand.local_us_per_kib", "local_us_per_kib", "us/KiB", true,
      METRIC_STREAMS, CR | METRIC_ALWAYS | METRIC_COST_SYSTEM, "loc us/KiB", "CPU cost, local",

@@ -15,6 +15,7 @@
 #include "proto/datahdr.h"
 #include "proto/frame.h"
 #include "proto/heartbeat.h"
+#include "proto/iperf3_probe.h"
 #include "proto/msg.h"
 #include "proto/transport.h"
 #include "measure/histogram.h"
@@ -134,12 +135,32 @@ static int greet(struct client *c)
     json_t *m = msg_hello();
     int rc = m ? auth_client_hello(&c->auth, c->cfg->auth_key, m, err, len)
                : err_set(err, len, ENOMEM, "out of memory");
+    uint8_t *buf = NULL;
+    size_t blen = 0;
+    if (!rc && frame_encode(m, &buf, &blen))
+        rc = err_set(err, len, ENOMEM, "out of memory");
+    /* In two parts, so that an iperf3 server is recognised before it is harmed. */
     if (!rc)
-        rc = frame_send(c->ctl, m, deadline(c), err, len);
+        rc = iperf3_probe_send_hello(c->ctl, buf, blen, deadline(c), c->cfg->host, c->cfg->port,
+                                     err, len);
+    free(buf);
     json_decref(m);
+    m = NULL;
+    /*
+     * A server that refused or shed this connection while the hello was on
+     * its way has closed it after saying why: read that before the send error.
+     */
+    char ignored[NB_ERRLEN];
+    if ((rc == -EPIPE || rc == -ECONNRESET) &&
+        frame_recv(c->ctl, &m, deadline(c), ignored, sizeof(ignored)) == 0 && m) {
+        rc = msg_check_welcome(m, err, len);
+        json_decref(m);
+        return rc ? rc
+                  : err_set(err, len, EPROTO, "%s:%u closed the connection after a welcome",
+                            c->cfg->host, c->cfg->port);
+    }
     if (rc)
         return rc;
-    m = NULL;
     rc = frame_recv(c->ctl, &m, deadline(c), err, len);
     if (rc == -EMSGSIZE || rc == -EPROTO || rc == -ECONNRESET)
         err_set(err, len, rc, "%s:%u is not a netab server (%s)", c->cfg->host, c->cfg->port,

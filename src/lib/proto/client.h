@@ -18,6 +18,7 @@ struct client_config {
     uint16_t cport;        /* --cport: data connection i binds cport + i; 0 = kernel's choice */
     int cpu;               /* -A: CPU for the client's stream threads, -1 = none */
     uint16_t cport_lo, cport_hi; /* tcp_crr --cport-range, 0 = kernel's choice */
+    bool iperf3; /* --iperf3: the server is an iperf3 server (proto/iperf3_client.h) */
     int connect_timeout_ms;
     int idle_timeout_ms; /* longest wait for the server's next message */
     /* Collect no per-CPU, kernel or perf counters (NETAB_NO_COUNTERS; the cost benchmark). */

@@ -21,6 +21,7 @@
 
 #include "proto/datahdr.h"
 #include "proto/frame.h"
+#include "proto/iperf3_door.h"
 #include "proto/msg.h"
 #include "proto/server_internal.h"
 #include "util/clock.h"
@@ -36,6 +37,7 @@ void server_config_defaults(struct server_config *cfg)
 {
     memset(cfg, 0, sizeof(*cfg));
     cfg->port = SERVER_DEFAULT_PORT;
+    cfg->iperf3_port = IPERF3_DEFAULT_PORT;
     cfg->family = AF_UNSPEC;
     cfg->max_clients = 4;
     cfg->max_duration = 3600;
@@ -68,16 +70,32 @@ int server_open(struct server **out, const struct server_config *cfg, char *err,
         return fd;
     }
     s->listen_fd = fd;
+    s->listen_fd2 = cfg->iperf3_port_on ? sock_listen(cfg->bind_addr, cfg->iperf3_port, cfg->family,
+                                                      &s->port2, err, errlen)
+                                        : -1;
+    if (cfg->iperf3_port_on && s->listen_fd2 < 0) {
+        int rc = s->listen_fd2;
+        close(fd);
+        conntab_destroy(&s->conns);
+        free(s);
+        return rc;
+    }
     /* The loop accepts in bursts until the queue is empty. */
     int fl = fcntl(fd, F_GETFL);
     if (fl >= 0)
         fcntl(fd, F_SETFL, fl | O_NONBLOCK);
+    if (s->listen_fd2 >= 0 && (fl = fcntl(s->listen_fd2, F_GETFL)) >= 0)
+        fcntl(s->listen_fd2, F_SETFL, fl | O_NONBLOCK);
     s->epoll_fd = epoll_create1(EPOLL_CLOEXEC);
     struct epoll_event ev = {.events = EPOLLIN, .data.fd = fd};
-    if (s->epoll_fd < 0 || epoll_ctl(s->epoll_fd, EPOLL_CTL_ADD, fd, &ev)) {
+    struct epoll_event ev2 = {.events = EPOLLIN, .data.fd = s->listen_fd2};
+    if (s->epoll_fd < 0 || epoll_ctl(s->epoll_fd, EPOLL_CTL_ADD, fd, &ev) ||
+        (s->listen_fd2 >= 0 && epoll_ctl(s->epoll_fd, EPOLL_CTL_ADD, s->listen_fd2, &ev2))) {
         int e = errno;
         if (s->epoll_fd >= 0)
             close(s->epoll_fd);
+        if (s->listen_fd2 >= 0)
+            close(s->listen_fd2);
         close(fd);
         conntab_destroy(&s->conns);
         free(s);
@@ -99,6 +117,11 @@ int server_open(struct server **out, const struct server_config *cfg, char *err,
 uint16_t server_port(const struct server *s)
 {
     return s->port;
+}
+
+uint16_t server_iperf3_port(const struct server *s)
+{
+    return s->listen_fd2 >= 0 ? s->port2 : 0;
 }
 
 void server_stop(struct server *s)
@@ -357,6 +380,12 @@ static void progress(struct server *s, int fd)
             serve_data(s, fd);
         return;
     }
+    /* iperf3's 37-byte cookie: its control or data connection (proto/iperf3_door.h). */
+    if (iperf3_cookie_prefix(first, sizeof(first))) {
+        if (avail >= IPERF3_COOKIE_LEN)
+            iperf3_door_take(s, fd);
+        return;
+    }
     uint32_t len =
         (uint32_t)first[0] << 24 | (uint32_t)first[1] << 16 | (uint32_t)first[2] << 8 | first[3];
     char ignored[NB_ERRLEN];
@@ -388,12 +417,12 @@ static void make_room(struct server *s, const struct sockaddr_storage *addr)
         shed(s, &victim, "shed (--max-pending)");
 }
 
-/* Accepts one connection. Returns false when none was waiting. */
-static bool accept_one(struct server *s)
+/* Accepts one connection on listener lfd. Returns false when none was waiting. */
+static bool accept_one(struct server *s, int lfd)
 {
     struct sockaddr_storage addr;
     socklen_t alen = sizeof(addr);
-    int fd = accept4(s->listen_fd, (struct sockaddr *)&addr, &alen, SOCK_CLOEXEC | SOCK_NONBLOCK);
+    int fd = accept4(lfd, (struct sockaddr *)&addr, &alen, SOCK_CLOEXEC | SOCK_NONBLOCK);
     if (fd < 0) {
         if (errno == EMFILE || errno == ENFILE) {
             server_log_peer(s, NULL, "out of file descriptors", "out of file descriptors: %s",
@@ -474,8 +503,9 @@ int server_run(struct server *s)
             break;
         int n = epoll_wait(s->epoll_fd, evs, 64, 100);
         for (int i = 0; i < n; i++) {
-            if (evs[i].data.fd == s->listen_fd) {
-                for (int k = 0; k < 64 && accept_one(s); k++) /* a burst, not forever */
+            int fd = evs[i].data.fd;
+            if (fd == s->listen_fd || fd == s->listen_fd2) {
+                for (int k = 0; k < 64 && accept_one(s, fd); k++) /* a burst, not forever */
                     ;
             } else {
                 progress(s, evs[i].data.fd);
@@ -494,6 +524,8 @@ void server_free(struct server *s)
     if (!s)
         return;
     close(s->listen_fd);
+    if (s->listen_fd2 >= 0)
+        close(s->listen_fd2);
     close(s->epoll_fd);
     /* A session thread that outlived the stop grace still uses s: leave it to the exit. */
     if (atomic_load(&s->threads) > 0)

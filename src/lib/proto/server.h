@@ -20,6 +20,8 @@ struct auth_key;
 struct server_config {
     const char *bind_addr;    /* NULL = any address */
     uint16_t port;            /* 0 = ephemeral */
+    bool iperf3_port_on;      /* --iperf3-port: also listen on iperf3_port (docs/iperf3.md) */
+    uint16_t iperf3_port;     /* 5201 by default; 0 = ephemeral */
     int family;               /* AF_UNSPEC, AF_INET or AF_INET6 */
     int max_clients;          /* concurrent tests; beyond that "busy" */
     double max_duration;      /* seconds a test may last, warm-up included */
@@ -50,6 +52,9 @@ NB_MUST_CHECK int server_open(struct server **out, const struct server_config *c
 
 /* The port actually bound (useful with port 0). */
 uint16_t server_port(const struct server *s);
+
+/* The --iperf3-port actually bound, 0 when there is none. */
+uint16_t server_iperf3_port(const struct server *s);
 
 /*
  * Serves until server_stop() is called or, with one_off, one test has

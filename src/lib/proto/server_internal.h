@@ -18,6 +18,8 @@
 struct server {
     struct server_config cfg;
     int listen_fd;
+    int listen_fd2; /* --iperf3-port's listener, the same front door; -1 when none */
+    uint16_t port2;
     int epoll_fd;
     uint16_t port;
     atomic_bool quit;

@@ -279,6 +279,10 @@ static json_t *end_json(const struct run_result *r)
     add_process_cost(r, json_object_get(cpu, "local"), &r->local, all.receiver_bytes);
     add_process_cost(r, json_object_get(cpu, "remote"), &r->remote, all.receiver_bytes);
     json_object_set_new(end, "cpu", cpu);
+    /* An iperf3 peer's CPU is its process's alone: kept apart from the system-wide figures. */
+    json_t *pcpu = json_object_get(r->peer, "cpu_process");
+    if (pcpu)
+        json_object_set(cpu, "remote_process", pcpu);
     json_t *sd = json_pack("{s:o, s:o}", "local_us_per_kib",
                            demand_json(true, &r->local, all.receiver_bytes), "remote_us_per_kib",
                            demand_json(true, &r->remote, all.receiver_bytes));
@@ -330,11 +334,15 @@ json_t *run_json_build(const struct run_result *r)
                                   "port", r->port, "in_process_server", r->in_process));
     json_t *host = json_object();
     json_object_set_new(host, "local", r->have_local ? host_json(&r->local) : json_null());
-    json_object_set_new(host, "remote", r->have_remote ? host_json(&r->remote) : json_null());
+    json_object_set_new(host, "remote",
+                        r->have_remote && !r->peer ? host_json(&r->remote) : json_null());
     json_object_set_new(doc, "host", host);
     json_object_set_new(doc, "intervals", intervals_json(r));
     json_object_set_new(doc, "streams", streams_json(r));
     json_object_set_new(doc, "end", end_json(r));
     json_object_set_new(doc, "error", r->error[0] ? json_string(r->error) : json_null());
+    /* A peer that is not netab (docs/iperf3.md): its version, document and what it cannot give. */
+    if (r->peer)
+        json_object_set(doc, "peer", r->peer);
     return doc;
 }

@@ -136,6 +136,20 @@ static void print_cpu(FILE *f, const char *label, const struct side_report *s, u
             bytes ? u->proc_us / ((double)bytes / 1024.0) : 0.0);
 }
 
+/* An iperf3 peer reports its process's CPU only: said so, never shown as system-wide. */
+static void print_peer_cpu(FILE *f, const json_t *peer)
+{
+    json_t *c = json_object_get(peer, "cpu_process");
+    json_t *v = json_object_get(peer, "version");
+    fprintf(f,
+            "CPU remote  not reported by iperf3 system-wide; %s server process %.0f%% of one "
+            "CPU (user %.0f%%, system %.0f%%)\n",
+            json_is_string(v) ? json_string_value(v) : "iperf3",
+            json_number_value(json_object_get(c, "total_pct")),
+            json_number_value(json_object_get(c, "user_pct")),
+            json_number_value(json_object_get(c, "system_pct")));
+}
+
 void run_text_summary(FILE *f, const struct run_result *r)
 {
     if (!r->have_local || !r->have_remote)
@@ -196,6 +210,9 @@ void run_text_summary(FILE *f, const struct run_result *r)
     run_result_totals(r, -1, &all);
     run_text_pinned(f, r, all.receiver_bytes);
     print_cpu(f, "local", &r->local, all.receiver_bytes);
-    print_cpu(f, "remote", &r->remote, all.receiver_bytes);
+    if (r->peer)
+        print_peer_cpu(f, r->peer);
+    else
+        print_cpu(f, "remote", &r->remote, all.receiver_bytes);
     run_text_counters(f, r);
 }

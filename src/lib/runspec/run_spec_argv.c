@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include "proto/iperf3_wire.h"
 #include "runspec/run_spec.h"
 
 /* A NULL-terminated vector of owned strings that grows; `failed` sticks after ENOMEM. */
@@ -125,7 +126,9 @@ static void push_client(struct argvec *a, const struct run_spec *s, const struct
     const struct client_config *c = &s->client, *k = &d->client;
     if (s->host)
         push_opt(a, "--client", s->host);
-    if (c->port != k->port)
+    push_flag(a, c->iperf3, "--iperf3");
+    /* With --iperf3 the default port is iperf3's. */
+    if (c->port != (c->iperf3 ? IPERF3_DEFAULT_PORT : k->port))
         push_uint(a, "--port", c->port);
     push_flag(a, c->family == AF_INET, "-4");
     push_flag(a, c->family == AF_INET6, "-6");

@@ -6,6 +6,8 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include "proto/iperf3_client.h"
+#include "proto/iperf3_wire.h"
 #include "proto/server.h"
 #include "runspec/run_spec.h"
 #include "util/optmatch.h"
@@ -79,6 +81,7 @@ enum {
     OPT_PLOT_WIDTH,
     OPT_PLOT_HEIGHT,
     OPT_AUTH_KEY,
+    OPT_IPERF3,
 };
 
 static const char short_options[] = ":c:p:B:46t:n:P:Rl:w:M:NC:O:A:i:Jhub:";
@@ -124,6 +127,7 @@ static const struct option long_options[] = {
     {"plot-width", required_argument, NULL, OPT_PLOT_WIDTH},
     {"plot-height", required_argument, NULL, OPT_PLOT_HEIGHT},
     {"auth-key", required_argument, NULL, OPT_AUTH_KEY},
+    {"iperf3", no_argument, NULL, OPT_IPERF3},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -173,6 +177,10 @@ static bool parse_client_option(int c, const char *arg, struct run_spec *o, char
         if (!optval_int("-p", arg, 1, 65535, &v, err, errlen))
             return false;
         o->client.port = (uint16_t)v;
+        o->port_set = true;
+        return true;
+    case OPT_IPERF3:
+        o->client.iperf3 = true;
         return true;
     case 'B':
         o->client.bind_addr = arg;
@@ -403,7 +411,13 @@ static int finish(struct run_spec *o, char *err, size_t errlen)
                        "--cport-range applies to tcp_crr; use --cport for other tests");
     if (p->linger0 && p->kind != TEST_TCP_CRR)
         return err_set(err, errlen, EINVAL, "--linger0 applies to tcp_crr");
-    return params_validate(p, err, errlen);
+    int rc = params_validate(p, err, errlen);
+    if (!rc && cl->iperf3) {
+        if (!o->port_set)
+            o->client.port = IPERF3_DEFAULT_PORT;
+        rc = iperf3_client_check(cl, p, err, errlen);
+    }
+    return rc;
 }
 
 static void spec_defaults(struct run_spec *o)

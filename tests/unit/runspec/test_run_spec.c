@@ -140,6 +140,7 @@ static void test_long_and_short_spellings(void **state)
         parse_ok(pairs[i][1], &b);
         assert_memory_equal(&a.params, &b.params, sizeof(a.params));
         assert_int_equal(a.client.port, b.client.port);
+        assert_int_equal(a.client.iperf3, b.client.iperf3);
         assert_int_equal(a.client.cpu, b.client.cpu);
         assert_int_equal(a.json, b.json);
         if ((a.host || b.host) && (!a.host || !b.host || strcmp(a.host, b.host)))
@@ -165,6 +166,26 @@ static void test_bad_options_are_named(void **state)
     parse_refused("--cport 65535 --bidir", "past 65535");
     struct run_spec ok;
     parse_ok("--cport 65532 -P 4", &ok);
+    parse_refused("-c h --iperf3 -t 1.5", "whole seconds");
+    parse_refused("-c h --iperf3 --test tcp_rr", "tcp_stream and udp_stream");
+    parse_refused("-c h --iperf3 -u --gso", "--gso");
+}
+
+/* --iperf3 makes iperf3's port the default; -p still says which. */
+static void test_iperf3_port(void **state)
+{
+    (void)state;
+    struct run_spec s;
+    parse_ok("-c h --iperf3", &s);
+    assert_true(s.client.iperf3);
+    assert_int_equal(s.client.port, 5201);
+    parse_ok("-c h --iperf3 -p 6000", &s);
+    assert_int_equal(s.client.port, 6000);
+    parse_ok("-c h -p 5201 --iperf3", &s);
+    assert_int_equal(s.client.port, 5201);
+    parse_ok("-c h", &s);
+    assert_false(s.client.iperf3);
+    assert_int_equal(s.client.port, 5301);
 }
 
 static bool same_string(const char *a, const char *b)
@@ -188,6 +209,7 @@ static void assert_round_trip(const char *line)
     if (memcmp(&a.params, &b.params, sizeof(a.params)))
         fail_msg("'%s': the produced arguments describe another test", line);
     assert_int_equal(a.client.port, b.client.port);
+    assert_int_equal(a.client.iperf3, b.client.iperf3);
     assert_int_equal(a.client.family, b.client.family);
     assert_int_equal(a.client.cport, b.client.cport);
     assert_int_equal(a.client.cport_lo, b.client.cport_lo);
@@ -223,6 +245,9 @@ static void test_argv_round_trip(void **state)
         "--test udp_rr",
         "--test tcp_rr --req-size 64 --resp-size 1M --outstanding 8",
         "--test tcp_crr --cport-range 40000-40999 --linger0 -P 2",
+        "-c 198.18.0.2 --iperf3 -P 4 -R",
+        "-c 198.18.0.2 --iperf3 -p 5301 -u -b 10M",
+        "-c 198.18.0.2 --iperf3 -p 6000",
     };
     for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
         assert_round_trip(lines[i]);
@@ -267,6 +292,7 @@ int main(void)
         cmocka_unit_test(test_long_and_short_spellings),
         cmocka_unit_test(test_bad_options_are_named),
         cmocka_unit_test(test_argv_round_trip),
+        cmocka_unit_test(test_iperf3_port),
         cmocka_unit_test(test_defaults_produce_no_options),
         cmocka_unit_test(test_help),
     };

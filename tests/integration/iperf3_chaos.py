@@ -1,0 +1,224 @@
+#!/usr/bin/env python3
+"""Chaos for netab server's iperf3 protocol (docs/iperf3.md): a hostile or
+broken iperf3-speaking peer cannot crash, wedge or monopolise the server.
+
+The server runs with --max-clients 1 and --idle-timeout 1000, so a test slot
+that a broken peer failed to give back would refuse every later test.
+
+Cases (each followed by a real iperf3 test the server must serve):
+  reset     an iperf3 client reset (RST) at each state: after the cookie, after
+            the parameters, while streams are created, while a reverse test
+            runs (the server sending), after TEST_END; the server logs the
+            test's end for those that reached a test and keeps serving.
+  idle      a connection that sends 10 bytes of a cookie and nothing more, and
+            one that sends the cookie and no parameters, are closed after the
+            idle timeout with a log line.
+  hostile   parameter documents that are too long, not JSON, with duplicate
+            keys, wrong types, out-of-range values or refused features: each
+            is answered with SERVER_ERROR and a log line naming the member.
+  busy      while an iperf3 test runs, a second iperf3 client gets
+            ACCESS_DENIED (--max-clients 1); iperf3 says the server is busy.
+  auth      a server with --auth-key refuses iperf3 clients (they cannot prove
+            the key) with "test authorization failed" and a log line; netab
+            clients with the key still test.
+"""
+import json
+import os
+import random
+import socket
+import struct
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import netab_helpers as h  # noqa: E402
+
+ALPHABET = "abcdefghijklmnopqrstuvwxyz234567"
+PARAMS = {"tcp": True, "omit": 0, "time": 3, "num": 0, "blockcount": 0, "parallel": 1,
+          "len": 131072, "client_version": "chaos"}
+
+
+def wait_for(cond, seconds):
+    """Polls cond every 50 ms for at most seconds (a hang guard, not a measurement)."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if cond():
+            return True
+        time.sleep(0.05)
+    return cond()
+
+
+def cookie():
+    return ("".join(random.choice(ALPHABET) for _ in range(36)) + "\0").encode()
+
+
+def rst(sock):
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    sock.close()
+
+
+def read_state(sock):
+    sock.settimeout(10)
+    b = sock.recv(1)
+    if not b:
+        raise h.TestFailure("the server closed instead of sending a state")
+    return struct.unpack("b", b)[0]
+
+
+def send_doc(sock, obj):
+    text = obj if isinstance(obj, bytes) else json.dumps(obj).encode()
+    sock.sendall(struct.pack(">I", len(text)) + text)
+
+
+def iperf3_ok(c, port, what):
+    r = h.run_cmd(["iperf3", "-c", "127.0.0.1", "-p", str(port), "-J", "-t", "1"], timeout=60)
+    doc = h.parse_one_json(r.stdout, r)
+    got = doc.get("end", {}).get("sum_received", {}).get("bytes", 0)
+    c.check(doc.get("error") is None and got > 0, f"a real iperf3 test is served after {what}",
+            str(doc.get("error")))
+
+
+def start_test(port, params, stop_at):
+    """An iperf3 client by hand up to stop_at; returns its sockets."""
+    ctl = h.connect("127.0.0.1", port)
+    ck = cookie()
+    ctl.sendall(ck)
+    socks = [ctl]
+    if stop_at == "cookie":
+        return socks
+    h.check(read_state(ctl) == 9, "PARAM_EXCHANGE after the cookie")
+    send_doc(ctl, params)
+    if stop_at == "params":
+        return socks
+    h.check(read_state(ctl) == 10, "CREATE_STREAMS after the parameters")
+    if stop_at == "create":
+        return socks
+    for _ in range(params["parallel"]):
+        d = h.connect("127.0.0.1", port)
+        d.sendall(ck)
+        socks.append(d)
+    h.check(read_state(ctl) == 1 and read_state(ctl) == 2, "TEST_START, TEST_RUNNING")
+    if stop_at == "running":
+        time.sleep(0.5)  # let data flow before the reset
+        return socks
+    ctl.sendall(bytes([4]))
+    h.check(read_state(ctl) == 13, "EXCHANGE_RESULTS after TEST_END")
+    return socks
+
+
+def resets(c, srv):
+    for stop_at in ("cookie", "params", "create", "running", "results"):
+        params = dict(PARAMS, reverse=True) if stop_at == "running" else PARAMS
+        before = srv.log_text().count("protocol=iperf3")
+        socks = start_test(srv.port, params, stop_at)
+        for s in socks:
+            rst(s)
+        if stop_at != "cookie":
+            c.check(wait_for(lambda: srv.log_text().count("protocol=iperf3") > before, 15),
+                    f"reset at {stop_at}: the server logs the test's end")
+        iperf3_ok(c, srv.port, f"a reset at {stop_at}")
+
+
+def idle(c, srv):
+    half = h.connect("127.0.0.1", srv.port)
+    half.sendall(cookie()[:10])
+    quiet = h.connect("127.0.0.1", srv.port)
+    quiet.sendall(cookie())
+    h.check(read_state(quiet) == 9, "PARAM_EXCHANGE")
+    for s, what in ((half, "10 bytes of a cookie"), (quiet, "a cookie and no parameters")):
+        s.settimeout(15)
+        try:
+            rest = s.recv(4096)
+            closed = True
+        except (socket.timeout, ConnectionResetError):
+            rest, closed = b"", False
+        c.check(closed, f"idle: {what} is closed after the idle timeout", repr(rest[:40]))
+        s.close()
+    c.check("silent before its first message" in srv.log_text(),
+            "idle: the half cookie is logged as silent")
+    c.check("protocol=iperf3 refused: cannot read an iperf3 JSON document" in srv.log_text(),
+            "idle: the missing parameters are logged")
+    iperf3_ok(c, srv.port, "idle connections")
+
+
+HOSTILE = [
+    (b"not json", "not valid JSON"),
+    (b'{"tcp":true,"time":2,"time":3,"parallel":1}', "duplicate"),
+    (dict(PARAMS, parallel=100000), "'parallel'"),
+    (dict(PARAMS, parallel="4"), "'parallel' must be an integer"),
+    (dict(PARAMS, time=10 ** 9), "'time'"),
+    (dict(PARAMS, len=-1), "'len'"),
+    (dict(PARAMS, window=2 ** 40), "'window'"),
+    (dict(PARAMS, udp=True), "exactly one of 'tcp' and 'udp'"),
+    ({"sctp": True, "time": 2, "parallel": 1}, "SCTP"),
+    (dict(PARAMS, authtoken="x" * 100), "authentication"),
+    (dict(PARAMS, congestion="x" * 300), "'congestion'"),
+    (dict(PARAMS, title=["x"]), "'title'"),
+    (dict(PARAMS, bandwidth=1000), "paced TCP"),
+]
+
+
+def hostile(c, srv):
+    for doc, want in HOSTILE:
+        ctl = h.connect("127.0.0.1", srv.port)
+        ctl.sendall(cookie())
+        read_state(ctl)
+        send_doc(ctl, doc)
+        st = read_state(ctl)
+        c.check(st == -2, f"hostile {want}: SERVER_ERROR", f"state {st}")
+        ctl.close()
+        c.check(wait_for(lambda: want in srv.log_text(), 10),
+                f"hostile {want}: the log names it")
+    ctl = h.connect("127.0.0.1", srv.port)
+    ctl.sendall(cookie())
+    read_state(ctl)
+    ctl.sendall(struct.pack(">I", 8193))
+    c.check(read_state(ctl) == -2, "a document of 8193 bytes is refused before it is read")
+    ctl.close()
+    iperf3_ok(c, srv.port, "hostile parameters")
+
+
+def busy(c, srv):
+    first = h.start(["iperf3", "-c", "127.0.0.1", "-p", str(srv.port), "-J", "-t", "3"])
+    time.sleep(1)  # the first test is running by then (it lasts 3 s)
+    r = h.run_cmd(["iperf3", "-c", "127.0.0.1", "-p", str(srv.port), "-J", "-t", "1"],
+                  timeout=60)
+    doc = h.parse_one_json(r.stdout, r)
+    c.check("busy" in str(doc.get("error")), "busy: a second iperf3 client hears the server is busy",
+            str(doc.get("error")))
+    r1 = first.finish(timeout=60)
+    doc1 = h.parse_one_json(r1.stdout, r1)
+    c.check(doc1.get("error") is None, "busy: the first test completes", str(doc1.get("error")))
+
+
+def auth(netab, c):
+    key = os.path.join(h.WORK_DIR, "key")
+    with open(key, "wb") as f:
+        f.write(os.urandom(32).hex().encode() + b"\n")
+    os.chmod(key, 0o600)
+    with h.Server(netab, extra=["--auth-key", key]) as srv:
+        r = h.run_cmd(["iperf3", "-c", "127.0.0.1", "-p", str(srv.port), "-J", "-t", "1"],
+                      timeout=60)
+        doc = h.parse_one_json(r.stdout, r)
+        c.check(doc.get("error") == "test authorization failed",
+                "auth: an iperf3 client cannot test on a server with --auth-key",
+                str(doc.get("error")))
+        c.check("iperf3 clients cannot prove the --auth-key" in srv.log_text(),
+                "auth: the log says why")
+        ok = h.netab_run(netab, ["-c", "127.0.0.1", "-p", str(srv.port), "-t", "1",
+                                 "--auth-key", key])
+        c.check(ok.doc.get("error") is None, "auth: a netab client with the key still tests")
+
+
+def body(netab, c):
+    h.need_tools("iperf3")
+    with h.Server(netab, extra=["--max-clients", "1", "--idle-timeout", "1000"]) as srv:
+        resets(c, srv)
+        idle(c, srv)
+        hostile(c, srv)
+        busy(c, srv)
+    auth(netab, c)
+
+
+if __name__ == "__main__":
+    h.main(body)
