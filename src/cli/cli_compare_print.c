@@ -104,6 +104,42 @@ static void print_cpu_cost(const struct compare_result *res)
                stats_verdict_name(k->r.cmps[v - 1].c.verdict.kind));
 }
 
+/* The differential profile of each variant against the baseline, where the runs were profiled. */
+static void print_profiles(const struct compare_result *res)
+{
+    const struct compare_config *cfg = res->c->cfg;
+    for (size_t v = 1; v < cfg->nvariants; v++) {
+        struct profdiff d;
+        char err[NB_ERRLEN], title[160];
+        if (compare_profdiff(res, v, 10, &d, err, sizeof(err)))
+            continue;
+        snprintf(title, sizeof(title),
+                 "\nprofile: %.40s vs %.40s (share of samples):", cfg->variants[v].name,
+                 cfg->variants[0].name);
+        profdiff_text(stdout, title, &d);
+        profdiff_free(&d);
+    }
+}
+
+static json_t *profiles_json(const struct compare_result *res)
+{
+    const struct compare_config *cfg = res->c->cfg;
+    json_t *a = json_array();
+    for (size_t v = 1; a && v < cfg->nvariants; v++) {
+        struct profdiff d;
+        char err[NB_ERRLEN];
+        if (compare_profdiff(res, v, 10, &d, err, sizeof(err)))
+            continue;
+        json_t *o = profdiff_json(&d);
+        profdiff_free(&d);
+        if (o)
+            json_object_update_new(o, json_pack("{s:s, s:s}", "variant", cfg->variants[v].name,
+                                                "against", cfg->variants[0].name));
+        json_array_append_new(a, o);
+    }
+    return a;
+}
+
 void cli_compare_print_text(const struct compare_result *res)
 {
     const struct compare_campaign *c = res->c;
@@ -137,6 +173,7 @@ void cli_compare_print_text(const struct compare_result *res)
                    c->cfg->variants[0].name, d->m->name, stats_verdict_name(vd->kind), chg);
         }
     print_cpu_cost(res);
+    print_profiles(res);
     printf("exit status %d: %s\n", res->exit_code, res->exit_reason);
 }
 
@@ -240,7 +277,8 @@ int cli_compare_print_json(const struct compare_result *res)
         runs_json(res), "metrics", metrics_json(res), "verdicts", verdicts ? verdicts : json_null(),
         "exit_status", (json_int_t)res->exit_code, "exit_reason", res->exit_reason, "interrupted",
         res->interrupted);
-    if (doc && json_object_set_new(doc, "cpu_cost", cpu_cost_json(res))) {
+    if (doc && (json_object_set_new(doc, "cpu_cost", cpu_cost_json(res)) ||
+                json_object_set_new(doc, "profile_diffs", profiles_json(res)))) {
         json_decref(doc);
         doc = NULL;
     }

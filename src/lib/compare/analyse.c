@@ -165,3 +165,26 @@ void compare_result_free(struct compare_result *res)
     json_decref(res->pairs);
     res->pairs = NULL;
 }
+
+int compare_profdiff(const struct compare_result *res, size_t v, size_t top, struct profdiff *out,
+                     char *err, size_t errlen)
+{
+    const json_t **base = calloc(res->nruns + 1, sizeof(*base));
+    const json_t **other = calloc(res->nruns + 1, sizeof(*other));
+    size_t nb = 0, no = 0;
+    int rc = base && other ? 0 : -ENOMEM;
+    for (size_t i = 0; !rc && i < res->nruns; i++) {
+        const struct compare_run *r = &res->runs[i];
+        if (r->status != COMPARE_RUN_OK || r->slot.warmup || !r->profile)
+            continue;
+        if (r->slot.variant == 0)
+            base[nb++] = r->profile;
+        else if (r->slot.variant == v)
+            other[no++] = r->profile;
+    }
+    if (!rc)
+        rc = profdiff_compute(base, nb, other, no, res->opts.confidence, top, out, err, errlen);
+    free(base);
+    free(other);
+    return rc;
+}

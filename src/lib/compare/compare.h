@@ -6,6 +6,7 @@
 #ifndef NETAB_COMPARE_COMPARE_H
 #define NETAB_COMPARE_COMPARE_H
 
+#include <jansson.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -82,6 +83,7 @@ struct compare_run {
     char error[320];   /* why the run failed; empty when it did not */
     double seconds;    /* wall time of the measured command */
     double *values;    /* one per campaign metric; NaN where absent; owned */
+    json_t *profile;   /* end.profile.local of a --profile run (owned), or NULL */
     double others_pct; /* other processes' share of local busy CPU (METRIC_POLLUTION); NaN */
 };
 

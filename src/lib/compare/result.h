@@ -11,6 +11,7 @@
 #include <stddef.h>
 
 #include "compare/compare.h"
+#include "profdiff/profdiff.h"
 #include "statsreport/stats_report.h"
 #include "stats/opts.h"
 #include "stats/verdict.h"
@@ -148,5 +149,14 @@ NB_MUST_CHECK int compare_pairs_of(const struct compare_result *res,
 
 /* Frees the runs and the metric reports of res (not res->c). */
 void compare_result_free(struct compare_result *res);
+
+/*
+ * The differential profile of variant v against the baseline (variant 0)
+ * from their measured runs' profiles (--opts '--profile'), top functions
+ * only (profdiff/profdiff.h). Returns 0, -EINVAL when a side has no
+ * profile (err says which), or -ENOMEM.
+ */
+NB_MUST_CHECK int compare_profdiff(const struct compare_result *res, size_t v, size_t top,
+                                   struct profdiff *out, char *err, size_t errlen);
 
 #endif

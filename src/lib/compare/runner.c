@@ -249,6 +249,14 @@ int compare_run_from_event(const struct compare_campaign *c, const struct campai
         snprintf(out->error, sizeof(out->error), "%.300s", ev->error ? ev->error : "failed");
     else
         take_metrics(c, ev->output ? ev->output : "", out);
+    /* A --profile run's profile, for the differential profile (compare_profdiff()). */
+    if (!*out->error && ev->output && strstr(ev->output, "\"profile\"")) {
+        json_t *doc = json_loads(ev->output, JSON_DISABLE_EOF_CHECK, NULL);
+        json_t *p =
+            json_object_get(json_object_get(json_object_get(doc, "end"), "profile"), "local");
+        out->profile = json_is_object(p) ? json_incref(p) : NULL;
+        json_decref(doc);
+    }
     if (!*out->error)
         out->status = COMPARE_RUN_OK;
     return 0;
@@ -258,4 +266,6 @@ void compare_run_free(struct compare_run *r)
 {
     free(r->values);
     r->values = NULL;
+    json_decref(r->profile);
+    r->profile = NULL;
 }

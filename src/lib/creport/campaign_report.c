@@ -20,6 +20,7 @@
 #include "creport/campaign_report_matrix.h"
 #include "creport/campaign_report_pairs.h"
 #include "creport/campaign_report_place.h"
+#include "creport/campaign_report_profile.h"
 #include "statsreport/stats_report.h"
 #include "stats/warnings.h"
 
@@ -54,6 +55,7 @@ void creport_free(struct creport *r)
             free(r->entries[i].sorted);
         }
     free(r->entries);
+    creport_profiles_free(r);
     creport_metrics_free(r->metrics, r->nmetrics);
     for (size_t v = 0; r->variants && v < r->nvariants; v++)
         free(r->variants[v]);
@@ -445,7 +447,8 @@ int creport_build(const struct store_experiment *x, const char *spec_json,
         (e = creport_collect_cells(r, spec, plan, nplan)) ||
         (e = creport_place_runs(r, plan, nplan, runs, nruns, &p, &np)) ||
         (e = creport_find_tests(r, p, np)) || (e = fill_values(r, p, np)) ||
-        (e = creport_counter_diffs(r, plan, nplan, runs, nruns)))
+        (e = creport_counter_diffs(r, plan, nplan, runs, nruns)) ||
+        (e = creport_profiles(r, p, np)))
         goto out;
     choose_deciders(r, o);
     creport_pairs_correct(r);

@@ -20,6 +20,7 @@
 #include "stats/compare.h"
 #include "stats/opts.h"
 #include "metric/metric.h"
+#include "profdiff/profdiff.h"
 #include "stats/summary.h"
 #include "store/store.h"
 #include "util/err.h"
@@ -193,7 +194,13 @@ struct creport {
     json_t *env_warnings;   /* strings, deduplicated, over every run's env_json */
     json_t *stats_warnings; /* [{"variant", "cell", "metric", "kind", "message"}] */
     json_t *counter_diffs;  /* campaign_report_counters.h */
-    char **layouts;         /* [nvariants]: the variant's `layout:` file from the spec, or NULL */
+    /* Differential profiles of profiled runs (campaign_report_profile.h). */
+    struct creport_profdiff {
+        size_t v, c; /* variant against the baseline, in cell c */
+        struct profdiff d;
+    } * profdiffs;
+    size_t nprofdiffs;
+    char **layouts; /* [nvariants]: the variant's `layout:` file from the spec, or NULL */
     /*
      * Code layout against the baseline, one entry per variant with a layout
      * file: {"variant", "against", "file", "baseline_file", "summary": the

@@ -6,6 +6,7 @@
 
 #include "creport/campaign_report.h"
 #include "creport/campaign_report_cpu.h"
+#include "creport/campaign_report_profile.h"
 #include "creport/campaign_report_headline.h"
 #include "creport/campaign_report_layout.h"
 #include "statsreport/pairs.h"
@@ -134,6 +135,8 @@ static json_t *results_json(const struct creport *r)
 static json_t *add_members(json_t *root, const struct creport *r)
 {
     int e = 0;
+    /* Differential profiles of profiled runs (campaign_report_profile.h); [] when none. */
+    e |= json_object_set_new(root, "profile_diffs", creport_profile_json(r));
     /* Each cell's CPU cost decision (campaign_report_cpu.h); [] when none. */
     e |= json_object_set_new(root, "cpu_cost", creport_cpu_json(r));
     /* Counters that differ between variants (campaign_report_counters.h); [] when none. */

@@ -15,6 +15,7 @@
 #include "creport/campaign_report_brief.h"
 #include "creport/campaign_report_counters.h"
 #include "creport/campaign_report_cpu.h"
+#include "creport/campaign_report_profile.h"
 #include "creport/campaign_report_headline.h"
 #include "creport/campaign_report_layout.h"
 #include "util/textwrap.h"
@@ -339,6 +340,8 @@ int creport_print_text(const struct creport *r, FILE *f)
     /* The short report shows it where the headline's CPU column is not the deciding figure. */
     if (s & CREPORT_SEC_CPU)
         creport_print_cpu_text(f, r, brief);
+    if (s & CREPORT_SEC_PROFILE)
+        creport_print_profile_text(f, r);
     if (s & CREPORT_SEC_PAIRS)
         creport_print_pairs_text(f, r);
     if (s & CREPORT_SEC_EFFECTS)
@@ -510,6 +513,7 @@ int creport_print_markdown(const struct creport *r, FILE *f)
     }
     md_metric_tables(f, r);
     creport_print_cpu_markdown(f, r);
+    creport_print_profile_markdown(f, r);
     creport_print_pairs_markdown(f, r);
     creport_print_effects_markdown(f, r);
     int e = creport_print_values_markdown(r, f);

@@ -15,12 +15,12 @@ const char *profdiff_word(const struct profdiff_row *r)
     return r->verdict > 0 ? "grew" : r->verdict < 0 ? "shrank" : "within noise";
 }
 
-/* "+3.7 [+2.9, +4.5]", or "+3.7" where there is no interval (fewer than 2 runs a side). */
+/* "+3.7 [+2.9,+4.5]", or "+3.7" where there is no interval (fewer than 2 runs a side). */
 static void change_text(const struct profdiff_row *r, char *out, size_t len)
 {
     double d = r->other_pct - r->base_pct;
     if (r->have_interval && r->kind == PROFDIFF_CHANGED)
-        snprintf(out, len, "%+.1f [%+.1f, %+.1f]", d, r->w.ci_low, r->w.ci_high);
+        snprintf(out, len, "%+.1f [%+.1f,%+.1f]", d, r->w.ci_low, r->w.ci_high);
     else
         snprintf(out, len, "%+.1f", d);
 }
@@ -28,12 +28,12 @@ static void change_text(const struct profdiff_row *r, char *out, size_t len)
 void profdiff_text(FILE *f, const char *title, const struct profdiff *d)
 {
     fprintf(f, "%s\n", title);
-    fprintf(f, "  %-24s %5s %5s %-19s\n", "function", "base%", "new%", "change, pp");
+    fprintf(f, "  %-23s %5s %5s %s\n", "function", "base%", "new%", "change, pp");
     for (size_t i = 0; i < d->n; i++) {
         const struct profdiff_row *r = &d->rows[i];
         char ch[48];
         change_text(r, ch, sizeof(ch));
-        fprintf(f, "  %-24.24s %5.1f %5.1f %-19.19s %s\n", r->symbol, r->base_pct, r->other_pct, ch,
+        fprintf(f, "  %-23.23s %5.1f %5.1f %-20.20s %s\n", r->symbol, r->base_pct, r->other_pct, ch,
                 profdiff_word(r));
     }
     fprintf(f,

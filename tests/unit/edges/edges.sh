@@ -20,7 +20,7 @@ check() {
 }
 check bisect bisect compare campaign store stats statsreport util
 check history history compare store util
-check compare compare campaign experiment store runspec statsreport stats input metric util
+check compare compare campaign experiment store runspec statsreport stats input metric profdiff util
 check campaign campaign experiment store envcap runspec proto util
 check experiment experiment runspec engine metric util
 check runspec runspec engine proto util

@@ -1,0 +1,128 @@
+#!/usr/bin/env python3
+"""A differential profile in the campaign report, against its own stored runs.
+
+A two-variant experiment with `profile: true` on loopback, both ends pinned
+to CPU 0 (`-l 128K` against `-l 1K`, 3 runs each, 1 s): `netab report`
+shows, in its default text, a "Profile" section for small against big
+within 72 columns, with at least one kernel function called grown or
+shrunk; Markdown has the same table; the JSON `profile_diffs` rows are
+recomputed here from the stored runs' own profiles (`netab runs export`):
+each function's mean share per variant (a run that does not list it counts
+0) and, for functions in at least 2 runs a side, Welch's interval of the
+difference (centred on it, with a half-width that is a t quantile times
+Welch's standard error), the verdict following the interval. `netab
+compare --opts ... -- --profile` shows the same section in text and JSON.
+"""
+import json
+import math
+import os
+import shutil
+import statistics
+import tempfile
+
+from netab_helpers import TestSkip, check, log, netab_cmd, parse_one_json, run_main
+
+EXPERIMENT = """name: profdiff
+runs: 3
+warmup: 0
+seed: 3
+cooldown: 0
+test:
+  time: 1
+  profile: true
+  affinity: "0,0"
+variants:
+  - name: big
+    opts: "-l 128K"
+  - name: small
+    opts: "-l 1K"
+"""
+
+
+def shares(runs, variant):
+    """{(symbol, module): [share per run]} of variant's runs, 0 where a run does not list it."""
+    prof = [r["result"]["end"]["profile"]["local"] for r in runs if r["variant"] == variant]
+    keys = {(f["symbol"], f["module"]) for p in prof for f in p["functions"]}
+    out = {}
+    for k in keys:
+        out[k] = [sum(f["share_pct"] for f in p["functions"] if (f["symbol"], f["module"]) == k)
+                  for p in prof]
+    return out, len(prof)
+
+
+def body(netab):
+    if os.geteuid() != 0:
+        raise TestSkip("needs root to sample system-wide (CI runs as root)")
+    d = tempfile.mkdtemp(prefix="netab-profreport-")
+    try:
+        exp, db = os.path.join(d, "e.yaml"), os.path.join(d, "r.db")
+        with open(exp, "w") as f:
+            f.write(EXPERIMENT)
+        netab_cmd(netab, "experiment", "run", exp, "--db", db, timeout=120)
+        text = netab_cmd(netab, "report", "--db", db, "1", expect_rc=(0, 1)).stdout
+        section = text[text.index("Profile, default: small against big"):]
+        section = section[:section.index("counts 0 there")]
+        log(section)
+        for line in section.splitlines():
+            check(len(line) <= 72, "the profile section fits 72 columns", line)
+        check(any(w in section for w in (" grew", " shrank", " appeared", " vanished")),
+              "some function changed with a verdict", section)
+        md = netab_cmd(netab, "report", "--db", db, "--format", "markdown", "1",
+                       expect_rc=(0, 1)).stdout
+        check("### Profile, default: small against big" in md and "| function |" in md,
+              "Markdown has the profile table", md[-2000:])
+        doc = parse_one_json(netab_cmd(netab, "report", "--db", db, "--format", "json", "1",
+                                       expect_rc=(0, 1)).stdout)
+        diffs = doc["profile_diffs"]
+        check(len(diffs) == 1 and diffs[0]["variant"] == "small" and diffs[0]["against"] == "big",
+              "one differential profile, small against big", diffs)
+        runs = json.loads(netab_cmd(netab, "runs", "export", "--db", db, "--experiment", "1",
+                                    "--format", "json").stdout)
+        base, nb = shares(runs, "big")
+        other, no = shares(runs, "small")
+        check((nb, no) == (diffs[0]["base_runs"], diffs[0]["other_runs"]) == (3, 3),
+              "every run's profile is counted", nb, no)
+        changed = 0
+        for row in diffs[0]["functions"]:
+            k = (row["symbol"], row["module"])
+            a, b = base.get(k, [0.0] * nb), other.get(k, [0.0] * no)
+            check(abs(row["base_pct"] - statistics.mean(a)) < 1e-6 and
+                  abs(row["other_pct"] - statistics.mean(b)) < 1e-6,
+                  f"{k}: the mean shares are the stored runs'", row, a, b)
+            if row["ci_low"] is not None:
+                va, vb = statistics.variance(a) / nb, statistics.variance(b) / no
+                diff = statistics.mean(b) - statistics.mean(a)
+                # The interval is symmetric about the difference, half-width t * se.
+                check(abs((row["ci_low"] + row["ci_high"]) / 2 - diff) < 1e-6,
+                      f"{k}: the interval is centred on the change", row)
+                half = (row["ci_high"] - row["ci_low"]) / 2
+                se = math.sqrt(va + vb)
+                check(se == 0 or 1.0 < half / se < 13.0,
+                      f"{k}: the half-width is a t quantile of Welch's standard error", half, se)
+            if row["verdict"] in ("grew", "shrank"):
+                changed += 1
+                check((row["ci_low"] > 0) == (row["verdict"] == "grew") and
+                      (row["ci_high"] < 0) == (row["verdict"] == "shrank"),
+                      f"{k}: the verdict follows the interval", row)
+        check(changed >= 1 and any(r["module"] == "[kernel]" and r["verdict"] != "within noise"
+                                   for r in diffs[0]["functions"]),
+              "a kernel function's share changed with a verdict", diffs[0]["functions"])
+        # netab compare: the same section in its text and JSON.
+        cmp = ["compare", "--db", os.path.join(d, "c.db"), "--runs", "3", "--warmup", "0",
+               "--seed", "5", "--variant", "big", "--opts", "-l 128K", "--variant", "small",
+               "--opts", "-l 1K", "--", "-t", "1", "-A", "0,0", "--profile", "-i", "0"]
+        text = netab_cmd(netab, *cmp, expect_rc=(0, 1), timeout=180).stdout
+        check("profile: small vs big (share of samples):" in text, "compare prints the profile",
+              text[-1500:])
+        doc = parse_one_json(netab_cmd(netab, *(cmp[:3] + ["--json"] + cmp[3:]), expect_rc=(0, 1),
+                                       timeout=180).stdout)
+        pd = doc["profile_diffs"]
+        check(len(pd) == 1 and pd[0]["base_runs"] == 3 and pd[0]["other_runs"] == 3 and
+              any(r["module"] == "[kernel]" and r["verdict"] in ("grew", "shrank")
+                  for r in pd[0]["functions"]),
+              "compare --json: a kernel function changed with a verdict", pd)
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+
+
+run_main(body)
