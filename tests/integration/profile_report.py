@@ -5,7 +5,8 @@ A two-variant experiment with `profile: true` on loopback, both ends pinned
 to CPU 0 (`-l 128K` against `-l 1K`, 3 runs each, 1 s): `netab report`
 shows, in its default text, a "Profile" section for small against big
 within 72 columns, with at least one kernel function called grown or
-shrunk; Markdown has the same table; the JSON `profile_diffs` rows are
+shrunk; Markdown has the same table and HTML a bar figure (inline SVG) and a
+table; the JSON `profile_diffs` rows are
 recomputed here from the stored runs' own profiles (`netab runs export`):
 each function's mean share per variant (a run that does not list it counts
 0) and, for functions in at least 2 runs a side, Welch's interval of the
@@ -71,11 +72,21 @@ def body(netab):
                        expect_rc=(0, 1)).stdout
         check("### Profile, default: small against big" in md and "| function |" in md,
               "Markdown has the profile table", md[-2000:])
+        html = netab_cmd(netab, "report", "--db", db, "--format", "html", "1",
+                         expect_rc=(0, 1)).stdout
+        sec = html[html.index('<section id="profile">'):]
+        sec = sec[:sec.index("</section>")]
+        check('<svg class="profdiff"' in sec and sec.count("<tr>") >= 2,
+              "HTML has the profile's bar figure and table", sec[:500])
         doc = parse_one_json(netab_cmd(netab, "report", "--db", db, "--format", "json", "1",
                                        expect_rc=(0, 1)).stdout)
         diffs = doc["profile_diffs"]
         check(len(diffs) == 1 and diffs[0]["variant"] == "small" and diffs[0]["against"] == "big",
               "one differential profile, small against big", diffs)
+        for row in diffs[0]["functions"]:
+            shown = row["symbol"].replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+            check(f"<td>{shown}</td>" in sec and f"{row['other_pct']:.2f}" in sec,
+                  f"HTML shows {row['symbol']} with its share", row)
         runs = json.loads(netab_cmd(netab, "runs", "export", "--db", db, "--experiment", "1",
                                     "--format", "json").stdout)
         base, nb = shares(runs, "big")

@@ -508,6 +508,7 @@ int creport_print_html(const struct creport *r, const char *db, FILE *f)
     print_changes(f, r);
     creport_html_pairs(f, r);
     creport_html_effects(f, r);
+    creport_html_profile(f, r);
     int e = print_figures(f, r);
     if (!e)
         e = print_values(f, r);

@@ -18,6 +18,9 @@ void creport_html_escf(FILE *f, const char *fmt, ...) __attribute__((format(prin
 void creport_html_pairs(FILE *f, const struct creport *r);
 /* The 2x2 designs' main effects and interactions (a section, or nothing). */
 void creport_html_effects(FILE *f, const struct creport *r);
+
+/* The differential profiles (campaign_report_html_profile.c): a bar figure and a table each. */
+void creport_html_profile(FILE *f, const struct creport *r);
 /* The headline table (campaign_report_headline.h) as a section. */
 void creport_html_headline(FILE *f, const struct creport *r);
 
