@@ -5,11 +5,16 @@
    --profile -t 3 -l 128K` on loopback, so both sample the same CPUs with
    the same event and frequency; perf report keeps only the samples of
    netab's window (--time from end.profile.local.monotonic_start, perf
-   recording with -k monotonic). For each of perf's five busiest kernel
-   functions (perf report, --sort sym) that has at least 2% of perf's
-   samples, netab's share is within 2.5 points or 35% of perf's: two
-   samplers on one timer interrupt do not take the very same samples, but
-   a function netab names wrongly or misses is far outside that. netab's total is within 10% of frequency x
+   recording with -k monotonic). Each of perf's five busiest kernel
+   functions (perf report, --sort sym) with at least 2% of perf's samples
+   is in netab's list with a share within 6 points or 35% of perf's, and
+   together they hold the same share in both within 5 points. Two
+   samplers on two timers do not take the same samples: in a VM without
+   NMIs a timer cannot fire while interrupts are off, and the samples of
+   those stretches land on whatever re-enables them, which moved up to 5
+   points between _raw_spin_unlock_irqrestore and _copy_from_iter from one
+   run to the next (26.6 vs 20.7 and 5.6 vs 10.5, the sums 80.3 and 79.5).
+   A function netab names wrongly or misses is far outside that. netab's total is within 10% of frequency x
    window x CPUs and it names at least 20 functions.
 2. Block size moves the profile: with -l 128K the copy functions
    (_copy_from_iter, _copy_to_iter) are a larger share of the kernel
@@ -91,8 +96,12 @@ def against_perf(netab, tmp):
     for sym, pct in top:
         got = ours.get(sym)
         log(f"  {sym}: perf {pct:.2f}%, netab {got if got is None else round(got, 2)}%")
-        check(got is not None and abs(got - pct) <= max(2.5, 0.35 * pct),
-              f"{sym}: netab's share is perf's within 2.5 points or 35%", got, pct)
+        check(got is not None and abs(got - pct) <= max(6.0, 0.35 * pct),
+              f"{sym}: netab's share is perf's within 6 points or 35%", got, pct)
+    both = sum(pct for _, pct in top), sum(ours[sym] for sym, _ in top)
+    check(abs(both[0] - both[1]) <= 5.0,
+          "perf's busiest kernel functions hold the same share of netab's samples within 5 points",
+          both)
 
 
 def block_sizes(netab):
