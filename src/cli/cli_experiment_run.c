@@ -21,7 +21,6 @@
 #include "store/store_import.h"
 #include "util/textfile.h"
 
-
 enum { OPT_DB = 256, OPT_JSON, OPT_ALL };
 
 /* Returns -1 to go on, else the exit code. */

@@ -25,8 +25,7 @@ static const struct {
     {"values", CREPORT_SEC_VALUES},     {"runs", CREPORT_SEC_RUNS},
     {"layout", CREPORT_SEC_LAYOUT},     {"environment", CREPORT_SEC_ENVIRONMENT},
     {"counters", CREPORT_SEC_COUNTERS}, {"warnings", CREPORT_SEC_WARNINGS},
-    {"verdict", CREPORT_SEC_VERDICT},
-    {"cpu", CREPORT_SEC_CPU},
+    {"verdict", CREPORT_SEC_VERDICT},   {"cpu", CREPORT_SEC_CPU},
     {"profile", CREPORT_SEC_PROFILE},
 };
 #define NSECTIONS (sizeof(sections) / sizeof(*sections))
