@@ -46,6 +46,17 @@ const struct compare_metric *compare_metric_find(const char *name)
     return NULL;
 }
 
+int compare_metric_from_doc(json_t *doc, const char *path, double *out, char *err, size_t errlen)
+{
+    json_t *v = input_json_path(doc, path);
+    if (!v || json_is_null(v))
+        return err_set(err, errlen, ENOENT, "the output has no '%s'", path);
+    if (!json_is_number(v) || !isfinite(json_number_value(v)))
+        return err_set(err, errlen, EINVAL, "'%s' is not a finite number", path);
+    *out = json_number_value(v);
+    return 0;
+}
+
 int compare_metric_from_json(const char *text, const char *path, double *out, char *err,
                              size_t errlen)
 {
@@ -54,14 +65,7 @@ int compare_metric_from_json(const char *text, const char *path, double *out, ch
     if (!doc)
         return err_set(err, errlen, EINVAL, "output is not one JSON document: %s (line %d)",
                        je.text, je.line);
-    int rc = 0;
-    json_t *v = input_json_path(doc, path);
-    if (!v || json_is_null(v))
-        rc = err_set(err, errlen, ENOENT, "the output has no '%s'", path);
-    else if (!json_is_number(v) || !isfinite(json_number_value(v)))
-        rc = err_set(err, errlen, EINVAL, "'%s' is not a finite number", path);
-    else
-        *out = json_number_value(v);
+    int rc = compare_metric_from_doc(doc, path, out, err, errlen);
     json_decref(doc);
     return rc;
 }

@@ -7,6 +7,7 @@
 #define NETAB_COMPARE_METRICS_H
 
 #include <stdbool.h>
+#include <jansson.h>
 #include <stddef.h>
 
 #include "util/err.h"
@@ -29,10 +30,14 @@ const struct compare_metric *compare_builtin_metrics(size_t *n);
 const struct compare_metric *compare_metric_find(const char *name);
 
 /*
- * Takes the number at path from the JSON document text. Returns 0 and sets
+ * Takes the number at path from the parsed document doc. Returns 0 and sets
  * *out, or -ENOENT (absent or null), -EINVAL (not a finite number) with a
  * sentence in err.
  */
+NB_MUST_CHECK int compare_metric_from_doc(json_t *doc, const char *path, double *out, char *err,
+                                          size_t errlen);
+
+/* compare_metric_from_doc() of text parsed; -EINVAL with the parse error when it is not JSON. */
 NB_MUST_CHECK int compare_metric_from_json(const char *text, const char *path, double *out,
                                            char *err, size_t errlen);
 

@@ -140,16 +140,24 @@ static char *external_command(const struct compare_config *cfg, const struct com
 /* Takes every metric from a successful run's output. */
 static void take_metrics(const struct compare_campaign *c, const char *out, struct compare_run *r)
 {
-    char err[NB_ERRLEN];
+    char err[NB_ERRLEN], jerr[NB_ERRLEN] = "";
+    /* The output parsed once for every path metric and the profile (a netab run's document). */
+    json_error_t je;
+    json_t *doc = compare_uses_cmd(c->cfg) && c->cfg->metric_regex ? NULL : json_loads(out, 0, &je);
+    if (!doc)
+        snprintf(jerr, sizeof(jerr), "output is not one JSON document: %s (line %d)", je.text,
+                 je.line);
     for (size_t i = 0; i < c->nmetrics; i++) {
         const struct compare_metric *m = &c->metrics[i];
         double x = NAN;
-        int rc = m->path
-                     ? compare_metric_from_json(out, m->path, &x, err, sizeof(err))
-                     : compare_metric_from_regex(out, c->cfg->metric_regex, &x, err, sizeof(err));
+        int rc = !m->path
+                     ? compare_metric_from_regex(out, c->cfg->metric_regex, &x, err, sizeof(err))
+                 : doc ? compare_metric_from_doc(doc, m->path, &x, err, sizeof(err))
+                       : err_set(err, sizeof(err), EINVAL, "%s", jerr);
         /* Only the deciding metric must be there; the others are reported where present. */
         if (rc && i == c->decide) {
             snprintf(r->error, sizeof(r->error), "%s", err);
+            json_decref(doc);
             return;
         }
         r->values[i] = rc ? NAN : x;
@@ -157,9 +165,14 @@ static void take_metrics(const struct compare_campaign *c, const char *out, stru
     /* Not a compared metric: it says whether the system-wide CPU cost can be believed. */
     const struct metric *p = metric_with_flag(METRIC_POLLUTION, METRIC_ALL_KINDS);
     double x;
-    if (p && !compare_uses_cmd(c->cfg) &&
-        !compare_metric_from_json(out, p->path, &x, err, sizeof(err)))
+    if (p && doc && !compare_uses_cmd(c->cfg) &&
+        !compare_metric_from_doc(doc, p->path, &x, err, sizeof(err)))
         r->others_pct = x;
+    /* A --profile run's profile, for the differential profile (compare_profdiff()). */
+    json_t *prof =
+        json_object_get(json_object_get(json_object_get(doc, "end"), "profile"), "local");
+    r->profile = json_is_object(prof) ? json_incref(prof) : NULL;
+    json_decref(doc);
 }
 
 /* cfg's common words and v's opts as one option string that splits back into the same words. */
@@ -249,14 +262,6 @@ int compare_run_from_event(const struct compare_campaign *c, const struct campai
         snprintf(out->error, sizeof(out->error), "%.300s", ev->error ? ev->error : "failed");
     else
         take_metrics(c, ev->output ? ev->output : "", out);
-    /* A --profile run's profile, for the differential profile (compare_profdiff()). */
-    if (!*out->error && ev->output && strstr(ev->output, "\"profile\"")) {
-        json_t *doc = json_loads(ev->output, JSON_DISABLE_EOF_CHECK, NULL);
-        json_t *p =
-            json_object_get(json_object_get(json_object_get(doc, "end"), "profile"), "local");
-        out->profile = json_is_object(p) ? json_incref(p) : NULL;
-        json_decref(doc);
-    }
     if (!*out->error)
         out->status = COMPARE_RUN_OK;
     return 0;

@@ -41,6 +41,9 @@ int store_bind_text(sqlite3_stmt *st, int i, const char *s);
 /* A malloc'd copy of text column i, NULL for SQL NULL; sets *oom when the copy fails. */
 char *store_col_text(sqlite3_stmt *st, int i, bool *oom);
 
+/* A stored status name back into its enum; anything unknown is "failed". */
+enum store_run_status store_run_status_parse(const char *s);
+
 /*
  * The body of store_run_finish() inside the caller's write transaction: the
  * 'running' row run_id gets its final status, its document, the headline

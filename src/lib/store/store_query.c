@@ -102,7 +102,7 @@ static double col_double(sqlite3_stmt *st, int i)
     return sqlite3_column_type(st, i) == SQLITE_NULL ? NAN : sqlite3_column_double(st, i);
 }
 
-static enum store_run_status parse_status(const char *s)
+enum store_run_status store_run_status_parse(const char *s)
 {
     for (int i = STORE_RUN_RUNNING; i <= STORE_RUN_INTERRUPTED; i++)
         if (s && !strcmp(s, store_run_status_name((enum store_run_status)i)))
@@ -156,7 +156,7 @@ static int read_run(struct store *s, sqlite3_stmt *st, bool with_raw, struct sto
     r->seq = sqlite3_column_type(st, 2) == SQLITE_NULL ? -1 : sqlite3_column_int(st, 2);
     r->variant = store_col_text(st, 3, &oom);
     r->cell = store_col_text(st, 4, &oom);
-    r->status = parse_status((const char *)sqlite3_column_text(st, 5));
+    r->status = store_run_status_parse((const char *)sqlite3_column_text(st, 5));
     r->attempt = sqlite3_column_int(st, 6);
     r->started = store_col_text(st, 7, &oom);
     r->finished = store_col_text(st, 8, &oom);

@@ -128,15 +128,6 @@ int store_runner_last(struct store *s, int64_t experiment_id, struct store_runne
     return e;
 }
 
-static enum store_run_status status_of(const char *name)
-{
-    static const char *const names[] = {"running", "ok", "failed", "interrupted"};
-    for (int i = 0; name && i < 4; i++)
-        if (!strcmp(name, names[i]))
-            return (enum store_run_status)i;
-    return STORE_RUN_FAILED;
-}
-
 int store_last_run_get(struct store *s, int64_t experiment_id, struct store_last_run *r,
                        bool *found, char *err, size_t errlen)
 {
@@ -156,7 +147,7 @@ int store_last_run_get(struct store *s, int64_t experiment_id, struct store_last
         r->run_id = sqlite3_column_int64(st, 0);
         r->seq = sqlite3_column_int(st, 1);
         r->attempt = sqlite3_column_int(st, 2);
-        r->status = status_of((const char *)sqlite3_column_text(st, 3));
+        r->status = store_run_status_parse((const char *)sqlite3_column_text(st, 3));
         r->variant = store_col_text(st, 4, &oom);
         r->cell = store_col_text(st, 5, &oom);
         r->started = store_col_text(st, 6, &oom);
