@@ -1,15 +1,22 @@
 #include "campaign/dut_ctl.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 /* sun_path holds 108 bytes; ssh's %C is 40 hex digits after the directory and a slash. */
 #define SOCKET_NAME_MAX 108
 #define CONTROL_NAME_LEN 41
+/* How long dut_ctl_close() waits for an exiting master to remove its socket, and how often it
+ * looks. */
+#define CTL_EXIT_WAIT_MS 3000
+#define CTL_EXIT_POLL_MS 20
 
 /* The directory's path under base into d->ctl_dir; false if it is too long for ssh. */
 static bool ctl_path(struct dut *d, const char *base, int64_t experiment_id)
@@ -64,12 +71,37 @@ void dut_ctl_exit(struct dut *d)
     exp_argv_free(argv);
 }
 
+/* Removes the sockets left in dir (a master that did not exit in time); other entries stay. */
+static void unlink_sockets(const char *dir)
+{
+    DIR *dp = opendir(dir);
+    if (!dp)
+        return;
+    for (struct dirent *e; (e = readdir(dp));) {
+        char path[PATH_MAX];
+        struct stat st;
+        if (snprintf(path, sizeof(path), "%s/%s", dir, e->d_name) < (int)sizeof(path) &&
+            !lstat(path, &st) && S_ISSOCK(st.st_mode))
+            (void)unlink(path);
+    }
+    closedir(dp);
+}
+
 void dut_ctl_close(struct dut *d)
 {
     if (!*d->ctl_dir)
         return;
     dut_ctl_exit(d);
-    /* ssh removes its socket as the master exits; the directory is ours and empty then. */
-    (void)rmdir(d->ctl_dir);
+    /* "ssh -O exit" returns once the master has the request; the master removes its socket as
+     * it exits, a moment later. Wait for that (at most CTL_EXIT_WAIT_MS), then remove what is
+     * left: a socket nobody will answer on. */
+    const struct timespec tick = {0, CTL_EXIT_POLL_MS * 1000000L};
+    for (int waited = 0; rmdir(d->ctl_dir) && errno == ENOTEMPTY && waited < CTL_EXIT_WAIT_MS;
+         waited += CTL_EXIT_POLL_MS)
+        nanosleep(&tick, NULL);
+    if (!access(d->ctl_dir, F_OK)) {
+        unlink_sockets(d->ctl_dir);
+        (void)rmdir(d->ctl_dir);
+    }
     d->ctl_dir[0] = '\0';
 }

@@ -31,7 +31,10 @@ NB_MUST_CHECK int dut_ctl_open(struct dut *d, int64_t experiment_id, bool *exist
  */
 void dut_ctl_exit(struct dut *d);
 
-/* dut_ctl_exit(), then removes d->ctl_dir (empty once the master is gone). */
+/*
+ * dut_ctl_exit(), then removes d->ctl_dir: waits (a few seconds at most) for
+ * the exiting master to remove its socket, then removes any socket left.
+ */
 void dut_ctl_close(struct dut *d);
 
 #endif
