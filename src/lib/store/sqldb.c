@@ -295,3 +295,42 @@ char *sqldb_redact(const char *target)
     drop_password_param(out);
     return out;
 }
+
+/* The next URL of a PostgreSQL scheme in p, or NULL. */
+static const char *next_url(const char *p)
+{
+    const char *a = strstr(p, "postgresql://"), *b = strstr(p, "postgres://");
+    return !a ? b : !b ? a : a < b ? a : b;
+}
+
+char *sqldb_redact_text(const char *text)
+{
+    if (!text)
+        return NULL;
+    size_t len = strlen(text);
+    char *out = malloc(len + 1), *o = out;
+    if (!out)
+        return NULL;
+    for (const char *p = text;;) {
+        const char *u = next_url(p);
+        if (!u) {
+            strcpy(o, p);
+            break;
+        }
+        memcpy(o, p, (size_t)(u - p));
+        o += u - p;
+        size_t n = strcspn(u, " \t\n\r\"'\\");
+        char *tok = strndup(u, n);
+        char *r = tok ? sqldb_redact(tok) : NULL;
+        free(tok);
+        if (!r) {
+            free(out);
+            return NULL;
+        }
+        /* Redaction only shortens a URL: the copy fits where the original stood. */
+        o = stpcpy(o, r);
+        free(r);
+        p = u + n;
+    }
+    return out;
+}

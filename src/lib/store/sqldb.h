@@ -132,4 +132,12 @@ char *sqldb_rewrite_placeholders(const char *sql, int *nparams);
  */
 char *sqldb_redact(const char *target);
 
+/*
+ * text with the password of every postgresql:// or postgres:// URL in it
+ * removed as sqldb_redact() does (a URL ends at white space or a quote): for
+ * command lines and documents that may quote one. Returns a malloc'd
+ * string, NULL for NULL text or when out of memory.
+ */
+char *sqldb_redact_text(const char *text);
+
 #endif

@@ -75,6 +75,12 @@ int store_schema_version(const struct store *db);
 /* The path db was opened with, any password removed (safe to print); owned by db. */
 const char *store_path(const struct store *db);
 
+/* Whether path names a server store (a postgresql:// or postgres:// URL), not a file. */
+bool store_is_url(const char *path);
+
+/* path with any password removed, into buf (cut to len), for printing; returns buf. */
+const char *store_display_path(const char *path, char *buf, size_t len);
+
 /* Whether db is on a database server (PostgreSQL) rather than a local file. */
 bool store_is_server(const struct store *db);
 

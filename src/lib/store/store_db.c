@@ -425,6 +425,20 @@ void store_close(struct store *s)
     free(s);
 }
 
+bool store_is_url(const char *path)
+{
+    return sqldb_is_postgres_url(path);
+}
+
+const char *store_display_path(const char *path, char *buf, size_t len)
+{
+    char *r = sqldb_redact(path);
+    /* Without memory for the copy, print nothing of it rather than a password. */
+    snprintf(buf, len, "%s", r ? r : "(the results store)");
+    free(r);
+    return buf;
+}
+
 bool store_is_server(const struct store *s)
 {
     return sqldb_dialect(s->db) == SQLDB_POSTGRES;

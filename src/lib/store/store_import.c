@@ -200,8 +200,8 @@ static int add_run(struct store *s, int64_t id, int seq, int round,
     sqldb_bind_int64(st, 2, seq);
     sqldb_bind_text(st, 3, t->variant);
     sqldb_bind_text(st, 4, cell);
-    sqldb_bind_text(st, 5, r->params_json);
-    sqldb_bind_text(st, 6, r->argv_text);
+    store_bind_clean(st, 5, r->params_json);
+    store_bind_clean(st, 6, r->argv_text);
     sqldb_bind_text(st, 7, now);
     int64_t run_id = 0;
     e = store_insert_id(s, st, &run_id, WHAT, err, errlen);

@@ -60,6 +60,13 @@ void store_now(char out[32]);
 /* Seconds from ISO timestamp a to b (as store_now() writes them), or NAN. */
 double store_seconds_between(const char *a, const char *b);
 
+/*
+ * Binds text with the password of any database URL in it removed
+ * (sqldb_redact_text()): command lines and documents may quote a --db URL,
+ * and no stored document keeps a password. SQLDB_OK or SQLDB_ENOMEM.
+ */
+int store_bind_clean(struct sqldb_stmt *st, int i, const char *text);
+
 /* A malloc'd copy of text column i, NULL for SQL NULL; sets *oom when the copy fails. */
 char *store_col_text(struct sqldb_stmt *st, int i, bool *oom);
 

@@ -78,8 +78,8 @@ int store_experiment_create(struct store *s, const char *name, const char *file_
     int64_t eid = 0;
     if (!e) {
         sqldb_bind_text(st, 1, name ? name : "");
-        sqldb_bind_text(st, 2, file_text);
-        sqldb_bind_text(st, 3, spec_json);
+        store_bind_clean(st, 2, file_text);
+        store_bind_clean(st, 3, spec_json);
         sqldb_bind_int64(st, 4, (int64_t)seed);
         e = store_insert_id(s, st, &eid, what, err, errlen);
         st = NULL;
@@ -153,9 +153,9 @@ static int begin_row(struct store *s, int64_t experiment_id, int seq, const char
         }
         sqldb_bind_text(st, 3, variant);
         sqldb_bind_text(st, 4, cell);
-        sqldb_bind_text(st, 5, params_json);
-        sqldb_bind_text(st, 6, env_json);
-        sqldb_bind_text(st, 7, argv_text);
+        store_bind_clean(st, 5, params_json);
+        store_bind_clean(st, 6, env_json);
+        store_bind_clean(st, 7, argv_text);
         sqldb_bind_text(st, 8, now);
         e = store_insert_id(s, st, &id, what, err, errlen);
         if (e == -EINVAL)
@@ -288,8 +288,8 @@ int store_finish_in_tx(struct store *s, int64_t run_id, enum store_run_status st
     if (!e) {
         sqldb_bind_text(st, 1, store_run_status_name(status));
         sqldb_bind_int64(st, 2, exit_code);
-        sqldb_bind_text(st, 3, error);
-        sqldb_bind_text(st, 4, result_json);
+        store_bind_clean(st, 3, error);
+        store_bind_clean(st, 4, result_json);
         char now[32];
         store_now(now);
         sqldb_bind_text(st, 5, now);

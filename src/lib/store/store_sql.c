@@ -114,8 +114,9 @@ void store_now(char out[32])
     char buf[64];
     clock_gettime(CLOCK_REALTIME, &ts);
     gmtime_r(&ts.tv_sec, &tm);
-    snprintf(buf, sizeof(buf), "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900, tm.tm_mon + 1,
-             tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, (int)(ts.tv_nsec / 1000000));
+    snprintf(buf, sizeof(buf), "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900,
+             tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
+             (int)(ts.tv_nsec / 1000000));
     snprintf(out, 32, "%.31s", buf);
 }
 
@@ -146,4 +147,16 @@ char *store_col_text(struct sqldb_stmt *st, int i, bool *oom)
     if (!c)
         *oom = true;
     return c;
+}
+
+int store_bind_clean(struct sqldb_stmt *st, int i, const char *text)
+{
+    if (!text || (!strstr(text, "postgresql://") && !strstr(text, "postgres://")))
+        return sqldb_bind_text(st, i, text);
+    char *r = sqldb_redact_text(text);
+    if (!r)
+        return SQLDB_ENOMEM;
+    int rc = sqldb_bind_text(st, i, r);
+    free(r);
+    return rc;
 }

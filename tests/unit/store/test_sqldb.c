@@ -74,6 +74,21 @@ static void test_redact(void **state)
     check_redact("dir/x://y", "dir/x://y");
 }
 
+static void test_redact_text(void **state)
+{
+    (void)state;
+    char *t = sqldb_redact_text("netab run --db postgresql://u:pw@h/db -t 1 "
+                                "{\"argv\": \"x --db=postgres://v:s3@h2/d?password=p2\"}");
+    assert_non_null(t);
+    assert_string_equal(t, "netab run --db postgresql://u@h/db -t 1 "
+                           "{\"argv\": \"x --db=postgres://v@h2/d\"}");
+    free(t);
+    t = sqldb_redact_text("no url here: a:b@c");
+    assert_string_equal(t, "no url here: a:b@c");
+    free(t);
+    assert_null(sqldb_redact_text(NULL));
+}
+
 static void test_is_postgres(void **state)
 {
     (void)state;
@@ -89,6 +104,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_placeholders),
         cmocka_unit_test(test_redact),
+        cmocka_unit_test(test_redact_text),
         cmocka_unit_test(test_is_postgres),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
