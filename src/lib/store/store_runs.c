@@ -141,22 +141,24 @@ static int begin_row(struct store *s, int64_t experiment_id, int seq, const char
                             "WHERE experiment_id = ?1 AND seq = ?2), ?5, ?6, ?7, ?8) RETURNING id"
                           : "INSERT INTO runs (variant, cell, status, attempt, params_json, "
                             "env_json, argv_text, started) "
-                            "VALUES (?3, ?4, 'running', 1, ?5, ?6, ?7, ?8) RETURNING id",
+                            "VALUES (?1, ?2, 'running', 1, ?3, ?4, ?5, ?6) RETURNING id",
                       &st, err, errlen);
     int64_t id = 0;
     if (!e) {
         char now[32];
         store_now(now);
-        if (experiment_id > 0) {
+        /* Every parameter is used, so PostgreSQL knows each one's type. */
+        int b = experiment_id > 0 ? 2 : 0;
+        if (b) {
             sqldb_bind_int64(st, 1, experiment_id);
             sqldb_bind_int64(st, 2, seq);
         }
-        sqldb_bind_text(st, 3, variant);
-        sqldb_bind_text(st, 4, cell);
-        store_bind_clean(st, 5, params_json);
-        store_bind_clean(st, 6, env_json);
-        store_bind_clean(st, 7, argv_text);
-        sqldb_bind_text(st, 8, now);
+        sqldb_bind_text(st, b + 1, variant);
+        sqldb_bind_text(st, b + 2, cell);
+        store_bind_clean(st, b + 3, params_json);
+        store_bind_clean(st, b + 4, env_json);
+        store_bind_clean(st, b + 5, argv_text);
+        sqldb_bind_text(st, b + 6, now);
         e = store_insert_id(s, st, &id, what, err, errlen);
         if (e == -EINVAL)
             e = err_set(err, errlen, ENOENT, "%s: no experiment %lld", what,
