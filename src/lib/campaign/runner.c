@@ -280,6 +280,8 @@ int campaign_execute(const struct campaign_opts *opts, enum campaign_outcome *ou
         *outcome = CAMPAIGN_INTERRUPTED;
     if (lock >= 0)
         close(lock);
+    else
+        store_campaign_unlock(opts->db, opts->id); /* resume --all goes on to the next */
     exp_cells_free(c.cells, c.ncells);
     if (!opts->experiment)
         experiment_free(c.e);

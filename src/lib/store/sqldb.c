@@ -197,6 +197,11 @@ int sqldb_lock_try(struct sqldb *db, int32_t space, int32_t key)
     return db->ops->lock_try(db, space, key);
 }
 
+void sqldb_unlock(struct sqldb *db, int32_t space, int32_t key)
+{
+    db->ops->unlock(db, space, key);
+}
+
 int sqldb_lock_held(struct sqldb *db, int32_t space, int32_t key)
 {
     return db->ops->lock_held(db, space, key);

@@ -113,6 +113,8 @@ const char *sqldb_column_text(struct sqldb_stmt *st, int i);
  * SQLite stores lock a file beside the database instead.
  */
 int sqldb_lock_try(struct sqldb *db, int32_t space, int32_t key);
+/* Releases a lock sqldb_lock_try() took (nothing if it did not). */
+void sqldb_unlock(struct sqldb *db, int32_t space, int32_t key);
 /* Whether any session holds the lock (space, key): 1, 0, or an error class. */
 int sqldb_lock_held(struct sqldb *db, int32_t space, int32_t key);
 

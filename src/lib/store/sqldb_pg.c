@@ -362,6 +362,24 @@ static int pg_lock_held(struct sqldb *db, int32_t space, int32_t key)
     return held ? 1 : 0;
 }
 
+/* Forgets the lock first: a failure here (the server gone) releases it anyway. */
+static void pg_unlock(struct sqldb *db, int32_t space, int32_t key)
+{
+    struct pg *p = PG(db);
+    for (int i = 0; i < p->nlocks; i++) {
+        if (p->locks[i][0] != space || p->locks[i][1] != key)
+            continue;
+        p->locks[i][0] = p->locks[p->nlocks - 1][0];
+        p->locks[i][1] = p->locks[p->nlocks - 1][1];
+        p->nlocks--;
+        char sql[96];
+        snprintf(sql, sizeof(sql), "SELECT pg_advisory_unlock(%d, %d)", (int)space, (int)key);
+        PGresult *r = PQexec(p->conn, sql);
+        PQclear(r);
+        return;
+    }
+}
+
 static void pg_close(struct sqldb *db)
 {
     struct pg *p = PG(db);
@@ -386,6 +404,7 @@ static const struct sqldb_ops pg_ops = {
     .col_text = pg_col_text,
     .lock_try = pg_lock_try,
     .lock_held = pg_lock_held,
+    .unlock = pg_unlock,
     .close = pg_close,
 };
 

@@ -18,6 +18,7 @@ struct sqldb_ops {
     const char *(*col_text)(struct sqldb_stmt *st, int i);
     int (*lock_try)(struct sqldb *db, int32_t space, int32_t key);
     int (*lock_held)(struct sqldb *db, int32_t space, int32_t key);
+    void (*unlock)(struct sqldb *db, int32_t space, int32_t key);
     void (*close)(struct sqldb *db);
 };
 

@@ -148,6 +148,13 @@ static int lite_lock(struct sqldb *db, int32_t space, int32_t key)
     return sqldb_fail(db, SQLDB_EOTHER, "SQLite stores have no session locks");
 }
 
+static void lite_unlock(struct sqldb *db, int32_t space, int32_t key)
+{
+    (void)db;
+    (void)space;
+    (void)key;
+}
+
 static void lite_close(struct sqldb *db)
 {
     sqlite3_close_v2(HANDLE(db));
@@ -167,6 +174,7 @@ static const struct sqldb_ops lite_ops = {
     .col_text = lite_col_text,
     .lock_try = lite_lock,
     .lock_held = lite_lock,
+    .unlock = lite_unlock,
     .close = lite_close,
 };
 

@@ -92,6 +92,8 @@ bool store_is_server(const struct store *db);
  */
 NB_MUST_CHECK int store_campaign_lock(struct store *db, int64_t experiment_id, char *err,
                                       size_t errlen);
+/* Releases the lock store_campaign_lock() took (nothing for a file store). */
+void store_campaign_unlock(struct store *db, int64_t experiment_id);
 /* Whether any session holds experiment_id's campaign lock: 1, 0, or -1 unknown. */
 int store_campaign_lock_held(struct store *db, int64_t experiment_id);
 

@@ -457,6 +457,11 @@ int store_campaign_lock(struct store *s, int64_t experiment_id, char *err, size_
     return store_db_err(s, rc, "taking the experiment's lock", err, errlen);
 }
 
+void store_campaign_unlock(struct store *s, int64_t experiment_id)
+{
+    sqldb_unlock(s->db, PG_LOCK_SPACE, (int32_t)experiment_id);
+}
+
 int store_campaign_lock_held(struct store *s, int64_t experiment_id)
 {
     int rc = sqldb_lock_held(s->db, PG_LOCK_SPACE, (int32_t)experiment_id);
