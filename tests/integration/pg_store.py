@@ -232,6 +232,10 @@ def copies(netab, pg, tmp):
                     f"WHERE r.experiment_id = {xid}")[0][0]
     check_eq(str(lite_iv), pg_iv, "intervals copied")
     check_eq(single, 2, "single runs copied")
+    # NETAB_DB is the default store wherever --db is accepted.
+    env_report = netab_cmd(netab, "report", str(xid), "--format", "json", expect_rc=(0, 1),
+                           env={"NETAB_DB": url}).stdout
+    check_eq(env_report, want, "report through NETAB_DB")
     con = sqlite3.connect(lite)
     lite_ids = ids_by_attempt(con.execute("SELECT id, seq, attempt FROM runs WHERE "
                                           "experiment_id = ?", (lx,)).fetchall())
@@ -276,6 +280,10 @@ def two_controllers(netab, pg, tmp):
     r = netab_cmd(netab, "experiment", "resume", "--db", url, str(bid), expect_rc=2)
     check("another netab is running experiment" in r.stderr and b.alive(),
           "a second resume of a running experiment is refused", r.describe())
+    st = json.loads(netab_cmd(netab, "experiment", "status", "--db", url, str(bid),
+                              "--json").stdout)
+    check(st["state"] == "running" and st["runner"]["alive"] and b.alive(),
+          "status sees the runner's lock in the database", st)
     a.finish(timeout=120)
     b.finish(timeout=120)
     for p, planned in ((a, 6), (b, 10)):
@@ -289,7 +297,7 @@ def kill_resume(netab, pg, tmp):
     url = pg.url()
     path = write_experiment(tmp, "kill", 6, 3, t=0.15)
     before = {r[0] for r in pg.psql("SELECT id FROM experiments")}
-    current, kills, done = None, 0, []
+    current, kills, done, status_seen = None, 0, [], False
     deadline = time.monotonic() + 120
     while kills < KILLS:
         check(time.monotonic() < deadline, f"out of time after {kills} kills")
@@ -309,12 +317,19 @@ def kill_resume(netab, pg, tmp):
             if new:
                 current = int(new[0])
                 before.add(new[0])
+        if rc is None and current and not status_seen:
+            st = json.loads(netab_cmd(netab, "experiment", "status", "--db", url, str(current),
+                                      "--json").stdout)
+            check(st["state"] in ("stopped", "planned") and not (st["runner"] or {}).get("alive"),
+                  "after kill -9 the lock is gone and status says so", st)
+            status_seen = True
         if rc is not None and current:
             done.append(current)
             current = None
     if current:
         netab_cmd(netab, "experiment", "resume", "--db", url, str(current), timeout=120)
         done.append(current)
+    check(status_seen, "status was asked after a kill")
     interrupted = sum(check_complete(pg, x, 12) for x in done)
     log(f"kill -9: {kills} kills, {len(done)} experiments, {interrupted} interrupted rows")
 
