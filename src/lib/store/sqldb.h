@@ -126,20 +126,4 @@ int sqldb_lock_held(struct sqldb *db, int32_t space, int32_t key);
  */
 char *sqldb_rewrite_placeholders(const char *sql, int *nparams);
 
-/*
- * target with any password removed, for messages, logs and stored
- * documents: "postgresql://u:secret@h/db" -> "postgresql://u@h/db", and a
- * password=... parameter of the query dropped. Anything not a URL is copied
- * unchanged. Returns a malloc'd string (NULL when out of memory).
- */
-char *sqldb_redact(const char *target);
-
-/*
- * text with the password of every postgresql:// or postgres:// URL in it
- * removed as sqldb_redact() does (a URL ends at white space or a quote): for
- * command lines and documents that may quote one. Returns a malloc'd
- * string, NULL for NULL text or when out of memory.
- */
-char *sqldb_redact_text(const char *text);
-
 #endif

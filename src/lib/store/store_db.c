@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "store/store_priv.h"
+#include "util/redact.h"
 
 /* netab's mark in the database header ("NTAB"), so foreign databases are recognised. */
 #define STORE_APPLICATION_ID 0x4e544142
@@ -50,7 +51,7 @@ int store_local_file(const char *db_path, const char *suffix, char *out, size_t 
         return 0;
     }
     /* FNV-1a of the URL without its password: one file per server store and host. */
-    char *r = sqldb_redact(db_path);
+    char *r = redact_url(db_path);
     if (!r)
         return err_set(err, errlen, ENOMEM, "out of memory");
     uint64_t h = 1469598103934665603ull;
@@ -299,7 +300,7 @@ int store_check_path(const char *path, char *err, size_t errlen)
 static int store_new(const char *path, unsigned flags, struct store **out, char *err, size_t errlen)
 {
     struct store *s = calloc(1, sizeof(*s));
-    if (!s || !(s->path = sqldb_redact(path))) {
+    if (!s || !(s->path = redact_url(path))) {
         free(s);
         return err_set(err, errlen, ENOMEM, "out of memory");
     }
@@ -432,7 +433,7 @@ bool store_is_url(const char *path)
 
 const char *store_display_path(const char *path, char *buf, size_t len)
 {
-    char *r = sqldb_redact(path);
+    char *r = redact_url(path);
     /* Without memory for the copy, print nothing of it rather than a password. */
     snprintf(buf, len, "%s", r ? r : "(the results store)");
     free(r);

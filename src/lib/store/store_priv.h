@@ -7,7 +7,7 @@
 
 struct store {
     struct sqldb *db;
-    char *path; /* for messages: a URL's password is removed (sqldb_redact()) */
+    char *path; /* for messages: a URL's password is removed (redact_url()) */
     int version;
     bool readonly;
 };
@@ -62,7 +62,7 @@ double store_seconds_between(const char *a, const char *b);
 
 /*
  * Binds text with the password of any database URL in it removed
- * (sqldb_redact_text()): command lines and documents may quote a --db URL,
+ * (redact_text()): command lines and documents may quote a --db URL,
  * and no stored document keeps a password. SQLDB_OK or SQLDB_ENOMEM.
  */
 int store_bind_clean(struct sqldb_stmt *st, int i, const char *text);

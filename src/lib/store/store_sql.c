@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "store/store_priv.h"
+#include "util/redact.h"
 
 int store_db_err(const struct store *s, int rc, const char *what, char *err, size_t errlen)
 {
@@ -153,7 +154,7 @@ int store_bind_clean(struct sqldb_stmt *st, int i, const char *text)
 {
     if (!text || (!strstr(text, "postgresql://") && !strstr(text, "postgres://")))
         return sqldb_bind_text(st, i, text);
-    char *r = sqldb_redact_text(text);
+    char *r = redact_text(text);
     if (!r)
         return SQLDB_ENOMEM;
     int rc = sqldb_bind_text(st, i, r);
