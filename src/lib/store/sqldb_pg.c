@@ -130,8 +130,9 @@ static int relock(struct sqldb *db)
             return rc;
         if (!ok)
             return sqldb_fail(db, SQLDB_ECONN,
-                              "while the database was away another netab took this campaign's "
-                              "lock; this one stops");
+                              "reconnected, but the experiment's lock is held (by another netab "
+                              "that took it meanwhile, or by this one's old session the server "
+                              "has not yet closed); this one stops");
     }
     return SQLDB_OK;
 }
