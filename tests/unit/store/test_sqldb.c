@@ -40,6 +40,61 @@ static void test_placeholders(void **state)
                   "UPDATE runs SET a = $1 WHERE id = $2 AND status = 'running'", 2);
 }
 
+/* The layer over SQLite: typed binds and reads, NULLs, RETURNING id, changes, rollback. */
+static void test_sqlite_backend(void **state)
+{
+    (void)state;
+    struct sqldb *db;
+    assert_int_equal(sqldb_open(":memory:", SQLDB_OPEN_CREATE, &db), SQLDB_OK);
+    assert_int_equal(sqldb_dialect(db), SQLDB_SQLITE);
+    assert_int_equal(sqldb_exec(db, "CREATE TABLE t (id INTEGER PRIMARY KEY, i INTEGER, "
+                                    "d REAL, s TEXT UNIQUE)"),
+                     SQLDB_OK);
+    struct sqldb_stmt *st;
+    assert_int_equal(sqldb_begin_write(db), SQLDB_OK);
+    assert_true(sqldb_in_tx(db));
+    assert_int_equal(
+        sqldb_prepare(db, "INSERT INTO t (i, d, s) VALUES (?, ?, ?) RETURNING id", &st), SQLDB_OK);
+    for (int k = 0; k < 2; k++) {
+        sqldb_reset(st);
+        assert_int_equal(sqldb_bind_int64(st, 1, INT64_C(1) << 40 | k), SQLDB_OK);
+        assert_int_equal(sqldb_bind_double(st, 2, 0.1 + k), SQLDB_OK);
+        assert_int_equal(sqldb_bind_text(st, 3, k ? NULL : "x"), SQLDB_OK);
+        assert_int_equal(sqldb_step(st), SQLDB_ROW);
+        assert_int_equal(sqldb_column_int64(st, 0), k + 1);
+        assert_int_equal(sqldb_step(st), SQLDB_DONE);
+    }
+    sqldb_finalize(st);
+    assert_int_equal(sqldb_commit(db), SQLDB_OK);
+    assert_false(sqldb_in_tx(db));
+    /* A constraint: the class says so, the message is SQLite's. */
+    assert_int_equal(sqldb_exec(db, "INSERT INTO t (s) VALUES ('x')"), SQLDB_ECONSTRAINT);
+    assert_non_null(strstr(sqldb_errmsg(db), "UNIQUE"));
+    /* Rolled back: the row is gone. */
+    assert_int_equal(sqldb_begin_write(db), SQLDB_OK);
+    assert_int_equal(sqldb_exec(db, "UPDATE t SET i = 7"), SQLDB_OK);
+    assert_int_equal(sqldb_changes(db), 2);
+    sqldb_rollback(db);
+    assert_int_equal(sqldb_prepare(db,
+                                   "SELECT i, d, s FROM t WHERE id = ?1 OR id = ?1 + 1 "
+                                   "ORDER BY id",
+                                   &st),
+                     SQLDB_OK);
+    sqldb_bind_int64(st, 1, 1);
+    assert_int_equal(sqldb_step(st), SQLDB_ROW);
+    assert_int_equal(sqldb_column_int64(st, 0), INT64_C(1) << 40);
+    assert_true(sqldb_column_double(st, 1) == 0.1);
+    assert_string_equal(sqldb_column_text(st, 2), "x");
+    assert_int_equal(sqldb_step(st), SQLDB_ROW);
+    assert_true(sqldb_column_is_null(st, 2));
+    assert_null(sqldb_column_text(st, 2));
+    assert_int_equal(sqldb_step(st), SQLDB_DONE);
+    sqldb_finalize(st);
+    /* SQLite stores lock a file instead. */
+    assert_int_equal(sqldb_lock_try(db, 1, 2), SQLDB_EOTHER);
+    sqldb_close(db);
+}
+
 static void test_is_postgres(void **state)
 {
     (void)state;
@@ -54,6 +109,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_placeholders),
+        cmocka_unit_test(test_sqlite_backend),
         cmocka_unit_test(test_is_postgres),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
