@@ -5,13 +5,17 @@
  * through one database layer (sqldb.h) with one set of statements.
  *
  * Conventions: functions return 0 or a negative errno and, on failure, write a
- * full sentence into (err, errlen). SQLite failures are mapped to errnos:
- * -EROFS (read-only file or file system), -ENOSPC (disk full), -ENOTSUP (the
- * file is not a SQLite database), -EPROTONOSUPPORT (the schema is newer than
- * this netab), -EBUSY (locked too long), -ENOENT (no such row), -EIO (other).
+ * full sentence into (err, errlen). Database failures are mapped to errnos:
+ * -EROFS (read-only file or file system, or a role that may not write),
+ * -ENOSPC (disk full), -ENOTSUP (the file is not a SQLite database, or the
+ * database not a netab store), -EPROTONOSUPPORT (the schema is newer than
+ * this netab), -EBUSY (locked too long), -ENOENT (no such row),
+ * -ECONNREFUSED (cannot connect to the server), -ECONNRESET (the server went
+ * away and did not come back in time), -EIO (other).
  *
- * Durability: the database runs in WAL mode with synchronous=FULL, so a call
- * that returned 0 after a write has reached stable storage; a failing call
+ * Durability: SQLite runs in WAL mode with synchronous=FULL, and PostgreSQL
+ * commits durably, so a call that returned 0 after a write has reached
+ * stable storage; a failing call
  * rolls its transaction back and leaves everything recorded before intact.
  * Nothing is ever overwritten: a run row may only move from 'running' to a
  * final status, and triggers in the schema refuse any other update or delete.
