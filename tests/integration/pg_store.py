@@ -391,14 +391,14 @@ def outages(netab, pg, tmp):
 
 def main(netab):
     tmp = tempfile.mkdtemp(prefix="netab-pg-")
+    # A campaign on a server store keeps its CPU state file in netab's data directory.
+    os.environ["XDG_DATA_HOME"] = os.path.join(tmp, "data")
     pg = None
     try:
         pg = Postgres(tmp)
         pg.start()
         pg.psql("CREATE DATABASE netab", db="postgres")
-        steps = [("credentials", lambda: credentials(netab, pg, tmp))]
-        for name, fn in steps:
-            fn()
+        credentials(netab, pg, tmp)
         xid, want = copies(netab, pg, tmp)
         dashboard_role(netab, pg, xid, want)
         two_controllers(netab, pg, tmp)
