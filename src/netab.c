@@ -26,6 +26,7 @@ static const struct subcommand subcommands[] = {
     {"layout", cli_layout, "compare the code layout of two builds (ELF files or System.map)"},
     {"bisect", cli_bisect, "find the commit that changed a measurement (statistical git bisect)"},
     {"history", cli_history, "a metric across stored experiments and its change points"},
+    {"store", cli_store, "copy experiments between results stores (SQLite, PostgreSQL)"},
 };
 
 static void usage(FILE *f)

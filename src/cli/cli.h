@@ -45,5 +45,6 @@ int cli_layout(int argc, char **argv);
 int cli_import(int argc, char **argv);
 int cli_bisect(int argc, char **argv);
 int cli_history(int argc, char **argv);
+int cli_store(int argc, char **argv);
 
 #endif

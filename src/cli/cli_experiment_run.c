@@ -220,7 +220,7 @@ static int execute(struct store *db, const char *path, int64_t id)
         fprintf(stderr,
                 "netab experiment: experiment %lld stopped; what is recorded is kept. "
                 "Continue with: netab experiment resume --db %s %lld\n",
-                (long long)id, path, (long long)id);
+                (long long)id, store_path(db), (long long)id);
         return rc == -ENOTSUP ? EXIT_USAGE : EXIT_FAIL;
     }
     if (outcome == CAMPAIGN_INTERRUPTED) {
@@ -228,14 +228,14 @@ static int execute(struct store *db, const char *path, int64_t id)
                 "netab experiment: interrupted by signal %d (%s) after %ld of %ld runs; the "
                 "run in progress is recorded as interrupted and CPU settings are restored. "
                 "Continue with: netab experiment resume --db %s %lld\n",
-                signo, strsignal(signo), c.ok + c.failed, c.planned, path, (long long)id);
+                signo, strsignal(signo), c.ok + c.failed, c.planned, store_path(db), (long long)id);
         return 128 + (signo ? signo : SIGINT);
     }
     if (outcome == CAMPAIGN_REBOOTING) {
         fprintf(stderr,
                 "netab experiment: the reboot command returned and the machine did not reboot; "
                 "continue with: netab experiment resume --db %s %lld\n",
-                path, (long long)id);
+                store_path(db), (long long)id);
         return EXIT_NO_REBOOT;
     }
     fprintf(stderr, "experiment %lld complete: %ld planned, %ld ok, %ld failed\n", (long long)id,
@@ -296,7 +296,7 @@ int cli_experiment_run(int argc, char **argv)
         fprintf(stderr, "experiment %lld (%s): %zu runs planned, seed %llu%s; store %s\n",
                 (long long)id, e->name, plan.runs, (unsigned long long)seed,
                 e->has_seed ? "" : " (picked; add 'seed: N' to the file to replay this order)",
-                a.path);
+                store_path(db));
         printf("%lld\n", (long long)id);
         fflush(stdout);
         ex = execute(db, a.path, id);
@@ -343,7 +343,7 @@ int cli_experiment_resume(int argc, char **argv)
         return cli_usage_error("experiment", "resume: give an ID or --all, not both");
     if (!a.all && !cli_exp_parse_id(&a, &id))
         return EXIT_USAGE;
-    if (a.all && access(a.path, F_OK)) {
+    if (a.all && !store_is_url(a.path) && access(a.path, F_OK)) {
         fprintf(stderr, "netab experiment: no store at %s: nothing to resume\n", a.path);
         return EXIT_OK;
     }

@@ -174,7 +174,9 @@ static void print_state(const struct campaign_status *s, const struct exp_args *
     printf("why:         %s\n", why);
     if (interrupted_run(s) && s->last_run.error)
         printf("that run:    %s\n", s->last_run.error);
-    printf("resume:      netab experiment resume --db %s %lld\n", a->path, (long long)id);
+    char shown[4096];
+    printf("resume:      netab experiment resume --db %s %lld\n",
+           store_display_path(a->path, shown, sizeof(shown)), (long long)id);
 }
 
 /* The state members of status --json. */
@@ -195,9 +197,9 @@ static json_t *state_json(const struct campaign_status *s, const struct exp_args
                         l->attempt, "status", store_run_status_name(l->status), "error", l->error)
             : json_null();
     bool stopped = s->state == CAMPAIGN_STATE_STOPPED;
-    char resume[4200], why[NB_ERRLEN * 2];
-    snprintf(resume, sizeof(resume), "netab experiment resume --db %s %lld", a->path,
-             (long long)id);
+    char resume[4200], why[NB_ERRLEN * 2], shown[4096];
+    snprintf(resume, sizeof(resume), "netab experiment resume --db %s %lld",
+             store_display_path(a->path, shown, sizeof(shown)), (long long)id);
     gone_why(s, why, sizeof(why));
     return json_pack("{s:s, s:o, s:o, s:b, s:s?, s:s?, s:s?}", "state", state_name(s->state),
                      "runner", runner ? runner : json_null(), "last_run", run ? run : json_null(),

@@ -106,14 +106,16 @@ static int lock_held(const char *db_path)
 }
 
 /* Decides s->state and s->alive from the runner row, the lock and the process table. */
-static void judge(struct campaign_status *s, const char *db_path, const char *column)
+static void judge(struct campaign_status *s, struct store *db, const char *db_path, int64_t id,
+                  const char *column)
 {
     char host[256], boot[64];
     whoami(host, sizeof(host), boot, sizeof(boot));
     const struct store_runner *r = &s->runner;
     bool here = s->has_runner && !strcmp(r->host ? r->host : "", host);
     s->same_boot = here && r->boot_id && !strcmp(r->boot_id, boot);
-    int lock = lock_held(db_path);
+    /* A server store's runner holds its experiment's lock in the database. */
+    int lock = store_is_server(db) ? store_campaign_lock_held(db, id) : lock_held(db_path);
     if (s->has_runner && !r->ended) {
         if (s->same_boot)
             s->alive = lock != 0 && (kill((pid_t)r->pid, 0) == 0 || errno == EPERM);
@@ -141,7 +143,7 @@ int campaign_status_get(struct store *db, const char *db_path, int64_t id, const
         campaign_status_free(s);
         return rc;
     }
-    judge(s, db_path, column ? column : "");
+    judge(s, db, db_path, id, column ? column : "");
     return 0;
 }
 

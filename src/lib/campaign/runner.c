@@ -136,7 +136,7 @@ static int check_machine(const struct experiment *e, char *err, size_t errlen)
 }
 
 /*
- * Only one runner per store: two processes resuming the same experiment
+ * Only one runner per file store: two processes resuming the same experiment
  * would each mark the other's run interrupted and run the same seq twice.
  * flock() dies with its process (also on kill -9), so there is nothing stale
  * to clean up. The descriptor is close-on-exec: children do not hold it.
@@ -178,11 +178,11 @@ static int execute(struct campaign_ctx *c, enum campaign_outcome *outcome, char 
 {
     const struct campaign_opts *o = c->opts;
     char state[PATH_MAX];
-    /* A cut state path would record CPU settings where no resume looks: refuse it. */
-    if (snprintf(state, sizeof(state), "%s.cpuctl", o->db_path) >= (int)sizeof(state))
-        return err_set(err, errlen, ENAMETOOLONG,
-                       "the results store path is too long for its CPU state file: %s", o->db_path);
-    int rc = cpuctl_saved_init(&g_saved, NULL, state, err, errlen);
+    /* A cut state path would record CPU settings where no resume looks: refuse it. A server
+     * store's is a local file named after its URL (store_local_file()). */
+    int rc = store_local_file(o->db_path, ".cpuctl", state, sizeof(state), err, errlen);
+    if (!rc)
+        rc = cpuctl_saved_init(&g_saved, NULL, state, err, errlen);
     if (rc)
         return rc;
     /* A campaign killed while CPUs were offline left this record behind. */
@@ -266,7 +266,9 @@ int campaign_execute(const struct campaign_opts *opts, enum campaign_outcome *ou
                        "the netab executable's path is longer than %zu bytes", sizeof(c.exe) - 1);
     c.exe[n] = '\0';
     int lock = -1;
-    int rc = lock_store(opts->db_path, &lock, err, errlen);
+    /* A server store is shared by controllers: the lock is the experiment's, in the database. */
+    int rc = store_is_server(opts->db) ? store_campaign_lock(opts->db, opts->id, err, errlen)
+                                       : lock_store(opts->db_path, &lock, err, errlen);
     if (rc)
         return rc;
     rc = execute(&c, outcome, err, errlen);
@@ -276,7 +278,10 @@ int campaign_execute(const struct campaign_opts *opts, enum campaign_outcome *ou
     *signo = g_stop;
     if (!rc && g_stop)
         *outcome = CAMPAIGN_INTERRUPTED;
-    close(lock);
+    if (lock >= 0)
+        close(lock);
+    else
+        store_campaign_unlock(opts->db, opts->id); /* resume --all goes on to the next */
     exp_cells_free(c.cells, c.ncells);
     if (!opts->experiment)
         experiment_free(c.e);

@@ -180,7 +180,7 @@ static int step_hook_env(struct campaign_ctx *c, struct step *s, char *err, size
                               .variant = s->v->name,
                               .cell = s->cell->name,
                               .next_variant = has_next ? next.variant : NULL,
-                              .db = c->opts->db_path,
+                              .db = store_path(c->opts->db), /* no password */
                               .experiment_id = c->opts->id,
                               .seq = s->plan.seq,
                               .round = s->plan.round};

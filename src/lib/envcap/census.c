@@ -31,6 +31,7 @@
 #include "envcap/envcap.h"
 #include "envcap/envcap_priv.h"
 #include "envcap/fsread.h"
+#include "util/redact.h"
 
 /* Programs whose presence during a run means the numbers are shared with someone else. */
 const char *const envcap_noise_comms[] = {"netab",     "iperf",    "iperf3", "netperf",
@@ -367,7 +368,12 @@ static json_t *cmdline_of(const char *proc, long pid)
         else if (!isprint((unsigned char)buf[i]))
             buf[i] = '?';
     buf[n] = '\0';
-    json_t *s = n == CMDLINE_MAX ? json_sprintf("%s...", buf) : json_string(buf);
+    /* Another netab's --db URL may carry a password: never shown or stored. */
+    char *clean = redact_text(buf);
+    json_t *s = !clean             ? NULL
+                : n == CMDLINE_MAX ? json_sprintf("%s...", clean)
+                                   : json_string(clean);
+    free(clean);
     return s ? s : json_null();
 }
 

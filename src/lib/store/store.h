@@ -1,15 +1,21 @@
 /*
- * The results store: every run netab makes, kept in a SQLite database so that
- * campaigns survive hours, crashes and reboots (docs/store.md).
+ * The results store: every run netab makes, kept in a SQLite database or on a
+ * PostgreSQL server (a postgresql:// or postgres:// URL) so that campaigns
+ * survive hours, crashes and reboots (docs/store.md). Both are reached
+ * through one database layer (sqldb.h) with one set of statements.
  *
  * Conventions: functions return 0 or a negative errno and, on failure, write a
- * full sentence into (err, errlen). SQLite failures are mapped to errnos:
- * -EROFS (read-only file or file system), -ENOSPC (disk full), -ENOTSUP (the
- * file is not a SQLite database), -EPROTONOSUPPORT (the schema is newer than
- * this netab), -EBUSY (locked too long), -ENOENT (no such row), -EIO (other).
+ * full sentence into (err, errlen). Database failures are mapped to errnos:
+ * -EROFS (read-only file or file system, or a role that may not write),
+ * -ENOSPC (disk full), -ENOTSUP (the file is not a SQLite database, or the
+ * database not a netab store), -EPROTONOSUPPORT (the schema is newer than
+ * this netab), -EBUSY (locked too long), -ENOENT (no such row),
+ * -ECONNREFUSED (cannot connect to the server), -ECONNRESET (the server went
+ * away and did not come back in time), -EIO (other).
  *
- * Durability: the database runs in WAL mode with synchronous=FULL, so a call
- * that returned 0 after a write has reached stable storage; a failing call
+ * Durability: SQLite runs in WAL mode with synchronous=FULL, and PostgreSQL
+ * commits durably, so a call that returned 0 after a write has reached
+ * stable storage; a failing call
  * rolls its transaction back and leaves everything recorded before intact.
  * Nothing is ever overwritten: a run row may only move from 'running' to a
  * final status, and triggers in the schema refuse any other update or delete.
@@ -55,8 +61,9 @@ NB_MUST_CHECK int store_default_path(const char *cli_path, char *out, size_t out
  */
 /*
  * Refuses what cannot be a results store's path before anything is run or
- * created: a URL ("postgresql://..."), named by its scheme only. Returns 0
- * or -EINVAL with a sentence.
+ * created: a URL of a scheme other than postgresql:// or postgres://, named
+ * by its scheme only (the rest may hold a password). Returns 0 or -EINVAL
+ * with a sentence listing the schemes netab knows.
  */
 NB_MUST_CHECK int store_check_path(const char *path, char *err, size_t errlen);
 
@@ -69,8 +76,39 @@ void store_close(struct store *db);
 /* The schema version of the open database (after migrations). */
 int store_schema_version(const struct store *db);
 
-/* The path db was opened with; owned by db. */
+/* The path db was opened with, any password removed (safe to print); owned by db. */
 const char *store_path(const struct store *db);
+
+/* Whether path names a server store (a postgresql:// or postgres:// URL), not a file. */
+bool store_is_url(const char *path);
+
+/* path with any password removed, into buf (cut to len), for printing; returns buf. */
+const char *store_display_path(const char *path, char *buf, size_t len);
+
+/* Whether db is on a database server (PostgreSQL) rather than a local file. */
+bool store_is_server(const struct store *db);
+
+/*
+ * A server store's per-experiment campaign lock (a PostgreSQL advisory lock
+ * held by db's session, gone when the process dies): 0 taken, -EBUSY with a
+ * sentence when another session holds it. File stores lock a file instead
+ * (campaign/runner.c).
+ */
+NB_MUST_CHECK int store_campaign_lock(struct store *db, int64_t experiment_id, char *err,
+                                      size_t errlen);
+/* Releases the lock store_campaign_lock() took (nothing for a file store). */
+void store_campaign_unlock(struct store *db, int64_t experiment_id);
+/* Whether any session holds experiment_id's campaign lock: 1, 0, or -1 unknown. */
+int store_campaign_lock_held(struct store *db, int64_t experiment_id);
+
+/*
+ * A local file that belongs with the store db_path (db_path + suffix for a
+ * file store; for a server store a file named after a hash of its URL in
+ * netab's data directory, as store_default_path() finds it), into out.
+ * -ENAMETOOLONG or -ENOENT.
+ */
+NB_MUST_CHECK int store_local_file(const char *db_path, const char *suffix, char *out,
+                                   size_t outlen, char *err, size_t errlen);
 
 /* --- Experiments and their plans ---------------------------------------- */
 

@@ -14,16 +14,6 @@
 
 #define WHAT "importing runs"
 
-/* Ends the import's transaction: COMMIT if e is 0, else ROLLBACK and keep e. */
-static int end_tx(struct store *s, int e, char *err, size_t errlen)
-{
-    if (!e)
-        e = store_exec(s, "COMMIT", WHAT, err, errlen);
-    if (e && !sqlite3_get_autocommit(s->db))
-        sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
-    return e;
-}
-
 /* True when s is a positive decimal id. */
 static bool is_id(const char *s)
 {
@@ -33,46 +23,46 @@ static bool is_id(const char *s)
 /* The spec_json of experiment id into *spec (may be NULL); -ENOENT if there is none. */
 static int get_spec(struct store *s, int64_t id, char **spec, char *err, size_t errlen)
 {
-    sqlite3_stmt *st;
+    struct sqldb_stmt *st;
     int e = store_prepare(s, "SELECT spec_json FROM experiments WHERE id = ?", &st, err, errlen);
     if (e)
         return e;
-    sqlite3_bind_int64(st, 1, id);
-    int rc = sqlite3_step(st);
+    sqldb_bind_int64(st, 1, id);
+    int rc = sqldb_step(st);
     bool oom = false;
     *spec = NULL;
-    if (rc == SQLITE_ROW)
+    if (rc == SQLDB_ROW)
         *spec = store_col_text(st, 0, &oom);
-    else if (rc == SQLITE_DONE)
+    else if (rc == SQLDB_DONE)
         e = err_set(err, errlen, ENOENT, "%s: there is no experiment %lld in %s", WHAT,
                     (long long)id, s->path);
     else
-        e = store_sqlite_err(s, rc, WHAT, err, errlen);
-    sqlite3_finalize(st);
+        e = store_db_err(s, rc, WHAT, err, errlen);
+    sqldb_finalize(st);
     return oom ? err_set(err, errlen, ENOMEM, "%s: out of memory", WHAT) : e;
 }
 
 /* The id of the one experiment called name, 0 if none; -EINVAL if several. */
 static int find_by_name(struct store *s, const char *name, int64_t *id, char *err, size_t errlen)
 {
-    sqlite3_stmt *st;
+    struct sqldb_stmt *st;
     int e =
         store_prepare(s, "SELECT id FROM experiments WHERE name = ? ORDER BY id", &st, err, errlen);
     if (e)
         return e;
-    store_bind_text(st, 1, name);
+    sqldb_bind_text(st, 1, name);
     *id = 0;
     int rc, n = 0;
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+    while ((rc = sqldb_step(st)) == SQLDB_ROW)
         if (n++ == 0)
-            *id = sqlite3_column_int64(st, 0);
-    if (rc != SQLITE_DONE)
-        e = store_sqlite_err(s, rc, WHAT, err, errlen);
+            *id = sqldb_column_int64(st, 0);
+    if (rc != SQLDB_DONE)
+        e = store_db_err(s, rc, WHAT, err, errlen);
     else if (n > 1)
         e = err_set(err, errlen, EINVAL,
                     "%s: %d experiments are called '%s'; name the one meant by its id", WHAT, n,
                     name);
-    sqlite3_finalize(st);
+    sqldb_finalize(st);
     return e;
 }
 
@@ -115,19 +105,23 @@ static int target_experiment(struct store *s, const struct store_import_target *
     }
     if (e)
         return e;
-    sqlite3_stmt *st;
+    /* The spec is built here, not by the database's JSON functions: the same text on both. */
+    json_t *j = json_pack("{s:s, s:s}", "origin", "import", "name", name ? name : "import");
+    char *spec_text = j ? json_dumps(j, JSON_COMPACT) : NULL;
+    json_decref(j);
+    if (!spec_text)
+        return err_set(err, errlen, ENOMEM, "%s: out of memory", WHAT);
+    struct sqldb_stmt *st;
     e = store_prepare(s,
                       "INSERT INTO experiments (name, spec_json, seed, status) "
-                      "VALUES (?, json_object('origin', 'import', 'name', ?1), 0, 'done')",
+                      "VALUES (?, ?, 0, 'done') RETURNING id",
                       &st, err, errlen);
-    if (e)
-        return e;
-    store_bind_text(st, 1, name ? name : "import");
-    int rc = sqlite3_step(st);
-    e = rc == SQLITE_DONE ? 0 : store_sqlite_err(s, rc, WHAT, err, errlen);
-    sqlite3_finalize(st);
-    if (!e)
-        *id = sqlite3_last_insert_rowid(s->db);
+    if (!e) {
+        sqldb_bind_text(st, 1, name ? name : "import");
+        sqldb_bind_text(st, 2, spec_text);
+        e = store_insert_id(s, st, id, WHAT, err, errlen);
+    }
+    free(spec_text);
     return e;
 }
 
@@ -139,23 +133,23 @@ static int target_experiment(struct store *s, const struct store_import_target *
 static int choose_cell(struct store *s, int64_t id, const char *want, char **cell, int *next_seq,
                        char *err, size_t errlen)
 {
-    sqlite3_stmt *st;
+    struct sqldb_stmt *st;
     int e = store_prepare(s,
                           "SELECT count(DISTINCT coalesce(cell, '')), min(coalesce(cell, '')), "
                           "coalesce(max(seq), 0) FROM plan WHERE experiment_id = ?",
                           &st, err, errlen);
     if (e)
         return e;
-    sqlite3_bind_int64(st, 1, id);
-    int rc = sqlite3_step(st);
-    if (rc != SQLITE_ROW) {
-        e = store_sqlite_err(s, rc, WHAT, err, errlen);
-        sqlite3_finalize(st);
+    sqldb_bind_int64(st, 1, id);
+    int rc = sqldb_step(st);
+    if (rc != SQLDB_ROW) {
+        e = store_db_err(s, rc, WHAT, err, errlen);
+        sqldb_finalize(st);
         return e;
     }
-    int ncells = sqlite3_column_int(st, 0);
-    const char *only = (const char *)sqlite3_column_text(st, 1);
-    *next_seq = sqlite3_column_int(st, 2) + 1;
+    int ncells = sqldb_column_int(st, 0);
+    const char *only = sqldb_column_text(st, 1);
+    *next_seq = sqldb_column_int(st, 2) + 1;
     if (want)
         *cell = strdup(want);
     else if (ncells > 1)
@@ -165,7 +159,7 @@ static int choose_cell(struct store *s, int64_t id, const char *want, char **cel
                     WHAT, (long long)id, ncells);
     else
         *cell = strdup(ncells == 1 && only ? only : "default");
-    sqlite3_finalize(st);
+    sqldb_finalize(st);
     if (!e && !*cell)
         e = err_set(err, errlen, ENOMEM, "%s: out of memory", WHAT);
     return e;
@@ -177,40 +171,43 @@ static int add_run(struct store *s, int64_t id, int seq, int round,
                    const struct store_import_run *r, char *err, size_t errlen)
 {
     struct store_plan_entry pe = {seq, t->variant, cell, false, round};
-    sqlite3_stmt *st;
+    struct sqldb_stmt *st;
     int e = store_prepare(s,
                           "INSERT INTO plan (experiment_id, seq, variant, cell, warmup, round) "
                           "VALUES (?, ?, ?, ?, 0, ?)",
                           &st, err, errlen);
     if (e)
         return e;
-    sqlite3_bind_int64(st, 1, id);
-    sqlite3_bind_int(st, 2, pe.seq);
-    store_bind_text(st, 3, pe.variant);
-    store_bind_text(st, 4, pe.cell);
-    sqlite3_bind_int(st, 5, pe.round);
-    int rc = sqlite3_step(st);
-    sqlite3_finalize(st);
-    if (rc != SQLITE_DONE)
-        return store_sqlite_err(s, rc, WHAT, err, errlen);
+    sqldb_bind_int64(st, 1, id);
+    sqldb_bind_int64(st, 2, pe.seq);
+    sqldb_bind_text(st, 3, pe.variant);
+    sqldb_bind_text(st, 4, pe.cell);
+    sqldb_bind_int64(st, 5, pe.round);
+    int rc = sqldb_step(st);
+    sqldb_finalize(st);
+    if (rc != SQLDB_DONE)
+        return store_db_err(s, rc, WHAT, err, errlen);
     e = store_prepare(s,
                       "INSERT INTO runs (experiment_id, seq, variant, cell, status, attempt, "
-                      "params_json, argv_text) VALUES (?, ?, ?, ?, 'running', 1, ?, ?)",
+                      "params_json, argv_text, started) VALUES (?, ?, ?, ?, 'running', 1, ?, ?, ?) "
+                      "RETURNING id",
                       &st, err, errlen);
     if (e)
         return e;
-    sqlite3_bind_int64(st, 1, id);
-    sqlite3_bind_int(st, 2, seq);
-    store_bind_text(st, 3, t->variant);
-    store_bind_text(st, 4, cell);
-    store_bind_text(st, 5, r->params_json);
-    store_bind_text(st, 6, r->argv_text);
-    rc = sqlite3_step(st);
-    sqlite3_finalize(st);
-    if (rc != SQLITE_DONE)
-        return store_sqlite_err(s, rc, WHAT, err, errlen);
-    return store_finish_in_tx(s, sqlite3_last_insert_rowid(s->db), STORE_RUN_OK, 0, NULL,
-                              r->result_json, WHAT, err, errlen);
+    char now[32];
+    store_now(now);
+    sqldb_bind_int64(st, 1, id);
+    sqldb_bind_int64(st, 2, seq);
+    sqldb_bind_text(st, 3, t->variant);
+    sqldb_bind_text(st, 4, cell);
+    store_bind_clean(st, 5, r->params_json);
+    store_bind_clean(st, 6, r->argv_text);
+    sqldb_bind_text(st, 7, now);
+    int64_t run_id = 0;
+    e = store_insert_id(s, st, &run_id, WHAT, err, errlen);
+    if (e)
+        return e;
+    return store_finish_in_tx(s, run_id, STORE_RUN_OK, 0, NULL, r->result_json, WHAT, err, errlen);
 }
 
 int store_import(struct store *s, const struct store_import_target *t,
@@ -221,9 +218,7 @@ int store_import(struct store *s, const struct store_import_target *t,
         return err_set(err, errlen, EINVAL, "%s: the runs need a variant name", WHAT);
     if (n == 0)
         return err_set(err, errlen, EINVAL, "%s: there is no run to import", WHAT);
-    if (s->readonly)
-        return store_sqlite_err(s, SQLITE_READONLY, WHAT, err, errlen);
-    int e = store_exec(s, "BEGIN IMMEDIATE", WHAT, err, errlen);
+    int e = store_begin(s, WHAT, err, errlen);
     if (e)
         return e;
     int64_t id = 0;
@@ -235,7 +230,7 @@ int store_import(struct store *s, const struct store_import_target *t,
     for (size_t i = 0; !e && i < n; i++)
         e = add_run(s, id, seq + (int)i, (int)i + 1, t, cell, &runs[i], err, errlen);
     free(cell);
-    e = end_tx(s, e, err, errlen);
+    e = store_end_tx(s, e, WHAT, err, errlen);
     if (!e && experiment_id)
         *experiment_id = id;
     if (!e && first_seq)

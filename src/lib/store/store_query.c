@@ -10,12 +10,12 @@
 #include "util/csv.h"
 
 /*
- * The columns every run query reads, then the headline figures of
- * headline_fields in their order (run_select() appends them).
+ * The columns every run query reads (column 9, the duration, is filled in C), then the headline
+ * figures of headline_fields in their order (run_select() appends them).
  */
 #define RUN_COLUMNS                                                                                \
     "id, experiment_id, seq, variant, cell, status, attempt, started, finished, "                  \
-    "(julianday(finished) - julianday(started)) * 86400.0, exit_code, error, argv_text, "          \
+    "NULL, exit_code, error, argv_text, "                                                          \
     "params_json, result_json, env_json, dut_identity"
 /* Index of params_json, of dut_identity and of the first headline column. */
 #define COL_RAW 13
@@ -86,20 +86,9 @@ static double headline_get(const struct store_run *r, size_t i)
     return *(const double *)((const char *)r + headline_fields[i].offset);
 }
 
-char *store_col_text(sqlite3_stmt *st, int i, bool *oom)
+static double col_double(struct sqldb_stmt *st, int i)
 {
-    const unsigned char *t = sqlite3_column_text(st, i);
-    if (!t)
-        return NULL;
-    char *c = strdup((const char *)t);
-    if (!c)
-        *oom = true;
-    return c;
-}
-
-static double col_double(sqlite3_stmt *st, int i)
-{
-    return sqlite3_column_type(st, i) == SQLITE_NULL ? NAN : sqlite3_column_double(st, i);
+    return sqldb_column_is_null(st, i) ? NAN : sqldb_column_double(st, i);
 }
 
 enum store_run_status store_run_status_parse(const char *s)
@@ -112,17 +101,17 @@ enum store_run_status store_run_status_parse(const char *s)
 
 static int load_intervals(struct store *s, struct store_run *r, char *err, size_t errlen)
 {
-    sqlite3_stmt *st;
+    struct sqldb_stmt *st;
     int e = store_prepare(s,
                           "SELECT idx, start, \"end\", bits_per_second, packets FROM intervals "
                           "WHERE run_id = ? ORDER BY idx",
                           &st, err, errlen);
     if (e)
         return e;
-    sqlite3_bind_int64(st, 1, r->id);
+    sqldb_bind_int64(st, 1, r->id);
     size_t cap = 0;
     int rc;
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+    while ((rc = sqldb_step(st)) == SQLDB_ROW) {
         if (r->n_intervals == cap) {
             cap = cap ? 2 * cap : 16;
             void *p = realloc(r->intervals, cap * sizeof(*r->intervals));
@@ -133,36 +122,37 @@ static int load_intervals(struct store *s, struct store_run *r, char *err, size_
             r->intervals = p;
         }
         struct store_interval *iv = &r->intervals[r->n_intervals++];
-        iv->idx = sqlite3_column_int(st, 0);
+        iv->idx = sqldb_column_int(st, 0);
         iv->start = col_double(st, 1);
         iv->end = col_double(st, 2);
         iv->bits_per_second = col_double(st, 3);
-        iv->packets = sqlite3_column_type(st, 4) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 4);
+        iv->packets = sqldb_column_is_null(st, 4) ? -1 : sqldb_column_int64(st, 4);
     }
-    if (!e && rc != SQLITE_DONE)
-        e = store_sqlite_err(s, rc, "reading intervals", err, errlen);
-    sqlite3_finalize(st);
+    if (!e && rc != SQLDB_DONE)
+        e = store_db_err(s, rc, "reading intervals", err, errlen);
+    sqldb_finalize(st);
     return e;
 }
 
 /* Fills r from the current row of a RUN_COLUMNS query. */
-static int read_run(struct store *s, sqlite3_stmt *st, bool with_raw, struct store_run *r,
+static int read_run(struct store *s, struct sqldb_stmt *st, bool with_raw, struct store_run *r,
                     char *err, size_t errlen)
 {
     bool oom = false;
     memset(r, 0, sizeof(*r));
-    r->id = sqlite3_column_int64(st, 0);
-    r->experiment_id = sqlite3_column_int64(st, 1);
-    r->seq = sqlite3_column_type(st, 2) == SQLITE_NULL ? -1 : sqlite3_column_int(st, 2);
+    r->id = sqldb_column_int64(st, 0);
+    r->experiment_id = sqldb_column_int64(st, 1);
+    r->seq = sqldb_column_is_null(st, 2) ? -1 : sqldb_column_int(st, 2);
     r->variant = store_col_text(st, 3, &oom);
     r->cell = store_col_text(st, 4, &oom);
-    r->status = store_run_status_parse((const char *)sqlite3_column_text(st, 5));
-    r->attempt = sqlite3_column_int(st, 6);
+    r->status = store_run_status_parse(sqldb_column_text(st, 5));
+    r->attempt = sqldb_column_int(st, 6);
     r->started = store_col_text(st, 7, &oom);
     r->finished = store_col_text(st, 8, &oom);
-    r->duration_s = col_double(st, 9);
-    r->has_exit_code = sqlite3_column_type(st, 10) != SQLITE_NULL;
-    r->exit_code = sqlite3_column_int(st, 10);
+    /* Column 9 is a place holder: the duration is computed here, the same on both databases. */
+    r->duration_s = r->finished ? store_seconds_between(r->started, r->finished) : NAN;
+    r->has_exit_code = !sqldb_column_is_null(st, 10);
+    r->exit_code = sqldb_column_int(st, 10);
     r->error = store_col_text(st, 11, &oom);
     r->argv_text = store_col_text(st, 12, &oom);
     r->dut_identity = store_col_text(st, COL_DUT_IDENTITY, &oom);
@@ -211,23 +201,23 @@ void store_run_list_free(struct store_run *runs, size_t n)
 
 int store_run_get(struct store *s, int64_t run_id, struct store_run *out, char *err, size_t errlen)
 {
-    sqlite3_stmt *st;
+    struct sqldb_stmt *st;
     memset(out, 0, sizeof(*out));
     char sql[1024];
     int e = store_prepare(s, run_select(sql, sizeof(sql), "WHERE id = ?"), &st, err, errlen);
     if (e)
         return e;
-    sqlite3_bind_int64(st, 1, run_id);
-    int rc = sqlite3_step(st);
-    if (rc == SQLITE_ROW) {
+    sqldb_bind_int64(st, 1, run_id);
+    int rc = sqldb_step(st);
+    if (rc == SQLDB_ROW) {
         e = read_run(s, st, true, out, err, errlen);
         if (!e && (e = store_runinfo_fill(s, out, 1, err, errlen)))
             store_run_free(out);
-    } else if (rc == SQLITE_DONE)
+    } else if (rc == SQLDB_DONE)
         e = err_set(err, errlen, ENOENT, "no run %lld in %s", (long long)run_id, s->path);
     else
-        e = store_sqlite_err(s, rc, "reading a run", err, errlen);
-    sqlite3_finalize(st);
+        e = store_db_err(s, rc, "reading a run", err, errlen);
+    sqldb_finalize(st);
     return e;
 }
 
@@ -240,17 +230,17 @@ int store_run_list(struct store *s, int64_t experiment_id, bool with_raw, struct
                             : "WHERE experiment_id = ?1 ORDER BY id";
     char sqlbuf[1024];
     const char *sql = run_select(sqlbuf, sizeof(sqlbuf), where);
-    sqlite3_stmt *st;
+    struct sqldb_stmt *st;
     *out = NULL;
     *n = 0;
     int e = store_prepare(s, sql, &st, err, errlen);
     if (e)
         return e;
-    sqlite3_bind_int64(st, 1, experiment_id);
+    sqldb_bind_int64(st, 1, experiment_id);
     struct store_run *runs = NULL;
     size_t count = 0, cap = 0;
     int rc;
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+    while ((rc = sqldb_step(st)) == SQLDB_ROW) {
         if (count == cap) {
             cap = cap ? 2 * cap : 32;
             void *p = realloc(runs, cap * sizeof(*runs));
@@ -265,9 +255,9 @@ int store_run_list(struct store *s, int64_t experiment_id, bool with_raw, struct
             break;
         count++;
     }
-    if (!e && rc != SQLITE_DONE)
-        e = store_sqlite_err(s, rc, "listing runs", err, errlen);
-    sqlite3_finalize(st);
+    if (!e && rc != SQLDB_DONE)
+        e = store_db_err(s, rc, "listing runs", err, errlen);
+    sqldb_finalize(st);
     if (!e)
         e = store_runinfo_fill(s, runs, count, err, errlen);
     if (e) {
@@ -282,7 +272,7 @@ int store_run_list(struct store *s, int64_t experiment_id, bool with_raw, struct
 int store_experiment_list(struct store *s, struct store_experiment **out, size_t *n, char *err,
                           size_t errlen)
 {
-    sqlite3_stmt *st;
+    struct sqldb_stmt *st;
     *out = NULL;
     *n = 0;
     int e = store_prepare(s,
@@ -296,7 +286,7 @@ int store_experiment_list(struct store *s, struct store_experiment **out, size_t
     struct store_experiment *list = NULL;
     size_t count = 0, cap = 0;
     int rc;
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+    while ((rc = sqldb_step(st)) == SQLDB_ROW) {
         if (count == cap) {
             cap = cap ? 2 * cap : 16;
             void *p = realloc(list, cap * sizeof(*list));
@@ -308,21 +298,21 @@ int store_experiment_list(struct store *s, struct store_experiment **out, size_t
         }
         bool oom = false;
         struct store_experiment *x = &list[count++];
-        x->id = sqlite3_column_int64(st, 0);
+        x->id = sqldb_column_int64(st, 0);
         x->name = store_col_text(st, 1, &oom);
         x->created = store_col_text(st, 2, &oom);
         x->status = store_col_text(st, 3, &oom);
-        x->seed = (uint64_t)sqlite3_column_int64(st, 4);
-        x->planned = sqlite3_column_int64(st, 5);
-        x->runs = sqlite3_column_int64(st, 6);
+        x->seed = (uint64_t)sqldb_column_int64(st, 4);
+        x->planned = sqldb_column_int64(st, 5);
+        x->runs = sqldb_column_int64(st, 6);
         if (oom) {
             e = err_set(err, errlen, ENOMEM, "out of memory listing experiments");
             break;
         }
     }
-    if (!e && rc != SQLITE_DONE)
-        e = store_sqlite_err(s, rc, "listing experiments", err, errlen);
-    sqlite3_finalize(st);
+    if (!e && rc != SQLDB_DONE)
+        e = store_db_err(s, rc, "listing experiments", err, errlen);
+    sqldb_finalize(st);
     if (e) {
         store_experiment_list_free(list, count);
         return e;

@@ -8,63 +8,68 @@
 
 #include <errno.h>
 #include <jansson.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /*
- * One run's facts. json_extract() of an object gives its JSON text; the
- * json_valid() guards keep a document stored as is (not JSON) from failing
- * the whole listing.
+ * One run's facts: its plan row and the documents the identities come from,
+ * read whole and picked apart here (portable SQL; a document stored as is,
+ * not JSON, gives no identity instead of failing the listing).
  */
 #define RUNINFO_SQL                                                                                \
-    "SELECT p.seq IS NOT NULL, p.warmup, p.round, "                                                \
-    "COALESCE(CASE WHEN json_valid(r.env_json) THEN json_extract(r.env_json, '$.identity') END, "  \
-    "CASE WHEN json_valid(r.result_json) THEN json_extract(r.result_json, "                        \
-    "'$.host.local.identity') END), "                                                              \
-    "CASE WHEN json_valid(r.result_json) THEN json_extract(r.result_json, "                        \
-    "'$.host.remote.identity') END "                                                               \
+    "SELECT CASE WHEN p.seq IS NULL THEN 0 ELSE 1 END, p.warmup, p.round, r.env_json, "            \
+    "r.result_json "                                                                               \
     "FROM runs r LEFT JOIN plan p ON p.experiment_id = r.experiment_id AND p.seq = r.seq "         \
     "WHERE r.id = ?"
 
-/* Column i as JSON text of an object, or NULL (SQL NULL or not an object). */
-static char *object_text(sqlite3_stmt *st, int i, bool *oom)
+/* The object at a dotted path of the JSON text, as compact JSON text, or NULL. */
+static char *object_at(const char *text, const char *path, bool *oom)
 {
-    const char *t = (const char *)sqlite3_column_text(st, i);
-    json_t *v = t ? json_loads(t, 0, NULL) : NULL;
+    json_t *doc = text ? json_loads(text, JSON_DECODE_ANY, NULL) : NULL;
+    json_t *v = doc;
+    char buf[64];
+    snprintf(buf, sizeof(buf), "%s", path);
+    for (char *save = NULL, *k = strtok_r(buf, ".", &save); k && v; k = strtok_r(NULL, ".", &save))
+        v = json_is_object(v) ? json_object_get(v, k) : NULL;
     char *out = NULL;
     if (json_is_object(v)) {
         out = json_dumps(v, JSON_COMPACT);
         if (!out)
             *oom = true;
     }
-    json_decref(v);
+    json_decref(doc);
     return out;
 }
 
 int store_runinfo_fill(struct store *s, struct store_run *runs, size_t n, char *err, size_t errlen)
 {
-    sqlite3_stmt *st;
+    struct sqldb_stmt *st;
     int e = store_prepare(s, RUNINFO_SQL, &st, err, errlen);
     if (e)
         return e;
     for (size_t i = 0; !e && i < n; i++) {
         struct store_run *r = &runs[i];
         bool oom = false;
-        sqlite3_reset(st);
-        sqlite3_bind_int64(st, 1, r->id);
-        int rc = sqlite3_step(st);
-        if (rc == SQLITE_ROW) {
-            r->has_plan = sqlite3_column_int(st, 0) != 0;
-            r->warmup = sqlite3_column_int(st, 1) != 0;
-            r->round = sqlite3_column_int(st, 2);
-            r->identity_local = object_text(st, 3, &oom);
-            r->identity_remote = object_text(st, 4, &oom);
-        } else if (rc != SQLITE_DONE) {
-            e = store_sqlite_err(s, rc, "reading a run's plan row and identities", err, errlen);
+        sqldb_reset(st);
+        sqldb_bind_int64(st, 1, r->id);
+        int rc = sqldb_step(st);
+        if (rc == SQLDB_ROW) {
+            r->has_plan = sqldb_column_int(st, 0) != 0;
+            r->warmup = sqldb_column_int(st, 1) != 0;
+            r->round = sqldb_column_int(st, 2);
+            const char *env = sqldb_column_text(st, 3), *res = sqldb_column_text(st, 4);
+            r->identity_local = object_at(env, "identity", &oom);
+            if (!r->identity_local)
+                r->identity_local = object_at(res, "host.local.identity", &oom);
+            r->identity_remote = object_at(res, "host.remote.identity", &oom);
+        } else if (rc != SQLDB_DONE) {
+            e = store_db_err(s, rc, "reading a run's plan row and identities", err, errlen);
         }
         if (!e && oom)
             e = err_set(err, errlen, ENOMEM, "out of memory reading run %lld", (long long)r->id);
     }
-    sqlite3_finalize(st);
+    sqldb_finalize(st);
     return e;
 }
 

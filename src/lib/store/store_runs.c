@@ -20,25 +20,16 @@ const char *store_run_status_name(enum store_run_status s)
 
 static int refuse_readonly(struct store *s, const char *what, char *err, size_t errlen)
 {
-    return s->readonly ? store_sqlite_err(s, SQLITE_READONLY, what, err, errlen) : 0;
-}
-
-/* Ends a write transaction: COMMIT if e is 0, else ROLLBACK and keep e. */
-static int finish_tx(struct store *s, int e, const char *what, char *err, size_t errlen)
-{
-    if (!e)
-        e = store_exec(s, "COMMIT", what, err, errlen);
-    if (e && !sqlite3_get_autocommit(s->db))
-        sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
-    return e;
+    return s->readonly ? store_db_err(s, SQLDB_EREADONLY, what, err, errlen) : 0;
 }
 
 /* Steps a statement that returns no rows, then finalizes it. */
-static int step_done(struct store *s, sqlite3_stmt *st, const char *what, char *err, size_t errlen)
+static int step_done(struct store *s, struct sqldb_stmt *st, const char *what, char *err,
+                     size_t errlen)
 {
-    int rc = sqlite3_step(st);
-    int e = rc == SQLITE_DONE ? 0 : store_sqlite_err(s, rc, what, err, errlen);
-    sqlite3_finalize(st);
+    int rc = sqldb_step(st);
+    int e = rc == SQLDB_DONE ? 0 : store_db_err(s, rc, what, err, errlen);
+    sqldb_finalize(st);
     return e;
 }
 
@@ -46,27 +37,27 @@ static int step_done(struct store *s, sqlite3_stmt *st, const char *what, char *
 static int insert_plan(struct store *s, int64_t eid, const struct store_plan_entry *plan, size_t n,
                        const char *what, char *err, size_t errlen)
 {
-    sqlite3_stmt *st = NULL;
+    struct sqldb_stmt *st = NULL;
     int e = store_prepare(s,
                           "INSERT INTO plan (experiment_id, seq, variant, cell, warmup, round) "
                           "VALUES (?, ?, ?, ?, ?, ?)",
                           &st, err, errlen);
     for (size_t i = 0; !e && i < n; i++) {
-        sqlite3_reset(st);
-        sqlite3_bind_int64(st, 1, eid);
-        sqlite3_bind_int(st, 2, plan[i].seq);
-        store_bind_text(st, 3, plan[i].variant ? plan[i].variant : "");
-        store_bind_text(st, 4, plan[i].cell);
-        sqlite3_bind_int(st, 5, plan[i].warmup);
-        sqlite3_bind_int(st, 6, plan[i].round);
-        int rc = sqlite3_step(st);
-        if (rc != SQLITE_DONE)
-            e = store_sqlite_err(s, rc, what, err, errlen);
+        sqldb_reset(st);
+        sqldb_bind_int64(st, 1, eid);
+        sqldb_bind_int64(st, 2, plan[i].seq);
+        sqldb_bind_text(st, 3, plan[i].variant ? plan[i].variant : "");
+        sqldb_bind_text(st, 4, plan[i].cell);
+        sqldb_bind_int64(st, 5, plan[i].warmup);
+        sqldb_bind_int64(st, 6, plan[i].round);
+        int rc = sqldb_step(st);
+        if (rc != SQLDB_DONE)
+            e = store_db_err(s, rc, what, err, errlen);
         if (e == -EINVAL)
             e = err_set(err, errlen, EINVAL, "%s: plan entry %zu repeats seq %d", what, i,
                         plan[i].seq);
     }
-    sqlite3_finalize(st);
+    sqldb_finalize(st);
     return e;
 }
 
@@ -76,28 +67,26 @@ int store_experiment_create(struct store *s, const char *name, const char *file_
                             size_t errlen)
 {
     const char *what = "recording the experiment";
-    sqlite3_stmt *st = NULL;
-    int e = refuse_readonly(s, what, err, errlen);
-    if (!e)
-        e = store_exec(s, "BEGIN IMMEDIATE", what, err, errlen);
+    struct sqldb_stmt *st = NULL;
+    int e = store_begin(s, what, err, errlen);
     if (e)
         return e;
     e = store_prepare(s,
                       "INSERT INTO experiments (name, file_text, spec_json, seed) "
-                      "VALUES (?, ?, ?, ?)",
+                      "VALUES (?, ?, ?, ?) RETURNING id",
                       &st, err, errlen);
+    int64_t eid = 0;
     if (!e) {
-        store_bind_text(st, 1, name ? name : "");
-        store_bind_text(st, 2, file_text);
-        store_bind_text(st, 3, spec_json);
-        sqlite3_bind_int64(st, 4, (int64_t)seed);
-        e = step_done(s, st, what, err, errlen);
+        sqldb_bind_text(st, 1, name ? name : "");
+        store_bind_clean(st, 2, file_text);
+        store_bind_clean(st, 3, spec_json);
+        sqldb_bind_int64(st, 4, (int64_t)seed);
+        e = store_insert_id(s, st, &eid, what, err, errlen);
         st = NULL;
     }
-    int64_t eid = sqlite3_last_insert_rowid(s->db);
     if (!e)
         e = insert_plan(s, eid, plan, n, what, err, errlen);
-    e = finish_tx(s, e, what, err, errlen);
+    e = store_end_tx(s, e, what, err, errlen);
     if (!e)
         *id = eid;
     return e;
@@ -107,29 +96,27 @@ int store_plan_append(struct store *s, int64_t id, const struct store_plan_entry
                       char *err, size_t errlen)
 {
     const char *what = "adding to the experiment's plan";
-    int e = refuse_readonly(s, what, err, errlen);
-    if (!e)
-        e = store_exec(s, "BEGIN IMMEDIATE", what, err, errlen);
+    int e = store_begin(s, what, err, errlen);
     if (e)
         return e;
     e = insert_plan(s, id, plan, n, what, err, errlen);
-    return finish_tx(s, e, what, err, errlen);
+    return store_end_tx(s, e, what, err, errlen);
 }
 
 int store_experiment_set_status(struct store *s, int64_t id, const char *status, char *err,
                                 size_t errlen)
 {
     const char *what = "updating the experiment's status";
-    sqlite3_stmt *st;
+    struct sqldb_stmt *st;
     int e = refuse_readonly(s, what, err, errlen);
     if (!e)
         e = store_prepare(s, "UPDATE experiments SET status = ? WHERE id = ?", &st, err, errlen);
     if (e)
         return e;
-    store_bind_text(st, 1, status);
-    sqlite3_bind_int64(st, 2, id);
+    sqldb_bind_text(st, 1, status);
+    sqldb_bind_int64(st, 2, id);
     e = step_done(s, st, what, err, errlen);
-    if (!e && sqlite3_changes(s->db) == 0)
+    if (!e && sqldb_changes(s->db) == 0)
         e = err_set(err, errlen, ENOENT, "%s: no experiment %lld", what, (long long)id);
     return e;
 }
@@ -139,38 +126,45 @@ static int begin_row(struct store *s, int64_t experiment_id, int seq, const char
                      const char *argv_text, int64_t *run_id, char *err, size_t errlen)
 {
     const char *what = "recording the start of a run";
-    sqlite3_stmt *st;
-    int e = refuse_readonly(s, what, err, errlen);
-    if (!e)
-        e = store_exec(s, "BEGIN IMMEDIATE", what, err, errlen);
+    struct sqldb_stmt *st;
+    int e = store_begin(s, what, err, errlen);
     if (e)
         return e;
     /* The attempt number counts earlier rows for this seq inside the same
-     * transaction, so two processes cannot both claim attempt 2. */
+     * transaction, so two processes cannot both claim attempt 2. A single
+     * run (no experiment) has NULL experiment and seq and attempt 1. */
     e = store_prepare(s,
-                      "INSERT INTO runs (experiment_id, seq, variant, cell, status, attempt, "
-                      "params_json, env_json, argv_text) "
-                      "VALUES (?1, ?2, ?3, ?4, 'running', CASE WHEN ?1 IS NULL THEN 1 ELSE "
-                      "1 + (SELECT count(*) FROM runs WHERE experiment_id = ?1 AND seq = ?2) "
-                      "END, ?5, ?6, ?7)",
+                      experiment_id > 0
+                          ? "INSERT INTO runs (experiment_id, seq, variant, cell, status, attempt, "
+                            "params_json, env_json, argv_text, started) "
+                            "VALUES (?1, ?2, ?3, ?4, 'running', 1 + (SELECT count(*) FROM runs "
+                            "WHERE experiment_id = ?1 AND seq = ?2), ?5, ?6, ?7, ?8) RETURNING id"
+                          : "INSERT INTO runs (variant, cell, status, attempt, params_json, "
+                            "env_json, argv_text, started) "
+                            "VALUES (?1, ?2, 'running', 1, ?3, ?4, ?5, ?6) RETURNING id",
                       &st, err, errlen);
+    int64_t id = 0;
     if (!e) {
-        if (experiment_id > 0) {
-            sqlite3_bind_int64(st, 1, experiment_id);
-            sqlite3_bind_int(st, 2, seq);
+        char now[32];
+        store_now(now);
+        /* Every parameter is used, so PostgreSQL knows each one's type. */
+        int b = experiment_id > 0 ? 2 : 0;
+        if (b) {
+            sqldb_bind_int64(st, 1, experiment_id);
+            sqldb_bind_int64(st, 2, seq);
         }
-        store_bind_text(st, 3, variant);
-        store_bind_text(st, 4, cell);
-        store_bind_text(st, 5, params_json);
-        store_bind_text(st, 6, env_json);
-        store_bind_text(st, 7, argv_text);
-        e = step_done(s, st, what, err, errlen);
+        sqldb_bind_text(st, b + 1, variant);
+        sqldb_bind_text(st, b + 2, cell);
+        store_bind_clean(st, b + 3, params_json);
+        store_bind_clean(st, b + 4, env_json);
+        store_bind_clean(st, b + 5, argv_text);
+        sqldb_bind_text(st, b + 6, now);
+        e = store_insert_id(s, st, &id, what, err, errlen);
         if (e == -EINVAL)
             e = err_set(err, errlen, ENOENT, "%s: no experiment %lld", what,
                         (long long)experiment_id);
     }
-    int64_t id = sqlite3_last_insert_rowid(s->db);
-    e = finish_tx(s, e, what, err, errlen);
+    e = store_end_tx(s, e, what, err, errlen);
     if (!e)
         *run_id = id;
     return e;
@@ -195,12 +189,12 @@ static double json_number_at(json_t *doc, const char *path)
     return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
-static void bind_double_or_null(sqlite3_stmt *st, int i, double v)
+static void bind_double_or_null(struct sqldb_stmt *st, int i, double v)
 {
     if (isfinite(v))
-        sqlite3_bind_double(st, i, v);
+        (void)sqldb_bind_double(st, i, v);
     else
-        sqlite3_bind_null(st, i);
+        (void)sqldb_bind_null(st, i);
 }
 
 static int insert_intervals(struct store *s, int64_t run_id, json_t *doc, const char *what,
@@ -209,7 +203,7 @@ static int insert_intervals(struct store *s, int64_t run_id, json_t *doc, const 
     json_t *iv = json_object_get(doc, "intervals");
     if (!json_is_array(iv) || json_array_size(iv) == 0)
         return 0;
-    sqlite3_stmt *st = NULL;
+    struct sqldb_stmt *st = NULL;
     int e = store_prepare(s,
                           "INSERT INTO intervals (run_id, idx, start, \"end\", bits_per_second, "
                           "packets) VALUES (?, ?, ?, ?, ?, ?)",
@@ -220,22 +214,22 @@ static int insert_intervals(struct store *s, int64_t run_id, json_t *doc, const 
     {
         if (e)
             break;
-        sqlite3_reset(st);
-        sqlite3_bind_int64(st, 1, run_id);
-        sqlite3_bind_int64(st, 2, (int64_t)i);
+        sqldb_reset(st);
+        sqldb_bind_int64(st, 1, run_id);
+        sqldb_bind_int64(st, 2, (int64_t)i);
         bind_double_or_null(st, 3, json_number_at(o, "start"));
         bind_double_or_null(st, 4, json_number_at(o, "end"));
         bind_double_or_null(st, 5, json_number_at(o, "bits_per_second"));
         json_t *p = json_object_get(o, "packets");
         if (json_is_integer(p))
-            sqlite3_bind_int64(st, 6, json_integer_value(p));
+            sqldb_bind_int64(st, 6, json_integer_value(p));
         else
-            sqlite3_bind_null(st, 6);
-        int rc = sqlite3_step(st);
-        if (rc != SQLITE_DONE)
-            e = store_sqlite_err(s, rc, what, err, errlen);
+            sqldb_bind_null(st, 6);
+        int rc = sqldb_step(st);
+        if (rc != SQLDB_DONE)
+            e = store_db_err(s, rc, what, err, errlen);
     }
-    sqlite3_finalize(st);
+    sqldb_finalize(st);
     return e;
 }
 
@@ -243,17 +237,17 @@ static int insert_intervals(struct store *s, int64_t run_id, json_t *doc, const 
 static int explain_not_running(struct store *s, int64_t run_id, const char *what, char *err,
                                size_t errlen)
 {
-    sqlite3_stmt *st;
+    struct sqldb_stmt *st;
     int e = store_prepare(s, "SELECT status FROM runs WHERE id = ?", &st, err, errlen);
     if (e)
         return e;
-    sqlite3_bind_int64(st, 1, run_id);
-    if (sqlite3_step(st) == SQLITE_ROW)
+    sqldb_bind_int64(st, 1, run_id);
+    if (sqldb_step(st) == SQLDB_ROW)
         e = err_set(err, errlen, EALREADY, "%s: run %lld is already %s and is never changed", what,
-                    (long long)run_id, (const char *)sqlite3_column_text(st, 0));
+                    (long long)run_id, sqldb_column_text(st, 0));
     else
         e = err_set(err, errlen, ENOENT, "%s: no run %lld", what, (long long)run_id);
-    sqlite3_finalize(st);
+    sqldb_finalize(st);
     return e;
 }
 
@@ -261,20 +255,20 @@ int store_run_set_dut_identity(struct store *s, int64_t run_id, const char *iden
                                size_t errlen)
 {
     const char *what = "recording the DUT identity of a run";
-    sqlite3_stmt *st;
+    struct sqldb_stmt *st;
     int e = refuse_readonly(s, what, err, errlen);
     if (!e)
         e = store_prepare(s, "UPDATE runs SET dut_identity = ? WHERE id = ? AND status = 'running'",
                           &st, err, errlen);
     if (e)
         return e;
-    store_bind_text(st, 1, identity);
-    sqlite3_bind_int64(st, 2, run_id);
-    int rc = sqlite3_step(st);
-    sqlite3_finalize(st);
-    if (rc != SQLITE_DONE)
-        return store_sqlite_err(s, rc, what, err, errlen);
-    return sqlite3_changes(s->db) ? 0 : explain_not_running(s, run_id, what, err, errlen);
+    sqldb_bind_text(st, 1, identity);
+    sqldb_bind_int64(st, 2, run_id);
+    int rc = sqldb_step(st);
+    sqldb_finalize(st);
+    if (rc != SQLDB_DONE)
+        return store_db_err(s, rc, what, err, errlen);
+    return sqldb_changes(s->db) ? 0 : explain_not_running(s, run_id, what, err, errlen);
 }
 
 int store_finish_in_tx(struct store *s, int64_t run_id, enum store_run_status status, int exit_code,
@@ -282,11 +276,11 @@ int store_finish_in_tx(struct store *s, int64_t run_id, enum store_run_status st
                        size_t errlen)
 {
     json_t *doc = result_json ? json_loads(result_json, JSON_DECODE_ANY, NULL) : NULL;
-    sqlite3_stmt *st = NULL;
+    struct sqldb_stmt *st = NULL;
     char sql[1024];
     int len = snprintf(sql, sizeof(sql),
                        "UPDATE runs SET status = ?, exit_code = ?, error = ?, result_json = ?, "
-                       "finished = strftime('%%Y-%%m-%%dT%%H:%%M:%%fZ', 'now')");
+                       "finished = ?");
     /* Each headline column from the path metric/metric.h gives it (docs/json.md). */
     size_t nh = store_headline_count();
     for (size_t i = 0; i < nh; i++)
@@ -294,17 +288,20 @@ int store_finish_in_tx(struct store *s, int64_t run_id, enum store_run_status st
     snprintf(sql + len, sizeof(sql) - (size_t)len, " WHERE id = ? AND status = 'running'");
     int e = store_prepare(s, sql, &st, err, errlen);
     if (!e) {
-        store_bind_text(st, 1, store_run_status_name(status));
-        sqlite3_bind_int(st, 2, exit_code);
-        store_bind_text(st, 3, error);
-        store_bind_text(st, 4, result_json);
+        sqldb_bind_text(st, 1, store_run_status_name(status));
+        sqldb_bind_int64(st, 2, exit_code);
+        store_bind_clean(st, 3, error);
+        store_bind_clean(st, 4, result_json);
+        char now[32];
+        store_now(now);
+        sqldb_bind_text(st, 5, now);
         for (size_t i = 0; i < nh; i++) {
             const struct metric *m = metric_by_column(store_headline_column(i));
-            bind_double_or_null(st, 5 + (int)i, doc && m ? json_number_at(doc, m->path) : NAN);
+            bind_double_or_null(st, 6 + (int)i, doc && m ? json_number_at(doc, m->path) : NAN);
         }
-        sqlite3_bind_int64(st, 5 + (int)nh, run_id);
+        sqldb_bind_int64(st, 6 + (int)nh, run_id);
         e = step_done(s, st, what, err, errlen);
-        if (!e && sqlite3_changes(s->db) == 0)
+        if (!e && sqldb_changes(s->db) == 0)
             e = explain_not_running(s, run_id, what, err, errlen);
     }
     if (!e && doc)
@@ -320,20 +317,18 @@ int store_run_finish(struct store *s, int64_t run_id, enum store_run_status stat
     if (status == STORE_RUN_RUNNING || (unsigned)status > STORE_RUN_INTERRUPTED)
         return err_set(err, errlen, EINVAL, "%s: a run must finish as ok, failed or interrupted",
                        what);
-    int e = refuse_readonly(s, what, err, errlen);
-    if (!e)
-        e = store_exec(s, "BEGIN IMMEDIATE", what, err, errlen);
+    int e = store_begin(s, what, err, errlen);
     if (e)
         return e;
     e = store_finish_in_tx(s, run_id, status, exit_code, error, result_json, what, err, errlen);
-    return finish_tx(s, e, what, err, errlen);
+    return store_end_tx(s, e, what, err, errlen);
 }
 
 int store_mark_interrupted(struct store *s, int64_t experiment_id, const char *why, int *n,
                            char *err, size_t errlen)
 {
     const char *what = "marking unfinished runs as interrupted";
-    sqlite3_stmt *st;
+    struct sqldb_stmt *st;
     int e = refuse_readonly(s, what, err, errlen);
     if (!e)
         e = store_prepare(s,
@@ -342,18 +337,18 @@ int store_mark_interrupted(struct store *s, int64_t experiment_id, const char *w
                           &st, err, errlen);
     if (e)
         return e;
-    sqlite3_bind_int64(st, 1, experiment_id);
-    store_bind_text(st, 2, why);
+    sqldb_bind_int64(st, 1, experiment_id);
+    sqldb_bind_text(st, 2, why);
     e = step_done(s, st, what, err, errlen);
     if (!e && n)
-        *n = sqlite3_changes(s->db);
+        *n = sqldb_changes(s->db);
     return e;
 }
 
 int store_next_pending(struct store *s, int64_t experiment_id, int *seq, bool *found, char *err,
                        size_t errlen)
 {
-    sqlite3_stmt *st;
+    struct sqldb_stmt *st;
     int e = store_prepare(s,
                           "SELECT min(p.seq) FROM plan p WHERE p.experiment_id = ?1 AND NOT "
                           "EXISTS (SELECT 1 FROM runs r WHERE r.experiment_id = ?1 AND r.seq = "
@@ -361,16 +356,16 @@ int store_next_pending(struct store *s, int64_t experiment_id, int *seq, bool *f
                           &st, err, errlen);
     if (e)
         return e;
-    sqlite3_bind_int64(st, 1, experiment_id);
-    int rc = sqlite3_step(st);
+    sqldb_bind_int64(st, 1, experiment_id);
+    int rc = sqldb_step(st);
     *found = false;
-    if (rc == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL) {
-        *seq = sqlite3_column_int(st, 0);
+    if (rc == SQLDB_ROW && !sqldb_column_is_null(st, 0)) {
+        *seq = sqldb_column_int(st, 0);
         *found = true;
-    } else if (rc != SQLITE_ROW) {
-        e = store_sqlite_err(s, rc, "finding the next planned run", err, errlen);
+    } else if (rc != SQLDB_ROW) {
+        e = store_db_err(s, rc, "finding the next planned run", err, errlen);
     }
-    sqlite3_finalize(st);
+    sqldb_finalize(st);
     return e;
 }
 
@@ -379,52 +374,63 @@ int store_experiment_counts(struct store *s, int64_t experiment_id, struct store
 {
     static const char sql[] =
         "WITH best AS (SELECT p.seq, "
-        "  max(r.status = 'ok') AS ok, max(r.status = 'failed') AS failed "
+        "  coalesce(max(CASE WHEN r.status = 'ok' THEN 1 ELSE 0 END), 0) AS ok, "
+        "  coalesce(max(CASE WHEN r.status = 'failed' THEN 1 ELSE 0 END), 0) AS failed "
         "  FROM plan p LEFT JOIN runs r ON r.experiment_id = p.experiment_id AND r.seq = p.seq "
         "  WHERE p.experiment_id = ?1 GROUP BY p.seq) "
-        "SELECT count(*), coalesce(sum(ok = 1), 0), coalesce(sum(ok IS NOT 1 AND failed = 1), 0), "
-        "  coalesce(sum(ok IS NOT 1 AND failed IS NOT 1), 0), "
+        "SELECT count(*), coalesce(sum(ok), 0), "
+        "  coalesce(sum(CASE WHEN ok = 0 AND failed = 1 THEN 1 ELSE 0 END), 0), "
+        "  coalesce(sum(CASE WHEN ok = 0 AND failed = 0 THEN 1 ELSE 0 END), 0), "
         "  (SELECT count(*) FROM runs WHERE experiment_id = ?1 AND status = 'interrupted'), "
         "  (SELECT count(*) FROM runs WHERE experiment_id = ?1 AND status = 'running') "
         "FROM best";
-    sqlite3_stmt *st;
+    struct sqldb_stmt *st;
     int e = store_prepare(s, sql, &st, err, errlen);
     if (e)
         return e;
-    sqlite3_bind_int64(st, 1, experiment_id);
-    int rc = sqlite3_step(st);
-    if (rc == SQLITE_ROW) {
-        c->planned = sqlite3_column_int64(st, 0);
-        c->ok = sqlite3_column_int64(st, 1);
-        c->failed = sqlite3_column_int64(st, 2);
-        c->pending = sqlite3_column_int64(st, 3);
-        c->interrupted = sqlite3_column_int64(st, 4);
-        c->running = sqlite3_column_int64(st, 5);
+    sqldb_bind_int64(st, 1, experiment_id);
+    int rc = sqldb_step(st);
+    if (rc == SQLDB_ROW) {
+        c->planned = sqldb_column_int64(st, 0);
+        c->ok = sqldb_column_int64(st, 1);
+        c->failed = sqldb_column_int64(st, 2);
+        c->pending = sqldb_column_int64(st, 3);
+        c->interrupted = sqldb_column_int64(st, 4);
+        c->running = sqldb_column_int64(st, 5);
     } else {
-        e = store_sqlite_err(s, rc, "counting the experiment's runs", err, errlen);
+        e = store_db_err(s, rc, "counting the experiment's runs", err, errlen);
     }
-    sqlite3_finalize(st);
+    sqldb_finalize(st);
     return e;
 }
 
+/* The mean is taken here, from the stored timestamps: the same on both databases. */
 int store_avg_run_seconds(struct store *s, int64_t experiment_id, double *avg, char *err,
                           size_t errlen)
 {
-    sqlite3_stmt *st;
+    struct sqldb_stmt *st;
     int e = store_prepare(s,
-                          "SELECT avg((julianday(finished) - julianday(started)) * 86400.0) "
-                          "FROM runs WHERE experiment_id = ? AND status IN ('ok', 'failed') "
-                          "AND finished IS NOT NULL",
+                          "SELECT started, finished FROM runs WHERE experiment_id = ? "
+                          "AND status IN ('ok', 'failed') AND finished IS NOT NULL",
                           &st, err, errlen);
     if (e)
         return e;
-    sqlite3_bind_int64(st, 1, experiment_id);
-    int rc = sqlite3_step(st);
-    if (rc == SQLITE_ROW)
-        *avg = sqlite3_column_type(st, 0) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 0);
+    sqldb_bind_int64(st, 1, experiment_id);
+    double sum = 0;
+    long n = 0;
+    int rc;
+    while ((rc = sqldb_step(st)) == SQLDB_ROW) {
+        double d = store_seconds_between(sqldb_column_text(st, 0), sqldb_column_text(st, 1));
+        if (isfinite(d)) {
+            sum += d;
+            n++;
+        }
+    }
+    if (rc != SQLDB_DONE)
+        e = store_db_err(s, rc, "averaging run durations", err, errlen);
     else
-        e = store_sqlite_err(s, rc, "averaging run durations", err, errlen);
-    sqlite3_finalize(st);
+        *avg = n ? sum / (double)n : NAN;
+    sqldb_finalize(st);
     return e;
 }
 

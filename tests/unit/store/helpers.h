@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <ftw.h>
+#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -90,15 +90,16 @@ static void test_open_settings(void **state)
     struct ctx *c = *state;
     struct store *s = open_ok(c->path); /* also creates sub/dir */
     assert_int_equal(store_schema_version(s), STORE_SCHEMA_VERSION);
+    struct sqldb_stmt *q;
+    assert_int_equal(sqldb_prepare(s->db, "PRAGMA synchronous", &q), SQLDB_OK);
+    assert_int_equal(sqldb_step(q), SQLDB_ROW);
+    assert_int_equal(sqldb_column_int(q, 0), 2); /* FULL */
+    sqldb_finalize(q);
+    assert_int_equal(sqldb_prepare(s->db, "PRAGMA foreign_keys", &q), SQLDB_OK);
+    assert_int_equal(sqldb_step(q), SQLDB_ROW);
+    assert_int_equal(sqldb_column_int(q, 0), 1);
+    sqldb_finalize(q);
     sqlite3_stmt *st;
-    assert_int_equal(sqlite3_prepare_v2(s->db, "PRAGMA synchronous", -1, &st, NULL), SQLITE_OK);
-    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
-    assert_int_equal(sqlite3_column_int(st, 0), 2); /* FULL */
-    sqlite3_finalize(st);
-    assert_int_equal(sqlite3_prepare_v2(s->db, "PRAGMA foreign_keys", -1, &st, NULL), SQLITE_OK);
-    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
-    assert_int_equal(sqlite3_column_int(st, 0), 1);
-    sqlite3_finalize(st);
     store_close(s);
     /* WAL is a property of the file: another connection sees it. */
     sqlite3 *db;
@@ -653,20 +654,32 @@ static void test_readonly(void **state)
     assert_int_equal(raw_int(c->path, "SELECT count(*) FROM runs"), 1);
 }
 
-/* A URL is refused by its scheme, without creating anything and without echoing the rest. */
+/*
+ * A URL of an unknown scheme is refused by its scheme, listing the known
+ * ones; a PostgreSQL URL whose server is not there fails to connect. Neither
+ * creates anything on disk nor echoes the password.
+ */
 static void test_url_refused(void **state)
 {
     (void)state;
     char err[NB_ERRLEN] = "";
     struct store *db = NULL;
     const char *url = "postgresql://u:secret@/db?host=/nonexistent-netab-dir";
-    assert_int_equal(store_open(url, STORE_OPEN_CREATE, &db, err, sizeof(err)), -EINVAL);
+    assert_int_equal(store_check_path(url, err, sizeof(err)), 0);
+    assert_int_equal(store_open(url, STORE_OPEN_CREATE, &db, err, sizeof(err)), -ECONNREFUSED);
     assert_null(db);
-    assert_non_null(strstr(err, "postgresql://..."));
+    assert_non_null(strstr(err, "cannot connect to the results database postgresql://u@/db"));
     assert_null(strstr(err, "secret"));
     struct stat sb;
     assert_int_not_equal(stat("postgresql:", &sb), 0);
+    assert_int_equal(store_open("mysql://u:secret@h/db", STORE_OPEN_CREATE, &db, err, sizeof(err)),
+                     -EINVAL);
+    assert_non_null(strstr(err, "mysql://..."));
+    assert_non_null(strstr(err, "postgresql://"));
+    assert_null(strstr(err, "secret"));
+    assert_int_not_equal(stat("mysql:", &sb), 0);
     assert_int_equal(store_check_path("sqlite3://x", err, sizeof(err)), -EINVAL);
+    assert_int_equal(store_check_path("postgres://h/db", err, sizeof(err)), 0);
     assert_int_equal(store_check_path("results.db", err, sizeof(err)), 0);
     assert_int_equal(store_check_path("dir/a:b.db", err, sizeof(err)), 0);
     assert_int_equal(store_check_path("://x", err, sizeof(err)), 0);
