@@ -8,6 +8,7 @@
 #include "measure/profile_sym.h"
 
 #define TOP_CALLERS 3
+#define FULL_NAME_MAX 255 /* bytes of a name in the full list; longer ones are cut */
 
 struct fn {
     const char *symbol, *module; /* owned by the symboliser */
@@ -90,6 +91,69 @@ static void sum_functions(const struct pagg *a, struct psym *s, struct fntab *t)
     }
 }
 
+/*
+ * A name as the full list keys it: at most FULL_NAME_MAX bytes, cut on a
+ * UTF-8 character boundary so that the key stays valid JSON text.
+ */
+static void full_key(const char *name, char *out, size_t len)
+{
+    size_t n = strlen(name);
+    if (n > FULL_NAME_MAX) {
+        n = FULL_NAME_MAX;
+        while (n && ((unsigned char)name[n] & 0xC0) == 0x80)
+            n--;
+    }
+    if (n >= len)
+        n = len - 1;
+    memcpy(out, name, n);
+    out[n] = '\0';
+}
+
+/*
+ * The full profile: {"functions": {module: {symbol: samples}}, with every
+ * function in t (sorted, most samples first) until the rows' estimated size
+ * reaches PROFILE_FULL_BYTES, "omitted_functions", "omitted_samples"}. The
+ * byte budget keeps a server's result within one control frame and a
+ * stored run small; a sampled profile rarely comes near it (docs/profile.md).
+ * Names cut to FULL_NAME_MAX that meet add up. New reference, NULL on ENOMEM.
+ */
+static json_t *full_json(const struct fntab *t)
+{
+    json_t *mods = json_object();
+    size_t bytes = 0, omitted = 0;
+    json_int_t omitted_samples = 0;
+    for (size_t i = 0; mods && i < t->n; i++) {
+        const struct fn *f = &t->fns[i];
+        char sym[FULL_NAME_MAX + 1], mod[FULL_NAME_MAX + 1];
+        full_key(f->symbol, sym, sizeof(sym));
+        full_key(f->module, mod, sizeof(mod));
+        json_t *m = json_object_get(mods, mod);
+        /* Quotes, the colon, a count, indentation and a new line in an indented document. */
+        size_t cost = strlen(sym) + 24 + (m ? 0 : strlen(mod) + 24);
+        if (bytes + cost > PROFILE_FULL_BYTES) {
+            omitted_samples += (json_int_t)f->self;
+            omitted++;
+            continue;
+        }
+        bytes += cost;
+        if (!m &&
+            (json_object_set_new(mods, mod, json_object()) || !(m = json_object_get(mods, mod)))) {
+            json_decref(mods);
+            return NULL;
+        }
+        json_t *had = json_object_get(m, sym);
+        if (json_object_set_new(
+                m, sym, json_integer((json_int_t)f->self + (had ? json_integer_value(had) : 0)))) {
+            json_decref(mods);
+            return NULL;
+        }
+    }
+    if (!mods)
+        return NULL;
+    return json_pack("{s:o, s:I, s:I}", "functions", mods, "omitted_functions", (json_int_t)omitted,
+                     "omitted_samples", omitted_samples);
+}
+
 json_t *profile_json(struct profile *p, int top)
 {
     json_t *o =
@@ -127,6 +191,9 @@ json_t *profile_json(struct profile *p, int top)
                                         share, "callers", top_callers(f->callers)));
     }
     json_object_set_new(o, "functions", fns);
+    json_t *full = full_json(&t);
+    if (full)
+        json_object_set_new(o, "full", full);
     for (size_t i = 0; i < t.n; i++)
         json_decref(t.fns[i].callers);
     free(t.fns);
