@@ -7,9 +7,10 @@ shows, in its default text, a "Profile" section for small against big
 within 72 columns, with at least one kernel function called grown or
 shrunk; Markdown has the same table and HTML a bar figure (inline SVG) and a
 table; the JSON `profile_diffs` rows are
-recomputed here from the stored runs' own profiles (`netab runs export`):
-each function's mean share per variant (a run that does not list it counts
-0) and, for functions in at least 2 runs a side, Welch's interval of the
+recomputed here from the stored runs' own full profiles (`netab runs
+export`, end.profile.local.full: every function's samples): each
+function's mean share per variant (a run without a sample of it counts 0)
+and, for functions in at least 2 runs a side, Welch's interval of the
 difference (centred on it, with a half-width that is a t quantile times
 Welch's standard error), the verdict following the interval. `netab
 compare --opts ... -- --profile` shows the same section in text and JSON.
@@ -40,15 +41,21 @@ variants:
 """
 
 
+def full_shares(p):
+    """{(symbol, module): share} of every function in a run's full profile (end.profile.*.full)."""
+    full = p["full"]
+    check(full["omitted_functions"] == 0, "the full list holds every function of a 1 s run", full)
+    return {(sym, mod): 100.0 * n / p["samples"]
+            for mod, fns in full["functions"].items() for sym, n in fns.items()}
+
+
 def shares(runs, variant):
-    """{(symbol, module): [share per run]} of variant's runs, 0 where a run does not list it."""
-    prof = [r["result"]["end"]["profile"]["local"] for r in runs if r["variant"] == variant]
-    keys = {(f["symbol"], f["module"]) for p in prof for f in p["functions"]}
-    out = {}
-    for k in keys:
-        out[k] = [sum(f["share_pct"] for f in p["functions"] if (f["symbol"], f["module"]) == k)
-                  for p in prof]
-    return out, len(prof)
+    """{(symbol, module): [share per run]} of variant's runs from their full profiles, 0 where a
+    run has no sample of the function."""
+    prof = [full_shares(r["result"]["end"]["profile"]["local"])
+            for r in runs if r["variant"] == variant]
+    keys = {k for p in prof for k in p}
+    return {k: [p.get(k, 0.0) for p in prof] for k in keys}, len(prof)
 
 
 def body(netab):
@@ -62,7 +69,7 @@ def body(netab):
         netab_cmd(netab, "experiment", "run", exp, "--db", db, timeout=120)
         text = netab_cmd(netab, "report", "--db", db, "1", expect_rc=(0, 1)).stdout
         section = text[text.index("Profile, default: small against big"):]
-        section = section[:section.index("counts 0 there")]
+        section = section[:section.index("every function with samples counted")]
         log(section)
         for line in section.splitlines():
             check(len(line) <= 72, "the profile section fits 72 columns", line)
@@ -93,6 +100,7 @@ def body(netab):
         other, no = shares(runs, "small")
         check((nb, no) == (diffs[0]["base_runs"], diffs[0]["other_runs"]) == (3, 3),
               "every run's profile is counted", nb, no)
+        check(diffs[0]["floor_pct"] == 0, "with full profiles no share is a bound", diffs[0])
         changed = 0
         for row in diffs[0]["functions"]:
             k = (row["symbol"], row["module"])

@@ -172,6 +172,7 @@ struct creport_spot {
 struct creport_placement {
     struct creport_spot base, other;
     bool offset_changed, lines_changed; /* found in both, and different */
+    bool unrelated; /* its module is not these builds' (a kernel function, another program's) */
 };
 
 /* One ok run of the plan, warm-ups included, in run order: the run order figure's points. */

@@ -73,18 +73,58 @@ static int spot_of(const struct symtab *t, const char *name, unsigned line, stru
     return s->name ? 0 : -ENOMEM;
 }
 
-/* Places every row of d in the baseline's table b and the variant's table o. */
+/*
+ * Whether t is a kernel's symbols: a module (relocatable), or a kernel
+ * image or map (start_kernel is in every one; on 64-bit machines the
+ * addresses are also in the upper half).
+ */
+static bool is_kernel(const struct symtab *t)
+{
+    if (t->relocatable || (t->n && t->syms[t->n - 1].addr >> 63))
+        return true;
+    for (size_t i = 0; i < t->n; i++)
+        if (!strcmp(t->syms[i].name, "start_kernel"))
+            return true;
+    return false;
+}
+
+static const char *base_name(const char *path)
+{
+    const char *s = strrchr(path, '/');
+    return s ? s + 1 : path;
+}
+
+/*
+ * Whether a row of module mod belongs in a file (kernel: a kernel's): a
+ * kernel function ("[kernel]") in a kernel's file; a program's or
+ * library's function in a file that is not a kernel's, when mod (the
+ * mapped file's base name) is the base name of either variant's file.
+ * Names alone would also find another program's _init or main.
+ */
+static bool belongs(const char *mod, bool kernel, const char *b_path, const char *o_path)
+{
+    if (!strcmp(mod, "[kernel]"))
+        return kernel;
+    return mod[0] != '[' && !kernel &&
+           (!strcmp(mod, base_name(b_path)) || !strcmp(mod, base_name(o_path)));
+}
+
+/* Places every row of d in the baseline's table b and the variant's table o (files bp, op). */
 static int place_rows(struct creport_profdiff *d, const struct symtab *b, const struct symtab *o,
-                      unsigned line)
+                      const char *bp, const char *op, unsigned line)
 {
     d->place = calloc(d->d.n ? d->d.n : 1, sizeof(*d->place));
     if (!d->place)
         return -ENOMEM;
+    bool kb = is_kernel(b), ko = is_kernel(o);
     for (size_t i = 0; i < d->d.n; i++) {
         struct creport_placement *p = &d->place[i];
-        int e = spot_of(b, d->d.rows[i].symbol, line, &p->base);
-        if (!e)
-            e = spot_of(o, d->d.rows[i].symbol, line, &p->other);
+        const char *sym = d->d.rows[i].symbol, *mod = d->d.rows[i].module;
+        bool in_b = belongs(mod, kb, bp, op), in_o = belongs(mod, ko, bp, op);
+        p->unrelated = !in_b && !in_o;
+        int e = in_b ? spot_of(b, sym, line, &p->base) : 0;
+        if (!e && in_o)
+            e = spot_of(o, sym, line, &p->other);
         if (e)
             return e;
         bool both = p->base.found && p->other.found;
@@ -123,7 +163,7 @@ static int place_one(struct creport *r, struct tables *tb, struct creport_profdi
         return e;
     if (!tb->ok[0] || !tb->ok[v])
         return why_not(d, "%s", tb->ok[0] ? tb->why[v] : tb->why[0]);
-    return place_rows(d, &tb->t[0], &tb->t[v], line);
+    return place_rows(d, &tb->t[0], &tb->t[v], r->layouts[0], r->layouts[v], line);
 }
 
 int creport_placement(struct creport *r, unsigned line)

@@ -11,6 +11,8 @@
 
 const char *creport_placement_word(const struct creport_placement *p)
 {
+    if (p->unrelated)
+        return "other module";
     if (!p->base.found && !p->other.found)
         return "in neither file";
     if (!p->base.found)
@@ -45,7 +47,10 @@ static const char *base_name(const char *path)
     return s ? s + 1 : path ? path : "";
 }
 
-/* Counts the rows that changed, that are in neither file, and that matched several functions. */
+/*
+ * Counts the rows that changed, that are in neither build (or not these
+ * builds' functions at all), and that matched several functions.
+ */
 static size_t changed(const struct creport_profdiff *d, size_t *neither, bool *several)
 {
     size_t n = 0;
@@ -97,7 +102,7 @@ void creport_placement_text(FILE *f, const struct creport *r, const struct crepo
     }
     fprintf(f, "  (%zu of %zu moved within a line or span other lines", n, d->d.n - neither);
     if (neither)
-        fprintf(f, ";\n   %zu more in neither file", neither);
+        fprintf(f, ";\n   %zu more not in these builds", neither);
     fprintf(f, "%s)\n", several ? ";\n   * several functions of that name: the first shown" : "");
 }
 
@@ -151,9 +156,10 @@ static json_t *spot_json(const struct creport_spot *s)
 
 json_t *creport_placement_row_json(const struct creport_placement *p)
 {
-    return json_pack("{s:o, s:o, s:b, s:b, s:s}", "base", spot_json(&p->base), "other",
-                     spot_json(&p->other), "offset_changed", p->offset_changed, "lines_changed",
-                     p->lines_changed, "placement", creport_placement_word(p));
+    return json_pack("{s:o, s:o, s:b, s:b, s:b, s:s}", "base", spot_json(&p->base), "other",
+                     spot_json(&p->other), "looked_up", !p->unrelated, "offset_changed",
+                     p->offset_changed, "lines_changed", p->lines_changed, "placement",
+                     creport_placement_word(p));
 }
 
 json_t *creport_placement_files_json(const struct creport *r, const struct creport_profdiff *d)
