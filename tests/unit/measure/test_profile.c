@@ -185,6 +185,57 @@ static void test_check(void **state)
     }
 }
 
+/* valid_doc with a "full" member made from text; profile_check()'s result. */
+static int check_full(const char *full_text)
+{
+    json_t *j = json_loads(valid_doc, 0, NULL);
+    json_t *full = json_loads(full_text, 0, NULL);
+    assert_non_null(j);
+    assert_non_null(full);
+    json_object_set_new(j, "full", full);
+    char err[NB_ERRLEN] = "";
+    int rc = profile_check(j, err, sizeof(err));
+    json_decref(j);
+    return rc;
+}
+
+/* The full list: optional, exactly its three members, counts by module and symbol, bounded. */
+static void test_check_full(void **state)
+{
+    (void)state;
+    const char *ok = "{\"functions\": {\"[kernel]\": {\"_copy_to_iter\": 400, \"x\": 1},"
+                     " \"netab\": {\"main\": 3}}, \"omitted_functions\": 0,"
+                     " \"omitted_samples\": 0}";
+    assert_int_equal(check_full(ok), 0);
+    const char *bad[] = {
+        "{\"functions\": {\"[kernel]\": {\"f\": -1}}, \"omitted_functions\": 0,"
+        " \"omitted_samples\": 0}",
+        "{\"functions\": {\"[kernel]\": {\"f\": 1.5}}, \"omitted_functions\": 0,"
+        " \"omitted_samples\": 0}",
+        "{\"functions\": {\"[kernel]\": [1]}, \"omitted_functions\": 0, \"omitted_samples\": 0}",
+        "{\"functions\": {}, \"omitted_functions\": 0}",
+        "{\"functions\": {}, \"omitted_functions\": 0, \"omitted_samples\": 0, \"x\": 0}",
+        "{\"functions\": {}, \"omitted_functions\": -2, \"omitted_samples\": 0}",
+        "[]",
+    };
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+        assert_int_equal(check_full(bad[i]), -EPROTO);
+    /* More rows than a sender's byte budget can hold (each costs at least 24 bytes). */
+    json_t *many = json_object(), *mod = json_object();
+    char name[32];
+    for (int i = 0; i <= PROFILE_FULL_BYTES / 24; i++) {
+        snprintf(name, sizeof(name), "f%d", i);
+        json_object_set_new(mod, name, json_integer(1));
+    }
+    json_object_set_new(many, "k", mod);
+    char *text = json_dumps(json_pack("{s:o, s:i, s:i}", "functions", many, "omitted_functions", 0,
+                                      "omitted_samples", 0),
+                            0);
+    assert_non_null(text);
+    assert_int_equal(check_full(text), -EPROTO);
+    free(text);
+}
+
 __attribute__((noinline)) uint64_t netab_test_spin(uint64_t n);
 __attribute__((noinline)) uint64_t netab_test_spin(uint64_t n)
 {
@@ -244,6 +295,24 @@ static void test_live(void **state)
         print_message("netab_test_spin: %lld samples of %lld\n", (long long)spin,
                       (long long)json_integer_value(json_object_get(j, "samples")));
         assert_in_range(spin, 200, 400);
+        /* The full list holds every sample that has a function, the loop's included. */
+        json_t *full = json_object_get(j, "full");
+        json_int_t sum = json_integer_value(json_object_get(full, "omitted_samples")) +
+                         json_integer_value(json_object_get(j, "unattributed"));
+        json_int_t spin_full = 0;
+        const char *mname, *sname;
+        json_t *m, *n;
+        json_object_foreach(json_object_get(full, "functions"), mname, m)
+        {
+            json_object_foreach(m, sname, n)
+            {
+                sum += json_integer_value(n);
+                if (!strncmp(sname, "netab_test_spin", 15))
+                    spin_full += json_integer_value(n);
+            }
+        }
+        ASSERT_EQ(sum, json_integer_value(json_object_get(j, "samples")));
+        ASSERT_EQ(spin_full, spin);
     } else {
         assert_true(geteuid() != 0);
     }
@@ -259,6 +328,7 @@ int main(void)
         cmocka_unit_test(test_kernel_symbols),
         cmocka_unit_test(test_user_symbols),
         cmocka_unit_test(test_check),
+        cmocka_unit_test(test_check_full),
         cmocka_unit_test(test_live),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
