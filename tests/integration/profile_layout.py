@@ -212,9 +212,11 @@ def check_placement(netab, db, old, new):
           md[-3000:])
     check("Cache-line placement not shown" in md, "Markdown: broken says why", md[-2000:])
     html = netab_cmd(netab, *rep, "--format", "html", expect_rc=(0, 1)).stdout
-    check(f"<td>netab_hot_loop</td><td><code>{pl['base']['addr']}</code></td><td>{a}</td>" in html
-          and f"<td><code>{pl['other']['addr']}</code></td><td>{b}</td>" in html,
-          "HTML: the loop's addresses and offsets", html[-3000:])
+    hrow = html[html.index("<tr><td>netab_hot_loop</td><td><code>"):]
+    hrow = hrow[:hrow.index("</tr>")]
+    check(f"<td><code>{pl['base']['addr']}</code></td><td>{a}</td>" in hrow and
+          f"<td><code>{pl['other']['addr']}</code></td><td>{b}</td>" in hrow and
+          "<strong>moved" in hrow, "HTML: the loop's addresses, offsets and 'moved'", hrow)
     check("Cache-line placement not shown" in html, "HTML: broken says why", html[-2000:])
 
 

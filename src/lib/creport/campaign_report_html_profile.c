@@ -137,9 +137,10 @@ static void placement(FILE *f, const struct creport *r, const struct creport_pro
         fputs("</td>", f);
         spot_cells(f, &x->base);
         spot_cells(f, &x->other);
-        fprintf(f, "<td%s>%s</td></tr>\n",
-                x->offset_changed || x->lines_changed ? " class=\"regressed\"" : "",
-                creport_placement_word(x));
+        /* A change is a reason to rebuild with forced alignment, not a verdict: bold, no colour. */
+        bool changed = x->offset_changed || x->lines_changed;
+        fprintf(f, "<td>%s%s%s</td></tr>\n", changed ? "<strong>" : "", creport_placement_word(x),
+                changed ? "</strong>" : "");
     }
     fputs("</table></div>\n", f);
 }
