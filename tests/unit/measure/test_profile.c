@@ -228,9 +228,10 @@ static void test_check_full(void **state)
         json_object_set_new(mod, name, json_integer(1));
     }
     json_object_set_new(many, "k", mod);
-    char *text = json_dumps(json_pack("{s:o, s:i, s:i}", "functions", many, "omitted_functions", 0,
-                                      "omitted_samples", 0),
-                            0);
+    json_t *doc = json_pack("{s:o, s:i, s:i}", "functions", many, "omitted_functions", 0,
+                            "omitted_samples", 0);
+    char *text = json_dumps(doc, 0);
+    json_decref(doc);
     assert_non_null(text);
     assert_int_equal(check_full(text), -EPROTO);
     free(text);
