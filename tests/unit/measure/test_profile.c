@@ -22,6 +22,7 @@
 
 #include "measure/profile.h"
 #include "measure/profile_agg.h"
+#include "measure/profile_priv.h"
 #include "measure/profile_sym.h"
 
 static void test_agg(void **state)
@@ -237,6 +238,54 @@ static void test_check_full(void **state)
     free(text);
 }
 
+/*
+ * The full list's bound: 20,000 functions of 14-character names (38 bytes
+ * each against the budget) with falling counts. It lists the first ones
+ * while they fit, counts the rest as omitted (no omitted function has more
+ * samples than a listed one), and its counts add up to the input's.
+ */
+static void test_full_bound(void **state)
+{
+    (void)state;
+    enum { N = 20000 };
+    static char names[N][16];
+    static struct profile_fn fns[N];
+    uint64_t total = 0;
+    for (int i = 0; i < N; i++) {
+        snprintf(names[i], sizeof(names[i]), "function_%05d", i);
+        fns[i] =
+            (struct profile_fn){names[i], i % 2 ? "[kernel]" : "prog", (uint64_t)(N - i), NULL};
+        total += fns[i].self;
+    }
+    json_t *full = profile_full_json(fns, N);
+    assert_non_null(full);
+    json_t *mods = json_object_get(full, "functions");
+    size_t rows = 0, bytes = 0;
+    json_int_t listed = 0, least = INT64_MAX;
+    const char *mod, *sym;
+    json_t *m, *n;
+    json_object_foreach(mods, mod, m)
+    {
+        bytes += strlen(mod) + 24;
+        json_object_foreach(m, sym, n)
+        {
+            rows++;
+            bytes += strlen(sym) + 24;
+            listed += json_integer_value(n);
+            if (json_integer_value(n) < least)
+                least = json_integer_value(n);
+        }
+    }
+    json_int_t omitted = json_integer_value(json_object_get(full, "omitted_functions"));
+    ASSERT_LE(bytes, PROFILE_FULL_BYTES);
+    ASSERT_GT(bytes + 38, PROFILE_FULL_BYTES); /* the next row would not have fitted */
+    ASSERT_EQ(rows + (size_t)omitted, N);
+    ASSERT_EQ((uint64_t)(listed + json_integer_value(json_object_get(full, "omitted_samples"))),
+              total);
+    ASSERT_EQ(least, N - (json_int_t)rows + 1); /* the listed ones are the busiest */
+    json_decref(full);
+}
+
 __attribute__((noinline)) uint64_t netab_test_spin(uint64_t n);
 __attribute__((noinline)) uint64_t netab_test_spin(uint64_t n)
 {
@@ -330,6 +379,7 @@ int main(void)
         cmocka_unit_test(test_user_symbols),
         cmocka_unit_test(test_check),
         cmocka_unit_test(test_check_full),
+        cmocka_unit_test(test_full_bound),
         cmocka_unit_test(test_live),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
