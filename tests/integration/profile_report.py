@@ -89,9 +89,13 @@ def check_kernel_placement(diff, snap, text):
 
 
 def full_shares(p):
-    """{(symbol, module): share} of every function in a run's full profile (end.profile.*.full)."""
+    """{(symbol, module): share} of every function in a stored run's full profile
+    (end.profile.*.full), whose rows must add up to the run's samples."""
     full = p["full"]
     check(full["omitted_functions"] == 0, "the full list holds every function of a 1 s run", full)
+    rows = sum(n for fns in full["functions"].values() for n in fns.values())
+    check(rows + full["omitted_samples"] + p["unattributed"] == p["samples"],
+          "the stored full profile's rows add up to the run's samples", rows, p["samples"])
     return {(sym, mod): 100.0 * n / p["samples"]
             for mod, fns in full["functions"].items() for sym, n in fns.items()}
 
