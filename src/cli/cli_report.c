@@ -16,6 +16,7 @@
 #include "cli/cli_plot.h"
 #include "layout/layout_report.h"
 #include "creport/campaign_report.h"
+#include "creport/campaign_report_hotplace.h"
 #include "creport/campaign_report_metric.h"
 #include "creport/campaign_report_multi.h"
 #include "creport/campaign_report_plot.h"
@@ -382,7 +383,7 @@ int cli_report(int argc, char **argv)
         fprintf(stderr, "netab report: %s\n", err);
         return EXIT_USAGE;
     }
-    if (attach_layout(r)) {
+    if (attach_layout(r) || creport_placement(r, 64)) {
         fprintf(stderr, "netab report: out of memory\n");
         creport_free(r);
         return EXIT_USAGE;

@@ -16,13 +16,22 @@
    run to the next (26.6 vs 20.7 and 5.6 vs 10.5, the sums 80.3 and 79.5).
    A function netab names wrongly or misses is far outside that. netab's total is within 10% of frequency x
    window x CPUs and it names at least 20 functions.
+   The full profile (end.profile.local.full, what the store keeps): its
+   rows' samples plus what its budget left out plus the unattributed ones
+   add up to the total exactly, its rows and omitted functions to
+   distinct_functions, every top function has its samples there; and of
+   perf's kernel functions with at least 0.1% of the window's samples that
+   are not among netab's top 30 (at least 3 must be), 80% or more have
+   samples in the full list (a function of 0.1% of ~6000 samples expects
+   6: two samplers differ on a few of them, a list cut at 30 misses all).
 2. Block size moves the profile: with -l 128K the copy functions
    (_copy_from_iter, _copy_to_iter) are a larger share of the kernel
    samples, relative to per-call work (syscall entry, tcp_sendmsg_locked,
    ...), than with -l 1K, pinned on CPU 0 (-A 0,0) so other work on the
    machine weighs less.
 3. Against a netab server in another namespace (-A 0,1): both ends'
-   profiles arrive (the server's through the protocol), each of one CPU.
+   profiles arrive (the server's through the protocol, its full list too),
+   each of one CPU, each full list adding up to its total.
 4. As nobody (setpriv), where system-wide sampling needs
    perf_event_paranoid <= 0: the run exits 0 and the profile says why
    there is none; the same with perf_event_paranoid set to 3 for the test.
@@ -55,6 +64,24 @@ def profile_of(doc, side="local"):
 
 def kernel_shares(p):
     return {f["symbol"]: f["share_pct"] for f in p["functions"] if f["module"] == "[kernel]"}
+
+
+def check_full(p, what):
+    """The full list adds up: rows + omitted + unattributed = samples; rows + omitted = distinct."""
+    full = p["full"]
+    rows = [(mod, sym, n) for mod, fns in full["functions"].items() for sym, n in fns.items()]
+    total = sum(n for _, _, n in rows) + full["omitted_samples"] + p["unattributed"]
+    log(f"{what}: full profile {len(rows)} functions, {total} of {p['samples']} samples, "
+        f"{full['omitted_functions']} functions omitted")
+    check(total == p["samples"], f"{what}: the full profile's samples add up to the total",
+          total, p["samples"])
+    check(len(rows) + full["omitted_functions"] == p["distinct_functions"],
+          f"{what}: the full profile lists every function", len(rows), p["distinct_functions"])
+    check(all(n > 0 for _, _, n in rows), f"{what}: every row has samples", rows[:5])
+    for f in p["functions"]:
+        got = full["functions"].get(f["module"], {}).get(f["symbol"])
+        check(got == f["samples"], f"{what}: {f['symbol']} has its samples in the full list",
+              got, f["samples"])
 
 
 def perf_kernel_top(report):
@@ -102,6 +129,18 @@ def against_perf(netab, tmp):
     check(abs(both[0] - both[1]) <= 5.0,
           "perf's busiest kernel functions hold the same share of netab's samples within 5 points",
           both)
+    check_full(p, "local")
+    listed = {f["symbol"] for f in p["functions"]}
+    kernel = p["full"]["functions"].get("[kernel]", {})
+    beyond = [sym for sym, pct in perf_kernel_top(rep) if pct >= 0.1 and sym not in listed
+              and not sym.startswith("0x")]
+    found = [sym for sym in beyond if kernel.get(sym, 0) > 0]
+    log(f"perf's kernel functions of >= 0.1% beyond netab's top 30: {len(beyond)}, "
+        f"{len(found)} in netab's full list")
+    check(len(beyond) >= 3, "perf names kernel functions beyond netab's top 30", beyond)
+    check(len(found) >= 0.8 * len(beyond),
+          "netab's full profile has perf's kernel functions beyond its top 30",
+          sorted(set(beyond) - set(found)))
 
 
 def block_sizes(netab):
@@ -133,6 +172,7 @@ def remote_end(netab):
                   f"{side}: a profile of CPU {cpu}", p)
             check(any(f["module"] == "[kernel]" for f in p["functions"]),
                   f"{side}: kernel functions named", p["functions"][:3])
+            check_full(p, side)
 
 
 def unprivileged(netab, tmp):

@@ -11,7 +11,16 @@ its maps and ELF symbols while it still runs). Then:
 1. `--hot-from RUN.json`: the loop is a hot function, and layout says it
    changed its offset within the line, as nm's addresses say.
 2. The same from a stored experiment (`profile: true`, the program running
-   beside it): `--hot-from EXPERIMENT:VARIANT --db F`.
+   beside it): `--hot-from EXPERIMENT:VARIANT --db F`. Its variants carry
+   `layout:` files: base (-A 0,0, beside the loop) the old build, moved
+   (-A 1,1, away from it, so the loop vanishes from its profile) the new
+   one, broken a file that is no symbol table. `netab report` places each
+   function of the differential profile in both builds: in JSON every
+   row's address, size, offset within the 64-byte line and lines spanned
+   equal what `nm -S` says of the two files (and a function nm does not
+   list is found in neither), the loop is "moved"; text (72 columns),
+   Markdown and HTML show the loop's offsets; broken's comparison says why
+   it has no placement, in every format.
 3. Errors: a run document without a profile, an experiment without one, a
    bad EXPERIMENT reference, --hot with --hot-from: exit 2 with the reason.
 """
@@ -55,6 +64,17 @@ def build(d, name, extra):
     run_cmd(["gcc", "-O2", "-fno-inline", "-fno-reorder-functions", "-falign-functions=1", "-o",
              exe, c], timeout=60)
     return exe
+
+
+def nm_functions(exe):
+    """{name: (address, size)} of the text symbols `nm -S` lists (size 0 where it prints none)."""
+    out = {}
+    for line in run_cmd(["nm", "-S", exe], timeout=30).stdout.splitlines():
+        parts = line.split()
+        if len(parts) in (3, 4) and parts[-2] in ("t", "T", "W"):
+            size = int(parts[1], 16) if len(parts) == 4 else 0
+            out.setdefault(parts[-1], (int(parts[0], 16), size))
+    return out
 
 
 def nm_addr(exe, name):
@@ -107,6 +127,99 @@ def check_layout(netab, old, new, hot_args, what):
     check(fn[0]["offset_changed"], f"{what}: layout says the hot loop changed its offset", fn[0])
 
 
+EXPERIMENT = """name: proflayout
+runs: 2
+warmup: 0
+seed: 1
+cooldown: 0
+test:
+  time: 1
+  profile: true
+variants:
+  - name: base
+    opts: "-l 128K -A 0,0"
+    layout: %(old)s
+  - name: moved
+    opts: "-l 128K -A 1,1"
+    layout: %(new)s
+  - name: broken
+    opts: "-l 128K -A 1,1"
+    layout: %(broken)s
+"""
+
+
+def check_spot(spot, funcs, name, what):
+    """A placement side against nm: found iff nm lists the function, with its numbers."""
+    if name not in funcs:
+        check(spot is None, f"{what}: {name} is not in the file, as nm says", spot)
+        return
+    addr, size = funcs[name]
+    off = addr % 64
+    check(spot is not None and spot["name"] == name and int(spot["addr"], 16) == addr and
+          spot["size"] == size and spot["offset"] == off and
+          spot["lines"] == ((off + size + 63) // 64 if size else 0) and spot["count"] == 1,
+          f"{what}: {name} at {addr:#x}, {size} bytes, offset {off}: as nm -S says", spot)
+
+
+def check_placement(netab, db, old, new):
+    """The report's placement of the differential profile's functions equals nm's."""
+    rep = ["report", "--db", db, "1"]
+    doc = parse_one_json(netab_cmd(netab, *rep, "--format", "json", expect_rc=(0, 1)).stdout)
+    diffs = {p["variant"]: p for p in doc["profile_diffs"]}
+    check(set(diffs) == {"moved", "broken"}, "a differential profile per variant", list(diffs))
+    moved = diffs["moved"]
+    check(moved["placement"] == {"line": 64, "base_file": old, "file": new, "error": None},
+          "moved: placed in old's and new's builds", moved["placement"])
+    fo, fn = nm_functions(old), nm_functions(new)
+    for row in moved["functions"]:
+        pl = row["placement"]
+        # Only the program's own functions are looked up in its builds: not the kernel's, nor
+        # another program's _init.
+        mine = row["module"] in ("old", "new")
+        check(pl["looked_up"] == mine, f"{row['symbol']} ({row['module']}): looked up in the "
+              "builds exactly when it is the program's", pl)
+        check_spot(pl["base"], fo if mine else {}, row["symbol"], "old build")
+        check_spot(pl["other"], fn if mine else {}, row["symbol"], "new build")
+        both = pl["base"] is not None and pl["other"] is not None
+        check(pl["offset_changed"] == (both and pl["base"]["offset"] != pl["other"]["offset"]),
+              f"{row['symbol']}: offset_changed follows the offsets", pl)
+    loop = [r for r in moved["functions"] if r["symbol"] == "netab_hot_loop"]
+    check(len(loop) == 1 and loop[0]["verdict"] == "vanished",
+          "the loop beside base's CPU vanished from moved's profile", moved["functions"][:3])
+    pl = loop[0]["placement"]
+    check(pl["offset_changed"] and pl["placement"].startswith("moved"),
+          "the loop moved within its line between the builds", pl)
+    a, b = pl["base"]["offset"], pl["other"]["offset"]
+    err = diffs["broken"]["placement"]["error"] or ""
+    check("broken.map" in err and diffs["broken"]["placement"]["file"].endswith("broken.map"),
+          "broken: why there is no placement, naming the file", diffs["broken"]["placement"])
+    check(all("placement" not in r for r in diffs["broken"]["functions"]),
+          "broken: no row is placed", diffs["broken"]["functions"][:2])
+    text = netab_cmd(netab, *rep, expect_rc=(0, 1)).stdout
+    sec = text[text.index("Profile, default: moved against base"):]
+    sec = sec[:sec.index("\n\n")]
+    log(sec)
+    for line in sec.splitlines():
+        check(len(line) <= 72, "the placement fits 72 columns", line)
+    row = [ln for ln in sec.splitlines() if ln.split()[:1] == ["netab_hot_loop"] and ">" in ln]
+    check(row and f"{a}>{b}" in row[0] and "moved" in row[0],
+          "text: the loop's offsets old>new and 'moved'", row)
+    check("placement not shown" in text and "broken.map" in text,
+          "text: broken's comparison says why it has no placement", text[-3000:])
+    md = netab_cmd(netab, *rep, "--format", "markdown", expect_rc=(0, 1)).stdout
+    check(f"| `netab_hot_loop` | `{pl['base']['addr']}` | {a} |" in md and
+          f"| `{pl['other']['addr']}` | {b} |" in md, "Markdown: the loop's addresses and offsets",
+          md[-3000:])
+    check("Cache-line placement not shown" in md, "Markdown: broken says why", md[-2000:])
+    html = netab_cmd(netab, *rep, "--format", "html", expect_rc=(0, 1)).stdout
+    hrow = html[html.index("<tr><td>netab_hot_loop</td><td><code>"):]
+    hrow = hrow[:hrow.index("</tr>")]
+    check(f"<td><code>{pl['base']['addr']}</code></td><td>{a}</td>" in hrow and
+          f"<td><code>{pl['other']['addr']}</code></td><td>{b}</td>" in hrow and
+          "<strong>moved" in hrow, "HTML: the loop's addresses, offsets and 'moved'", hrow)
+    check("Cache-line placement not shown" in html, "HTML: broken says why", html[-2000:])
+
+
 def body(netab):
     if os.geteuid() != 0:
         raise TestSkip("needs root to sample system-wide (CI runs as root)")
@@ -127,13 +240,15 @@ def body(netab):
 
         db = os.path.join(d, "r.db")
         exp = os.path.join(d, "e.yaml")
+        broken = os.path.join(d, "broken.map")
+        with open(broken, "w") as f:
+            f.write("this is not a symbol map\n")
         with open(exp, "w") as f:
-            f.write("name: proflayout\nruns: 1\nwarmup: 0\nseed: 1\ncooldown: 0\n"
-                    "test:\n  time: 1\n  profile: true\n  affinity: \"0,0\"\n"
-                    "variants:\n  - name: base\n    opts: \"-l 128K\"\n")
+            f.write(EXPERIMENT % {"old": old, "new": new, "broken": broken})
         with Busy(old):
-            netab_cmd(netab, "experiment", "run", exp, "--db", db, timeout=120)
+            netab_cmd(netab, "experiment", "run", exp, "--db", db, timeout=180)
         check_layout(netab, old, new, ["--hot-from", "1:base", "--db", db], "stored experiment")
+        check_placement(netab, db, old, new)
 
         plain = os.path.join(d, "plain.json")
         with open(plain, "w") as f:

@@ -7,12 +7,18 @@ shows, in its default text, a "Profile" section for small against big
 within 72 columns, with at least one kernel function called grown or
 shrunk; Markdown has the same table and HTML a bar figure (inline SVG) and a
 table; the JSON `profile_diffs` rows are
-recomputed here from the stored runs' own profiles (`netab runs export`):
-each function's mean share per variant (a run that does not list it counts
-0) and, for functions in at least 2 runs a side, Welch's interval of the
+recomputed here from the stored runs' own full profiles (`netab runs
+export`, end.profile.local.full: every function's samples): each
+function's mean share per variant (a run without a sample of it counts 0)
+and, for functions in at least 2 runs a side, Welch's interval of the
 difference (centred on it, with a half-width that is a t quantile times
 Welch's standard error), the verdict following the interval. `netab
 compare --opts ... -- --profile` shows the same section in text and JSON.
+Both variants name a snapshot of /proc/kallsyms as their `layout:` (both
+builds are the running kernel): every kernel function of the differential
+profile is placed at the address kallsyms gives it, the same in both
+("same"), and functions of other modules are not looked up in a kernel's
+map.
 """
 import json
 import math
@@ -35,20 +41,72 @@ test:
 variants:
   - name: big
     opts: "-l 128K"
+    layout: %(big)s
   - name: small
     opts: "-l 1K"
+    layout: %(small)s
 """
 
 
-def shares(runs, variant):
-    """{(symbol, module): [share per run]} of variant's runs, 0 where a run does not list it."""
-    prof = [r["result"]["end"]["profile"]["local"] for r in runs if r["variant"] == variant]
-    keys = {(f["symbol"], f["module"]) for p in prof for f in p["functions"]}
+def kallsyms_functions(path):
+    """{name: [addresses]} of the text symbols of a kallsyms snapshot."""
     out = {}
-    for k in keys:
-        out[k] = [sum(f["share_pct"] for f in p["functions"] if (f["symbol"], f["module"]) == k)
-                  for p in prof]
-    return out, len(prof)
+    with open(path) as f:
+        for line in f:
+            parts = line.split()
+            if len(parts) >= 3 and parts[1] in ("t", "T", "w", "W"):
+                out.setdefault(parts[2], []).append(int(parts[0], 16))
+    return out
+
+
+def check_kernel_placement(diff, snap, text):
+    """Both variants name the running kernel's kallsyms: every kernel function of the profile is
+    placed where kallsyms says, the same in both, and no other function is looked up."""
+    funcs = kallsyms_functions(snap)
+    pl = diff["placement"]
+    check(pl["line"] == 64 and pl["error"] is None, "placed in the kallsyms snapshots", pl)
+    for row in diff["functions"]:
+        p = row["placement"]
+        if row["module"] != "[kernel]":
+            check(not p["looked_up"] and p["placement"] == "other module",
+                  f"{row['symbol']} ({row['module']}) is not looked up in a kernel's map", p)
+            continue
+        if row["symbol"] == "[unknown]":
+            check(p["base"] is None and p["other"] is None, "an unnamed address is in no map", p)
+            continue
+        addrs = funcs.get(row["symbol"])
+        check(addrs is not None, f"{row['symbol']} is in kallsyms", row)
+        a = min(addrs)
+        check(p["base"] == p["other"] and p["base"]["name"] == row["symbol"] and
+              int(p["base"]["addr"], 16) == a and p["base"]["offset"] == a % 64 and
+              p["placement"] == "same",
+              f"{row['symbol']}: at {a:#x}, offset {a % 64}, as kallsyms says, in both", p)
+    sec = text[text.index("  Placement in 64-byte lines, kallsyms-big > kallsyms-sm"):]
+    sec = sec[:sec.index("\n\n")]
+    log(sec)
+    for line in sec.splitlines():
+        check(len(line) <= 72, "the placement fits 72 columns", line)
+
+
+def full_shares(p):
+    """{(symbol, module): share} of every function in a stored run's full profile
+    (end.profile.*.full), whose rows must add up to the run's samples."""
+    full = p["full"]
+    check(full["omitted_functions"] == 0, "the full list holds every function of a 1 s run", full)
+    rows = sum(n for fns in full["functions"].values() for n in fns.values())
+    check(rows + full["omitted_samples"] + p["unattributed"] == p["samples"],
+          "the stored full profile's rows add up to the run's samples", rows, p["samples"])
+    return {(sym, mod): 100.0 * n / p["samples"]
+            for mod, fns in full["functions"].items() for sym, n in fns.items()}
+
+
+def shares(runs, variant):
+    """{(symbol, module): [share per run]} of variant's runs from their full profiles, 0 where a
+    run has no sample of the function."""
+    prof = [full_shares(r["result"]["end"]["profile"]["local"])
+            for r in runs if r["variant"] == variant]
+    keys = {k for p in prof for k in p}
+    return {k: [p.get(k, 0.0) for p in prof] for k in keys}, len(prof)
 
 
 def body(netab):
@@ -57,12 +115,19 @@ def body(netab):
     d = tempfile.mkdtemp(prefix="netab-profreport-")
     try:
         exp, db = os.path.join(d, "e.yaml"), os.path.join(d, "r.db")
+        # Both variants' builds are the running kernel: a kallsyms snapshot each, taken as root.
+        snaps = {v: os.path.join(d, "kallsyms-" + v) for v in ("big", "small")}
+        with open("/proc/kallsyms") as f:
+            syms = f.read()
+        for path in snaps.values():
+            with open(path, "w") as f:
+                f.write(syms)
         with open(exp, "w") as f:
-            f.write(EXPERIMENT)
+            f.write(EXPERIMENT % snaps)
         netab_cmd(netab, "experiment", "run", exp, "--db", db, timeout=120)
         text = netab_cmd(netab, "report", "--db", db, "1", expect_rc=(0, 1)).stdout
         section = text[text.index("Profile, default: small against big"):]
-        section = section[:section.index("counts 0 there")]
+        section = section[:section.index("every function with samples counted")]
         log(section)
         for line in section.splitlines():
             check(len(line) <= 72, "the profile section fits 72 columns", line)
@@ -93,6 +158,8 @@ def body(netab):
         other, no = shares(runs, "small")
         check((nb, no) == (diffs[0]["base_runs"], diffs[0]["other_runs"]) == (3, 3),
               "every run's profile is counted", nb, no)
+        check(diffs[0]["floor_pct"] == 0, "with full profiles no share is a bound", diffs[0])
+        check_kernel_placement(diffs[0], snaps["big"], text)
         changed = 0
         for row in diffs[0]["functions"]:
             k = (row["symbol"], row["module"])

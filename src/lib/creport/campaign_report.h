@@ -158,6 +158,23 @@ struct creport_cell {
     char **values;      /* [naxes of the report]: its value on each matrix axis; NULL if unknown */
 };
 
+/* Where a function lies in one variant's build (its `layout:` file). */
+struct creport_spot {
+    bool found;
+    char *name; /* the function found: the profile's name, or a clone of it; owned */
+    uint64_t addr, size;
+    unsigned offset; /* within its line */
+    uint64_t lines;  /* lines spanned; 0 when the file gives no size */
+    size_t count;    /* functions the name matched (static functions repeat); the first shown */
+};
+
+/* A hot function's place in the baseline's build and in the variant's. */
+struct creport_placement {
+    struct creport_spot base, other;
+    bool offset_changed, lines_changed; /* found in both, and different */
+    bool unrelated; /* its module is not these builds' (a kernel function, another program's) */
+};
+
 /* One ok run of the plan, warm-ups included, in run order: the run order figure's points. */
 struct creport_run {
     int seq;        /* its place in the plan */
@@ -198,9 +215,18 @@ struct creport {
     struct creport_profdiff {
         size_t v, c; /* variant against the baseline, in cell c */
         struct profdiff d;
+        /*
+         * The cache-line placement of each row's function in the baseline's
+         * and the variant's `layout:` files (campaign_report_hotplace.h):
+         * [d.n], or NULL when neither names a file or placement was not
+         * asked for; place_error says why not when some file could not be used.
+         */
+        struct creport_placement *place;
+        char *place_error;
     } * profdiffs;
     size_t nprofdiffs;
-    char **layouts; /* [nvariants]: the variant's `layout:` file from the spec, or NULL */
+    unsigned place_line; /* the placement's line size in bytes; 0 when nothing was placed */
+    char **layouts;      /* [nvariants]: the variant's `layout:` file from the spec, or NULL */
     /*
      * Code layout against the baseline, one entry per variant with a layout
      * file: {"variant", "against", "file", "baseline_file", "summary": the

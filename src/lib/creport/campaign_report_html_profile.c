@@ -4,10 +4,12 @@
  * interval drawn as a whisker, and the same rows as a table. Rendering
  * only: the numbers are the model's (r->profdiffs).
  */
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "creport/campaign_report_hotplace.h"
 #include "creport/campaign_report_html.h"
 #include "creport/campaign_report_profile.h"
 
@@ -93,6 +95,56 @@ static void table(FILE *f, const struct profdiff *d)
     fputs("</table></div>\n", f);
 }
 
+static void spot_cells(FILE *f, const struct creport_spot *s)
+{
+    if (!s->found) {
+        fputs("<td>-</td><td>-</td><td>-</td>", f);
+        return;
+    }
+    fprintf(f, "<td><code>0x%" PRIx64 "</code>%s</td><td>%u</td>", s->addr,
+            s->count > 1 ? " (1st of several)" : "", s->offset);
+    if (s->lines)
+        fprintf(f, "<td>%" PRIu64 "</td>", s->lines);
+    else
+        fputs("<td>?</td>", f);
+}
+
+/* The rows' cache-line placement in the two variants' builds, or why it is not shown. */
+static void placement(FILE *f, const struct creport *r, const struct creport_profdiff *p)
+{
+    if (p->place_error) {
+        fputs("<p>Cache-line placement not shown: ", f);
+        creport_html_esc(f, p->place_error);
+        fputs("</p>\n", f);
+        return;
+    }
+    if (!p->place)
+        return;
+    fprintf(f, "<p>Placement in %u-byte lines (base: <code>", r->place_line);
+    creport_html_esc(f, r->layouts[0]);
+    fputs("</code>, new: <code>", f);
+    creport_html_esc(f, r->layouts[p->v]);
+    fputs("</code>)</p>\n<div class=\"scroll\"><table class=\"placement\">\n<tr><th scope=\"col\">"
+          "function</th><th scope=\"col\">base address</th><th scope=\"col\">base offset</th>"
+          "<th scope=\"col\">base lines</th><th scope=\"col\">new address</th>"
+          "<th scope=\"col\">new offset</th><th scope=\"col\">new lines</th>"
+          "<th scope=\"col\">placement</th></tr>\n",
+          f);
+    for (size_t i = 0; i < p->d.n; i++) {
+        const struct creport_placement *x = &p->place[i];
+        fputs("<tr><td>", f);
+        creport_html_esc(f, p->d.rows[i].symbol);
+        fputs("</td>", f);
+        spot_cells(f, &x->base);
+        spot_cells(f, &x->other);
+        /* A change is a reason to rebuild with forced alignment, not a verdict: bold, no colour. */
+        bool changed = x->offset_changed || x->lines_changed;
+        fprintf(f, "<td>%s%s%s</td></tr>\n", changed ? "<strong>" : "", creport_placement_word(x),
+                changed ? "</strong>" : "");
+    }
+    fputs("</table></div>\n", f);
+}
+
 void creport_html_profile(FILE *f, const struct creport *r)
 {
     if (!r->nprofdiffs)
@@ -100,7 +152,7 @@ void creport_html_profile(FILE *f, const struct creport *r)
     fputs("<section id=\"profile\">\n<h2>Differential profile</h2>\n<p>Per cell and variant "
           "against the baseline, the functions whose share of the samples changed most; each "
           "run's share is one observation, the interval Welch's. A function missing from a "
-          "run's list of its top functions counts 0 there.</p>\n",
+          "run's full profile counts 0 there.</p>\n",
           f);
     for (size_t i = 0; i < r->nprofdiffs; i++) {
         const struct creport_profdiff *p = &r->profdiffs[i];
@@ -111,6 +163,7 @@ void creport_html_profile(FILE *f, const struct creport *r)
         fprintf(f, " (%zu and %zu profiled runs)</h3>\n", p->d.base_runs, p->d.other_runs);
         bars(f, &p->d);
         table(f, &p->d);
+        placement(f, r, p);
     }
     fputs("</section>\n", f);
 }

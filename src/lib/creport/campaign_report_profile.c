@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "creport/campaign_report_hotplace.h"
 #include "profdiff/profdiff.h"
 
 /* A run's end.profile.local, parsed from its document only when it holds a profile. */
@@ -29,8 +30,7 @@ static int compare_one(struct creport *r, json_t ***prof, size_t *nprof, size_t 
         return -ENOMEM;
     r->profdiffs = n;
     struct creport_profdiff *d = &r->profdiffs[r->nprofdiffs];
-    d->v = v;
-    d->c = c;
+    *d = (struct creport_profdiff){.v = v, .c = c};
     char err[NB_ERRLEN];
     int e = profdiff_compute((const json_t *const *)prof[b], nprof[b],
                              (const json_t *const *)prof[o], nprof[o], r->opts.confidence,
@@ -77,8 +77,10 @@ int creport_profiles(struct creport *r, const struct creport_placed *p, size_t n
 
 void creport_profiles_free(struct creport *r)
 {
-    for (size_t i = 0; i < r->nprofdiffs; i++)
+    for (size_t i = 0; i < r->nprofdiffs; i++) {
+        creport_placement_clear(&r->profdiffs[i]);
         profdiff_free(&r->profdiffs[i].d);
+    }
     free(r->profdiffs);
     r->profdiffs = NULL;
     r->nprofdiffs = 0;
@@ -98,6 +100,7 @@ void creport_print_profile_text(FILE *f, const struct creport *r)
                  "\nProfile, %.60s: %.40s against %.40s (share of samples):", cell_of(r, d->c),
                  r->variants[d->v], r->variants[0]);
         profdiff_text(f, title, &d->d);
+        creport_placement_text(f, r, d);
     }
 }
 
@@ -109,6 +112,7 @@ void creport_print_profile_markdown(FILE *f, const struct creport *r)
         snprintf(title, sizeof(title), "\n### Profile, %.60s: %.40s against %.40s",
                  cell_of(r, d->c), r->variants[d->v], r->variants[0]);
         profdiff_markdown(f, title, &d->d);
+        creport_placement_markdown(f, r, d);
     }
 }
 
@@ -118,10 +122,15 @@ json_t *creport_profile_json(const struct creport *r)
     for (size_t i = 0; a && i < r->nprofdiffs; i++) {
         const struct creport_profdiff *d = &r->profdiffs[i];
         json_t *o = profdiff_json(&d->d);
+        json_t *rows = json_object_get(o, "functions");
+        for (size_t k = 0; d->place && k < json_array_size(rows); k++)
+            json_object_set_new(json_array_get(rows, k), "placement",
+                                creport_placement_row_json(&d->place[k]));
         if (!o ||
-            json_object_update_new(o, json_pack("{s:s, s:s, s:s}", "cell", r->cells[d->c].name,
+            json_object_update_new(o, json_pack("{s:s, s:s, s:s, s:o}", "cell", r->cells[d->c].name,
                                                 "variant", r->variants[d->v], "against",
-                                                r->variants[0])) ||
+                                                r->variants[0], "placement",
+                                                creport_placement_files_json(r, d))) ||
             json_array_append_new(a, o)) {
             json_decref(a);
             return NULL;

@@ -82,6 +82,7 @@ bool layout_hot_match(const struct layout_hot *hot, const char *name);
  * The hot set from run documents with sampled profiles (end.profile.local
  * and .remote of `netab run --profile`): every function, clone suffixes
  * removed, with at least min_share percent of all their samples added up.
+ * A profile's full list is read where it has one, else its top functions.
  * Returns 0; -EINVAL when no document holds a profile or no function
  * reaches the share (err says which); -ENOMEM.
  */

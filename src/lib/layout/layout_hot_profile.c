@@ -6,26 +6,45 @@
 
 #include "layout/layout_hot.h"
 
-/* Adds one profile's functions to sums: {base name: samples}; returns the profile's samples. */
+/* Adds n samples of sym to sums ({base name: samples}). */
+static void add_samples(json_t *sums, const char *sym, json_int_t n)
+{
+    /* Unnamed samples, and names no layout table can hold, are no help. */
+    if (!sym || !*sym || strpbrk(sym, "[]*?,\t ") || n <= 0)
+        return;
+    char base[256];
+    snprintf(base, sizeof(base), "%s", sym);
+    /* "ip_rcv_core.isra.0" is ip_rcv_core's clone: match it as layout_hot_match() does. */
+    char *dot = strchr(base, '.');
+    if (dot && !strstr(base, ".cold"))
+        *dot = '\0';
+    json_t *had = json_object_get(sums, base);
+    json_object_set_new(sums, base, json_integer((had ? json_integer_value(had) : 0) + n));
+}
+
+/*
+ * Adds one profile's functions to sums: every function of its full list
+ * ("full", measure/profile.h) when it has one, else its top functions.
+ * Returns the profile's samples.
+ */
 static json_int_t add_profile(const json_t *p, json_t *sums)
 {
-    size_t i;
-    json_t *f;
-    json_array_foreach(json_object_get(p, "functions"), i, f)
-    {
-        const char *sym = json_string_value(json_object_get(f, "symbol"));
-        json_int_t n = json_integer_value(json_object_get(f, "samples"));
-        /* Unnamed samples, and names no layout table can hold, are no help. */
-        if (!sym || !*sym || strpbrk(sym, "[]*?,\t ") || n <= 0)
-            continue;
-        char base[256];
-        snprintf(base, sizeof(base), "%s", sym);
-        /* "ip_rcv_core.isra.0" is ip_rcv_core's clone: match it as layout_hot_match() does. */
-        char *dot = strchr(base, '.');
-        if (dot && !strstr(base, ".cold"))
-            *dot = '\0';
-        json_t *had = json_object_get(sums, base);
-        json_object_set_new(sums, base, json_integer((had ? json_integer_value(had) : 0) + n));
+    const json_t *mods = json_object_get(json_object_get(p, "full"), "functions");
+    if (json_is_object(mods)) {
+        const char *mod, *sym;
+        json_t *m, *n;
+        json_object_foreach((json_t *)mods, mod, m)
+        {
+            json_object_foreach(m, sym, n) add_samples(sums, sym, json_integer_value(n));
+        }
+    } else {
+        size_t i;
+        json_t *f;
+        json_array_foreach(json_object_get(p, "functions"), i, f)
+        {
+            add_samples(sums, json_string_value(json_object_get(f, "symbol")),
+                        json_integer_value(json_object_get(f, "samples")));
+        }
     }
     return json_integer_value(json_object_get(p, "samples"));
 }

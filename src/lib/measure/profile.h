@@ -25,7 +25,9 @@
 
 #define PROFILE_DEFAULT_FREQ 999 /* Hz per CPU: perf's habit of avoiding lockstep with timers */
 #define PROFILE_MAX_CPUS 256
-#define PROFILE_TOP 30 /* functions in the run document */
+#define PROFILE_TOP 30 /* functions with callers and shares in the run document */
+/* The full list's budget: about 6,000 functions of kernel-like names (docs/profile.md). */
+#define PROFILE_FULL_BYTES (192 * 1024)
 
 enum profile_event {
     PROFILE_CPU_CLOCK, /* software: every machine has it */
@@ -60,9 +62,11 @@ void profile_disable(struct profile *p);
 
 /*
  * The profile as the run document's end.profile.local|remote: event,
- * frequency, CPUs, samples, lost samples, seconds sampled and the top
+ * frequency, CPUs, samples, lost samples, seconds sampled, the top
  * functions (symbol, module, self samples, share of all samples, top
- * callers); or {"event", "why"} when there is none. New reference.
+ * callers) and the full profile ("full": every function's self samples by
+ * module, within PROFILE_FULL_BYTES, and what the budget left out); or
+ * {"event", "why"} when there is none. New reference.
  */
 json_t *profile_json(struct profile *p, int top);
 
@@ -71,7 +75,9 @@ void profile_free(struct profile *p);
 /*
  * Checks a peer's profile member (from the network): exactly the members
  * profile_json() writes, strings bounded, counts non-negative integers, at
- * most PROFILE_TOP functions with at most 3 callers each. Returns 0 or
+ * most PROFILE_TOP functions with at most 3 callers each, and the full
+ * list (optional: a peer before it sends none) within the size its
+ * budget allows. Returns 0 or
  * -EPROTO with a message.
  */
 NB_MUST_CHECK int profile_check(const json_t *p, char *err, size_t errlen);

@@ -66,6 +66,39 @@ static bool function_ok(const json_t *f)
     return true;
 }
 
+/*
+ * The optional full list: exactly "functions" ({module: {symbol: count}}),
+ * "omitted_functions" and "omitted_samples". Every row costs at least 24
+ * bytes of the sender's budget, so more than PROFILE_FULL_BYTES / 24 rows
+ * (modules included) cannot come from a netab.
+ */
+static bool full_ok(const json_t *f)
+{
+    static const char *const keys[] = {"functions", "omitted_functions", "omitted_samples", NULL};
+    json_t *mods = json_object_get(f, "functions");
+    if (!only(f, keys) || !json_is_object(mods) ||
+        !is_count(json_object_get(f, "omitted_functions")) ||
+        !is_count(json_object_get(f, "omitted_samples")))
+        return false;
+    size_t rows = 0;
+    const char *mod, *sym;
+    json_t *m, *n;
+    json_object_foreach(mods, mod, m)
+    {
+        if (strlen(mod) > MAX_NAME || !json_is_object(m))
+            return false;
+        rows += 1 + json_object_size(m);
+        if (rows > PROFILE_FULL_BYTES / 24)
+            return false;
+        json_object_foreach(m, sym, n)
+        {
+            if (strlen(sym) > MAX_NAME || !is_count(n))
+                return false;
+        }
+    }
+    return true;
+}
+
 static bool head_ok(const json_t *p)
 {
     json_t *ev = json_object_get(p, "event"), *cpus = json_object_get(p, "cpus");
@@ -99,13 +132,29 @@ int profile_check(const json_t *p, char *err, size_t errlen)
                                        "unattributed",
                                        "distinct_functions",
                                        "functions",
+                                       "full",
                                        NULL};
+    /* The same without "full", which a peer before it does not send. */
+    static const char *const top_only[] = {"event",
+                                           "frequency",
+                                           "cpus",
+                                           "seconds",
+                                           "monotonic_start",
+                                           "samples",
+                                           "expected_samples",
+                                           "lost",
+                                           "unattributed",
+                                           "distinct_functions",
+                                           "functions",
+                                           NULL};
     bool ok = json_is_object(p) && head_ok(p);
     if (ok && json_object_get(p, "why")) {
         ok = only(p, why) && is_str(json_object_get(p, "why"), 255);
     } else if (ok) {
         json_t *fns = json_object_get(p, "functions");
-        ok = only(p, full) && is_num(json_object_get(p, "seconds"), 0, 1e7) &&
+        json_t *all = json_object_get(p, "full");
+        ok = (all ? only(p, full) && full_ok(all) : only(p, top_only)) &&
+             is_num(json_object_get(p, "seconds"), 0, 1e7) &&
              is_num(json_object_get(p, "monotonic_start"), 0, 1e12) &&
              is_count(json_object_get(p, "samples")) &&
              is_num(json_object_get(p, "expected_samples"), 0, 1e15) &&

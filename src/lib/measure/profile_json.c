@@ -8,38 +8,33 @@
 #include "measure/profile_sym.h"
 
 #define TOP_CALLERS 3
-
-struct fn {
-    const char *symbol, *module; /* owned by the symboliser */
-    uint64_t self;
-    json_t *callers; /* {symbol: samples} */
-};
+#define FULL_NAME_MAX 255 /* bytes of a name in the full list; longer ones are cut */
 
 struct fntab {
     json_t *index; /* "module\tsymbol" -> position in fns */
-    struct fn *fns;
+    struct profile_fn *fns;
     size_t n;
 };
 
-static struct fn *fn_of(struct fntab *t, const char *symbol, const char *module)
+static struct profile_fn *fn_of(struct fntab *t, const char *symbol, const char *module)
 {
     char key[512];
     snprintf(key, sizeof(key), "%s\t%s", module, symbol);
     json_t *at = json_object_get(t->index, key);
     if (at)
         return &t->fns[json_integer_value(at)];
-    struct fn *n = realloc(t->fns, (t->n + 1) * sizeof(*n));
+    struct profile_fn *n = realloc(t->fns, (t->n + 1) * sizeof(*n));
     if (!n)
         return NULL;
     t->fns = n;
-    t->fns[t->n] = (struct fn){symbol, module, 0, json_object()};
+    t->fns[t->n] = (struct profile_fn){symbol, module, 0, json_object()};
     json_object_set_new(t->index, key, json_integer((json_int_t)t->n));
     return &t->fns[t->n++];
 }
 
 static int by_self(const void *a, const void *b)
 {
-    const struct fn *x = a, *y = b;
+    const struct profile_fn *x = a, *y = b;
     if (x->self != y->self)
         return x->self < y->self ? 1 : -1;
     return strcmp(x->symbol, y->symbol);
@@ -77,7 +72,7 @@ static void sum_functions(const struct pagg *a, struct psym *s, struct fntab *t)
             continue;
         const char *sym, *mod, *csym, *cmod;
         psym_lookup(s, e->ip, e->pid, &sym, &mod);
-        struct fn *f = fn_of(t, sym, mod);
+        struct profile_fn *f = fn_of(t, sym, mod);
         if (!f)
             continue;
         f->self += e->count;
@@ -88,6 +83,66 @@ static void sum_functions(const struct pagg *a, struct psym *s, struct fntab *t)
         json_object_set_new(f->callers, csym,
                             json_integer((c ? json_integer_value(c) : 0) + e->count));
     }
+}
+
+/*
+ * A name as the full list keys it: at most FULL_NAME_MAX bytes, cut on a
+ * UTF-8 character boundary so that the key stays valid JSON text.
+ */
+static void full_key(const char *name, char *out, size_t len)
+{
+    size_t n = strlen(name);
+    if (n > FULL_NAME_MAX) {
+        n = FULL_NAME_MAX;
+        while (n && ((unsigned char)name[n] & 0xC0) == 0x80)
+            n--;
+    }
+    if (n >= len)
+        n = len - 1;
+    memcpy(out, name, n);
+    out[n] = '\0';
+}
+
+/*
+ * Adds n samples of (mod, sym) to mods, creating the module's object.
+ * Returns false when jansson refuses (a name that is not UTF-8, or out of
+ * memory): the caller counts the function as omitted.
+ */
+static bool full_add(json_t *mods, const char *mod, const char *sym, json_int_t n)
+{
+    json_t *m = json_object_get(mods, mod);
+    if (!m && (json_object_set_new(mods, mod, json_object()) || !(m = json_object_get(mods, mod))))
+        return false;
+    json_t *had = json_object_get(m, sym);
+    return !json_object_set_new(m, sym, json_integer(n + (had ? json_integer_value(had) : 0)));
+}
+
+/* The full list (profile_priv.h). */
+json_t *profile_full_json(const struct profile_fn *fns, size_t n)
+{
+    json_t *mods = json_object();
+    size_t bytes = 0, omitted = 0;
+    json_int_t omitted_samples = 0;
+    bool over = false;
+    for (size_t i = 0; mods && i < n; i++) {
+        const struct profile_fn *f = &fns[i];
+        char sym[FULL_NAME_MAX + 1], mod[FULL_NAME_MAX + 1];
+        full_key(f->symbol, sym, sizeof(sym));
+        full_key(f->module, mod, sizeof(mod));
+        /* Quotes, the colon, a count, indentation and a new line in an indented document. */
+        size_t cost = strlen(sym) + 24 + (json_object_get(mods, mod) ? 0 : strlen(mod) + 24);
+        over |= bytes + cost > PROFILE_FULL_BYTES;
+        if (over || !full_add(mods, mod, sym, (json_int_t)f->self)) {
+            omitted_samples += (json_int_t)f->self;
+            omitted++;
+            continue;
+        }
+        bytes += cost;
+    }
+    if (!mods)
+        return NULL;
+    return json_pack("{s:o, s:I, s:I}", "functions", mods, "omitted_functions", (json_int_t)omitted,
+                     "omitted_samples", omitted_samples);
 }
 
 json_t *profile_json(struct profile *p, int top)
@@ -119,7 +174,7 @@ json_t *profile_json(struct profile *p, int top)
     json_object_set_new(o, "distinct_functions", json_integer((json_int_t)t.n));
     json_t *fns = json_array();
     for (size_t i = 0; i < t.n && (int)i < top; i++) {
-        const struct fn *f = &t.fns[i];
+        const struct profile_fn *f = &t.fns[i];
         double share = p->agg.samples ? 100.0 * (double)f->self / (double)p->agg.samples : 0;
         json_array_append_new(fns,
                               json_pack("{s:s, s:s, s:I, s:f, s:o}", "symbol", f->symbol, "module",
@@ -127,6 +182,9 @@ json_t *profile_json(struct profile *p, int top)
                                         share, "callers", top_callers(f->callers)));
     }
     json_object_set_new(o, "functions", fns);
+    json_t *full = profile_full_json(t.fns, t.n);
+    if (full)
+        json_object_set_new(o, "full", full);
     for (size_t i = 0; i < t.n; i++)
         json_decref(t.fns[i].callers);
     free(t.fns);

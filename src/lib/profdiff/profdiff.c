@@ -48,33 +48,81 @@ static struct fn *fn_of(struct table *t, const char *sym, const char *mod)
     return f;
 }
 
-/* Adds run number i (in base when is_base) to the table; tracks the smallest listed share. */
+/* Counts one listed share of run i for (sym, mod). Returns 0 or -ENOMEM. */
+static int add_share(struct table *t, const char *sym, const char *mod, double share, size_t i,
+                     bool is_base)
+{
+    struct fn *x = fn_of(t, sym, mod);
+    if (!x)
+        return -ENOMEM;
+    x->share[i] += share;
+    if (is_base)
+        x->seen_base++;
+    else
+        x->seen_other++;
+    return 0;
+}
+
+/*
+ * Adds a run's full list ("full": {module: {symbol: samples}}): every
+ * function with its exact share. Only what the list's byte budget left out
+ * is unknown, each below the smallest share listed; *least gets that share
+ * then, and 0 when nothing was left out.
+ */
+static int add_full(struct table *t, const json_t *p, size_t i, bool is_base, double *least)
+{
+    const json_t *full = json_object_get(p, "full");
+    double total = (double)json_integer_value(json_object_get(p, "samples"));
+    const char *mod, *sym;
+    json_t *m, *n;
+    double low = INFINITY;
+    json_object_foreach((json_t *)json_object_get(full, "functions"), mod, m){json_object_foreach(
+        m, sym, n){double share = total > 0 ? 100.0 * (double)json_integer_value(n) / total : 0;
+    int rc = add_share(t, sym, mod, share, i, is_base);
+    if (rc)
+        return rc;
+    if (share < low)
+        low = share;
+}
+}
+*least = json_integer_value(json_object_get(full, "omitted_functions")) > 0 ? low : 0;
+return 0;
+}
+
+/*
+ * Adds run number i (in base when is_base) to the table, from its full list
+ * when it has one, else from its top functions; raises *floor_pct to the
+ * largest share a function could have and still be missing from the run.
+ */
 static int add_run(struct table *t, const json_t *p, size_t i, bool is_base, double *floor_pct)
 {
-    const json_t *fns = json_object_get(p, "functions");
-    size_t k;
-    json_t *f;
-    double least = INFINITY;
-    json_array_foreach(fns, k, f)
-    {
-        const char *sym = json_string_value(json_object_get(f, "symbol"));
-        const char *mod = json_string_value(json_object_get(f, "module"));
-        double share = json_number_value(json_object_get(f, "share_pct"));
-        if (!sym || !mod)
-            continue;
-        struct fn *x = fn_of(t, sym, mod);
-        if (!x)
-            return -ENOMEM;
-        x->share[i] += share;
-        if (is_base)
-            x->seen_base++;
-        else
-            x->seen_other++;
-        if (share < least)
-            least = share;
+    double least = 0;
+    if (json_is_object(json_object_get(json_object_get(p, "full"), "functions"))) {
+        int rc = add_full(t, p, i, is_base, &least);
+        if (rc)
+            return rc;
+    } else {
+        const json_t *fns = json_object_get(p, "functions");
+        size_t k;
+        json_t *f;
+        double low = INFINITY;
+        json_array_foreach(fns, k, f)
+        {
+            const char *sym = json_string_value(json_object_get(f, "symbol"));
+            const char *mod = json_string_value(json_object_get(f, "module"));
+            double share = json_number_value(json_object_get(f, "share_pct"));
+            if (!sym || !mod)
+                continue;
+            int rc = add_share(t, sym, mod, share, i, is_base);
+            if (rc)
+                return rc;
+            if (share < low)
+                low = share;
+        }
+        /* A full top list's last entry bounds what was left out; a short one left nothing out. */
+        least = json_array_size(fns) >= 30 ? low : 0;
     }
-    /* A full list's last entry bounds what was left out; a short list left nothing out. */
-    if (json_array_size(fns) >= 30 && least > *floor_pct)
+    if (isfinite(least) && least > *floor_pct)
         *floor_pct = least;
     return 0;
 }

@@ -5,10 +5,12 @@
  * is one observation, so the same statistics as every other metric apply
  * (Welch's interval of the difference of means, in percentage points).
  *
- * A run's profile lists its top functions only (measure/profile.h): a
- * function missing from a run's list counts 0 there. The error that makes
- * is below that run's smallest listed share, which the result carries as
- * floor_pct.
+ * A run's profile carries every function with samples ("full", within a
+ * byte budget; measure/profile.h), and its top functions. The full list is
+ * used where a run has it; a run without one (an older netab) lists only
+ * its top functions. A function missing from a run's list counts 0 there;
+ * the error that makes is below the smallest share such a list holds,
+ * which the result carries as floor_pct (0: every share is exact).
  *
  * Ownership: a struct profdiff belongs to the caller (profdiff_free()).
  */

@@ -36,10 +36,14 @@ void profdiff_text(FILE *f, const char *title, const struct profdiff *d)
         fprintf(f, "  %-23.23s %5.1f %5.1f %-20.20s %s\n", r->symbol, r->base_pct, r->other_pct, ch,
                 profdiff_word(r));
     }
-    fprintf(f,
-            "  (%zu and %zu profiled runs; a function missing from a run's list\n"
-            "   counts 0 there: it had less than %.2f%%)\n",
-            d->base_runs, d->other_runs, d->floor_pct);
+    if (d->floor_pct > 0)
+        fprintf(f,
+                "  (%zu and %zu profiled runs; a function missing from a run's list\n"
+                "   counts 0 there: it had less than %.2f%%)\n",
+                d->base_runs, d->other_runs, d->floor_pct);
+    else
+        fprintf(f, "  (%zu and %zu profiled runs, every function with samples counted)\n",
+                d->base_runs, d->other_runs);
 }
 
 void profdiff_markdown(FILE *f, const char *title, const struct profdiff *d)
@@ -55,10 +59,14 @@ void profdiff_markdown(FILE *f, const char *title, const struct profdiff *d)
         fprintf(f, "| `%s` | %s | %.2f | %.2f | %s | %s |\n", r->symbol, r->module, r->base_pct,
                 r->other_pct, ch, profdiff_word(r));
     }
-    fprintf(f,
-            "\n%zu and %zu profiled runs; a function below a run's listed top counts 0 there "
-            "(at most %.2f%%).\n\n",
-            d->base_runs, d->other_runs, d->floor_pct);
+    if (d->floor_pct > 0)
+        fprintf(f,
+                "\n%zu and %zu profiled runs; a function below a run's listed top counts 0 "
+                "there (at most %.2f%%).\n\n",
+                d->base_runs, d->other_runs, d->floor_pct);
+    else
+        fprintf(f, "\n%zu and %zu profiled runs, every function with samples counted.\n\n",
+                d->base_runs, d->other_runs);
 }
 
 static json_t *num_or_null(bool ok, double v)

@@ -189,12 +189,50 @@ static void test_load_file_or_list(void **state)
     layout_hot_free(&h);
 }
 
+/*
+ * --hot-from: a function below a run's top list but with 1% of the samples
+ * in its full list is hot; one under 0.5% is not; clone suffixes go; a
+ * document without a full list still gives its top functions.
+ */
+static void test_from_profiles(void **state)
+{
+    (void)state;
+    json_t *full = json_pack(
+        "{s:{s:{s:{s:I, s:[{s:s, s:s, s:I}], s:{s:{s:{s:I, s:I, s:I}}, s:I, s:I}}}}}", "end",
+        "profile", "local", "samples", (json_int_t)1000, "functions", "symbol", "tcp_ack", "module",
+        "[kernel]", "samples", (json_int_t)500, "full", "functions", "[kernel]", "tcp_ack",
+        (json_int_t)500, "ip_rcv_core.isra.0", (json_int_t)10, "rare_fn", (json_int_t)4,
+        "omitted_functions", (json_int_t)0, "omitted_samples", (json_int_t)0);
+    json_t *top = json_pack("{s:{s:{s:{s:I, s:[{s:s, s:s, s:I}]}}}}", "end", "profile", "local",
+                            "samples", (json_int_t)1000, "functions", "symbol", "udp_rcv", "module",
+                            "[kernel]", "samples", (json_int_t)300);
+    assert_non_null(full);
+    assert_non_null(top);
+    struct layout_hot hot = {0};
+    char err[NB_ERRLEN];
+    const json_t *docs[2] = {full, NULL};
+    assert_int_equal(layout_hot_from_profiles(docs, 1, 0.5, &hot, err, sizeof(err)), 0);
+    ASSERT_EQ(hot.kind, LAYOUT_HOT_PROFILE);
+    assert_true(layout_hot_match(&hot, "tcp_ack"));
+    assert_true(layout_hot_match(&hot, "ip_rcv_core")); /* 1% only in the full list */
+    assert_false(layout_hot_match(&hot, "rare_fn"));    /* 0.4% */
+    layout_hot_free(&hot);
+    docs[1] = top;
+    assert_int_equal(layout_hot_from_profiles(docs, 2, 0.5, &hot, err, sizeof(err)), 0);
+    assert_true(layout_hot_match(&hot, "udp_rcv"));
+    assert_true(layout_hot_match(&hot, "ip_rcv_core.constprop.0"));
+    layout_hot_free(&hot);
+    json_decref(full);
+    json_decref(top);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_comma_list),  cmocka_unit_test(test_names_file),
-        cmocka_unit_test(test_perf_report), cmocka_unit_test(test_perf_script),
-        cmocka_unit_test(test_builtin),     cmocka_unit_test(test_load_file_or_list),
+        cmocka_unit_test(test_comma_list),    cmocka_unit_test(test_names_file),
+        cmocka_unit_test(test_perf_report),   cmocka_unit_test(test_perf_script),
+        cmocka_unit_test(test_builtin),       cmocka_unit_test(test_load_file_or_list),
+        cmocka_unit_test(test_from_profiles),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -22,6 +22,7 @@
 
 #include "measure/profile.h"
 #include "measure/profile_agg.h"
+#include "measure/profile_priv.h"
 #include "measure/profile_sym.h"
 
 static void test_agg(void **state)
@@ -185,6 +186,106 @@ static void test_check(void **state)
     }
 }
 
+/* valid_doc with a "full" member made from text; profile_check()'s result. */
+static int check_full(const char *full_text)
+{
+    json_t *j = json_loads(valid_doc, 0, NULL);
+    json_t *full = json_loads(full_text, 0, NULL);
+    assert_non_null(j);
+    assert_non_null(full);
+    json_object_set_new(j, "full", full);
+    char err[NB_ERRLEN] = "";
+    int rc = profile_check(j, err, sizeof(err));
+    json_decref(j);
+    return rc;
+}
+
+/* The full list: optional, exactly its three members, counts by module and symbol, bounded. */
+static void test_check_full(void **state)
+{
+    (void)state;
+    const char *ok = "{\"functions\": {\"[kernel]\": {\"_copy_to_iter\": 400, \"x\": 1},"
+                     " \"netab\": {\"main\": 3}}, \"omitted_functions\": 0,"
+                     " \"omitted_samples\": 0}";
+    assert_int_equal(check_full(ok), 0);
+    const char *bad[] = {
+        "{\"functions\": {\"[kernel]\": {\"f\": -1}}, \"omitted_functions\": 0,"
+        " \"omitted_samples\": 0}",
+        "{\"functions\": {\"[kernel]\": {\"f\": 1.5}}, \"omitted_functions\": 0,"
+        " \"omitted_samples\": 0}",
+        "{\"functions\": {\"[kernel]\": [1]}, \"omitted_functions\": 0, \"omitted_samples\": 0}",
+        "{\"functions\": {}, \"omitted_functions\": 0}",
+        "{\"functions\": {}, \"omitted_functions\": 0, \"omitted_samples\": 0, \"x\": 0}",
+        "{\"functions\": {}, \"omitted_functions\": -2, \"omitted_samples\": 0}",
+        "[]",
+    };
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+        assert_int_equal(check_full(bad[i]), -EPROTO);
+    /* More rows than a sender's byte budget can hold (each costs at least 24 bytes). */
+    json_t *many = json_object(), *mod = json_object();
+    char name[32];
+    for (int i = 0; i <= PROFILE_FULL_BYTES / 24; i++) {
+        snprintf(name, sizeof(name), "f%d", i);
+        json_object_set_new(mod, name, json_integer(1));
+    }
+    json_object_set_new(many, "k", mod);
+    json_t *doc = json_pack("{s:o, s:i, s:i}", "functions", many, "omitted_functions", 0,
+                            "omitted_samples", 0);
+    char *text = json_dumps(doc, 0);
+    json_decref(doc);
+    assert_non_null(text);
+    assert_int_equal(check_full(text), -EPROTO);
+    free(text);
+}
+
+/*
+ * The full list's bound: 20,000 functions of 14-character names (38 bytes
+ * each against the budget) with falling counts. It lists the first ones
+ * while they fit, counts the rest as omitted (no omitted function has more
+ * samples than a listed one), and its counts add up to the input's.
+ */
+static void test_full_bound(void **state)
+{
+    (void)state;
+    enum { N = 20000 };
+    static char names[N][16];
+    static struct profile_fn fns[N];
+    uint64_t total = 0;
+    for (int i = 0; i < N; i++) {
+        snprintf(names[i], sizeof(names[i]), "function_%05d", i);
+        fns[i] =
+            (struct profile_fn){names[i], i % 2 ? "[kernel]" : "prog", (uint64_t)(N - i), NULL};
+        total += fns[i].self;
+    }
+    json_t *full = profile_full_json(fns, N);
+    assert_non_null(full);
+    json_t *mods = json_object_get(full, "functions");
+    size_t rows = 0, bytes = 0;
+    json_int_t listed = 0, least = INT64_MAX;
+    const char *mod, *sym;
+    json_t *m, *n;
+    json_object_foreach(mods, mod, m)
+    {
+        bytes += strlen(mod) + 24;
+        json_object_foreach(m, sym, n)
+        {
+            rows++;
+            bytes += strlen(sym) + 24;
+            listed += json_integer_value(n);
+            if (json_integer_value(n) < least)
+                least = json_integer_value(n);
+        }
+    }
+    json_int_t omitted = json_integer_value(json_object_get(full, "omitted_functions"));
+    ASSERT_LE(bytes, PROFILE_FULL_BYTES);
+    ASSERT_GT(bytes + 38, PROFILE_FULL_BYTES); /* the next row would not have fitted */
+    ASSERT_EQ(rows + (size_t)omitted, N);
+    ASSERT_EQ((uint64_t)(listed + json_integer_value(json_object_get(full, "omitted_samples"))),
+              total);
+    ASSERT_EQ(least, N - (json_int_t)rows + 1); /* the listed ones are the busiest */
+    json_decref(full);
+}
+
 __attribute__((noinline)) uint64_t netab_test_spin(uint64_t n);
 __attribute__((noinline)) uint64_t netab_test_spin(uint64_t n)
 {
@@ -244,6 +345,24 @@ static void test_live(void **state)
         print_message("netab_test_spin: %lld samples of %lld\n", (long long)spin,
                       (long long)json_integer_value(json_object_get(j, "samples")));
         assert_in_range(spin, 200, 400);
+        /* The full list holds every sample that has a function, the loop's included. */
+        json_t *full = json_object_get(j, "full");
+        json_int_t sum = json_integer_value(json_object_get(full, "omitted_samples")) +
+                         json_integer_value(json_object_get(j, "unattributed"));
+        json_int_t spin_full = 0;
+        const char *mname, *sname;
+        json_t *m, *n;
+        json_object_foreach(json_object_get(full, "functions"), mname, m)
+        {
+            json_object_foreach(m, sname, n)
+            {
+                sum += json_integer_value(n);
+                if (!strncmp(sname, "netab_test_spin", 15))
+                    spin_full += json_integer_value(n);
+            }
+        }
+        ASSERT_EQ(sum, json_integer_value(json_object_get(j, "samples")));
+        ASSERT_EQ(spin_full, spin);
     } else {
         assert_true(geteuid() != 0);
     }
@@ -259,6 +378,8 @@ int main(void)
         cmocka_unit_test(test_kernel_symbols),
         cmocka_unit_test(test_user_symbols),
         cmocka_unit_test(test_check),
+        cmocka_unit_test(test_check_full),
+        cmocka_unit_test(test_full_bound),
         cmocka_unit_test(test_live),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -115,8 +115,56 @@ static void test_groups(void **state)
     json_decref(b[5]);
 }
 
+/*
+ * A run with its full list: {"samples": total, "functions": [the top one],
+ * "full": {"functions": {"[kernel]": {A: a, G: g}}, "omitted_functions":
+ * omitted, ...}}. G is below the top list, so only the full list knows it.
+ */
+static json_t *full_run(json_int_t total, json_int_t a, json_int_t g, json_int_t omitted)
+{
+    json_t *top =
+        json_pack("[{s:s, s:s, s:I, s:f, s:[]}]", "symbol", "A", "module", "[kernel]", "samples", a,
+                  "share_pct", 100.0 * (double)a / (double)total, "callers");
+    json_t *fns = json_pack("{s:{s:I, s:I}}", "[kernel]", "A", a, "G", g);
+    return json_pack("{s:s, s:I, s:o, s:{s:o, s:I, s:I}}", "event", "cpu-clock", "samples", total,
+                     "functions", top, "full", "functions", fns, "omitted_functions", omitted,
+                     "omitted_samples", omitted ? (json_int_t)1 : (json_int_t)0);
+}
+
+static void test_full(void **state)
+{
+    (void)state;
+    /* G: 2%, 3% of the baseline's runs and 5%, 6% of the others': exact, not counted as 0. */
+    json_t *b[2] = {full_run(1000, 500, 20, 0), full_run(1000, 510, 30, 0)};
+    json_t *o[2] = {full_run(1000, 400, 50, 0), full_run(1000, 410, 60, 0)};
+    struct profdiff d;
+    char err[NB_ERRLEN];
+    assert_int_equal(profdiff_compute((const json_t *const *)b, 2, (const json_t *const *)o, 2,
+                                      0.95, 10, &d, err, sizeof(err)),
+                     0);
+    const struct profdiff_row *g = find(&d, "G");
+    assert_non_null(g);
+    assert_float_equal(g->base_pct, 2.5, 1e-9);
+    assert_float_equal(g->other_pct, 5.5, 1e-9);
+    assert_int_equal(g->kind, PROFDIFF_CHANGED);
+    assert_float_equal(d.floor_pct, 0, 0); /* nothing was left out of any list */
+    profdiff_free(&d);
+    /* A run whose list left a function out: what is missing is below its smallest share. */
+    json_decref(o[1]);
+    o[1] = full_run(1000, 410, 60, 1);
+    assert_int_equal(profdiff_compute((const json_t *const *)b, 2, (const json_t *const *)o, 2,
+                                      0.95, 10, &d, err, sizeof(err)),
+                     0);
+    assert_float_equal(d.floor_pct, 6.0, 1e-9);
+    profdiff_free(&d);
+    for (int i = 0; i < 2; i++) {
+        json_decref(b[i]);
+        json_decref(o[i]);
+    }
+}
+
 int main(void)
 {
-    const struct CMUnitTest tests[] = {cmocka_unit_test(test_groups)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_groups), cmocka_unit_test(test_full)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
