@@ -14,7 +14,10 @@
 
 #include "cli/cli.h"
 #include "campaign/order.h"
+#include "cli/cli_common.h"
 #include "cli/cli_compare.h"
+#include "compare/document.h"
+#include "compare/text.h"
 #include "statsreport/stats_report_plot.h"
 #include "util/clock.h"
 #include "util/units.h"
@@ -202,7 +205,9 @@ int cli_compare(int argc, char **argv)
     if (!rc)
         rc = compare_analyse(&res);
     if (!rc)
-        rc = cfg.json ? cli_compare_print_json(&res) : (cli_compare_print_text(&res), 0);
+        /* cli_json_print() says what went wrong itself: -EIO is not said again below. */
+        rc = cfg.json ? (cli_json_print("compare", compare_document(&res)) ? -EIO : 0)
+                      : (compare_text_print(stdout, &res), 0);
     if (!rc && cfg.figure)
         rc = draw_figure(&res);
     if (rc) {
