@@ -11,6 +11,7 @@
 #include "cli/cli_common.h"
 #include "cli/cli_compare.h"
 #include "cli/cli_plot.h"
+#include "compare/config.h"
 #include "metric/metric.h"
 
 #define CMD "compare"
@@ -154,17 +155,6 @@ static bool parse_real(const char *opt, const char *s, double lo, double hi, boo
     return true;
 }
 
-/* A dotted path: components of letters, digits and '_', separated by single dots. */
-static bool is_dotted_path(const char *s)
-{
-    if (!*s || *s == '.' || s[strlen(s) - 1] == '.' || strstr(s, ".."))
-        return false;
-    for (const char *p = s; *p; p++)
-        if (!isalnum((unsigned char)*p) && *p != '_' && *p != '.' && *p != '-')
-            return false;
-    return strchr(s, '.') != NULL;
-}
-
 /* Sets *slot to value for the current variant, refusing a second value or a missing --variant. */
 static bool per_variant(struct compare_config *cfg, const char *opt, const char *value,
                         const char **slot_of_current)
@@ -183,121 +173,9 @@ static bool per_variant(struct compare_config *cfg, const char *opt, const char 
     return true;
 }
 
-/*
- * --baseline NAME: moves that variant first, the others keeping their order;
- * false with a usage error naming the variants when there is none by that name.
- */
-static bool move_baseline(struct compare_config *cfg, const char *name)
-{
-    size_t b = 0;
-    while (b < cfg->nvariants && strcmp(cfg->variants[b].name, name))
-        b++;
-    if (b == cfg->nvariants) {
-        char names[512] = "";
-        for (size_t i = 0, u = 0; i < cfg->nvariants && u < sizeof(names); i++)
-            u += (size_t)snprintf(names + u, sizeof(names) - u, "%s%s", i ? ", " : "",
-                                  cfg->variants[i].name);
-        cli_usage_error(CMD, "--baseline: no variant '%s' (variants: %s)", name,
-                        cfg->nvariants ? names : "none");
-        return false;
-    }
-    struct compare_variant keep = cfg->variants[b];
-    memmove(cfg->variants + 1, cfg->variants, b * sizeof(cfg->variants[0]));
-    cfg->variants[0] = keep;
-    return true;
-}
-
-/* Checks the finished configuration as a whole. Returns true when it is usable. */
-static bool validate(struct compare_config *cfg, const char *global_cmd)
-{
-    if (cfg->nvariants < 2) {
-        cli_usage_error(CMD, "need at least two variants (--variant NAME); the first is the "
-                             "baseline");
-        return false;
-    }
-    size_t with_cmd = 0;
-    for (size_t i = 0; i < cfg->nvariants; i++) {
-        struct compare_variant *v = &cfg->variants[i];
-        if (!v->cmd)
-            v->cmd = global_cmd;
-        with_cmd += v->cmd != NULL;
-        char err[NB_ERRLEN];
-        int rc = words_split(v->opts ? v->opts : "", &v->words, err, sizeof(err));
-        if (rc) {
-            cli_usage_error(CMD, "--opts of variant '%s': %s", v->name, err);
-            return false;
-        }
-        if (compare_variant_prepare(cfg, v, err, sizeof(err))) {
-            cli_usage_error(CMD, "%s", err);
-            return false;
-        }
-    }
-    if (with_cmd && with_cmd != cfg->nvariants) {
-        cli_usage_error(CMD, "either every variant has a --cmd or none has (give --cmd before the "
-                             "first --variant to share one)");
-        return false;
-    }
-    bool cmd = with_cmd > 0;
-    if (cmd && !cfg->metric_json == !cfg->metric_regex) {
-        cli_usage_error(CMD, "--cmd needs exactly one of --metric-json PATH or --metric-regex RE");
-        return false;
-    }
-    if (!cmd && (cfg->metric_json || cfg->metric_regex)) {
-        cli_usage_error(CMD, "%s only applies to variants measured with --cmd",
-                        cfg->metric_json ? "--metric-json" : "--metric-regex");
-        return false;
-    }
-    if (cfg->metric_json && !is_dotted_path(cfg->metric_json) &&
-        strspn(cfg->metric_json,
-               "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_0123456789") !=
-            strlen(cfg->metric_json)) {
-        cli_usage_error(CMD,
-                        "--metric-json: '%s' is not a dotted path such as end.sum.bits_per_second",
-                        cfg->metric_json);
-        return false;
-    }
-    char err[NB_ERRLEN];
-    if (cfg->metric_regex && compare_regex_check(cfg->metric_regex, err, sizeof(err))) {
-        cli_usage_error(CMD, "--metric-regex: %s", err);
-        return false;
-    }
-    if (!cmd && cfg->metric) {
-        const struct compare_metric *m = compare_metric_find(cfg->metric);
-        if (!m && !is_dotted_path(cfg->metric)) {
-            char names[1024];
-            cli_usage_error(CMD, "--metric: '%s' is neither a metric name (%s) nor a dotted path",
-                            cfg->metric, metric_names(METRIC_COMPARE, names, sizeof(names)));
-            return false;
-        }
-        if (m && cfg->direction_given) {
-            cli_usage_error(CMD,
-                            "--%s-is-better: the direction of '%s' is known; the option is "
-                            "for dotted paths and --cmd",
-                            cfg->lower_is_better ? "lower" : "higher", m->name);
-            return false;
-        }
-    } else if (!cmd && cfg->direction_given) {
-        cli_usage_error(CMD,
-                        "--%s-is-better: the direction of throughput is known; the option "
-                        "is for dotted paths (--metric) and --cmd",
-                        cfg->lower_is_better ? "lower" : "higher");
-        return false;
-    }
-    if (cfg->until_ci > 0 && cfg->max_runs < cfg->runs) {
-        cli_usage_error(CMD, "--max-runs %u is less than --runs %u", cfg->max_runs, cfg->runs);
-        return false;
-    }
-    return true;
-}
-
 int cli_compare_parse(int argc, char **argv, struct compare_config *cfg)
 {
-    memset(cfg, 0, sizeof(*cfg));
-    cfg->runs = 5;
-    cfg->noise = 0.01;
-    cfg->confidence = 0.95;
-    cfg->plot = true;
-    cfg->self = "/proc/self/exe";
+    compare_config_init(cfg);
     bool max_given = false;
     const char *global_cmd = NULL, *baseline = NULL;
     struct cli_plot fig = {0};
@@ -312,14 +190,8 @@ int cli_compare_parse(int argc, char **argv, struct compare_config *cfg)
         struct compare_variant *cur = cfg->nvariants ? &cfg->variants[cfg->nvariants - 1] : NULL;
         switch (c) {
         case OPT_VARIANT:
-            if (!*optarg || strspn(optarg, " \t") == strlen(optarg))
-                return cli_usage_error(CMD, "--variant: the name must not be empty");
-            if (cfg->nvariants == COMPARE_MAX_VARIANTS)
-                return cli_usage_error(CMD, "--variant: at most %d variants", COMPARE_MAX_VARIANTS);
-            for (size_t i = 0; i < cfg->nvariants; i++)
-                if (!strcmp(cfg->variants[i].name, optarg))
-                    return cli_usage_error(CMD, "--variant: '%s' is given twice", optarg);
-            cfg->variants[cfg->nvariants++].name = optarg;
+            if (compare_config_add_variant(cfg, optarg, perr, sizeof(perr)))
+                return cli_usage_error(CMD, "%s", perr);
             break;
         case OPT_OPTS:
             if (!per_variant(cfg, "--opts", optarg, cur ? &cur->opts : NULL))
@@ -463,13 +335,8 @@ int cli_compare_parse(int argc, char **argv, struct compare_config *cfg)
     cfg->figure_h = fig.height;
     cfg->figure_log = fig.log;
     cfg->figure_axis = fig.axis;
-    if (max_given && cfg->until_ci == 0)
-        return cli_usage_error(CMD, "--max-runs only applies with --until-ci PCT");
-    if (cfg->until_ci > 0 && !max_given)
-        cfg->max_runs = cfg->runs > 50 ? cfg->runs : 50;
-    if (baseline && cfg->nvariants >= 2 && !move_baseline(cfg, baseline))
-        return EXIT_USAGE;
-    if (!validate(cfg, global_cmd))
-        return EXIT_USAGE;
+    char err[NB_ERRLEN * 2];
+    if (compare_config_check(cfg, global_cmd, baseline, max_given, err, sizeof(err)))
+        return cli_usage_error(CMD, "%s", err);
     return -1;
 }
