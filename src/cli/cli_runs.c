@@ -12,6 +12,7 @@
 
 #include "cli/cli.h"
 #include "cli/cli_common.h"
+#include "cli/cli_experiment.h"
 #include "store/store.h"
 #include "util/textfile.h"
 
@@ -28,8 +29,8 @@ static const char usage_text[] =
     "  show ID [--json]                  one run with everything, raw JSON included\n"
     "  export [--experiment ID] --format csv|json [-o FILE]\n"
     "                                    runs as CSV (headline columns) or JSON (all)\n"
-    "  experiments [--json]              experiments with their progress\n"
-    "  status ID [--json]                an experiment's counts and time left\n"
+    "  experiments [--json]              the same as 'netab experiment list'\n"
+    "  status ID [--json]                the same as 'netab experiment status ID'\n"
     "  import FILE [--argv TEXT]         record a 'netab run --json' document ('-' is\n"
     "                                    standard input) as a single run\n"
     "\n"
@@ -306,81 +307,6 @@ static int verb_export(const struct runs_args *a, struct store *s)
     return EXIT_OK;
 }
 
-static int verb_experiments(const struct runs_args *a, struct store *s)
-{
-    struct store_experiment *x;
-    size_t n;
-    char err[NB_ERRLEN * 2];
-    if (store_experiment_list(s, &x, &n, err, sizeof(err))) {
-        fprintf(stderr, "netab runs: %s\n", err);
-        return EXIT_ERROR;
-    }
-    if (a->json) {
-        json_t *arr = json_array();
-        for (size_t i = 0; arr && i < n; i++)
-            json_array_append_new(
-                arr, json_pack("{s:I, s:s, s:s, s:s, s:I, s:I, s:I}", "id", (json_int_t)x[i].id,
-                               "name", x[i].name, "created", x[i].created, "status", x[i].status,
-                               "seed", (json_int_t)x[i].seed, "planned", (json_int_t)x[i].planned,
-                               "runs", (json_int_t)x[i].runs));
-        store_experiment_list_free(x, n);
-        return print_json(arr);
-    }
-    printf("%5s %-20s %-24s %-8s %8s %6s\n", "ID", "NAME", "CREATED", "STATUS", "PLANNED", "RUNS");
-    for (size_t i = 0; i < n; i++)
-        printf("%5lld %-20s %-24s %-8s %8ld %6ld\n", (long long)x[i].id, x[i].name, x[i].created,
-               x[i].status, x[i].planned, x[i].runs);
-    if (n == 0)
-        printf("(no experiments recorded)\n");
-    store_experiment_list_free(x, n);
-    return EXIT_OK;
-}
-
-static int verb_status(const struct runs_args *a, struct store *s)
-{
-    long id;
-    if (!a->operand)
-        return cli_usage_error("runs", "status: which experiment?");
-    if (!optval_int("status", a->operand, 1, INT64_MAX, &id, perr, sizeof(perr)))
-        return cli_usage_error("runs", "%s", perr);
-    struct store_counts c;
-    double avg;
-    bool found;
-    int next = -1;
-    char err[NB_ERRLEN * 2];
-    struct store_experiment x;
-    if (store_experiment_get(s, id, &x, NULL, NULL, err, sizeof(err))) {
-        fprintf(stderr, "netab runs: %s\n", err);
-        return EXIT_ERROR;
-    }
-    store_experiment_free(&x);
-    if (store_experiment_counts(s, id, &c, err, sizeof(err)) ||
-        store_avg_run_seconds(s, id, &avg, err, sizeof(err)) ||
-        store_next_pending(s, id, &next, &found, err, sizeof(err))) {
-        fprintf(stderr, "netab runs: %s\n", err);
-        return EXIT_ERROR;
-    }
-    double eta = store_eta_seconds(&c, avg);
-    if (a->json)
-        return print_json(json_pack("{s:I, s:i, s:i, s:i, s:i, s:i, s:i, s:o, s:o, s:o}", "id",
-                                    (json_int_t)id, "planned", (int)c.planned, "ok", (int)c.ok,
-                                    "failed", (int)c.failed, "pending", (int)c.pending,
-                                    "interrupted", (int)c.interrupted, "running", (int)c.running,
-                                    "next_seq", found ? json_integer(next) : json_null(),
-                                    "avg_run_s", isfinite(avg) ? json_real(avg) : json_null(),
-                                    "eta_s", isfinite(eta) ? json_real(eta) : json_null()));
-    printf("experiment %ld: %ld planned, %ld ok, %ld failed, %ld pending "
-           "(%ld interrupted attempts, %ld running)\n",
-           id, c.planned, c.ok, c.failed, c.pending, c.interrupted, c.running);
-    if (found)
-        printf("next: seq %d", next);
-    if (found && isfinite(eta))
-        printf(", about %.0f s left at %.1f s per run", eta, avg);
-    if (found)
-        putchar('\n');
-    return EXIT_OK;
-}
-
 static int verb_import(const struct runs_args *a, struct store *s)
 {
     FILE *f = stdin;
@@ -429,10 +355,30 @@ static int verb_import(const struct runs_args *a, struct store *s)
     return EXIT_OK;
 }
 
+/*
+ * `runs experiments` and `runs status` are the older names of `experiment
+ * list` and `experiment status`, which they run: one implementation, one
+ * output (the experiment verbs know whether a runner is alive).
+ */
+static int run_alias(int argc, char **argv)
+{
+    static const char *const alias[][2] = {{"experiments", "list"}, {"status", "status"}};
+    for (size_t i = 0; argc >= 2 && i < sizeof(alias) / sizeof(alias[0]); i++)
+        if (!strcmp(argv[1], alias[i][0])) {
+            argv[1] = (char *)alias[i][1];
+            return alias[i][1][0] == 'l' ? cli_experiment_list(argc - 1, argv + 1)
+                                         : cli_experiment_status(argc - 1, argv + 1);
+        }
+    return -1;
+}
+
 int cli_runs(int argc, char **argv)
 {
     struct runs_args a;
-    int rc = parse_args(argc, argv, &a);
+    int rc = run_alias(argc, argv);
+    if (rc >= 0)
+        return rc;
+    rc = parse_args(argc, argv, &a);
     if (rc >= 0)
         return rc;
     static const struct {
@@ -440,14 +386,15 @@ int cli_runs(int argc, char **argv)
         int (*fn)(const struct runs_args *, struct store *);
         bool writes;
     } verbs[] = {
-        {"list", verb_list, false},     {"show", verb_show, false},
-        {"export", verb_export, false}, {"experiments", verb_experiments, false},
-        {"status", verb_status, false}, {"import", verb_import, true},
+        {"list", verb_list, false},
+        {"show", verb_show, false},
+        {"export", verb_export, false},
+        {"import", verb_import, true},
     };
     for (size_t i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++) {
         if (strcmp(a.verb, verbs[i].name))
             continue;
-        if (!verbs[i].writes && a.operand && strcmp(a.verb, "show") && strcmp(a.verb, "status"))
+        if (!verbs[i].writes && a.operand && strcmp(a.verb, "show"))
             return cli_usage_error("runs", "%s: unexpected argument '%s'", a.verb, a.operand);
         struct store *s;
         /* Readers never create a database; only import does. */
@@ -457,12 +404,11 @@ int cli_runs(int argc, char **argv)
         store_close(s);
         return rc;
     }
-    const char *names[sizeof(verbs) / sizeof(verbs[0])];
-    for (size_t i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++)
-        names[i] = verbs[i].name;
+    static const char *const names[] = {"list",        "show",   "export",
+                                        "experiments", "status", "import"};
     char hint[128];
     return cli_usage_error(
         "runs", "unknown verb '%s'%s (known: list, show, export, experiments, status, import)",
         a.verb,
-        optmatch_closest(a.verb, names, sizeof(verbs) / sizeof(verbs[0]), hint, sizeof(hint)));
+        optmatch_closest(a.verb, names, sizeof(names) / sizeof(names[0]), hint, sizeof(hint)));
 }
