@@ -1,14 +1,17 @@
 /*
  * netab experiment: campaigns described by experiment files. Each verb is a
- * function in the table below; `validate` checks a file here, and the verbs
- * that run campaigns (run, resume, list, status) are in cli_experiment_run.c.
+ * function in the table below; `validate`, `list` and `status` are here
+ * (what list and status show is campaign/status_show.c's), the verbs that
+ * run campaigns (run, resume) are in cli_experiment_run.c.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli/cli.h"
 #include "cli/cli_common.h"
 #include "campaign/campaign.h"
+#include "campaign/status_show.h"
 #include "cli/cli_experiment.h"
 #include "experiment/experiment.h"
 
@@ -149,6 +152,53 @@ static int verb_validate(int argc, char **argv)
     experiment_free(e);
     exp_errors_free(&errs);
     return bad ? EXIT_ERROR : EXIT_OK;
+}
+
+int cli_experiment_list(int argc, char **argv)
+{
+    struct exp_args a;
+    int ex = cli_exp_parse(argc, argv, &a, true, false);
+    if (ex >= 0)
+        return ex;
+    if (a.operand)
+        return cli_usage_error("experiment", "list takes no argument");
+    struct store *db;
+    if (cli_exp_open_db(&a, STORE_OPEN_READONLY, &db))
+        return EXIT_ERROR;
+    char err[NB_ERRLEN * 2] = "out of memory";
+    json_t *arr = a.json ? json_array() : NULL;
+    int e =
+        a.json && !arr ? -ENOMEM : campaign_list_show(db, a.path, stdout, arr, err, sizeof(err));
+    store_close(db);
+    if (e) {
+        fprintf(stderr, "netab experiment: %s\n", err);
+        json_decref(arr);
+        return EXIT_ERROR;
+    }
+    return a.json && cli_json_print("experiment", arr) ? EXIT_ERROR : EXIT_OK;
+}
+
+int cli_experiment_status(int argc, char **argv)
+{
+    struct exp_args a;
+    int64_t id;
+    int ex = cli_exp_parse(argc, argv, &a, true, false);
+    if (ex >= 0)
+        return ex;
+    if (!cli_exp_parse_id(&a, &id))
+        return EXIT_USAGE;
+    struct store *db;
+    if (cli_exp_open_db(&a, STORE_OPEN_READONLY, &db))
+        return EXIT_ERROR;
+    char err[NB_ERRLEN * 2];
+    json_t *doc = NULL;
+    int e = campaign_status_show(db, a.path, id, stdout, a.json ? &doc : NULL, err, sizeof(err));
+    store_close(db);
+    if (e) {
+        fprintf(stderr, "netab experiment: %s\n", err);
+        return EXIT_ERROR;
+    }
+    return a.json && cli_json_print("experiment", doc) ? EXIT_ERROR : EXIT_OK;
 }
 
 struct verb {

@@ -32,8 +32,6 @@ int cli_exp_parse(int argc, char **argv, struct exp_args *a, bool want_json, boo
 int cli_exp_open_db(const struct exp_args *a, unsigned flags, struct store **s);
 /* The experiment ID operand; false (after saying why) when missing or not a number. */
 bool cli_exp_parse_id(const struct exp_args *a, int64_t *id);
-/* "1h05m", "3m20s", "42s"; "?" when s is not finite. */
-void cli_exp_fmt_duration(double s, char *buf, size_t len);
 
 /* Each takes argv[0] = the verb and returns the exit status. */
 int cli_experiment_run(int argc, char **argv);

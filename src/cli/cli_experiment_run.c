@@ -15,6 +15,7 @@
 #include "campaign/campaign.h"
 #include "cli/cli.h"
 #include "cli/cli_common.h"
+#include "campaign/status_show.h"
 #include "cli/cli_experiment.h"
 #include "campaign/order.h"
 #include "store/store.h"
@@ -99,21 +100,6 @@ bool cli_exp_parse_id(const struct exp_args *a, int64_t *id)
     return true;
 }
 
-void cli_exp_fmt_duration(double s, char *buf, size_t len)
-{
-    if (!isfinite(s)) {
-        snprintf(buf, len, "?");
-        return;
-    }
-    long t = (long)(s + 0.5);
-    if (t >= 3600)
-        snprintf(buf, len, "%ldh%02ldm", t / 3600, t / 60 % 60);
-    else if (t >= 60)
-        snprintf(buf, len, "%ldm%02lds", t / 60, t % 60);
-    else
-        snprintf(buf, len, "%lds", t);
-}
-
 /* The headline of a run: throughput, or transactions for rr/crr tests. */
 static void fmt_headline(const struct campaign_event *ev, char *buf, size_t len)
 {
@@ -149,7 +135,7 @@ static void on_progress(const struct campaign_event *ev, const char *msg, void *
         fprintf(stderr, "warning: %s\n", json_string_value(json_array_get(ev->warnings, i)) ?: "?");
     char head[NB_ERRLEN * 4], eta[32];
     fmt_headline(ev, head, sizeof(head));
-    cli_exp_fmt_duration(ev->eta_s, eta, sizeof(eta));
+    campaign_duration_text(ev->eta_s, eta, sizeof(eta));
     const char *status = store_run_status_name(ev->status);
     if (!p->tty || ev->status != STORE_RUN_OK)
         fprintf(stderr, "run %ld/%ld seq %d round %d%s variant=%s cell=%s: %s %s\n", ev->done,
