@@ -15,12 +15,9 @@
 
 #include "cli/cli.h"
 #include "cli/cli_common.h"
-#include "history/history.h"
+#include "history/changes.h"
 #include "plot/plot.h"
-#include "plot/plot_history.h"
-#include "stats/changepoint.h"
 #include "store/store.h"
-#include "util/units.h"
 
 #define CMD "history"
 #define MAX_DBS 16
@@ -194,176 +191,6 @@ static int parse(int argc, char **argv, struct history_args *a)
     return -1;
 }
 
-/* A value in the metric's unit. */
-static void fmt_value(const struct history *h, double v, char *buf, size_t len)
-{
-    if (!strcmp(h->unit, "bit/s"))
-        units_format_rate(v, buf, len);
-    else
-        snprintf(buf, len, "%.6g%s%s", v, *h->unit ? " " : "", h->unit);
-}
-
-/* The change points of one series. */
-struct analysed {
-    double *y;
-    struct stats_changepoint *cp;
-    size_t ncp;
-};
-
-static int analyse(const struct history_series *s, const struct stats_cp_opts *o,
-                   struct analysed *a)
-{
-    a->y = malloc((s->n ? s->n : 1) * sizeof(*a->y));
-    if (!a->y)
-        return -ENOMEM;
-    for (size_t i = 0; i < s->n; i++)
-        a->y[i] = s->pts[i].value;
-    return stats_changepoints(a->y, s->n, o, &a->cp, &a->ncp);
-}
-
-static void print_method(const struct history *h, const struct history_args *a)
-{
-    printf("netab history: %s%s%s%s, %s is better; by %s\n", h->metric, *h->unit ? " (" : "",
-           h->unit, *h->unit ? ")" : "", h->lower_is_better ? "lower" : "higher",
-           a->csv                       ? "CSV line"
-           : a->by == HISTORY_BY_COMMIT ? "commit"
-           : a->by == HISTORY_BY_KERNEL ? "kernel"
-                                        : "experiment");
-    printf("change points: E-divisive means, significance %g%% per split (%zu permutations, "
-           "seed %llu), minimum segment %zu points, %g%% intervals\n",
-           a->cp.alpha * 100, a->cp.permutations, (unsigned long long)a->cp.seed, a->cp.min_seg,
-           a->cp.confidence * 100);
-}
-
-static void print_series(const struct history *h, const struct history_series *s,
-                         const struct analysed *an, bool all)
-{
-    char b[48], c[48];
-    printf("\n%s%s%s%zu point%s, %zu change point%s\n", s->variant ? "variant '" : "",
-           s->variant ? s->variant : "", s->variant ? "': " : "", s->n, s->n == 1 ? "" : "s",
-           an->ncp, an->ncp == 1 ? "" : "s");
-    if (an->ncp)
-        printf("  %-6s %-28s %14s %14s  %-26s %s\n", "point", "first point after", "before",
-               "after", "change [interval]", "p");
-    for (size_t k = 0; k < an->ncp; k++) {
-        const struct stats_changepoint *cp = &an->cp[k];
-        fmt_value(h, cp->mean_before, b, sizeof(b));
-        fmt_value(h, cp->mean_after, c, sizeof(c));
-        char ch[64];
-        if (isfinite(cp->rel))
-            snprintf(ch, sizeof(ch), "%+.2f%% [%+.2f, %+.2f]", cp->rel * 100, cp->rel_low * 100,
-                     cp->rel_high * 100);
-        else
-            snprintf(ch, sizeof(ch), "-");
-        printf("  %-6zu %-28.28s %14s %14s  %-26s %.3g\n", cp->index + 1, s->pts[cp->index].label,
-               b, c, ch, cp->p);
-    }
-    printf("  segments:");
-    for (size_t k = 0; k <= an->ncp; k++) {
-        size_t from = k ? an->cp[k - 1].index : 0, to = k < an->ncp ? an->cp[k].index : s->n;
-        double m = 0;
-        for (size_t i = from; i < to; i++)
-            m += an->y[i] / (double)(to - from);
-        fmt_value(h, m, b, sizeof(b));
-        printf("%s %zu-%zu mean %s", k ? ";" : "", from + 1, to, b);
-    }
-    printf("\n");
-    for (size_t i = 0; all && i < s->n; i++) {
-        fmt_value(h, s->pts[i].value, b, sizeof(b));
-        printf("  %4zu  %-40s %14s  %zu run%s%s%s\n", i + 1, s->pts[i].label, b, s->pts[i].nruns,
-               s->pts[i].nruns == 1 ? "" : "s", s->pts[i].when ? "  " : "",
-               s->pts[i].when ? s->pts[i].when : "");
-    }
-}
-
-static json_t *series_json(const struct history_series *s, const struct analysed *an)
-{
-    json_t *pts = json_array(), *cps = json_array();
-    for (size_t i = 0; pts && i < s->n; i++)
-        json_array_append_new(pts, json_pack("{s:s, s:f, s:I, s:s?}", "label", s->pts[i].label,
-                                             "value", s->pts[i].value, "runs",
-                                             (json_int_t)s->pts[i].nruns, "when", s->pts[i].when));
-    for (size_t k = 0; cps && k < an->ncp; k++) {
-        const struct stats_changepoint *c = &an->cp[k];
-        json_t *rel = isfinite(c->rel) ? json_real(c->rel * 100) : json_null();
-        json_t *lo = isfinite(c->rel_low) ? json_real(c->rel_low * 100) : json_null();
-        json_t *hi = isfinite(c->rel_high) ? json_real(c->rel_high * 100) : json_null();
-        json_array_append_new(
-            cps, json_pack("{s:I, s:s, s:I, s:I, s:f, s:f, s:o, s:o, s:o, s:f, s:f}", "index",
-                           (json_int_t)c->index, "label", s->pts[c->index].label, "n_before",
-                           (json_int_t)c->n_before, "n_after", (json_int_t)c->n_after,
-                           "mean_before", c->mean_before, "mean_after", c->mean_after, "change_pct",
-                           rel, "change_ci_low_pct", lo, "change_ci_high_pct", hi, "p", c->p,
-                           "energy", c->q));
-    }
-    return json_pack("{s:s?, s:o, s:o}", "variant", s->variant, "points", pts ? pts : json_array(),
-                     "change_points", cps ? cps : json_array());
-}
-
-static int print_json(const struct history *h, const struct analysed *an,
-                      const struct history_args *a)
-{
-    json_t *series = json_array();
-    for (size_t i = 0; series && i < h->n; i++)
-        json_array_append_new(series, series_json(&h->series[i], &an[i]));
-    json_t *j = json_pack("{s:s, s:s, s:s, s:s, s:{s:s, s:f, s:I, s:I, s:I, s:f}, s:o}", "metric",
-                          h->metric, "unit", h->unit, "direction",
-                          h->lower_is_better ? "lower" : "higher", "by",
-                          a->csv                       ? "csv"
-                          : a->by == HISTORY_BY_COMMIT ? "commit"
-                          : a->by == HISTORY_BY_KERNEL ? "kernel"
-                                                       : "experiment",
-                          "method", "method", "e-divisive means", "significance", a->cp.alpha,
-                          "permutations", (json_int_t)a->cp.permutations, "min_segment",
-                          (json_int_t)a->cp.min_seg, "seed", (json_int_t)a->cp.seed, "confidence",
-                          a->cp.confidence, "series", series ? series : json_array());
-    int rc = !j || json_dumpf(j, stdout, JSON_INDENT(2)) ? -EIO : 0;
-    putchar('\n');
-    json_decref(j);
-    return rc;
-}
-
-/* The figure: one panel per series, stacked. Returns 0 or -errno after printing why. */
-static int draw(const struct history *h, const struct analysed *an, const char *path)
-{
-    struct plot_history *figs = calloc(h->n, sizeof(*figs));
-    struct plot_stack_part *parts = calloc(h->n, sizeof(*parts));
-    size_t **cuts = calloc(h->n, sizeof(*cuts));
-    char(*titles)[160] = calloc(h->n, sizeof(*titles)), axis[160];
-    int rc = figs && parts && cuts && titles ? 0 : -ENOMEM;
-    snprintf(axis, sizeof(axis), "%.100s%s%.30s%s", h->metric, *h->unit ? " (" : "", h->unit,
-             *h->unit ? ")" : "");
-    for (size_t i = 0; !rc && i < h->n; i++) {
-        if (!(cuts[i] = calloc(an[i].ncp + 1, sizeof(**cuts)))) {
-            rc = -ENOMEM;
-            break;
-        }
-        for (size_t k = 0; k < an[i].ncp; k++)
-            cuts[i][k] = an[i].cp[k].index;
-        snprintf(titles[i], sizeof(titles[i]), "%s%s%s: %zu change point%s", h->metric,
-                 h->series[i].variant ? " of " : "",
-                 h->series[i].variant ? h->series[i].variant : "", an[i].ncp,
-                 an[i].ncp == 1 ? "" : "s");
-        figs[i] =
-            (struct plot_history){titles[i], axis, an[i].y, h->series[i].n, cuts[i], an[i].ncp};
-        parts[i] = (struct plot_stack_part){plot_draw_history, &figs[i], 1};
-    }
-    char err[NB_ERRLEN] = "out of memory";
-    struct plot_stack st = {parts, h->n};
-    if (!rc)
-        rc = plot_write_file(path, PLOT_DEFAULT_WIDTH, PLOT_DEFAULT_HEIGHT * (double)h->n,
-                             plot_draw_stack, &st, err, sizeof(err));
-    if (rc)
-        fprintf(stderr, "netab history: %s\n", err);
-    for (size_t i = 0; cuts && i < h->n; i++)
-        free(cuts[i]);
-    free(cuts);
-    free(figs);
-    free(parts);
-    free(titles);
-    return rc;
-}
-
 int cli_history(int argc, char **argv)
 {
     struct history_args a;
@@ -387,29 +214,20 @@ int cli_history(int argc, char **argv)
         history_free(&h);
         return EXIT_USAGE;
     }
-    struct analysed *an = calloc(h.n, sizeof(*an));
-    size_t found = 0;
-    rc = an ? 0 : -ENOMEM;
-    for (size_t i = 0; !rc && i < h.n; i++) {
-        rc = analyse(&h.series[i], &a.cp, &an[i]);
-        found += an[i].ncp;
+    struct history_analysis an;
+    rc = history_analyse(&h, &a.cp, a.csv != NULL, a.by, &an);
+    if (!rc && a.json)
+        rc = cli_json_print(CMD, history_document(&an)) ? -EIO : 0;
+    else if (!rc)
+        history_print_text(stdout, &an, a.series);
+    if (!rc && a.plot && history_draw(&an, a.plot, err, sizeof(err))) {
+        fprintf(stderr, "netab history: %s\n", err);
+        rc = -EINVAL;
     }
-    if (!rc && a.json) {
-        rc = print_json(&h, an, &a);
-    } else if (!rc) {
-        print_method(&h, &a);
-        for (size_t i = 0; i < h.n; i++)
-            print_series(&h, &h.series[i], &an[i], a.series);
-    }
-    if (!rc && a.plot)
-        rc = draw(&h, an, a.plot);
     if (rc == -ENOMEM)
         fprintf(stderr, "netab history: out of memory\n");
-    for (size_t i = 0; an && i < h.n; i++) {
-        free(an[i].y);
-        free(an[i].cp);
-    }
-    free(an);
+    size_t found = an.found;
+    history_analysis_free(&an);
     history_free(&h);
     if (!rc && (fflush(stdout) || ferror(stdout)))
         rc = -EIO;
