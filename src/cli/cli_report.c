@@ -14,8 +14,8 @@
 #include "cli/cli.h"
 #include "cli/cli_common.h"
 #include "cli/cli_plot.h"
-#include "layout/layout_report.h"
 #include "creport/campaign_report.h"
+#include "creport/campaign_report_codelayout.h"
 #include "creport/campaign_report_metric.h"
 #include "creport/campaign_report_multi.h"
 #include "creport/campaign_report_plot.h"
@@ -306,46 +306,6 @@ static int parse_args(int argc, char **argv, struct report_args *a)
     return -1;
 }
 
-/*
- * Compares each variant's layout file with the baseline's and hands the
- * results to the report. A file that does not load is a note in the
- * section, not a failed report: the performance verdicts stand on their own.
- * Returns 0 or -ENOMEM.
- */
-static int attach_layout(struct creport *r)
-{
-    bool any = false;
-    for (size_t v = 1; v < r->nvariants; v++)
-        any |= r->layouts[v] != NULL;
-    if (!any)
-        return 0;
-    json_t *arr = json_array();
-    if (!arr)
-        return -ENOMEM;
-    int e = 0;
-    for (size_t v = 1; v < r->nvariants && !e; v++) {
-        if (!r->layouts[v])
-            continue;
-        char err[NB_ERRLEN * 2] = "";
-        json_t *sum = NULL;
-        if (!r->layouts[0])
-            snprintf(err, sizeof(err), "the baseline '%s' names no layout file", r->variants[0]);
-        else
-            sum = layout_compare_files(r->layouts[0], r->layouts[v], 64, err, sizeof(err));
-        json_t *x =
-            json_pack("{s:s, s:s, s:s, s:s?, s:o, s:s?}", "variant", r->variants[v], "against",
-                      r->variants[0], "file", r->layouts[v], "baseline_file", r->layouts[0],
-                      "summary", sum ? sum : json_null(), "error", sum ? NULL : err);
-        e = json_array_append_new(arr, x) ? -ENOMEM : 0;
-    }
-    if (e) {
-        json_decref(arr);
-        return e;
-    }
-    r->layout = arr;
-    return 0;
-}
-
 /* --plot DIR: every figure as a file, and one line on stderr saying how many. */
 static int draw_figures(const struct creport *r, const struct report_args *a)
 {
@@ -382,7 +342,7 @@ int cli_report(int argc, char **argv)
         fprintf(stderr, "netab report: %s\n", err);
         return EXIT_USAGE;
     }
-    if (attach_layout(r)) {
+    if (creport_code_layout(r)) {
         fprintf(stderr, "netab report: out of memory\n");
         creport_free(r);
         return EXIT_USAGE;

@@ -24,7 +24,7 @@ check compare compare campaign experiment store runspec statsreport stats input 
 check campaign campaign experiment store envcap runspec proto util
 check experiment experiment runspec engine metric util
 check runspec runspec engine proto util
-check creport creport statsreport stats store envcap plot input metric profdiff util
+check creport creport statsreport stats store envcap plot input metric profdiff layout util
 check statsreport statsreport stats plot util
 check runout runout engine plot metric util
 check plot plot stats util
