@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <stddef.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
@@ -13,57 +14,65 @@
 #include "cli/cli.h"
 #include "cli/cli_common.h"
 #include "cli/cli_experiment.h"
+#include "cli/cli_opts.h"
 #include "store/store.h"
 #include "util/textfile.h"
 
 /* Where option-value parsers put their message (the CLI is single-threaded). */
 static char perr[NB_ERRLEN];
 
-static const char usage_text[] =
-    "usage: netab runs VERB [options]\n"
-    "\n"
-    "Shows what the results store holds (docs/store.md).\n"
-    "\n"
-    "verbs:\n"
-    "  list [--experiment ID] [--json]   runs with their headline metrics\n"
-    "  show ID [--json]                  one run with everything, raw JSON included\n"
-    "  export [--experiment ID] --format csv|json [-o FILE]\n"
-    "                                    runs as CSV (headline columns) or JSON (all)\n"
-    "  experiments [--json]              the same as 'netab experiment list'\n"
-    "  status ID [--json]                the same as 'netab experiment status ID'\n"
-    "  import FILE [--argv TEXT]         record a 'netab run --json' document ('-' is\n"
-    "                                    standard input) as a single run\n"
-    "\n"
-    "options:\n"
-    "  --db PATH            the database (default: $NETAB_DB, else\n"
-    "                       $XDG_DATA_HOME/netab/results.db, XDG_DATA_HOME defaulting\n"
-    "                       to ~/.local/share)\n"
-    "  --experiment ID      only this experiment's runs (0: single runs only)\n"
-    "  --json               JSON output\n"
-    "  --format F           export format: csv or json\n"
-    "  -o, --output FILE    export to FILE instead of standard output\n"
-    "  -h, --help           this text\n"
-    "\n"
-    "exit status: 0 done; 1 the store could not be read or written (or the run\n"
-    "asked for is not there); 2 bad command line.\n";
-
-enum { OPT_DB = 256, OPT_EXPERIMENT, OPT_JSON, OPT_FORMAT, OPT_ARGV };
-
-static const struct option long_opts[] = {
-    {"db", required_argument, NULL, OPT_DB},
-    {"experiment", required_argument, NULL, OPT_EXPERIMENT},
-    {"json", no_argument, NULL, OPT_JSON},
-    {"format", required_argument, NULL, OPT_FORMAT},
-    {"output", required_argument, NULL, 'o'},
-    {"argv", required_argument, NULL, OPT_ARGV},
-    {"help", no_argument, NULL, 'h'},
-    {NULL, 0, NULL, 0},
-};
-
 struct runs_args {
     const char *verb, *db, *output, *format, *argv_text, *operand;
     long experiment; /* STORE_ALL_RUNS if not given */
     bool json;
+};
+
+static int set_experiment(void *field, const char *value, const struct cli_opt *o, char *err,
+                          size_t errlen)
+{
+    (void)o;
+    return optval_int("--experiment", value, 0, INT64_MAX, field, err, errlen) ? 0 : -EINVAL;
+}
+
+#define FIELD(f) offsetof(struct runs_args, f)
+
+static const struct cli_opt options[] = {
+    {"db", 0, "PATH",
+     "the database (default: $NETAB_DB, else\n$XDG_DATA_HOME/netab/results.db, XDG_DATA_HOME "
+     "defaulting\nto ~/.local/share)",
+     cli_set_string, FIELD(db)},
+    {"experiment", 0, "ID", "only this experiment's runs (0: single runs only)", set_experiment,
+     FIELD(experiment)},
+    {"json", 0, NULL, "JSON output", cli_set_true, FIELD(json)},
+    {"format", 0, "F", "export format: csv or json", cli_set_string, FIELD(format)},
+    {"output", 'o', "FILE", "export to FILE instead of standard output", cli_set_string,
+     FIELD(output)},
+    {"argv", 0, "TEXT", "import: the command line to record (default:\n'imported from FILE')",
+     cli_set_string, FIELD(argv_text)},
+    {0},
+};
+
+static const struct cli_cmd runs_cmd = {
+    .name = "runs",
+    .usage = "usage: netab runs VERB [options]\n"
+             "\n"
+             "Shows what the results store holds (docs/store.md).\n"
+             "\n"
+             "verbs:\n"
+             "  list [--experiment ID] [--json]   runs with their headline metrics\n"
+             "  show ID [--json]                  one run with everything, raw JSON included\n"
+             "  export [--experiment ID] --format csv|json [-o FILE]\n"
+             "                                    runs as CSV (headline columns) or JSON (all)\n"
+             "  experiments [--json]              the same as 'netab experiment list'\n"
+             "  status ID [--json]                the same as 'netab experiment status ID'\n"
+             "  import FILE [--argv TEXT]         record a 'netab run --json' document ('-' is\n"
+             "                                    standard input) as a single run\n"
+             "\n"
+             "options:\n",
+    .tail = "\n"
+            "exit status: 0 done; 2 bad command line, the store could not be read or\n"
+            "written, or the run asked for is not there.\n",
+    .opts = options,
 };
 
 /* Returns -1 to go on, else the exit code. */
@@ -75,46 +84,15 @@ static int parse_args(int argc, char **argv, struct runs_args *a)
         return cli_usage_error("runs", "which verb: list, show, export, experiments, status "
                                        "or import?");
     if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
-        fputs(usage_text, stdout);
+        cli_opts_help(&runs_cmd, stdout);
         return EXIT_OK;
     }
     a->verb = argv[1];
-    argc--;
+    int rc = cli_opts_parse(&runs_cmd, argc - 1, argv + 1, a);
+    if (rc >= 0)
+        return rc;
     argv++;
-    opterr = 0;
-    optind = 1;
-    int c;
-    while ((c = optmatch_next(argc, argv, ":ho:", long_opts)) != -1) {
-        switch (c) {
-        case OPT_DB:
-            a->db = optarg;
-            break;
-        case OPT_EXPERIMENT:
-            if (!optval_int("--experiment", optarg, 0, INT64_MAX, &a->experiment, perr,
-                            sizeof(perr)))
-                return cli_usage_error("runs", "%s", perr);
-            break;
-        case OPT_JSON:
-            a->json = true;
-            break;
-        case OPT_FORMAT:
-            a->format = optarg;
-            break;
-        case 'o':
-            a->output = optarg;
-            break;
-        case OPT_ARGV:
-            a->argv_text = optarg;
-            break;
-        case 'h':
-            fputs(usage_text, stdout);
-            return EXIT_OK;
-        case ':':
-            return cli_usage_error("runs", "%s needs a value", argv[optind - 1]);
-        default:
-            return cli_unknown_option("runs", argv, long_opts);
-        }
-    }
+    argc--;
     if (optind < argc)
         a->operand = argv[optind++];
     if (optind < argc)

@@ -1,0 +1,148 @@
+#include "cli/cli_opts.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/cli_common.h"
+#include "util/err.h"
+
+#define MAX_OPTS 64
+#define HELP_COLUMN 23
+
+/* Option codes above the letters, so a table entry is found from getopt's answer. */
+#define CODE_BASE 256
+
+static size_t count(const struct cli_opt *opts)
+{
+    size_t n = 0;
+    while (opts[n].name)
+        n++;
+    return n;
+}
+
+/*
+ * getopt_long's tables for opts: longs[] (with --help, ended by a zero
+ * entry) and the short string ("+:h..." or ":h..."). Returns the number of
+ * options, or -1 when the table is larger than MAX_OPTS.
+ */
+static int build(const struct cli_cmd *cmd, struct option *longs, char *shorts)
+{
+    size_t n = count(cmd->opts), k = 0;
+    if (n + 1 >= MAX_OPTS)
+        return -1;
+    shorts[k++] = cmd->in_order ? '+' : ':';
+    if (cmd->in_order)
+        shorts[k++] = ':';
+    shorts[k++] = 'h';
+    for (size_t i = 0; i < n; i++) {
+        const struct cli_opt *o = &cmd->opts[i];
+        longs[i] = (struct option){o->name, o->arg ? required_argument : no_argument, NULL,
+                                   CODE_BASE + (int)i};
+        if (o->letter) {
+            shorts[k++] = o->letter;
+            if (o->arg)
+                shorts[k++] = ':';
+        }
+    }
+    shorts[k] = '\0';
+    longs[n] = (struct option){"help", no_argument, NULL, 'h'};
+    longs[n + 1] = (struct option){NULL, 0, NULL, 0};
+    return (int)n;
+}
+
+/* The table entry of getopt's answer c, or NULL. */
+static const struct cli_opt *entry_of(const struct cli_cmd *cmd, int n, int c)
+{
+    if (c >= CODE_BASE && c < CODE_BASE + n)
+        return &cmd->opts[c - CODE_BASE];
+    for (int i = 0; c > 0 && c < CODE_BASE && i < n; i++)
+        if (cmd->opts[i].letter == c)
+            return &cmd->opts[i];
+    return NULL;
+}
+
+int cli_opts_parse(const struct cli_cmd *cmd, int argc, char **argv, void *args)
+{
+    struct option longs[MAX_OPTS + 2];
+    char shorts[2 * MAX_OPTS + 4];
+    int n = build(cmd, longs, shorts);
+    if (n < 0)
+        return cli_usage_error(cmd->name, "too many options in the table (a bug)");
+    opterr = 0;
+    optind = 1;
+    int c;
+    while ((c = optmatch_next(argc, argv, shorts, longs)) != -1) {
+        const struct cli_opt *o = entry_of(cmd, n, c);
+        char err[NB_ERRLEN * 2];
+        if (o) {
+            if (o->set((char *)args + o->offset, o->arg ? optarg : NULL, o, err, sizeof(err)))
+                return cli_usage_error(cmd->name, "%s", err);
+        } else if (c == 'h') {
+            cli_opts_help(cmd, stdout);
+            return EXIT_OK;
+        } else if (c == ':') {
+            return cli_usage_error(cmd->name, "%s needs a value", argv[optind - 1]);
+        } else {
+            return cli_unknown_option(cmd->name, argv, longs);
+        }
+    }
+    return -1;
+}
+
+void cli_opts_help(const struct cli_cmd *cmd, FILE *out)
+{
+    fputs(cmd->usage, out);
+    for (const struct cli_opt *o = cmd->opts; o->name; o++) {
+        char head[96];
+        int w = o->letter ? snprintf(head, sizeof(head), "  -%c, --%s", o->letter, o->name)
+                          : snprintf(head, sizeof(head), "  --%s", o->name);
+        if (o->arg && w > 0 && (size_t)w < sizeof(head))
+            w += snprintf(head + w, sizeof(head) - (size_t)w, " %s", o->arg);
+        fputs(head, out);
+        const char *h = o->help;
+        if (w + 1 > HELP_COLUMN)
+            fprintf(out, "\n%*s", HELP_COLUMN, "");
+        else
+            fprintf(out, "%*s", HELP_COLUMN - w, "");
+        for (const char *nl; (nl = strchr(h, '\n')); h = nl + 1)
+            fprintf(out, "%.*s\n%*s", (int)(nl - h), h, HELP_COLUMN, "");
+        fprintf(out, "%s\n", h);
+    }
+    fputs("  -h, --help           this text\n", out);
+    if (cmd->tail)
+        fputs(cmd->tail, out);
+    if (cmd->more_help)
+        cmd->more_help();
+}
+
+int cli_set_string(void *field, const char *value, const struct cli_opt *o, char *err,
+                   size_t errlen)
+{
+    (void)o;
+    (void)err;
+    (void)errlen;
+    *(const char **)field = value;
+    return 0;
+}
+
+int cli_set_true(void *field, const char *value, const struct cli_opt *o, char *err, size_t errlen)
+{
+    (void)value;
+    (void)o;
+    (void)err;
+    (void)errlen;
+    *(bool *)field = true;
+    return 0;
+}
+
+int cli_set_nonempty(void *field, const char *value, const struct cli_opt *o, char *err,
+                     size_t errlen)
+{
+    if (!*value)
+        return err_set(err, errlen, EINVAL, "--%s: the value must not be empty", o->name);
+    *(const char **)field = value;
+    return 0;
+}

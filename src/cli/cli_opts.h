@@ -1,0 +1,63 @@
+/*
+ * Option parsers as tables: each subcommand describes its options once
+ * (name, value, help, setter) and cli_opts_parse() runs getopt_long over
+ * the table with exact names only and "did you mean" hints
+ * (util/optmatch.h); cli_opts_help() prints the help from the same table,
+ * so the parser and its help cannot disagree.
+ */
+#ifndef NETAB_CLI_CLI_OPTS_H
+#define NETAB_CLI_CLI_OPTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+struct cli_opt;
+
+/*
+ * Stores value (NULL for an option without one) into field, the member
+ * of the command's argument struct that the option's offset names.
+ * Returns 0, or -EINVAL with the reason in err (printed as "netab CMD:
+ * REASON"); o is the option, for its name in messages.
+ */
+typedef int cli_opt_set(void *field, const char *value, const struct cli_opt *o, char *err,
+                        size_t errlen);
+
+struct cli_opt {
+    const char *name; /* the long name, without "--"; NULL ends a table */
+    char letter;      /* the short option, or 0 */
+    const char *arg;  /* the value's name in the help ("PATH"); NULL: the option takes none */
+    const char *help; /* each "\n" starts a continuation line */
+    cli_opt_set *set;
+    size_t offset; /* of the field set() writes, in the command's argument struct */
+};
+
+struct cli_cmd {
+    const char *name;           /* "runs": in "netab runs: ..." and the --help pointer */
+    const char *usage;          /* the help before the options (ends with "options:\n") */
+    const char *tail;           /* the help after them, or NULL */
+    const struct cli_opt *opts; /* ended by an entry without a name */
+    /* Stop at the first operand ('+' of getopt): the rest belongs to someone else. */
+    bool in_order;
+    void (*more_help)(void); /* printed after the help (the metric names), or NULL */
+};
+
+/*
+ * Parses argv[1..argc-1] by cmd's table into args, each option's setter
+ * called in the order given; -h and --help print the help. Returns -1 to
+ * go on (operands from optind), EXIT_OK after the help, or EXIT_USAGE after
+ * saying what is wrong: an unknown option (with a hint), a missing or
+ * refused value.
+ */
+int cli_opts_parse(const struct cli_cmd *cmd, int argc, char **argv, void *args);
+
+/* Prints cmd's help on out: usage, one line per option (help at column 23), tail. */
+void cli_opts_help(const struct cli_cmd *cmd, FILE *out);
+
+/* Setters for the common kinds of field: a string (const char *), a flag set true (bool). */
+cli_opt_set cli_set_string;
+cli_opt_set cli_set_true;
+/* A string that must not be empty. */
+cli_opt_set cli_set_nonempty;
+
+#endif
