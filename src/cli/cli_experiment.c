@@ -19,12 +19,13 @@
 static const struct cli_opt options[] = {
     {"db", 0, "PATH",
      "the results store (default $NETAB_DB, else\n$XDG_DATA_HOME/netab/results.db)", cli_set_string,
-     offsetof(struct exp_args, db)},
-    {"json", 0, NULL, "list, status: JSON output", cli_set_true, offsetof(struct exp_args, json)},
+     offsetof(struct exp_args, db), 0, 0},
+    {"json", 0, NULL, "list, status: JSON output", cli_set_true, offsetof(struct exp_args, json), 0,
+     0},
     {"all", 0, NULL, "resume: every unfinished experiment (used by\ncontrib/netab-resume.service)",
-     cli_set_true, offsetof(struct exp_args, all)},
+     cli_set_true, offsetof(struct exp_args, all), 0, 0},
     {"check-dut", 0, NULL, "validate: also ssh to the DUT", cli_set_true,
-     offsetof(struct exp_args, check_dut)},
+     offsetof(struct exp_args, check_dut), 0, 0},
     {0},
 };
 

@@ -4,6 +4,7 @@
  * (docs/history.md). Text (a table to paste into a mail), JSON, a figure.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <getopt.h>
 #include <gsl/gsl_errno.h>
 #include <jansson.h>
@@ -15,42 +16,13 @@
 
 #include "cli/cli.h"
 #include "cli/cli_common.h"
+#include "cli/cli_opts.h"
 #include "history/changes.h"
 #include "plot/plot.h"
 #include "store/store.h"
 
 #define CMD "history"
 #define MAX_DBS 16
-
-static const char usage_text[] =
-    "usage: netab history [--db PATH]... [--metric M] [--variant V]\n"
-    "                     [--by experiment|commit|kernel]\n"
-    "       netab history --csv FILE\n"
-    "\n"
-    "One metric of each variant (or of --variant V) across the experiments of one\n"
-    "or several results stores, in order of creation, and its change points found\n"
-    "by E-divisive means: each with the point where it starts, the means before\n"
-    "and after, the change with its interval and the permutation test's p-value.\n"
-    "\n"
-    "  --db PATH            a results store; repeat for several (default: $NETAB_DB,\n"
-    "                       else ~/.local/share/netab/results.db)\n"
-    "  --csv FILE           a series of 'label,value' lines instead of a store\n"
-    "  --metric M           throughput (default), any netab compare metric or dotted path\n"
-    "  --variant V          only this variant's series\n"
-    "  --by WHAT            a point per experiment (default), per commit (consecutive\n"
-    "                       experiments of one commit: a bisection's steps, else the\n"
-    "                       experiment's name) or per kernel (the DUT's, else the local)\n"
-    "  --significance PCT   of each split's permutation test (default 1)\n"
-    "  --min-segment N      the shortest segment, in points (default 5)\n"
-    "  --permutations N     shuffles per test (default 999)\n"
-    "  --seed N             of the shuffles (default 1: repeatable)\n"
-    "  --confidence P       of each change's interval, percent (default 95)\n"
-    "  --series             also list every point\n"
-    "  --json               one JSON document on stdout\n"
-    "  --plot FILE          the series, its segments and change points (.png, .svg, .pdf)\n"
-    "  -h, --help           this text\n"
-    "\n"
-    "exit status: 0 no change point, 1 at least one change point, 2 bad usage or input.\n";
 
 struct history_args {
     const char *dbs[MAX_DBS];
@@ -61,122 +33,86 @@ struct history_args {
     bool json, series;
 };
 
-static const struct option long_opts[] = {
-    {"db", required_argument, NULL, 'd'},
-    {"csv", required_argument, NULL, 'c'},
-    {"metric", required_argument, NULL, 'm'},
-    {"variant", required_argument, NULL, 'v'},
-    {"by", required_argument, NULL, 'b'},
-    {"significance", required_argument, NULL, 'a'},
-    {"min-segment", required_argument, NULL, 'n'},
-    {"permutations", required_argument, NULL, 'p'},
-    {"seed", required_argument, NULL, 's'},
-    {"confidence", required_argument, NULL, 'C'},
-    {"series", no_argument, NULL, 'S'},
-    {"json", no_argument, NULL, 'j'},
-    {"plot", required_argument, NULL, 'P'},
-    {"help", no_argument, NULL, 'h'},
-    {NULL, 0, NULL, 0},
+/* --db: one more store. */
+static int set_db(void *field, const char *value, const struct cli_opt *o, char *err, size_t errlen)
+{
+    struct history_args *a = field;
+    (void)o;
+    if (a->ndb == MAX_DBS)
+        return err_set(err, errlen, EINVAL, "--db: at most %d stores", MAX_DBS);
+    a->dbs[a->ndb++] = value;
+    return 0;
+}
+
+static int set_by(void *field, const char *value, const struct cli_opt *o, char *err, size_t errlen)
+{
+    static const char *const names[] = {"experiment", "commit", "kernel"};
+    (void)o;
+    for (int i = 0; i < 3; i++)
+        if (!strcmp(value, names[i])) {
+            *(enum history_by *)field = (enum history_by)i;
+            return 0;
+        }
+    return err_set(err, errlen, EINVAL, "--by: '%s' is not experiment, commit or kernel", value);
+}
+
+#define FIELD(f) offsetof(struct history_args, f)
+
+static const struct cli_opt options[] = {
+    {"db", 0, "PATH",
+     "a results store; repeat for several (default: $NETAB_DB,\nelse "
+     "~/.local/share/netab/results.db)",
+     set_db, 0, 0, 0},
+    {"csv", 0, "FILE", "a series of 'label,value' lines instead of a store", cli_set_string,
+     FIELD(csv), 0, 0},
+    {"metric", 0, "M", "throughput (default), any netab compare metric or dotted path",
+     cli_set_string, FIELD(metric), 0, 0},
+    {"variant", 0, "V", "only this variant's series", cli_set_string, FIELD(variant), 0, 0},
+    {"by", 0, "WHAT",
+     "a point per experiment (default), per commit (consecutive\nexperiments of one commit: a "
+     "bisection's steps, else the\nexperiment's name) or per kernel (the DUT's, else the local)",
+     set_by, FIELD(by), 0, 0},
+    {"significance", 0, "PCT", "of each split's permutation test (default 1)", cli_set_pct,
+     FIELD(cp.alpha), 0.01, 50},
+    {"min-segment", 0, "N", "the shortest segment, in points (default 5)", cli_set_size,
+     FIELD(cp.min_seg), 2, 100000},
+    {"permutations", 0, "N", "shuffles per test (default 999)", cli_set_size,
+     FIELD(cp.permutations), 19, 100000},
+    {"seed", 0, "N", "of the shuffles (default 1: repeatable)", cli_set_u64, FIELD(cp.seed), 0,
+     9007199254740992.0},
+    {"confidence", 0, "P", "of each change's interval, percent (default 95)", cli_set_pct,
+     FIELD(cp.confidence), 50, 99.99},
+    {"series", 0, NULL, "also list every point", cli_set_true, FIELD(series), 0, 0},
+    {"json", 0, NULL, "one JSON document on stdout", cli_set_true, FIELD(json), 0, 0},
+    {"plot", 0, "FILE", "the series, its segments and change points (.png, .svg, .pdf)",
+     cli_set_string, FIELD(plot), 0, 0},
+    {0},
 };
 
-/* A number in [lo, hi] (whole when whole); false after the usage error. */
-static bool num(const char *opt, const char *arg, double lo, double hi, bool whole, double *out)
-{
-    char *e;
-    errno = 0;
-    double v = strtod(arg, &e);
-    if (e == arg || *e || errno || !isfinite(v) || v < lo || v > hi || (whole && v != floor(v))) {
-        cli_usage_error(CMD, "%s: '%s' is not a %s between %g and %g", opt, arg,
-                        whole ? "whole number" : "number", lo, hi);
-        return false;
-    }
-    *out = v;
-    return true;
-}
-
-/* One option into a; EXIT_* to stop, -1 to go on. */
-static int apply(int c, char **argv, struct history_args *a)
-{
-    double d;
-    switch (c) {
-    case 'd':
-        if (a->ndb == MAX_DBS)
-            return cli_usage_error(CMD, "--db: at most %d stores", MAX_DBS);
-        a->dbs[a->ndb++] = optarg;
-        return -1;
-    case 'c':
-        a->csv = optarg;
-        return -1;
-    case 'm':
-        a->metric = optarg;
-        return -1;
-    case 'v':
-        a->variant = optarg;
-        return -1;
-    case 'P':
-        a->plot = optarg;
-        return -1;
-    case 'j':
-        a->json = true;
-        return -1;
-    case 'S':
-        a->series = true;
-        return -1;
-    case 'b':
-        if (!strcmp(optarg, "experiment"))
-            a->by = HISTORY_BY_EXPERIMENT;
-        else if (!strcmp(optarg, "commit"))
-            a->by = HISTORY_BY_COMMIT;
-        else if (!strcmp(optarg, "kernel"))
-            a->by = HISTORY_BY_KERNEL;
-        else
-            return cli_usage_error(CMD, "--by: '%s' is not experiment, commit or kernel", optarg);
-        return -1;
-    case 'a':
-        if (!num("--significance", optarg, 0.01, 50, false, &d))
-            return EXIT_USAGE;
-        a->cp.alpha = d / 100;
-        return -1;
-    case 'C':
-        if (!num("--confidence", optarg, 50, 99.99, false, &d))
-            return EXIT_USAGE;
-        a->cp.confidence = d / 100;
-        return -1;
-    case 'n':
-        if (!num("--min-segment", optarg, 2, 100000, true, &d))
-            return EXIT_USAGE;
-        a->cp.min_seg = (size_t)d;
-        return -1;
-    case 'p':
-        if (!num("--permutations", optarg, 19, 100000, true, &d))
-            return EXIT_USAGE;
-        a->cp.permutations = (size_t)d;
-        return -1;
-    case 's':
-        if (!num("--seed", optarg, 0, 9007199254740992.0, true, &d))
-            return EXIT_USAGE;
-        a->cp.seed = (uint64_t)d;
-        return -1;
-    case 'h':
-        fputs(usage_text, stdout);
-        return EXIT_OK;
-    case ':':
-        return cli_usage_error(CMD, "option '%s' needs a value", argv[optind - 1]);
-    default:
-        return cli_usage_error(CMD, "unknown option '%s'", argv[optind - 1]);
-    }
-}
+static const struct cli_cmd history_cmd = {
+    .name = CMD,
+    .usage = "usage: netab history [--db PATH]... [--metric M] [--variant V]\n"
+             "                     [--by experiment|commit|kernel]\n"
+             "       netab history --csv FILE\n"
+             "\n"
+             "One metric of each variant (or of --variant V) across the experiments of one\n"
+             "or several results stores, in order of creation, and its change points found\n"
+             "by E-divisive means: each with the point where it starts, the means before\n"
+             "and after, the change with its interval and the permutation test's p-value.\n"
+             "\n",
+    .tail = "\n"
+            "exit status: 0 no change point, 1 at least one change point, 2 bad usage or "
+            "input.\n",
+    .opts = options,
+};
 
 static int parse(int argc, char **argv, struct history_args *a)
 {
     memset(a, 0, sizeof(*a));
     stats_cp_opts_default(&a->cp);
-    opterr = 0;
-    optind = 1;
-    int c, rc;
-    while ((c = getopt_long(argc, argv, ":h", long_opts, NULL)) != -1)
-        if ((rc = apply(c, argv, a)) >= 0)
-            return rc;
+    int rc = cli_opts_parse(&history_cmd, argc, argv, a);
+    if (rc >= 0)
+        return rc;
     if (optind < argc)
         return cli_usage_error(CMD, "unexpected argument '%s'", argv[optind]);
     if (a->csv && (a->ndb || a->metric || a->variant || a->by))

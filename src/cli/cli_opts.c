@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -145,4 +146,46 @@ int cli_set_nonempty(void *field, const char *value, const struct cli_opt *o, ch
         return err_set(err, errlen, EINVAL, "--%s: the value must not be empty", o->name);
     *(const char **)field = value;
     return 0;
+}
+
+/* value as a number in [o->lo, o->hi] (whole when whole). Returns 0 or -EINVAL with err. */
+static int number(const char *value, const struct cli_opt *o, bool whole, double *out, char *err,
+                  size_t errlen)
+{
+    char *e;
+    errno = 0;
+    double v = strtod(value, &e);
+    if (e == value || *e || errno || !isfinite(v) || v < o->lo || v > o->hi ||
+        (whole && v != floor(v)))
+        return err_set(err, errlen, EINVAL, "--%s: '%s' is not a %s between %g and %g", o->name,
+                       value, whole ? "whole number" : "number", o->lo, o->hi);
+    *out = v;
+    return 0;
+}
+
+int cli_set_pct(void *field, const char *value, const struct cli_opt *o, char *err, size_t errlen)
+{
+    double v = 0;
+    int rc = number(value, o, false, &v, err, errlen);
+    if (!rc)
+        *(double *)field = v / 100;
+    return rc;
+}
+
+int cli_set_size(void *field, const char *value, const struct cli_opt *o, char *err, size_t errlen)
+{
+    double v = 0;
+    int rc = number(value, o, true, &v, err, errlen);
+    if (!rc)
+        *(size_t *)field = (size_t)v;
+    return rc;
+}
+
+int cli_set_u64(void *field, const char *value, const struct cli_opt *o, char *err, size_t errlen)
+{
+    double v = 0;
+    int rc = number(value, o, true, &v, err, errlen);
+    if (!rc)
+        *(uint64_t *)field = (uint64_t)v;
+    return rc;
 }

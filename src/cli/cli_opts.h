@@ -30,6 +30,7 @@ struct cli_opt {
     const char *help; /* each "\n" starts a continuation line */
     cli_opt_set *set;
     size_t offset; /* of the field set() writes, in the command's argument struct */
+    double lo, hi; /* the numeric setters' range */
 };
 
 struct cli_cmd {
@@ -59,5 +60,13 @@ cli_opt_set cli_set_string;
 cli_opt_set cli_set_true;
 /* A string that must not be empty. */
 cli_opt_set cli_set_nonempty;
+/*
+ * Numbers in [lo, hi], else "--NAME: 'V' is not a (whole) number between
+ * LO and HI": a percentage stored as a fraction (double), a whole number
+ * (size_t, uint64_t).
+ */
+cli_opt_set cli_set_pct;
+cli_opt_set cli_set_size;
+cli_opt_set cli_set_u64;
 
 #endif

@@ -40,15 +40,15 @@ static const struct cli_opt options[] = {
     {"db", 0, "PATH",
      "the database (default: $NETAB_DB, else\n$XDG_DATA_HOME/netab/results.db, XDG_DATA_HOME "
      "defaulting\nto ~/.local/share)",
-     cli_set_string, FIELD(db)},
+     cli_set_string, FIELD(db), 0, 0},
     {"experiment", 0, "ID", "only this experiment's runs (0: single runs only)", set_experiment,
-     FIELD(experiment)},
-    {"json", 0, NULL, "JSON output", cli_set_true, FIELD(json)},
-    {"format", 0, "F", "export format: csv or json", cli_set_string, FIELD(format)},
+     FIELD(experiment), 0, 0},
+    {"json", 0, NULL, "JSON output", cli_set_true, FIELD(json), 0, 0},
+    {"format", 0, "F", "export format: csv or json", cli_set_string, FIELD(format), 0, 0},
     {"output", 'o', "FILE", "export to FILE instead of standard output", cli_set_string,
-     FIELD(output)},
+     FIELD(output), 0, 0},
     {"argv", 0, "TEXT", "import: the command line to record (default:\n'imported from FILE')",
-     cli_set_string, FIELD(argv_text)},
+     cli_set_string, FIELD(argv_text), 0, 0},
     {0},
 };
 

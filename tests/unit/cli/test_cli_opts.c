@@ -39,10 +39,10 @@ static int set_count(void *field, const char *value, const struct cli_opt *o, ch
 }
 
 static const struct cli_opt opts[] = {
-    {"db", 0, "PATH", "the database\nsecond line", cli_set_string, offsetof(struct args, db)},
-    {"json", 0, NULL, "JSON output", cli_set_true, offsetof(struct args, json)},
-    {"output", 'o', "FILE", "write FILE", cli_set_nonempty, offsetof(struct args, out)},
-    {"count", 0, "N", "1 or 2", set_count, 0},
+    {"db", 0, "PATH", "the database\nsecond line", cli_set_string, offsetof(struct args, db), 0, 0},
+    {"json", 0, NULL, "JSON output", cli_set_true, offsetof(struct args, json), 0, 0},
+    {"output", 'o', "FILE", "write FILE", cli_set_nonempty, offsetof(struct args, out), 0, 0},
+    {"count", 0, "N", "1 or 2", set_count, 0, 0, 0},
     {0},
 };
 
