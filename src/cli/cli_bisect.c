@@ -74,7 +74,7 @@ static int one_step(const struct cli_bisect_args *a)
 int cli_bisect(int argc, char **argv)
 {
     if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-        fputs(cli_bisect_usage, argc < 2 ? stderr : stdout);
+        cli_opts_help(&cli_bisect_cmd, argc < 2 ? stderr : stdout);
         return argc < 2 ? EXIT_USAGE : EXIT_OK;
     }
     const char *sub = argv[1];

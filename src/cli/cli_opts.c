@@ -163,6 +163,25 @@ static int number(const char *value, const struct cli_opt *o, bool whole, double
     return 0;
 }
 
+int cli_set_real(void *field, const char *value, const struct cli_opt *o, char *err, size_t errlen)
+{
+    double v = 0;
+    int rc = number(value, o, false, &v, err, errlen);
+    if (!rc)
+        *(double *)field = v;
+    return rc;
+}
+
+int cli_set_unsigned(void *field, const char *value, const struct cli_opt *o, char *err,
+                     size_t errlen)
+{
+    double v = 0;
+    int rc = number(value, o, true, &v, err, errlen);
+    if (!rc)
+        *(unsigned *)field = (unsigned)v;
+    return rc;
+}
+
 int cli_set_pct(void *field, const char *value, const struct cli_opt *o, char *err, size_t errlen)
 {
     double v = 0;

@@ -62,10 +62,12 @@ cli_opt_set cli_set_true;
 cli_opt_set cli_set_nonempty;
 /*
  * Numbers in [lo, hi], else "--NAME: 'V' is not a (whole) number between
- * LO and HI": a percentage stored as a fraction (double), a whole number
- * (size_t, uint64_t).
+ * LO and HI": a number (double), a percentage stored as a fraction
+ * (double), a whole number (unsigned, size_t, uint64_t).
  */
+cli_opt_set cli_set_real;
 cli_opt_set cli_set_pct;
+cli_opt_set cli_set_unsigned;
 cli_opt_set cli_set_size;
 cli_opt_set cli_set_u64;
 
