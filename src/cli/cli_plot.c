@@ -1,6 +1,9 @@
 /* The figure options shared by stats, compare, report and run. */
 #include "cli/cli_plot.h"
 
+#include <errno.h>
+#include <stdio.h>
+
 #include "cli/cli.h"
 #include "cli/cli_common.h"
 #include "plot/plot.h"
@@ -39,5 +42,17 @@ int cli_plot_check(const char *cmd, const struct cli_plot *p)
     enum plot_format f;
     if (p->path && plot_format_of(p->path, &f, err, sizeof(err)))
         return cli_usage_error(cmd, "--plot %s", err);
+    return 0;
+}
+
+int cli_plot_set_size(void *field, const char *value, const struct cli_opt *o, char *err,
+                      size_t errlen)
+{
+    long v;
+    char name[64];
+    snprintf(name, sizeof(name), "--%s", o->name);
+    if (!optval_int(name, value, (long)o->lo, (long)o->hi, &v, err, errlen))
+        return -EINVAL;
+    *(double *)field = (double)v;
     return 0;
 }

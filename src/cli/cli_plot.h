@@ -7,6 +7,10 @@
 
 #include <getopt.h>
 #include <stdbool.h>
+#include <stddef.h>
+
+#include "cli/cli_opts.h"
+#include "plot/plot.h"
 
 /* Option codes; each subcommand keeps its own below CLI_PLOT_OPT_PLOT. */
 enum {
@@ -34,6 +38,42 @@ enum {
     "  --plot-height N      the figure's height (default depends on the figure)\n"                 \
     "  --plot-log           a log value axis\n"                                                    \
     "  --plot-axis TEXT     the value axis' label with its unit, e.g. 'throughput (Mbit/s)'\n"
+
+/*
+ * The same options as rows of a cli_opts table (cli/cli_opts.h), for a
+ * struct cli_plot member fig of the command's argument struct type.
+ */
+#define CLI_PLOT_SIZE_OPTS(type, fig)                                                              \
+    {"plot-width",                                                                                 \
+     0,                                                                                            \
+     "N",                                                                                          \
+     "the figure's width, pixels (PNG) or points (default 800)",                                   \
+     cli_plot_set_size,                                                                            \
+     offsetof(type, fig.width),                                                                    \
+     PLOT_MIN_SIZE,                                                                                \
+     PLOT_MAX_SIZE},                                                                               \
+    {                                                                                              \
+        "plot-height", 0, "N", "the figure's height (default depends on the figure)",              \
+            cli_plot_set_size, offsetof(type, fig.height), PLOT_MIN_SIZE, PLOT_MAX_SIZE            \
+    }
+#define CLI_PLOT_OPTS(type, fig, what, figure)                                                     \
+    {"plot",                                                                                       \
+     0,                                                                                            \
+     what,                                                                                         \
+     figure "; .png, .svg or .pdf by extension",                                                   \
+     cli_set_nonempty,                                                                             \
+     offsetof(type, fig.path),                                                                     \
+     0,                                                                                            \
+     0},                                                                                           \
+        CLI_PLOT_SIZE_OPTS(type, fig),                                                             \
+        {"plot-log", 0, NULL, "a log value axis", cli_set_true, offsetof(type, fig.log), 0, 0},    \
+    {                                                                                              \
+        "plot-axis", 0, "TEXT", "the value axis' label with its unit, e.g. 'throughput (Mbit/s)'", \
+            cli_set_string, offsetof(type, fig.axis), 0, 0                                         \
+    }
+
+/* A figure's size: a whole number in [o->lo, o->hi] into a double. */
+cli_opt_set cli_plot_set_size;
 
 struct cli_plot {
     const char *path;     /* NULL: no figure */
