@@ -4,11 +4,13 @@
 #include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "cli/cli.h"
 #include "cli/cli_common.h"
 #include "util/err.h"
+#include "util/optval.h"
 
 #define MAX_OPTS 64
 #define HELP_COLUMN 23
@@ -38,10 +40,13 @@ static int build(const struct cli_cmd *cmd, struct option *longs, char *shorts)
     if (cmd->in_order)
         shorts[k++] = ':';
     shorts[k++] = 'h';
+    size_t m = 0;
     for (size_t i = 0; i < n; i++) {
         const struct cli_opt *o = &cmd->opts[i];
-        longs[i] = (struct option){o->name, o->arg ? required_argument : no_argument, NULL,
-                                   CODE_BASE + (int)i};
+        if (!*o->name)
+            continue; /* a heading */
+        longs[m++] = (struct option){o->name, o->arg ? required_argument : no_argument, NULL,
+                                     CODE_BASE + (int)i};
         if (o->letter) {
             shorts[k++] = o->letter;
             if (o->arg)
@@ -49,8 +54,8 @@ static int build(const struct cli_cmd *cmd, struct option *longs, char *shorts)
         }
     }
     shorts[k] = '\0';
-    longs[n] = (struct option){"help", no_argument, NULL, 'h'};
-    longs[n + 1] = (struct option){NULL, 0, NULL, 0};
+    longs[m] = (struct option){"help", no_argument, NULL, 'h'};
+    longs[m + 1] = (struct option){NULL, 0, NULL, 0};
     return (int)n;
 }
 
@@ -97,6 +102,10 @@ void cli_opts_help(const struct cli_cmd *cmd, FILE *out)
 {
     fputs(cmd->usage, out);
     for (const struct cli_opt *o = cmd->opts; o->name; o++) {
+        if (!*o->name) {
+            fprintf(out, "%s\n", o->help);
+            continue;
+        }
         char head[96];
         int w = o->letter ? snprintf(head, sizeof(head), "  -%c, --%s", o->letter, o->name)
                           : snprintf(head, sizeof(head), "  --%s", o->name);
@@ -137,6 +146,24 @@ int cli_set_true(void *field, const char *value, const struct cli_opt *o, char *
     (void)errlen;
     *(bool *)field = true;
     return 0;
+}
+
+int cli_set_false(void *field, const char *value, const struct cli_opt *o, char *err, size_t errlen)
+{
+    (void)value;
+    (void)o;
+    (void)err;
+    (void)errlen;
+    *(bool *)field = false;
+    return 0;
+}
+
+int cli_set_seconds(void *field, const char *value, const struct cli_opt *o, char *err,
+                    size_t errlen)
+{
+    char name[64];
+    snprintf(name, sizeof(name), "--%s", o->name);
+    return optval_seconds(name, value, o->lo, o->hi, field, err, errlen) ? 0 : -EINVAL;
 }
 
 int cli_set_nonempty(void *field, const char *value, const struct cli_opt *o, char *err,

@@ -24,7 +24,8 @@ typedef int cli_opt_set(void *field, const char *value, const struct cli_opt *o,
                         size_t errlen);
 
 struct cli_opt {
-    const char *name; /* the long name, without "--"; NULL ends a table */
+    /* The long name, without "--"; NULL ends a table; "" is a heading (help) in the help. */
+    const char *name;
     char letter;      /* the short option, or 0 */
     const char *arg;  /* the value's name in the help ("PATH"); NULL: the option takes none */
     const char *help; /* each "\n" starts a continuation line */
@@ -58,6 +59,9 @@ void cli_opts_help(const struct cli_cmd *cmd, FILE *out);
 /* Setters for the common kinds of field: a string (const char *), a flag set true (bool). */
 cli_opt_set cli_set_string;
 cli_opt_set cli_set_true;
+cli_opt_set cli_set_false;
+/* A duration in seconds (util/optval.h: "2.5", "500ms", "1m") in [lo, hi], into a double. */
+cli_opt_set cli_set_seconds;
 /* A string that must not be empty. */
 cli_opt_set cli_set_nonempty;
 /*
