@@ -36,9 +36,9 @@ static int build(const struct cli_cmd *cmd, struct option *longs, char *shorts)
     size_t n = count(cmd->opts), k = 0;
     if (n + 1 >= MAX_OPTS)
         return -1;
-    shorts[k++] = cmd->in_order ? '+' : ':';
-    if (cmd->in_order)
-        shorts[k++] = ':';
+    if (cmd->in_order || cmd->operand)
+        shorts[k++] = cmd->operand ? '-' : '+';
+    shorts[k++] = ':';
     shorts[k++] = 'h';
     size_t m = 0;
     for (size_t i = 0; i < n; i++) {
@@ -85,6 +85,9 @@ int cli_opts_parse(const struct cli_cmd *cmd, int argc, char **argv, void *args)
         char err[NB_ERRLEN * 2];
         if (o) {
             if (o->set((char *)args + o->offset, o->arg ? optarg : NULL, o, err, sizeof(err)))
+                return cli_usage_error(cmd->name, "%s", err);
+        } else if (c == 1 && cmd->operand) {
+            if (cmd->operand(args, optarg, NULL, err, sizeof(err)))
                 return cli_usage_error(cmd->name, "%s", err);
         } else if (c == 'h') {
             cli_opts_help(cmd, stdout);

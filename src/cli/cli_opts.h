@@ -42,6 +42,12 @@ struct cli_cmd {
     /* Stop at the first operand ('+' of getopt): the rest belongs to someone else. */
     bool in_order;
     void (*more_help)(void); /* printed after the help (the metric names), or NULL */
+    /*
+     * Operands in their place among the options ('-' of getopt), given to
+     * this setter (field: the whole argument struct, o: NULL); NULL: left
+     * for the command from optind on.
+     */
+    cli_opt_set *operand;
 };
 
 /*
