@@ -15,6 +15,7 @@
 #include "cli/cli_common.h"
 #include "cli/cli_experiment.h"
 #include "cli/cli_opts.h"
+#include "runout/run_doc.h"
 #include "store/store.h"
 #include "util/textfile.h"
 
@@ -306,21 +307,15 @@ static int verb_import(const struct runs_args *a, struct store *s)
                                 : strerror(-rc));
         return EXIT_ERROR;
     }
-    json_error_t jerr;
-    json_t *doc = json_loads(text, 0, &jerr);
-    if (!json_is_object(doc)) {
-        fprintf(stderr, "netab runs: %s:%d: not a netab run --json document: %s\n", a->operand,
-                jerr.line, doc ? "not an object" : jerr.text);
-        json_decref(doc);
+    int exit_code;
+    char err[NB_ERRLEN * 2];
+    if (run_doc_exit_status(text, &exit_code, err, sizeof(err))) {
+        fprintf(stderr, "netab runs: %s:%s\n", a->operand, err);
         free(text);
         return EXIT_USAGE;
     }
-    json_t *error = json_object_get(doc, "error");
-    int exit_code = !error || json_is_null(error) ? 0 : 1;
-    json_decref(doc);
     char argv_text[4200];
     snprintf(argv_text, sizeof(argv_text), "imported from %s", a->operand);
-    char err[NB_ERRLEN * 2];
     int64_t id;
     int e = store_record_result(s, a->argv_text ? a->argv_text : argv_text, text, exit_code, &id,
                                 err, sizeof(err));
