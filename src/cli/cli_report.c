@@ -198,8 +198,9 @@ static const struct cli_opt options[] = {
     {"full", 0, NULL, "the whole text report: every section below", set_sections,
      FIELD(opts.sections), 0, 0},
     {"sections", 0, "LIST",
-     "only these text sections (comma-separated): headline,\nchanges, tables, details, pairs, "
-     "effects, values,\nruns, layout, environment, counters, warnings, verdict",
+     "only these sections of text or markdown (comma-separated):\nheadline, changes, tables, "
+     "details, pairs, effects, values,\nruns, layout, environment, counters, warnings, verdict, "
+     "cpu,\nprofile",
      set_sections, FIELD(opts.sections), 0, 0},
     {"noise", 0, "PCT", "noise floor in percent of the baseline (default 1)", set_noise,
      FIELD(opts.noise), 0, 100},
@@ -257,6 +258,12 @@ static int parse_args(int argc, char **argv, struct report_args *a)
     int rc = cli_opts_parse(&report_cmd, argc, argv, a);
     if (rc >= 0)
         return rc;
+    /* CSV and JSON are data: every section; HTML shows every section too. */
+    if (a->opts.sections && a->opts.sections != CREPORT_SEC_ALL && a->format != FMT_TEXT &&
+        a->format != FMT_MARKDOWN)
+        return cli_usage_error("report",
+                               "--sections applies to text and markdown; csv, json and html "
+                               "hold every section");
     if (a->has_label && !a->nids)
         return cli_usage_error("report", "--label goes with --experiments");
     if (a->nids && optind < argc)
