@@ -43,13 +43,14 @@ static int build(const struct cli_cmd *cmd, struct option *longs, char *shorts)
     size_t m = 0;
     for (size_t i = 0; i < n; i++) {
         const struct cli_opt *o = &cmd->opts[i];
-        if (!*o->name)
-            continue; /* a heading */
-        longs[m++] = (struct option){o->name, o->arg ? required_argument : no_argument, NULL,
-                                     CODE_BASE + (int)i};
+        int has = !o->arg ? no_argument : o->arg[0] == '[' ? optional_argument : required_argument;
+        if (*o->name) /* else a heading or a short option only */
+            longs[m++] = (struct option){o->name, has, NULL, CODE_BASE + (int)i};
         if (o->letter) {
             shorts[k++] = o->letter;
-            if (o->arg)
+            if (has != no_argument)
+                shorts[k++] = ':';
+            if (has == optional_argument)
                 shorts[k++] = ':';
         }
     }
@@ -78,7 +79,12 @@ int cli_opts_parse(const struct cli_cmd *cmd, int argc, char **argv, void *args)
     if (n < 0)
         return cli_usage_error(cmd->name, "too many options in the table (a bug)");
     opterr = 0;
-    optind = 1;
+    /*
+     * 0, not 1: glibc then resets getopt completely; with 1 a parse that
+     * stopped inside a cluster such as "-hR" leaves a pointer into the old
+     * argv behind, which the next parse would read.
+     */
+    optind = 0;
     int c;
     while ((c = optmatch_next(argc, argv, shorts, longs)) != -1) {
         const struct cli_opt *o = entry_of(cmd, n, c);
@@ -93,7 +99,7 @@ int cli_opts_parse(const struct cli_cmd *cmd, int argc, char **argv, void *args)
             cli_opts_help(cmd, stdout);
             return EXIT_OK;
         } else if (c == ':') {
-            return cli_usage_error(cmd->name, "%s needs a value", argv[optind - 1]);
+            return cli_usage_error(cmd->name, "option '%s' needs a value", argv[optind - 1]);
         } else {
             return cli_unknown_option(cmd->name, argv, longs);
         }
@@ -105,15 +111,18 @@ void cli_opts_help(const struct cli_cmd *cmd, FILE *out)
 {
     fputs(cmd->usage, out);
     for (const struct cli_opt *o = cmd->opts; o->name; o++) {
-        if (!*o->name) {
+        if (!*o->name && !o->letter) {
             fprintf(out, "%s\n", o->help);
             continue;
         }
         char head[96];
-        int w = o->letter ? snprintf(head, sizeof(head), "  -%c, --%s", o->letter, o->name)
-                          : snprintf(head, sizeof(head), "  --%s", o->name);
+        int w = !*o->name   ? snprintf(head, sizeof(head), "  -%c", o->letter)
+                : o->letter ? snprintf(head, sizeof(head), "  -%c, --%s", o->letter, o->name)
+                            : snprintf(head, sizeof(head), "  --%s", o->name);
+        /* An optional value is written --name[=VALUE]: only that form gives it one. */
         if (o->arg && w > 0 && (size_t)w < sizeof(head))
-            w += snprintf(head + w, sizeof(head) - (size_t)w, " %s", o->arg);
+            w += o->arg[0] == '[' ? snprintf(head + w, sizeof(head) - (size_t)w, "[=%s", o->arg + 1)
+                                  : snprintf(head + w, sizeof(head) - (size_t)w, " %s", o->arg);
         fputs(head, out);
         const char *h = o->help;
         if (w + 1 > HELP_COLUMN)
@@ -210,6 +219,17 @@ int cli_set_unsigned(void *field, const char *value, const struct cli_opt *o, ch
     if (!rc)
         *(unsigned *)field = (unsigned)v;
     return rc;
+}
+
+int cli_set_int(void *field, const char *value, const struct cli_opt *o, char *err, size_t errlen)
+{
+    long v;
+    char name[64];
+    snprintf(name, sizeof(name), "--%s", o->name);
+    if (!optval_int(name, value, (long)o->lo, (long)o->hi, &v, err, errlen))
+        return -EINVAL;
+    *(int *)field = (int)v;
+    return 0;
 }
 
 int cli_set_pct(void *field, const char *value, const struct cli_opt *o, char *err, size_t errlen)

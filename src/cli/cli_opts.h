@@ -24,10 +24,14 @@ typedef int cli_opt_set(void *field, const char *value, const struct cli_opt *o,
                         size_t errlen);
 
 struct cli_opt {
-    /* The long name, without "--"; NULL ends a table; "" is a heading (help) in the help. */
+    /*
+     * The long name, without "--"; NULL ends a table; "" with a letter: a
+     * short option only (-4); "" without: a heading, its help printed as is.
+     */
     const char *name;
-    char letter;      /* the short option, or 0 */
-    const char *arg;  /* the value's name in the help ("PATH"); NULL: the option takes none */
+    char letter; /* the short option, or 0 */
+    /* The value's name in the help ("PATH"); NULL: none; "[PORT]": optional (--name=PORT). */
+    const char *arg;
     const char *help; /* each "\n" starts a continuation line */
     cli_opt_set *set;
     size_t offset; /* of the field set() writes, in the command's argument struct */
@@ -78,6 +82,7 @@ cli_opt_set cli_set_nonempty;
 cli_opt_set cli_set_real;
 cli_opt_set cli_set_pct;
 cli_opt_set cli_set_unsigned;
+cli_opt_set cli_set_int;
 cli_opt_set cli_set_size;
 cli_opt_set cli_set_u64;
 

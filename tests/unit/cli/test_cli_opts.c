@@ -21,8 +21,8 @@
 #include "util/err.h"
 
 struct args {
-    const char *db, *out;
-    bool json;
+    const char *db, *out, *level;
+    bool json, four, level_given;
     int order[4]; /* which setter ran when: 1 = --count */
     int count, calls;
 };
@@ -38,11 +38,27 @@ static int set_count(void *field, const char *value, const struct cli_opt *o, ch
     return 0;
 }
 
+/* --level[=N]: given, with or without its value. */
+static int set_level(void *field, const char *value, const struct cli_opt *o, char *err,
+                     size_t errlen)
+{
+    struct args *a = field;
+    (void)o;
+    (void)err;
+    (void)errlen;
+    a->level_given = true;
+    a->level = value;
+    return 0;
+}
+
 static const struct cli_opt opts[] = {
     {"db", 0, "PATH", "the database\nsecond line", cli_set_string, offsetof(struct args, db), 0, 0},
     {"json", 0, NULL, "JSON output", cli_set_true, offsetof(struct args, json), 0, 0},
     {"output", 'o', "FILE", "write FILE", cli_set_nonempty, offsetof(struct args, out), 0, 0},
     {"count", 0, "N", "1 or 2", set_count, 0, 0, 0},
+    {"", 0, NULL, "a heading", NULL, 0, 0, 0},
+    {"", '4', NULL, "four", cli_set_true, offsetof(struct args, four), 0, 0},
+    {"level", 0, "[N]", "a level", set_level, 0, 0, 0},
     {0},
 };
 
@@ -83,6 +99,24 @@ static void test_values_reach_their_fields(void **state)
     free(err);
 }
 
+static void test_short_only_and_optional_values(void **state)
+{
+    (void)state;
+    struct args a;
+    char *err;
+    ASSERT_EQ(parse(&a, &err, "-4", "--level", "x", NULL), -1);
+    assert_true(a.four);
+    assert_true(a.level_given);
+    assert_null(a.level); /* an optional value only as --level=N: "x" is an operand */
+    free(err);
+    ASSERT_EQ(parse(&a, &err, "--level=3", NULL), -1);
+    assert_string_equal(a.level, "3");
+    free(err);
+    ASSERT_EQ(parse(&a, &err, "--4", NULL), EXIT_USAGE);
+    assert_non_null(strstr(err, "unknown option '--4'"));
+    free(err);
+}
+
 static void test_refusals_name_the_option(void **state)
 {
     (void)state;
@@ -100,7 +134,7 @@ static void test_refusals_name_the_option(void **state)
     assert_false(a.json);
     free(err);
     ASSERT_EQ(parse(&a, &err, "--db", NULL), EXIT_USAGE);
-    assert_non_null(strstr(err, "--db needs a value"));
+    assert_non_null(strstr(err, "option '--db' needs a value"));
     free(err);
     ASSERT_EQ(parse(&a, &err, "-o", "", NULL), EXIT_USAGE);
     assert_non_null(strstr(err, "--output: the value must not be empty"));
@@ -120,6 +154,9 @@ static void test_help_from_the_table(void **state)
                              "  --json               JSON output\n"
                              "  -o, --output FILE    write FILE\n"
                              "  --count N            1 or 2\n"
+                             "a heading\n"
+                             "  -4                   four\n"
+                             "  --level[=N]          a level\n"
                              "  -h, --help           this text\n"
                              "the end\n");
     free(out);
@@ -139,6 +176,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_values_reach_their_fields),
         cmocka_unit_test(test_refusals_name_the_option),
+        cmocka_unit_test(test_short_only_and_optional_values),
         cmocka_unit_test(test_help_from_the_table),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
