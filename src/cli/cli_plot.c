@@ -8,34 +8,6 @@
 #include "cli/cli_common.h"
 #include "plot/plot.h"
 
-int cli_plot_option(const char *cmd, int c, const char *arg, struct cli_plot *p)
-{
-    char err[NB_ERRLEN];
-    long v;
-    switch (c) {
-    case CLI_PLOT_OPT_PLOT:
-        if (!*arg)
-            return cli_usage_error(cmd, "--plot: empty file name");
-        p->path = arg;
-        return 0;
-    case CLI_PLOT_OPT_WIDTH:
-    case CLI_PLOT_OPT_HEIGHT:
-        if (!optval_int(c == CLI_PLOT_OPT_WIDTH ? "--plot-width" : "--plot-height", arg,
-                        PLOT_MIN_SIZE, PLOT_MAX_SIZE, &v, err, sizeof(err)))
-            return cli_usage_error(cmd, "%s", err);
-        *(c == CLI_PLOT_OPT_WIDTH ? &p->width : &p->height) = (double)v;
-        return 0;
-    case CLI_PLOT_OPT_LOG:
-        p->log = true;
-        return 0;
-    case CLI_PLOT_OPT_AXIS:
-        p->axis = arg;
-        return 0;
-    default:
-        return -1;
-    }
-}
-
 int cli_plot_check(const char *cmd, const struct cli_plot *p)
 {
     char err[NB_ERRLEN];
