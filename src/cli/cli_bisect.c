@@ -5,9 +5,6 @@
  */
 #include <errno.h>
 #include <gsl/gsl_errno.h>
-#include <inttypes.h>
-#include <jansson.h>
-#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +14,7 @@
 #include "cli/cli.h"
 #include "cli/cli_bisect.h"
 #include "cli/cli_common.h"
+#include "bisect/report.h"
 
 /* git bisect run's contract: 125 skips a commit, above 127 stops the bisection. */
 #define EXIT_SKIP 125
@@ -31,84 +29,6 @@ static void on_say(const char *msg, void *arg)
 {
     (void)arg;
     fprintf(stderr, "netab bisect: %s\n", msg);
-}
-
-static void change_text(const struct bisect_step *s, char *buf, size_t len)
-{
-    if (isnan(s->rel))
-        snprintf(buf, len, "-");
-    else
-        snprintf(buf, len, "%+.2f%% [%+.2f, %+.2f]", s->rel * 100, s->lo * 100, s->hi * 100);
-}
-
-static void print_text(const struct bisect_result *res)
-{
-    char ch[96];
-    if (res->found)
-        printf("first bad commit: %s %s\n", res->first_bad, res->first_bad_subject);
-    else if (res->only_skipped)
-        printf("no single first bad commit: only skipped commits are left; it is one of:\n%s",
-               res->candidates);
-    else if (res->interrupted)
-        printf("interrupted: continue with netab bisect resume --id %" PRId64 "\n", res->session);
-    change_text(&res->refs, ch, sizeof(ch));
-    printf("GOOD %.12s, BAD %.12s: BAD against GOOD %s (%zu+%zu runs, %.4g%% intervals, "
-           "session %" PRId64 ", experiment %" PRId64 ")\n",
-           res->good, res->bad, ch, res->refs.n_good, res->refs.n_test, res->refs.confidence * 100,
-           res->session, res->refs.experiment);
-    printf("%-4s  %-12s  %-9s  %-28s  %-9s  %-10s  %s\n", "step", "commit", "runs",
-           "change vs GOOD", "decision", "experiment", "subject / reason");
-    for (size_t i = 0; i < res->nsteps; i++) {
-        const struct bisect_step *s = &res->steps[i];
-        char runs[32], exp[24];
-        change_text(s, ch, sizeof(ch));
-        snprintf(runs, sizeof(runs), "%zu+%zu", s->n_good, s->n_test);
-        snprintf(exp, sizeof(exp), "%" PRId64, s->experiment);
-        printf("%-4zu  %.12s  %-9s  %-28s  %-9s  %-10s  %s%s%s\n", i + 1, s->hash, runs, ch,
-               bisect_decision_name(s->decision), exp, s->subject, *s->reason ? ": " : "",
-               s->reason);
-    }
-}
-
-static json_t *num_or_null(double x)
-{
-    return isfinite(x) ? json_real(x * 100) : json_null();
-}
-
-static json_t *step_json(const struct bisect_step *s)
-{
-    return json_pack("{s:s, s:s, s:I, s:I, s:I, s:o, s:o, s:o, s:f, s:s, s:s?}", "commit", s->hash,
-                     "subject", s->subject, "experiment", (json_int_t)s->experiment, "runs_good",
-                     (json_int_t)s->n_good, "runs_commit", (json_int_t)s->n_test, "change_pct",
-                     num_or_null(s->rel), "change_ci_low_pct", num_or_null(s->lo),
-                     "change_ci_high_pct", num_or_null(s->hi), "confidence", s->confidence,
-                     "decision", bisect_decision_name(s->decision), "reason",
-                     *s->reason ? s->reason : NULL);
-}
-
-static int print_json(const struct bisect_result *res, int code)
-{
-    json_t *steps = json_array(), *cand = json_array();
-    for (size_t i = 0; steps && i < res->nsteps; i++)
-        json_array_append_new(steps, step_json(&res->steps[i]));
-    for (const char *p = res->candidates; cand && *p;) {
-        size_t n = strcspn(p, "\n");
-        if (n)
-            json_array_append_new(cand, json_stringn(p, n));
-        p += n + (p[n] == '\n');
-    }
-    json_t *j =
-        json_pack("{s:o, s:s?, s:s, s:s, s:I, s:o, s:o, s:o, s:b, s:i}", "first_bad",
-                  res->found ? json_string(res->first_bad) : json_null(), "first_bad_subject",
-                  res->found ? res->first_bad_subject : NULL, "good", res->good, "bad", res->bad,
-                  "session", (json_int_t)res->session, "references", step_json(&res->refs), "steps",
-                  steps ? steps : json_array(), "candidates", cand ? cand : json_array(),
-                  "interrupted", res->interrupted, "exit_status", code);
-    if (!j || json_dumpf(j, stdout, JSON_INDENT(2)))
-        code = EXIT_USAGE;
-    putchar('\n');
-    json_decref(j);
-    return code;
 }
 
 /* run and resume: the bisection to its end, the result printed. */
@@ -127,7 +47,9 @@ static int whole(const struct cli_bisect_args *a, bool resume)
     else if (res.only_skipped)
         code = EXIT_FAIL;
     if (!rc)
-        code = a->json ? print_json(&res, code) : (print_text(&res), code);
+        code = !a->json ? (bisect_print_text(stdout, &res), code)
+               : cli_json_print("bisect", bisect_document(&res, code)) ? EXIT_USAGE
+                                                                       : code;
     if (!rc && res.found)
         fprintf(stderr, "netab bisect: first bad commit %.12s %s\n", res.first_bad,
                 res.first_bad_subject);
@@ -140,27 +62,29 @@ static int one_step(const struct cli_bisect_args *a)
 {
     struct bisect_progress p = {.say = on_say};
     struct bisect_step s;
-    char err[NB_ERRLEN * 2], ch[96];
+    char err[NB_ERRLEN * 2];
     if (bisect_step_once(&a->cfg, &p, &s, err, sizeof(err))) {
         fprintf(stderr, "netab bisect step: %s\n", err);
         return EXIT_ABORT;
     }
-    change_text(&s, ch, sizeof(ch));
-    printf("%.12s %s: %s vs GOOD (%zu+%zu runs): %s%s%s\n", s.hash, s.subject, ch, s.n_good,
-           s.n_test, bisect_decision_name(s.decision), *s.reason ? ": " : "", s.reason);
+    bisect_print_step(stdout, &s);
     return s.decision == BISECT_GOOD ? EXIT_OK : s.decision == BISECT_BAD ? EXIT_FAIL : EXIT_SKIP;
 }
 
 int cli_bisect(int argc, char **argv)
 {
     if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-        fputs(cli_bisect_usage, argc < 2 ? stderr : stdout);
+        cli_opts_help(&cli_bisect_cmd, argc < 2 ? stderr : stdout);
         return argc < 2 ? EXIT_USAGE : EXIT_OK;
     }
     const char *sub = argv[1];
     bool run = !strcmp(sub, "run"), step = !strcmp(sub, "step"), resume = !strcmp(sub, "resume");
-    if (!run && !step && !resume)
-        return cli_usage_error("bisect", "unknown subcommand '%s' (run, step or resume)", sub);
+    if (!run && !step && !resume) {
+        static const char *const subs[] = {"run", "step", "resume"};
+        char hint[128];
+        return cli_usage_error("bisect", "unknown subcommand '%s'%s (run, step or resume)", sub,
+                               optmatch_closest(sub, subs, 3, hint, sizeof(hint)));
+    }
     struct cli_bisect_args a;
     int rc = cli_bisect_parse(argc - 1, argv + 1, &a);
     if (rc >= 0)

@@ -7,18 +7,19 @@
 #include <stdint.h>
 
 #include "bisect/bisect.h"
+#include "cli/cli_opts.h"
 #include "store/store.h"
 
 struct cli_bisect_args {
     struct bisect_config cfg;
-    char **argv;
     const char *db_given;
     char db[PATH_MAX];
     int64_t id;
     bool json, seed_given, max_given;
 };
 
-extern const char cli_bisect_usage[];
+/* The options of run, step and resume, and the help (cli_bisect_args.c). */
+extern const struct cli_cmd cli_bisect_cmd;
 
 /*
  * Parses the options after `netab bisect run|step|resume` (argv[0] is the

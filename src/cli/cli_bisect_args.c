@@ -2,7 +2,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
-#include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,227 +10,129 @@
 #include "cli/cli.h"
 #include "cli/cli_bisect.h"
 #include "cli/cli_common.h"
+#include "cli/cli_opts.h"
 
 #define CMD "bisect"
 
-const char cli_bisect_usage[] =
-    "usage: netab bisect run --good REV --bad REV [options] [-- RUN OPTIONS]\n"
-    "       netab bisect step [--good REV --bad REV] [options] [-- RUN OPTIONS]\n"
-    "       netab bisect resume [--db PATH] [--id N] [--json]\n"
-    "\n"
-    "Finds the first commit between GOOD and BAD whose measurement is like BAD's,\n"
-    "run in a git work tree. GOOD and BAD are measured interleaved first and must\n"
-    "differ beyond the noise floor; then at every step git bisect checks out, the\n"
-    "commit is built, and its runs are interleaved with fresh runs of GOOD (whose\n"
-    "tree is extracted and built in a temporary directory). The commit is bad when\n"
-    "the whole interval of its change against GOOD lies beyond the midpoint between\n"
-    "GOOD and BAD, good when wholly before it; undecided after --max-runs: skipped.\n"
-    "'step' is one such decision for 'git bisect run' (exit 0 good, 1 bad, 125 skip).\n"
-    "\n"
-    "  --good REV, --bad REV  the references (step: default the bisection's first marks)\n"
-    "  --build CMD          shell command building the tree, in its top directory;\n"
-    "                       a commit whose build fails is skipped, not called bad\n"
-    "  --build-timeout S    seconds a build may take (default 3600)\n"
-    "  --setup CMD          shell command before each run, in the tree measured\n"
-    "  --runs N             measured runs per side before the first look (default 5)\n"
-    "  --max-runs M         sequential looks up to M runs per side (default 20)\n"
-    "  --warmup W           discarded warm-up runs per side (default 0)\n"
-    "  --seed N             seed of the order and the bootstrap (default: random)\n"
-    "  --metric M           the deciding metric (as netab compare; default throughput)\n"
-    "  --lower-is-better, --higher-is-better  direction of a dotted-path metric\n"
-    "  --noise PCT          noise floor of the references (default 1)\n"
-    "  --confidence P       confidence level in percent (default 95)\n"
-    "  --timeout S          kill a run after S seconds (default as netab compare)\n"
-    "  --db PATH            results store (default $NETAB_DB or ~/.local/share/netab/results.db)\n"
-    "  --id N               resume: the session (default the newest unfinished one)\n"
-    "  --json               one JSON document on stdout\n"
-    "  -h, --help           this text\n"
-    "\n"
-    "exit status: run/resume: 0 first bad commit found, 1 only skipped commits left\n"
-    "(the range is printed), 2 bad usage, refusal or error; step: 0 good, 1 bad,\n"
-    "125 skip, 128 error (git bisect run then stops).\n";
+#define FIELD(f) offsetof(struct cli_bisect_args, f)
 
-enum {
-    OPT_GOOD = 256,
-    OPT_BAD,
-    OPT_BUILD,
-    OPT_BUILD_TIMEOUT,
-    OPT_SETUP,
-    OPT_RUNS,
-    OPT_MAX_RUNS,
-    OPT_WARMUP,
-    OPT_SEED,
-    OPT_METRIC,
-    OPT_LOWER,
-    OPT_HIGHER,
-    OPT_NOISE,
-    OPT_CONFIDENCE,
-    OPT_TIMEOUT,
-    OPT_DB,
-    OPT_ID,
-    OPT_JSON,
-};
-
-static const struct option long_opts[] = {
-    {"good", required_argument, NULL, OPT_GOOD},
-    {"bad", required_argument, NULL, OPT_BAD},
-    {"build", required_argument, NULL, OPT_BUILD},
-    {"build-timeout", required_argument, NULL, OPT_BUILD_TIMEOUT},
-    {"setup", required_argument, NULL, OPT_SETUP},
-    {"runs", required_argument, NULL, OPT_RUNS},
-    {"max-runs", required_argument, NULL, OPT_MAX_RUNS},
-    {"warmup", required_argument, NULL, OPT_WARMUP},
-    {"seed", required_argument, NULL, OPT_SEED},
-    {"metric", required_argument, NULL, OPT_METRIC},
-    {"lower-is-better", no_argument, NULL, OPT_LOWER},
-    {"higher-is-better", no_argument, NULL, OPT_HIGHER},
-    {"noise", required_argument, NULL, OPT_NOISE},
-    {"confidence", required_argument, NULL, OPT_CONFIDENCE},
-    {"timeout", required_argument, NULL, OPT_TIMEOUT},
-    {"db", required_argument, NULL, OPT_DB},
-    {"id", required_argument, NULL, OPT_ID},
-    {"json", no_argument, NULL, OPT_JSON},
-    {"help", no_argument, NULL, 'h'},
-    {NULL, 0, NULL, 0},
-};
-
-/* A number option into *out; false after printing the usage error. */
-static bool num(const char *opt, const char *arg, double lo, double hi, double *out)
+/* --max-runs: also remembered as given, so that --runs does not raise it. */
+static int set_max_runs(void *field, const char *value, const struct cli_opt *o, char *err,
+                        size_t errlen)
 {
-    char *e;
-    errno = 0;
-    double v = strtod(arg, &e);
-    if (e == arg || *e || errno || !isfinite(v) || v < lo || v > hi) {
-        cli_usage_error(CMD, "%s: '%s' is not a number between %g and %g", opt, arg, lo, hi);
-        return false;
-    }
-    *out = v;
-    return true;
+    struct cli_bisect_args *a = field;
+    a->max_given = true;
+    return cli_set_unsigned(&a->cfg.max_runs, value, o, err, errlen);
 }
 
-/* Applies one parsed option; EXIT_USAGE after an error, -1 to go on. */
-/* The options with a number: EXIT_USAGE after an error, -1 to go on. */
-static int apply_number(int c, struct cli_bisect_args *a)
+/* --seed N and --id N: whole numbers (an id from 1). */
+static int set_whole(void *field, const char *value, const struct cli_opt *o, char *err,
+                     size_t errlen)
 {
-    struct bisect_config *cfg = &a->cfg;
-    double d = 0;
-    switch (c) {
-    case OPT_BUILD_TIMEOUT:
-        return num("--build-timeout", optarg, 1, 7 * 86400, &cfg->build_timeout) ? -1 : EXIT_USAGE;
-    case OPT_TIMEOUT:
-        return num("--timeout", optarg, 1, 86400, &cfg->timeout) ? -1 : EXIT_USAGE;
-    case OPT_NOISE:
-        if (!num("--noise", optarg, 0, 100, &d))
-            return EXIT_USAGE;
-        cfg->noise = d / 100;
-        return -1;
-    case OPT_CONFIDENCE:
-        if (!num("--confidence", optarg, 50, 99.99, &d))
-            return EXIT_USAGE;
-        cfg->confidence = d / 100;
-        return -1;
-    default: /* --runs, --max-runs, --warmup */
-        if (!num(c == OPT_RUNS     ? "--runs"
-                 : c == OPT_WARMUP ? "--warmup"
-                                   : "--max-runs",
-                 optarg, c == OPT_WARMUP ? 0 : 2, 1000, &d))
-            return EXIT_USAGE;
-        if (d != floor(d))
-            return cli_usage_error(CMD, "'%s' is not a whole number", optarg);
-        *(c == OPT_RUNS     ? &cfg->runs
-          : c == OPT_WARMUP ? &cfg->warmup
-                            : &cfg->max_runs) = (unsigned)d;
-        a->max_given |= c == OPT_MAX_RUNS;
-        return -1;
-    }
-}
-
-/* --seed and --id: EXIT_USAGE after an error, -1 to go on. */
-static int apply_id(int c, struct cli_bisect_args *a)
-{
+    struct cli_bisect_args *a = field;
+    bool id = !strcmp(o->name, "id");
     char *e;
     errno = 0;
-    unsigned long long u = strtoull(optarg, &e, 10);
-    if (e == optarg || *e || errno || *optarg == '-' || (c == OPT_ID && (!u || u > INT64_MAX)))
-        return cli_usage_error(CMD, "%s: '%s' is not a %s", c == OPT_ID ? "--id" : "--seed", optarg,
-                               c == OPT_ID ? "session id" : "whole number");
-    if (c == OPT_ID) {
+    unsigned long long u = strtoull(value, &e, 10);
+    if (e == value || *e || errno || *value == '-' || (id && (!u || u > INT64_MAX)))
+        return err_set(err, errlen, EINVAL, "--%s: '%s' is not a %s", o->name, value,
+                       id ? "session id" : "whole number");
+    if (id) {
         a->id = (int64_t)u;
     } else {
         a->cfg.seed = u;
         a->seed_given = true;
     }
-    return -1;
+    return 0;
 }
 
-/* Applies one parsed option; EXIT_USAGE after an error, EXIT_OK after --help, -1 to go on. */
-static int apply(int c, struct cli_bisect_args *a)
+static int set_direction(void *field, const char *value, const struct cli_opt *o, char *err,
+                         size_t errlen)
 {
-    struct bisect_config *cfg = &a->cfg;
-    switch (c) {
-    case OPT_GOOD:
-        cfg->good = optarg;
-        return -1;
-    case OPT_BAD:
-        cfg->bad = optarg;
-        return -1;
-    case OPT_BUILD:
-        cfg->build = optarg;
-        return -1;
-    case OPT_SETUP:
-        cfg->setup = optarg;
-        return -1;
-    case OPT_METRIC:
-        cfg->metric = optarg;
-        return -1;
-    case OPT_DB:
-        a->db_given = optarg;
-        return -1;
-    case OPT_JSON:
-        a->json = true;
-        return -1;
-    case OPT_LOWER:
-    case OPT_HIGHER:
-        cfg->lower_is_better = c == OPT_LOWER;
-        cfg->direction_given = true;
-        return -1;
-    case OPT_BUILD_TIMEOUT:
-    case OPT_TIMEOUT:
-    case OPT_NOISE:
-    case OPT_CONFIDENCE:
-    case OPT_RUNS:
-    case OPT_MAX_RUNS:
-    case OPT_WARMUP:
-        return apply_number(c, a);
-    case OPT_SEED:
-    case OPT_ID:
-        return apply_id(c, a);
-    case 'h':
-        fputs(cli_bisect_usage, stdout);
-        return EXIT_OK;
-    case ':':
-        return cli_usage_error(CMD, "option '%s' needs a value", a->argv[optind - 1]);
-    default:
-        return cli_usage_error(CMD, "unknown option '%s'", a->argv[optind - 1]);
-    }
+    struct cli_bisect_args *a = field;
+    (void)value;
+    (void)err;
+    (void)errlen;
+    a->cfg.lower_is_better = !strcmp(o->name, "lower-is-better");
+    a->cfg.direction_given = true;
+    return 0;
 }
+
+static const struct cli_opt options[] = {
+    {"good", 0, "REV", "the reference that is good (step: default the bisection's\nfirst mark)",
+     cli_set_string, FIELD(cfg.good), 0, 0},
+    {"bad", 0, "REV", "the reference that is bad (step: as --good)", cli_set_string, FIELD(cfg.bad),
+     0, 0},
+    {"build", 0, "CMD",
+     "shell command building the tree, in its top directory;\na commit whose build fails is "
+     "skipped, not called bad",
+     cli_set_string, FIELD(cfg.build), 0, 0},
+    {"build-timeout", 0, "S", "seconds a build may take (default 3600)", cli_set_real,
+     FIELD(cfg.build_timeout), 1, 7 * 86400},
+    {"setup", 0, "CMD", "shell command before each run, in the tree measured", cli_set_string,
+     FIELD(cfg.setup), 0, 0},
+    {"runs", 0, "N", "measured runs per side before the first look (default 5)", cli_set_unsigned,
+     FIELD(cfg.runs), 2, 1000},
+    {"max-runs", 0, "M", "sequential looks up to M runs per side (default 20)", set_max_runs, 0, 2,
+     1000},
+    {"warmup", 0, "W", "discarded warm-up runs per side (default 0)", cli_set_unsigned,
+     FIELD(cfg.warmup), 0, 1000},
+    {"seed", 0, "N", "seed of the order and the bootstrap (default: random)", set_whole, 0, 0, 0},
+    {"metric", 0, "M", "the deciding metric (as netab compare; default throughput)", cli_set_string,
+     FIELD(cfg.metric), 0, 0},
+    {"lower-is-better", 0, NULL, "direction of a dotted-path metric: smaller is better",
+     set_direction, 0, 0, 0},
+    {"higher-is-better", 0, NULL, "direction of a dotted-path metric: larger is better",
+     set_direction, 0, 0, 0},
+    {"noise", 0, "PCT", "noise floor of the references (default 1)", cli_set_pct, FIELD(cfg.noise),
+     0, 100},
+    {"confidence", 0, "P", "confidence level in percent (default 95)", cli_set_pct,
+     FIELD(cfg.confidence), 50, 99.99},
+    {"timeout", 0, "S", "kill a run after S seconds (default as netab compare)", cli_set_real,
+     FIELD(cfg.timeout), 1, 86400},
+    {"db", 0, "PATH", "results store (default $NETAB_DB or\n~/.local/share/netab/results.db)",
+     cli_set_string, FIELD(db_given), 0, 0},
+    {"id", 0, "N", "resume: the session (default the newest unfinished one)", set_whole, 0, 0, 0},
+    {"json", 0, NULL, "one JSON document on stdout", cli_set_true, FIELD(json), 0, 0},
+    {0},
+};
+
+const struct cli_cmd cli_bisect_cmd = {
+    .name = CMD,
+    .usage = "usage: netab bisect run --good REV --bad REV [options] [-- RUN OPTIONS]\n"
+             "       netab bisect step [--good REV --bad REV] [options] [-- RUN OPTIONS]\n"
+             "       netab bisect resume [--db PATH] [--id N] [--json]\n"
+             "\n"
+             "Finds the first commit between GOOD and BAD whose measurement is like BAD's,\n"
+             "run in a git work tree. GOOD and BAD are measured interleaved first and must\n"
+             "differ beyond the noise floor; then at every step git bisect checks out, the\n"
+             "commit is built, and its runs are interleaved with fresh runs of GOOD (whose\n"
+             "tree is extracted and built in a temporary directory). The commit is bad when\n"
+             "the whole interval of its change against GOOD lies beyond the midpoint between\n"
+             "GOOD and BAD, good when wholly before it; undecided after --max-runs: skipped.\n"
+             "'step' is one such decision for 'git bisect run' (exit 0 good, 1 bad, 125 skip).\n"
+             "\n",
+    .tail = "\n"
+            "exit status: run/resume: 0 first bad commit found, 1 only skipped commits left\n"
+            "(the range is printed), 2 bad usage, refusal or error; step: 0 good, 1 bad,\n"
+            "125 skip, 128 error (git bisect run then stops).\n",
+    .opts = options,
+    .in_order = true,
+};
 
 int cli_bisect_parse(int argc, char **argv, struct cli_bisect_args *a)
 {
     memset(a, 0, sizeof(*a));
-    a->argv = argv;
+
     struct bisect_config *cfg = &a->cfg;
     cfg->runs = 5;
     cfg->max_runs = 20;
     cfg->noise = 0.01;
     cfg->confidence = 0.95;
     cfg->self = "/proc/self/exe";
-    opterr = 0;
-    optind = 1;
-    int c, rc;
-    while ((c = getopt_long(argc, argv, "+:h", long_opts, NULL)) != -1)
-        if ((rc = apply(c, a)) >= 0)
-            return rc;
+    int rc = cli_opts_parse(&cli_bisect_cmd, argc, argv, a);
+    if (rc >= 0)
+        return rc;
     if (optind < argc) {
         if (strcmp(argv[optind - 1], "--"))
             return cli_usage_error(CMD,

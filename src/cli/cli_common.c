@@ -1,5 +1,6 @@
 #include "cli/cli_common.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -42,4 +43,19 @@ int cli_unknown_option(const char *cmd, char *const argv[], const struct option 
     const char *arg = argv[optind - 1];
     return cli_usage_error(cmd, "unknown option '%s'%s", arg,
                            optmatch_hint(arg, longopts, hint, sizeof(hint)));
+}
+
+int cli_json_print(const char *cmd, json_t *doc)
+{
+    if (!doc) {
+        fprintf(stderr, "netab %s: out of memory\n", cmd);
+        return -ENOMEM;
+    }
+    int rc = json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
+    json_decref(doc);
+    if (rc || fputc('\n', stdout) == EOF) {
+        fprintf(stderr, "netab %s: cannot write the JSON document: %s\n", cmd, strerror(errno));
+        return -EIO;
+    }
+    return 0;
 }

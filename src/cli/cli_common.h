@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <jansson.h>
+
 #include "util/optmatch.h"
 #include "util/optval.h"
 
@@ -25,5 +27,13 @@ void cli_print_metric_names(unsigned flag);
  * longopts and the --help pointer; returns the usage exit code.
  */
 int cli_unknown_option(const char *cmd, char *const argv[], const struct option *longopts);
+
+/*
+ * Prints doc (taking it; NULL means out of memory) on standard output,
+ * indented, reals with 17 significant digits (enough to read back the same
+ * double), and a newline. Returns 0, or -EIO / -ENOMEM after saying
+ * "netab CMD: ..." on stderr.
+ */
+int cli_json_print(const char *cmd, json_t *doc);
 
 #endif

@@ -14,8 +14,11 @@
 
 #include "cli/cli.h"
 #include "campaign/order.h"
+#include "cli/cli_common.h"
 #include "cli/cli_compare.h"
-#include "statsreport/stats_report_plot.h"
+#include "compare/document.h"
+#include "compare/text.h"
+#include "compare/figure.h"
 #include "util/clock.h"
 #include "util/units.h"
 
@@ -116,43 +119,6 @@ static void on_look(const struct compare_result *res, size_t look, size_t looks,
             reached ? ": reached" : "");
 }
 
-/*
- * --plot FILE: the deciding metric's distribution per variant and its changes
- * against the baseline, and one line on stderr saying what was drawn.
- * Returns 0, -ENOMEM, or -EINVAL after printing why.
- */
-static int draw_figure(const struct compare_result *res)
-{
-    const struct compare_config *cfg = res->c->cfg;
-    struct compare_metric_report m;
-    if (compare_analyse_metric(res, res->c->decide, &m))
-        return -ENOMEM;
-    int rc = 0;
-    char err[NB_ERRLEN], axis[160];
-    size_t n = 0;
-    if (!m.ok) {
-        fprintf(stderr, "netab compare: no figure: %s\n", m.why);
-        rc = -EINVAL;
-    } else {
-        struct report_plot_opts po;
-        report_plot_opts_default(&po);
-        po.width = cfg->figure_w > 0 ? cfg->figure_w : po.width;
-        po.height = cfg->figure_h > 0 ? cfg->figure_h : po.height;
-        po.log = cfg->figure_log;
-        snprintf(axis, sizeof(axis), "%s (%s)", m.m->name, *m.m->unit ? m.m->unit : "as measured");
-        po.axis = cfg->figure_axis ? cfg->figure_axis : axis;
-        if (stats_report_plot(&m.r, &po, cfg->figure, &n, err, sizeof(err))) {
-            fprintf(stderr, "netab compare: %s\n", err);
-            rc = -EINVAL;
-        } else {
-            fprintf(stderr, "netab compare: figure %s: %zu variants, %zu points\n", cfg->figure,
-                    m.r.nsets, n);
-        }
-    }
-    compare_metric_report_free(&m);
-    return rc;
-}
-
 static void on_say(const char *msg, void *arg)
 {
     progress_clear(arg);
@@ -202,9 +168,18 @@ int cli_compare(int argc, char **argv)
     if (!rc)
         rc = compare_analyse(&res);
     if (!rc)
-        rc = cfg.json ? cli_compare_print_json(&res) : (cli_compare_print_text(&res), 0);
-    if (!rc && cfg.figure)
-        rc = draw_figure(&res);
+        /* cli_json_print() says what went wrong itself: -EIO is not said again below. */
+        rc = cfg.json ? (cli_json_print("compare", compare_document(&res)) ? -EIO : 0)
+                      : (compare_text_print(stdout, &res), 0);
+    if (!rc && cfg.figure) {
+        size_t points = 0;
+        rc = compare_draw_figure(&res, &points, err, sizeof(err));
+        if (rc == -EINVAL)
+            fprintf(stderr, "netab compare: %s\n", err);
+        else if (!rc)
+            fprintf(stderr, "netab compare: figure %s: %zu variants, %zu points\n", cfg.figure,
+                    cfg.nvariants, points);
+    }
     if (rc) {
         if (rc == -ENOMEM)
             fprintf(stderr, "netab compare: out of memory\n");

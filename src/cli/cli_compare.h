@@ -1,8 +1,9 @@
 /*
  * Shared between the parts of `netab compare`'s command line: the argument
  * parser (cli_compare_args.c), the progress and process policy
- * (cli_compare.c) and the printers (cli_compare_print.c). The campaign, its
- * adaptive looks and the analysis are libnetab's (compare/result.h).
+ * (cli_compare.c). The campaign, its adaptive looks, the analysis and its
+ * text and JSON reports are libnetab's (compare/result.h, compare/text.h,
+ * compare/document.h).
  */
 #ifndef NETAB_CLI_COMPARE_H
 #define NETAB_CLI_COMPARE_H
@@ -19,9 +20,5 @@
  * --help, or EXIT_USAGE after printing the reason to stderr.
  */
 int cli_compare_parse(int argc, char **argv, struct compare_config *cfg);
-
-void cli_compare_print_text(const struct compare_result *res);
-/* Returns 0 or -ENOMEM. */
-int cli_compare_print_json(const struct compare_result *res);
 
 #endif

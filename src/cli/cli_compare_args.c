@@ -3,449 +3,258 @@
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
 #include "cli/cli_common.h"
+#include "cli/cli_opts.h"
 #include "cli/cli_compare.h"
 #include "cli/cli_plot.h"
+#include "compare/config.h"
 #include "metric/metric.h"
 
 #define CMD "compare"
 
-static const char usage_text[] =
-    "usage: netab compare [options] --variant A [A's options] --variant B ... [-- RUN "
-    "OPTIONS]\n"
-    "\n"
-    "Runs each variant's test in a randomized, interleaved schedule and compares\n"
-    "every variant with the first one (the baseline): throughput, service demand\n"
-    "(CPU cost), and latency percentiles and loss where the test has them.\n"
-    "\n"
-    "variants (each option after --variant applies to that variant):\n"
-    "  --variant NAME       start a variant; the first is the baseline\n"
-    "  --opts 'OPTIONS'     its options for 'netab run' (split like a shell, no expansion)\n"
-    "  --setup CMD          shell command before each of its runs (sysctl, ethtool -K, ...)\n"
-    "  --teardown CMD       shell command after each of its runs (also if setup failed)\n"
-    "  --cmd CMD            measure with an external command instead of 'netab run';\n"
-    "                       before the first --variant: the command of every variant\n"
-    "  --metric-json PATH   --cmd: the number at this dotted path of its JSON output\n"
-    "  --metric-regex RE    --cmd: the capture group of RE's last match in its output\n"
-    "  -- RUN OPTIONS       options for every variant's 'netab run' (or appended to --cmd)\n"
-    "  --baseline NAME      compare the others with this variant (default: the first)\n"
-    "\n"
-    "schedule:\n"
-    "  --runs N             measured runs per variant (default 5)\n"
-    "  --warmup W           discarded warm-up runs per variant, run first (default 0)\n"
-    "  --seed N             seed of the shuffled order and the bootstrap (default: random,\n"
-    "                       printed)\n"
-    "  --prepare CMD        shell command before every run, after the variant's setup\n"
-    "  --cooldown SECONDS   pause after every run (default 0)\n"
-    "  --until-ci PCT       add rounds until the confidence interval of every relative\n"
-    "                       change (with --pairs all, every pair's) is within +-PCT %,\n"
-    "                       checked at planned looks with a Bonferroni-corrected level\n"
-    "                       (docs/compare.md)\n"
-    "  --max-runs N         --until-ci: at most N measured runs per variant (default 50)\n"
-    "  --timeout SECONDS    kill a run after this long (default 2 x (-t + -O) + 60 s,\n"
-    "                       900 s with -n, 600 s with --cmd); hooks get 600 s\n"
-    "  --db PATH            keep the comparison as an experiment in this results store\n"
-    "                       ('netab experiment list', 'netab report ID'); default: a\n"
-    "                       temporary store, removed at the end\n"
-    "\n"
-    "judgement:\n"
-    "  --metric M           the metric that decides the exit status: throughput (default),\n"
-    "                       a metric name (listed at the end), its path without 'end.'\n"
-    "                       (cpu.local.process_us_per_kib), or a dotted path;\n"
-    "                       with --cmd: a name for the measured number\n"
-    "  --lower-is-better    for a dotted path or --cmd: smaller is better\n"
-    "  --higher-is-better   for a dotted path or --cmd: larger is better (the default)\n"
-    "  --noise PCT          noise floor in percent of the baseline (default 1)\n"
-    "  --confidence P       confidence level in percent, 50..99.99 (default 95)\n"
-    "  --pairs all|baseline all: also compare every pair of variants on the deciding\n"
-    "                       metric, Bonferroni-corrected over the k = n(n-1)/2 pairs:\n"
-    "                       every interval, the baseline's too, at 1 - (1 - P)/k; the\n"
-    "                       exit status still comes from the comparisons with the\n"
-    "                       baseline, made at that level; baseline (default): only those\n"
-    "\n"
-    "output:\n"
-    "  --json               one JSON document on stdout (progress stays on stderr)\n"
-    "  --no-plot            leave out the ASCII distribution plot of the text "
-    "report\n" CLI_PLOT_USAGE("FILE", "also draw the deciding metric's distribution and "
-                                      "changes") "  -h, --help           this text\n"
-                                                 "\n"
-                                                 "exit status: 0 no regression beyond the "
-                                                 "noise floor in the deciding metric;\n"
-                                                 "1 regression; 2 bad usage, or a variant with "
-                                                 "fewer than 2 successful runs.\n";
-
-enum {
-    OPT_VARIANT = 256,
-    OPT_OPTS,
-    OPT_SETUP,
-    OPT_TEARDOWN,
-    OPT_CMDLINE,
-    OPT_METRIC_JSON,
-    OPT_METRIC_REGEX,
-    OPT_RUNS,
-    OPT_WARMUP,
-    OPT_SEED,
-    OPT_PREPARE,
-    OPT_COOLDOWN,
-    OPT_UNTIL_CI,
-    OPT_MAX_RUNS,
-    OPT_TIMEOUT,
-    OPT_DB,
-    OPT_METRIC,
-    OPT_LOWER,
-    OPT_HIGHER,
-    OPT_NOISE,
-    OPT_CONFIDENCE,
-    OPT_JSON,
-    OPT_NOPLOT,
-    OPT_BASELINE,
-    OPT_PAIRS,
+/* The command line before compare_config_check() completes it. */
+struct compare_args {
+    struct compare_config cfg;
+    bool max_given;
+    const char *global_cmd, *baseline; /* --cmd before the first --variant; --baseline */
+    struct cli_plot fig;
 };
 
-static const struct option long_opts[] = {
-    {"variant", required_argument, NULL, OPT_VARIANT},
-    {"opts", required_argument, NULL, OPT_OPTS},
-    {"setup", required_argument, NULL, OPT_SETUP},
-    {"teardown", required_argument, NULL, OPT_TEARDOWN},
-    {"cmd", required_argument, NULL, OPT_CMDLINE},
-    {"metric-json", required_argument, NULL, OPT_METRIC_JSON},
-    {"metric-regex", required_argument, NULL, OPT_METRIC_REGEX},
-    {"runs", required_argument, NULL, OPT_RUNS},
-    {"warmup", required_argument, NULL, OPT_WARMUP},
-    {"seed", required_argument, NULL, OPT_SEED},
-    {"prepare", required_argument, NULL, OPT_PREPARE},
-    {"cooldown", required_argument, NULL, OPT_COOLDOWN},
-    {"until-ci", required_argument, NULL, OPT_UNTIL_CI},
-    {"max-runs", required_argument, NULL, OPT_MAX_RUNS},
-    {"timeout", required_argument, NULL, OPT_TIMEOUT},
-    {"db", required_argument, NULL, OPT_DB},
-    {"metric", required_argument, NULL, OPT_METRIC},
-    {"lower-is-better", no_argument, NULL, OPT_LOWER},
-    {"higher-is-better", no_argument, NULL, OPT_HIGHER},
-    {"noise", required_argument, NULL, OPT_NOISE},
-    {"confidence", required_argument, NULL, OPT_CONFIDENCE},
-    {"json", no_argument, NULL, OPT_JSON},
-    {"no-plot", no_argument, NULL, OPT_NOPLOT},
-    {"baseline", required_argument, NULL, OPT_BASELINE},
-    {"pairs", required_argument, NULL, OPT_PAIRS},
-    CLI_PLOT_LONG_OPTS,
-    {"help", no_argument, NULL, 'h'},
-    {NULL, 0, NULL, 0},
-};
+static int set_variant(void *field, const char *value, const struct cli_opt *o, char *err,
+                       size_t errlen)
+{
+    (void)o;
+    return compare_config_add_variant(field, value, err, errlen);
+}
 
-/* A finite number in [lo, hi], or (lo, hi) when open. */
-static bool parse_real(const char *opt, const char *s, double lo, double hi, bool open, double *out)
+/* --opts, --setup, --teardown, --cmd after a --variant: that variant's, once. */
+static int set_per_variant(void *field, const char *value, const struct cli_opt *o, char *err,
+                           size_t errlen)
+{
+    struct compare_args *a = field;
+    struct compare_config *cfg = &a->cfg;
+    struct compare_variant *cur = cfg->nvariants ? &cfg->variants[cfg->nvariants - 1] : NULL;
+    bool cmd = !strcmp(o->name, "cmd");
+    if (cmd && !*value)
+        return err_set(err, errlen, EINVAL, "--cmd: the command must not be empty");
+    if (cmd && !cur) {
+        if (a->global_cmd)
+            return err_set(err, errlen, EINVAL, "--cmd given twice before the first --variant");
+        a->global_cmd = value;
+        return 0;
+    }
+    if (!cur)
+        return err_set(err, errlen, EINVAL, "--%s '%s' must follow a --variant NAME", o->name,
+                       value);
+    const char **slot = cmd                         ? &cur->cmd
+                        : !strcmp(o->name, "opts")  ? &cur->opts
+                        : !strcmp(o->name, "setup") ? &cur->setup
+                                                    : &cur->teardown;
+    if (*slot)
+        return err_set(err, errlen, EINVAL, "--%s given twice for variant '%s'", o->name,
+                       cur->name);
+    *slot = value;
+    return 0;
+}
+
+static int set_seed(void *field, const char *value, const struct cli_opt *o, char *err,
+                    size_t errlen)
+{
+    struct compare_config *cfg = field;
+    char *e;
+    (void)o;
+    errno = 0;
+    unsigned long long u = strtoull(value, &e, 10);
+    if (e == value || *e || errno || value[0] == '-')
+        return err_set(err, errlen, EINVAL, "--seed: '%s' is not a whole number", value);
+    cfg->seed = u;
+    cfg->seed_given = true;
+    return 0;
+}
+
+/* --until-ci PCT: strictly between 0 and 100. */
+static int set_until_ci(void *field, const char *value, const struct cli_opt *o, char *err,
+                        size_t errlen)
 {
     char *e;
+    (void)o;
     errno = 0;
-    double v = strtod(s, &e);
-    if (e == s || *e || errno || !isfinite(v) || v < lo || v > hi ||
-        (open && (v == lo || v == hi))) {
-        cli_usage_error(CMD, "%s: '%s' is not a number %s %g and %g", opt, s,
-                        open ? "strictly between" : "between", lo, hi);
-        return false;
-    }
-    *out = v;
-    return true;
+    double v = strtod(value, &e);
+    if (e == value || *e || errno || !isfinite(v) || v <= 0 || v >= 100)
+        return err_set(err, errlen, EINVAL,
+                       "--until-ci: '%s' is not a number strictly between 0 and 100", value);
+    *(double *)field = v / 100;
+    return 0;
 }
 
-/* A dotted path: components of letters, digits and '_', separated by single dots. */
-static bool is_dotted_path(const char *s)
+static int set_max_runs(void *field, const char *value, const struct cli_opt *o, char *err,
+                        size_t errlen)
 {
-    if (!*s || *s == '.' || s[strlen(s) - 1] == '.' || strstr(s, ".."))
-        return false;
-    for (const char *p = s; *p; p++)
-        if (!isalnum((unsigned char)*p) && *p != '_' && *p != '.' && *p != '-')
-            return false;
-    return strchr(s, '.') != NULL;
+    struct compare_args *a = field;
+    a->max_given = true;
+    return cli_set_unsigned(&a->cfg.max_runs, value, o, err, errlen);
 }
 
-/* Sets *slot to value for the current variant, refusing a second value or a missing --variant. */
-static bool per_variant(struct compare_config *cfg, const char *opt, const char *value,
-                        const char **slot_of_current)
+static int set_direction(void *field, const char *value, const struct cli_opt *o, char *err,
+                         size_t errlen)
 {
-    (void)cfg;
-    if (!slot_of_current) {
-        cli_usage_error(CMD, "%s '%s' must follow a --variant NAME", opt, value);
-        return false;
-    }
-    if (*slot_of_current) {
-        cli_usage_error(CMD, "%s given twice for variant '%s'", opt,
-                        cfg->variants[cfg->nvariants - 1].name);
-        return false;
-    }
-    *slot_of_current = value;
-    return true;
+    struct compare_config *cfg = field;
+    (void)value;
+    (void)err;
+    (void)errlen;
+    cfg->lower_is_better = !strcmp(o->name, "lower-is-better");
+    cfg->direction_given = true;
+    return 0;
 }
 
-/*
- * --baseline NAME: moves that variant first, the others keeping their order;
- * false with a usage error naming the variants when there is none by that name.
- */
-static bool move_baseline(struct compare_config *cfg, const char *name)
+static int set_metric(void *field, const char *value, const struct cli_opt *o, char *err,
+                      size_t errlen)
 {
-    size_t b = 0;
-    while (b < cfg->nvariants && strcmp(cfg->variants[b].name, name))
-        b++;
-    if (b == cfg->nvariants) {
-        char names[512] = "";
-        for (size_t i = 0, u = 0; i < cfg->nvariants && u < sizeof(names); i++)
-            u += (size_t)snprintf(names + u, sizeof(names) - u, "%s%s", i ? ", " : "",
-                                  cfg->variants[i].name);
-        cli_usage_error(CMD, "--baseline: no variant '%s' (variants: %s)", name,
-                        cfg->nvariants ? names : "none");
-        return false;
-    }
-    struct compare_variant keep = cfg->variants[b];
-    memmove(cfg->variants + 1, cfg->variants, b * sizeof(cfg->variants[0]));
-    cfg->variants[0] = keep;
-    return true;
+    (void)o;
+    if (!*value)
+        return err_set(err, errlen, EINVAL, "--metric: the metric must not be empty");
+    *(const char **)field = value;
+    return 0;
 }
 
-/* Checks the finished configuration as a whole. Returns true when it is usable. */
-static bool validate(struct compare_config *cfg, const char *global_cmd)
+static int set_baseline(void *field, const char *value, const struct cli_opt *o, char *err,
+                        size_t errlen)
 {
-    if (cfg->nvariants < 2) {
-        cli_usage_error(CMD, "need at least two variants (--variant NAME); the first is the "
-                             "baseline");
-        return false;
-    }
-    size_t with_cmd = 0;
-    for (size_t i = 0; i < cfg->nvariants; i++) {
-        struct compare_variant *v = &cfg->variants[i];
-        if (!v->cmd)
-            v->cmd = global_cmd;
-        with_cmd += v->cmd != NULL;
-        char err[NB_ERRLEN];
-        int rc = words_split(v->opts ? v->opts : "", &v->words, err, sizeof(err));
-        if (rc) {
-            cli_usage_error(CMD, "--opts of variant '%s': %s", v->name, err);
-            return false;
-        }
-        if (compare_variant_prepare(cfg, v, err, sizeof(err))) {
-            cli_usage_error(CMD, "%s", err);
-            return false;
-        }
-    }
-    if (with_cmd && with_cmd != cfg->nvariants) {
-        cli_usage_error(CMD, "either every variant has a --cmd or none has (give --cmd before the "
-                             "first --variant to share one)");
-        return false;
-    }
-    bool cmd = with_cmd > 0;
-    if (cmd && !cfg->metric_json == !cfg->metric_regex) {
-        cli_usage_error(CMD, "--cmd needs exactly one of --metric-json PATH or --metric-regex RE");
-        return false;
-    }
-    if (!cmd && (cfg->metric_json || cfg->metric_regex)) {
-        cli_usage_error(CMD, "%s only applies to variants measured with --cmd",
-                        cfg->metric_json ? "--metric-json" : "--metric-regex");
-        return false;
-    }
-    if (cfg->metric_json && !is_dotted_path(cfg->metric_json) &&
-        strspn(cfg->metric_json,
-               "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_0123456789") !=
-            strlen(cfg->metric_json)) {
-        cli_usage_error(CMD,
-                        "--metric-json: '%s' is not a dotted path such as end.sum.bits_per_second",
-                        cfg->metric_json);
-        return false;
-    }
-    char err[NB_ERRLEN];
-    if (cfg->metric_regex && compare_regex_check(cfg->metric_regex, err, sizeof(err))) {
-        cli_usage_error(CMD, "--metric-regex: %s", err);
-        return false;
-    }
-    if (!cmd && cfg->metric) {
-        const struct compare_metric *m = compare_metric_find(cfg->metric);
-        if (!m && !is_dotted_path(cfg->metric)) {
-            char names[1024];
-            cli_usage_error(CMD, "--metric: '%s' is neither a metric name (%s) nor a dotted path",
-                            cfg->metric, metric_names(METRIC_COMPARE, names, sizeof(names)));
-            return false;
-        }
-        if (m && cfg->direction_given) {
-            cli_usage_error(CMD,
-                            "--%s-is-better: the direction of '%s' is known; the option is "
-                            "for dotted paths and --cmd",
-                            cfg->lower_is_better ? "lower" : "higher", m->name);
-            return false;
-        }
-    } else if (!cmd && cfg->direction_given) {
-        cli_usage_error(CMD,
-                        "--%s-is-better: the direction of throughput is known; the option "
-                        "is for dotted paths (--metric) and --cmd",
-                        cfg->lower_is_better ? "lower" : "higher");
-        return false;
-    }
-    if (cfg->until_ci > 0 && cfg->max_runs < cfg->runs) {
-        cli_usage_error(CMD, "--max-runs %u is less than --runs %u", cfg->max_runs, cfg->runs);
-        return false;
-    }
-    return true;
+    (void)o;
+    if (*(const char **)field)
+        return err_set(err, errlen, EINVAL, "--baseline given twice");
+    *(const char **)field = value;
+    return 0;
 }
+
+static int set_pairs(void *field, const char *value, const struct cli_opt *o, char *err,
+                     size_t errlen)
+{
+    (void)o;
+    if (strcmp(value, "all") && strcmp(value, "baseline"))
+        return err_set(err, errlen, EINVAL, "--pairs: '%s' is not all or baseline", value);
+    *(bool *)field = !strcmp(value, "all");
+    return 0;
+}
+
+#define FIELD(f) offsetof(struct compare_args, f)
+#define CFG(f) offsetof(struct compare_args, cfg.f)
+
+static const struct cli_opt options[] = {
+    {"", 0, NULL, "variants (each option after --variant applies to that variant):", NULL, 0, 0, 0},
+    {"variant", 0, "NAME", "start a variant; the first is the baseline", set_variant, FIELD(cfg), 0,
+     0},
+    {"opts", 0, "'OPTIONS'", "its options for 'netab run' (split like a shell, no expansion)",
+     set_per_variant, 0, 0, 0},
+    {"setup", 0, "CMD", "shell command before each of its runs (sysctl, ethtool -K, ...)",
+     set_per_variant, 0, 0, 0},
+    {"teardown", 0, "CMD", "shell command after each of its runs (also if setup failed)",
+     set_per_variant, 0, 0, 0},
+    {"cmd", 0, "CMD",
+     "measure with an external command instead of 'netab run';\nbefore the first --variant: the "
+     "command of every variant",
+     set_per_variant, 0, 0, 0},
+    {"metric-json", 0, "PATH", "--cmd: the number at this dotted path of its JSON output",
+     cli_set_string, CFG(metric_json), 0, 0},
+    {"metric-regex", 0, "RE", "--cmd: the capture group of RE's last match in its output",
+     cli_set_string, CFG(metric_regex), 0, 0},
+    {"", 0, NULL,
+     "  -- RUN OPTIONS       options for every variant's 'netab run' (or appended to --cmd)", NULL,
+     0, 0, 0},
+    {"baseline", 0, "NAME", "compare the others with this variant (default: the first)",
+     set_baseline, FIELD(baseline), 0, 0},
+    {"", 0, NULL, "\nschedule:", NULL, 0, 0, 0},
+    {"runs", 0, "N", "measured runs per variant (default 5)", cli_set_unsigned, CFG(runs), 2,
+     100000},
+    {"warmup", 0, "W", "discarded warm-up runs per variant, run first (default 0)",
+     cli_set_unsigned, CFG(warmup), 0, 1000},
+    {"seed", 0, "N", "seed of the shuffled order and the bootstrap (default: random,\nprinted)",
+     set_seed, FIELD(cfg), 0, 0},
+    {"prepare", 0, "CMD", "shell command before every run, after the variant's setup",
+     cli_set_string, CFG(prepare), 0, 0},
+    {"cooldown", 0, "SECONDS", "pause after every run (default 0)", cli_set_seconds, CFG(cooldown),
+     0, 3600},
+    {"until-ci", 0, "PCT",
+     "add rounds until the confidence interval of every relative\nchange (with --pairs all, "
+     "every pair's) is within +-PCT %,\nchecked at planned looks with a Bonferroni-corrected "
+     "level\n(docs/compare.md)",
+     set_until_ci, CFG(until_ci), 0, 0},
+    {"max-runs", 0, "N", "--until-ci: at most N measured runs per variant (default 50)",
+     set_max_runs, 0, 2, 100000},
+    {"timeout", 0, "SECONDS",
+     "kill a run after this long (default 2 x (-t + -O) + 60 s,\n900 s with -n, 600 s with "
+     "--cmd); hooks get 600 s",
+     cli_set_seconds, CFG(timeout), 0.1, 86400},
+    {"db", 0, "PATH",
+     "keep the comparison as an experiment in this results store\n('netab experiment list', "
+     "'netab report ID'); default: a\ntemporary store, removed at the end",
+     cli_set_string, CFG(db), 0, 0},
+    {"", 0, NULL, "\njudgement:", NULL, 0, 0, 0},
+    {"metric", 0, "M",
+     "the metric that decides the exit status: throughput (default),\na metric name (listed at "
+     "the end), its path without 'end.'\n(cpu.local.process_us_per_kib), or a dotted path;\nwith "
+     "--cmd: a name for the measured number",
+     set_metric, CFG(metric), 0, 0},
+    {"lower-is-better", 0, NULL, "for a dotted path or --cmd: smaller is better", set_direction,
+     FIELD(cfg), 0, 0},
+    {"higher-is-better", 0, NULL, "for a dotted path or --cmd: larger is better (the default)",
+     set_direction, FIELD(cfg), 0, 0},
+    {"noise", 0, "PCT", "noise floor in percent of the baseline (default 1)", cli_set_pct,
+     CFG(noise), 0, 99.99},
+    {"confidence", 0, "P", "confidence level in percent, 50..99.99 (default 95)", cli_set_pct,
+     CFG(confidence), 50, 99.99},
+    {"pairs", 0, "all|baseline",
+     "all: also compare every pair of variants on the deciding\nmetric, Bonferroni-corrected "
+     "over the k = n(n-1)/2 pairs:\nevery interval, the baseline's too, at 1 - (1 - P)/k; the\n"
+     "exit status still comes from the comparisons with the\nbaseline, made at that level; "
+     "baseline (default): only those",
+     set_pairs, CFG(pairs_all), 0, 0},
+    {"", 0, NULL, "\noutput:", NULL, 0, 0, 0},
+    {"json", 0, NULL, "one JSON document on stdout (progress stays on stderr)", cli_set_true,
+     CFG(json), 0, 0},
+    {"no-plot", 0, NULL, "leave out the ASCII distribution plot of the text report", cli_set_false,
+     CFG(plot), 0, 0},
+    CLI_PLOT_OPTS(struct compare_args, fig, "FILE",
+                  "also draw the deciding metric's distribution and changes"),
+    {0},
+};
+
+static void print_metric_names(void)
+{
+    cli_print_metric_names(METRIC_COMPARE);
+}
+
+static const struct cli_cmd compare_cmd = {
+    .name = CMD,
+    .usage = "usage: netab compare [options] --variant A [A's options] --variant B ... [-- RUN "
+             "OPTIONS]\n"
+             "\n"
+             "Runs each variant's test in a randomized, interleaved schedule and compares\n"
+             "every variant with the first one (the baseline): throughput, service demand\n"
+             "(CPU cost), and latency percentiles and loss where the test has them.\n"
+             "\n",
+    .tail = "\n"
+            "exit status: 0 no regression beyond the noise floor in the deciding metric;\n"
+            "1 regression; 2 bad usage, or a variant with fewer than 2 successful runs.\n",
+    .opts = options,
+    /* Stop at "--" or the first non-option, so that order is kept and -- ends our options. */
+    .in_order = true,
+    .more_help = print_metric_names,
+};
 
 int cli_compare_parse(int argc, char **argv, struct compare_config *cfg)
 {
-    memset(cfg, 0, sizeof(*cfg));
-    cfg->runs = 5;
-    cfg->noise = 0.01;
-    cfg->confidence = 0.95;
-    cfg->plot = true;
-    cfg->self = "/proc/self/exe";
-    bool max_given = false;
-    const char *global_cmd = NULL, *baseline = NULL;
-    struct cli_plot fig = {0};
-    opterr = 0;
-    optind = 1;
-    int c;
-    char perr[NB_ERRLEN];
-    long l;
-    double d = 0;
-    /* '+': stop at "--" or the first non-option, so that order is kept and -- ends our options. */
-    while ((c = optmatch_next(argc, argv, "+:h", long_opts)) != -1) {
-        struct compare_variant *cur = cfg->nvariants ? &cfg->variants[cfg->nvariants - 1] : NULL;
-        switch (c) {
-        case OPT_VARIANT:
-            if (!*optarg || strspn(optarg, " \t") == strlen(optarg))
-                return cli_usage_error(CMD, "--variant: the name must not be empty");
-            if (cfg->nvariants == COMPARE_MAX_VARIANTS)
-                return cli_usage_error(CMD, "--variant: at most %d variants", COMPARE_MAX_VARIANTS);
-            for (size_t i = 0; i < cfg->nvariants; i++)
-                if (!strcmp(cfg->variants[i].name, optarg))
-                    return cli_usage_error(CMD, "--variant: '%s' is given twice", optarg);
-            cfg->variants[cfg->nvariants++].name = optarg;
-            break;
-        case OPT_OPTS:
-            if (!per_variant(cfg, "--opts", optarg, cur ? &cur->opts : NULL))
-                return EXIT_USAGE;
-            break;
-        case OPT_SETUP:
-            if (!per_variant(cfg, "--setup", optarg, cur ? &cur->setup : NULL))
-                return EXIT_USAGE;
-            break;
-        case OPT_TEARDOWN:
-            if (!per_variant(cfg, "--teardown", optarg, cur ? &cur->teardown : NULL))
-                return EXIT_USAGE;
-            break;
-        case OPT_CMDLINE:
-            if (!*optarg)
-                return cli_usage_error(CMD, "--cmd: the command must not be empty");
-            if (!cur) {
-                if (global_cmd)
-                    return cli_usage_error(CMD, "--cmd given twice before the first --variant");
-                global_cmd = optarg;
-            } else if (!per_variant(cfg, "--cmd", optarg, &cur->cmd)) {
-                return EXIT_USAGE;
-            }
-            break;
-        case OPT_METRIC_JSON:
-            cfg->metric_json = optarg;
-            break;
-        case OPT_METRIC_REGEX:
-            cfg->metric_regex = optarg;
-            break;
-        case OPT_RUNS:
-            if (!optval_int("--runs", optarg, 2, 100000, &l, perr, sizeof(perr)))
-                return cli_usage_error(CMD, "%s", perr);
-            cfg->runs = (unsigned)l;
-            break;
-        case OPT_WARMUP:
-            if (!optval_int("--warmup", optarg, 0, 1000, &l, perr, sizeof(perr)))
-                return cli_usage_error(CMD, "%s", perr);
-            cfg->warmup = (unsigned)l;
-            break;
-        case OPT_SEED: {
-            char *e;
-            errno = 0;
-            unsigned long long u = strtoull(optarg, &e, 10);
-            if (e == optarg || *e || errno || optarg[0] == '-')
-                return cli_usage_error(CMD, "--seed: '%s' is not a whole number", optarg);
-            cfg->seed = u;
-            cfg->seed_given = true;
-            break;
-        }
-        case OPT_PREPARE:
-            cfg->prepare = optarg;
-            break;
-        case OPT_COOLDOWN:
-            if (!optval_seconds("--cooldown", optarg, 0, 3600, &cfg->cooldown, perr, sizeof(perr)))
-                return cli_usage_error(CMD, "%s", perr);
-            break;
-        case OPT_UNTIL_CI:
-            if (!parse_real("--until-ci", optarg, 0, 100, true, &d))
-                return EXIT_USAGE;
-            cfg->until_ci = d / 100;
-            break;
-        case OPT_MAX_RUNS:
-            if (!optval_int("--max-runs", optarg, 2, 100000, &l, perr, sizeof(perr)))
-                return cli_usage_error(CMD, "%s", perr);
-            cfg->max_runs = (unsigned)l;
-            max_given = true;
-            break;
-        case OPT_TIMEOUT:
-            if (!optval_seconds("--timeout", optarg, 0.1, 86400, &cfg->timeout, perr, sizeof(perr)))
-                return cli_usage_error(CMD, "%s", perr);
-            break;
-        case OPT_METRIC:
-            if (!*optarg)
-                return cli_usage_error(CMD, "--metric: the metric must not be empty");
-            cfg->metric = optarg;
-            break;
-        case OPT_LOWER:
-        case OPT_HIGHER:
-            cfg->lower_is_better = c == OPT_LOWER;
-            cfg->direction_given = true;
-            break;
-        case OPT_NOISE:
-            if (!parse_real("--noise", optarg, 0, 99.99, false, &d))
-                return EXIT_USAGE;
-            cfg->noise = d / 100;
-            break;
-        case OPT_CONFIDENCE:
-            if (!parse_real("--confidence", optarg, 50, 99.99, false, &d))
-                return EXIT_USAGE;
-            cfg->confidence = d / 100;
-            break;
-        case OPT_JSON:
-            cfg->json = true;
-            break;
-        case OPT_DB:
-            cfg->db = optarg;
-            break;
-        case OPT_NOPLOT:
-            cfg->plot = false;
-            break;
-        case OPT_BASELINE:
-            if (baseline)
-                return cli_usage_error(CMD, "--baseline given twice");
-            baseline = optarg;
-            break;
-        case OPT_PAIRS:
-            if (strcmp(optarg, "all") && strcmp(optarg, "baseline"))
-                return cli_usage_error(CMD, "--pairs: '%s' is not all or baseline", optarg);
-            cfg->pairs_all = !strcmp(optarg, "all");
-            break;
-        case 'h':
-            fputs(usage_text, stdout);
-            cli_print_metric_names(METRIC_COMPARE);
-            return EXIT_OK;
-        case ':':
-            return cli_usage_error(CMD, "option '%s' needs a value", argv[optind - 1]);
-        default:
-            if ((l = cli_plot_option(CMD, c, optarg, &fig)) >= 0) {
-                if (l)
-                    return (int)l;
-                break;
-            }
-            return cli_unknown_option(CMD, argv, long_opts);
-        }
-    }
+    compare_config_init(cfg);
+    struct compare_args a = {.cfg = *cfg};
+    int rc = cli_opts_parse(&compare_cmd, argc, argv, &a);
+    if (rc >= 0)
+        return rc;
     if (optind < argc) {
         /* getopt stopped at "--" (and skipped it) or at a stray argument. */
         if (strcmp(argv[optind - 1], "--"))
@@ -453,23 +262,20 @@ int cli_compare_parse(int argc, char **argv, struct compare_config *cfg)
                                    "unexpected argument '%s' (options for every run go after "
                                    "--)",
                                    argv[optind]);
-        cfg->common = argv + optind;
-        cfg->ncommon = (size_t)(argc - optind);
+        a.cfg.common = argv + optind;
+        a.cfg.ncommon = (size_t)(argc - optind);
     }
-    if (cli_plot_check(CMD, &fig))
+    if (cli_plot_check(CMD, &a.fig))
         return EXIT_USAGE;
-    cfg->figure = fig.path;
-    cfg->figure_w = fig.width;
-    cfg->figure_h = fig.height;
-    cfg->figure_log = fig.log;
-    cfg->figure_axis = fig.axis;
-    if (max_given && cfg->until_ci == 0)
-        return cli_usage_error(CMD, "--max-runs only applies with --until-ci PCT");
-    if (cfg->until_ci > 0 && !max_given)
-        cfg->max_runs = cfg->runs > 50 ? cfg->runs : 50;
-    if (baseline && cfg->nvariants >= 2 && !move_baseline(cfg, baseline))
-        return EXIT_USAGE;
-    if (!validate(cfg, global_cmd))
-        return EXIT_USAGE;
+    a.cfg.figure = a.fig.path;
+    a.cfg.figure_w = a.fig.width;
+    a.cfg.figure_h = a.fig.height;
+    a.cfg.figure_log = a.fig.log;
+    a.cfg.figure_axis = a.fig.axis;
+    /* From here cfg owns what the checks allocate (the variants' words). */
+    *cfg = a.cfg;
+    char err[NB_ERRLEN * 2];
+    if (compare_config_check(cfg, a.global_cmd, a.baseline, a.max_given, err, sizeof(err)))
+        return cli_usage_error(CMD, "%s", err);
     return -1;
 }

@@ -4,7 +4,9 @@
  * alone as the composite text of docs/environment.md. Argument parsing and printing
  * only; the facts come from libnetab's envcap module.
  */
+#include <errno.h>
 #include <getopt.h>
+#include <stddef.h>
 #include <net/if.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,25 +14,64 @@
 
 #include "cli/cli.h"
 #include "cli/cli_common.h"
+#include "cli/cli_opts.h"
 #include "envcap/envcap.h"
 #include "measure/identity.h"
 
-static const char usage_text[] =
-    "usage: netab env [--iface NAME | --addr IP] [--json | --identity]\n"
-    "\n"
-    "Prints the facts about this host that decide whether benchmark runs are\n"
-    "comparable (kernel, CPU frequency policy, turbo, SMT, mitigations, the\n"
-    "interface's driver, offloads and IRQ affinity, network sysctls, load,\n"
-    "competing benchmark processes) and warnings about them. Unknown facts\n"
-    "are shown as null. See docs/environment.md.\n"
-    "\n"
-    "  --iface NAME   describe this interface (default lo)\n"
-    "  --addr IP      describe the interface that owns or routes to IP\n"
-    "  --json         one JSON document {\"environment\": {...}, \"warnings\": [...]}\n"
-    "  --identity     only the build identity (kernel release, version, build ID,\n"
-    "                 config hash, command line, the interface's module), one\n"
-    "                 \"key: value\" line each\n"
-    "  -h, --help     this text\n";
+struct env_args {
+    char ifname[64];
+    bool json, identity;
+};
+
+static int set_iface(void *field, const char *value, const struct cli_opt *o, char *err,
+                     size_t errlen)
+{
+    (void)o;
+    if (snprintf(field, sizeof(((struct env_args *)0)->ifname), "%s", value) >=
+        (int)sizeof(((struct env_args *)0)->ifname))
+        return err_set(err, errlen, EINVAL, "--iface: '%s' is too long for an interface name",
+                       value);
+    return 0;
+}
+
+static int set_addr(void *field, const char *value, const struct cli_opt *o, char *err,
+                    size_t errlen)
+{
+    (void)o;
+    int rc = env_iface_for_addr(value, field, sizeof(((struct env_args *)0)->ifname));
+    if (rc)
+        return err_set(err, errlen, EINVAL, "no interface for address %s: %s", value,
+                       strerror(-rc));
+    return 0;
+}
+
+#define FIELD(f) offsetof(struct env_args, f)
+
+static const struct cli_opt options[] = {
+    {"iface", 0, "NAME", "describe this interface (default lo)", set_iface, FIELD(ifname), 0, 0},
+    {"addr", 0, "IP", "describe the interface that owns or routes to IP", set_addr, FIELD(ifname),
+     0, 0},
+    {"json", 0, NULL, "one JSON document {\"environment\": {...}, \"warnings\": [...]}",
+     cli_set_true, FIELD(json), 0, 0},
+    {"identity", 0, NULL,
+     "only the build identity (kernel release, version, build ID,\nconfig hash, command line, "
+     "the interface's module), one\n\"key: value\" line each",
+     cli_set_true, FIELD(identity), 0, 0},
+    {0},
+};
+
+static const struct cli_cmd env_cmd = {
+    .name = "env",
+    .usage = "usage: netab env [--iface NAME | --addr IP] [--json | --identity]\n"
+             "\n"
+             "Prints the facts about this host that decide whether benchmark runs are\n"
+             "comparable (kernel, CPU frequency policy, turbo, SMT, mitigations, the\n"
+             "interface's driver, offloads and IRQ affinity, network sysctls, load,\n"
+             "competing benchmark processes) and warnings about them. Unknown facts\n"
+             "are shown as null. See docs/environment.md.\n"
+             "\n",
+    .opts = options,
+};
 
 /* Prints the leaves of v as "path = value" lines, one per fact. */
 static void print_flat(const char *prefix, const json_t *v)
@@ -75,56 +116,22 @@ static int print_identity(const char *ifname)
 
 int cli_env(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"iface", required_argument, NULL, 'i'}, {"addr", required_argument, NULL, 'a'},
-        {"json", no_argument, NULL, 'j'},        {"identity", no_argument, NULL, 'I'},
-        {"help", no_argument, NULL, 'h'},        {NULL, 0, NULL, 0}};
-    char ifname[64] = "lo";
-    int json = 0, identity = 0, c, err;
-
-    optind = 1;
-    while ((c = optmatch_next(argc, argv, ":h", opts)) != -1) {
-        switch (c) {
-        case 'i':
-            snprintf(ifname, sizeof(ifname), "%s", optarg);
-            break;
-        case 'a':
-            err = env_iface_for_addr(optarg, ifname, sizeof(ifname));
-            if (err) {
-                fprintf(stderr, "netab env: no interface for address %s: %s\n", optarg,
-                        strerror(-err));
-                return EXIT_USAGE;
-            }
-            break;
-        case 'j':
-            json = 1;
-            break;
-        case 'I':
-            identity = 1;
-            break;
-        case 'h':
-            fputs(usage_text, stdout);
-            return EXIT_OK;
-        default:
-            return cli_unknown_option("env", argv, opts);
-        }
-    }
-    if (optind < argc) {
-        fprintf(stderr, "netab env: unexpected argument '%s'\n%s", argv[optind], usage_text);
-        return EXIT_USAGE;
-    }
+    struct env_args a = {.ifname = "lo"};
+    int rc = cli_opts_parse(&env_cmd, argc, argv, &a);
+    if (rc >= 0)
+        return rc;
+    if (optind < argc)
+        return cli_usage_error("env", "unexpected argument '%s'", argv[optind]);
+    const char *ifname = a.ifname;
+    bool json = a.json, identity = a.identity;
     /* A name the kernel does not know would only produce a snapshot of nulls. */
     if (!if_nametoindex(ifname)) {
         fprintf(stderr, "netab env: --iface: no network interface named '%s' here\n", ifname);
         return EXIT_USAGE;
     }
-    if (identity && json) {
-        fprintf(stderr,
-                "netab env: --identity and --json do not go together (--json holds "
-                "the identity as environment.identity)\n%s",
-                usage_text);
-        return EXIT_USAGE;
-    }
+    if (identity && json)
+        return cli_usage_error("env", "--identity and --json do not go together (--json holds "
+                                      "the identity as environment.identity)");
     if (identity)
         return print_identity(ifname);
     json_t *env = env_capture(ifname, NULL, NULL);

@@ -1,43 +1,63 @@
 /*
  * netab experiment: campaigns described by experiment files. Each verb is a
- * function in the table below; `validate` checks a file here, and the verbs
- * that run campaigns (run, resume, list, status) are in cli_experiment_run.c.
+ * function in the table below; `validate`, `list` and `status` are here
+ * (what list and status show is campaign/status_show.c's), the verbs that
+ * run campaigns (run, resume) are in cli_experiment_run.c.
  */
+#include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli/cli.h"
 #include "cli/cli_common.h"
 #include "campaign/campaign.h"
+#include "campaign/status_show.h"
 #include "cli/cli_experiment.h"
 #include "experiment/experiment.h"
 
-static const char experiment_usage[] =
-    "usage: netab experiment <verb> [options] FILE|ID\n"
-    "\n"
-    "Verbs:\n"
-    "  validate FILE [--check-dut]\n"
-    "                           check an experiment file, print every problem as\n"
-    "                           FILE:LINE:COL: message, then everything run checks\n"
-    "                           on this machine before its first run (CPU settings,\n"
-    "                           hooks on PATH, local servers; --check-dut: ssh to\n"
-    "                           the DUT), and a summary of the campaign\n"
-    "  run [--db PATH] FILE     plan the whole campaign, record it, run it\n"
-    "  resume [--db PATH] ID    continue an interrupted campaign (--all: every\n"
-    "                           unfinished one; used by contrib/netab-resume.service)\n"
-    "  list [--db PATH] [--json]        experiments with planned and completed runs\n"
-    "  status [--db PATH] ID [--json]   running or not (the runner's lock), the\n"
-    "                           interrupted run, counts, failures, time left\n"
-    "\n"
-    "--db PATH: the results store (default $NETAB_DB, else\n"
-    "$XDG_DATA_HOME/netab/results.db). File format: docs/experiment.md; campaigns:\n"
-    "docs/campaign.md.\n"
-    "\n"
-    "Exit status: 0 done (run/resume: every planned run completed and all ok);\n"
-    "1 run/resume: the campaign completed but some runs failed, or the store\n"
-    "could not be used; 2 bad usage, an invalid file or CPU settings this machine\n"
-    "cannot make; 3 reset: reboot handed over to a reboot that did not happen;\n"
-    "128+N stopped by signal N (resume continues).\n";
+static const struct cli_opt options[] = {
+    {"db", 0, "PATH",
+     "the results store (default $NETAB_DB, else\n$XDG_DATA_HOME/netab/results.db)", cli_set_string,
+     offsetof(struct exp_args, db), 0, 0},
+    {"json", 0, NULL, "list, status: JSON output", cli_set_true, offsetof(struct exp_args, json), 0,
+     0},
+    {"all", 0, NULL, "resume: every unfinished experiment (used by\ncontrib/netab-resume.service)",
+     cli_set_true, offsetof(struct exp_args, all), 0, 0},
+    {"check-dut", 0, NULL, "validate: also ssh to the DUT", cli_set_true,
+     offsetof(struct exp_args, check_dut), 0, 0},
+    {0},
+};
+
+const struct cli_cmd cli_experiment_cmd = {
+    .name = "experiment",
+    .usage = "usage: netab experiment <verb> [options] FILE|ID\n"
+             "\n"
+             "Verbs:\n"
+             "  validate FILE [--check-dut]\n"
+             "                           check an experiment file, print every problem as\n"
+             "                           FILE:LINE:COL: message, then everything run checks\n"
+             "                           on this machine before its first run (CPU settings,\n"
+             "                           hooks on PATH, local servers; --check-dut: ssh to\n"
+             "                           the DUT), and a summary of the campaign\n"
+             "  run [--db PATH] FILE     plan the whole campaign, record it, run it\n"
+             "  resume [--db PATH] ID    continue an interrupted campaign (--all: every\n"
+             "                           unfinished one; used by contrib/netab-resume.service)\n"
+             "  list [--db PATH] [--json]        experiments with planned and completed runs\n"
+             "  status [--db PATH] ID [--json]   running or not (the runner's lock), the\n"
+             "                           interrupted run, counts, failures, time left\n"
+             "\n"
+             "options:\n",
+    .tail = "\n"
+            "File format: docs/experiment.md; campaigns: docs/campaign.md.\n"
+            "\n"
+            "Exit status: 0 done (run/resume: every planned run completed and all ok);\n"
+            "1 run/resume: the campaign completed but some runs failed; 2 bad usage, an\n"
+            "invalid file, CPU settings this machine cannot make, or a store that cannot\n"
+            "be used; 3 reset: reboot handed over to a reboot that did not happen;\n"
+            "128+N stopped by signal N (resume continues).\n",
+    .opts = options,
+};
 
 void cli_experiment_print_errors(const char *path, const struct exp_errors *errs)
 {
@@ -115,22 +135,12 @@ int cli_experiment_preflight(const char *path, const struct experiment *e, bool 
 
 static int verb_validate(int argc, char **argv)
 {
-    bool check_dut = false;
-    const char *path = NULL;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            fputs(experiment_usage, stdout);
-            return EXIT_OK;
-        }
-        if (!strcmp(argv[i], "--check-dut"))
-            check_dut = true;
-        else if (argv[i][0] == '-' && argv[i][1])
-            return cli_usage_error("experiment", "validate: unknown option '%s'", argv[i]);
-        else if (path)
-            return cli_usage_error("experiment", "validate takes exactly one FILE");
-        else
-            path = argv[i];
-    }
+    struct exp_args a;
+    int ex = cli_exp_parse(argc, argv, &a, EXP_OPT_CHECK_DUT);
+    if (ex >= 0)
+        return ex;
+    const char *path = a.operand;
+    bool check_dut = a.check_dut;
     if (!path)
         return cli_usage_error("experiment", "validate takes exactly one FILE");
     struct exp_errors errs = {0};
@@ -151,6 +161,53 @@ static int verb_validate(int argc, char **argv)
     return bad ? EXIT_ERROR : EXIT_OK;
 }
 
+int cli_experiment_list(int argc, char **argv)
+{
+    struct exp_args a;
+    int ex = cli_exp_parse(argc, argv, &a, EXP_OPT_DB | EXP_OPT_JSON);
+    if (ex >= 0)
+        return ex;
+    if (a.operand)
+        return cli_usage_error("experiment", "list takes no argument");
+    struct store *db;
+    if (cli_exp_open_db(&a, STORE_OPEN_READONLY, &db))
+        return EXIT_ERROR;
+    char err[NB_ERRLEN * 2] = "out of memory";
+    json_t *arr = a.json ? json_array() : NULL;
+    int e =
+        a.json && !arr ? -ENOMEM : campaign_list_show(db, a.path, stdout, arr, err, sizeof(err));
+    store_close(db);
+    if (e) {
+        fprintf(stderr, "netab experiment: %s\n", err);
+        json_decref(arr);
+        return EXIT_ERROR;
+    }
+    return a.json && cli_json_print("experiment", arr) ? EXIT_ERROR : EXIT_OK;
+}
+
+int cli_experiment_status(int argc, char **argv)
+{
+    struct exp_args a;
+    int64_t id;
+    int ex = cli_exp_parse(argc, argv, &a, EXP_OPT_DB | EXP_OPT_JSON);
+    if (ex >= 0)
+        return ex;
+    if (!cli_exp_parse_id(&a, &id))
+        return EXIT_USAGE;
+    struct store *db;
+    if (cli_exp_open_db(&a, STORE_OPEN_READONLY, &db))
+        return EXIT_ERROR;
+    char err[NB_ERRLEN * 2];
+    json_t *doc = NULL;
+    int e = campaign_status_show(db, a.path, id, stdout, a.json ? &doc : NULL, err, sizeof(err));
+    store_close(db);
+    if (e) {
+        fprintf(stderr, "netab experiment: %s\n", err);
+        return EXIT_ERROR;
+    }
+    return a.json && cli_json_print("experiment", doc) ? EXIT_ERROR : EXIT_OK;
+}
+
 struct verb {
     const char *name;
     int (*fn)(int argc, char **argv); /* argv[0] is the verb */
@@ -165,12 +222,12 @@ static const struct verb verbs[] = {
 int cli_experiment(int argc, char **argv)
 {
     if (argc < 2) {
-        fputs(experiment_usage, stderr);
+        cli_opts_help(&cli_experiment_cmd, stderr);
         return EXIT_USAGE;
     }
     const char *verb = argv[1];
     if (!strcmp(verb, "--help") || !strcmp(verb, "-h") || !strcmp(verb, "help")) {
-        fputs(experiment_usage, stdout);
+        cli_opts_help(&cli_experiment_cmd, stdout);
         return EXIT_OK;
     }
     for (size_t i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++)

@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 
+#include "cli/cli_opts.h"
 #include "experiment/experiment.h"
 #include "store/store.h"
 
@@ -19,21 +20,34 @@ void cli_experiment_print_errors(const char *path, const struct exp_errors *errs
  */
 int cli_experiment_preflight(const char *path, const struct experiment *e, bool check_dut);
 
-/* The options of run, resume, list and status (cli_experiment_run.c). */
+/* The options of every verb: one table (cli_experiment.c), each verb taking some. */
 struct exp_args {
     const char *verb, *db, *operand;
-    bool json, all;
-    char path[4096]; /* the store's path */
+    bool json, all, check_dut;
+    char path[4096]; /* the store's path (verbs that take --db) */
 };
 
-/* Parses them into a; returns -1 to go on, else the exit status (after saying why). */
-int cli_exp_parse(int argc, char **argv, struct exp_args *a, bool want_json, bool want_all);
+enum {
+    EXP_OPT_DB = 1 << 0,
+    EXP_OPT_JSON = 1 << 1,
+    EXP_OPT_ALL = 1 << 2,
+    EXP_OPT_CHECK_DUT = 1 << 3,
+};
+
+/* The table and the help of `netab experiment`. */
+extern const struct cli_cmd cli_experiment_cmd;
+
+/*
+ * Parses argv (argv[0] the verb) into a, refusing the options of the table
+ * that the verb does not take (allowed: EXP_OPT_*) and a second operand;
+ * with EXP_OPT_DB, resolves the store's path. Returns -1 to go on, else the
+ * exit status (after saying why).
+ */
+int cli_exp_parse(int argc, char **argv, struct exp_args *a, unsigned allowed);
 /* Opens a's store (STORE_OPEN_* flags); says why on failure. */
 int cli_exp_open_db(const struct exp_args *a, unsigned flags, struct store **s);
 /* The experiment ID operand; false (after saying why) when missing or not a number. */
 bool cli_exp_parse_id(const struct exp_args *a, int64_t *id);
-/* "1h05m", "3m20s", "42s"; "?" when s is not finite. */
-void cli_exp_fmt_duration(double s, char *buf, size_t len);
 
 /* Each takes argv[0] = the verb and returns the exit status. */
 int cli_experiment_run(int argc, char **argv);

@@ -15,58 +15,38 @@
 #include "campaign/campaign.h"
 #include "cli/cli.h"
 #include "cli/cli_common.h"
+#include "campaign/status_show.h"
 #include "cli/cli_experiment.h"
 #include "campaign/order.h"
 #include "store/store.h"
 #include "store/store_import.h"
 #include "util/textfile.h"
 
-enum { OPT_DB = 256, OPT_JSON, OPT_ALL };
-
-/* Returns -1 to go on, else the exit code. */
-int cli_exp_parse(int argc, char **argv, struct exp_args *a, bool want_json, bool want_all)
+int cli_exp_parse(int argc, char **argv, struct exp_args *a, unsigned allowed)
 {
-    static const struct option opts[] = {
-        {"db", required_argument, NULL, OPT_DB},
-        {"json", no_argument, NULL, OPT_JSON},
-        {"all", no_argument, NULL, OPT_ALL},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
     memset(a, 0, sizeof(*a));
     a->verb = argv[0];
-    opterr = 0;
-    optind = 1;
-    int c;
-    while ((c = optmatch_next(argc, argv, ":h", opts)) != -1) {
-        switch (c) {
-        case OPT_DB:
-            a->db = optarg;
-            break;
-        case OPT_JSON:
-            if (!want_json)
-                return cli_usage_error("experiment", "%s has no --json", a->verb);
-            a->json = true;
-            break;
-        case OPT_ALL:
-            if (!want_all)
-                return cli_usage_error("experiment", "%s has no --all", a->verb);
-            a->all = true;
-            break;
-        case 'h':
-            return cli_experiment(2, (char *[]){"experiment", "--help", NULL});
-        case ':':
-            return cli_usage_error("experiment", "%s needs a value", argv[optind - 1]);
-        default:
-            return cli_unknown_option("experiment", argv, opts);
-        }
-    }
+    int rc = cli_opts_parse(&cli_experiment_cmd, argc, argv, a);
+    if (rc >= 0)
+        return rc;
+    static const struct {
+        unsigned bit;
+        const char *name;
+    } opts[] = {{EXP_OPT_DB, "--db"},
+                {EXP_OPT_JSON, "--json"},
+                {EXP_OPT_ALL, "--all"},
+                {EXP_OPT_CHECK_DUT, "--check-dut"}};
+    bool given[] = {a->db != NULL, a->json, a->all, a->check_dut};
+    for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++)
+        if (given[i] && !(allowed & opts[i].bit))
+            return cli_usage_error("experiment", "%s has no %s", a->verb, opts[i].name);
     if (optind < argc)
         a->operand = argv[optind++];
     if (optind < argc)
         return cli_usage_error("experiment", "unexpected argument '%s'", argv[optind]);
     char err[NB_ERRLEN * 2];
-    if (store_default_path(a->db, a->path, sizeof(a->path), err, sizeof(err))) {
+    if ((allowed & EXP_OPT_DB) &&
+        store_default_path(a->db, a->path, sizeof(a->path), err, sizeof(err))) {
         fprintf(stderr, "netab experiment: %s\n", err);
         return EXIT_USAGE;
     }
@@ -97,21 +77,6 @@ bool cli_exp_parse_id(const struct exp_args *a, int64_t *id)
     }
     *id = v;
     return true;
-}
-
-void cli_exp_fmt_duration(double s, char *buf, size_t len)
-{
-    if (!isfinite(s)) {
-        snprintf(buf, len, "?");
-        return;
-    }
-    long t = (long)(s + 0.5);
-    if (t >= 3600)
-        snprintf(buf, len, "%ldh%02ldm", t / 3600, t / 60 % 60);
-    else if (t >= 60)
-        snprintf(buf, len, "%ldm%02lds", t / 60, t % 60);
-    else
-        snprintf(buf, len, "%lds", t);
 }
 
 /* The headline of a run: throughput, or transactions for rr/crr tests. */
@@ -149,7 +114,7 @@ static void on_progress(const struct campaign_event *ev, const char *msg, void *
         fprintf(stderr, "warning: %s\n", json_string_value(json_array_get(ev->warnings, i)) ?: "?");
     char head[NB_ERRLEN * 4], eta[32];
     fmt_headline(ev, head, sizeof(head));
-    cli_exp_fmt_duration(ev->eta_s, eta, sizeof(eta));
+    campaign_duration_text(ev->eta_s, eta, sizeof(eta));
     const char *status = store_run_status_name(ev->status);
     if (!p->tty || ev->status != STORE_RUN_OK)
         fprintf(stderr, "run %ld/%ld seq %d round %d%s variant=%s cell=%s: %s %s\n", ev->done,
@@ -260,7 +225,7 @@ static char *read_file(const char *path)
 int cli_experiment_run(int argc, char **argv)
 {
     struct exp_args a;
-    int ex = cli_exp_parse(argc, argv, &a, false, false);
+    int ex = cli_exp_parse(argc, argv, &a, EXP_OPT_DB);
     if (ex >= 0)
         return ex;
     if (!a.operand)
@@ -336,7 +301,7 @@ int cli_experiment_resume(int argc, char **argv)
 {
     struct exp_args a;
     int64_t id = 0;
-    int ex = cli_exp_parse(argc, argv, &a, false, true);
+    int ex = cli_exp_parse(argc, argv, &a, EXP_OPT_DB | EXP_OPT_ALL);
     if (ex >= 0)
         return ex;
     if (a.all && a.operand)

@@ -10,57 +10,18 @@
 #include <getopt.h>
 #include <jansson.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
 #include "cli/cli_common.h"
+#include "cli/cli_opts.h"
 #include "input/input_runs.h"
 #include "store/store.h"
 #include "store/store_import.h"
 #include "util/textfile.h"
-
-static const char usage_text[] =
-    "usage: netab import --variant NAME [--db PATH] [--experiment NAME|ID]\n"
-    "                    [--cell NAME] [--format auto|iperf3|iperf2] FILE...\n"
-    "\n"
-    "Records the runs of other tools in the results store as runs of variant\n"
-    "NAME: every iperf3 -J document (one per file, several concatenated, or an\n"
-    "array) and every iperf2 run (its [SUM] line or its one stream's final line,\n"
-    "for UDP the server report), with the throughput netab stats reads from\n"
-    "them (iperf3: the receiver's view, end.sum_received), the file, the run's\n"
-    "place in it and the original document or text. `netab report` then\n"
-    "compares them with netab's runs like any others (docs/store.md).\n"
-    "\n"
-    "options:\n"
-    "  --variant NAME       the variant the runs belong to (required)\n"
-    "  --experiment X       add them to experiment X (an id, or a name); a name no\n"
-    "                       experiment has creates an import experiment of that\n"
-    "                       name. Default: a new experiment called 'import'\n"
-    "  --cell NAME          the matrix cell (default: the experiment's only cell,\n"
-    "                       'default' in a new experiment)\n"
-    "  --format F           auto (default: JSON is iperf3's, text iperf2's),\n"
-    "                       iperf3 or iperf2\n"
-    "  --db PATH            the database (default: $NETAB_DB, else\n"
-    "                       $XDG_DATA_HOME/netab/results.db)\n"
-    "  -h, --help           this text\n"
-    "\n"
-    "Prints the experiment's id on standard output. exit status: 0 imported;\n"
-    "1 the store could not be written; 2 bad command line, a file that cannot\n"
-    "be read or holds no run, or an unknown experiment (nothing is imported).\n";
-
-enum { OPT_DB = 256, OPT_VARIANT, OPT_EXPERIMENT, OPT_CELL, OPT_FORMAT };
-
-static const struct option long_opts[] = {
-    {"db", required_argument, NULL, OPT_DB},
-    {"variant", required_argument, NULL, OPT_VARIANT},
-    {"experiment", required_argument, NULL, OPT_EXPERIMENT},
-    {"cell", required_argument, NULL, OPT_CELL},
-    {"format", required_argument, NULL, OPT_FORMAT},
-    {"help", no_argument, NULL, 'h'},
-    {NULL, 0, NULL, 0},
-};
 
 struct import_args {
     const char *db;
@@ -70,44 +31,64 @@ struct import_args {
     int nfiles;
 };
 
+static int set_format(void *field, const char *value, const struct cli_opt *o, char *err,
+                      size_t errlen)
+{
+    enum input_format *f = field;
+    (void)o;
+    if (input_parse_format(value, f) ||
+        (*f != INPUT_AUTO && *f != INPUT_IPERF3 && *f != INPUT_IPERF2))
+        return err_set(err, errlen, EINVAL, "--format: '%s' is not auto, iperf3 or iperf2", value);
+    return 0;
+}
+
+#define FIELD(f) offsetof(struct import_args, f)
+
+static const struct cli_opt options[] = {
+    {"variant", 0, "NAME", "the variant the runs belong to (required)", cli_set_nonempty,
+     FIELD(t.variant), 0, 0},
+    {"experiment", 0, "X",
+     "add them to experiment X (an id, or a name); a name no\nexperiment has creates an import "
+     "experiment of that\nname. Default: a new experiment called 'import'",
+     cli_set_string, FIELD(t.experiment), 0, 0},
+    {"cell", 0, "NAME",
+     "the matrix cell (default: the experiment's only cell,\n'default' in a new experiment)",
+     cli_set_string, FIELD(t.cell), 0, 0},
+    {"format", 0, "F", "auto (default: JSON is iperf3's, text iperf2's),\niperf3 or iperf2",
+     set_format, FIELD(format), 0, 0},
+    {"db", 0, "PATH", "the database (default: $NETAB_DB, else\n$XDG_DATA_HOME/netab/results.db)",
+     cli_set_string, FIELD(db), 0, 0},
+    {0},
+};
+
+static const struct cli_cmd import_cmd = {
+    .name = "import",
+    .usage = "usage: netab import --variant NAME [--db PATH] [--experiment NAME|ID]\n"
+             "                    [--cell NAME] [--format auto|iperf3|iperf2] FILE...\n"
+             "\n"
+             "Records the runs of other tools in the results store as runs of variant\n"
+             "NAME: every iperf3 -J document (one per file, several concatenated, or an\n"
+             "array) and every iperf2 run (its [SUM] line or its one stream's final line,\n"
+             "for UDP the server report), with the throughput netab stats reads from\n"
+             "them (iperf3: the receiver's view, end.sum_received), the file, the run's\n"
+             "place in it and the original document or text. `netab report` then\n"
+             "compares them with netab's runs like any others (docs/store.md).\n"
+             "\n"
+             "options:\n",
+    .tail = "\n"
+            "Prints the experiment's id on standard output. exit status: 0 imported;\n"
+            "2 bad command line, a file that cannot be read or holds no run, an unknown\n"
+            "experiment, or a store that cannot be written (nothing is imported).\n",
+    .opts = options,
+};
+
 /* Returns -1 to go on, else the exit code. */
 static int parse_args(int argc, char **argv, struct import_args *a)
 {
     memset(a, 0, sizeof(*a));
-    opterr = 0;
-    optind = 1;
-    int c;
-    while ((c = optmatch_next(argc, argv, ":h", long_opts)) != -1) {
-        switch (c) {
-        case OPT_DB:
-            a->db = optarg;
-            break;
-        case OPT_VARIANT:
-            if (!*optarg)
-                return cli_usage_error("import", "--variant: the name is empty");
-            a->t.variant = optarg;
-            break;
-        case OPT_EXPERIMENT:
-            a->t.experiment = optarg;
-            break;
-        case OPT_CELL:
-            a->t.cell = optarg;
-            break;
-        case OPT_FORMAT:
-            if (input_parse_format(optarg, &a->format) ||
-                (a->format != INPUT_AUTO && a->format != INPUT_IPERF3 && a->format != INPUT_IPERF2))
-                return cli_usage_error("import", "--format: '%s' is not auto, iperf3 or iperf2",
-                                       optarg);
-            break;
-        case 'h':
-            fputs(usage_text, stdout);
-            return EXIT_OK;
-        case ':':
-            return cli_usage_error("import", "%s needs a value", argv[optind - 1]);
-        default:
-            return cli_unknown_option("import", argv, long_opts);
-        }
-    }
+    int rc = cli_opts_parse(&import_cmd, argc, argv, a);
+    if (rc >= 0)
+        return rc;
     if (!a->t.variant)
         return cli_usage_error("import", "which variant are the runs? (--variant NAME)");
     if (optind >= argc)

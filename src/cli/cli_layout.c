@@ -4,51 +4,21 @@
  * printing only; the symbol readers, the comparison and the report are
  * libnetab's layout module.
  */
+#include <errno.h>
 #include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
 #include "cli/cli_common.h"
+#include "cli/cli_opts.h"
 #include "layout/layout_diff.h"
 #include "cli/cli_layout_hot.h"
 #include "layout/layout_hot.h"
 #include "layout/layout_report.h"
 #include "symbols/symtab.h"
-
-static const char usage_text[] =
-    "usage: netab layout OLD NEW [--hot FILE|LIST | --hot-from RUN|EXP[:VARIANT]]\n"
-    "                    [--line BYTES] [--json]\n"
-    "                            [--all] [--top N]\n"
-    "       netab layout --show-hot\n"
-    "\n"
-    "Compares where the functions of two builds lie in memory: for each\n"
-    "function in both, its offset within a cache line and the number of\n"
-    "lines it spans; functions only in one build as added or removed; size\n"
-    "changes as bloat-o-meter shows them; and whether the hot functions\n"
-    "moved within their lines, so a throughput change can be told from an\n"
-    "alignment accident. OLD and NEW are ELF files (vmlinux, a .ko, a shared\n"
-    "object, an executable; .symtab, else .dynsym) or System.map,\n"
-    "/proc/kallsyms or `nm -n [-S]` text. See docs/layout.md.\n"
-    "\n"
-    "  --hot FILE|LIST  the hot functions: a file of names or globs (one a\n"
-    "                   line), perf report --stdio or perf script output,\n"
-    "                   '-' for stdin, or a comma list (ip_rcv,nf_nat_*);\n"
-    "                   default: the built-in network paths (--show-hot)\n"
-    "  --line BYTES     cache line size, a power of two 8..4096 (default 64)\n"
-    "  --top N          size changes shown in text (default 10, 0 = all)\n"
-    "  --all            also list every function in the text report\n"
-    "  --json           one JSON document with every function\n"
-    "  --hot-from RUN.json|EXPERIMENT[:VARIANT]\n"
-    "                   the hot functions from sampled profiles (netab run\n"
-    "                   --profile): a run's JSON document, or an experiment's\n"
-    "                   stored runs (--db PATH); those with >= 0.5% of samples\n"
-    "  --db PATH        the results store for --hot-from EXPERIMENT\n"
-    "  --show-hot       print the built-in hot patterns and exit\n"
-    "  -h, --help       this text\n"
-    "\n"
-    "Exit status: 0 when compared, 2 for a bad command line or input file.\n";
 
 struct layout_args {
     const char *old_path, *new_path, *hot, *hot_from, *db;
@@ -56,73 +26,79 @@ struct layout_args {
     bool json, all, show_hot;
 };
 
+static int set_line(void *field, const char *value, const struct cli_opt *o, char *err,
+                    size_t errlen)
+{
+    long *line = field;
+    (void)o;
+    if (!optval_int("--line", value, 8, 4096, line, err, errlen))
+        return -EINVAL;
+    if (*line & (*line - 1))
+        return err_set(err, errlen, EINVAL, "--line: %ld is not a power of two", *line);
+    return 0;
+}
+
+static int set_top(void *field, const char *value, const struct cli_opt *o, char *err,
+                   size_t errlen)
+{
+    (void)o;
+    return optval_int("--top", value, 0, 1000000, field, err, errlen) ? 0 : -EINVAL;
+}
+
+#define FIELD(f) offsetof(struct layout_args, f)
+
+static const struct cli_opt options[] = {
+    {"hot", 0, "FILE|LIST",
+     "the hot functions: a file of names or globs (one a\nline), perf report --stdio or perf "
+     "script output,\n'-' for stdin, or a comma list (ip_rcv,nf_nat_*);\ndefault: the built-in "
+     "network paths (--show-hot)",
+     cli_set_string, FIELD(hot), 0, 0},
+    {"line", 0, "BYTES", "cache line size, a power of two 8..4096 (default 64)", set_line,
+     FIELD(line), 0, 0},
+    {"top", 0, "N", "size changes shown in text (default 10, 0 = all)", set_top, FIELD(top), 0, 0},
+    {"all", 0, NULL, "also list every function in the text report", cli_set_true, FIELD(all), 0, 0},
+    {"json", 0, NULL, "one JSON document with every function", cli_set_true, FIELD(json), 0, 0},
+    {"hot-from", 0, "RUN.json|EXPERIMENT[:VARIANT]",
+     "the hot functions from sampled profiles (netab run\n--profile): a run's JSON document, or "
+     "an experiment's\nstored runs (--db PATH); those with >= 0.5% of samples",
+     cli_set_string, FIELD(hot_from), 0, 0},
+    {"db", 0, "PATH", "the results store for --hot-from EXPERIMENT", cli_set_string, FIELD(db), 0,
+     0},
+    {"show-hot", 0, NULL, "print the built-in hot patterns and exit", cli_set_true, FIELD(show_hot),
+     0, 0},
+    {0},
+};
+
+static const struct cli_cmd layout_cmd = {
+    .name = "layout",
+    .usage = "usage: netab layout OLD NEW [--hot FILE|LIST | --hot-from RUN|EXP[:VARIANT]]\n"
+             "                    [--line BYTES] [--json]\n"
+             "                            [--all] [--top N]\n"
+             "       netab layout --show-hot\n"
+             "\n"
+             "Compares where the functions of two builds lie in memory: for each\n"
+             "function in both, its offset within a cache line and the number of\n"
+             "lines it spans; functions only in one build as added or removed; size\n"
+             "changes as bloat-o-meter shows them; and whether the hot functions\n"
+             "moved within their lines, so a throughput change can be told from an\n"
+             "alignment accident. OLD and NEW are ELF files (vmlinux, a .ko, a shared\n"
+             "object, an executable; .symtab, else .dynsym) or System.map,\n"
+             "/proc/kallsyms or `nm -n [-S]` text. See docs/layout.md.\n"
+             "\n",
+    .tail = "\n"
+            "Exit status: 0 when compared, 2 for a bad command line or input file.\n",
+    .opts = options,
+};
+
 /* Parses argv into a; returns EXIT_OK to go on, or the exit status (help, usage error). */
 static int parse_args(int argc, char **argv, struct layout_args *a, bool *done)
 {
-    enum {
-        OPT_HOT = 256,
-        OPT_LINE,
-        OPT_TOP,
-        OPT_JSON,
-        OPT_ALL,
-        OPT_SHOW_HOT,
-        OPT_HOT_FROM,
-        OPT_DB
-    };
-    static const struct option opts[] = {{"hot", required_argument, NULL, OPT_HOT},
-                                         {"line", required_argument, NULL, OPT_LINE},
-                                         {"top", required_argument, NULL, OPT_TOP},
-                                         {"json", no_argument, NULL, OPT_JSON},
-                                         {"all", no_argument, NULL, OPT_ALL},
-                                         {"show-hot", no_argument, NULL, OPT_SHOW_HOT},
-                                         {"hot-from", required_argument, NULL, OPT_HOT_FROM},
-                                         {"db", required_argument, NULL, OPT_DB},
-                                         {"help", no_argument, NULL, 'h'},
-                                         {NULL, 0, NULL, 0}};
-    char err[NB_ERRLEN];
-    int c;
     *a = (struct layout_args){.line = 64, .top = 10};
     *done = false;
-    optind = 1;
-    while ((c = optmatch_next(argc, argv, ":h", opts)) != -1) {
-        switch (c) {
-        case OPT_HOT:
-            a->hot = optarg;
-            break;
-        case OPT_HOT_FROM:
-            a->hot_from = optarg;
-            break;
-        case OPT_DB:
-            a->db = optarg;
-            break;
-        case OPT_LINE:
-            if (!optval_int("--line", optarg, 8, 4096, &a->line, err, sizeof(err)))
-                return cli_usage_error("layout", "%s", err);
-            if (a->line & (a->line - 1))
-                return cli_usage_error("layout", "--line: %ld is not a power of two", a->line);
-            break;
-        case OPT_TOP:
-            if (!optval_int("--top", optarg, 0, 1000000, &a->top, err, sizeof(err)))
-                return cli_usage_error("layout", "%s", err);
-            break;
-        case OPT_JSON:
-            a->json = true;
-            break;
-        case OPT_ALL:
-            a->all = true;
-            break;
-        case OPT_SHOW_HOT:
-            a->show_hot = true;
-            break;
-        case 'h':
-            fputs(usage_text, stdout);
-            *done = true;
-            return EXIT_OK;
-        case ':':
-            return cli_usage_error("layout", "%s needs a value", argv[optind - 1]);
-        default:
-            return cli_unknown_option("layout", argv, opts);
-        }
+    int rc = cli_opts_parse(&layout_cmd, argc, argv, a);
+    if (rc >= 0) {
+        *done = true;
+        return rc;
     }
     if (a->show_hot) {
         *done = true;

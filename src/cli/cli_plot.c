@@ -1,37 +1,12 @@
 /* The figure options shared by stats, compare, report and run. */
 #include "cli/cli_plot.h"
 
+#include <errno.h>
+#include <stdio.h>
+
 #include "cli/cli.h"
 #include "cli/cli_common.h"
 #include "plot/plot.h"
-
-int cli_plot_option(const char *cmd, int c, const char *arg, struct cli_plot *p)
-{
-    char err[NB_ERRLEN];
-    long v;
-    switch (c) {
-    case CLI_PLOT_OPT_PLOT:
-        if (!*arg)
-            return cli_usage_error(cmd, "--plot: empty file name");
-        p->path = arg;
-        return 0;
-    case CLI_PLOT_OPT_WIDTH:
-    case CLI_PLOT_OPT_HEIGHT:
-        if (!optval_int(c == CLI_PLOT_OPT_WIDTH ? "--plot-width" : "--plot-height", arg,
-                        PLOT_MIN_SIZE, PLOT_MAX_SIZE, &v, err, sizeof(err)))
-            return cli_usage_error(cmd, "%s", err);
-        *(c == CLI_PLOT_OPT_WIDTH ? &p->width : &p->height) = (double)v;
-        return 0;
-    case CLI_PLOT_OPT_LOG:
-        p->log = true;
-        return 0;
-    case CLI_PLOT_OPT_AXIS:
-        p->axis = arg;
-        return 0;
-    default:
-        return -1;
-    }
-}
 
 int cli_plot_check(const char *cmd, const struct cli_plot *p)
 {
@@ -39,5 +14,17 @@ int cli_plot_check(const char *cmd, const struct cli_plot *p)
     enum plot_format f;
     if (p->path && plot_format_of(p->path, &f, err, sizeof(err)))
         return cli_usage_error(cmd, "--plot %s", err);
+    return 0;
+}
+
+int cli_plot_set_size(void *field, const char *value, const struct cli_opt *o, char *err,
+                      size_t errlen)
+{
+    long v;
+    char name[64];
+    snprintf(name, sizeof(name), "--%s", o->name);
+    if (!optval_int(name, value, (long)o->lo, (long)o->hi, &v, err, errlen))
+        return -EINVAL;
+    *(double *)field = (double)v;
     return 0;
 }

@@ -1,39 +1,38 @@
 /*
  * The figure options every subcommand that draws shares: --plot PATH (the
- * format follows the extension), --plot-width, --plot-height, --plot-log.
+ * format follows the extension), --plot-width, --plot-height, --plot-log,
+ * --plot-axis.
  */
 #ifndef NETAB_CLI_CLI_PLOT_H
 #define NETAB_CLI_CLI_PLOT_H
 
-#include <getopt.h>
 #include <stdbool.h>
+#include <stddef.h>
 
-/* Option codes; each subcommand keeps its own below CLI_PLOT_OPT_PLOT. */
-enum {
-    CLI_PLOT_OPT_PLOT = 1000,
-    CLI_PLOT_OPT_WIDTH,
-    CLI_PLOT_OPT_HEIGHT,
-    CLI_PLOT_OPT_LOG,
-    CLI_PLOT_OPT_AXIS,
-};
+#include "cli/cli_opts.h"
+#include "plot/plot.h"
 
-/* The entries for a getopt_long table, spliced in with CLI_PLOT_LONG_OPTS. */
+/*
+ * The options as rows of a cli_opts table (cli/cli_opts.h), for a struct
+ * cli_plot member fig of the command's argument struct type.
+ */
 // clang-format off
-#define CLI_PLOT_LONG_OPTS                                      \
-    {"plot", required_argument, NULL, CLI_PLOT_OPT_PLOT},       \
-    {"plot-width", required_argument, NULL, CLI_PLOT_OPT_WIDTH},  \
-    {"plot-height", required_argument, NULL, CLI_PLOT_OPT_HEIGHT}, \
-    {"plot-log", no_argument, NULL, CLI_PLOT_OPT_LOG},          \
-    {"plot-axis", required_argument, NULL, CLI_PLOT_OPT_AXIS}
+#define CLI_PLOT_SIZE_OPTS(type, fig)                                                          \
+    {"plot-width", 0, "N", "the figure's width, pixels (PNG) or points (default 800)",         \
+     cli_plot_set_size, offsetof(type, fig.width), PLOT_MIN_SIZE, PLOT_MAX_SIZE},              \
+    {"plot-height", 0, "N", "the figure's height (default depends on the figure)",             \
+     cli_plot_set_size, offsetof(type, fig.height), PLOT_MIN_SIZE, PLOT_MAX_SIZE}
+#define CLI_PLOT_OPTS(type, fig, what, figure)                                                 \
+    {"plot", 0, what, figure "; .png, .svg or .pdf by extension", cli_set_nonempty,            \
+     offsetof(type, fig.path), 0, 0},                                                          \
+    CLI_PLOT_SIZE_OPTS(type, fig),                                                             \
+    {"plot-log", 0, NULL, "a log value axis", cli_set_true, offsetof(type, fig.log), 0, 0},   \
+    {"plot-axis", 0, "TEXT", "the value axis' label with its unit, e.g. 'throughput (Mbit/s)'",\
+     cli_set_string, offsetof(type, fig.axis), 0, 0}
 // clang-format on
 
-/* The usage lines that describe them (what = "FILE" or "DIR"). */
-#define CLI_PLOT_USAGE(what, figure)                                                               \
-    "  --plot " what "          " figure "; .png, .svg or .pdf by extension\n"                     \
-    "  --plot-width N       the figure's width, pixels (PNG) or points (default 800)\n"            \
-    "  --plot-height N      the figure's height (default depends on the figure)\n"                 \
-    "  --plot-log           a log value axis\n"                                                    \
-    "  --plot-axis TEXT     the value axis' label with its unit, e.g. 'throughput (Mbit/s)'\n"
+/* A figure's size: a whole number in [o->lo, o->hi] into a double. */
+cli_opt_set cli_plot_set_size;
 
 struct cli_plot {
     const char *path;     /* NULL: no figure */
@@ -41,13 +40,6 @@ struct cli_plot {
     bool log;
     const char *axis; /* --plot-axis, or NULL for the command's default */
 };
-
-/*
- * Handles option c (one of the CLI_PLOT_OPT_* codes) of subcommand cmd.
- * Returns -1 when c is not a plot option, 0 when handled, EXIT_USAGE after
- * printing why the value is bad.
- */
-int cli_plot_option(const char *cmd, int c, const char *arg, struct cli_plot *p);
 
 /* Checks that p->path (if any) names a format netab draws. Returns 0 or EXIT_USAGE. */
 int cli_plot_check(const char *cmd, const struct cli_plot *p);

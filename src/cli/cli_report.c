@@ -7,115 +7,22 @@
 #include <getopt.h>
 #include <jansson.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
 #include "cli/cli_common.h"
+#include "cli/cli_opts.h"
 #include "cli/cli_plot.h"
-#include "layout/layout_report.h"
 #include "creport/campaign_report.h"
 #include "creport/campaign_report_hotplace.h"
+#include "creport/campaign_report_codelayout.h"
 #include "creport/campaign_report_metric.h"
 #include "creport/campaign_report_multi.h"
 #include "creport/campaign_report_plot.h"
 #include "store/store.h"
-
-static const char usage_text[] =
-    "usage: netab report ID [--db PATH] [--format text|markdown|csv|json|html]\n"
-    "       netab report --experiments ID,ID... [--label variant|experiment|kernel]\n"
-    "                       [--metric NAME]... [--noise PCT] [--confidence PCT]\n"
-    "                       [--baseline VARIANT] [--pairs all] [--transpose]\n"
-    "                       [--full | --sections NAME,...]\n"
-    "                       [--plot DIR [--plot-format png|svg|pdf]]\n"
-    "\n"
-    "The matrix report of experiment ID from the results store: the mean of\n"
-    "each metric over the measured runs (status ok, warm-ups excluded) per\n"
-    "variant and matrix cell, and every variant compared with the baseline (the\n"
-    "first variant) in each cell: change of the mean with its confidence\n"
-    "interval, Welch p and a verdict against the noise floor. By default the\n"
-    "text starts with the headline table (each cell's deciding metric and CPU\n"
-    "cost per variant), then only the changes found (improved or regressed),\n"
-    "the counter differences where a change was found, the warnings aggregated\n"
-    "and the verdict; --full prints every section.\n"
-    "\n"
-    "options:\n"
-    "  --experiments LIST   one report over several experiments (comma-separated\n"
-    "                       ids): each experiment's variants are column groups,\n"
-    "                       cells are matched by name, the first group is the\n"
-    "                       baseline\n"
-    "  --label L            name the groups by variant (default), experiment or\n"
-    "                       kernel (the release each run recorded); \"#ID\" is\n"
-    "                       added where two experiments give the same name\n"
-    "  --db PATH            the database (default: $NETAB_DB, else\n"
-    "                       $XDG_DATA_HOME/netab/results.db)\n"
-    "  --format F           text (default; fits 72 columns), markdown, csv, json,\n"
-    "                       html (one self-contained page with the figures)\n"
-    "  --metric NAME        report this metric (repeatable; the first one a cell\n"
-    "                       has decides its verdict): a name (listed at the end;\n"
-    "                       also its path without end., cpu.local.process_us_per_kib)\n"
-    "                       or a dotted path into\n"
-    "                       the runs' documents: perf.local.task_clock,\n"
-    "                       kernel.remote.Udp.RcvbufErrors (end. may be left out;\n"
-    "                       add :lower or :higher for the better direction).\n"
-    "                       Default: all built-in ones that apply to each cell's\n"
-    "                       test; throughput, transactions or connections decides.\n"
-    "  --baseline VARIANT   compare the other variants with this one (default:\n"
-    "                       the first variant of the experiment file)\n"
-    "  --pairs all          also compare every pair of variants, Bonferroni-\n"
-    "                       corrected (docs/report.md)\n"
-    "  --transpose          cells as rows, variants as columns (text, markdown, html)\n"
-    "  --full               the whole text report: every section below\n"
-    "  --sections LIST      only these text sections (comma-separated): headline,\n"
-    "                       changes, tables, details, pairs, effects, values,\n"
-    "                       runs, layout, environment, counters, warnings, verdict\n"
-    "  --noise PCT          noise floor in percent of the baseline (default 1)\n"
-    "  --confidence PCT     confidence level in percent, 50..99.99 (default 95)\n"
-    "  --plot DIR           also write every figure into DIR (created if missing):\n"
-    "                       distribution, forest and run order per cell, heatmap\n"
-    "  --plot-format F      png (default), svg or pdf\n"
-    "  --plot-width N, --plot-height N  override the figures' sizes\n"
-    "  -h, --help           this text\n"
-    "\n"
-    "exit status: 0 report written, no deciding metric regressed; 1 a deciding\n"
-    "metric regressed in some cell; 2 bad command line, unknown experiment or\n"
-    "unreadable database.\n";
-
-enum {
-    OPT_DB = 256,
-    OPT_FORMAT,
-    OPT_METRIC,
-    OPT_NOISE,
-    OPT_CONFIDENCE,
-    OPT_PLOT_FORMAT,
-    OPT_EXPERIMENTS,
-    OPT_LABEL,
-    OPT_BASELINE,
-    OPT_PAIRS,
-    OPT_TRANSPOSE,
-    OPT_FULL,
-    OPT_SECTIONS
-};
-
-static const struct option long_opts[] = {
-    {"db", required_argument, NULL, OPT_DB},
-    {"format", required_argument, NULL, OPT_FORMAT},
-    {"metric", required_argument, NULL, OPT_METRIC},
-    {"noise", required_argument, NULL, OPT_NOISE},
-    {"confidence", required_argument, NULL, OPT_CONFIDENCE},
-    {"plot-format", required_argument, NULL, OPT_PLOT_FORMAT},
-    {"experiments", required_argument, NULL, OPT_EXPERIMENTS},
-    {"label", required_argument, NULL, OPT_LABEL},
-    {"baseline", required_argument, NULL, OPT_BASELINE},
-    {"pairs", required_argument, NULL, OPT_PAIRS},
-    {"transpose", no_argument, NULL, OPT_TRANSPOSE},
-    {"full", no_argument, NULL, OPT_FULL},
-    {"sections", required_argument, NULL, OPT_SECTIONS},
-    CLI_PLOT_LONG_OPTS,
-    {"help", no_argument, NULL, 'h'},
-    {NULL, 0, NULL, 0},
-};
 
 enum report_format { FMT_TEXT, FMT_MARKDOWN, FMT_CSV, FMT_JSON, FMT_HTML };
 
@@ -136,93 +43,211 @@ struct report_args {
     bool has_label;
 };
 
-/* A number in [lo, hi] (hi excluded when hi_open). */
-static bool parse_pct(const char *opt, const char *s, double lo, double hi, bool hi_open,
-                      double *out)
+/* --experiments 3,5,7 into the ids. */
+static int set_ids(void *field, const char *list, const struct cli_opt *o, char *err, size_t errlen)
 {
-    char *e;
-    errno = 0;
-    double v = strtod(s, &e);
-    if (e == s || *e || errno || !isfinite(v) || v < lo || v > hi || (hi_open && v == hi)) {
-        cli_usage_error("report", "%s: '%s' is not a number between %g and %g", opt, s, lo, hi);
-        return false;
-    }
-    *out = v;
-    return true;
-}
-
-/* --experiments 3,5,7 into a->ids. Returns -1 to go on, else the exit code. */
-static int parse_ids(const char *list, struct report_args *a)
-{
-    char buf[1024], perr[NB_ERRLEN], *save = NULL;
+    struct report_args *a = field;
+    char buf[1024], *save = NULL;
+    (void)o;
     if (snprintf(buf, sizeof(buf), "%s", list) >= (int)sizeof(buf))
-        return cli_usage_error("report", "--experiments: the list is too long");
+        return err_set(err, errlen, EINVAL, "--experiments: the list is too long");
     a->nids = 0;
     for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
         long id;
-        if (!optval_int("--experiments", t, 1, INT64_MAX, &id, perr, sizeof(perr)))
-            return cli_usage_error("report", "%s", perr);
+        if (!optval_int("--experiments", t, 1, INT64_MAX, &id, err, errlen))
+            return -EINVAL;
         if (a->nids == MAX_EXPERIMENTS)
-            return cli_usage_error("report", "--experiments: at most %d experiments",
-                                   MAX_EXPERIMENTS);
+            return err_set(err, errlen, EINVAL, "--experiments: at most %d experiments",
+                           MAX_EXPERIMENTS);
         a->ids[a->nids++] = id;
     }
     if (!a->nids)
-        return cli_usage_error("report", "--experiments: no experiment id in '%s'", list);
-    return -1;
+        return err_set(err, errlen, EINVAL, "--experiments: no experiment id in '%s'", list);
+    return 0;
 }
 
-/* The options that shape the output (--format, --full, --baseline, ...). Returns -1 to go on,
- * else the exit code. */
-static int parse_output(int c, const char *arg, struct report_args *a)
+static int set_label(void *field, const char *value, const struct cli_opt *o, char *err,
+                     size_t errlen)
 {
-    char perr[NB_ERRLEN];
-    switch (c) {
-    case OPT_FORMAT:
-        if (!strcmp(arg, "text"))
-            a->format = FMT_TEXT;
-        else if (!strcmp(arg, "markdown") || !strcmp(arg, "md"))
-            a->format = FMT_MARKDOWN;
-        else if (!strcmp(arg, "csv"))
-            a->format = FMT_CSV;
-        else if (!strcmp(arg, "json"))
-            a->format = FMT_JSON;
-        else if (!strcmp(arg, "html"))
-            a->format = FMT_HTML;
-        else
-            return cli_usage_error("report",
-                                   "--format: '%s' is not text, markdown, csv, json or html", arg);
-        return -1;
-    case OPT_PLOT_FORMAT:
-        if (strcmp(arg, "png") && strcmp(arg, "svg") && strcmp(arg, "pdf"))
-            return cli_usage_error("report", "--plot-format: '%s' is not png, svg or pdf", arg);
-        a->fig_ext = arg;
-        return -1;
-    case OPT_BASELINE:
-        if (!*arg)
-            return cli_usage_error("report", "--baseline needs a variant name");
-        a->opts.baseline = arg;
-        return -1;
-    case OPT_PAIRS:
-        if (strcmp(arg, "all") && strcmp(arg, "baseline"))
-            return cli_usage_error("report", "--pairs: '%s' is not all or baseline", arg);
-        a->opts.pairs_all = !strcmp(arg, "all");
-        return -1;
-    case OPT_TRANSPOSE:
-        a->opts.transpose = true;
-        return -1;
-    case OPT_FULL:
-    case OPT_SECTIONS:
-        if (a->opts.sections)
-            return cli_usage_error("report", "give --full or --sections once");
-        if (c == OPT_FULL)
-            a->opts.sections = CREPORT_SEC_ALL;
-        else if (creport_section_parse(arg, &a->opts.sections, perr, sizeof(perr)))
-            return cli_usage_error("report", "%s", perr);
-        return -1;
-    }
-    return -1;
+    struct report_args *a = field;
+    (void)o;
+    if (creport_label_parse(value, &a->label))
+        return err_set(err, errlen, EINVAL, "--label: '%s' is not variant, experiment or kernel",
+                       value);
+    a->has_label = true;
+    return 0;
 }
+
+static int set_format(void *field, const char *value, const struct cli_opt *o, char *err,
+                      size_t errlen)
+{
+    static const char *const names[] = {"text", "markdown", "csv", "json", "html", "md"};
+    (void)o;
+    for (int i = 0; i < 6; i++)
+        if (!strcmp(value, names[i])) {
+            *(enum report_format *)field = i == 5 ? FMT_MARKDOWN : (enum report_format)i;
+            return 0;
+        }
+    return err_set(err, errlen, EINVAL, "--format: '%s' is not text, markdown, csv, json or html",
+                   value);
+}
+
+static int set_metric(void *field, const char *value, const struct cli_opt *o, char *err,
+                      size_t errlen)
+{
+    struct report_args *a = field;
+    char why[NB_ERRLEN];
+    (void)o;
+    if (!creport_metric_valid(value, why, sizeof(why)))
+        return err_set(err, errlen, EINVAL, "--metric: %s", why);
+    if (a->opts.nmetrics == MAX_METRICS)
+        return err_set(err, errlen, EINVAL, "--metric: at most %d metrics", MAX_METRICS);
+    a->metrics[a->opts.nmetrics++] = value;
+    return 0;
+}
+
+static int set_pairs(void *field, const char *value, const struct cli_opt *o, char *err,
+                     size_t errlen)
+{
+    (void)o;
+    if (strcmp(value, "all") && strcmp(value, "baseline"))
+        return err_set(err, errlen, EINVAL, "--pairs: '%s' is not all or baseline", value);
+    *(bool *)field = !strcmp(value, "all");
+    return 0;
+}
+
+static int set_baseline(void *field, const char *value, const struct cli_opt *o, char *err,
+                        size_t errlen)
+{
+    (void)o;
+    if (!*value)
+        return err_set(err, errlen, EINVAL, "--baseline needs a variant name");
+    *(const char **)field = value;
+    return 0;
+}
+
+/* --full and --sections LIST: once, one or the other. */
+static int set_sections(void *field, const char *value, const struct cli_opt *o, char *err,
+                        size_t errlen)
+{
+    unsigned *sections = field;
+    if (*sections)
+        return err_set(err, errlen, EINVAL, "give --full or --sections once");
+    if (!value) {
+        *sections = CREPORT_SEC_ALL;
+        return 0;
+    }
+    (void)o;
+    return creport_section_parse(value, sections, err, errlen) ? -EINVAL : 0;
+}
+
+/* --noise: a percentage below 100. */
+static int set_noise(void *field, const char *value, const struct cli_opt *o, char *err,
+                     size_t errlen)
+{
+    int rc = cli_set_pct(field, value, o, err, errlen);
+    if (!rc && *(double *)field >= 1)
+        return err_set(err, errlen, EINVAL, "--noise: '%s' is not a number between 0 and 100",
+                       value);
+    return rc;
+}
+
+static int set_plot_format(void *field, const char *value, const struct cli_opt *o, char *err,
+                           size_t errlen)
+{
+    (void)o;
+    if (strcmp(value, "png") && strcmp(value, "svg") && strcmp(value, "pdf"))
+        return err_set(err, errlen, EINVAL, "--plot-format: '%s' is not png, svg or pdf", value);
+    *(const char **)field = value;
+    return 0;
+}
+
+#define FIELD(f) offsetof(struct report_args, f)
+
+static const struct cli_opt options[] = {
+    {"experiments", 0, "LIST",
+     "one report over several experiments (comma-separated\nids): each experiment's variants "
+     "are column groups,\ncells are matched by name, the first group is the\nbaseline",
+     set_ids, 0, 0, 0},
+    {"label", 0, "L",
+     "name the groups by variant (default), experiment or\nkernel (the release each run "
+     "recorded); \"#ID\" is\nadded where two experiments give the same name",
+     set_label, 0, 0, 0},
+    {"db", 0, "PATH", "the database (default: $NETAB_DB, else\n$XDG_DATA_HOME/netab/results.db)",
+     cli_set_string, FIELD(db), 0, 0},
+    {"format", 0, "F",
+     "text (default; fits 72 columns), markdown, csv, json,\nhtml (one self-contained page with "
+     "the figures)",
+     set_format, FIELD(format), 0, 0},
+    {"metric", 0, "NAME",
+     "report this metric (repeatable; the first one a cell\nhas decides its verdict): a name "
+     "(listed at the end;\nalso its path without end., cpu.local.process_us_per_kib)\nor a "
+     "dotted path into\nthe runs' documents: perf.local.task_clock,\n"
+     "kernel.remote.Udp.RcvbufErrors (end. may be left out;\nadd :lower or :higher for the "
+     "better direction).\nDefault: all built-in ones that apply to each cell's\ntest; "
+     "throughput, transactions or connections decides.",
+     set_metric, 0, 0, 0},
+    {"baseline", 0, "VARIANT",
+     "compare the other variants with this one (default:\nthe first variant of the experiment "
+     "file)",
+     set_baseline, FIELD(opts.baseline), 0, 0},
+    {"pairs", 0, "all",
+     "also compare every pair of variants, Bonferroni-\ncorrected (docs/report.md)", set_pairs,
+     FIELD(opts.pairs_all), 0, 0},
+    {"transpose", 0, NULL, "cells as rows, variants as columns (text, markdown, html)",
+     cli_set_true, FIELD(opts.transpose), 0, 0},
+    {"full", 0, NULL, "the whole text report: every section below", set_sections,
+     FIELD(opts.sections), 0, 0},
+    {"sections", 0, "LIST",
+     "only these sections of text or markdown (comma-separated):\nheadline, changes, tables, "
+     "details, pairs, effects, values,\nruns, layout, environment, counters, warnings, verdict, "
+     "cpu,\nprofile",
+     set_sections, FIELD(opts.sections), 0, 0},
+    {"noise", 0, "PCT", "noise floor in percent of the baseline (default 1)", set_noise,
+     FIELD(opts.noise), 0, 100},
+    {"confidence", 0, "PCT", "confidence level in percent, 50..99.99 (default 95)", cli_set_pct,
+     FIELD(opts.confidence), 50, 99.99},
+    {"plot", 0, "DIR",
+     "also write every figure into DIR (created if missing):\ndistribution, forest and run "
+     "order per cell, heatmap",
+     cli_set_nonempty, FIELD(fig.path), 0, 0},
+    {"plot-format", 0, "F", "png (default), svg or pdf", set_plot_format, FIELD(fig_ext), 0, 0},
+    CLI_PLOT_SIZE_OPTS(struct report_args, fig),
+    {0},
+};
+
+static void print_metric_names(void)
+{
+    cli_print_metric_names(METRIC_REPORT);
+}
+
+static const struct cli_cmd report_cmd = {
+    .name = "report",
+    .usage = "usage: netab report ID [--db PATH] [--format text|markdown|csv|json|html]\n"
+             "       netab report --experiments ID,ID... [--label variant|experiment|kernel]\n"
+             "                       [--metric NAME]... [--noise PCT] [--confidence PCT]\n"
+             "                       [--baseline VARIANT] [--pairs all] [--transpose]\n"
+             "                       [--full | --sections NAME,...]\n"
+             "                       [--plot DIR [--plot-format png|svg|pdf]]\n"
+             "\n"
+             "The matrix report of experiment ID from the results store: the mean of\n"
+             "each metric over the measured runs (status ok, warm-ups excluded) per\n"
+             "variant and matrix cell, and every variant compared with the baseline (the\n"
+             "first variant) in each cell: change of the mean with its confidence\n"
+             "interval, Welch p and a verdict against the noise floor. By default the\n"
+             "text starts with the headline table (each cell's deciding metric and CPU\n"
+             "cost per variant), then only the changes found (improved or regressed),\n"
+             "the counter differences where a change was found, the warnings aggregated\n"
+             "and the verdict; --full prints every section.\n"
+             "\n"
+             "options:\n",
+    .tail = "\n"
+            "exit status: 0 report written, no deciding metric regressed; 1 a deciding\n"
+            "metric regressed in some cell; 2 bad command line, unknown experiment or\n"
+            "unreadable database.\n",
+    .opts = options,
+    .more_help = print_metric_names,
+};
 
 /* Returns -1 to go on, else the exit code. */
 static int parse_args(int argc, char **argv, struct report_args *a)
@@ -230,68 +255,16 @@ static int parse_args(int argc, char **argv, struct report_args *a)
     memset(a, 0, sizeof(*a));
     creport_opts_default(&a->opts);
     a->opts.metrics = a->metrics;
-    opterr = 0;
-    optind = 1;
-    int c, rc;
-    double d;
     char perr[NB_ERRLEN];
-    while ((c = optmatch_next(argc, argv, ":h", long_opts)) != -1) {
-        switch (c) {
-        case OPT_DB:
-            a->db = optarg;
-            break;
-        case OPT_METRIC:
-            if (!creport_metric_valid(optarg, perr, sizeof(perr)))
-                return cli_usage_error("report", "--metric: %s", perr);
-            if (a->opts.nmetrics == MAX_METRICS)
-                return cli_usage_error("report", "--metric: at most %d metrics", MAX_METRICS);
-            a->metrics[a->opts.nmetrics++] = optarg;
-            break;
-        case OPT_NOISE:
-            if (!parse_pct("--noise", optarg, 0, 100, true, &d))
-                return EXIT_USAGE;
-            a->opts.noise = d / 100;
-            break;
-        case OPT_CONFIDENCE:
-            if (!parse_pct("--confidence", optarg, 50, 99.99, false, &d))
-                return EXIT_USAGE;
-            a->opts.confidence = d / 100;
-            break;
-        case OPT_EXPERIMENTS:
-            if ((rc = parse_ids(optarg, a)) >= 0)
-                return rc;
-            break;
-        case OPT_LABEL:
-            if (creport_label_parse(optarg, &a->label))
-                return cli_usage_error(
-                    "report", "--label: '%s' is not variant, experiment or kernel", optarg);
-            a->has_label = true;
-            break;
-        case OPT_FORMAT:
-        case OPT_PLOT_FORMAT:
-        case OPT_BASELINE:
-        case OPT_PAIRS:
-        case OPT_TRANSPOSE:
-        case OPT_FULL:
-        case OPT_SECTIONS:
-            if ((rc = parse_output(c, optarg, a)) >= 0)
-                return rc;
-            break;
-        case 'h':
-            fputs(usage_text, stdout);
-            cli_print_metric_names(METRIC_REPORT);
-            return EXIT_OK;
-        case ':':
-            return cli_usage_error("report", "%s needs a value", argv[optind - 1]);
-        default:
-            if ((rc = cli_plot_option("report", c, optarg, &a->fig)) >= 0) {
-                if (rc)
-                    return rc;
-                break;
-            }
-            return cli_unknown_option("report", argv, long_opts);
-        }
-    }
+    int rc = cli_opts_parse(&report_cmd, argc, argv, a);
+    if (rc >= 0)
+        return rc;
+    /* CSV and JSON are data: every section; HTML shows every section too. */
+    if (a->opts.sections && a->opts.sections != CREPORT_SEC_ALL && a->format != FMT_TEXT &&
+        a->format != FMT_MARKDOWN)
+        return cli_usage_error("report",
+                               "--sections applies to text and markdown; csv, json and html "
+                               "hold every section");
     if (a->has_label && !a->nids)
         return cli_usage_error("report", "--label goes with --experiments");
     if (a->nids && optind < argc)
@@ -299,52 +272,12 @@ static int parse_args(int argc, char **argv, struct report_args *a)
     if (a->nids)
         return -1;
     if (optind >= argc)
-        return cli_usage_error("report", "which experiment? (see 'netab runs experiments')");
+        return cli_usage_error("report", "which experiment? (see 'netab experiment list')");
     if (!optval_int("ID", argv[optind], 1, INT64_MAX, &a->id, perr, sizeof(perr)))
         return cli_usage_error("report", "%s", perr);
     if (++optind < argc)
         return cli_usage_error("report", "unexpected argument '%s'", argv[optind]);
     return -1;
-}
-
-/*
- * Compares each variant's layout file with the baseline's and hands the
- * results to the report. A file that does not load is a note in the
- * section, not a failed report: the performance verdicts stand on their own.
- * Returns 0 or -ENOMEM.
- */
-static int attach_layout(struct creport *r)
-{
-    bool any = false;
-    for (size_t v = 1; v < r->nvariants; v++)
-        any |= r->layouts[v] != NULL;
-    if (!any)
-        return 0;
-    json_t *arr = json_array();
-    if (!arr)
-        return -ENOMEM;
-    int e = 0;
-    for (size_t v = 1; v < r->nvariants && !e; v++) {
-        if (!r->layouts[v])
-            continue;
-        char err[NB_ERRLEN * 2] = "";
-        json_t *sum = NULL;
-        if (!r->layouts[0])
-            snprintf(err, sizeof(err), "the baseline '%s' names no layout file", r->variants[0]);
-        else
-            sum = layout_compare_files(r->layouts[0], r->layouts[v], 64, err, sizeof(err));
-        json_t *x =
-            json_pack("{s:s, s:s, s:s, s:s?, s:o, s:s?}", "variant", r->variants[v], "against",
-                      r->variants[0], "file", r->layouts[v], "baseline_file", r->layouts[0],
-                      "summary", sum ? sum : json_null(), "error", sum ? NULL : err);
-        e = json_array_append_new(arr, x) ? -ENOMEM : 0;
-    }
-    if (e) {
-        json_decref(arr);
-        return e;
-    }
-    r->layout = arr;
-    return 0;
 }
 
 /* --plot DIR: every figure as a file, and one line on stderr saying how many. */
@@ -383,7 +316,7 @@ int cli_report(int argc, char **argv)
         fprintf(stderr, "netab report: %s\n", err);
         return EXIT_USAGE;
     }
-    if (attach_layout(r) || creport_placement(r, 64)) {
+    if (creport_code_layout(r) || creport_placement(r, 64)) {
         fprintf(stderr, "netab report: out of memory\n");
         creport_free(r);
         return EXIT_USAGE;

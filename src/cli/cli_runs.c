@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <stddef.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
@@ -12,57 +13,67 @@
 
 #include "cli/cli.h"
 #include "cli/cli_common.h"
+#include "cli/cli_experiment.h"
+#include "cli/cli_opts.h"
+#include "runout/run_doc.h"
 #include "store/store.h"
 #include "util/textfile.h"
 
 /* Where option-value parsers put their message (the CLI is single-threaded). */
 static char perr[NB_ERRLEN];
 
-static const char usage_text[] =
-    "usage: netab runs VERB [options]\n"
-    "\n"
-    "Shows what the results store holds (docs/store.md).\n"
-    "\n"
-    "verbs:\n"
-    "  list [--experiment ID] [--json]   runs with their headline metrics\n"
-    "  show ID [--json]                  one run with everything, raw JSON included\n"
-    "  export [--experiment ID] --format csv|json [-o FILE]\n"
-    "                                    runs as CSV (headline columns) or JSON (all)\n"
-    "  experiments [--json]              experiments with their progress\n"
-    "  status ID [--json]                an experiment's counts and time left\n"
-    "  import FILE [--argv TEXT]         record a 'netab run --json' document ('-' is\n"
-    "                                    standard input) as a single run\n"
-    "\n"
-    "options:\n"
-    "  --db PATH            the database (default: $NETAB_DB, else\n"
-    "                       $XDG_DATA_HOME/netab/results.db, XDG_DATA_HOME defaulting\n"
-    "                       to ~/.local/share)\n"
-    "  --experiment ID      only this experiment's runs (0: single runs only)\n"
-    "  --json               JSON output\n"
-    "  --format F           export format: csv or json\n"
-    "  -o, --output FILE    export to FILE instead of standard output\n"
-    "  -h, --help           this text\n"
-    "\n"
-    "exit status: 0 done; 1 the store could not be read or written (or the run\n"
-    "asked for is not there); 2 bad command line.\n";
-
-enum { OPT_DB = 256, OPT_EXPERIMENT, OPT_JSON, OPT_FORMAT, OPT_ARGV };
-
-static const struct option long_opts[] = {
-    {"db", required_argument, NULL, OPT_DB},
-    {"experiment", required_argument, NULL, OPT_EXPERIMENT},
-    {"json", no_argument, NULL, OPT_JSON},
-    {"format", required_argument, NULL, OPT_FORMAT},
-    {"output", required_argument, NULL, 'o'},
-    {"argv", required_argument, NULL, OPT_ARGV},
-    {"help", no_argument, NULL, 'h'},
-    {NULL, 0, NULL, 0},
-};
-
 struct runs_args {
     const char *verb, *db, *output, *format, *argv_text, *operand;
     long experiment; /* STORE_ALL_RUNS if not given */
     bool json;
+};
+
+static int set_experiment(void *field, const char *value, const struct cli_opt *o, char *err,
+                          size_t errlen)
+{
+    (void)o;
+    return optval_int("--experiment", value, 0, INT64_MAX, field, err, errlen) ? 0 : -EINVAL;
+}
+
+#define FIELD(f) offsetof(struct runs_args, f)
+
+static const struct cli_opt options[] = {
+    {"db", 0, "PATH",
+     "the database (default: $NETAB_DB, else\n$XDG_DATA_HOME/netab/results.db, XDG_DATA_HOME "
+     "defaulting\nto ~/.local/share)",
+     cli_set_string, FIELD(db), 0, 0},
+    {"experiment", 0, "ID", "only this experiment's runs (0: single runs only)", set_experiment,
+     FIELD(experiment), 0, 0},
+    {"json", 0, NULL, "JSON output", cli_set_true, FIELD(json), 0, 0},
+    {"format", 0, "F", "export format: csv or json", cli_set_string, FIELD(format), 0, 0},
+    {"output", 'o', "FILE", "export to FILE instead of standard output", cli_set_string,
+     FIELD(output), 0, 0},
+    {"argv", 0, "TEXT", "import: the command line to record (default:\n'imported from FILE')",
+     cli_set_string, FIELD(argv_text), 0, 0},
+    {0},
+};
+
+static const struct cli_cmd runs_cmd = {
+    .name = "runs",
+    .usage = "usage: netab runs VERB [options]\n"
+             "\n"
+             "Shows what the results store holds (docs/store.md).\n"
+             "\n"
+             "verbs:\n"
+             "  list [--experiment ID] [--json]   runs with their headline metrics\n"
+             "  show ID [--json]                  one run with everything, raw JSON included\n"
+             "  export [--experiment ID] --format csv|json [-o FILE]\n"
+             "                                    runs as CSV (headline columns) or JSON (all)\n"
+             "  experiments [--json]              the same as 'netab experiment list'\n"
+             "  status ID [--json]                the same as 'netab experiment status ID'\n"
+             "  import FILE [--argv TEXT]         record a 'netab run --json' document ('-' is\n"
+             "                                    standard input) as a single run\n"
+             "\n"
+             "options:\n",
+    .tail = "\n"
+            "exit status: 0 done; 2 bad command line, the store could not be read or\n"
+            "written, or the run asked for is not there.\n",
+    .opts = options,
 };
 
 /* Returns -1 to go on, else the exit code. */
@@ -74,46 +85,15 @@ static int parse_args(int argc, char **argv, struct runs_args *a)
         return cli_usage_error("runs", "which verb: list, show, export, experiments, status "
                                        "or import?");
     if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
-        fputs(usage_text, stdout);
+        cli_opts_help(&runs_cmd, stdout);
         return EXIT_OK;
     }
     a->verb = argv[1];
-    argc--;
+    int rc = cli_opts_parse(&runs_cmd, argc - 1, argv + 1, a);
+    if (rc >= 0)
+        return rc;
     argv++;
-    opterr = 0;
-    optind = 1;
-    int c;
-    while ((c = optmatch_next(argc, argv, ":ho:", long_opts)) != -1) {
-        switch (c) {
-        case OPT_DB:
-            a->db = optarg;
-            break;
-        case OPT_EXPERIMENT:
-            if (!optval_int("--experiment", optarg, 0, INT64_MAX, &a->experiment, perr,
-                            sizeof(perr)))
-                return cli_usage_error("runs", "%s", perr);
-            break;
-        case OPT_JSON:
-            a->json = true;
-            break;
-        case OPT_FORMAT:
-            a->format = optarg;
-            break;
-        case 'o':
-            a->output = optarg;
-            break;
-        case OPT_ARGV:
-            a->argv_text = optarg;
-            break;
-        case 'h':
-            fputs(usage_text, stdout);
-            return EXIT_OK;
-        case ':':
-            return cli_usage_error("runs", "%s needs a value", argv[optind - 1]);
-        default:
-            return cli_unknown_option("runs", argv, long_opts);
-        }
-    }
+    argc--;
     if (optind < argc)
         a->operand = argv[optind++];
     if (optind < argc)
@@ -306,81 +286,6 @@ static int verb_export(const struct runs_args *a, struct store *s)
     return EXIT_OK;
 }
 
-static int verb_experiments(const struct runs_args *a, struct store *s)
-{
-    struct store_experiment *x;
-    size_t n;
-    char err[NB_ERRLEN * 2];
-    if (store_experiment_list(s, &x, &n, err, sizeof(err))) {
-        fprintf(stderr, "netab runs: %s\n", err);
-        return EXIT_ERROR;
-    }
-    if (a->json) {
-        json_t *arr = json_array();
-        for (size_t i = 0; arr && i < n; i++)
-            json_array_append_new(
-                arr, json_pack("{s:I, s:s, s:s, s:s, s:I, s:I, s:I}", "id", (json_int_t)x[i].id,
-                               "name", x[i].name, "created", x[i].created, "status", x[i].status,
-                               "seed", (json_int_t)x[i].seed, "planned", (json_int_t)x[i].planned,
-                               "runs", (json_int_t)x[i].runs));
-        store_experiment_list_free(x, n);
-        return print_json(arr);
-    }
-    printf("%5s %-20s %-24s %-8s %8s %6s\n", "ID", "NAME", "CREATED", "STATUS", "PLANNED", "RUNS");
-    for (size_t i = 0; i < n; i++)
-        printf("%5lld %-20s %-24s %-8s %8ld %6ld\n", (long long)x[i].id, x[i].name, x[i].created,
-               x[i].status, x[i].planned, x[i].runs);
-    if (n == 0)
-        printf("(no experiments recorded)\n");
-    store_experiment_list_free(x, n);
-    return EXIT_OK;
-}
-
-static int verb_status(const struct runs_args *a, struct store *s)
-{
-    long id;
-    if (!a->operand)
-        return cli_usage_error("runs", "status: which experiment?");
-    if (!optval_int("status", a->operand, 1, INT64_MAX, &id, perr, sizeof(perr)))
-        return cli_usage_error("runs", "%s", perr);
-    struct store_counts c;
-    double avg;
-    bool found;
-    int next = -1;
-    char err[NB_ERRLEN * 2];
-    struct store_experiment x;
-    if (store_experiment_get(s, id, &x, NULL, NULL, err, sizeof(err))) {
-        fprintf(stderr, "netab runs: %s\n", err);
-        return EXIT_ERROR;
-    }
-    store_experiment_free(&x);
-    if (store_experiment_counts(s, id, &c, err, sizeof(err)) ||
-        store_avg_run_seconds(s, id, &avg, err, sizeof(err)) ||
-        store_next_pending(s, id, &next, &found, err, sizeof(err))) {
-        fprintf(stderr, "netab runs: %s\n", err);
-        return EXIT_ERROR;
-    }
-    double eta = store_eta_seconds(&c, avg);
-    if (a->json)
-        return print_json(json_pack("{s:I, s:i, s:i, s:i, s:i, s:i, s:i, s:o, s:o, s:o}", "id",
-                                    (json_int_t)id, "planned", (int)c.planned, "ok", (int)c.ok,
-                                    "failed", (int)c.failed, "pending", (int)c.pending,
-                                    "interrupted", (int)c.interrupted, "running", (int)c.running,
-                                    "next_seq", found ? json_integer(next) : json_null(),
-                                    "avg_run_s", isfinite(avg) ? json_real(avg) : json_null(),
-                                    "eta_s", isfinite(eta) ? json_real(eta) : json_null()));
-    printf("experiment %ld: %ld planned, %ld ok, %ld failed, %ld pending "
-           "(%ld interrupted attempts, %ld running)\n",
-           id, c.planned, c.ok, c.failed, c.pending, c.interrupted, c.running);
-    if (found)
-        printf("next: seq %d", next);
-    if (found && isfinite(eta))
-        printf(", about %.0f s left at %.1f s per run", eta, avg);
-    if (found)
-        putchar('\n');
-    return EXIT_OK;
-}
-
 static int verb_import(const struct runs_args *a, struct store *s)
 {
     FILE *f = stdin;
@@ -402,21 +307,15 @@ static int verb_import(const struct runs_args *a, struct store *s)
                                 : strerror(-rc));
         return EXIT_ERROR;
     }
-    json_error_t jerr;
-    json_t *doc = json_loads(text, 0, &jerr);
-    if (!json_is_object(doc)) {
-        fprintf(stderr, "netab runs: %s:%d: not a netab run --json document: %s\n", a->operand,
-                jerr.line, doc ? "not an object" : jerr.text);
-        json_decref(doc);
+    int exit_code;
+    char err[NB_ERRLEN * 2];
+    if (run_doc_exit_status(text, &exit_code, err, sizeof(err))) {
+        fprintf(stderr, "netab runs: %s:%s\n", a->operand, err);
         free(text);
         return EXIT_USAGE;
     }
-    json_t *error = json_object_get(doc, "error");
-    int exit_code = !error || json_is_null(error) ? 0 : 1;
-    json_decref(doc);
     char argv_text[4200];
     snprintf(argv_text, sizeof(argv_text), "imported from %s", a->operand);
-    char err[NB_ERRLEN * 2];
     int64_t id;
     int e = store_record_result(s, a->argv_text ? a->argv_text : argv_text, text, exit_code, &id,
                                 err, sizeof(err));
@@ -429,10 +328,30 @@ static int verb_import(const struct runs_args *a, struct store *s)
     return EXIT_OK;
 }
 
+/*
+ * `runs experiments` and `runs status` are the older names of `experiment
+ * list` and `experiment status`, which they run: one implementation, one
+ * output (the experiment verbs know whether a runner is alive).
+ */
+static int run_alias(int argc, char **argv)
+{
+    static const char *const alias[][2] = {{"experiments", "list"}, {"status", "status"}};
+    for (size_t i = 0; argc >= 2 && i < sizeof(alias) / sizeof(alias[0]); i++)
+        if (!strcmp(argv[1], alias[i][0])) {
+            argv[1] = (char *)alias[i][1];
+            return alias[i][1][0] == 'l' ? cli_experiment_list(argc - 1, argv + 1)
+                                         : cli_experiment_status(argc - 1, argv + 1);
+        }
+    return -1;
+}
+
 int cli_runs(int argc, char **argv)
 {
     struct runs_args a;
-    int rc = parse_args(argc, argv, &a);
+    int rc = run_alias(argc, argv);
+    if (rc >= 0)
+        return rc;
+    rc = parse_args(argc, argv, &a);
     if (rc >= 0)
         return rc;
     static const struct {
@@ -440,14 +359,15 @@ int cli_runs(int argc, char **argv)
         int (*fn)(const struct runs_args *, struct store *);
         bool writes;
     } verbs[] = {
-        {"list", verb_list, false},     {"show", verb_show, false},
-        {"export", verb_export, false}, {"experiments", verb_experiments, false},
-        {"status", verb_status, false}, {"import", verb_import, true},
+        {"list", verb_list, false},
+        {"show", verb_show, false},
+        {"export", verb_export, false},
+        {"import", verb_import, true},
     };
     for (size_t i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++) {
         if (strcmp(a.verb, verbs[i].name))
             continue;
-        if (!verbs[i].writes && a.operand && strcmp(a.verb, "show") && strcmp(a.verb, "status"))
+        if (!verbs[i].writes && a.operand && strcmp(a.verb, "show"))
             return cli_usage_error("runs", "%s: unexpected argument '%s'", a.verb, a.operand);
         struct store *s;
         /* Readers never create a database; only import does. */
@@ -457,12 +377,11 @@ int cli_runs(int argc, char **argv)
         store_close(s);
         return rc;
     }
-    const char *names[sizeof(verbs) / sizeof(verbs[0])];
-    for (size_t i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++)
-        names[i] = verbs[i].name;
+    static const char *const names[] = {"list",        "show",   "export",
+                                        "experiments", "status", "import"};
     char hint[128];
     return cli_usage_error(
         "runs", "unknown verb '%s'%s (known: list, show, export, experiments, status, import)",
         a.verb,
-        optmatch_closest(a.verb, names, sizeof(verbs) / sizeof(verbs[0]), hint, sizeof(hint)));
+        optmatch_closest(a.verb, names, sizeof(names) / sizeof(names[0]), hint, sizeof(hint)));
 }

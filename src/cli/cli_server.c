@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,43 +11,10 @@
 
 #include "cli/cli.h"
 #include "cli/cli_common.h"
+#include "cli/cli_opts.h"
 #include "cli/cli_server.h"
 #include "proto/auth.h"
 #include "proto/server.h"
-
-static const char server_usage[] =
-    "usage: netab server [options]\n"
-    "\n"
-    "Serves netab tests to remote 'netab run -c HOST' clients, several at once.\n"
-    "\n"
-    "  -p, --port PORT          listen port (default 5301; 0 picks a free one); netab and\n"
-    "                           iperf3 clients, told apart by their first bytes\n"
-    "      --iperf3-port[=PORT] also listen on iperf3's port (default 5201), for iperf3\n"
-    "                           clients that do not say -p (docs/iperf3.md)\n"
-    "  -B, --bind ADDR          listen address (default: all)\n"
-    "  -4, -6                   IPv4 or IPv6 only\n"
-    "  -D, --daemon             detach and run in the background (logs to --logfile)\n"
-    "      --logfile FILE       append log lines to FILE instead of stderr\n"
-    "      --pidfile FILE       write the server's process id to FILE\n"
-    "  -1, --one-off            exit after one test (exit status 1 if it failed)\n"
-    "      --max-clients N      concurrent tests; more get \"busy\" at once (default 4)\n"
-    "      --max-duration SEC   longest test accepted, warm-up included (default 3600)\n"
-    "      --max-streams N      data connections per test (default 128)\n"
-    "      --idle-timeout MS    longest wait for a peer in each phase (default 10000)\n"
-    "      --liveness-timeout MS  a running test's silent client is gone (default 5000)\n"
-    "      --max-conn-per-addr N  connections in their handshake per host (default 8)\n"
-    "      --max-pending N      connections in their handshake in all (default 256)\n"
-    "      --log-burst N        log lines one host's refused connections may cause in\n"
-    "                           10 s before they are counted in a summary (default 10)\n"
-    "      --max-test-memory SIZE  stream memory one test may cost (default 256M)\n"
-    "      --max-memory SIZE    stream memory all running tests may cost (default 1G)\n"
-    "      --port-file FILE     write the bound port to FILE once listening\n"
-    "      --auth-key FILE      serve only clients that prove they hold the secret in\n"
-    "                           FILE (netab run --auth-key; the file must be private)\n"
-    "  -h, --help\n"
-    "\n"
-    "One log line per test: peer, parameters, result. SIGINT or SIGTERM stops the\n"
-    "server after running tests are cut short with an error sent to their clients.\n";
 
 static struct server *running;
 
@@ -57,46 +25,114 @@ static void on_signal(int sig)
         server_stop(running);
 }
 
-enum {
-    OPT_MAX_CLIENTS = 256,
-    OPT_MAX_DURATION,
-    OPT_MAX_STREAMS,
-    OPT_IDLE,
-    OPT_LOG_BURST,
-    OPT_LOGFILE,
-    OPT_PIDFILE,
-    OPT_PORTFILE,
-    OPT_LIVENESS,
-    OPT_PER_ADDR,
-    OPT_PENDING,
-    OPT_TEST_MEMORY,
-    OPT_MEMORY,
-    OPT_AUTH_KEY,
-    OPT_IPERF3_PORT
+static int set_port(void *field, const char *value, const struct cli_opt *o, char *err,
+                    size_t errlen)
+{
+    long v;
+    (void)o;
+    if (!optval_int("-p", value, 0, 65535, &v, err, errlen))
+        return -EINVAL;
+    *(uint16_t *)field = (uint16_t)v;
+    return 0;
+}
+
+/* --iperf3-port[=PORT]: on, at PORT when given. */
+static int set_iperf3_port(void *field, const char *value, const struct cli_opt *o, char *err,
+                           size_t errlen)
+{
+    struct server_config *cfg = field;
+    long v;
+    (void)o;
+    cfg->iperf3_port_on = true;
+    if (value && !optval_int("--iperf3-port", value, 0, 65535, &v, err, errlen))
+        return -EINVAL;
+    if (value)
+        cfg->iperf3_port = (uint16_t)v;
+    return 0;
+}
+
+static int set_family(void *field, const char *value, const struct cli_opt *o, char *err,
+                      size_t errlen)
+{
+    (void)value;
+    (void)err;
+    (void)errlen;
+    *(int *)field = o->letter == '4' ? AF_INET : AF_INET6;
+    return 0;
+}
+
+static int set_memory(void *field, const char *value, const struct cli_opt *o, char *err,
+                      size_t errlen)
+{
+    char name[32];
+    snprintf(name, sizeof(name), "--%s", o->name);
+    return optval_size(name, value, 1ull << 50, field, err, errlen) ? 0 : -EINVAL;
+}
+
+#define FIELD(f) offsetof(struct server_opts, f)
+#define CFG(f) offsetof(struct server_opts, cfg.f)
+
+static const struct cli_opt options[] = {
+    {"port", 'p', "PORT",
+     "listen port (default 5301; 0 picks a free one); netab and\niperf3 clients, told apart by "
+     "their first bytes",
+     set_port, CFG(port), 0, 0},
+    {"iperf3-port", 0, "[PORT]",
+     "also listen on iperf3's port (default 5201), for iperf3\nclients that do not say -p "
+     "(docs/iperf3.md)",
+     set_iperf3_port, FIELD(cfg), 0, 0},
+    {"bind", 'B', "ADDR", "listen address (default: all)", cli_set_string, CFG(bind_addr), 0, 0},
+    {"", '4', NULL, "IPv4 only", set_family, CFG(family), 0, 0},
+    {"", '6', NULL, "IPv6 only", set_family, CFG(family), 0, 0},
+    {"daemon", 'D', NULL, "detach and run in the background (logs to --logfile)", cli_set_true,
+     FIELD(daemon), 0, 0},
+    {"logfile", 0, "FILE", "append log lines to FILE instead of stderr", cli_set_string,
+     FIELD(logfile), 0, 0},
+    {"pidfile", 0, "FILE", "write the server's process id to FILE", cli_set_string, FIELD(pidfile),
+     0, 0},
+    {"one-off", '1', NULL, "exit after one test (exit status 1 if it failed)", cli_set_true,
+     CFG(one_off), 0, 0},
+    {"max-clients", 0, "N", "concurrent tests; more get \"busy\" at once (default 4)", cli_set_int,
+     CFG(max_clients), 1, 10000},
+    {"max-duration", 0, "SEC", "longest test accepted, warm-up included (default 3600)",
+     cli_set_seconds, CFG(max_duration), 0.1, 7 * 24 * 3600.0},
+    {"max-streams", 0, "N", "data connections per test (default 128)", cli_set_int,
+     CFG(max_streams), 1, 1024},
+    {"idle-timeout", 0, "MS", "longest wait for a peer in each phase (default 10000)", cli_set_int,
+     CFG(idle_timeout_ms), 100, 3600000},
+    {"liveness-timeout", 0, "MS", "a running test's silent client is gone (default 5000)",
+     cli_set_int, CFG(liveness_timeout_ms), 500, 3600000},
+    {"max-conn-per-addr", 0, "N", "connections in their handshake per host (default 8)",
+     cli_set_int, CFG(max_conn_per_addr), 1, 10000},
+    {"max-pending", 0, "N", "connections in their handshake in all (default 256)", cli_set_int,
+     CFG(max_pending), 1, 100000},
+    {"log-burst", 0, "N",
+     "log lines one host's refused connections may cause in\n10 s before they are counted in a "
+     "summary (default 10)",
+     cli_set_int, CFG(log_burst), 1, 1000000},
+    {"max-test-memory", 0, "SIZE", "stream memory one test may cost (default 256M)", set_memory,
+     CFG(max_test_memory), 0, 0},
+    {"max-memory", 0, "SIZE", "stream memory all running tests may cost (default 1G)", set_memory,
+     CFG(max_memory), 0, 0},
+    {"port-file", 0, "FILE", "write the bound port to FILE once listening", cli_set_string,
+     FIELD(portfile), 0, 0},
+    {"auth-key", 0, "FILE",
+     "serve only clients that prove they hold the secret in\nFILE (netab run --auth-key; the "
+     "file must be private)",
+     cli_set_string, FIELD(auth_key_file), 0, 0},
+    {0},
 };
 
-static const struct option server_options[] = {
-    {"port", required_argument, NULL, 'p'},
-    {"bind", required_argument, NULL, 'B'},
-    {"daemon", no_argument, NULL, 'D'},
-    {"one-off", no_argument, NULL, '1'},
-    {"max-clients", required_argument, NULL, OPT_MAX_CLIENTS},
-    {"max-duration", required_argument, NULL, OPT_MAX_DURATION},
-    {"max-streams", required_argument, NULL, OPT_MAX_STREAMS},
-    {"idle-timeout", required_argument, NULL, OPT_IDLE},
-    {"logfile", required_argument, NULL, OPT_LOGFILE},
-    {"pidfile", required_argument, NULL, OPT_PIDFILE},
-    {"port-file", required_argument, NULL, OPT_PORTFILE},
-    {"liveness-timeout", required_argument, NULL, OPT_LIVENESS},
-    {"max-conn-per-addr", required_argument, NULL, OPT_PER_ADDR},
-    {"max-pending", required_argument, NULL, OPT_PENDING},
-    {"log-burst", required_argument, NULL, OPT_LOG_BURST},
-    {"max-test-memory", required_argument, NULL, OPT_TEST_MEMORY},
-    {"max-memory", required_argument, NULL, OPT_MEMORY},
-    {"auth-key", required_argument, NULL, OPT_AUTH_KEY},
-    {"iperf3-port", optional_argument, NULL, OPT_IPERF3_PORT},
-    {"help", no_argument, NULL, 'h'},
-    {NULL, 0, NULL, 0},
+static const struct cli_cmd server_cmd = {
+    .name = "server",
+    .usage = "usage: netab server [options]\n"
+             "\n"
+             "Serves netab tests to remote 'netab run -c HOST' clients, several at once.\n"
+             "\n",
+    .tail = "\n"
+            "One log line per test: peer, parameters, result. SIGINT or SIGTERM stops the\n"
+            "server after running tests are cut short with an error sent to their clients.\n",
+    .opts = options,
 };
 
 /* " and iperf3 port N" with --iperf3-port, else "" (static buffer: one server per process). */
@@ -113,109 +149,9 @@ int cli_server_parse(int argc, char **argv, struct server_opts *o)
 {
     *o = (struct server_opts){0};
     server_config_defaults(&o->cfg);
-    opterr = 0;
-    optind = 0; /* a full getopt reset: see cli_run_parse() */
-    int c;
-    long v;
-    char err[NB_ERRLEN];
-    while ((c = optmatch_next(argc, argv, ":p:B:46D1h", server_options)) != -1) {
-        switch (c) {
-        case 'p':
-            if (!optval_int("-p", optarg, 0, 65535, &v, err, sizeof(err)))
-                return cli_usage_error("server", "%s", err);
-            o->cfg.port = (uint16_t)v;
-            break;
-        case 'B':
-            o->cfg.bind_addr = optarg;
-            break;
-        case OPT_IPERF3_PORT:
-            o->cfg.iperf3_port_on = true;
-            if (optarg && !optval_int("--iperf3-port", optarg, 0, 65535, &v, err, sizeof(err)))
-                return cli_usage_error("server", "%s", err);
-            if (optarg)
-                o->cfg.iperf3_port = (uint16_t)v;
-            break;
-        case '4':
-            o->cfg.family = AF_INET;
-            break;
-        case '6':
-            o->cfg.family = AF_INET6;
-            break;
-        case 'D':
-            o->daemon = true;
-            break;
-        case '1':
-            o->cfg.one_off = true;
-            break;
-        case OPT_MAX_CLIENTS:
-            if (!optval_int("--max-clients", optarg, 1, 10000, &v, err, sizeof(err)))
-                return cli_usage_error("server", "%s", err);
-            o->cfg.max_clients = (int)v;
-            break;
-        case OPT_MAX_DURATION:
-            if (!optval_seconds("--max-duration", optarg, 0.1, 7 * 24 * 3600.0,
-                                &o->cfg.max_duration, err, sizeof(err)))
-                return cli_usage_error("server", "%s", err);
-            break;
-        case OPT_MAX_STREAMS:
-            if (!optval_int("--max-streams", optarg, 1, 1024, &v, err, sizeof(err)))
-                return cli_usage_error("server", "%s", err);
-            o->cfg.max_streams = (int)v;
-            break;
-        case OPT_IDLE:
-            if (!optval_int("--idle-timeout", optarg, 100, 3600000, &v, err, sizeof(err)))
-                return cli_usage_error("server", "%s", err);
-            o->cfg.idle_timeout_ms = (int)v;
-            break;
-        case OPT_LIVENESS:
-            if (!optval_int("--liveness-timeout", optarg, 500, 3600000, &v, err, sizeof(err)))
-                return cli_usage_error("server", "%s", err);
-            o->cfg.liveness_timeout_ms = (int)v;
-            break;
-        case OPT_PER_ADDR:
-            if (!optval_int("--max-conn-per-addr", optarg, 1, 10000, &v, err, sizeof(err)))
-                return cli_usage_error("server", "%s", err);
-            o->cfg.max_conn_per_addr = (int)v;
-            break;
-        case OPT_PENDING:
-            if (!optval_int("--max-pending", optarg, 1, 100000, &v, err, sizeof(err)))
-                return cli_usage_error("server", "%s", err);
-            o->cfg.max_pending = (int)v;
-            break;
-        case OPT_LOG_BURST:
-            if (!optval_int("--log-burst", optarg, 1, 1000000, &v, err, sizeof(err)))
-                return cli_usage_error("server", "%s", err);
-            o->cfg.log_burst = (int)v;
-            break;
-        case OPT_TEST_MEMORY:
-        case OPT_MEMORY:
-            if (!optval_size(c == OPT_MEMORY ? "--max-memory" : "--max-test-memory", optarg,
-                             1ull << 50,
-                             c == OPT_MEMORY ? &o->cfg.max_memory : &o->cfg.max_test_memory, err,
-                             sizeof(err)))
-                return cli_usage_error("server", "%s", err);
-            break;
-        case OPT_LOGFILE:
-            o->logfile = optarg;
-            break;
-        case OPT_PIDFILE:
-            o->pidfile = optarg;
-            break;
-        case OPT_PORTFILE:
-            o->portfile = optarg;
-            break;
-        case OPT_AUTH_KEY:
-            o->auth_key_file = optarg;
-            break;
-        case 'h':
-            fputs(server_usage, stdout);
-            return EXIT_OK;
-        case ':':
-            return cli_usage_error("server", "option '%s' needs a value", argv[optind - 1]);
-        default:
-            return cli_unknown_option("server", argv, server_options);
-        }
-    }
+    int rc = cli_opts_parse(&server_cmd, argc, argv, o);
+    if (rc >= 0)
+        return rc;
     if (optind < argc)
         return cli_usage_error("server", "unexpected argument '%s'", argv[optind]);
     return -1;

@@ -10,148 +10,20 @@
 #include <jansson.h>
 #include <math.h>
 #include <stdint.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
 #include "cli/cli_common.h"
+#include "cli/cli_opts.h"
 #include "cli/cli_plot.h"
 #include "cli/cli_stats_sets.h"
 #include "input/input.h"
 #include "statsreport/stats_report.h"
 #include "statsreport/stats_report_plot.h"
 #include "stats/opts.h"
-
-static const char usage_text[] =
-    "usage: netab stats [options] BASELINE FILE...\n"
-    "\n"
-    "Describes each set of numbers and compares every FILE with BASELINE:\n"
-    "differences and ratios of means and medians with confidence intervals,\n"
-    "Welch and Mann-Whitney tests, a verdict against a noise floor, warnings\n"
-    "(outliers, drift, bimodality, too few runs). '-' reads standard input.\n"
-    "NAME=FILE shows the set as NAME (1-64 of A-Z a-z 0-9 _ . -); write ./a=b\n"
-    "for a file whose name holds '='.\n"
-    "\n"
-    "input:\n"
-    "  --format F           plain, netab, iperf3, iperf2 or auto (default: auto)\n"
-    "  --metric M           JSON: a dotted path into each document (default\n"
-    "                       end.receiver.bits_per_second for netab,\n"
-    "                       end.sum_received.bits_per_second for iperf3, TCP\n"
-    "                       and UDP (end.sum.bits_per_second where a UDP\n"
-    "                       document has no sum_received));\n"
-    "                       iperf2: bandwidth (default), jitter, loss, transfer\n"
-    "  --column N           plain: take the Nth whitespace-separated column (default 1);\n"
-    "                       given once it applies to every file, given more than once\n"
-    "                       each applies to the files after it:\n"
-    "                       netab stats --column 1 f --column 3 f\n"
-    "  --order O            run: the values are in run order (default; a set in\n"
-    "                       sorted order is reported as sorted, not as drift);\n"
-    "                       unknown: they are not, so no drift or run-order claim\n"
-    "\n"
-    "judgement:\n"
-    "  --confidence P       confidence level in percent, 50..99.99 (default 95)\n"
-    "  --noise PCT          noise floor in percent of the baseline (default 1)\n"
-    "  --lower-is-better    smaller is better (latency, CPU cost)\n"
-    "  --higher-is-better   larger is better (throughput; the default)\n"
-    "  --resamples N        bootstrap resamples, 1000..10000000 (default 10000)\n"
-    "  --seed N             bootstrap seed (default 1); equal seeds, equal output\n"
-    "  --fail-on-regression exit 1 if any comparison's verdict is \"regressed\"\n"
-    "\n"
-    "output:\n"
-    "  --json               one JSON document (see docs/stats.md)\n"
-    "  --csv                CSV: a table of sets, a blank line, a table of comparisons\n"
-    "  --no-plot            leave out the ASCII distribution plot\n" CLI_PLOT_USAGE(
-        "FILE",
-        "also draw the distribution and the comparisons") "  -h, --help           this text\n"
-                                                          "\n"
-                                                          "exit status: 0 done; 1 a comparison "
-                                                          "regressed and --fail-on-regression was\n"
-                                                          "given; 2 bad command line or bad "
-                                                          "input.\n";
-
-enum {
-    OPT_CONFIDENCE = 256,
-    OPT_NOISE,
-    OPT_LOWER,
-    OPT_HIGHER,
-    OPT_METRIC,
-    OPT_COLUMN,
-    OPT_FORMAT,
-    OPT_JSON,
-    OPT_CSV,
-    OPT_FAIL,
-    OPT_SEED,
-    OPT_RESAMPLES,
-    OPT_NOPLOT,
-    OPT_ORDER,
-};
-
-static const struct option long_opts[] = {
-    {"confidence", required_argument, NULL, OPT_CONFIDENCE},
-    {"noise", required_argument, NULL, OPT_NOISE},
-    {"lower-is-better", no_argument, NULL, OPT_LOWER},
-    {"higher-is-better", no_argument, NULL, OPT_HIGHER},
-    {"metric", required_argument, NULL, OPT_METRIC},
-    {"column", required_argument, NULL, OPT_COLUMN},
-    {"format", required_argument, NULL, OPT_FORMAT},
-    {"json", no_argument, NULL, OPT_JSON},
-    {"csv", no_argument, NULL, OPT_CSV},
-    {"fail-on-regression", no_argument, NULL, OPT_FAIL},
-    {"seed", required_argument, NULL, OPT_SEED},
-    {"resamples", required_argument, NULL, OPT_RESAMPLES},
-    {"no-plot", no_argument, NULL, OPT_NOPLOT},
-    {"order", required_argument, NULL, OPT_ORDER},
-    CLI_PLOT_LONG_OPTS,
-    {"help", no_argument, NULL, 'h'},
-    {NULL, 0, NULL, 0},
-};
-
-/* A finite number in [lo, hi] (either bound may be excluded). Returns 0 or -EINVAL. */
-static int parse_range(const char *opt, const char *s, double lo, double hi, bool lo_open,
-                       bool hi_open, double *out)
-{
-    char *e;
-    errno = 0;
-    double v = strtod(s, &e);
-    if (e == s || *e || errno || !isfinite(v) || v < lo || v > hi || (lo_open && v == lo) ||
-        (hi_open && v == hi)) {
-        fprintf(stderr, "netab stats: %s: '%s' is not a number %s %g and %g\n", opt, s,
-                lo_open || hi_open ? "strictly between" : "between", lo, hi);
-        return -EINVAL;
-    }
-    *out = v;
-    return 0;
-}
-
-static int parse_count(const char *opt, const char *s, unsigned long long lo, unsigned long long hi,
-                       unsigned long long *out)
-{
-    char *e;
-    errno = 0;
-    unsigned long long v = strtoull(s, &e, 10);
-    if (e == s || *e || errno || s[0] == '-' || v < lo || v > hi) {
-        fprintf(stderr, "netab stats: %s: '%s' is not a whole number from %llu to %llu\n", opt, s,
-                lo, hi);
-        return -EINVAL;
-    }
-    *out = v;
-    return 0;
-}
-
-/* --order run|unknown. Returns 0 or -EINVAL after saying why. */
-static int parse_order(const char *s, enum stats_order *out)
-{
-    if (!strcmp(s, "run"))
-        *out = STATS_ORDER_FILE; /* run order as a file says, so a sorted file is told apart */
-    else if (!strcmp(s, "unknown"))
-        *out = STATS_ORDER_UNKNOWN;
-    else {
-        fprintf(stderr, "netab stats: --order: '%s' is not one of run, unknown\n", s);
-        return -EINVAL;
-    }
-    return 0;
-}
 
 struct cli_stats_args {
     struct stats_opts opts;
@@ -168,6 +40,168 @@ struct cli_stats_args {
     unsigned last_column;  /* the latest --column's value */
     bool column_after_last_file;
     struct cli_plot fig;
+};
+
+/* A FILE (or NAME=FILE) operand, with the --column in force before it. */
+static int add_file(void *field, const char *value, const struct cli_opt *o, char *err,
+                    size_t errlen)
+{
+    struct cli_stats_args *a = field;
+    (void)o;
+    (void)err;
+    (void)errlen;
+    a->files[a->nfiles] = value;
+    a->columns[a->nfiles++] = a->last_column;
+    a->column_after_last_file = false;
+    return 0;
+}
+
+/* A whole number in [lo, hi] of o, into *out. */
+static int count(const char *value, const struct cli_opt *o, unsigned long long lo,
+                 unsigned long long hi, unsigned long long *out, char *err, size_t errlen)
+{
+    char *e;
+    errno = 0;
+    unsigned long long v = strtoull(value, &e, 10);
+    if (e == value || *e || errno || value[0] == '-' || v < lo || v > hi)
+        return err_set(err, errlen, EINVAL, "--%s: '%s' is not a whole number from %llu to %llu",
+                       o->name, value, lo, hi);
+    *out = v;
+    return 0;
+}
+
+static int set_column(void *field, const char *value, const struct cli_opt *o, char *err,
+                      size_t errlen)
+{
+    struct cli_stats_args *a = field;
+    unsigned long long u = 0;
+    if (count(value, o, 1, 1000, &u, err, errlen))
+        return -EINVAL;
+    a->last_column = (unsigned)u;
+    a->ncolumn_opts++;
+    a->column_after_last_file = true;
+    return 0;
+}
+
+static int set_seed(void *field, const char *value, const struct cli_opt *o, char *err,
+                    size_t errlen)
+{
+    unsigned long long u = 0;
+    if (count(value, o, 0, UINT64_MAX, &u, err, errlen))
+        return -EINVAL;
+    *(uint64_t *)field = u;
+    return 0;
+}
+
+static int set_resamples(void *field, const char *value, const struct cli_opt *o, char *err,
+                         size_t errlen)
+{
+    unsigned long long u = 0;
+    if (count(value, o, 1000, 10000000, &u, err, errlen))
+        return -EINVAL;
+    *(size_t *)field = (size_t)u;
+    return 0;
+}
+
+/* --noise: a percentage below 100. */
+static int set_noise(void *field, const char *value, const struct cli_opt *o, char *err,
+                     size_t errlen)
+{
+    int rc = cli_set_pct(field, value, o, err, errlen);
+    if (!rc && *(double *)field >= 1)
+        return err_set(err, errlen, EINVAL,
+                       "--noise: '%s' is not a number strictly between 0 and 100", value);
+    return rc;
+}
+
+static int set_format(void *field, const char *value, const struct cli_opt *o, char *err,
+                      size_t errlen)
+{
+    (void)o;
+    if (input_parse_format(value, field))
+        return err_set(err, errlen, EINVAL,
+                       "--format: '%s' is not one of plain, netab, iperf3, iperf2, auto", value);
+    return 0;
+}
+
+/* --order run|unknown. */
+static int set_order(void *field, const char *value, const struct cli_opt *o, char *err,
+                     size_t errlen)
+{
+    enum stats_order *order = field;
+    (void)o;
+    if (!strcmp(value, "run"))
+        *order = STATS_ORDER_FILE; /* run order as a file says, so a sorted file is told apart */
+    else if (!strcmp(value, "unknown"))
+        *order = STATS_ORDER_UNKNOWN;
+    else
+        return err_set(err, errlen, EINVAL, "--order: '%s' is not one of run, unknown", value);
+    return 0;
+}
+
+#define FIELD(f) offsetof(struct cli_stats_args, f)
+
+static const struct cli_opt options[] = {
+    {"", 0, NULL, "input:", NULL, 0, 0, 0},
+    {"format", 0, "F", "plain, netab, iperf3, iperf2 or auto (default: auto)", set_format,
+     FIELD(in.format), 0, 0},
+    {"metric", 0, "M",
+     "JSON: a dotted path into each document (default\nend.receiver.bits_per_second for netab,\n"
+     "end.sum_received.bits_per_second for iperf3, TCP\nand UDP (end.sum.bits_per_second where "
+     "a UDP\ndocument has no sum_received));\niperf2: bandwidth (default), jitter, loss, "
+     "transfer",
+     cli_set_nonempty, FIELD(in.metric), 0, 0},
+    {"column", 0, "N",
+     "plain: take the Nth whitespace-separated column (default 1);\ngiven once it applies to "
+     "every file, given more than once\neach applies to the files after it:\nnetab stats "
+     "--column 1 f --column 3 f",
+     set_column, 0, 0, 0},
+    {"order", 0, "O",
+     "run: the values are in run order (default; a set in\nsorted order is reported as sorted, "
+     "not as drift);\nunknown: they are not, so no drift or run-order claim",
+     set_order, FIELD(opts.order), 0, 0},
+    {"", 0, NULL, "\njudgement:", NULL, 0, 0, 0},
+    {"confidence", 0, "P", "confidence level in percent, 50..99.99 (default 95)", cli_set_pct,
+     FIELD(opts.confidence), 50, 99.99},
+    {"noise", 0, "PCT", "noise floor in percent of the baseline (default 1)", set_noise,
+     FIELD(opts.noise), 0, 100},
+    {"lower-is-better", 0, NULL, "smaller is better (latency, CPU cost)", cli_set_true,
+     FIELD(opts.lower_is_better), 0, 0},
+    {"higher-is-better", 0, NULL, "larger is better (throughput; the default)", cli_set_false,
+     FIELD(opts.lower_is_better), 0, 0},
+    {"resamples", 0, "N", "bootstrap resamples, 1000..10000000 (default 10000)", set_resamples,
+     FIELD(opts.resamples), 0, 0},
+    {"seed", 0, "N", "bootstrap seed (default 1); equal seeds, equal output", set_seed,
+     FIELD(opts.seed), 0, 0},
+    {"fail-on-regression", 0, NULL, "exit 1 if any comparison's verdict is \"regressed\"",
+     cli_set_true, FIELD(fail_on_regression), 0, 0},
+    {"", 0, NULL, "\noutput:", NULL, 0, 0, 0},
+    {"json", 0, NULL, "one JSON document (see docs/stats.md)", cli_set_true, FIELD(json), 0, 0},
+    {"csv", 0, NULL, "CSV: a table of sets, a blank line, a table of comparisons", cli_set_true,
+     FIELD(csv), 0, 0},
+    {"no-plot", 0, NULL, "leave out the ASCII distribution plot", cli_set_false, FIELD(plot), 0, 0},
+    CLI_PLOT_OPTS(struct cli_stats_args, fig, "FILE",
+                  "also draw the distribution and the comparisons"),
+    {0},
+};
+
+static const struct cli_cmd stats_cmd = {
+    .name = "stats",
+    .usage = "usage: netab stats [options] BASELINE FILE...\n"
+             "\n"
+             "Describes each set of numbers and compares every FILE with BASELINE:\n"
+             "differences and ratios of means and medians with confidence intervals,\n"
+             "Welch and Mann-Whitney tests, a verdict against a noise floor, warnings\n"
+             "(outliers, drift, bimodality, too few runs). '-' reads standard input.\n"
+             "NAME=FILE shows the set as NAME (1-64 of A-Z a-z 0-9 _ . -); write ./a=b\n"
+             "for a file whose name holds '='.\n"
+             "\n",
+    .tail = "\n"
+            "exit status: 0 done; 1 a comparison regressed and --fail-on-regression was\n"
+            "given; 2 bad command line or bad input.\n",
+    .opts = options,
+    /* Files come back in order, so that --column can apply to those after it. */
+    .operand = add_file,
 };
 
 /*
@@ -228,103 +262,12 @@ static int parse_args(int argc, char **argv, struct cli_stats_args *a)
     a->json = a->csv = a->fail_on_regression = false;
     a->plot = true;
     a->fig = (struct cli_plot){0};
-    opterr = 0;
-    optind = 1;
-    int c, rc;
-    double d;
-    unsigned long long u;
     a->nfiles = 0;
     a->ncolumn_opts = a->last_column = 0;
     a->column_after_last_file = false;
-    /* "-" first: files come back in order (as 1), so that --column can apply to those after it. */
-    while ((c = optmatch_next(argc, argv, "-:h", long_opts)) != -1) {
-        switch (c) {
-        case 1:
-            a->files[a->nfiles] = optarg;
-            a->columns[a->nfiles++] = a->last_column;
-            a->column_after_last_file = false;
-            break;
-        case OPT_CONFIDENCE:
-            if (parse_range("--confidence", optarg, 50, 99.99, false, false, &d))
-                return EXIT_USAGE;
-            a->opts.confidence = d / 100;
-            break;
-        case OPT_NOISE:
-            if (parse_range("--noise", optarg, 0, 100, false, true, &d))
-                return EXIT_USAGE;
-            a->opts.noise = d / 100;
-            break;
-        case OPT_LOWER:
-            a->opts.lower_is_better = true;
-            break;
-        case OPT_HIGHER:
-            a->opts.lower_is_better = false;
-            break;
-        case OPT_METRIC:
-            if (!*optarg) {
-                fprintf(stderr, "netab stats: --metric: empty metric\n");
-                return EXIT_USAGE;
-            }
-            a->in.metric = optarg;
-            break;
-        case OPT_COLUMN:
-            if (parse_count("--column", optarg, 1, 1000, &u))
-                return EXIT_USAGE;
-            a->last_column = (unsigned)u;
-            a->ncolumn_opts++;
-            a->column_after_last_file = true;
-            break;
-        case OPT_FORMAT:
-            if (input_parse_format(optarg, &a->in.format)) {
-                fprintf(stderr,
-                        "netab stats: --format: '%s' is not one of plain, netab, iperf3, "
-                        "iperf2, auto\n",
-                        optarg);
-                return EXIT_USAGE;
-            }
-            break;
-        case OPT_JSON:
-            a->json = true;
-            break;
-        case OPT_CSV:
-            a->csv = true;
-            break;
-        case OPT_FAIL:
-            a->fail_on_regression = true;
-            break;
-        case OPT_SEED:
-            if (parse_count("--seed", optarg, 0, UINT64_MAX, &u))
-                return EXIT_USAGE;
-            a->opts.seed = u;
-            break;
-        case OPT_RESAMPLES:
-            if (parse_count("--resamples", optarg, 1000, 10000000, &u))
-                return EXIT_USAGE;
-            a->opts.resamples = (size_t)u;
-            break;
-        case OPT_NOPLOT:
-            a->plot = false;
-            break;
-        case OPT_ORDER:
-            if (parse_order(optarg, &a->opts.order))
-                return EXIT_USAGE;
-            break;
-        case 'h':
-            fputs(usage_text, stdout);
-            return EXIT_OK;
-        case ':':
-            fprintf(stderr, "netab stats: option '%s' needs a value\n", argv[optind - 1]);
-            fprintf(stderr, "try 'netab stats --help'\n");
-            return EXIT_USAGE;
-        default:
-            if ((rc = cli_plot_option("stats", c, optarg, &a->fig)) >= 0) {
-                if (rc)
-                    return rc;
-                break;
-            }
-            return cli_unknown_option("stats", argv, long_opts);
-        }
-    }
+    int rc = cli_opts_parse(&stats_cmd, argc, argv, a);
+    if (rc >= 0)
+        return rc;
     if (a->json && a->csv) {
         fprintf(stderr, "netab stats: --json and --csv exclude each other\n");
         return EXIT_USAGE;

@@ -246,6 +246,20 @@ def test_list_status(db, ids):
     p = netab("experiment", "status", "--db", db, "999", expect_rc=2)
     if p.returncode != 2 or "no experiment 999" not in p.stderr:
         fail(f"status of a missing experiment: {p.returncode} {p.stderr}")
+    # The older names are the same commands: byte for byte the same output and status.
+    for old_argv, new_argv in ((["runs", "experiments"], ["experiment", "list"]),
+                               (["runs", "status", str(ids[0])],
+                                ["experiment", "status", str(ids[0])]),
+                               (["runs", "status", str(ids[0]), "--json"],
+                                ["experiment", "status", str(ids[0]), "--json"])):
+        a = netab(*old_argv, "--db", db)
+        b = netab(*new_argv, "--db", db)
+        if (a.returncode, a.stdout) != (b.returncode, b.stdout) or not a.stdout:
+            fail(f"`netab {' '.join(old_argv)}` differs from `netab {' '.join(new_argv)}`: "
+                 f"{a.returncode} {a.stdout!r} vs {b.returncode} {b.stdout!r}")
+    p = netab("runs", "status", "--db", db, "999", expect_rc=2)
+    if p.returncode != 2 or "no experiment 999" not in p.stderr:
+        fail(f"runs status of a missing experiment: {p.returncode} {p.stderr}")
 
 
 def main():

@@ -202,7 +202,7 @@ def no_abbreviations(netab):
     less its last letter (unless that is itself an option), is refused as unknown."""
     total = 0
     for cmd in (["run"], ["server"], ["stats"], ["compare"], ["report"], ["import"], ["layout"],
-                ["env"], ["runs", "list"], ["experiment", "run"]):
+                ["env"], ["runs", "list"], ["experiment", "run"], ["history"], ["bisect", "run"]):
         help_text = run_cmd([netab] + cmd + ["--help"], timeout=20).stdout
         opts = set(re.findall(r"(?<![\w-])--[a-z][a-z0-9-]+[a-z0-9]", help_text))
         check(len(opts) >= 2, f"`netab {' '.join(cmd)} --help` lists long options", help_text)

@@ -54,6 +54,27 @@ check "no regression: exit 0" 0 "No deciding-metric comparison regressed" \
     "$netab" report --db "$same" "$id2"
 check "NETAB_DB is the default" 0 "fixture" env NETAB_DB="$same" "$netab" report "$id2"
 check "markdown" 1 "| variant |" "$netab" report --db "$reg" --format markdown "$id"
+# --sections holds for markdown too: the sections asked for, and nothing of the others.
+check "markdown --sections environment" 1 "### Environment differences from base" \
+    "$netab" report --db "$reg" --format markdown --sections environment "$id"
+if grep -qE "^### (Headline|Runs|Warnings)" "$nb_out"; then
+    fail "markdown --sections environment printed other sections"
+    nb_show
+else
+    pass "markdown --sections environment prints only that section"
+fi
+check "markdown --sections runs" 1 "### Runs" \
+    "$netab" report --db "$reg" --format markdown --sections runs "$id"
+if grep -qE "^### (Headline|Environment)" "$nb_out"; then
+    fail "markdown --sections runs printed other sections"
+    nb_show
+else
+    pass "markdown --sections runs prints only that section"
+fi
+check "--sections with json is refused" 2 "--sections applies to text and markdown" \
+    "$netab" report --db "$reg" --format json --sections headline "$id"
+check "--full with json is every section" 1 '"report_version": 1' \
+    "$netab" report --db "$reg" --format json --full "$id"
 check "csv header" 1 "variant,cell,test,metric,unit" "$netab" report --db "$reg" --format csv "$id"
 check "json" 1 '"report_version": 1' "$netab" report --db "$reg" --format json "$id"
 check "metric choice decides" 0 "" "$netab" report --db "$reg" --metric cpu_local "$id"

@@ -433,13 +433,16 @@ static void md_layout(FILE *f, const struct creport *r)
     }
 }
 
-static void md_footer(FILE *f, const struct creport *r)
+/* The sections after the tables that s (enum creport_section) holds. */
+static void md_footer(FILE *f, const struct creport *r, unsigned s)
 {
     size_t i, j;
     json_t *d, *x;
-    fprintf(f, "\n### Runs\n\n");
-    creport_md_table(f, r, CREPORT_TABLE_N);
-    fprintf(f,
+    if (s & (CREPORT_SEC_RUNS | CREPORT_SEC_VERDICT)) {
+        fprintf(f, "\n### Runs\n\n");
+        creport_md_table(f, r, CREPORT_TABLE_N);
+        fprintf(
+            f,
             "\n- Experiment %lld \"%s\" (%s), seed %llu\n- Runs: %ld planned, %ld measured, %ld "
             "warm-ups excluded, %ld failed, %ld interrupted\n- Noise floor %g%%, confidence "
             "%g%%\n- Verdicts: %zu improved, %zu regressed, %zu within noise, %zu no difference "
@@ -450,8 +453,10 @@ static void md_footer(FILE *f, const struct creport *r)
             r->n_within, r->n_unproven, r->n_nocmp,
             r->n_regressed_deciding ? "**A deciding metric regressed** (exit status 1)"
                                     : "No deciding metric regressed");
-    md_layout(f, r);
-    if (json_array_size(r->env_diffs)) {
+    }
+    if (s & CREPORT_SEC_LAYOUT)
+        md_layout(f, r);
+    if (json_array_size(r->env_diffs) && (s & CREPORT_SEC_ENVIRONMENT)) {
         fprintf(f,
                 "\n### Environment differences from %s\n\n| variant | fact | %s | variant |\n"
                 "|---|---|---|---|\n",
@@ -483,7 +488,8 @@ static void md_footer(FILE *f, const struct creport *r)
             }
         }
     }
-    if (json_array_size(r->env_warnings) || json_array_size(r->stats_warnings)) {
+    if ((json_array_size(r->env_warnings) || json_array_size(r->stats_warnings)) &&
+        (s & CREPORT_SEC_WARNINGS)) {
         fprintf(f, "\n### Warnings\n\n");
         json_array_foreach(r->env_warnings, i, x) fprintf(f, "- %s\n", json_string_value(x));
         json_array_foreach(r->stats_warnings, i, x)
@@ -507,17 +513,24 @@ int creport_print_markdown(const struct creport *r, FILE *f)
             "the mean against the baseline [%g%% CI] and the verdict, both computed on the "
             "mean (medians are in the JSON and CSV forms).\n",
             r->opts.confidence * 100);
-    if (r->runs.measured) {
+    /* Every section, or those of --sections. */
+    unsigned s = r->opts.sections ? r->opts.sections : CREPORT_SEC_ALL;
+    if (r->runs.measured && (s & CREPORT_SEC_HEADLINE)) {
         fprintf(f, "\n### Headline\n");
         creport_print_headline_markdown(f, r);
     }
-    md_metric_tables(f, r);
-    creport_print_cpu_markdown(f, r);
-    creport_print_profile_markdown(f, r);
-    creport_print_pairs_markdown(f, r);
-    creport_print_effects_markdown(f, r);
-    int e = creport_print_values_markdown(r, f);
-    md_footer(f, r);
+    if (s & CREPORT_SEC_TABLES)
+        md_metric_tables(f, r);
+    if (s & CREPORT_SEC_CPU)
+        creport_print_cpu_markdown(f, r);
+    if (s & CREPORT_SEC_PROFILE)
+        creport_print_profile_markdown(f, r);
+    if (s & CREPORT_SEC_PAIRS)
+        creport_print_pairs_markdown(f, r);
+    if (s & CREPORT_SEC_EFFECTS)
+        creport_print_effects_markdown(f, r);
+    int e = (s & CREPORT_SEC_VALUES) ? creport_print_values_markdown(r, f) : 0;
+    md_footer(f, r, s);
     if (e)
         return e;
     return ferror(f) ? -EIO : 0;

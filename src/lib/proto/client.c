@@ -1,4 +1,5 @@
 #include "proto/client.h"
+#include "proto/client_internal.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -7,20 +8,16 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "engine/sockopt.h"
 #include "engine/stream_set.h"
 #include "engine/window.h"
 #include "measure/identity.h"
 #include "proto/auth.h"
-#include "proto/datahdr.h"
 #include "proto/frame.h"
 #include "proto/heartbeat.h"
-#include "proto/iperf3_probe.h"
 #include "proto/msg.h"
 #include "proto/transport.h"
 #include "measure/histogram.h"
 #include "util/clock.h"
-#include "util/io.h"
 #include "util/sock.h"
 
 void client_config_defaults(struct client_config *cfg)
@@ -33,227 +30,6 @@ void client_config_defaults(struct client_config *cfg)
     cfg->idle_timeout_ms = 10000;
 }
 
-struct client {
-    const struct client_config *cfg;
-    const struct test_params *p;
-    struct run_result *res;
-    int ctl;
-    uint64_t idle_ns;
-    uint8_t cookie[TEST_COOKIE_LEN];
-    uint16_t *udp_ports; /* from "accept", UDP tests */
-    uint16_t crr_port;   /* from "accept", tcp_crr */
-    int liveness_ms;     /* from "accept": the server takes heartbeats; 0 = an older server */
-    struct heartbeat hb; /* while the test runs */
-    /* --auth-key: the exchange, and the cookie it derives. */
-    struct auth_session auth;
-};
-
-static uint64_t deadline(const struct client *c)
-{
-    return clock_now_ns() + c->idle_ns;
-}
-
-/*
- * rc of a control message sent or received while the client did `doing`:
- * a connection the server closed or reset (-ECONNRESET, -EPIPE) is
- * reported naming the server and the phase, not as a bare "peer closed the
- * control connection (0 of 4 bytes ...)". Returns rc.
- */
-static int control_lost(struct client *c, int rc, const char *doing)
-{
-    if (rc != -ECONNRESET && rc != -EPIPE)
-        return rc;
-    const char *h = c->cfg->host;
-    bool v6 = strchr(h, ':') != NULL;
-    return err_set(c->res->error, sizeof(c->res->error), -rc,
-                   "the server %s%s%s:%u closed the control connection %s (it stopped, crashed "
-                   "or dropped this test)",
-                   v6 ? "[" : "", h, v6 ? "]" : "", c->cfg->port, doing);
-}
-
-/*
- * Receives a message of the given type; an error message becomes the
- * result's error. Heartbeats still in flight from the server are skipped.
- */
-static int expect(struct client *c, const char *type, json_t **out)
-{
-    json_t *m = NULL;
-    int rc;
-    /* Only "result" may pass FRAME_MAX: the client offered that in "start". */
-    uint32_t max = strcmp(type, "result") ? FRAME_MAX : FRAME_RESULT_MAX;
-    while (!(rc = frame_recv_max(c->ctl, &m, max, deadline(c), c->res->error,
-                                 sizeof(c->res->error))) &&
-           heartbeat_is(m))
-        json_decref(m);
-    if (rc)
-        return rc;
-    rc = msg_expect(m, type, "server", c->res->error, sizeof(c->res->error));
-    if (rc || !out)
-        json_decref(m);
-    else
-        *out = m;
-    return rc;
-}
-
-/* Takes the UDP ports or the tcp_crr port from the server's "accept". */
-static int read_ports(struct client *c, const json_t *accept)
-{
-    int n = params_connections(c->p);
-    if (params_is_udp(c->p->kind)) {
-        json_t *arr = json_object_get(accept, "udp_ports");
-        if (!json_is_array(arr) || (int)json_array_size(arr) != n)
-            return err_set(c->res->error, sizeof(c->res->error), EPROTO,
-                           "server's accept lacks the UDP ports");
-        c->udp_ports = calloc((size_t)n, sizeof(uint16_t));
-        if (!c->udp_ports)
-            return -ENOMEM;
-        for (int i = 0; i < n; i++) {
-            json_t *v = json_array_get(arr, (size_t)i);
-            if (!json_is_integer(v) || json_integer_value(v) < 1 || json_integer_value(v) > 65535)
-                return err_set(c->res->error, sizeof(c->res->error), EPROTO,
-                               "server sent an invalid UDP port");
-            c->udp_ports[i] = (uint16_t)json_integer_value(v);
-        }
-    } else if (c->p->kind == TEST_TCP_CRR) {
-        json_t *v = json_object_get(accept, "crr_port");
-        if (!json_is_integer(v) || json_integer_value(v) < 1 || json_integer_value(v) > 65535)
-            return err_set(c->res->error, sizeof(c->res->error), EPROTO,
-                           "server's accept lacks a valid connection-rate port");
-        c->crr_port = (uint16_t)json_integer_value(v);
-    }
-    return 0;
-}
-
-/*
- * hello and welcome; with --auth-key also the server's proof, checked here,
- * and ours, sent back (auth.h).
- */
-static int greet(struct client *c)
-{
-    char *err = c->res->error;
-    size_t len = sizeof(c->res->error);
-    json_t *m = msg_hello();
-    int rc = m ? auth_client_hello(&c->auth, c->cfg->auth_key, m, err, len)
-               : err_set(err, len, ENOMEM, "out of memory");
-    uint8_t *buf = NULL;
-    size_t blen = 0;
-    if (!rc && frame_encode(m, &buf, &blen))
-        rc = err_set(err, len, ENOMEM, "out of memory");
-    /* In two parts, so that an iperf3 server is recognised before it is harmed. */
-    if (!rc)
-        rc = iperf3_probe_send_hello(c->ctl, buf, blen, deadline(c), c->cfg->host, c->cfg->port,
-                                     err, len);
-    free(buf);
-    json_decref(m);
-    m = NULL;
-    /*
-     * A server that refused or shed this connection while the hello was on
-     * its way has closed it after saying why: read that before the send error.
-     */
-    char ignored[NB_ERRLEN];
-    if ((rc == -EPIPE || rc == -ECONNRESET) &&
-        frame_recv(c->ctl, &m, deadline(c), ignored, sizeof(ignored)) == 0 && m) {
-        rc = msg_check_welcome(m, err, len);
-        json_decref(m);
-        return rc ? rc
-                  : err_set(err, len, EPROTO, "%s:%u closed the connection after a welcome",
-                            c->cfg->host, c->cfg->port);
-    }
-    if (rc)
-        return rc;
-    rc = frame_recv(c->ctl, &m, deadline(c), err, len);
-    if (rc == -EMSGSIZE || rc == -EPROTO || rc == -ECONNRESET)
-        err_set(err, len, rc, "%s:%u is not a netab server (%s)", c->cfg->host, c->cfg->port,
-                rc == -ECONNRESET ? "it closed the connection" : "it answered something else");
-    if (!rc)
-        rc = msg_check_welcome(m, err, len);
-    json_t *proof = NULL;
-    if (!rc)
-        rc = auth_client_check_welcome(&c->auth, m, &proof, err, len);
-    json_decref(m);
-    if (!rc && proof)
-        rc = frame_send(c->ctl, proof, deadline(c), err, len);
-    json_decref(proof);
-    return rc;
-}
-
-static int handshake(struct client *c)
-{
-    char *err = c->res->error;
-    size_t len = sizeof(c->res->error);
-    int rc = greet(c);
-    if (rc)
-        return rc;
-    /*
-     * "heartbeat": older servers ignore it and announce no liveness_ms in
-     * "accept"; "result_max": older servers ignore it and keep to FRAME_MAX.
-     */
-    json_t *m = json_pack("{s:s, s:o, s:b, s:i}", "type", "start", "params", params_to_json(c->p),
-                          "heartbeat", 1, "result_max", FRAME_RESULT_MAX);
-    rc = control_lost(c, frame_send(c->ctl, m, deadline(c), err, len),
-                      "before it accepted the test");
-    json_decref(m);
-    if (rc)
-        return rc;
-    rc = control_lost(c, expect(c, "accept", &m), "before it accepted the test");
-    if (rc)
-        return rc;
-    /* An authenticated session's cookie is derived by both ends; it is not sent. */
-    if (c->auth.authenticated)
-        auth_session_cookie(&c->auth, c->cookie);
-    else if (datahdr_cookie_from_hex(json_string_value(json_object_get(m, "cookie")), c->cookie))
-        rc = err_set(err, len, EPROTO, "server sent a malformed test cookie");
-    if (!rc)
-        rc = read_ports(c, m);
-    json_t *lv = json_object_get(m, "liveness_ms");
-    if (!rc && lv) {
-        if (!json_is_integer(lv) || json_integer_value(lv) < 100 ||
-            json_integer_value(lv) > 3600000)
-            rc = err_set(err, len, EPROTO, "server sent an invalid liveness timeout");
-        else
-            c->liveness_ms = (int)json_integer_value(lv);
-    }
-    json_decref(m);
-    /* A vanished server also shows as unacknowledged data or keepalives on the control socket. */
-    if (!rc && c->liveness_ms && sock_set_liveness(c->ctl, c->liveness_ms))
-        rc = err_set(err, len, EIO, "cannot set the control connection's liveness");
-    return rc;
-}
-
-static int open_data(struct client *c, int *fds, bool *server_sends, int n)
-{
-    char *err = c->res->error;
-    size_t len = sizeof(c->res->error);
-    for (int i = 0; i < n; i++)
-        server_sends[i] = c->p->reverse || (c->p->bidir && i >= c->p->streams);
-    if (params_is_udp(c->p->kind))
-        return transport_udp_connect(c->ctl, n, c->udp_ports, fds, c->cfg->bind_addr, c->cfg->cport,
-                                     c->p->sockbuf, c->p->udp_default_buffers, err, len);
-    if (c->p->kind == TEST_TCP_CRR)
-        return 0;
-    for (int i = 0; i < n; i++) {
-        uint16_t cport = c->cfg->cport ? (uint16_t)(c->cfg->cport + i) : 0;
-        int fd = sock_connect(c->cfg->host, c->cfg->port, c->cfg->family, c->cfg->bind_addr, cport,
-                              c->cfg->connect_timeout_ms, err, len);
-        if (fd < 0)
-            return fd;
-        fds[i] = fd;
-        int rc = sockopt_apply(fd, c->p, err, len);
-        if (!rc && c->liveness_ms && (rc = sock_set_liveness(fd, c->liveness_ms)))
-            err_set(err, len, rc, "cannot set a data connection's liveness");
-        if (rc)
-            return rc;
-        struct datahdr h = {.stream = (uint32_t)i, .server_sends = server_sends[i]};
-        memcpy(h.cookie, c->cookie, sizeof(h.cookie));
-        uint8_t buf[DATAHDR_LEN];
-        datahdr_encode(&h, buf);
-        rc = io_write_full(fd, buf, sizeof(buf), deadline(c));
-        if (rc)
-            return err_set(err, len, rc, "cannot send data connection header: %s", strerror(-rc));
-    }
-    return 0;
-}
-
 /* Reads an unexpected message that arrived mid-test (normally the server's error). */
 static int check_control(struct client *c)
 {
@@ -261,7 +37,7 @@ static int check_control(struct client *c)
     if (poll(&pfd, 1, 0) <= 0)
         return 0;
     json_t *m = NULL;
-    int rc = frame_recv(c->ctl, &m, deadline(c), c->res->error, sizeof(c->res->error));
+    int rc = frame_recv(c->ctl, &m, client_deadline(c), c->res->error, sizeof(c->res->error));
     if (!rc && heartbeat_is(m)) {
         heartbeat_seen(&c->hb, clock_now_ns());
         json_decref(m);
@@ -390,17 +166,17 @@ static int drive(struct client *c, struct stream_set *set, struct window *w)
             /* The server may have ended the test on purpose: its reason beats our broken pipe. */
             struct pollfd pfd = {.fd = c->ctl, .events = POLLIN};
             if (poll(&pfd, 1, 500) > 0 &&
-                (rc = control_lost(c, check_control(c), "while the test ran")))
+                (rc = client_control_lost(c, check_control(c), "while the test ran")))
                 break;
             rc = err_set(c->res->error, sizeof(c->res->error), EIO, "%s", serr);
             break;
         }
-        if ((rc = control_lost(c, check_control(c), "while the test ran")))
+        if ((rc = client_control_lost(c, check_control(c), "while the test ran")))
             break;
-        if ((rc = control_lost(c,
-                               heartbeat_tick(&c->hb, c->ctl, "server", clock_now_ns(),
-                                              c->res->error, sizeof(c->res->error)),
-                               "while the test ran")))
+        if ((rc = client_control_lost(c,
+                                      heartbeat_tick(&c->hb, c->ctl, "server", clock_now_ns(),
+                                                     c->res->error, sizeof(c->res->error)),
+                                      "while the test ran")))
             break;
     }
     free(st.lat_prev);
@@ -442,7 +218,7 @@ static int *fds_udp_of(struct stream_set *set)
 static int await_ready(struct client *c, int *udp_fds)
 {
     if (udp_fds) {
-        uint64_t end = deadline(c);
+        uint64_t end = client_deadline(c);
         for (;;) {
             transport_udp_register(udp_fds, params_connections(c->p), c->cookie);
             struct pollfd pfd = {.fd = c->ctl, .events = POLLIN};
@@ -451,7 +227,7 @@ static int await_ready(struct client *c, int *udp_fds)
         }
         free(udp_fds);
     }
-    return control_lost(c, expect(c, "ready", NULL), "while it prepared the test");
+    return client_control_lost(c, client_expect(c, "ready", NULL), "while it prepared the test");
 }
 
 /* The "stop" message; UDP tests add each stream's sent count so the server knows what is lost. */
@@ -516,20 +292,21 @@ static int run_streams(struct client *c, int *fds, bool *server_sends, int n)
          * server stops serving on "stop", and a request it never answers
          * would count as lost (udp_rr) or as a read error (tcp_crr).
          */
-        uint64_t end = deadline(c);
+        uint64_t end = client_deadline(c);
         while (!rc && !stream_set_senders_done(&set) && clock_now_ns() < end) {
             usleep(1000);
-            rc = control_lost(c, heartbeat_tick(&c->hb, c->ctl, "server", clock_now_ns(), err, len),
-                              "as the test ended");
+            rc = client_control_lost(
+                c, heartbeat_tick(&c->hb, c->ctl, "server", clock_now_ns(), err, len),
+                "as the test ended");
         }
         if (!rc) {
             json_t *stop = stop_message(&set);
-            rc = control_lost(c, frame_send(c->ctl, stop, deadline(c), err, len),
-                              "as the test ended");
+            rc = client_control_lost(c, frame_send(c->ctl, stop, client_deadline(c), err, len),
+                                     "as the test ended");
             json_decref(stop);
         }
     }
-    int frc = stream_set_finish(&set, rc ? clock_now_ns() : deadline(c));
+    int frc = stream_set_finish(&set, rc ? clock_now_ns() : client_deadline(c));
     if (!rc && frc)
         rc = err_set(err, len, frc, "data did not drain within the idle timeout");
     const char *serr = stream_set_error(&set);
@@ -549,7 +326,8 @@ static int run_streams(struct client *c, int *fds, bool *server_sends, int n)
 static int receive_result(struct client *c, int n)
 {
     json_t *m = NULL;
-    int rc = control_lost(c, expect(c, "result", &m), "before it sent the test's result");
+    int rc =
+        client_control_lost(c, client_expect(c, "result", &m), "before it sent the test's result");
     if (rc)
         return rc;
     rc = side_report_from_json(json_object_get(m, "side"), n, &c->res->remote, c->res->error,
@@ -589,9 +367,9 @@ int client_run(const struct client_config *cfg, const struct test_params *p, str
     if (c.ctl < 0)
         rc = c.ctl;
     if (!rc)
-        rc = handshake(&c);
+        rc = client_handshake(&c);
     if (!rc)
-        rc = open_data(&c, fds, server_sends, n);
+        rc = client_open_data(&c, fds, server_sends, n);
     if (!rc)
         rc = run_streams(&c, fds, server_sends, n);
     if (!rc)

@@ -19,7 +19,7 @@ check() {
     fi
 }
 check bisect bisect compare campaign store stats statsreport util
-check history history compare store util
+check history history compare store stats plot util
 check compare compare campaign experiment store runspec statsreport stats input metric profdiff util
 check campaign campaign experiment store envcap runspec proto util
 check experiment experiment runspec engine metric util

@@ -1,0 +1,21 @@
+/*
+ * The report's code layout section: each variant's `layout:` file (a symbol
+ * table, docs/layout.md) compared with the baseline's by layout/, the
+ * result kept in the model for every renderer.
+ */
+#ifndef NETAB_CREPORT_CAMPAIGN_REPORT_CODELAYOUT_H
+#define NETAB_CREPORT_CAMPAIGN_REPORT_CODELAYOUT_H
+
+#include "creport/campaign_report.h"
+
+/*
+ * Fills r->layout (one entry per variant after the baseline that names a
+ * layout file: variant, against, file, baseline_file, the summary of
+ * `netab layout --json` or null, error) when any variant names one. A file
+ * that does not load is an error sentence in its entry, not a failed
+ * report: the performance verdicts stand on their own. Returns 0 or
+ * -ENOMEM.
+ */
+NB_MUST_CHECK int creport_code_layout(struct creport *r);
+
+#endif
