@@ -51,6 +51,10 @@ static void print_text(const struct bisect_result *res)
                res->candidates);
     else if (res->interrupted)
         printf("interrupted: continue with netab bisect resume --id %" PRId64 "\n", res->session);
+    else if (res->dut_lost)
+        printf("the DUT never came back: bring it back, then netab bisect resume --id %" PRId64
+               "\n",
+               res->session);
     change_text(&res->refs, ch, sizeof(ch));
     printf("GOOD %.12s, BAD %.12s: BAD against GOOD %s (%zu+%zu runs, %.4g%% intervals, "
            "session %" PRId64 ", experiment %" PRId64 ")\n",
@@ -86,6 +90,22 @@ static json_t *step_json(const struct bisect_step *s)
                      *s->reason ? s->reason : NULL);
 }
 
+/*
+ * The DUT that never came back: where (the references, or the last step),
+ * on which side, and why; null when it did not happen.
+ */
+static json_t *lost_json(const struct bisect_result *res)
+{
+    if (!res->dut_lost)
+        return json_null();
+    const struct bisect_step *s = res->nsteps ? &res->steps[res->nsteps - 1] : &res->refs;
+    const char *side = !res->nsteps      ? (s->lost_on_good ? "good" : "bad")
+                       : s->lost_on_good ? "good"
+                                         : "commit";
+    return json_pack("{s:I, s:s, s:s, s:s}", "step", (json_int_t)res->nsteps, "commit", s->hash,
+                     "side", side, "reason", s->reason);
+}
+
 static int print_json(const struct bisect_result *res, int code)
 {
     json_t *steps = json_array(), *cand = json_array();
@@ -98,12 +118,12 @@ static int print_json(const struct bisect_result *res, int code)
         p += n + (p[n] == '\n');
     }
     json_t *j =
-        json_pack("{s:o, s:s?, s:s, s:s, s:I, s:o, s:o, s:o, s:b, s:i}", "first_bad",
+        json_pack("{s:o, s:s?, s:s, s:s, s:I, s:o, s:o, s:o, s:b, s:o, s:i}", "first_bad",
                   res->found ? json_string(res->first_bad) : json_null(), "first_bad_subject",
                   res->found ? res->first_bad_subject : NULL, "good", res->good, "bad", res->bad,
                   "session", (json_int_t)res->session, "references", step_json(&res->refs), "steps",
                   steps ? steps : json_array(), "candidates", cand ? cand : json_array(),
-                  "interrupted", res->interrupted, "exit_status", code);
+                  "interrupted", res->interrupted, "dut_lost", lost_json(res), "exit_status", code);
     if (!j || json_dumpf(j, stdout, JSON_INDENT(2)))
         code = EXIT_USAGE;
     putchar('\n');
@@ -122,6 +142,14 @@ static int whole(const struct cli_bisect_args *a, bool resume)
     int code = EXIT_USAGE;
     if (rc)
         fprintf(stderr, "netab bisect: %s\n", err);
+    else if (res.dut_lost)
+        fprintf(stderr,
+                "netab bisect: the DUT never came back; the bisection stops. Bring it back (a "
+                "working kernel), then: netab bisect resume --db %s --id %" PRId64 " (%s)\n",
+                a->cfg.db, res.session,
+                res.nsteps && !res.steps[res.nsteps - 1].lost_on_good
+                    ? "the commit whose run lost it is then skipped"
+                    : "what was cut short is measured again");
     else if (res.found)
         code = EXIT_OK;
     else if (res.only_skipped)

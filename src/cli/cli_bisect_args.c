@@ -32,6 +32,8 @@ const char cli_bisect_usage[] =
     "                       a commit whose build fails is skipped, not called bad\n"
     "  --build-timeout S    seconds a build may take (default 3600)\n"
     "  --setup CMD          shell command before each run, in the tree measured\n"
+    "  --experiment FILE    boot the file's dut: into each side's build ({commit} in its\n"
+    "                       one variant's boot and expect) and check its identity\n"
     "  --runs N             measured runs per side before the first look (default 5)\n"
     "  --max-runs M         sequential looks up to M runs per side (default 20)\n"
     "  --warmup W           discarded warm-up runs per side (default 0)\n"
@@ -47,8 +49,9 @@ const char cli_bisect_usage[] =
     "  -h, --help           this text\n"
     "\n"
     "exit status: run/resume: 0 first bad commit found, 1 only skipped commits left\n"
-    "(the range is printed), 2 bad usage, refusal or error; step: 0 good, 1 bad,\n"
-    "125 skip, 128 error (git bisect run then stops).\n";
+    "(the range is printed), 2 bad usage, refusal, error or a DUT that never came\n"
+    "back (resume continues); step: 0 good, 1 bad, 125 skip, 128 error (git bisect\n"
+    "run then stops).\n";
 
 enum {
     OPT_GOOD = 256,
@@ -69,6 +72,7 @@ enum {
     OPT_DB,
     OPT_ID,
     OPT_JSON,
+    OPT_EXPERIMENT,
 };
 
 static const struct option long_opts[] = {
@@ -90,6 +94,7 @@ static const struct option long_opts[] = {
     {"db", required_argument, NULL, OPT_DB},
     {"id", required_argument, NULL, OPT_ID},
     {"json", no_argument, NULL, OPT_JSON},
+    {"experiment", required_argument, NULL, OPT_EXPERIMENT},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -179,6 +184,9 @@ static int apply(int c, struct cli_bisect_args *a)
         return -1;
     case OPT_SETUP:
         cfg->setup = optarg;
+        return -1;
+    case OPT_EXPERIMENT:
+        cfg->experiment = optarg;
         return -1;
     case OPT_METRIC:
         cfg->metric = optarg;
