@@ -21,6 +21,8 @@ import signal
 import tempfile
 import time
 
+import bisect_helpers
+from bisect_helpers import bisecting, git, make_repo
 from netab_helpers import (NetnsPair, Server, check, check_eq, log, netab_cmd, require_root_netns,
                            run_cmd, run_main, start)
 
@@ -31,43 +33,15 @@ RATES = {k: ("800mbit" if k <= 10 else "400mbit") for k in range(1, 17)}
 MEASURE = ["--runs", "3", "--max-runs", "12", "--seed", "7"]
 
 
-GIT_ENV = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.org",
-           "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.org"}
-
-
-def git(repo, *args, expect_rc=0):
-    return run_cmd(["git", "-C", repo] + list(args), env=GIT_ENV,
-                   expect_rc=expect_rc).stdout.strip()
-
-
-def bisecting(repo):
-    """Whether a git bisect is in progress in repo (git bisect log exits 1 when not)."""
-    return run_cmd(["git", "-C", repo, "bisect", "log"], expect_rc=(0, 1)).returncode == 0
-
-
-def make_repo(root, dev):
-    """16 commits; commit k has setup.sh with its rate and n.txt holding k."""
-    repo = os.path.join(root, "repo")
-    os.mkdir(repo)
-    git(repo, "init", "-q", "-b", "main")
-    hashes = {}
-    for k in range(1, 17):
-        with open(os.path.join(repo, "setup.sh"), "w") as f:
-            f.write(f"tc qdisc replace dev {dev} root tbf rate {RATES[k]} burst 256kb "
-                    "latency 50ms\n")
-        with open(os.path.join(repo, "n.txt"), "w") as f:
-            f.write(f"{k}\n")
-        git(repo, "add", "setup.sh", "n.txt")
-        git(repo, "commit", "-q", "-m", f"commit {k}")
-        hashes[k] = git(repo, "rev-parse", "HEAD")
-    return repo, hashes
+def setup_files(dev):
+    """Commit k's setup.sh caps dev with its rate; n.txt holds k."""
+    return lambda k: {"setup.sh": f"tc qdisc replace dev {dev} root tbf rate {RATES[k]} "
+                                  "burst 256kb latency 50ms\n",
+                      "n.txt": f"{k}\n"}
 
 
 def check_left_clean(repo, hashes, what):
-    check_eq(git(repo, "status", "--porcelain"), "", f"{what}: git status is clean")
-    check(not bisecting(repo), f"{what}: no bisection is in progress")
-    check_eq(git(repo, "rev-parse", "HEAD"), hashes[16], f"{what}: HEAD is back on main")
-    check_eq(git(repo, "rev-parse", "--abbrev-ref", "HEAD"), "main", f"{what}: on branch main")
+    bisect_helpers.check_left_clean(repo, hashes[16], what)
 
 
 def bisect_cmd(netab, db, extra=(), json_out=False):
@@ -185,7 +159,7 @@ def case_build_failure_kill_resume(netab, ns, repo, hashes, run_opts, db):
 def body(netab):
     require_root_netns(tools=("ip", "tc", "git"))
     with tempfile.TemporaryDirectory(prefix="netab-bisect-") as root, NetnsPair("bs") as net:
-        repo, hashes = make_repo(root, net.dev_b)
+        repo, hashes = make_repo(root, 16, setup_files(net.dev_b))
         db = os.path.join(root, "bisect.db")
         with Server(netab, netns=net.ns_a, bind=net.addr_a) as srv:
             run_opts = ["-c", net.addr_a, "-p", str(srv.port), "-t", "1"]
