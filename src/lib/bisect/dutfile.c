@@ -105,6 +105,7 @@ int bisect_dutfile_load(const char *name, const char *text, size_t len, struct b
         err_set(err, errlen, -rc, "%s: the run options: %s", name, strerror(-rc));
     if (!rc) {
         /* "run" first and "--json" last are the campaign engine's own. */
+        free(out->words[0]);
         memmove(out->words, out->words + 1, (size_t)(argc - 1) * sizeof(*out->words));
         out->nwords = (size_t)(argc - 2);
         free(out->words[out->nwords]);
