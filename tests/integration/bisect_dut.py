@@ -93,6 +93,13 @@ variants:
 """)
 
 
+def private_tmp(dut):
+    """TMPDIR of this test's own: the DUT's shared ssh connection lives in
+    $TMPDIR/netab-ssh-ID-PORT, named after the experiment's id, which another test's
+    store on this machine may share at the same moment."""
+    return {"TMPDIR": dut.tmp}
+
+
 def boots_begun(dut):
     return [b[1] for b in dut.boot_lines()]
 
@@ -106,7 +113,7 @@ def power_cycle(dut, pair):
 
 def case_lost(netab, pair, dut, repo, hashes, cmd):
     log("case: netab bisect run; commit 5's kernel never comes back")
-    r = run_cmd(cmd, netns=pair.ns_a, timeout=300, expect_rc=2)
+    r = run_cmd(cmd, netns=pair.ns_a, timeout=300, expect_rc=2, env=private_tmp(dut))
     doc = json.loads(r.stdout)
     check_eq(doc["exit_status"], 2, "exit_status in the JSON")
     check_eq(doc["first_bad"], None, "no first bad commit yet")
@@ -132,7 +139,7 @@ def case_resume(netab, pair, dut, repo, hashes, db):
     log("case: the DUT power-cycled; netab bisect resume skips commit 5 and ends on 4")
     before = len(dut.boot_lines())
     r = run_cmd([netab, "bisect", "resume", "--db", db, "--json"], netns=pair.ns_a,
-                timeout=300)
+                timeout=300, env=private_tmp(dut))
     doc = json.loads(r.stdout)
     check_eq(doc["first_bad"], hashes[4], "first_bad is commit 4")
     check_eq(doc["dut_lost"], None, "no DUT lost this time")
@@ -182,7 +189,7 @@ def check_runs(netab, db, doc, hashes):
 def body(netab):
     require_root_netns(("ip", "ss", "tc", "nft", "git"))
     need_tools("ssh", "ssh-keygen", SSHD)
-    with tempfile.TemporaryDirectory(prefix="netab-bisect-dut-") as tmp, \
+    with tempfile.TemporaryDirectory(prefix="netab-bd-") as tmp, \
             NetnsPair("bd") as pair:
         dut = Dut(tmp, pair)
         try:
