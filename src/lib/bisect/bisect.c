@@ -193,6 +193,12 @@ int bisect_ctx_references(struct bisect_ctx *x, int64_t stored, char *err, size_
     change_text(s, ch, sizeof(ch));
     if (s->n_good < 2 || s->n_test < 2)
         return err_set(err, errlen, ENODATA, "the references could not be measured: %s", s->reason);
+    if (s->decision != BISECT_BAD && isnan(s->rel))
+        return err_set(err, errlen, EDOM,
+                       "GOOD and BAD cannot be judged as a relative change: GOOD's mean is not "
+                       "proven above zero after %zu runs (its runs vary too much; more "
+                       "--max-runs or a steadier set-up)",
+                       s->n_good);
     if (s->decision != BISECT_BAD)
         return err_set(err, errlen, EDOM,
                        "GOOD and BAD do not differ: %s at %.4g%% after %zu runs each (noise floor "

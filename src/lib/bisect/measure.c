@@ -162,9 +162,15 @@ static enum bisect_decision decide(const struct bisect_pair *pair,
                                    const struct compare_metric_report *m)
 {
     const struct stats_verdict *v = &m->r.cmps[0].c.verdict;
+    /*
+     * The references set the midpoint, so they need a relative change: a
+     * verdict on the difference of means (GOOD's mean interval reaches zero,
+     * as two noisy runs can make it) has none, and looks on instead.
+     */
     if (pair->bad_rel == 0)
-        return v->kind == STATS_REGRESSED || v->kind == STATS_IMPROVED ? BISECT_BAD
-                                                                       : BISECT_UNDECIDED;
+        return (v->kind == STATS_REGRESSED || v->kind == STATS_IMPROVED) && isfinite(v->rel)
+                   ? BISECT_BAD
+                   : BISECT_UNDECIDED;
     return bisect_judge(v->rel_low, v->rel_high, pair->bad_rel);
 }
 
