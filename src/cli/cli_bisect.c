@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <gsl/gsl_errno.h>
+#include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,6 +43,14 @@ static int whole(const struct cli_bisect_args *a, bool resume)
     int code = EXIT_USAGE;
     if (rc)
         fprintf(stderr, "netab bisect: %s\n", err);
+    else if (res.dut_lost)
+        fprintf(stderr,
+                "netab bisect: the DUT never came back; the bisection stops. Bring it back (a "
+                "working kernel), then: netab bisect resume --db %s --id %" PRId64 " (%s)\n",
+                a->cfg.db, res.session,
+                res.nsteps && !res.steps[res.nsteps - 1].lost_on_good
+                    ? "the commit whose run lost it is then skipped"
+                    : "what was cut short is measured again");
     else if (res.found)
         code = EXIT_OK;
     else if (res.only_skipped)

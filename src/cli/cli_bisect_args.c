@@ -71,6 +71,10 @@ static const struct cli_opt options[] = {
      FIELD(cfg.build_timeout), 1, 7 * 86400},
     {"setup", 0, "CMD", "shell command before each run, in the tree measured", cli_set_string,
      FIELD(cfg.setup), 0, 0},
+    {"experiment", 0, "FILE",
+     "boot the file's dut: into each side's build ({commit} in its one variant's boot and "
+     "expect) and check its identity",
+     cli_set_string, FIELD(cfg.experiment), 0, 0},
     {"runs", 0, "N", "measured runs per side before the first look (default 5)", cli_set_unsigned,
      FIELD(cfg.runs), 2, 1000},
     {"max-runs", 0, "M", "sequential looks up to M runs per side (default 20)", set_max_runs, 0, 2,
@@ -114,8 +118,9 @@ const struct cli_cmd cli_bisect_cmd = {
              "\n",
     .tail = "\n"
             "exit status: run/resume: 0 first bad commit found, 1 only skipped commits left\n"
-            "(the range is printed), 2 bad usage, refusal or error; step: 0 good, 1 bad,\n"
-            "125 skip, 128 error (git bisect run then stops).\n",
+            "(the range is printed), 2 bad usage, refusal, error or a DUT that never came\n"
+            "back (resume continues); step: 0 good, 1 bad, 125 skip, 128 error (git bisect\n"
+            "run then stops).\n",
     .opts = options,
     .in_order = true,
 };

@@ -7,27 +7,37 @@ repository as it was (no bisection started, nothing changed)."""
 import os
 import tempfile
 
+from bisect_helpers import bisecting, git
 from netab_helpers import check, check_eq, log, run_cmd, run_main
-
-
-GIT_ENV = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.org",
-           "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.org"}
-
-
-def git(repo, *args, expect_rc=0):
-    return run_cmd(["git", "-C", repo] + list(args), env=GIT_ENV,
-                   expect_rc=expect_rc).stdout.strip()
-
-
-def bisecting(repo):
-    """Whether a git bisect is in progress in repo (git bisect log exits 1 when not)."""
-    return run_cmd(["git", "-C", repo, "bisect", "log"], expect_rc=(0, 1)).returncode == 0
 
 
 def refused(netab, args, rc, needle, what):
     r = run_cmd([netab, "bisect"] + args, expect_rc=rc)
     check(needle in r.stderr, f"{what}: the message names it", r.stderr)
     log(f"  {what}: {r.stderr.strip().splitlines()[-1]}")
+
+
+def experiment_refusals(netab, root, db):
+    """--experiment FILE: a file netab bisect cannot use is refused before anything runs."""
+    base = ["run", "--good", "HEAD~2", "--bad", "main", "--db", db, "--experiment"]
+    refused(netab, base + [os.path.join(root, "none.yaml")], 2, "none.yaml",
+            "--experiment: no such file")
+    dut = "dut:\n  ssh: root@198.18.0.2\n"
+    variant = "variants:\n  - name: k\n    boot: kexec {0}\n    expect: '{1}'\n"
+    cases = [
+        ("no dut: section", "name: x\nvariants:\n  - name: k\n", "no dut: section"),
+        ("a boot without {commit}", "name: x\n" + dut + variant.format("b", "-g{short}"),
+         "its boot must name {commit} or {short}"),
+        ("two variants", "name: x\n" + dut + variant.format("{commit}", "{short}") +
+         "  - name: j\n    boot: x{commit}\n    expect: y\n", "2 variants"),
+        ("runs: of the file", "name: x\nruns: 9\n" + dut + variant.format("{commit}", "{short}"),
+         "use --runs"),
+    ]
+    for what, text, needle in cases:
+        path = os.path.join(root, "x.yaml")
+        with open(path, "w") as f:
+            f.write(text)
+        refused(netab, base + [path], 2, needle, f"--experiment: {what}")
 
 
 def body(netab):
@@ -81,6 +91,7 @@ def body(netab):
             refused(netab, ["run", "--good", "HEAD~2", "--bad", "main", "--db", db, "--runs",
                             "2", "--max-runs", "2", "--", "-c", "127.0.0.1", "-p", "1", "-t",
                             "1"], 2, "the references could not be measured", "no server")
+            experiment_refusals(netab, root, db)
             with open(os.path.join(repo, "f"), "w") as f:
                 f.write("dirty\n")
             refused(netab, ["run", "--good", "HEAD~2", "--bad", "main", "--db", db], 2,

@@ -4,6 +4,7 @@
  * results store, the repository left as found.
  */
 #include "bisect/bisect.h"
+#include "bisect/bisect_priv.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -15,30 +16,20 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "bisect/dutfile.h"
 #include "bisect/measure.h"
 #include "bisect/session.h"
+#include "bisect/tree.h"
 #include "campaign/campaign.h"
-#include "util/proc.h"
-#include "util/words.h"
+#include "util/textfile.h"
 
-static volatile sig_atomic_t cancelled;
+volatile sig_atomic_t bisect_cancelled;
 
 void bisect_cancel(int sig)
 {
-    cancelled = sig;
+    bisect_cancelled = sig;
     campaign_cancel(sig);
 }
-
-/* Everything one bisection holds while it runs. */
-struct bisect_ctx {
-    const struct bisect_config *cfg;
-    const struct bisect_progress *p;
-    struct bisect_result *res;
-    struct store *db;
-    char tmp[PATH_MAX]; /* holds good/ and bad/: the references' trees */
-    char good_dir[PATH_MAX + 8], bad_dir[PATH_MAX + 8];
-    bool bisecting; /* git bisect started: reset at the end */
-};
 
 static void say(const struct bisect_ctx *x, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
@@ -54,95 +45,79 @@ static void say(const struct bisect_ctx *x, const char *fmt, ...)
     x->p->say(msg, x->p->arg);
 }
 
-/* The last n lines of text into buf, joined by "; " for one message. */
-static void last_lines(const char *text, int n, char *buf, size_t len)
+/* The DUT of --experiment for a pair, or NULL. */
+static const struct bisect_dutfile *dut_of(const struct bisect_ctx *x)
 {
-    size_t l = strlen(text);
-    while (l && text[l - 1] == '\n')
-        l--;
-    size_t start = l;
-    for (int seen = 0; start > 0; start--)
-        if (text[start - 1] == '\n' && ++seen == n)
-            break;
-    size_t used = 0;
-    buf[0] = '\0';
-    for (size_t i = start; i < l && used + 3 < len; i++) {
-        if (text[i] == '\n') {
-            used += (size_t)snprintf(buf + used, len - used, " | ");
-            continue;
-        }
-        buf[used++] = text[i];
-        buf[used] = '\0';
-    }
+    return x->dut.e ? &x->dut : NULL;
 }
 
 /*
- * Runs --build in dir. 0 when it succeeded (or there is none), 1 when it
- * failed (why: its status and last lines), or a negative errno.
+ * x->rec and x->eff from cfg, and x->cfg = &x->eff. With --experiment, the
+ * file (or the text the session recorded) is read and checked, and its run
+ * options come before cfg's words after --. Returns 0 or a negative errno
+ * with err.
  */
-static int build_in(const struct bisect_ctx *x, const char *dir, char *why, size_t whylen,
-                    char *err, size_t errlen)
+int bisect_ctx_options(struct bisect_ctx *x, const struct bisect_config *cfg, char *err,
+                       size_t errlen)
 {
-    if (!x->cfg->build)
+    x->rec = x->eff = *cfg;
+    x->cfg = &x->eff;
+    if (!cfg->experiment)
         return 0;
-    char cmd[PATH_MAX * 2 + 4096];
-    size_t used = (size_t)snprintf(cmd, sizeof(cmd), "cd ");
-    used += words_shell_quote(dir, cmd + used, sizeof(cmd) - used);
-    if (snprintf(cmd + used, sizeof(cmd) - used, " && { %s\n} 2>&1", x->cfg->build) >=
-        (int)(sizeof(cmd) - used))
-        return err_set(err, errlen, E2BIG, "--build: the command is too long");
-    struct proc_result r;
-    double t = x->cfg->build_timeout > 0 ? x->cfg->build_timeout : 3600;
-    int rc = proc_run_shell(cmd, t, &cancelled, &r, err, errlen);
-    if (!rc && !r.interrupted) {
-        char desc[NB_ERRLEN], tail[600];
-        proc_describe_failure(&r, t, desc, sizeof(desc));
-        if (*desc) {
-            last_lines(r.out ? r.out : "", 5, tail, sizeof(tail));
-            snprintf(why, whylen, "build failed (%s): %s", desc, tail);
-            rc = 1;
-        }
+    const char *text = cfg->experiment_text;
+    size_t len = text ? strlen(text) : 0;
+    if (!text) {
+        FILE *f = fopen(cfg->experiment, "rb");
+        if (!f)
+            return err_set(err, errlen, errno, "--experiment %s: %s", cfg->experiment,
+                           strerror(errno));
+        int rc = textfile_read(f, TEXTFILE_MAX, &x->text, &len);
+        fclose(f);
+        if (rc)
+            return err_set(err, errlen, -rc, "--experiment %s: cannot read it: %s", cfg->experiment,
+                           strerror(-rc));
+        text = x->text;
     }
-    if (!rc && r.interrupted)
-        rc = err_set(err, errlen, EINTR, "interrupted during the build");
-    proc_result_free(&r);
+    x->rec.experiment_text = x->eff.experiment_text = text;
+    int rc = bisect_dutfile_load(cfg->experiment, text, len, &x->dut, err, errlen);
+    size_t n = x->dut.nwords + cfg->ncommon;
+    if (!rc && !(x->common = calloc(n + 1, sizeof(*x->common))))
+        rc = err_set(err, errlen, ENOMEM, "out of memory");
+    for (size_t i = 0; !rc && i < n; i++)
+        x->common[i] = i < x->dut.nwords ? x->dut.words[i] : cfg->common[i - x->dut.nwords];
+    if (!rc) {
+        x->eff.common = x->common;
+        x->eff.ncommon = n;
+    }
     return rc;
 }
 
-/* A fresh directory for the references' trees. */
-static int make_tmp(struct bisect_ctx *x, char *err, size_t errlen)
+/*
+ * A measurement the DUT's loss stopped (decision BISECT_LOST): its
+ * experiment is marked failed, which tells resume what happened, and the
+ * bisection ends with res->dut_lost. Returns 0 or a negative errno.
+ */
+static int lost_here(struct bisect_ctx *x, const struct bisect_step *s, const char *what, char *err,
+                     size_t errlen)
 {
-    const char *t = getenv("TMPDIR");
-    if (!t || !*t)
-        t = "/tmp";
-    if (snprintf(x->tmp, sizeof(x->tmp), "%s/netab-bisect-XXXXXX", t) >= (int)sizeof(x->tmp) - 8)
-        return err_set(err, errlen, ENAMETOOLONG, "TMPDIR is too long");
-    if (!mkdtemp(x->tmp)) {
-        int e = errno;
-        x->tmp[0] = '\0';
-        return err_set(err, errlen, e, "cannot create a directory in %s: %s", t, strerror(e));
-    }
-    snprintf(x->good_dir, sizeof(x->good_dir), "%s/good", x->tmp);
-    snprintf(x->bad_dir, sizeof(x->bad_dir), "%s/bad", x->tmp);
-    return 0;
+    x->res->dut_lost = true;
+    say(x, "%s: %s", what, s->reason);
+    return s->experiment ? store_experiment_set_status(x->db, s->experiment, "failed", err, errlen)
+                         : 0;
 }
 
-static void remove_tmp(struct bisect_ctx *x)
+/* The build of the tree in dir at commit hash: bisect_tree_build() with the options. */
+static int build_in(const struct bisect_ctx *x, const char *dir, const char *hash, char *why,
+                    size_t whylen, char *err, size_t errlen)
 {
-    if (!*x->tmp)
-        return;
-    char cmd[PATH_MAX + 16] = "rm -rf ";
-    words_shell_quote(x->tmp, cmd + 7, sizeof(cmd) - 7);
-    struct proc_result r;
-    char err[NB_ERRLEN];
-    if (!proc_run_shell(cmd, 600, NULL, &r, err, sizeof(err)))
-        proc_result_free(&r);
-    x->tmp[0] = '\0';
+    double t = x->cfg->build_timeout > 0 ? x->cfg->build_timeout : 3600;
+    return bisect_tree_build(x->cfg->build, t, dir, hash, &bisect_cancelled, why, whylen, err,
+                             errlen);
 }
 
 /* Extracts commit hash into dir and builds it there; a failed build is an error here. */
-static int prepare_tree(struct bisect_ctx *x, const char *what, const char *hash, const char *dir,
-                        char *err, size_t errlen)
+int bisect_ctx_prepare_tree(struct bisect_ctx *x, const char *what, const char *hash,
+                            const char *dir, char *err, size_t errlen)
 {
     if (mkdir(dir, 0700) && errno != EEXIST)
         return err_set(err, errlen, errno, "cannot create %s: %s", dir, strerror(errno));
@@ -151,7 +126,7 @@ static int prepare_tree(struct bisect_ctx *x, const char *what, const char *hash
         return rc;
     char why[800];
     say(x, "%s %.12s: extracted into %s%s", what, hash, dir, x->cfg->build ? ", building" : "");
-    rc = build_in(x, dir, why, sizeof(why), err, errlen);
+    rc = build_in(x, dir, hash, why, sizeof(why), err, errlen);
     return rc == 1 ? err_set(err, errlen, EIO, "%s %.12s: %s", what, hash, why) : rc;
 }
 
@@ -179,15 +154,18 @@ static void change_text(const struct bisect_step *s, char *buf, size_t len)
  * stored, when not 0). -EDOM when they do not differ beyond the noise
  * floor, -ENODATA when their runs failed.
  */
-static int references(struct bisect_ctx *x, int64_t stored, char *err, size_t errlen)
+int bisect_ctx_references(struct bisect_ctx *x, int64_t stored, char *err, size_t errlen)
 {
     struct bisect_result *res = x->res;
     char name[64];
     snprintf(name, sizeof(name), "bisect %" PRId64 " refs", res->session);
     struct bisect_pair pair = {.name_a = "good",
-                               .dir_a = x->good_dir,
+                               .dir_a = x->trees.good,
                                .name_b = "bad",
-                               .dir_b = x->bad_dir,
+                               .dir_b = x->trees.bad,
+                               .hash_a = res->good,
+                               .hash_b = res->bad,
+                               .dut = dut_of(x),
                                .experiment = name,
                                .seed = x->cfg->seed};
     struct bisect_step *s = &res->refs;
@@ -209,10 +187,18 @@ static int references(struct bisect_ctx *x, int64_t stored, char *err, size_t er
         res->interrupted = true;
         return 0;
     }
+    if (s->decision == BISECT_LOST)
+        return lost_here(x, s, "references", err, errlen);
     char ch[96];
     change_text(s, ch, sizeof(ch));
     if (s->n_good < 2 || s->n_test < 2)
         return err_set(err, errlen, ENODATA, "the references could not be measured: %s", s->reason);
+    if (s->decision != BISECT_BAD && isnan(s->rel))
+        return err_set(err, errlen, EDOM,
+                       "GOOD and BAD cannot be judged as a relative change: GOOD's mean is not "
+                       "proven above zero after %zu runs (its runs vary too much; more "
+                       "--max-runs or a steadier set-up)",
+                       s->n_good);
     if (s->decision != BISECT_BAD)
         return err_set(err, errlen, EDOM,
                        "GOOD and BAD do not differ: %s at %.4g%% after %zu runs each (noise floor "
@@ -224,12 +210,14 @@ static int references(struct bisect_ctx *x, int64_t stored, char *err, size_t er
 
 /*
  * Step k: the commit checked out in the work tree, built, then measured
- * against GOOD (or recomputed from rec when not NULL). Fills *s. Returns 0
- * or a negative errno (-ENODATA: GOOD's own runs failed, so nothing can be
- * judged).
+ * against GOOD (or recomputed from rec when not NULL). Fills *s. The DUT
+ * lost while measuring: BISECT_LOST (lost_here()); recomputed, a commit
+ * whose run lost it is skipped, while one lost at GOOD's run keeps
+ * BISECT_LOST (the step is measured again). Returns 0 or a negative errno
+ * (-ENODATA: GOOD's own runs failed, so nothing can be judged).
  */
-static int step(struct bisect_ctx *x, int k, const char *hash, const struct bisect_record *rec,
-                struct bisect_step *s, char *err, size_t errlen)
+int bisect_ctx_step(struct bisect_ctx *x, int k, const char *hash, const struct bisect_record *rec,
+                    struct bisect_step *s, char *err, size_t errlen)
 {
     struct bisect_result *res = x->res;
     memset(s, 0, sizeof(*s));
@@ -240,9 +228,13 @@ static int step(struct bisect_ctx *x, int k, const char *hash, const struct bise
     snprintf(name, sizeof(name), "bisect %" PRId64 " step %d %s", res->session, k, hash);
     snprintf(vname, sizeof(vname), "%.12s", hash);
     struct bisect_pair pair = {.name_a = "good",
-                               .dir_a = x->good_dir,
+                               .dir_a = x->trees.good,
                                .name_b = vname,
                                .dir_b = res->top,
+                               .hash_a = res->good,
+                               .hash_b = hash,
+                               .dut = dut_of(x),
+                               .lost = rec && rec->lost,
                                .experiment = name,
                                .seed = x->cfg->seed + (uint64_t)k,
                                .bad_rel = res->refs.rel};
@@ -252,10 +244,14 @@ static int step(struct bisect_ctx *x, int k, const char *hash, const struct bise
         bisect_build_failure_reason(x->db, rec->id, s->reason, sizeof(s->reason));
         return 0;
     }
-    if (rec)
-        return bisect_measure_stored(x->cfg, &pair, x->db, rec->id, s, err, errlen);
+    if (rec) {
+        int rc = bisect_measure_stored(x->cfg, &pair, x->db, rec->id, s, err, errlen);
+        if (!rc && s->decision == BISECT_LOST && !s->lost_on_good)
+            s->decision = BISECT_SKIP; /* its own boot never came back: it cannot be measured */
+        return rc;
+    }
     say(x, "step %d: %.12s %s", k, hash, s->subject);
-    int rc = build_in(x, res->top, s->reason, sizeof(s->reason), err, errlen);
+    int rc = build_in(x, res->top, hash, s->reason, sizeof(s->reason), err, errlen);
     if (rc == 1) {
         s->decision = BISECT_SKIP;
         say(x, "step %d: %.12s: %s: skipped", k, hash, s->reason);
@@ -266,9 +262,13 @@ static int step(struct bisect_ctx *x, int k, const char *hash, const struct bise
         rc = bisect_measure(x->cfg, &pair, x->p, s, &intr, err, errlen);
     if (!rc)
         rc = bisect_experiment_by_name(x->db, name, &s->experiment, err, errlen);
-    if (!rc && intr)
+    if (!rc && intr) {
         res->interrupted = true;
-    else if (!rc && s->n_good < 2)
+    } else if (!rc && s->decision == BISECT_LOST) {
+        char what[48];
+        snprintf(what, sizeof(what), "step %d: %.12s", k, hash);
+        rc = lost_here(x, s, what, err, errlen);
+    } else if (!rc && s->n_good < 2)
         rc = err_set(err, errlen, ENODATA, "GOOD's runs failed at step %d: %s", k, s->reason);
     return rc;
 }
@@ -294,8 +294,8 @@ static int mark(struct bisect_ctx *x, const struct bisect_step *s, bool *over, c
 }
 
 /* HEAD's full hash. */
-static int head(const struct bisect_ctx *x, char hash[BISECT_HASH_LEN + 1], char *err,
-                size_t errlen)
+int bisect_ctx_head(const struct bisect_ctx *x, char hash[BISECT_HASH_LEN + 1], char *err,
+                    size_t errlen)
 {
     return bisect_git_commit(x->res->top, "HEAD", hash, err, errlen);
 }
@@ -323,11 +323,14 @@ static int bisect_loop(struct bisect_ctx *x, const struct bisect_record *recs, s
     }
     int k = 0;
     for (size_t i = 0; !rc && !over && i < nrecs; i++) {
-        if (recs[i].refs || (!recs[i].done && !recs[i].build_failed) || recs[i].k != k + 1)
+        if (recs[i].refs || (!recs[i].done && !recs[i].build_failed && !recs[i].lost) ||
+            recs[i].k != k + 1)
             continue;
         struct bisect_step s;
+        rc = bisect_ctx_step(x, k + 1, recs[i].hash, &recs[i], &s, err, errlen);
+        if (!rc && s.decision == BISECT_LOST)
+            continue; /* lost at a run of GOOD: measured again */
         k++;
-        rc = step(x, k, recs[i].hash, &recs[i], &s, err, errlen);
         if (!rc)
             rc = add_step(res, &s) ? err_set(err, errlen, ENOMEM, "out of memory") : 0;
         if (!rc) {
@@ -336,22 +339,25 @@ static int bisect_loop(struct bisect_ctx *x, const struct bisect_record *recs, s
             rc = mark(x, &s, &over, err, errlen);
         }
     }
-    while (!rc && !over && !cancelled) {
+    while (!rc && !over && !bisect_cancelled) {
         char hash[BISECT_HASH_LEN + 1];
         struct bisect_step s;
-        if ((rc = head(x, hash, err, errlen)) || (rc = step(x, ++k, hash, NULL, &s, err, errlen)))
+        if ((rc = bisect_ctx_head(x, hash, err, errlen)) ||
+            (rc = bisect_ctx_step(x, ++k, hash, NULL, &s, err, errlen)))
             break;
         if (res->interrupted)
             break;
         if (add_step(res, &s))
             return err_set(err, errlen, ENOMEM, "out of memory");
+        if (s.decision == BISECT_LOST)
+            break; /* lost_here() said why */
         char ch[96];
         change_text(&s, ch, sizeof(ch));
         say(x, "step %d: %.12s: %s vs GOOD after %zu runs: %s%s%s", k, hash, ch, s.n_test,
             bisect_decision_name(s.decision), *s.reason ? ": " : "", s.reason);
         rc = mark(x, &s, &over, err, errlen);
     }
-    if (!rc && cancelled)
+    if (!rc && bisect_cancelled)
         res->interrupted = true;
     return rc;
 }
@@ -359,10 +365,11 @@ static int bisect_loop(struct bisect_ctx *x, const struct bisect_record *recs, s
 /*
  * The end of every bisection: git bisect reset when it was started (the
  * repository as found), the references' trees removed, the session marked
- * done when it ended (an interrupted one stays "running" for resume, one
- * that cannot go on is "failed"). Returns rc, or the reset's error.
+ * done when it ended (an interrupted one, or one whose DUT was lost, stays
+ * "running" for resume; one that cannot go on is "failed"), the options
+ * released. Returns rc, or the reset's error.
  */
-static int finish(struct bisect_ctx *x, int rc, char *err, size_t errlen)
+int bisect_ctx_finish(struct bisect_ctx *x, int rc, char *err, size_t errlen)
 {
     char e2[NB_ERRLEN];
     if (x->bisecting) {
@@ -371,7 +378,12 @@ static int finish(struct bisect_ctx *x, int rc, char *err, size_t errlen)
             rc = err_set(err, errlen, -r2, "%s", e2);
         x->bisecting = false;
     }
-    remove_tmp(x);
+    bisect_trees_remove(&x->trees);
+    bisect_dutfile_free(&x->dut);
+    free(x->common);
+    x->common = NULL;
+    free(x->text);
+    x->text = NULL;
     if (x->db && x->res->session) {
         const char *status = NULL;
         if (!rc && (x->res->found || x->res->only_skipped))
@@ -387,7 +399,7 @@ static int finish(struct bisect_ctx *x, int rc, char *err, size_t errlen)
 }
 
 /* The work tree of cwd, and the checks every bisection needs before it starts. */
-static int check_tree(struct bisect_result *res, char *err, size_t errlen)
+int bisect_ctx_tree(struct bisect_result *res, char *err, size_t errlen)
 {
     char cwd[PATH_MAX];
     if (!getcwd(cwd, sizeof(cwd)))
@@ -396,8 +408,8 @@ static int check_tree(struct bisect_result *res, char *err, size_t errlen)
 }
 
 /* GOOD and BAD as commits, GOOD an ancestor of BAD. */
-static int resolve_refs(struct bisect_result *res, const char *good, const char *bad, char *err,
-                        size_t errlen)
+int bisect_ctx_resolve(struct bisect_result *res, const char *good, const char *bad, char *err,
+                       size_t errlen)
 {
     int rc = bisect_git_commit(res->top, good, res->good, err, errlen);
     if (!rc)
@@ -413,11 +425,13 @@ int bisect_run(const struct bisect_config *cfg, const struct bisect_progress *p,
                struct bisect_result *res, char *err, size_t errlen)
 {
     memset(res, 0, sizeof(*res));
-    cancelled = 0;
+    bisect_cancelled = 0;
     struct bisect_ctx x = {.cfg = cfg, .p = p, .res = res};
-    int rc = bisect_measure_check(cfg, err, errlen);
+    int rc = bisect_ctx_options(&x, cfg, err, errlen);
     if (!rc)
-        rc = check_tree(res, err, errlen);
+        rc = bisect_measure_check(x.cfg, err, errlen);
+    if (!rc)
+        rc = bisect_ctx_tree(res, err, errlen);
     if (!rc)
         rc = bisect_git_clean(res->top, err, errlen);
     if (!rc && bisect_git_bisecting(res->top))
@@ -426,25 +440,25 @@ int bisect_run(const struct bisect_config *cfg, const struct bisect_progress *p,
                      "bisect resume)",
                      res->top);
     if (!rc)
-        rc = resolve_refs(res, cfg->good, cfg->bad, err, errlen);
+        rc = bisect_ctx_resolve(res, cfg->good, cfg->bad, err, errlen);
     if (!rc)
         rc = store_open(cfg->db, STORE_OPEN_CREATE, &x.db, err, errlen);
     if (!rc)
-        rc = bisect_session_create(x.db, cfg, "run", res->top, res->good, res->bad, &res->session,
-                                   err, errlen);
+        rc = bisect_session_create(x.db, &x.rec, "run", res->top, res->good, res->bad,
+                                   &res->session, err, errlen);
     if (!rc)
         say(&x, "session %" PRId64 " in %s", res->session, cfg->db);
     if (!rc)
-        rc = make_tmp(&x, err, errlen);
+        rc = bisect_trees_make(&x.trees, err, errlen);
     if (!rc)
-        rc = prepare_tree(&x, "GOOD", res->good, x.good_dir, err, errlen);
+        rc = bisect_ctx_prepare_tree(&x, "GOOD", res->good, x.trees.good, err, errlen);
     if (!rc)
-        rc = prepare_tree(&x, "BAD", res->bad, x.bad_dir, err, errlen);
+        rc = bisect_ctx_prepare_tree(&x, "BAD", res->bad, x.trees.bad, err, errlen);
     if (!rc)
-        rc = references(&x, 0, err, errlen);
-    if (!rc && !res->interrupted)
+        rc = bisect_ctx_references(&x, 0, err, errlen);
+    if (!rc && !res->interrupted && !res->dut_lost)
         rc = bisect_loop(&x, NULL, 0, err, errlen);
-    return finish(&x, rc, err, errlen);
+    return bisect_ctx_finish(&x, rc, err, errlen);
 }
 
 /* Resume's preparation: the repository back to where it was, the references again. */
@@ -464,13 +478,13 @@ static int resume_refs(struct bisect_ctx *x, const struct bisect_record *recs, s
         if (recs[i].refs && recs[i].done)
             stored = recs[i].id;
     if (!rc)
-        rc = make_tmp(x, err, errlen);
+        rc = bisect_trees_make(&x->trees, err, errlen);
     if (!rc)
-        rc = prepare_tree(x, "GOOD", res->good, x->good_dir, err, errlen);
+        rc = bisect_ctx_prepare_tree(x, "GOOD", res->good, x->trees.good, err, errlen);
     if (!rc && !stored)
-        rc = prepare_tree(x, "BAD", res->bad, x->bad_dir, err, errlen);
+        rc = bisect_ctx_prepare_tree(x, "BAD", res->bad, x->trees.bad, err, errlen);
     if (!rc)
-        rc = references(x, stored, err, errlen);
+        rc = bisect_ctx_references(x, stored, err, errlen);
     return rc;
 }
 
@@ -479,7 +493,7 @@ int bisect_resume(const char *db, int64_t session, const char *self,
                   size_t errlen)
 {
     memset(res, 0, sizeof(*res));
-    cancelled = 0;
+    bisect_cancelled = 0;
     struct bisect_config cfg = {.db = db, .self = self};
     struct bisect_ctx x = {.cfg = &cfg, .p = p, .res = res};
     json_t *keep = NULL;
@@ -507,86 +521,19 @@ int bisect_resume(const char *db, int64_t session, const char *self,
         rc = bisect_git_toplevel(res->top, top, err, errlen);
     }
     if (!rc)
+        rc = bisect_ctx_options(&x, &cfg, err, errlen);
+    if (!rc)
         rc = bisect_session_records(x.db, session, &recs, &n, err, errlen);
     if (!rc)
         say(&x, "resuming session %" PRId64 " in %s", session, res->top);
     if (!rc)
         rc = resume_refs(&x, recs, n, err, errlen);
-    if (!rc && !res->interrupted)
+    if (!rc && !res->interrupted && !res->dut_lost)
         rc = bisect_loop(&x, recs, n, err, errlen);
-    rc = finish(&x, rc, err, errlen);
+    rc = bisect_ctx_finish(&x, rc, err, errlen);
     free(recs);
     free(cfg.common);
     json_decref(keep);
-    return rc;
-}
-
-/* The step session for these references, created when there is none yet. */
-static int step_session(struct bisect_ctx *x, char *err, size_t errlen)
-{
-    struct bisect_result *res = x->res;
-    int rc =
-        bisect_session_find_step(x->db, res->top, res->good, res->bad, &res->session, err, errlen);
-    if (!rc && !res->session) {
-        rc = bisect_session_create(x->db, x->cfg, "step", res->top, res->good, res->bad,
-                                   &res->session, err, errlen);
-        /* Never "running": bisect resume continues netab's own bisections only. */
-        if (!rc)
-            rc = store_experiment_set_status(x->db, res->session, "done", err, errlen);
-    }
-    return rc;
-}
-
-int bisect_step_once(const struct bisect_config *cfg, const struct bisect_progress *p,
-                     struct bisect_step *out, char *err, size_t errlen)
-{
-    struct bisect_result res;
-    memset(&res, 0, sizeof(res));
-    cancelled = 0;
-    struct bisect_ctx x = {.cfg = cfg, .p = p, .res = &res};
-    struct bisect_record *recs = NULL;
-    size_t n = 0;
-    char good[BISECT_HASH_LEN + 1], bad[BISECT_HASH_LEN + 1], hash[BISECT_HASH_LEN + 1];
-    int rc = bisect_measure_check(cfg, err, errlen);
-    if (!rc)
-        rc = check_tree(&res, err, errlen);
-    if (!rc && (!cfg->good || !cfg->bad))
-        rc = bisect_git_log_refs(res.top, good, bad, err, errlen);
-    if (!rc)
-        rc = resolve_refs(&res, cfg->good ? cfg->good : good, cfg->bad ? cfg->bad : bad, err,
-                          errlen);
-    if (!rc)
-        rc = store_open(cfg->db, STORE_OPEN_CREATE, &x.db, err, errlen);
-    if (!rc)
-        rc = step_session(&x, err, errlen);
-    if (!rc)
-        rc = bisect_session_records(x.db, res.session, &recs, &n, err, errlen);
-    int64_t stored = 0;
-    int k = 0;
-    for (size_t i = 0; !rc && i < n; i++) {
-        if (recs[i].refs && recs[i].done)
-            stored = recs[i].id;
-        if (!recs[i].refs && recs[i].k > k)
-            k = recs[i].k;
-    }
-    if (!rc)
-        rc = make_tmp(&x, err, errlen);
-    if (!rc)
-        rc = prepare_tree(&x, "GOOD", res.good, x.good_dir, err, errlen);
-    if (!rc && !stored)
-        rc = prepare_tree(&x, "BAD", res.bad, x.bad_dir, err, errlen);
-    if (!rc)
-        rc = references(&x, stored, err, errlen);
-    if (!rc && !res.interrupted)
-        rc = head(&x, hash, err, errlen);
-    if (!rc && !res.interrupted)
-        rc = step(&x, k + 1, hash, NULL, out, err, errlen);
-    if (!rc && res.interrupted)
-        rc = err_set(err, errlen, EINTR, "interrupted");
-    free(recs);
-    res.session = 0; /* the step session's status stays as it is */
-    rc = finish(&x, rc, err, errlen);
-    bisect_result_free(&res);
     return rc;
 }
 

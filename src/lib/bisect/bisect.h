@@ -46,6 +46,12 @@ struct bisect_config {
     size_t ncommon;
     const char *db;   /* the results store (required) */
     const char *self; /* the netab executable */
+    /*
+     * --experiment: the file whose dut: is booted into each side
+     * (bisect/dutfile.h), by name; experiment_text, when set, is its text
+     * (resume: as recorded), else the file is read.
+     */
+    const char *experiment, *experiment_text;
 };
 
 struct bisect_step {
@@ -56,7 +62,8 @@ struct bisect_step {
     double rel, lo, hi;    /* change against GOOD and its interval (fractions) */
     double confidence;     /* the level of the interval */
     enum bisect_decision decision;
-    char reason[400]; /* why skipped (build failure, runs failed, undecided) */
+    bool lost_on_good; /* BISECT_LOST: the DUT was lost at a run of GOOD, not the commit's */
+    char reason[600];  /* why skipped or lost (build failure, runs failed, undecided, DUT) */
 };
 
 struct bisect_result {
@@ -69,7 +76,14 @@ struct bisect_result {
     bool found; /* first_bad is the first bad commit */
     char first_bad[BISECT_HASH_LEN + 1];
     char first_bad_subject[160];
-    bool only_skipped;     /* ended with skipped commits only: candidates */
+    bool only_skipped; /* ended with skipped commits only: candidates */
+    /*
+     * The DUT never came back: the last step (or the references, when there
+     * is no step) has decision BISECT_LOST; the session stays unfinished so
+     * that resume continues once the DUT is back (a commit that lost it is
+     * then skipped).
+     */
+    bool dut_lost;
     char candidates[1024]; /* one hash per line */
     bool interrupted;
 };

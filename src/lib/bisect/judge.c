@@ -11,6 +11,8 @@ const char *bisect_decision_name(enum bisect_decision d)
         return "bad";
     case BISECT_SKIP:
         return "skip";
+    case BISECT_LOST:
+        return "lost";
     default:
         return "undecided";
     }

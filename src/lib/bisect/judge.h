@@ -12,9 +12,10 @@ enum bisect_decision {
     BISECT_GOOD,
     BISECT_BAD,
     BISECT_SKIP, /* no answer: a build failed, too few runs, or still undecided at the end */
+    BISECT_LOST, /* the DUT never came back after a boot into this step's kernel or GOOD's */
 };
 
-/* "undecided", "good", "bad", "skip" (static strings). */
+/* "undecided", "good", "bad", "skip", "lost" (static strings). */
 const char *bisect_decision_name(enum bisect_decision d);
 
 /*

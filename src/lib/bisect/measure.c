@@ -21,20 +21,53 @@ struct pair_ctx {
     struct compare_config cc;
     struct compare_campaign camp;
     struct compare_result res;
-    char setup[2][PATH_MAX * 2 + 64];
+    char setup[2][PATH_MAX * 2 + 128];
+    char *boot[2], *expect[2]; /* with a DUT: the sides' own (bisect_dutfile_expand()) */
     const struct bisect_pair *pair;
     const struct bisect_progress *p;
 };
 
-/* "cd 'DIR' && SETUP": the setup of the tree in dir, NULL without --setup. */
-static const char *setup_in(char *buf, size_t len, const char *dir, const char *setup)
+/*
+ * "cd 'DIR' && export NETAB_BISECT_COMMIT=HASH && SETUP": the setup of the
+ * tree in dir (an extracted tree has no .git to tell its commit), NULL
+ * without --setup.
+ */
+static const char *setup_in(char *buf, size_t len, const char *dir, const char *hash,
+                            const char *setup)
 {
     if (!setup)
         return NULL;
     size_t used = (size_t)snprintf(buf, len, "cd ");
     used += words_shell_quote(dir, buf + used, len - used);
+    if (hash && used < len)
+        used += (size_t)snprintf(buf + used, len - used, " && export NETAB_BISECT_COMMIT=%s", hash);
     snprintf(buf + used, len > used ? len - used : 0, " && %s", setup);
     return buf;
+}
+
+/*
+ * With --experiment: the DUT of the file, each side's boot and expect its
+ * template's with the side's commit. Returns 0 or -ENOMEM.
+ */
+static int ctx_dut(struct pair_ctx *x, const struct bisect_pair *pair)
+{
+    const struct bisect_dutfile *f = pair->dut;
+    if (!f)
+        return 0;
+    const struct exp_variant *t = &f->e->variants[0];
+    const char *hash[2] = {pair->hash_a, pair->hash_b};
+    x->cc.dut = f->e->dut;
+    x->cc.reboot = f->e->reset == EXP_RESET_REBOOT;
+    for (size_t i = 0; i < 2; i++) {
+        const char *h = hash[i] ? hash[i] : "0000000000000000000000000000000000000000";
+        x->boot[i] = bisect_dutfile_expand(t->boot, h);
+        x->expect[i] = bisect_dutfile_expand(t->expect, h);
+        if (!x->boot[i] || !x->expect[i])
+            return -ENOMEM;
+        x->cc.variants[i].boot = x->boot[i];
+        x->cc.variants[i].expect = x->expect[i];
+    }
+    return 0;
 }
 
 /* The level of every interval: compare's Bonferroni over the planned looks. */
@@ -56,9 +89,13 @@ static int ctx_init(struct pair_ctx *x, const struct bisect_config *cfg,
     struct compare_config *c = &x->cc;
     c->nvariants = 2;
     c->variants[0].name = pair->name_a;
-    c->variants[0].setup = setup_in(x->setup[0], sizeof(x->setup[0]), pair->dir_a, cfg->setup);
+    c->variants[0].setup =
+        setup_in(x->setup[0], sizeof(x->setup[0]), pair->dir_a, pair->hash_a, cfg->setup);
     c->variants[1].name = pair->name_b;
-    c->variants[1].setup = setup_in(x->setup[1], sizeof(x->setup[1]), pair->dir_b, cfg->setup);
+    c->variants[1].setup =
+        setup_in(x->setup[1], sizeof(x->setup[1]), pair->dir_b, pair->hash_b, cfg->setup);
+    if (ctx_dut(x, pair))
+        return err_set(err, errlen, ENOMEM, "out of memory");
     c->common = cfg->common;
     c->ncommon = cfg->ncommon;
     c->runs = cfg->runs;
@@ -98,6 +135,10 @@ static int ctx_init(struct pair_ctx *x, const struct bisect_config *cfg,
 
 static void ctx_free(struct pair_ctx *x)
 {
+    for (size_t i = 0; i < 2; i++) {
+        free(x->boot[i]);
+        free(x->expect[i]);
+    }
     compare_result_free(&x->res);
     compare_campaign_free(&x->camp);
     compare_config_free(&x->cc);
@@ -121,9 +162,15 @@ static enum bisect_decision decide(const struct bisect_pair *pair,
                                    const struct compare_metric_report *m)
 {
     const struct stats_verdict *v = &m->r.cmps[0].c.verdict;
+    /*
+     * The references set the midpoint, so they need a relative change: a
+     * verdict on the difference of means (GOOD's mean interval reaches zero,
+     * as two noisy runs can make it) has none, and looks on instead.
+     */
     if (pair->bad_rel == 0)
-        return v->kind == STATS_REGRESSED || v->kind == STATS_IMPROVED ? BISECT_BAD
-                                                                       : BISECT_UNDECIDED;
+        return (v->kind == STATS_REGRESSED || v->kind == STATS_IMPROVED) && isfinite(v->rel)
+                   ? BISECT_BAD
+                   : BISECT_UNDECIDED;
     return bisect_judge(v->rel_low, v->rel_high, pair->bad_rel);
 }
 
@@ -175,6 +222,28 @@ static int evaluate(struct pair_ctx *x, struct bisect_step *out)
     return 0;
 }
 
+/*
+ * The DUT stopped answering and the campaign engine gave up on it: the side
+ * it was lost on is that of the first of the failed runs that end the
+ * campaign (the run whose boot, or whose wait for a DUT found down, never
+ * saw it again); its error says why.
+ */
+static void lost(const struct pair_ctx *x, struct bisect_step *out)
+{
+    const struct compare_result *res = &x->res;
+    size_t i = res->nruns;
+    while (i > 0 && res->runs[i - 1].status != COMPARE_RUN_OK)
+        i--;
+    const struct compare_run *r = i < res->nruns ? &res->runs[i] : NULL;
+    out->decision = BISECT_LOST;
+    out->lost_on_good = r && r->slot.variant == 0;
+    const char *side = !r || r->slot.variant ? x->pair->name_b : x->pair->name_a;
+    snprintf(out->reason, sizeof(out->reason),
+             "the DUT never came back: at run %u (%.12s) and the %zu runs after it: %.400s",
+             r ? r->slot.seq : 0, side, r ? res->nruns - i - 1 : 0,
+             r ? r->error : "no run was recorded");
+}
+
 static void on_run(const struct compare_result *res, const struct compare_run *r, void *arg)
 {
     const struct pair_ctx *x = arg;
@@ -221,6 +290,11 @@ int bisect_measure(const struct bisect_config *cfg, const struct bisect_pair *pa
         rc = compare_execute(&x->res, &prog, err, errlen);
     if (!rc && evaluate(x, out))
         rc = err_set(err, errlen, ENOMEM, "out of memory");
+    /* The engine's -EHOSTDOWN: the DUT did not answer in DUT_MAX_UNREACHABLE runs in a row. */
+    if (rc == -EHOSTDOWN && pair->dut) {
+        rc = evaluate(x, out) ? err_set(err, errlen, ENOMEM, "out of memory") : 0;
+        lost(x, out);
+    }
     *interrupted = x->res.interrupted;
     ctx_free(x);
     free(x);
@@ -275,6 +349,8 @@ int bisect_measure_stored(const struct bisect_config *cfg, const struct bisect_p
             rc = err_set(err, errlen, ENOMEM, "out of memory");
     if (!rc && evaluate(x, out))
         rc = err_set(err, errlen, ENOMEM, "out of memory");
+    if (!rc && pair->lost)
+        lost(x, out);
     out->experiment = id;
     store_run_list_free(runs, n);
     ctx_free(x);

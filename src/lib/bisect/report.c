@@ -24,6 +24,11 @@ void bisect_print_text(FILE *out, const struct bisect_result *res)
     else if (res->interrupted)
         fprintf(out, "interrupted: continue with netab bisect resume --id %" PRId64 "\n",
                 res->session);
+    else if (res->dut_lost)
+        fprintf(out,
+                "the DUT never came back: bring it back, then netab bisect resume --id %" PRId64
+                "\n",
+                res->session);
     bisect_change_text(&res->refs, ch, sizeof(ch));
     fprintf(out,
             "GOOD %.12s, BAD %.12s: BAD against GOOD %s (%zu+%zu runs, %.4g%% intervals, "
@@ -60,6 +65,22 @@ static json_t *step_json(const struct bisect_step *s)
                      *s->reason ? s->reason : NULL);
 }
 
+/*
+ * The DUT that never came back: where (the references, or the last step),
+ * on which side, and why; null when it did not happen.
+ */
+static json_t *lost_json(const struct bisect_result *res)
+{
+    if (!res->dut_lost)
+        return json_null();
+    const struct bisect_step *s = res->nsteps ? &res->steps[res->nsteps - 1] : &res->refs;
+    const char *side = !res->nsteps      ? (s->lost_on_good ? "good" : "bad")
+                       : s->lost_on_good ? "good"
+                                         : "commit";
+    return json_pack("{s:I, s:s, s:s, s:s}", "step", (json_int_t)res->nsteps, "commit", s->hash,
+                     "side", side, "reason", s->reason);
+}
+
 json_t *bisect_document(const struct bisect_result *res, int exit_status)
 {
     json_t *steps = json_array(), *cand = json_array();
@@ -71,13 +92,13 @@ json_t *bisect_document(const struct bisect_result *res, int exit_status)
             json_array_append_new(cand, json_stringn(p, n));
         p += n + (p[n] == '\n');
     }
-    json_t *j =
-        json_pack("{s:o, s:s?, s:s, s:s, s:I, s:o, s:o, s:o, s:b, s:i}", "first_bad",
-                  res->found ? json_string(res->first_bad) : json_null(), "first_bad_subject",
-                  res->found ? res->first_bad_subject : NULL, "good", res->good, "bad", res->bad,
-                  "session", (json_int_t)res->session, "references", step_json(&res->refs), "steps",
-                  steps ? steps : json_array(), "candidates", cand ? cand : json_array(),
-                  "interrupted", res->interrupted, "exit_status", exit_status);
+    json_t *j = json_pack(
+        "{s:o, s:s?, s:s, s:s, s:I, s:o, s:o, s:o, s:b, s:o, s:i}", "first_bad",
+        res->found ? json_string(res->first_bad) : json_null(), "first_bad_subject",
+        res->found ? res->first_bad_subject : NULL, "good", res->good, "bad", res->bad, "session",
+        (json_int_t)res->session, "references", step_json(&res->refs), "steps",
+        steps ? steps : json_array(), "candidates", cand ? cand : json_array(), "interrupted",
+        res->interrupted, "dut_lost", lost_json(res), "exit_status", exit_status);
     return j;
 }
 

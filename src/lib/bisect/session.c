@@ -19,16 +19,17 @@ int bisect_session_create(struct store *db, const struct bisect_config *cfg, con
     json_t *common = json_array();
     for (size_t i = 0; common && i < cfg->ncommon; i++)
         json_array_append_new(common, json_string(cfg->common[i]));
-    json_t *j =
-        json_pack("{s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:i, s:i, s:i, s:f, s:f, s:o, "
-                  "s:b, s:b, s:f, s:f, s:o}",
-                  "bisect", mode, "top", top, "good", good, "bad", bad, "good_rev",
-                  cfg->good ? cfg->good : good, "build", str_or_null(cfg->build), "setup",
-                  str_or_null(cfg->setup), "runs", (int)cfg->runs, "max_runs", (int)cfg->max_runs,
-                  "warmup", (int)cfg->warmup, "noise", cfg->noise, "confidence", cfg->confidence,
-                  "metric", str_or_null(cfg->metric), "lower_is_better", cfg->lower_is_better,
-                  "direction_given", cfg->direction_given, "timeout", cfg->timeout, "build_timeout",
-                  cfg->build_timeout, "common", common ? common : json_array());
+    json_t *j = json_pack(
+        "{s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:i, s:i, s:i, s:f, s:f, s:o, "
+        "s:b, s:b, s:f, s:f, s:o, s:o, s:o}",
+        "bisect", mode, "top", top, "good", good, "bad", bad, "good_rev",
+        cfg->good ? cfg->good : good, "build", str_or_null(cfg->build), "setup",
+        str_or_null(cfg->setup), "runs", (int)cfg->runs, "max_runs", (int)cfg->max_runs, "warmup",
+        (int)cfg->warmup, "noise", cfg->noise, "confidence", cfg->confidence, "metric",
+        str_or_null(cfg->metric), "lower_is_better", cfg->lower_is_better, "direction_given",
+        cfg->direction_given, "timeout", cfg->timeout, "build_timeout", cfg->build_timeout,
+        "common", common ? common : json_array(), "experiment", str_or_null(cfg->experiment),
+        "experiment_text", str_or_null(cfg->experiment ? cfg->experiment_text : NULL));
     char *spec = j ? json_dumps(j, JSON_COMPACT) : NULL;
     json_decref(j);
     if (!spec)
@@ -106,6 +107,8 @@ int bisect_session_load(struct store *db, int64_t id, struct bisect_config *cfg,
     cfg->build = member(j, "build");
     cfg->setup = member(j, "setup");
     cfg->metric = member(j, "metric");
+    cfg->experiment = member(j, "experiment");
+    cfg->experiment_text = member(j, "experiment_text");
     load_numbers(j, cfg);
     *keep = j;
     return 0;
@@ -210,6 +213,7 @@ int bisect_session_records(struct store *db, int64_t sid, struct bisect_record *
             continue;
         r.done = !strcmp(list[i].status, "done");
         r.build_failed = !strcmp(list[i].status, "failed") && list[i].planned == 0;
+        r.lost = !strcmp(list[i].status, "failed") && list[i].planned > 0;
         (*out)[(*n)++] = r;
     }
     store_experiment_list_free(list, nl);

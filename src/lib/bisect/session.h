@@ -42,6 +42,8 @@ struct bisect_record {
     int k;
     char hash[BISECT_HASH_LEN + 1];
     bool done, build_failed; /* status done; a recorded build failure */
+    /* Runs planned but status failed: the DUT never came back (bisect_measure_stored()). */
+    bool lost;
 };
 
 /*

@@ -26,6 +26,8 @@ struct compare_variant {
     const char *cmd;      /* --cmd: external command (NULL: netab run) */
     const char *setup;    /* shell command before each of its runs, or NULL */
     const char *teardown; /* shell command after each of its runs, or NULL */
+    const char *boot;     /* with cfg->dut: the DUT's boot into this variant, or NULL */
+    const char *expect;   /* with cfg->dut: the identity pattern it must show, or NULL */
     struct run_spec spec; /* netab run variants: the words after -- and opts, parsed */
 };
 
@@ -58,6 +60,13 @@ struct compare_config {
     const char *name; /* the experiment's name in the store; NULL: "compare" (netab bisect) */
     /* Adaptive: the fewest measured rounds before the first look; 0: 5 (netab bisect: 2). */
     unsigned first_look;
+    /*
+     * A device under test (netab bisect --experiment), borrowed: every run
+     * targets its server after the campaign engine has booted it into the
+     * run's variant (boot, expect) and checked its identity; NULL without.
+     */
+    const struct exp_dut *dut;
+    bool reboot; /* with dut: boot before every run (reset: reboot) */
 };
 
 /*
@@ -117,9 +126,10 @@ struct experiment;
 /*
  * The experiment the campaign engine runs for cfg (after
  * compare_variant_prepare() of every variant): named cfg->name or "compare", one cell,
- * cfg's runs, warm-ups, seed, cooldown, prepare and timeout; each variant's
- * opts are the words after -- followed by its own --opts (quoted so that
- * they split back into the same words), or its --cmd line with them
+ * cfg's runs, warm-ups, seed, cooldown, prepare and timeout, each
+ * variant's boot and expect (its dut is left NULL: the caller lends
+ * cfg->dut, compare/session.h); each variant's opts are the words after -- followed by its own
+ * --opts (quoted so that they split back into the same words), or its --cmd line with them
  * appended. Caller has ownership (experiment_free()). Returns 0 or -ENOMEM.
  */
 NB_MUST_CHECK int compare_experiment(const struct compare_config *cfg, struct experiment **out,

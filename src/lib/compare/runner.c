@@ -217,6 +217,7 @@ int compare_experiment(const struct compare_config *cfg, struct experiment **out
     e->cooldown = cfg->cooldown;
     e->timeout = cfg->timeout;
     e->nvariants = cfg->nvariants;
+    e->reset = cfg->dut && cfg->reboot ? EXP_RESET_REBOOT : EXP_RESET_NONE;
     if (!(e->name = strdup(cfg->name ? cfg->name : "compare")) ||
         !dup_or_null(cfg->prepare, &e->prepare))
         goto nomem;
@@ -224,7 +225,8 @@ int compare_experiment(const struct compare_config *cfg, struct experiment **out
         const struct compare_variant *v = &cfg->variants[i];
         struct exp_variant *x = &e->variants[i];
         if (!(x->name = strdup(v->name)) || !dup_or_null(v->setup, &x->setup) ||
-            !dup_or_null(v->teardown, &x->teardown))
+            !dup_or_null(v->teardown, &x->teardown) || !dup_or_null(v->boot, &x->boot) ||
+            !dup_or_null(v->expect, &x->expect))
             goto nomem;
         if (v->cmd ? !(x->cmd = external_command(cfg, v)) : !(x->opts = joined_opts(cfg, v)))
             goto nomem;

@@ -47,6 +47,8 @@ int compare_session_open(struct compare_session *s, const struct compare_config 
     if (!rc)
         rc = compare_experiment(cfg, &s->e, err, errlen);
     if (!rc) {
+        /* Borrowed from cfg, so the engine boots and checks the DUT; given back at close. */
+        s->e->dut = (struct exp_dut *)cfg->dut;
         /* The plan starts with the first look's rounds; campaign_extend() adds the rest. */
         s->e->runs = rounds - s->e->warmup;
         rc = campaign_create(s->db, s->e, NULL, s->seed, &s->id, err, errlen);
@@ -95,6 +97,8 @@ void compare_session_close(struct compare_session *s)
     if (s->db)
         store_close(s->db);
     s->db = NULL;
+    if (s->e)
+        s->e->dut = NULL; /* cfg->dut's: not ours to free */
     experiment_free(s->e);
     s->e = NULL;
     if (*s->tmpdir) {

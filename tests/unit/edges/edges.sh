@@ -18,7 +18,7 @@ check() {
         status=1
     fi
 }
-check bisect bisect compare campaign store stats statsreport util
+check bisect bisect compare campaign experiment store stats statsreport util
 check history history compare store stats plot util
 check compare compare campaign experiment store runspec statsreport stats input metric profdiff util
 check campaign campaign experiment store envcap runspec proto util
