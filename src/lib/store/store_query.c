@@ -16,11 +16,12 @@
 #define RUN_COLUMNS                                                                                \
     "id, experiment_id, seq, variant, cell, status, attempt, started, finished, "                  \
     "(julianday(finished) - julianday(started)) * 86400.0, exit_code, error, argv_text, "          \
-    "params_json, result_json, env_json, dut_identity"
-/* Index of params_json, of dut_identity and of the first headline column. */
+    "params_json, result_json, env_json, dut_identity, dut"
+/* Index of params_json, of dut_identity, of dut and of the first headline column. */
 #define COL_RAW 13
 #define COL_DUT_IDENTITY 16
-#define COL_HEADLINE 17
+#define COL_DUT 17
+#define COL_HEADLINE 18
 
 /*
  * The headline columns (metric/metric.h names each one and its document path)
@@ -166,6 +167,7 @@ static int read_run(struct store *s, sqlite3_stmt *st, bool with_raw, struct sto
     r->error = store_col_text(st, 11, &oom);
     r->argv_text = store_col_text(st, 12, &oom);
     r->dut_identity = store_col_text(st, COL_DUT_IDENTITY, &oom);
+    r->dut = store_col_text(st, COL_DUT, &oom);
     for (size_t i = 0; i < N_HEADLINE; i++)
         *headline_ptr(r, i) = col_double(st, COL_HEADLINE + (int)i);
     if (with_raw) {
@@ -193,6 +195,7 @@ void store_run_free(struct store_run *r)
     free(r->error);
     free(r->argv_text);
     free(r->dut_identity);
+    free(r->dut);
     free(r->params_json);
     free(r->result_json);
     free(r->env_json);
@@ -382,6 +385,7 @@ json_t *store_run_to_json(const struct store_run *r, bool with_raw)
     json_object_set_new(o, "error", str_or_null(r->error));
     json_object_set_new(o, "argv", str_or_null(r->argv_text));
     json_object_set_new(o, "dut_identity", str_or_null(r->dut_identity));
+    json_object_set_new(o, "dut", str_or_null(r->dut));
     for (size_t i = 0; i < N_HEADLINE; i++)
         json_object_set_new(o, headline_fields[i].name, num_or_null(headline_get(r, i)));
     store_runinfo_json(r, o);

@@ -116,11 +116,20 @@ static const char migration_4[] =
 static const char migration_5[] = "ALTER TABLE runs ADD COLUMN local_process_us_per_kib REAL;"
                                   "ALTER TABLE runs ADD COLUMN remote_process_us_per_kib REAL;";
 
+/*
+ * Version 6: the name of the device under test a run was measured on, for
+ * experiments with several (duts:, docs/experiment.md): the report's columns
+ * and `runs list` tell the machines apart by it. NULL for runs without a
+ * named DUT (no DUT, or a single dut: section).
+ */
+static const char migration_6[] = "ALTER TABLE runs ADD COLUMN dut TEXT;";
+
 const struct store_migration store_migrations[] = {
     {1, "initial schema", migration_1},
     {2, "argv_text, experiment index, immutable runs", migration_2},
     {3, "runs.dut_identity", migration_3},
     {4, "runners (pid, host, heartbeat, end)", migration_4},
     {5, "runs.local/remote_process_us_per_kib", migration_5},
+    {6, "runs.dut", migration_6},
 };
 const size_t store_n_migrations = sizeof(store_migrations) / sizeof(store_migrations[0]);
