@@ -28,7 +28,7 @@
 #include "util/err.h"
 
 /* The schema version this netab writes; older databases are migrated to it. */
-#define STORE_SCHEMA_VERSION 5
+#define STORE_SCHEMA_VERSION 6
 
 struct store;
 
