@@ -102,7 +102,7 @@ void experiment_plan(const struct experiment *e, struct exp_plan *plan)
 {
     struct exp_cell *cells = NULL;
     size_t n = 0;
-    *plan = (struct exp_plan){.lower_bound = e->reset == EXP_RESET_REBOOT || e->dut};
+    *plan = (struct exp_plan){.lower_bound = e->reset == EXP_RESET_REBOOT || e->nduts};
     if (experiment_cells(e, &cells, &n)) {
         plan->lower_bound = true;
         return;
