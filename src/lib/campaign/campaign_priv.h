@@ -68,12 +68,12 @@ void campaign_runner_end(struct campaign_ctx *c, int rc, enum campaign_outcome o
                          const char *why);
 
 /* The NETAB_* variables of one run's hooks, as "NAME=value" strings. */
-#define HOOK_ENV_N 8
+#define HOOK_ENV_N 9
 struct hook_env {
     char *v[HOOK_ENV_N + 1]; /* NULL-terminated; owned */
 };
 struct hook_env_info {
-    const char *experiment, *variant, *cell, *next_variant, *db; /* NULL = empty */
+    const char *experiment, *variant, *cell, *next_variant, *db, *dut; /* NULL = empty */
     int64_t experiment_id;
     int seq, round;
 };

@@ -177,7 +177,7 @@ int dut_open(struct dut *d, const struct exp_dut *cfg, int64_t experiment_id,
         uint32_t h = 2166136261u; /* FNV-1a: short, stable across runs and resumes */
         for (const char *p = cfg->name; *p; p++)
             h = (h ^ (uint8_t)*p) * 16777619u;
-        snprintf(d->tag, sizeof(d->tag), "-%08x", h);
+        snprintf(d->tag, sizeof(d->tag), "-%06x", h & 0xffffffu);
     }
     snprintf(d->pidfile, sizeof(d->pidfile), "/tmp/netab-dut-%lld-%u%s.pid",
              (long long)experiment_id, d->port, d->tag);

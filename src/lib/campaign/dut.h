@@ -54,7 +54,7 @@ struct dut {
     int unreachable;  /* runs in a row whose DUT did not answer within boot_timeout */
     bool down;        /* several DUTs: it stopped answering; its remaining runs wait for resume */
     /*
-     * duts: the DUT's name hashed into 8 hex digits ("" for dut:), a suffix of
+     * duts: the DUT's name hashed into 6 hex digits ("" for dut:), a suffix of
      * ctl_dir and pidfile so that several DUTs (even on one file system, or
      * one port) never share a ControlPath or a server's pid file.
      */

@@ -7,9 +7,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* sun_path holds 108 bytes; ssh's %C is 40 hex digits after the directory and a slash. */
+/*
+ * sun_path holds 108 bytes; ssh's %C is 40 hex digits after the directory and
+ * a slash, and the master first listens on that name plus '.' and 16 random
+ * characters before renaming it, so those count too.
+ */
 #define SOCKET_NAME_MAX 108
-#define CONTROL_NAME_LEN 41
+#define CONTROL_NAME_LEN (41 + 17)
 
 /* The directory's path under base into d->ctl_dir; false if it is too long for ssh. */
 static bool ctl_path(struct dut *d, const char *base, int64_t experiment_id)

@@ -188,6 +188,7 @@ static int step_hook_env(struct campaign_ctx *c, struct step *s, char *err, size
                               .cell = s->cell->name,
                               .next_variant = has_next ? next.variant : NULL,
                               .db = c->opts->db_path,
+                              .dut = s->dut ? s->dut->cfg->name : NULL,
                               .experiment_id = c->opts->id,
                               .seq = s->plan.seq,
                               .round = s->plan.round};

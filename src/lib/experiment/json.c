@@ -62,7 +62,7 @@ static json_t *dut_json(const struct experiment *e, const struct exp_dut *d)
                   (json_int_t)d->port, "start_server", d->start_server, "netab",
                   string_or_null(d->netab), "identity", string_or_null(d->identity), "boot_timeout",
                   d->boot_timeout, "prepare_on_dut", e->prepare_on_dut);
-    if (o && d->name && json_object_set_new(o, "name", json_string(d->name))) {
+    if (o && d->name && json_object_set_new(o, SPEC_NAME, json_string(d->name))) {
         json_decref(o);
         return NULL;
     }
@@ -73,11 +73,11 @@ static json_t *dut_json(const struct experiment *e, const struct exp_dut *d)
 static int duts_json(const struct experiment *e, json_t *root)
 {
     json_t *list = json_array();
-    int err = json_object_set_new(root, "duts", list);
+    int err = json_object_set_new(root, SPEC_DUTS, list);
     for (size_t i = 0; !err && i < e->nduts; i++)
         err = json_array_append_new(list, dut_json(e, &e->duts[i]));
     if (!err && e->parallel_duts)
-        err = json_object_set_new(root, "parallel", json_string("duts"));
+        err = json_object_set_new(root, SPEC_PARALLEL, json_string(SPEC_PARALLEL_DUTS));
     return err;
 }
 

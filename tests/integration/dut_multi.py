@@ -1,0 +1,271 @@
+#!/usr/bin/env python3
+"""Several devices under test in one experiment (duts:, the matrix axis dut, parallel: duts),
+with the real parts: two DUT namespaces, each running Debian's OpenSSH server (dut_helpers.Dut),
+reached from one controller namespace by `netab experiment run` over the system's ssh client.
+
+Each DUT boots its own simulated kernels (its boot script and identity file; the variant's boot
+command finds its DUT's script through NETAB_DUT). Checks:
+
+1. sequential (the default): every run ok on the DUT of its cell, its recorded DUT name and
+   identity those of that DUT and variant, each DUT's boots exactly where its own next run needs
+   another kernel (so each DUT's plan is its own), no two runs overlapping in time, and the
+   report's headline has the DUTs as columns (text, Markdown, HTML and JSON);
+2. parallel: duts: the same results, runs of the two DUTs overlapping in time (by their recorded
+   start and finish), each DUT's runs one at a time in plan order, the report saying the DUTs ran
+   concurrently; both wall times printed (not asserted: a shared machine's clock proves nothing);
+3. one DUT killed (every process in its namespace) mid-campaign under parallel: duts: its runs
+   fail and stop after three, the other DUT's all complete, the campaign exits 1 naming the DUT;
+   then the DUT comes back and `experiment resume` completes the plan with no run twice;
+4. kill -9 of a parallel controller mid-campaign: its workers die with it, and resume completes
+   the plan with exactly one ok run per planned seq.
+"""
+import json
+import os
+import signal
+import sqlite3
+import tempfile
+import time
+from datetime import datetime
+
+from dut_helpers import SSHD, Dut, NetnsStar
+from netab_helpers import (check, check_eq, netab_cmd, need_tools, require_root_netns, run_main,
+                           sh, start)
+
+NAMES = ("d1", "d2")
+
+
+def experiment_text(duts, netab, base, name, runs, parallel, boot_timeout=30):
+    text = f"name: {name}\nruns: {runs}\nwarmup: 0\nseed: 5\n"
+    if parallel:
+        text += "parallel: duts\n"
+    text += "duts:\n"
+    for dname, dut in zip(NAMES, duts):
+        opts = " ".join(f'"{o}"' for o in dut.ssh_opts())
+        text += f"""  - name: {dname}
+    ssh: {dut.dest()}
+    ssh_opts: '{opts}'
+    netab: {netab}
+    identity: cat {dut.ident}
+    boot_timeout: {boot_timeout}
+"""
+    text += "test:\n  time: 0.3\n  interval: 0\nvariants:\n"
+    for var in ("a", "b"):
+        # The boot runs on the run's DUT; NETAB_DUT says which one, so it boots that DUT's kernel.
+        text += f"""  - name: {var}
+    boot: {base}/$NETAB_DUT/boot.sh kernel-{var}
+    expect: '^kernel-{var}$'
+"""
+    return text + "matrix:\n  dut: [d1, d2]\n"
+
+
+def db_rows(db, sql, *args):
+    con = sqlite3.connect(db, timeout=30)
+    try:
+        return list(con.execute(sql, args))
+    finally:
+        con.close()
+
+
+def runs_of(netab, db, xid):
+    doc = json.loads(netab_cmd(netab, "runs", "list", "--db", db, "--experiment", str(xid),
+                               "--json").stdout)
+    return doc if isinstance(doc, list) else doc.get("runs", [])
+
+
+def when(ts):
+    return datetime.strptime(ts, "%Y-%m-%dT%H:%M:%S.%fZ").timestamp()
+
+
+def overlapping(runs):
+    """Pairs of runs on different DUTs whose [started, finished] intervals overlap."""
+    pairs = []
+    for x in runs:
+        for y in runs:
+            if x["dut"] < y["dut"] and when(x["started"]) < when(y["finished"]) and \
+                    when(y["started"]) < when(x["finished"]):
+                pairs.append((x["seq"], y["seq"]))
+    return pairs
+
+
+def check_campaign(netab, duts, db, xid, label):
+    """Every planned seq ok once, on its cell's DUT with its variant's identity; each DUT's boots
+    where its own previous run left another kernel. Returns the ok runs."""
+    plan = db_rows(db, "SELECT seq, variant, cell FROM plan WHERE experiment_id = ? ORDER BY seq",
+                   xid)
+    runs = [r for r in runs_of(netab, db, xid) if r["status"] == "ok"]
+    check_eq(sorted(r["seq"] for r in runs), [p[0] for p in plan], f"{label}: one ok run per seq")
+    for r in runs:
+        check_eq(r.get("dut"), r["cell"].split("=")[1], f"{label}: seq {r['seq']}'s DUT name")
+        check_eq(r.get("dut_identity"), f"kernel-{r['variant']}",
+                 f"{label}: seq {r['seq']}'s identity")
+        check(r.get("receiver_bps") and r["receiver_bps"] > 0, f"{label}: run measured", r)
+    for dname, dut in zip(NAMES, duts):
+        mine = [(seq, var) for seq, var, cell in plan if cell == f"dut={dname}"]
+        cur, want = "kernel-none", []
+        for seq, var in mine:
+            if cur != f"kernel-{var}":
+                want.append((seq, var))
+                cur = f"kernel-{var}"
+        got = [(int(b[3]), b[2]) for b in dut.boot_lines()]
+        check_eq(got, want, f"{label}: {dname}'s boots against its own plan")
+    return runs
+
+
+def check_report(netab, db, xid, parallel):
+    """The headline has one column per DUT in every format; the report says how they ran."""
+    text = netab_cmd(netab, "report", "--db", db, str(xid), expect_rc=(0, 1)).stdout
+    header = next((ln for ln in text.splitlines() if "d1" in ln and "d2" in ln), None)
+    check(header is not None, "the text headline has a row naming both DUTs as columns", text)
+    md = netab_cmd(netab, "report", "--db", db, str(xid), "--format", "markdown",
+                   expect_rc=(0, 1)).stdout
+    check(any(ln.startswith("|") and "d1" in ln and "d2" in ln for ln in md.splitlines()),
+          "the Markdown headline has the DUTs as columns", md)
+    doc = json.loads(netab_cmd(netab, "report", "--db", db, str(xid), "--format", "json",
+                               expect_rc=(0, 1)).stdout)
+    check_eq(doc.get("duts", {}).get("names"), list(NAMES), "JSON: the DUTs")
+    check_eq(doc.get("duts", {}).get("concurrent"), parallel, "JSON: the DUTs ran concurrently")
+    said = "ran concurrently" in text
+    check_eq(said, parallel, "the text report says whether the DUTs ran concurrently")
+    return text
+
+
+def campaign(netab, star, duts, base, name, parallel):
+    for dut in duts:
+        dut.reset()
+    db = os.path.join(base, f"{name}.db")
+    path = os.path.join(base, f"{name}.yaml")
+    with open(path, "w") as f:
+        f.write(experiment_text(duts, netab, base, name, 2, parallel))
+    t0 = time.monotonic()
+    netab_cmd(netab, "experiment", "run", "--db", db, path, netns=star.ns_ctl, timeout=300)
+    wall = time.monotonic() - t0
+    xid = db_rows(db, "SELECT max(id) FROM experiments")[0][0]
+    runs = check_campaign(netab, duts, db, xid, name)
+    for dname in NAMES:
+        mine = sorted((r for r in runs if r["dut"] == dname), key=lambda r: when(r["started"]))
+        check_eq([r["seq"] for r in mine], sorted(r["seq"] for r in mine),
+                 f"{name}: {dname}'s runs in plan order")
+        for x, y in zip(mine, mine[1:]):
+            check(when(x["finished"]) <= when(y["started"]),
+                  f"{name}: {dname} ran one run at a time", (x, y))
+    pairs = overlapping(runs)
+    if parallel:
+        check(pairs, f"{name}: runs of the two DUTs overlap in time", runs)
+    else:
+        check_eq(pairs, [], f"{name}: no two runs overlap in sequential order")
+    text = check_report(netab, db, xid, parallel)
+    if parallel:
+        print("\n".join(ln for ln in text.splitlines()[:14]), flush=True)
+    print(f"{name}: {len(runs)} runs ok on their DUTs in {wall:.1f} s wall time; "
+          f"{len(pairs)} overlapping pairs", flush=True)
+    return wall
+
+
+def dut_killed(netab, star, duts, base):
+    """d2 dies after its first ok run: its runs fail and stop, d1's complete; resume finishes."""
+    for dut in duts:
+        dut.reset()
+    db = os.path.join(base, "killed.db")
+    path = os.path.join(base, "killed.yaml")
+    with open(path, "w") as f:
+        f.write(experiment_text(duts, netab, base, "killed", 3, True, boot_timeout=1))
+    p = start([netab, "experiment", "run", "--db", db, path], netns=star.ns_ctl)
+    deadline = time.monotonic() + 60
+    while True:  # bounded: until d2 has an ok run
+        check(p.alive(), "the campaign ended before d2's first run", p.stderr_text())
+        check(time.monotonic() < deadline, "no ok run on d2 within 60 s")
+        if os.path.exists(db) and db_rows(db, "SELECT count(*) FROM runs WHERE dut = 'd2' AND "
+                                          "status = 'ok'")[0][0]:
+            break
+        time.sleep(0.05)
+    duts[1].kill_all()
+    r = p.finish(expect_rc=1, timeout=300)
+    check("d2 stopped answering" in r.stderr and "other DUTs' runs completed" in r.stderr,
+          "the campaign names the DUT that stopped", r.stderr)
+    xid = db_rows(db, "SELECT max(id) FROM experiments")[0][0]
+    runs = runs_of(netab, db, xid)
+    d1 = [x for x in runs if x["dut"] == "d1"]
+    d2 = [x for x in runs if x["dut"] == "d2"]
+    check_eq(sorted(x["status"] for x in d1), ["ok"] * 6, "d1's runs all complete")
+    failed = [x for x in d2 if x["status"] == "failed"]
+    check_eq(len(failed), 3, "d2: three failed runs in a row, then its runs stop")
+    check(len(d2) < 6, "d2 has runs left for resume", d2)
+    last_ok = max(when(x["finished"]) for x in d2 if x["status"] == "ok")
+    check(any(when(x["finished"]) > last_ok for x in d1), "d1 went on after d2 died", runs)
+    duts[1].start_sshd()
+    # The three failed runs stay failed (a run is never repeated once it has a final status),
+    # so the campaign completes with exit status 1.
+    r = netab_cmd(netab, "experiment", "resume", "--db", db, str(xid), netns=star.ns_ctl,
+                  timeout=300, expect_rc=1)
+    check("complete: 12 planned, 9 ok, 3 failed" in r.stderr, "resume completed the plan",
+          r.stderr)
+    plan = db_rows(db, "SELECT seq FROM plan WHERE experiment_id = ?", xid)
+    runs = runs_of(netab, db, xid)
+    done = sorted(x["seq"] for x in runs if x["status"] in ("ok", "failed"))
+    check_eq(done, sorted(s for (s,) in plan), "after resume every seq once, none twice")
+    print(f"d2 killed: d1's 6 runs ok, d2's 3 failed then stopped; resume completed "
+          f"{len(plan)} seqs", flush=True)
+
+
+def kill9(netab, star, duts, base):
+    """kill -9 of a parallel runner: its workers go with it; resume completes the plan."""
+    for dut in duts:
+        dut.reset()
+    db = os.path.join(base, "kill9.db")
+    path = os.path.join(base, "kill9.yaml")
+    with open(path, "w") as f:
+        f.write(experiment_text(duts, netab, base, "kill9", 2, True))
+    p = start([netab, "experiment", "run", "--db", db, path], netns=star.ns_ctl,
+              env={"TMPDIR": base})
+    deadline = time.monotonic() + 60
+    while True:  # bounded: until both DUTs have a finished run
+        check(p.alive(), "the campaign ended early", p.stderr_text())
+        check(time.monotonic() < deadline, "no run on both DUTs within 60 s", p.stderr_text(),
+              os.path.exists(db) and db_rows(db, "SELECT seq, dut, status, error FROM runs"))
+        if os.path.exists(db) and db_rows(db, "SELECT count(DISTINCT dut) FROM runs WHERE "
+                                          "status = 'ok'")[0][0] == 2:
+            break
+        time.sleep(0.05)
+    workers = [int(x) for x in sh("pgrep", "-P", str(p.pid), check_rc=False).split()]
+    check(workers, "the parallel runner has worker processes")
+    os.kill(p.pid, signal.SIGKILL)
+    p.finish(expect_rc=-signal.SIGKILL, timeout=30)
+    deadline = time.monotonic() + 10
+    while any(os.path.exists(f"/proc/{w}") and open(f"/proc/{w}/stat").read().split()[2] != "Z"
+              for w in workers):  # bounded: the workers die with their runner
+        check(time.monotonic() < deadline, "workers outlived their killed runner", workers)
+        time.sleep(0.05)
+    xid = db_rows(db, "SELECT max(id) FROM experiments")[0][0]
+    netab_cmd(netab, "experiment", "resume", "--db", db, str(xid), netns=star.ns_ctl,
+              timeout=300, env={"TMPDIR": base})
+    runs = check_campaign(netab, duts, db, xid, "kill9")
+    check_eq([n for n in os.listdir(base) if n.startswith("netab-ssh-")], [],
+             "ControlPath directories left after resume")
+    print(f"kill -9 of a parallel runner: its {len(workers)} workers died with it; resume "
+          f"completed {len(runs)} runs", flush=True)
+
+
+def body(netab):
+    require_root_netns(("ip", "ss", "nft", "pgrep"))
+    need_tools("ssh", "ssh-keygen", SSHD)
+    with tempfile.TemporaryDirectory(prefix="netab-duts-") as base, \
+            NetnsStar("dm", 2) as star:
+        duts = []
+        try:
+            for dname, link in zip(NAMES, star.links):
+                os.mkdir(os.path.join(base, dname))
+                duts.append(Dut(os.path.join(base, dname), link))
+                duts[-1].setup()
+            seq_wall = campaign(netab, star, duts, base, "sequential", False)
+            par_wall = campaign(netab, star, duts, base, "parallel", True)
+            print(f"wall time: sequential {seq_wall:.1f} s, parallel {par_wall:.1f} s "
+                  f"({par_wall / seq_wall:.2f})", flush=True)
+            dut_killed(netab, star, duts, base)
+            kill9(netab, star, duts, base)
+        finally:
+            for dut in duts:
+                dut.kill_all()
+
+
+if __name__ == "__main__":
+    run_main(body)
