@@ -66,6 +66,14 @@ def db_rows(db, sql, *args):
         con.close()
 
 
+def poll_count(db, sql):
+    """A count from a store a campaign is creating: 0 until its file and tables exist."""
+    try:
+        return db_rows(db, sql)[0][0] if os.path.exists(db) else 0
+    except sqlite3.OperationalError:  # the schema is not there yet
+        return 0
+
+
 def runs_of(netab, db, xid):
     doc = json.loads(netab_cmd(netab, "runs", "list", "--db", db, "--experiment", str(xid),
                                "--json").stdout)
@@ -135,7 +143,7 @@ def campaign(netab, star, duts, base, name, parallel):
     db = os.path.join(base, f"{name}.db")
     path = os.path.join(base, f"{name}.yaml")
     with open(path, "w") as f:
-        f.write(experiment_text(duts, netab, base, name, 2, parallel))
+        f.write(experiment_text(duts, netab, base, name, 1, parallel))
     t0 = time.monotonic()
     netab_cmd(netab, "experiment", "run", "--db", db, path, netns=star.ns_ctl, timeout=300)
     wall = time.monotonic() - t0
@@ -174,8 +182,7 @@ def dut_killed(netab, star, duts, base):
     while True:  # bounded: until d2 has an ok run
         check(p.alive(), "the campaign ended before d2's first run", p.stderr_text())
         check(time.monotonic() < deadline, "no ok run on d2 within 60 s")
-        if os.path.exists(db) and db_rows(db, "SELECT count(*) FROM runs WHERE dut = 'd2' AND "
-                                          "status = 'ok'")[0][0]:
+        if poll_count(db, "SELECT count(*) FROM runs WHERE dut = 'd2' AND status = 'ok'"):
             break
         time.sleep(0.05)
     duts[1].kill_all()
@@ -220,10 +227,8 @@ def kill9(netab, star, duts, base):
     deadline = time.monotonic() + 60
     while True:  # bounded: until both DUTs have a finished run
         check(p.alive(), "the campaign ended early", p.stderr_text())
-        check(time.monotonic() < deadline, "no run on both DUTs within 60 s", p.stderr_text(),
-              os.path.exists(db) and db_rows(db, "SELECT seq, dut, status, error FROM runs"))
-        if os.path.exists(db) and db_rows(db, "SELECT count(DISTINCT dut) FROM runs WHERE "
-                                          "status = 'ok'")[0][0] == 2:
+        check(time.monotonic() < deadline, "no run on both DUTs within 60 s", p.stderr_text())
+        if poll_count(db, "SELECT count(DISTINCT dut) FROM runs WHERE status = 'ok'") == 2:
             break
         time.sleep(0.05)
     workers = [int(x) for x in sh("pgrep", "-P", str(p.pid), check_rc=False).split()]
