@@ -106,8 +106,13 @@ static void parse_entry(struct exp_ctx *c, yaml_node_t *key, yaml_node_t *n, str
         exp_err(c, n, "%s has no 'name' (each of several DUTs is named, e.g. name: p3)", where);
         return;
     }
-    if (!exp_get_string(c, name, "name", &d->name) || !check_dut_name(c, name, d->name))
+    if (!exp_get_string(c, name, "name", &d->name))
         return;
+    if (!check_dut_name(c, name, d->name)) {
+        free(d->name); /* reported once here, not again in every reference's list */
+        d->name = NULL;
+        return;
+    }
     for (size_t i = 0; i + 1 < e->nduts; i++)
         if (e->duts[i].name && !strcmp(e->duts[i].name, d->name)) {
             exp_err(c, at, "duplicate DUT name '%s' (DUT %zu has it too)", d->name, i + 1);
