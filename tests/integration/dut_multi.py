@@ -16,8 +16,9 @@ command finds its DUT's script through NETAB_DUT). Checks:
 3. one DUT killed (every process in its namespace) mid-campaign under parallel: duts: its runs
    fail and stop after three, the other DUT's all complete, the campaign exits 1 naming the DUT;
    then the DUT comes back and `experiment resume` completes the plan with no run twice;
-4. kill -9 of a parallel controller mid-campaign: its workers die with it, and resume completes
-   the plan with exactly one ok run per planned seq.
+4. SIGTERM to a parallel controller alone: it forwards the signal, its workers record their runs
+   as interrupted and nothing stays 'running'; kill -9 of one: its workers die with it; resume
+   completes the plan with exactly one ok run per planned seq.
 """
 import json
 import os
@@ -95,7 +96,7 @@ def overlapping(runs):
     return pairs
 
 
-def check_campaign(netab, duts, db, xid, label):
+def check_campaign(netab, duts, db, xid, label, boots=True):
     """Every planned seq ok once, on its cell's DUT with its variant's identity; each DUT's boots
     where its own previous run left another kernel. Returns the ok runs."""
     plan = db_rows(db, "SELECT seq, variant, cell FROM plan WHERE experiment_id = ? ORDER BY seq",
@@ -108,6 +109,8 @@ def check_campaign(netab, duts, db, xid, label):
                  f"{label}: seq {r['seq']}'s identity")
         check(r.get("receiver_bps") and r["receiver_bps"] > 0, f"{label}: run measured", r)
     for dname, dut in zip(NAMES, duts):
+        if not boots:  # a boot a signal cut short is repeated: not a plan's boots
+            break
         mine = [(seq, var) for seq, var, cell in plan if cell == f"dut={dname}"]
         cur, want = "kernel-none", []
         for seq, var in mine:
@@ -214,23 +217,40 @@ def dut_killed(netab, star, duts, base):
           f"{len(plan)} seqs", flush=True)
 
 
+def start_until_both(netab, star, db, path, base):
+    """Starts a parallel campaign (or resumes it) and waits until both DUTs have an ok run that
+    this runner made."""
+    last = poll_count(db, "SELECT coalesce(max(id), 0) FROM runs")
+    argv = [netab, "experiment"] + (["resume", "--db", db, "1"] if last else
+                                    ["run", "--db", db, path])
+    p = start(argv, netns=star.ns_ctl, env={"TMPDIR": base})
+    deadline = time.monotonic() + 60
+    while True:  # bounded: until each DUT has an ok run of this runner
+        check(p.alive(), "the campaign ended early", p.stderr_text())
+        check(time.monotonic() < deadline, "no new run on both DUTs within 60 s", p.stderr_text())
+        if poll_count(db, "SELECT count(DISTINCT dut) FROM runs WHERE status = 'ok' AND "
+                          f"id > {last}") == 2:
+            return p
+        time.sleep(0.05)
+
+
 def kill9(netab, star, duts, base):
-    """kill -9 of a parallel runner: its workers go with it; resume completes the plan."""
+    """SIGTERM to a parallel runner alone: it stops its workers, which record their runs as
+    interrupted; kill -9: its workers die with it. Resume completes the plan each time."""
     for dut in duts:
         dut.reset()
     db = os.path.join(base, "kill9.db")
     path = os.path.join(base, "kill9.yaml")
     with open(path, "w") as f:
         f.write(experiment_text(duts, netab, base, "kill9", 2, True))
-    p = start([netab, "experiment", "run", "--db", db, path], netns=star.ns_ctl,
-              env={"TMPDIR": base})
-    deadline = time.monotonic() + 60
-    while True:  # bounded: until both DUTs have a finished run
-        check(p.alive(), "the campaign ended early", p.stderr_text())
-        check(time.monotonic() < deadline, "no run on both DUTs within 60 s", p.stderr_text())
-        if poll_count(db, "SELECT count(DISTINCT dut) FROM runs WHERE status = 'ok'") == 2:
-            break
-        time.sleep(0.05)
+    p = start_until_both(netab, star, db, path, base)
+    os.kill(p.pid, signal.SIGTERM)  # the runner only: it forwards the signal to its workers
+    p.finish(expect_rc=128 + signal.SIGTERM, timeout=60)
+    stopped = db_rows(db, "SELECT count(*) FROM runs WHERE status = 'interrupted' AND error "
+                          "LIKE 'interrupted by signal 15%'")[0][0]
+    check_eq(db_rows(db, "SELECT count(*) FROM runs WHERE status = 'running'")[0][0], 0,
+             "SIGTERM: no run left 'running' (the workers recorded theirs)")
+    p = start_until_both(netab, star, db, path, base)
     workers = [int(x) for x in sh("pgrep", "-P", str(p.pid), check_rc=False).split()]
     check(workers, "the parallel runner has worker processes")
     os.kill(p.pid, signal.SIGKILL)
@@ -240,14 +260,13 @@ def kill9(netab, star, duts, base):
               for w in workers):  # bounded: the workers die with their runner
         check(time.monotonic() < deadline, "workers outlived their killed runner", workers)
         time.sleep(0.05)
-    xid = db_rows(db, "SELECT max(id) FROM experiments")[0][0]
-    netab_cmd(netab, "experiment", "resume", "--db", db, str(xid), netns=star.ns_ctl,
-              timeout=300, env={"TMPDIR": base})
-    runs = check_campaign(netab, duts, db, xid, "kill9")
+    netab_cmd(netab, "experiment", "resume", "--db", db, "1", netns=star.ns_ctl, timeout=300,
+              env={"TMPDIR": base})
+    runs = check_campaign(netab, duts, db, 1, "kill9", boots=False)
     check_eq([n for n in os.listdir(base) if n.startswith("netab-ssh-")], [],
              "ControlPath directories left after resume")
-    print(f"kill -9 of a parallel runner: its {len(workers)} workers died with it; resume "
-          f"completed {len(runs)} runs", flush=True)
+    print(f"SIGTERM to a parallel runner: {stopped} runs recorded as interrupted by it; kill -9: "
+          f"its {len(workers)} workers died with it; resume completed {len(runs)} runs", flush=True)
 
 
 def body(netab):
