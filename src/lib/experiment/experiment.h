@@ -253,6 +253,8 @@ struct exp_plan {
  * Computes the plan from every run's parsed specification (-t and -O of the
  * test mapping, the cell and the variant's opts, netab run's 10 s where none
  * is set); byte-bounded runs add no time and make the figure a lower bound.
+ * With parallel: duts the DUTs' runs overlap: the figure is the longest
+ * DUT's sum.
  */
 void experiment_plan(const struct experiment *e, struct exp_plan *plan);
 
