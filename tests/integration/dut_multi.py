@@ -13,7 +13,9 @@ command finds its DUT's script through NETAB_DUT). Checks:
 2. parallel: duts: the same results, runs of the two DUTs overlapping in time (by their recorded
    start and finish), each DUT's runs one at a time in plan order, the report saying the DUTs ran
    concurrently; both wall times printed (not asserted: a shared machine's clock proves nothing);
-3. one DUT killed (every process in its namespace) mid-campaign under parallel: duts: its runs
+3. one run at a time with d2 refusing the key: its runs fail and stop after three, d1's all
+   complete, the campaign exits 1 naming d2; `runs list` shows each run's DUT;
+   one DUT killed (every process in its namespace) mid-campaign under parallel: duts: its runs
    fail and stop after three, the other DUT's all complete, the campaign exits 1 naming the DUT;
    then the DUT comes back and `experiment resume` completes the plan with no run twice;
 4. SIGTERM to a parallel controller alone: it forwards the signal, its workers record their runs
@@ -35,13 +37,13 @@ from netab_helpers import (check, check_eq, netab_cmd, need_tools, require_root_
 NAMES = ("d1", "d2")
 
 
-def experiment_text(duts, netab, base, name, runs, parallel, boot_timeout=30):
+def experiment_text(duts, netab, base, name, runs, parallel, boot_timeout=30, keys=()):
     text = f"name: {name}\nruns: {runs}\nwarmup: 0\nseed: 5\n"
     if parallel:
         text += "parallel: duts\n"
     text += "duts:\n"
-    for dname, dut in zip(NAMES, duts):
-        opts = " ".join(f'"{o}"' for o in dut.ssh_opts())
+    for i, (dname, dut) in enumerate(zip(NAMES, duts)):
+        opts = " ".join(f'"{o}"' for o in dut.ssh_opts(keys[i] if i < len(keys) else None))
         text += f"""  - name: {dname}
     ssh: {dut.dest()}
     ssh_opts: '{opts}'
@@ -217,6 +219,38 @@ def dut_killed(netab, star, duts, base):
           f"{len(plan)} seqs", flush=True)
 
 
+def sequential_down(netab, star, duts, base):
+    """One run at a time, d2 refusing netab's key from the start: d2's runs fail and stop after
+    three, d1's all complete, and the campaign exits 1 naming d2."""
+    for dut in duts:
+        dut.reset()
+    db = os.path.join(base, "down.db")
+    path = os.path.join(base, "down.yaml")
+    other = os.path.join(base, "other_key")
+    sh("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", other)
+    with open(path, "w") as f:
+        f.write(experiment_text(duts, netab, base, "down", 2, False, boot_timeout=1,
+                                keys=(None, other)))
+    r = netab_cmd(netab, "experiment", "run", "--db", db, path, netns=star.ns_ctl, timeout=300,
+                  expect_rc=1)
+    check("the DUT d2 stopped answering" in r.stderr and "d2 (root@198.18.2.2) did not answer"
+          in r.stderr, "the campaign names the DUT that stopped", r.stderr)
+    runs = runs_of(netab, db, 1)
+    check_eq(sorted(x["status"] for x in runs if x["dut"] == "d1"), ["ok"] * 4,
+             "d1's runs all complete")
+    d2 = [x for x in runs if x["dut"] == "d2"]
+    check_eq([x["status"] for x in d2], ["failed"] * 3, "d2: three failed runs, then none")
+    for x in d2:
+        check("Permission denied" in (x.get("error") or ""), "d2's reason is ssh's", x)
+    pending = db_rows(db, "SELECT count(*) FROM plan WHERE cell = 'dut=d2'")[0][0] - len(d2)
+    check_eq(pending, 1, "d2's last run is left for resume")
+    listing = netab_cmd(netab, "runs", "list", "--db", db).stdout.splitlines()
+    check(listing[0].split()[5] == "DUT" and all(ln.split()[5] in NAMES for ln in listing[1:]),
+          "runs list shows each run's DUT", listing)
+    print("one run at a time, d2 unreachable: its 3 runs failed, then d1's went on alone",
+          flush=True)
+
+
 def start_until_both(netab, star, db, path, base):
     """Starts a parallel campaign (or resumes it) and waits until both DUTs have an ok run that
     this runner made."""
@@ -284,6 +318,7 @@ def body(netab):
             par_wall = campaign(netab, star, duts, base, "parallel", True)
             print(f"wall time: sequential {seq_wall:.1f} s, parallel {par_wall:.1f} s "
                   f"({par_wall / seq_wall:.2f})", flush=True)
+            sequential_down(netab, star, duts, base)
             dut_killed(netab, star, duts, base)
             kill9(netab, star, duts, base)
         finally:
