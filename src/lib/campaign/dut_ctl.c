@@ -7,21 +7,19 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/*
- * sun_path holds 108 bytes; ssh's %C is 40 hex digits after the directory and
- * a slash, and the master first listens on that name plus '.' and 16 random
- * characters before renaming it, so those count too.
- */
+/* sun_path holds 108 bytes; ssh's %C is 40 hex digits after the directory and a slash. */
 #define SOCKET_NAME_MAX 108
-#define CONTROL_NAME_LEN (41 + 17)
+#define CONTROL_NAME_LEN 41
 
 /* The directory's path under base into d->ctl_dir; false if it is too long for ssh. */
 static bool ctl_path(struct dut *d, const char *base, int64_t experiment_id)
 {
+    /* The master first listens on its socket's name plus '.' and 16 random characters. */
+    const size_t listen_suffix = 17;
     int n = snprintf(d->ctl_dir, sizeof(d->ctl_dir), "%s/netab-ssh-%lld-%u%s", base,
                      (long long)experiment_id, (unsigned)d->port, d->tag);
     return n > 0 && (size_t)n < sizeof(d->ctl_dir) &&
-           (size_t)n + CONTROL_NAME_LEN < SOCKET_NAME_MAX;
+           (size_t)n + CONTROL_NAME_LEN + listen_suffix < SOCKET_NAME_MAX;
 }
 
 int dut_ctl_open(struct dut *d, int64_t experiment_id, bool *existed, char *err, size_t errlen)
