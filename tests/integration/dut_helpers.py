@@ -1,17 +1,17 @@
-"""The device-under-test machinery of the DUT tests (dut_ssh.py, dut_multi.py).
-
-A DUT is a network namespace running Debian's OpenSSH server with a throwaway
-host key and an authorized key made here, an identity file its identity
-command reads and a boot script that simulates a kernel's boot honestly (its
-netab server goes down, a new identity appears; optionally slowly, unreachable
-meanwhile). NetnsStar joins one controller namespace to several such DUT
-namespaces. Nothing here starts a process except through netab_helpers.
+"""A device under test for the integration tests: Debian's OpenSSH server in
+a network namespace (NetnsPair's ns_b, 198.18.0.2) with a throwaway host key
+and an authorized key made here, an identity file that `dut.identity` reads,
+and a boot script that simulates a kernel's boot honestly (the DUT's netab
+server goes down with the old kernel, the new identity appears). Shared by
+dut_ssh.py (campaigns) and bisect_dut.py (netab bisect --experiment).
+NetnsStar joins one controller namespace to several DUT namespaces (dut_multi.py).
 """
 import os
 import signal
 import time
 
-from netab_helpers import TestFailure, check, log, need_tools, run_cmd, sh, start
+from netab_helpers import check, run_cmd, sh, start
+from netab_helpers import TestFailure, log, need_tools
 
 SSHD = "/usr/sbin/sshd"
 PORT = 5301

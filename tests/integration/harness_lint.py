@@ -14,7 +14,8 @@ import os
 import re
 import sys
 
-HELPERS = {"netab_helpers.py", "lib.sh", "harness_lint.py", "png_read.py", "dut_helpers.py"}
+HELPERS = {"netab_helpers.py", "lib.sh", "harness_lint.py", "png_read.py", "dut_helpers.py",
+           "bisect_helpers.py"}
 PY_FORBIDDEN = re.compile(r"^\s*(import subprocess|from subprocess\b)|\bsubprocess\.|"
                           r"\bos\.(system|popen|exec\w*|spawn\w*|fork)\b|\bimport pty\b")
 # "$netab" at the start of a command: line start, after ; & | ( or inside $( ... ).
