@@ -257,17 +257,18 @@ static int explain_not_running(struct store *s, int64_t run_id, const char *what
     return e;
 }
 
-/* Sets one text column (named by the caller, never by input) of a 'running' row. */
-static int set_running_text(struct store *s, int64_t run_id, const char *sql, const char *value,
-                            const char *what, char *err, size_t errlen)
+int store_run_set_dut_identity(struct store *s, int64_t run_id, const char *identity, char *err,
+                               size_t errlen)
 {
+    const char *what = "recording the DUT identity of a run";
     sqlite3_stmt *st;
     int e = refuse_readonly(s, what, err, errlen);
     if (!e)
-        e = store_prepare(s, sql, &st, err, errlen);
+        e = store_prepare(s, "UPDATE runs SET dut_identity = ? WHERE id = ? AND status = 'running'",
+                          &st, err, errlen);
     if (e)
         return e;
-    store_bind_text(st, 1, value);
+    store_bind_text(st, 1, identity);
     sqlite3_bind_int64(st, 2, run_id);
     int rc = sqlite3_step(st);
     sqlite3_finalize(st);
@@ -276,19 +277,23 @@ static int set_running_text(struct store *s, int64_t run_id, const char *sql, co
     return sqlite3_changes(s->db) ? 0 : explain_not_running(s, run_id, what, err, errlen);
 }
 
-int store_run_set_dut_identity(struct store *s, int64_t run_id, const char *identity, char *err,
-                               size_t errlen)
-{
-    return set_running_text(s, run_id,
-                            "UPDATE runs SET dut_identity = ? WHERE id = ? AND status = 'running'",
-                            identity, "recording the DUT identity of a run", err, errlen);
-}
-
 int store_run_set_dut(struct store *s, int64_t run_id, const char *name, char *err, size_t errlen)
 {
-    return set_running_text(s, run_id,
-                            "UPDATE runs SET dut = ? WHERE id = ? AND status = 'running'", name,
-                            "recording the DUT of a run", err, errlen);
+    const char *what = "recording the DUT of a run";
+    sqlite3_stmt *st;
+    int e = refuse_readonly(s, what, err, errlen);
+    if (!e)
+        e = store_prepare(s, "UPDATE runs SET dut = ? WHERE id = ? AND status = 'running'", &st,
+                          err, errlen);
+    if (e)
+        return e;
+    store_bind_text(st, 1, name);
+    sqlite3_bind_int64(st, 2, run_id);
+    int rc = sqlite3_step(st);
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE)
+        return store_sqlite_err(s, rc, what, err, errlen);
+    return sqlite3_changes(s->db) ? 0 : explain_not_running(s, run_id, what, err, errlen);
 }
 
 int store_finish_in_tx(struct store *s, int64_t run_id, enum store_run_status status, int exit_code,
