@@ -188,10 +188,10 @@ static int step_hook_env(struct campaign_ctx *c, struct step *s, char *err, size
                               .cell = s->cell->name,
                               .next_variant = has_next ? next.variant : NULL,
                               .db = c->opts->db_path,
-                              .dut = s->dut ? s->dut->cfg->name : NULL,
                               .experiment_id = c->opts->id,
                               .seq = s->plan.seq,
-                              .round = s->plan.round};
+                              .round = s->plan.round,
+                              .dut = s->dut ? s->dut->cfg->name : NULL};
     int rc = hook_env_build(&s->henv, &x);
     if (has_next)
         store_plan_row_free(&next);
