@@ -16,12 +16,11 @@
 #define RUN_COLUMNS                                                                                \
     "id, experiment_id, seq, variant, cell, status, attempt, started, finished, "                  \
     "(julianday(finished) - julianday(started)) * 86400.0, exit_code, error, argv_text, "          \
-    "params_json, result_json, env_json, dut_identity, dut"
-/* Index of params_json, of dut_identity, of dut and of the first headline column. */
+    "params_json, result_json, env_json, dut_identity"
+/* Index of params_json, of dut_identity and of the first headline column. */
 #define COL_RAW 13
 #define COL_DUT_IDENTITY 16
-#define COL_DUT 17
-#define COL_HEADLINE 18
+#define COL_HEADLINE 17
 
 /*
  * The headline columns (metric/metric.h names each one and its document path)
@@ -47,15 +46,17 @@ static const struct {
     {"remote_process_us_per_kib", offsetof(struct store_run, remote_process_us_per_kib)},
 };
 #define N_HEADLINE (sizeof(headline_fields) / sizeof(headline_fields[0]))
+/* The DUT's name (schema 6) comes after the headline columns. */
+#define COL_DUT (COL_HEADLINE + (int)N_HEADLINE)
 
-/* "SELECT <RUN_COLUMNS>, <headline columns> FROM runs <where>" into sql. */
+/* "SELECT <RUN_COLUMNS>, <headline columns>, dut FROM runs <where>" into sql. */
 static const char *run_select(char *sql, size_t len, const char *where)
 {
     size_t u = (size_t)snprintf(sql, len, "SELECT " RUN_COLUMNS);
     for (size_t i = 0; i < N_HEADLINE && u < len; i++)
         u += (size_t)snprintf(sql + u, len - u, ", %s", headline_fields[i].name);
     if (u < len)
-        snprintf(sql + u, len - u, " FROM runs %s", where);
+        snprintf(sql + u, len - u, ", dut FROM runs %s", where);
     return sql;
 }
 
