@@ -62,23 +62,29 @@ int campaign_pending_list(struct campaign_ctx *c, struct campaign_pending **out,
     int rc = store_plan_list(c->opts->db, c->opts->id, &rows, &nrows, err, errlen);
     if (!rc)
         rc = store_run_list(c->opts->db, c->opts->id, false, &runs, &nruns, err, errlen);
+    /* Which seqs have a final run, by seq (contiguous from 1): one pass over each list. */
+    int max = 0;
+    for (size_t i = 0; i < nrows; i++)
+        max = rows[i].seq > max ? rows[i].seq : max;
+    bool *done = rc ? NULL : calloc((size_t)max + 1, sizeof(*done));
     struct campaign_pending *p = rc ? NULL : calloc(nrows ? nrows : 1, sizeof(*p));
-    if (!rc && !p)
+    if (!rc && (!p || !done))
         rc = err_set(err, errlen, ENOMEM, "out of memory");
+    for (size_t j = 0; !rc && j < nruns; j++)
+        if (runs[j].seq >= 1 && runs[j].seq <= max &&
+            (runs[j].status == STORE_RUN_OK || runs[j].status == STORE_RUN_FAILED))
+            done[runs[j].seq] = true;
     for (size_t i = 0; !rc && i < nrows; i++) {
-        bool done = false;
-        for (size_t j = 0; j < nruns && !done; j++)
-            done = runs[j].seq == rows[i].seq &&
-                   (runs[j].status == STORE_RUN_OK || runs[j].status == STORE_RUN_FAILED);
         int dut = -1;
         if (row_dut(c, &rows[i], &dut))
             rc = err_set(err, errlen, EINVAL,
                          "seq %d: the plan names variant '%s' cell '%s', which the recorded "
                          "experiment file does not have",
                          rows[i].seq, rows[i].variant, rows[i].cell ? rows[i].cell : "(none)");
-        else if (!done)
+        else if (rows[i].seq < 1 || !done[rows[i].seq])
             p[k++] = (struct campaign_pending){.seq = rows[i].seq, .dut = dut};
     }
+    free(done);
     store_plan_list_free(rows, nrows);
     store_run_list_free(runs, nruns);
     if (rc) {
