@@ -133,10 +133,21 @@ def check_report(netab, db, xid, parallel):
                    expect_rc=(0, 1)).stdout
     check(any(ln.startswith("|") and "d1" in ln and "d2" in ln for ln in md.splitlines()),
           "the Markdown headline has the DUTs as columns", md)
+    html = netab_cmd(netab, "report", "--db", db, str(xid), "--format", "html",
+                     expect_rc=(0, 1)).stdout
+    check('<table class="headline duts">' in html and
+          "<th>variant</th><th>d1</th><th>d2</th>" in html,
+          "the HTML headline has the DUTs as columns", html[:2000])
     doc = json.loads(netab_cmd(netab, "report", "--db", db, str(xid), "--format", "json",
                                expect_rc=(0, 1)).stdout)
     check_eq(doc.get("duts", {}).get("names"), list(NAMES), "JSON: the DUTs")
     check_eq(doc.get("duts", {}).get("concurrent"), parallel, "JSON: the DUTs ran concurrently")
+    table = doc["duts"]["tables"][0]
+    check_eq(table["columns"], list(NAMES), "JSON: the table's columns are the DUTs")
+    check_eq([row["variant"] for row in table["rows"]], ["a", "b"], "JSON: a row per variant")
+    for row in table["rows"]:
+        for entry in row["entries"]:  # the very strings the text table shows
+            check(entry in text, "a JSON entry is in the text report", entry)
     said = "ran concurrently" in text
     check_eq(said, parallel, "the text report says whether the DUTs ran concurrently")
     return text
