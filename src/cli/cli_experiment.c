@@ -109,7 +109,14 @@ static void print_summary(const char *path, const struct experiment *e)
         printf("seed:         none (a run picks one and records it)\n");
     if (e->order == EXP_ORDER_BLOCKED)
         printf("order:        blocked (warning: drift over time is confounded with the variant)\n");
-    if (e->dut)
+    if (e->named_duts) {
+        printf("duts:         %zu (", e->nduts);
+        for (size_t i = 0; i < e->nduts; i++)
+            printf("%s%s = %s", i ? ", " : "", e->duts[i].name, e->duts[i].ssh);
+        printf(") over ssh; each run's identity checked on its own DUT; %s\n",
+               e->parallel_duts ? "parallel: the DUTs' runs at the same time"
+                                : "one run at a time");
+    } else if (e->dut)
         printf("dut:          %s over ssh; runs target %s; its identity is checked before each "
                "run and it boots the run's variant when it does not match%s\n",
                e->dut->ssh, e->dut->server ? e->dut->server : "its ssh host",

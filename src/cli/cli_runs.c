@@ -158,11 +158,19 @@ static int verb_list(const struct runs_args *a, struct store *s)
         store_run_list_free(runs, n);
         return print_json(arr);
     }
-    printf("%5s %4s %4s %-10s %-10s %-11s %3s %2s %3s %-24s %11s %11s %6s %6s %9s %9s %10s %8s "
+    /* The DUT column only where some run has a named DUT (duts:): other listings stay as they were.
+     */
+    bool duts = false;
+    for (size_t i = 0; i < n && !duts; i++)
+        duts = runs[i].dut != NULL;
+    printf("%5s %4s %4s %-10s %-10s ", "ID", "EXP", "SEQ", "VARIANT", "CELL");
+    if (duts)
+        printf("%-10s ", "DUT");
+    printf("%-11s %3s %2s %3s %-24s %11s %11s %6s %6s %9s %9s %10s %8s "
            "%8s %6s %-12s %-12s\n",
-           "ID", "EXP", "SEQ", "VARIANT", "CELL", "STATUS", "TRY", "WU", "RND", "STARTED",
-           "RECV_Mbit/s", "SEND_Mbit/s", "CPU_L%", "CPU_R%", "L_us/KiB", "R_us/KiB", "trans/s",
-           "p50_us", "p99_us", "LOST%", "L_BUILD", "R_BUILD");
+           "STATUS", "TRY", "WU", "RND", "STARTED", "RECV_Mbit/s", "SEND_Mbit/s", "CPU_L%",
+           "CPU_R%", "L_us/KiB", "R_us/KiB", "trans/s", "p50_us", "p99_us", "LOST%", "L_BUILD",
+           "R_BUILD");
     for (size_t i = 0; i < n; i++) {
         const struct store_run *r = &runs[i];
         printf("%5lld ", (long long)r->id);
@@ -170,8 +178,10 @@ static int verb_list(const struct runs_args *a, struct store *s)
             printf("%4lld %4d ", (long long)r->experiment_id, r->seq);
         else
             printf("%4s %4s ", "-", "-");
-        printf("%-10s %-10s %-11s %3d ", r->variant ? r->variant : "-", r->cell ? r->cell : "-",
-               store_run_status_name(r->status), r->attempt);
+        printf("%-10s %-10s ", r->variant ? r->variant : "-", r->cell ? r->cell : "-");
+        if (duts)
+            printf("%-10s ", r->dut ? r->dut : "-");
+        printf("%-11s %3d ", store_run_status_name(r->status), r->attempt);
         if (r->has_plan)
             printf("%2s %3d ", r->warmup ? "y" : "n", r->round);
         else

@@ -4,19 +4,25 @@ and an authorized key made here, an identity file that `dut.identity` reads,
 and a boot script that simulates a kernel's boot honestly (the DUT's netab
 server goes down with the old kernel, the new identity appears). Shared by
 dut_ssh.py (campaigns) and bisect_dut.py (netab bisect --experiment).
+NetnsStar joins one controller namespace to several DUT namespaces (dut_multi.py).
 """
 import os
 import signal
 import time
 
 from netab_helpers import check, run_cmd, sh, start
+from netab_helpers import TestFailure, log, need_tools
 
 SSHD = "/usr/sbin/sshd"
 PORT = 5301
 
 
 class Dut:
-    """The DUT's sshd, keys, identity file and boot script, all under tmp."""
+    """The DUT's sshd, keys, identity file and boot script, all under tmp.
+
+    pair is anything with ns_a (the controller's namespace), ns_b (the DUT's)
+    and addr_b (the DUT's address): a NetnsPair or one of NetnsStar's links.
+    """
 
     def __init__(self, tmp, pair):
         self.tmp, self.pair = tmp, pair
@@ -82,6 +88,11 @@ echo "end $1" >> {self.boots}
         os.chmod(os.path.join(t, "boot.sh"), 0o755)
         with open(self.ident, "w") as f:
             f.write("kernel-none\n")
+        self.start_sshd()
+
+    def start_sshd(self):
+        """Starts the DUT's sshd (again, after kill_all) and waits until ssh logs in."""
+        t = self.tmp
         os.makedirs("/run/sshd", exist_ok=True)  # sshd's privilege separation directory
         self.sshd = start([SSHD, "-D", "-e", "-f", os.path.join(t, "sshd_config")],
                           netns=self.pair.ns_b)
@@ -118,7 +129,73 @@ echo "end $1" >> {self.boots}
         out = sh("ss", "-Hltn", f"sport = :{PORT}", netns=self.pair.ns_b)
         return bool(out.strip())
 
+    def kill_all(self):
+        """The DUT dies: every process in its namespace (sshd, its sessions, netab server)."""
+        for pid in sh("ip", "netns", "pids", self.pair.ns_b, check_rc=False).split():
+            try:
+                os.kill(int(pid), signal.SIGKILL)
+            except (ProcessLookupError, ValueError):
+                pass
+        if self.sshd:
+            self.sshd.finish(expect_rc=(-signal.SIGKILL,), timeout=10)
+            self.sshd = None
+
     def stop(self):
         if self.sshd and self.sshd.alive():
             self.sshd.send(signal.SIGTERM)
             self.sshd.finish(expect_rc=(0, 255, -signal.SIGTERM), timeout=10)
+
+
+
+
+class Link:
+    """One DUT of a NetnsStar: the controller's namespace and address, the DUT's."""
+
+    def __init__(self, ns_a, ns_b, addr_a, addr_b):
+        self.ns_a, self.ns_b, self.addr_a, self.addr_b = ns_a, ns_b, addr_a, addr_b
+
+
+class NetnsStar:
+    """A controller namespace joined by a veth pair to each of n DUT namespaces: link i is
+    198.18.i.1/24 (controller) <-> 198.18.i.2/24 (DUT i), i from 1. Deleting the namespaces
+    deletes the veths, qdiscs and nft tables, so __exit__ removes everything, also on failure."""
+
+    def __init__(self, tag, n):
+        pid = os.getpid()
+        self.ns_ctl = f"netab-{tag}-c-{pid}"
+        self.links = [Link(self.ns_ctl, f"netab-{tag}-{i}-{pid}", f"198.18.{i}.1", f"198.18.{i}.2")
+                      for i in range(1, n + 1)]
+        self.devs = [(f"nb{pid % 100000}{tag[:2]}c{i}"[:15], f"nb{pid % 100000}{tag[:2]}d{i}"[:15])
+                     for i in range(1, n + 1)]
+        self.created = []
+
+    def __enter__(self):
+        try:
+            need_tools("ip", "ping")
+            for ns in [self.ns_ctl] + [lk.ns_b for lk in self.links]:
+                sh("ip", "netns", "add", ns)
+                self.created.append(ns)
+                sh("ip", "link", "set", "lo", "up", netns=ns)
+            for lk, (dev_c, dev_d) in zip(self.links, self.devs):
+                sh("ip", "link", "add", dev_c, "netns", self.ns_ctl, "type", "veth", "peer",
+                   "name", dev_d, "netns", lk.ns_b)
+                for ns, dev, addr in ((self.ns_ctl, dev_c, lk.addr_a), (lk.ns_b, dev_d, lk.addr_b)):
+                    sh("ip", "addr", "add", addr + "/24", "dev", dev, netns=ns)
+                    sh("ip", "link", "set", dev, "up", netns=ns)
+                sh("ping", "-c", "1", "-W", "5", lk.addr_b, netns=self.ns_ctl)
+        except BaseException:
+            self.cleanup()
+            raise
+        return self
+
+    def cleanup(self):
+        for ns in reversed(self.created):
+            try:
+                sh("ip", "netns", "del", ns)
+            except TestFailure as e:
+                log(f"warning: cannot delete namespace {ns}: {e}")
+        self.created = []
+
+    def __exit__(self, *exc):
+        self.cleanup()
+        return False

@@ -16,6 +16,17 @@ check "shipped DUT example is valid" 0 "runs:         62 = (30 runs + 1 warm-up)
     "$netab" experiment validate "$root/examples/router-kernels.yaml"
 check "shipped DUT example names its DUT" 0 "dut:          root@198.18.1.1 over ssh" \
     "$netab" experiment validate "$root/examples/router-kernels.yaml"
+check "shipped several-DUTs example is valid" 0 "runs:         66 = (10 runs + 1 warm-up) x 2 variants x 3 cells" \
+    "$netab" experiment validate "$root/examples/three-machines.yaml"
+check "several DUTs are named" 0 "duts:         3 (486 = root@198.18.1.2, p3 = root@198.18.2.2, pe = root@198.18.3.2)" \
+    "$netab" experiment validate "$root/examples/three-machines.yaml"
+# 66 runs of 22 s on 3 DUTs in parallel: the longest DUT's 22 runs, 8m 04s.
+check "parallel DUTs: the longest DUT's duration" 0 "duration:     at least 8m 04s" \
+    "$netab" experiment validate "$root/examples/three-machines.yaml"
+check "unknown DUT" 2 "bad_duts.yaml:16:10: variant 'a': unknown DUT 'p4' (the experiment's DUTs: p3, pe)" \
+    "$netab" experiment validate bad_duts.yaml
+check "dut and duts" 2 "bad_duts.yaml:4:3: the experiment has both 'dut' (line 2) and 'duts'" \
+    "$netab" experiment validate bad_duts.yaml
 # validate also checks this machine (experiment_preflight.py tests that); full.yaml's CPU
 # settings depend on the machine, so the summary is checked on a copy without them.
 sed '/^ *cpus:/d; /^ *max_freq_mhz:/d' full.yaml >"$tmp/full.yaml"

@@ -154,14 +154,19 @@ struct campaign_opts {
 /*
  * Runs every pending seq of experiment opts->id to the end: first restores
  * CPU settings a crashed campaign left behind, marks runs left 'running' as
- * 'interrupted', then runs store_next_pending() until none is left. It
- * installs no signal handler: the caller decides which signals stop a
- * campaign and calls campaign_cancel() from their handler. After a cancel
+ * 'interrupted', then runs the seqs without an ok or failed run in plan
+ * order, each on its DUT (experiment_run_dut()). With parallel: duts and
+ * several DUTs one worker process per DUT runs that DUT's seqs
+ * (campaign_priv.h); a DUT that stops answering then stops only its own
+ * seqs, and the others complete before the error (EHOSTDOWN, naming it) is
+ * returned. It installs no signal handler: the caller decides which signals
+ * stop a campaign and calls campaign_cancel() from their handler (which
+ * forwards the signal to the workers). After a cancel
  * the current child is killed, its run recorded as interrupted, CPU settings
  * restored, and CAMPAIGN_INTERRUPTED returned with *signo set. A failed run is recorded
  * and the campaign goes on. Returns 0 with *outcome set, or a negative errno
  * (the store could not be written, the experiment is not there or its
- * recorded file no longer loads).
+ * recorded file no longer loads, a DUT stopped answering).
  */
 NB_MUST_CHECK int campaign_execute(const struct campaign_opts *opts, enum campaign_outcome *outcome,
                                    int *signo, char *err, size_t errlen);

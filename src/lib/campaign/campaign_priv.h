@@ -19,9 +19,41 @@ struct campaign_ctx {
     const volatile sig_atomic_t *stop; /* the signal number once one arrived */
     struct cpuctl_saved *saved;        /* static storage, seen by the signal handler */
     bool warned;                       /* environment warnings already passed on */
-    struct dut dut;                    /* the device under test; dut.cfg NULL without */
-    int64_t runner_id;                 /* this runner's row (store_runner.h); 0 before */
+    struct dut *duts;                  /* one per e->duts (a DUT's cfg NULL until opened) */
+    size_t nduts;
+    int64_t runner_id; /* this runner's row (store_runner.h); 0 before */
 };
+
+/* A pending seq of the plan and the DUT it runs on (an index into duts; -1 for none). */
+struct campaign_pending {
+    int seq;
+    int dut;
+};
+
+/*
+ * The seqs of experiment opts->id that have no ok or failed run yet, in
+ * plan order, each with its DUT (worker.c). Caller has ownership of *out
+ * (free()). Returns 0 or a negative errno (the store, or a plan naming a
+ * variant or cell the experiment does not have).
+ */
+NB_MUST_CHECK int campaign_pending_list(struct campaign_ctx *c, struct campaign_pending **out,
+                                        size_t *n, char *err, size_t errlen);
+
+/*
+ * parallel: duts (worker.c): one process per DUT that has pending runs, each
+ * with its own store connection, running that DUT's seqs in plan order
+ * through run_seqs(c, pending, n, dut, ...); this process waits for them all.
+ * campaign_cancel() forwards its signal to them. A worker whose DUT stopped
+ * answering ends alone; the others complete. Returns 0, or the first
+ * worker's error (EHOSTDOWN naming every DUT that stopped).
+ */
+typedef int (*campaign_run_seqs_fn)(struct campaign_ctx *c, const struct campaign_pending *p,
+                                    size_t n, int dut, char *err, size_t errlen);
+NB_MUST_CHECK int campaign_run_parallel(struct campaign_ctx *c, const struct campaign_pending *p,
+                                        size_t n, campaign_run_seqs_fn run, char *err,
+                                        size_t errlen);
+/* Forwards sig to the running workers; async-signal-safe (worker.c). */
+void campaign_workers_signal(int sig);
 
 /*
  * The runner's record (liveness.c). begin: runs left 'running' by a runner
@@ -36,12 +68,12 @@ void campaign_runner_end(struct campaign_ctx *c, int rc, enum campaign_outcome o
                          const char *why);
 
 /* The NETAB_* variables of one run's hooks, as "NAME=value" strings. */
-#define HOOK_ENV_N 8
+#define HOOK_ENV_N 9
 struct hook_env {
     char *v[HOOK_ENV_N + 1]; /* NULL-terminated; owned */
 };
 struct hook_env_info {
-    const char *experiment, *variant, *cell, *next_variant, *db; /* NULL = empty */
+    const char *experiment, *variant, *cell, *next_variant, *db, *dut; /* NULL = empty */
     int64_t experiment_id;
     int seq, round;
 };

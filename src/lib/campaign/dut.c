@@ -173,8 +173,14 @@ int dut_open(struct dut *d, const struct exp_dut *cfg, int64_t experiment_id,
     else
         destination_host(cfg->ssh, d->host, sizeof(d->host));
     d->port = cfg->port ? (uint16_t)cfg->port : SERVER_DEFAULT_PORT;
-    snprintf(d->pidfile, sizeof(d->pidfile), "/tmp/netab-dut-%lld-%u.pid", (long long)experiment_id,
-             d->port);
+    if (cfg->name) {
+        uint32_t h = 2166136261u; /* FNV-1a: short, stable across runs and resumes */
+        for (const char *p = cfg->name; *p; p++)
+            h = (h ^ (uint8_t)*p) * 16777619u;
+        snprintf(d->tag, sizeof(d->tag), "-%06x", h & 0xffffffu);
+    }
+    snprintf(d->pidfile, sizeof(d->pidfile), "/tmp/netab-dut-%lld-%u%s.pid",
+             (long long)experiment_id, d->port, d->tag);
     bool existed;
     if ((rc = dut_ctl_open(d, experiment_id, &existed, err, errlen))) {
         exp_argv_free(d->opts);

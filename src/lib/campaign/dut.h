@@ -52,6 +52,13 @@ struct dut {
     const void *say_arg;
     bool need_server; /* this run targets the DUT's netab server (no -c of its own) */
     int unreachable;  /* runs in a row whose DUT did not answer within boot_timeout */
+    bool down;        /* several DUTs: it stopped answering; its remaining runs wait for resume */
+    /*
+     * duts: the DUT's name hashed into 6 hex digits ("" for dut:), a suffix of
+     * ctl_dir and pidfile so that several DUTs (even on one file system, or
+     * one port) never share a ControlPath or a server's pid file.
+     */
+    char tag[10];
 };
 
 /* A campaign stops after this many runs in a row found the DUT not answering. */

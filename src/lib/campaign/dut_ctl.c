@@ -21,10 +21,12 @@
 /* The directory's path under base into d->ctl_dir; false if it is too long for ssh. */
 static bool ctl_path(struct dut *d, const char *base, int64_t experiment_id)
 {
-    int n = snprintf(d->ctl_dir, sizeof(d->ctl_dir), "%s/netab-ssh-%lld-%u", base,
-                     (long long)experiment_id, (unsigned)d->port);
+    /* The master first listens on its socket's name plus '.' and 16 random characters. */
+    const size_t listen_suffix = 17;
+    int n = snprintf(d->ctl_dir, sizeof(d->ctl_dir), "%s/netab-ssh-%lld-%u%s", base,
+                     (long long)experiment_id, (unsigned)d->port, d->tag);
     return n > 0 && (size_t)n < sizeof(d->ctl_dir) &&
-           (size_t)n + CONTROL_NAME_LEN < SOCKET_NAME_MAX;
+           (size_t)n + CONTROL_NAME_LEN + listen_suffix < SOCKET_NAME_MAX;
 }
 
 int dut_ctl_open(struct dut *d, int64_t experiment_id, bool *existed, char *err, size_t errlen)

@@ -15,7 +15,7 @@
 #include "campaign/dut.h"
 
 /*
- * Sets d->ctl_dir to $TMPDIR/netab-ssh-ID-PORT (/tmp when TMPDIR is not an
+ * Sets d->ctl_dir to $TMPDIR/netab-ssh-ID-PORT[TAG] (d->tag; /tmp when TMPDIR is not an
  * absolute path short enough for ssh's socket names) and creates it (0700).
  * An existing one must be this user's private directory (not a link), else
  * -EPERM with the reason; *existed then says a killed runner left it.

@@ -24,10 +24,10 @@ int hook_env_build(struct hook_env *h, const struct hook_env_info *x)
     snprintf(seq, sizeof(seq), "%d", x->seq);
     snprintf(round, sizeof(round), "%d", x->round);
     const char *names[HOOK_ENV_N] = {
-        "NETAB_EXPERIMENT", "NETAB_EXPERIMENT_ID", "NETAB_VARIANT",      "NETAB_CELL",
-        "NETAB_SEQ",        "NETAB_ROUND",         "NETAB_NEXT_VARIANT", "NETAB_DB"};
-    const char *values[HOOK_ENV_N] = {x->experiment, id,    x->variant,      x->cell,
-                                      seq,           round, x->next_variant, x->db};
+        "NETAB_EXPERIMENT", "NETAB_EXPERIMENT_ID", "NETAB_VARIANT", "NETAB_CELL", "NETAB_SEQ",
+        "NETAB_ROUND",      "NETAB_NEXT_VARIANT",  "NETAB_DB",      "NETAB_DUT"};
+    const char *values[HOOK_ENV_N] = {x->experiment,   id,    x->variant, x->cell, seq, round,
+                                      x->next_variant, x->db, x->dut};
     for (size_t i = 0; i < HOOK_ENV_N; i++) {
         h->v[i] = NULL;
         if (asprintf(&h->v[i], "%s=%s", names[i], values[i] ? values[i] : "") < 0) {

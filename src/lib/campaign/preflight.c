@@ -243,19 +243,24 @@ static int check_servers(const struct experiment *e, struct campaign_findings *f
     return rc;
 }
 
-/* With --check-dut: does the DUT answer over ssh and print its identity now? */
+/* With --check-dut: does each DUT answer over ssh and print its identity now? */
 static int check_dut(const struct experiment *e, struct campaign_findings *f)
 {
     static const volatile sig_atomic_t never;
-    struct dut d = {0};
-    char err[NB_ERRLEN * 2], id[DUT_IDENTITY_MAX];
-    int rc = dut_open(&d, e->dut, 0, &never, err, sizeof(err));
-    if (!rc)
-        rc = dut_identity(&d, id, sizeof(id), err, sizeof(err));
-    dut_close(&d);
-    if (rc == -ENOMEM)
-        return rc;
-    return rc ? add(f, true, "dut %s: %s", e->dut->ssh, err) : 0;
+    int rc = 0;
+    for (size_t i = 0; !rc && i < e->nduts; i++) {
+        const struct exp_dut *cfg = &e->duts[i];
+        struct dut d = {0};
+        char err[NB_ERRLEN * 2], id[DUT_IDENTITY_MAX];
+        rc = dut_open(&d, cfg, 0, &never, err, sizeof(err));
+        if (!rc)
+            rc = dut_identity(&d, id, sizeof(id), err, sizeof(err));
+        dut_close(&d);
+        if (rc && rc != -ENOMEM)
+            rc = cfg->name ? add(f, true, "dut %s (%s): %s", cfg->name, cfg->ssh, err)
+                           : add(f, true, "dut %s: %s", cfg->ssh, err);
+    }
+    return rc;
 }
 
 int campaign_preflight(const struct experiment *e, const struct campaign_preflight_opts *o,
@@ -264,9 +269,9 @@ int campaign_preflight(const struct experiment *e, const struct campaign_preflig
     int rc = check_cpus(e, f);
     if (!rc)
         rc = check_hooks(e, f);
-    if (!rc && !e->dut)
+    if (!rc && !e->nduts)
         rc = check_servers(e, f);
-    if (!rc && e->dut && o && o->check_dut)
+    if (!rc && e->nduts && o && o->check_dut)
         rc = check_dut(e, f);
     return rc;
 }

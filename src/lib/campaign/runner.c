@@ -31,6 +31,7 @@ void campaign_cancel(int sig)
     int saved_errno = errno;
     if (!g_stop)
         g_stop = sig > 0 ? sig : SIGTERM;
+    campaign_workers_signal(g_stop);
     (void)cpuctl_restore(&g_saved);
     errno = saved_errno;
 }
@@ -174,6 +175,123 @@ static int lock_store(const char *db_path, int *fd, char *err, size_t errlen)
     return 0;
 }
 
+/* Opens DUT i of the experiment for this runner; its messages go where the campaign's go. */
+static int open_dut(struct campaign_ctx *c, size_t i, char *err, size_t errlen)
+{
+    struct dut *d = &c->duts[i];
+    int rc = dut_open(d, &c->e->duts[i], c->opts->id, &g_stop, err, errlen);
+    d->say = dut_say;
+    d->say_arg = c->opts;
+    return rc;
+}
+
+/*
+ * After a run of DUT d: a DUT that is gone stays gone, and failing every
+ * remaining run would only take hours. With one DUT that stops the campaign
+ * (an error); with several only that DUT's runs stop (d->down), said once,
+ * and the others go on. Returns 0 or -EHOSTDOWN.
+ */
+static int check_down(struct campaign_ctx *c, struct dut *d, char *err, size_t errlen)
+{
+    if (!d || d->down || d->unreachable < DUT_MAX_UNREACHABLE)
+        return 0;
+    if (!d->cfg->name)
+        return err_set(err, errlen, EHOSTDOWN,
+                       "the DUT %s did not answer within %g s in %d runs in a row; stopping "
+                       "(fix it, then 'netab experiment resume %lld')",
+                       d->cfg->ssh, d->cfg->boot_timeout, d->unreachable, (long long)c->opts->id);
+    d->down = true;
+    char msg[NB_ERRLEN * 2];
+    snprintf(msg, sizeof(msg),
+             "dut %s (%s) did not answer within %g s in %d runs in a row: its remaining runs "
+             "stop here (the other DUTs' go on; fix it, then 'netab experiment resume %lld')",
+             d->cfg->name, d->cfg->ssh, d->cfg->boot_timeout, d->unreachable,
+             (long long)c->opts->id);
+    say(c->opts, msg);
+    return 0;
+}
+
+/* The error of DUTs that stopped answering (several DUTs), or 0 when none did. */
+static int downs_error(struct campaign_ctx *c, char *err, size_t errlen)
+{
+    char names[NB_ERRLEN] = "";
+    size_t off = 0, n = 0;
+    for (size_t i = 0; i < c->nduts; i++)
+        if (c->duts[i].down && off < sizeof(names)) {
+            off += (size_t)snprintf(names + off, sizeof(names) - off, "%s%s", n ? ", " : "",
+                                    c->duts[i].cfg->name);
+            n++;
+        }
+    if (!n)
+        return 0;
+    return err_set(err, errlen, EHOSTDOWN,
+                   "the DUT%s %s stopped answering; the other DUTs' runs completed (fix it, "
+                   "then 'netab experiment resume %lld')",
+                   n > 1 ? "s" : "", names, (long long)c->opts->id);
+}
+
+/*
+ * Runs the pending seqs p[0..n) in order, those of DUT only_dut alone when
+ * it is >= 0, skipping the seqs of DUTs that stopped answering. Returns 0
+ * (all run, or a signal stopped it), or a negative errno.
+ */
+static int run_seqs(struct campaign_ctx *c, const struct campaign_pending *p, size_t n,
+                    int only_dut, char *err, size_t errlen)
+{
+    int rc = 0;
+    bool first = true;
+    for (size_t i = 0; !rc && !g_stop && i < n; i++) {
+        struct dut *d = p[i].dut >= 0 ? &c->duts[p[i].dut] : NULL;
+        if ((only_dut >= 0 && p[i].dut != only_dut) || (d && d->down))
+            continue;
+        /*
+         * After a reboot the first run needs no reset; every later one does.
+         * With a DUT the step itself boots it before every run, and this
+         * machine stays up.
+         */
+        if (!first && c->e->reset == EXP_RESET_REBOOT && !c->e->nduts) {
+            rc = reboot_now(c, err, errlen);
+            if (!rc && !g_stop)
+                return -EINPROGRESS; /* handed over to the reboot */
+            break;
+        }
+        if (!first && c->e->cooldown > 0)
+            sleep_stoppable(c->e->cooldown);
+        first = false;
+        if (!g_stop)
+            rc = campaign_runner_beat(c, err, errlen);
+        if (!rc && !g_stop)
+            rc = campaign_step(c, p[i].seq, err, errlen);
+        if (!rc)
+            rc = campaign_runner_beat(c, err, errlen);
+        if (!rc)
+            rc = check_down(c, d, err, errlen);
+    }
+    return rc;
+}
+
+/* The loop of one process: every DUT opened here, one run at a time. */
+static int run_here(struct campaign_ctx *c, const struct campaign_pending *p, size_t n, char *err,
+                    size_t errlen)
+{
+    int rc = 0;
+    for (size_t i = 0; !rc && i < c->nduts; i++)
+        rc = open_dut(c, i, err, errlen);
+    if (!rc)
+        rc = run_seqs(c, p, n, -1, err, errlen);
+    return rc ? rc : downs_error(c, err, errlen);
+}
+
+/* A worker of parallel: duts: opens its own DUT only, then runs that DUT's seqs. */
+static int run_worker(struct campaign_ctx *c, const struct campaign_pending *p, size_t n, int dut,
+                      char *err, size_t errlen)
+{
+    int rc = open_dut(c, (size_t)dut, err, errlen);
+    if (!rc)
+        rc = run_seqs(c, p, n, dut, err, errlen);
+    return rc ? rc : downs_error(c, err, errlen);
+}
+
 static int execute(struct campaign_ctx *c, enum campaign_outcome *outcome, char *err, size_t errlen)
 {
     const struct campaign_opts *o = c->opts;
@@ -195,11 +313,9 @@ static int execute(struct campaign_ctx *c, enum campaign_outcome *outcome, char 
     rc = load_experiment(c, err, errlen);
     if (!rc)
         rc = check_machine(c->e, err, errlen);
-    if (!rc && c->e->dut) {
-        rc = dut_open(&c->dut, c->e->dut, o->id, &g_stop, err, errlen);
-        c->dut.say = dut_say;
-        c->dut.say_arg = o;
-    }
+    if (!rc && c->e->nduts && !(c->duts = calloc(c->e->nduts, sizeof(*c->duts))))
+        rc = err_set(err, errlen, ENOMEM, "out of memory");
+    c->nduts = c->duts ? c->e->nduts : 0;
     if (!rc)
         rc = campaign_runner_begin(c, err, errlen);
     if (!rc)
@@ -207,44 +323,26 @@ static int execute(struct campaign_ctx *c, enum campaign_outcome *outcome, char 
     if (!rc && c->e->order == EXP_ORDER_BLOCKED)
         say(o, "warning: order: blocked: each variant's runs come together, so drift over time "
                "is confounded with the variant");
-    for (bool first = true; !rc && !g_stop; first = false) {
-        int seq;
-        bool found;
+    struct campaign_pending *p = NULL;
+    size_t n = 0;
+    if (!rc)
+        rc = campaign_pending_list(c, &p, &n, err, errlen);
+    if (!rc && c->e->parallel_duts && c->nduts > 1)
+        rc = campaign_run_parallel(c, p, n, run_worker, err, errlen);
+    else if (!rc)
+        rc = run_here(c, p, n, err, errlen);
+    free(p);
+    if (rc == -EINPROGRESS) {
+        *outcome = CAMPAIGN_REBOOTING;
+        return 0;
+    }
+    bool found = true;
+    int seq;
+    if (!rc && !g_stop)
         rc = store_next_pending(o->db, o->id, &seq, &found, err, errlen);
-        if (rc)
-            break;
-        if (!found) {
-            *outcome = CAMPAIGN_COMPLETE;
-            return store_experiment_set_status(o->db, o->id, "done", err, errlen);
-        }
-        /*
-         * After a reboot the first run needs no reset; every later one does.
-         * With a DUT the step itself boots it before every run, and this
-         * machine stays up.
-         */
-        if (!first && c->e->reset == EXP_RESET_REBOOT && !c->e->dut) {
-            rc = reboot_now(c, err, errlen);
-            if (!rc && !g_stop)
-                *outcome = CAMPAIGN_REBOOTING;
-            if (rc || !g_stop)
-                return rc;
-            break;
-        }
-        if (!first && c->e->cooldown > 0)
-            sleep_stoppable(c->e->cooldown);
-        if (!g_stop)
-            rc = campaign_runner_beat(c, err, errlen);
-        if (!rc && !g_stop)
-            rc = campaign_step(c, seq, err, errlen);
-        if (!rc)
-            rc = campaign_runner_beat(c, err, errlen);
-        /* A DUT that is gone stays gone: failing every remaining run would only take hours. */
-        if (!rc && c->dut.cfg && c->dut.unreachable >= DUT_MAX_UNREACHABLE)
-            return err_set(err, errlen, EHOSTDOWN,
-                           "the DUT %s did not answer within %g s in %d runs in a row; stopping "
-                           "(fix it, then 'netab experiment resume %lld')",
-                           c->e->dut->ssh, c->e->dut->boot_timeout, c->dut.unreachable,
-                           (long long)o->id);
+    if (!rc && !found) {
+        *outcome = CAMPAIGN_COMPLETE;
+        return store_experiment_set_status(o->db, o->id, "done", err, errlen);
     }
     if (!rc)
         *outcome = CAMPAIGN_INTERRUPTED;
@@ -274,7 +372,9 @@ int campaign_execute(const struct campaign_opts *opts, enum campaign_outcome *ou
     rc = execute(&c, outcome, err, errlen);
     (void)cpuctl_restore(&g_saved);
     campaign_runner_end(&c, rc, *outcome, rc ? 0 : g_stop, err);
-    dut_close(&c.dut); /* stops the server netab started on the DUT, if any */
+    for (size_t i = 0; i < c.nduts; i++)
+        dut_close(&c.duts[i]); /* stops the server netab started on each DUT, if any */
+    free(c.duts);
     *signo = g_stop;
     if (!rc && g_stop)
         *outcome = CAMPAIGN_INTERRUPTED;

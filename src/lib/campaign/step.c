@@ -75,6 +75,7 @@ struct step {
     json_t *env;
     int64_t run_id;
     struct hook_env henv; /* NETAB_* of every hook */
+    struct dut *dut;      /* the DUT this run is measured on (opened); NULL without */
 };
 
 /* Finds the plan's variant and cell in the experiment and builds the command line. */
@@ -91,6 +92,12 @@ static int step_prepare(struct campaign_ctx *c, struct step *s, char *err, size_
                        "seq %d: the plan names variant '%s' cell '%s', which the recorded "
                        "experiment file does not have",
                        s->plan.seq, s->plan.variant, s->plan.cell ? s->plan.cell : "(none)");
+    int d = experiment_run_dut(c->e, s->v, s->cell);
+    if (d >= 0 && (size_t)d < c->nduts && c->duts[d].cfg)
+        s->dut = &c->duts[d];
+    else if (d >= 0)
+        return err_set(err, errlen, EINVAL, "seq %d: its DUT '%s' is not open in this runner",
+                       s->plan.seq, c->e->duts[d].name ? c->e->duts[d].name : "dut");
     if (s->v->cmd) {
         s->shell = s->v->cmd;
         s->deadline = c->e->timeout > 0 ? c->e->timeout : EXEC_CMD_DEADLINE_S;
@@ -104,9 +111,9 @@ static int step_prepare(struct campaign_ctx *c, struct step *s, char *err, size_
         return err_set(err, errlen, -rc, "seq %d: %s", s->plan.seq, why);
     s->spec.json = true;
     /* A DUT campaign measures against the DUT's server unless the run names its own -c. */
-    if (c->dut.cfg && !s->spec.host) {
-        s->spec.host = c->dut.host;
-        s->spec.client.port = c->dut.port;
+    if (s->dut && !s->spec.host) {
+        s->spec.host = s->dut->host;
+        s->spec.client.port = s->dut->port;
     }
     s->deadline = c->e->timeout > 0 ? c->e->timeout : run_spec_deadline(&s->spec);
     rc = run_spec_to_argv(&s->spec, &args, &argc);
@@ -134,7 +141,7 @@ static int step_measure(struct campaign_ctx *c, struct step *s, enum store_run_s
                           .setup_on_dut = s->v->setup_on_dut,
                           .prepare_on_dut = c->e->prepare_on_dut,
                           .teardown_on_dut = s->v->teardown_on_dut,
-                          .dut = c->dut.cfg ? &c->dut : NULL,
+                          .dut = s->dut,
                           .env = s->henv.v,
                           .cpus = s->v->cpus,
                           .max_freq_mhz = s->v->max_freq_mhz,
@@ -183,7 +190,8 @@ static int step_hook_env(struct campaign_ctx *c, struct step *s, char *err, size
                               .db = store_path(c->opts->db), /* no password */
                               .experiment_id = c->opts->id,
                               .seq = s->plan.seq,
-                              .round = s->plan.round};
+                              .round = s->plan.round,
+                              .dut = s->dut ? s->dut->cfg->name : NULL};
     int rc = hook_env_build(&s->henv, &x);
     if (has_next)
         store_plan_row_free(&next);
@@ -202,9 +210,10 @@ static int step_dut(struct campaign_ctx *c, struct step *s, bool *ready,
     char identity[DUT_IDENTITY_MAX];
     enum dut_verdict verdict;
     bool reboot = c->e->reset == EXP_RESET_REBOOT;
-    c->dut.need_server = s->spec.host == c->dut.host; /* set by step_prepare(): no -c of its own */
-    int rc = dut_prepare_run(&c->dut, s->v, reboot, s->henv.v, identity, sizeof(identity), &verdict,
-                             why, len);
+    struct dut *d = s->dut;
+    d->need_server = s->spec.host == d->host; /* set by step_prepare(): no -c of its own */
+    int rc =
+        dut_prepare_run(d, s->v, reboot, s->henv.v, identity, sizeof(identity), &verdict, why, len);
     if (rc)
         return err_set(err, errlen, -rc, "out of memory");
     *ready = verdict == DUT_READY;
@@ -227,7 +236,7 @@ static int step_run(struct campaign_ctx *c, struct step *s, enum store_run_statu
 {
     bool ready = true;
     int rc = step_hook_env(c, s, err, errlen);
-    if (!rc && c->dut.cfg)
+    if (!rc && s->dut)
         rc = step_dut(c, s, &ready, status, why, len, err, errlen);
     if (rc || !ready)
         return rc;
@@ -262,6 +271,8 @@ int campaign_step(struct campaign_ctx *c, int seq, char *err, size_t errlen)
     }
     rc = store_run_begin(o->db, o->id, seq, s.v->name, s.cell->name, params, env_text, &s.run_id,
                          err, errlen);
+    if (!rc && s.dut && s.dut->cfg->name)
+        rc = store_run_set_dut(o->db, s.run_id, s.dut->cfg->name, err, errlen);
     if (rc)
         goto out;
     enum store_run_status status;

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "envcap/envcap.h"
+#include "creport/campaign_report_duts.h"
 #include "metric/spec.h"
 #include "creport/campaign_report_counters.h"
 #include "creport/campaign_report_identity.h"
@@ -69,6 +70,10 @@ void creport_free(struct creport *r)
     free(r->metric_selected);
     free(r->order);
     free(r->n_measured);
+    creport_dutcols_free(r);
+    for (size_t i = 0; r->duts && i < r->nduts; i++)
+        free(r->duts[i]);
+    free(r->duts);
     free(r->name);
     free(r->status);
     json_decref(r->env_diffs);
@@ -414,6 +419,23 @@ static int env_differences(struct creport *r, const struct creport_placed *p, si
     return e;
 }
 
+/* The named DUTs (the headline's columns when the matrix has the axis dut) and how they ran. */
+static int collect_duts(struct creport *r, const json_t *spec)
+{
+    size_t n = spec_dut_count(spec);
+    r->duts_concurrent = spec_parallel_duts(spec);
+    if (!n)
+        return 0;
+    if (!(r->duts = calloc(n, sizeof(*r->duts))))
+        return -ENOMEM;
+    for (size_t i = 0; i < n; i++) {
+        const char *name = spec_dut_name(spec, i);
+        if (name && !(r->duts[r->nduts++] = strdup(name)))
+            return -ENOMEM;
+    }
+    return 0;
+}
+
 int creport_build(const struct store_experiment *x, const char *spec_json,
                   const struct store_plan_row *plan, size_t nplan, const struct store_run *runs,
                   size_t nruns, const struct creport_opts *o, struct creport **out, char *err,
@@ -443,7 +465,7 @@ int creport_build(const struct store_experiment *x, const char *spec_json,
         goto out;
     if ((e = select_metrics(r, o, err, errlen)))
         goto out;
-    if ((e = collect_variants(r, spec, plan, nplan, err, errlen)) ||
+    if ((e = collect_duts(r, spec)) || (e = collect_variants(r, spec, plan, nplan, err, errlen)) ||
         (e = creport_collect_cells(r, spec, plan, nplan)) ||
         (e = creport_place_runs(r, plan, nplan, runs, nruns, &p, &np)) ||
         (e = creport_find_tests(r, p, np)) || (e = fill_values(r, p, np)) ||
@@ -467,6 +489,8 @@ int creport_build(const struct store_experiment *x, const char *spec_json,
         e = creport_identity_notes(r, runs, nruns);
     if (!e)
         e = creport_model_finish(r);
+    if (!e)
+        e = creport_dutcols_build(r);
 out:
     free(p);
     json_decref(spec);

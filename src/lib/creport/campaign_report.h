@@ -187,6 +187,8 @@ struct creport_run_counts {
     long measured, warmup, failed, interrupted, running, planned;
 };
 
+struct creport_dutcols;
+
 struct creport {
     int64_t id;
     char *name, *status;
@@ -199,6 +201,10 @@ struct creport {
     /* [nmetrics]: METRIC_REPORT figures in table order, then --metric paths (_metric.h). */
     struct creport_metric *metrics;
     size_t nmetrics;
+    char **duts; /* the named DUTs of the experiment (duts:), in file order; NULL/0 without */
+    size_t nduts;
+    bool duts_concurrent;            /* parallel: duts: their runs ran at the same time */
+    struct creport_dutcols *dutcols; /* the DUTs as headline columns (_duts.h); NULL without */
     char **axes; /* the matrix axes' keys in file order (campaign_report_matrix.c) */
     size_t naxes;
     bool *metric_selected; /* [nmetrics] */

@@ -7,6 +7,7 @@
 #include "creport/campaign_report.h"
 #include "creport/campaign_report_cpu.h"
 #include "creport/campaign_report_profile.h"
+#include "creport/campaign_report_duts.h"
 #include "creport/campaign_report_headline.h"
 #include "creport/campaign_report_layout.h"
 #include "statsreport/pairs.h"
@@ -154,6 +155,9 @@ static json_t *add_members(json_t *root, const struct creport *r)
              json_object_set_new(
                  root, "correction",
                  report_pairs_correction_json(r->npairs, r->opts.confidence, r->family_confidence));
+    /* Several named DUTs (campaign_report_duts.h): only then, so older readers see no change. */
+    if (r->nduts)
+        e |= json_object_set_new(root, "duts", creport_duts_json(r));
     /* Only a report with layout files has the member, so older readers see no change. */
     if (r->layout)
         e |= json_object_set(root, "layout", r->layout);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "creport/campaign_report_duts.h"
 #include "creport/campaign_report_layout.h"
 #include "creport/campaign_report_matrix.h"
 
@@ -142,6 +143,11 @@ static void grid_print(FILE *f, const struct hl_grid *g)
 
 int creport_print_headline_text(FILE *f, const struct creport *r, bool *legend)
 {
+    /* Several DUTs: the sentence, and with the axis dut the DUTs as the columns instead. */
+    if (r->nduts)
+        creport_print_dutcols_text(f, r);
+    if (r->dutcols && r->dutcols->ngroups)
+        return 0;
     struct hl_grid g = {0};
     g.t = calloc(r->ncells * r->nvariants + 1, sizeof(*g.t));
     if (!g.t)
@@ -174,6 +180,10 @@ int creport_print_headline_text(FILE *f, const struct creport *r, bool *legend)
 
 void creport_print_headline_markdown(FILE *f, const struct creport *r)
 {
+    if (r->nduts)
+        creport_print_dutcols_markdown(f, r);
+    if (r->dutcols && r->dutcols->ngroups)
+        return;
     for (size_t c0 = 0; c0 < r->ncells;) {
         if (r->cells[c0].decide < 0) {
             c0++;

@@ -8,6 +8,7 @@
 
 #include "creport/campaign_report_sections.h"
 #include "creport/campaign_report_headline.h"
+#include "creport/campaign_report_duts.h"
 #include "creport/campaign_report_html.h"
 #include "creport/campaign_report_matrix.h"
 #include "statsreport/pairs.h"
@@ -185,6 +186,12 @@ void creport_html_headline(FILE *f, const struct creport *r)
          "difference proven.",
          r->nvariants ? r->variants[0] : "the baseline");
     fputs("</p>\n", f);
+    if (r->nduts)
+        creport_print_dutcols_html(f, r);
+    if (r->dutcols && r->dutcols->ngroups) {
+        fputs("</section>\n", f);
+        return;
+    }
     bool open = false;
     for (size_t c = 0, c0 = 0; c < r->ncells; c++) {
         if (r->cells[c].decide < 0)

@@ -143,6 +143,8 @@ int exp_split_words(const char *s, char ***words, size_t *n, char *err, size_t e
  */
 static void push_kv(struct strvec *s, const struct exp_kv *kv)
 {
+    if (kv->key->kind == EXP_DUT)
+        return; /* which machine, not an option of netab run */
     if (kv->key->kind == EXP_BOOL || kv->key->kind == EXP_PROTOCOL) {
         if (!strcmp(kv->value, "true") || !strcmp(kv->value, "iperf3"))
             vec_push(s, kv->key->opt, strlen(kv->key->opt));

@@ -14,20 +14,33 @@
 #include "experiment/exp_priv.h"
 #include "util/pattern.h"
 
-enum { D_SSH, D_OPTS, D_SERVER, D_PORT, D_START, D_NETAB, D_IDENTITY, D_BOOT_TIMEOUT, D_COUNT };
-static const char *const dut_keys[D_COUNT] = {
-    "ssh", "ssh_opts", "server", "port", "start_server", "netab", "identity", "boot_timeout"};
+/* "name" is last: only an entry of a duts: list has it. */
+enum {
+    D_SSH,
+    D_OPTS,
+    D_SERVER,
+    D_PORT,
+    D_START,
+    D_NETAB,
+    D_IDENTITY,
+    D_BOOT_TIMEOUT,
+    D_NAME,
+    D_COUNT
+};
+static const char *const dut_keys[D_COUNT] = {"ssh",      "ssh_opts",     "server",
+                                              "port",     "start_server", "netab",
+                                              "identity", "boot_timeout", "name"};
 
-void exp_dut_free(struct exp_dut *d)
+void exp_dut_clear(struct exp_dut *d)
 {
     if (!d)
         return;
+    free(d->name);
     free(d->ssh);
     free(d->ssh_opts);
     free(d->server);
     free(d->netab);
     free(d->identity);
-    free(d);
 }
 
 /* YAML 1.2 booleans, unquoted. */
@@ -49,16 +62,17 @@ static bool get_bool(struct exp_ctx *c, yaml_node_t *n, const char *key, bool *o
  * The destination goes to ssh as one argument after "--"; still, a leading
  * '-' or a blank is never a host name and almost always a mistake.
  */
-static void check_destination(struct exp_ctx *c, yaml_node_t *n, const char *ssh)
+static void check_destination(struct exp_ctx *c, yaml_node_t *n, const char *where, const char *ssh)
 {
     if (ssh[0] == '-' || strpbrk(ssh, " \t\r\n"))
         exp_err(c, n,
-                "dut: 'ssh' must be an OpenSSH destination such as root@192.0.2.1, not '%.60s' "
+                "%s: 'ssh' must be an OpenSSH destination such as root@192.0.2.1, not '%.60s' "
                 "(put options into 'ssh_opts')",
-                ssh);
+                where, ssh);
 }
 
-static void check_words(struct exp_ctx *c, yaml_node_t *n, const char *key, const char *s)
+static void check_words(struct exp_ctx *c, yaml_node_t *n, const char *where, const char *key,
+                        const char *s)
 {
     char **words, why[NB_ERRLEN];
     size_t nw;
@@ -66,56 +80,69 @@ static void check_words(struct exp_ctx *c, yaml_node_t *n, const char *key, cons
     if (err == -ENOMEM)
         c->oom = true;
     else if (err)
-        exp_err(c, n, "dut: '%s': %s", key, why);
+        exp_err(c, n, "%s: '%s': %s", where, key, why);
     else
         exp_argv_free(words);
 }
 
-static void parse_boot_timeout(struct exp_ctx *c, yaml_node_t *n, struct exp_dut *d)
+static void parse_boot_timeout(struct exp_ctx *c, yaml_node_t *n, const char *where,
+                               struct exp_dut *d)
 {
     char buf[64], *end;
     const char *v = exp_scalar(n);
     double x = v && exp_is_plain(n) ? strtod(v, &end) : NAN;
     if (!v || !exp_is_plain(n) || *end || !isfinite(x) || x < 1 || x > 86400)
-        exp_err(c, n, "dut: 'boot_timeout' must be a number of seconds from 1 to 86400, not %s",
-                exp_describe(n, buf, sizeof(buf)));
+        exp_err(c, n, "%s: 'boot_timeout' must be a number of seconds from 1 to 86400, not %s",
+                where, exp_describe(n, buf, sizeof(buf)));
     else
         d->boot_timeout = x;
 }
 
-void exp_parse_dut(struct exp_ctx *c, yaml_node_t *n, struct experiment *e)
+bool exp_dut_fields(struct exp_ctx *c, yaml_node_t *n, const char *where, struct exp_dut *d,
+                    yaml_node_t **name)
 {
     yaml_node_t *v[D_COUNT];
-    if (!exp_map_fields(c, n, "dut", dut_keys, D_COUNT, v))
-        return;
-    struct exp_dut *d = calloc(1, sizeof(*d));
-    if (!d) {
-        c->oom = true;
-        return;
-    }
+    /* Without a name node to fill, "name" is not a key of this mapping. */
+    if (!exp_map_fields(c, n, where, dut_keys, name ? D_COUNT : D_NAME, v))
+        return false;
+    if (name)
+        *name = v[D_NAME];
     d->start_server = true;
     d->boot_timeout = EXP_DUT_BOOT_TIMEOUT_S;
-    e->dut = d;
     if (!v[D_SSH])
-        exp_err(c, n, "dut has no 'ssh' (the OpenSSH destination, e.g. root@192.0.2.1)");
+        exp_err(c, n, "%s has no 'ssh' (the OpenSSH destination, e.g. root@192.0.2.1)", where);
     else if (exp_get_string(c, v[D_SSH], "ssh", &d->ssh))
-        check_destination(c, v[D_SSH], d->ssh);
+        check_destination(c, v[D_SSH], where, d->ssh);
     if (v[D_OPTS] && exp_get_string(c, v[D_OPTS], "ssh_opts", &d->ssh_opts))
-        check_words(c, v[D_OPTS], "ssh_opts", d->ssh_opts);
+        check_words(c, v[D_OPTS], where, "ssh_opts", d->ssh_opts);
     if (v[D_SERVER] && exp_get_string(c, v[D_SERVER], "server", &d->server) &&
         (d->server[0] == '-' || strpbrk(d->server, " \t\r\n")))
-        exp_err(c, v[D_SERVER], "dut: 'server' must be a host name or address, not '%.60s'",
+        exp_err(c, v[D_SERVER], "%s: 'server' must be a host name or address, not '%.60s'", where,
                 d->server);
     if (v[D_PORT])
         exp_get_int(c, v[D_PORT], "port", 1, 65535, &d->port);
     if (v[D_START])
         get_bool(c, v[D_START], "start_server", &d->start_server);
     if (v[D_NETAB] && exp_get_string(c, v[D_NETAB], "netab", &d->netab))
-        check_words(c, v[D_NETAB], "netab", d->netab);
+        check_words(c, v[D_NETAB], where, "netab", d->netab);
     if (v[D_IDENTITY])
         exp_get_string(c, v[D_IDENTITY], "identity", &d->identity);
     if (v[D_BOOT_TIMEOUT])
-        parse_boot_timeout(c, v[D_BOOT_TIMEOUT], d);
+        parse_boot_timeout(c, v[D_BOOT_TIMEOUT], where, d);
+    return true;
+}
+
+void exp_parse_dut(struct exp_ctx *c, yaml_node_t *n, struct experiment *e)
+{
+    struct exp_dut *d = calloc(1, sizeof(*d));
+    if (!d) {
+        c->oom = true;
+        return;
+    }
+    e->duts = d;
+    e->nduts = 1;
+    e->dut = d;
+    exp_dut_fields(c, n, "dut", d, NULL);
 }
 
 enum { H_RUN, H_ON, H_COUNT };
@@ -182,7 +209,7 @@ static const char *dut_feature(const struct exp_variant *v)
 
 void exp_check_dut(struct exp_ctx *c, const struct exp_dut_marks *m, struct experiment *e)
 {
-    if (!e->dut) {
+    if (!e->nduts) {
         if (e->prepare_on_dut)
             exp_err(c, m->prepare, "prepare has 'on: dut' but the experiment has no 'dut' section");
         for (size_t i = 0; i < e->nvariants; i++) {

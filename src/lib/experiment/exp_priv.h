@@ -89,6 +89,23 @@ void exp_parse_matrix(struct exp_ctx *c, yaml_node_t *n, struct experiment *e);
 /* The device under test and hooks that may run on it (dut.c). */
 void exp_parse_dut(struct exp_ctx *c, yaml_node_t *n, struct experiment *e);
 /*
+ * Fills d from the mapping n of a DUT's keys (described as `where` in
+ * messages); with name non-NULL "name" is a key too and *name receives its
+ * node (NULL when absent). Returns false when n is not a mapping.
+ */
+bool exp_dut_fields(struct exp_ctx *c, yaml_node_t *n, const char *where, struct exp_dut *d,
+                    yaml_node_t **name);
+/* Several named DUTs (duts.c): duts: as a list of mappings with 'name' or a mapping by name. */
+void exp_parse_duts(struct exp_ctx *c, yaml_node_t *n, struct experiment *e);
+/* parallel: duts | none (duts.c). */
+void exp_parse_parallel(struct exp_ctx *c, yaml_node_t *n, struct experiment *e);
+/* A variant's dut: NAME, one of e->duts; sets v->dut (duts.c). */
+void exp_parse_variant_dut(struct exp_ctx *c, yaml_node_t *n, struct experiment *e,
+                           struct exp_variant *v);
+/* The values of the matrix axis dut: names of e->duts, each once (duts.c). */
+void exp_parse_dut_axis(struct exp_ctx *c, yaml_node_t *n, struct experiment *e,
+                        struct exp_axis *axis);
+/*
  * A hook: a string (runs locally) or a mapping {run: CMD, on: dut|local}.
  * Sets *out and *on_dut; reports its own errors and returns false.
  */
@@ -101,10 +118,18 @@ bool exp_get_regex(struct exp_ctx *c, yaml_node_t *n, const char *key, char **ou
  * boot. Positions come from the nodes kept in marks (NULL = none).
  */
 struct exp_dut_marks {
-    yaml_node_t *root, *prepare;
+    yaml_node_t *root, *prepare, *matrix, *parallel, *duts;
 };
 void exp_check_dut(struct exp_ctx *c, const struct exp_dut_marks *m, struct experiment *e);
-void exp_dut_free(struct exp_dut *d);
+/*
+ * The checks across sections of several DUTs (duts.c): every run has a DUT,
+ * in one place only (a variant's dut: or the matrix axis, not both);
+ * parallel: duts needs two DUTs and no local CPU settings. Positions as in
+ * exp_check_dut().
+ */
+void exp_check_duts(struct exp_ctx *c, const struct exp_dut_marks *m, struct experiment *e);
+/* Frees what d points to (not d). */
+void exp_dut_clear(struct exp_dut *d);
 
 /*
  * experiment_run_args(), optionally without the rate keys (bitrate:): they

@@ -57,6 +57,7 @@ enum exp_order { EXP_ORDER_RANDOMIZED, EXP_ORDER_BLOCKED };
  * where hooks with `on: dut` and every variant's boot run.
  */
 struct exp_dut {
+    char *name;          /* duts: the DUT's name ([A-Za-z0-9._-]+, unique); NULL for dut: */
     char *ssh;           /* OpenSSH destination, user@host; never starts with '-' */
     char *ssh_opts;      /* extra ssh arguments, split shell-like (never expanded); NULL if none */
     char *server;        /* the address netab run targets; NULL = the host part of ssh */
@@ -77,6 +78,7 @@ enum exp_kind {
     EXP_RATE,
     EXP_BOOL,
     EXP_PROTOCOL, /* "netab" or "iperf3" (--iperf3, docs/iperf3.md) */
+    EXP_DUT,      /* a DUT's name (matrix axis dut:, experiment_dut_key); no netab run option */
 };
 
 /* One key of the test: mapping and the matrix, and the `netab run` option it becomes. */
@@ -91,6 +93,11 @@ struct exp_key {
 const struct exp_key *experiment_keys(size_t *n);
 /* The key called `name`, or NULL. */
 const struct exp_key *experiment_key_find(const char *name);
+/*
+ * The matrix axis `dut` (kind EXP_DUT, opt NULL): which of the experiment's
+ * DUTs a cell runs on. Not a key of test: and not in experiment_keys().
+ */
+extern const struct exp_key experiment_dut_key;
 
 /*
  * A key and its value as netab run will see it: integers in canonical
@@ -114,6 +121,7 @@ struct exp_variant {
     char *boot;    /* command run on the DUT that boots it into this variant; NULL if none */
     char *expect;  /* PCRE2 pattern the DUT's identity must match; NULL if none */
     bool iperf3;   /* protocol: iperf3 (the server is an iperf3 server, --iperf3) */
+    int dut;       /* dut: NAME: 1 + its index in the experiment's duts; 0 if none */
     int line, col; /* where the variant starts in the file */
 };
 
@@ -135,7 +143,15 @@ struct experiment {
     bool prepare_on_dut; /* `on: dut`: prepare runs on the DUT */
     enum exp_reset reset;
     enum exp_order order;
-    struct exp_dut *dut; /* NULL without a dut: section */
+    struct exp_dut *duts; /* every DUT: one for dut:, each of duts: in file order; NULL if none */
+    size_t nduts;
+    bool named_duts;    /* the DUTs come from duts: (each has a name) */
+    bool parallel_duts; /* parallel: duts: independent DUTs' runs at the same time */
+    /*
+     * The DUT of every run when there is exactly one (dut:, or duts: with one
+     * entry); NULL otherwise. Points into duts (not owned).
+     */
+    struct exp_dut *dut;
     struct exp_kv *test; /* options shared by every run, in file order */
     size_t ntest;
     struct exp_variant *variants;
@@ -216,6 +232,15 @@ NB_MUST_CHECK int experiment_run_spec(const struct experiment *e, const struct e
                                       const struct exp_cell *c, struct run_spec *spec, char ***argv,
                                       char *err, size_t errlen);
 
+/*
+ * The index into e->duts of the DUT the runs of variant v in cell c (may be
+ * NULL) run on: the variant's dut:, else the cell's value of the matrix axis
+ * dut, else the only DUT; -1 without any (loading ensured that every run of
+ * an experiment with several DUTs has one).
+ */
+int experiment_run_dut(const struct experiment *e, const struct exp_variant *v,
+                       const struct exp_cell *c);
+
 /* The size of a campaign. */
 struct exp_plan {
     size_t cells;
@@ -228,6 +253,8 @@ struct exp_plan {
  * Computes the plan from every run's parsed specification (-t and -O of the
  * test mapping, the cell and the variant's opts, netab run's 10 s where none
  * is set); byte-bounded runs add no time and make the figure a lower bound.
+ * With parallel: duts the DUTs' runs overlap: the figure is the longest
+ * DUT's sum.
  */
 void experiment_plan(const struct experiment *e, struct exp_plan *plan);
 

@@ -25,7 +25,9 @@ void experiment_free(struct experiment *e)
         free(v->boot);
         free(v->expect);
     }
-    exp_dut_free(e->dut);
+    for (size_t i = 0; i < e->nduts; i++)
+        exp_dut_clear(&e->duts[i]);
+    free(e->duts);
     free(e->variants);
     for (size_t a = 0; a < e->naxes; a++) {
         for (size_t i = 0; i < e->axes[a].nvalues; i++)
@@ -51,15 +53,32 @@ static json_t *string_or_null(const char *s)
     return s ? json_string(s) : json_null();
 }
 
-/* The dut: section as docs/experiment.md shows it; NULL on ENOMEM. */
-static json_t *dut_json(const struct experiment *e)
+/* A DUT section as docs/experiment.md shows it; NULL on ENOMEM. */
+static json_t *dut_json(const struct experiment *e, const struct exp_dut *d)
 {
-    const struct exp_dut *d = e->dut;
-    return json_pack("{s:s, s:o, s:o, s:I, s:b, s:o, s:o, s:f, s:b}", "ssh", d->ssh, "ssh_opts",
-                     string_or_null(d->ssh_opts), "server", string_or_null(d->server), "port",
-                     (json_int_t)d->port, "start_server", d->start_server, "netab",
-                     string_or_null(d->netab), "identity", string_or_null(d->identity),
-                     "boot_timeout", d->boot_timeout, "prepare_on_dut", e->prepare_on_dut);
+    json_t *o =
+        json_pack("{s:s, s:o, s:o, s:I, s:b, s:o, s:o, s:f, s:b}", "ssh", d->ssh, "ssh_opts",
+                  string_or_null(d->ssh_opts), "server", string_or_null(d->server), "port",
+                  (json_int_t)d->port, "start_server", d->start_server, "netab",
+                  string_or_null(d->netab), "identity", string_or_null(d->identity), "boot_timeout",
+                  d->boot_timeout, "prepare_on_dut", e->prepare_on_dut);
+    if (o && d->name && json_object_set_new(o, SPEC_NAME, json_string(d->name))) {
+        json_decref(o);
+        return NULL;
+    }
+    return o;
+}
+
+/* duts: as a list in file order, and parallel: (only when set, so older specs read the same). */
+static int duts_json(const struct experiment *e, json_t *root)
+{
+    json_t *list = json_array();
+    int err = json_object_set_new(root, SPEC_DUTS, list);
+    for (size_t i = 0; !err && i < e->nduts; i++)
+        err = json_array_append_new(list, dut_json(e, &e->duts[i]));
+    if (!err && e->parallel_duts)
+        err = json_object_set_new(root, SPEC_PARALLEL, json_string(SPEC_PARALLEL_DUTS));
+    return err;
 }
 
 json_t *experiment_to_json(const struct experiment *e)
@@ -86,7 +105,9 @@ json_t *experiment_to_json(const struct experiment *e)
                       SPEC_LAYOUT, string_or_null(v->layout));
         if (jv && v->cmd)
             err |= json_object_set_new(jv, "cmd", json_string(v->cmd));
-        if (jv && e->dut)
+        if (jv && v->dut > 0 && (size_t)v->dut <= e->nduts)
+            err |= json_object_set_new(jv, "dut_name", json_string(e->duts[v->dut - 1].name));
+        if (jv && e->nduts)
             err |= json_object_set_new(
                 jv, "dut",
                 json_pack("{s:o, s:o, s:b, s:b}", "boot", string_or_null(v->boot), "expect",
@@ -103,8 +124,10 @@ json_t *experiment_to_json(const struct experiment *e)
     }
     err |= json_object_set_new(
         root, SPEC_ORDER, json_string(e->order == EXP_ORDER_BLOCKED ? SPEC_BLOCKED : "randomized"));
-    if (e->dut)
-        err |= json_object_set_new(root, "dut", dut_json(e));
+    if (e->nduts && !e->named_duts)
+        err |= json_object_set_new(root, "dut", dut_json(e, &e->duts[0]));
+    else if (e->nduts)
+        err |= duts_json(e, root);
     if (err) {
         json_decref(root);
         return NULL;

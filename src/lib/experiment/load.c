@@ -224,11 +224,13 @@ enum {
     K_MATRIX,
     K_ORDER,
     K_DUT,
+    K_DUTS,
+    K_PARALLEL,
     K_COUNT
 };
-static const char *const top_keys[K_COUNT] = {"name",     "runs",    "warmup", "seed",
-                                              "cooldown", "prepare", "reset",  "test",
-                                              "variants", "matrix",  "order",  "dut"};
+static const char *const top_keys[K_COUNT] = {"name",    "runs",  "warmup", "seed",     "cooldown",
+                                              "prepare", "reset", "test",   "variants", "matrix",
+                                              "order",   "dut",   "duts",   "parallel"};
 
 static void parse_order(struct exp_ctx *c, yaml_node_t *n, struct experiment *e)
 {
@@ -267,8 +269,18 @@ static void parse_top(struct exp_ctx *c, yaml_node_t *root, struct experiment *e
         exp_get_hook(c, v[K_PREPARE], "prepare", &e->prepare, &e->prepare_on_dut);
     if (v[K_ORDER])
         parse_order(c, v[K_ORDER], e);
-    if (v[K_DUT])
+    /* With both, duts: is the one checked further (the references name its DUTs). */
+    if (v[K_DUT] && v[K_DUTS])
+        exp_err(c, v[K_DUTS],
+                "the experiment has both 'dut' (line %zu) and 'duts': use 'duts' for several "
+                "named DUTs, 'dut' for one",
+                v[K_DUT]->start_mark.line + 1);
+    if (v[K_DUTS])
+        exp_parse_duts(c, v[K_DUTS], e);
+    else if (v[K_DUT])
         exp_parse_dut(c, v[K_DUT], e);
+    if (v[K_PARALLEL])
+        exp_parse_parallel(c, v[K_PARALLEL], e);
     if (v[K_RESET]) {
         const char *r = exp_scalar(v[K_RESET]);
         if (r && !strcmp(r, "none"))
@@ -289,8 +301,13 @@ static void parse_top(struct exp_ctx *c, yaml_node_t *root, struct experiment *e
         exp_parse_variants(c, v[K_VARIANTS], e);
     if (v[K_MATRIX])
         exp_parse_matrix(c, v[K_MATRIX], e);
-    struct exp_dut_marks marks = {.root = root, .prepare = v[K_PREPARE]};
+    struct exp_dut_marks marks = {.root = root,
+                                  .prepare = v[K_PREPARE],
+                                  .matrix = v[K_MATRIX],
+                                  .parallel = v[K_PARALLEL],
+                                  .duts = v[K_DUTS]};
     exp_check_dut(c, &marks, e);
+    exp_check_duts(c, &marks, e);
 }
 
 /* Line and column of a byte offset, for reader errors that carry no mark. */

@@ -75,11 +75,12 @@ enum {
     V_BOOT,
     V_EXPECT,
     V_PROTOCOL,
+    V_DUT,
     V_COUNT
 };
 static const char *const variant_keys[V_COUNT] = {"name",   "opts",         "setup",  "teardown",
                                                   "cpus",   "max_freq_mhz", "layout", "boot",
-                                                  "expect", "protocol"};
+                                                  "expect", "protocol",     "dut"};
 
 static void parse_variant(struct exp_ctx *c, yaml_node_t *n, struct experiment *e, size_t idx)
 {
@@ -146,6 +147,8 @@ static void parse_variant(struct exp_ctx *c, yaml_node_t *n, struct experiment *
         var->iperf3 = !strcmp(proto, "iperf3");
     }
     free(proto);
+    if (v[V_DUT])
+        exp_parse_variant_dut(c, v[V_DUT], e, var);
 }
 
 void exp_parse_variants(struct exp_ctx *c, yaml_node_t *n, struct experiment *e)
@@ -214,9 +217,13 @@ static void parse_axis(struct exp_ctx *c, const struct exp_key *key, yaml_node_t
 void exp_parse_matrix(struct exp_ctx *c, yaml_node_t *n, struct experiment *e)
 {
     size_t nk;
-    const char *const *names = exp_key_names(&nk);
-    yaml_node_t *vals[EXP_NKEYS_MAX];
-    if (!exp_map_fields(c, n, "matrix", names, nk, vals))
+    const char *const *keys = exp_key_names(&nk);
+    /* The test keys and, last, the axis dut (which DUT a cell runs on). */
+    const char *names[EXP_NKEYS_MAX + 1];
+    yaml_node_t *vals[EXP_NKEYS_MAX + 1];
+    memcpy(names, keys, nk * sizeof(*names));
+    names[nk] = experiment_dut_key.name;
+    if (!exp_map_fields(c, n, "matrix", names, nk + 1, vals))
         return;
     size_t npairs = (size_t)(n->data.mapping.pairs.top - n->data.mapping.pairs.start);
     if (!npairs) {
@@ -233,6 +240,14 @@ void exp_parse_matrix(struct exp_ctx *c, yaml_node_t *n, struct experiment *e)
         yaml_node_t *k = exp_node(c, p->key), *v = exp_node(c, p->value);
         const char *name = k ? exp_scalar(k) : NULL;
         const struct exp_key *key = name ? experiment_key_find(name) : NULL;
+        if (name && !key && !strcmp(name, experiment_dut_key.name) && vals[nk] == v) {
+            vals[nk] = NULL;
+            struct exp_axis *axis = &e->axes[e->naxes++];
+            exp_parse_dut_axis(c, v, e, axis);
+            if (axis->nvalues && cells <= EXP_MAX_CELLS)
+                cells *= axis->nvalues;
+            continue;
+        }
         if (!key || vals[key - experiment_keys(&nk)] != v)
             continue;
         vals[key - experiment_keys(&nk)] = NULL;

@@ -102,13 +102,15 @@ void experiment_plan(const struct experiment *e, struct exp_plan *plan)
 {
     struct exp_cell *cells = NULL;
     size_t n = 0;
-    *plan = (struct exp_plan){.lower_bound = e->reset == EXP_RESET_REBOOT || e->dut};
+    *plan = (struct exp_plan){.lower_bound = e->reset == EXP_RESET_REBOOT || e->nduts};
     if (experiment_cells(e, &cells, &n)) {
         plan->lower_bound = true;
         return;
     }
     plan->cells = n;
     plan->runs = (size_t)(e->runs + e->warmup) * e->nvariants * n;
+    /* parallel: duts: the DUTs' runs overlap, so the campaign lasts as long as its longest DUT. */
+    double *per_dut = e->parallel_duts ? calloc(e->nduts, sizeof(*per_dut)) : NULL;
     for (size_t i = 0; i < e->nvariants; i++) {
         const struct exp_variant *v = &e->variants[i];
         if (v->setup || v->teardown)
@@ -125,8 +127,16 @@ void experiment_plan(const struct experiment *e, struct exp_plan *plan)
                 plan->lower_bound = true;
                 t = 0;
             }
-            plan->seconds += (double)(e->runs + e->warmup) * (t + e->cooldown);
+            double s = (double)(e->runs + e->warmup) * (t + e->cooldown);
+            int d = per_dut ? experiment_run_dut(e, v, &cells[j]) : -1;
+            if (d >= 0)
+                per_dut[d] += s;
+            else
+                plan->seconds += s;
         }
     }
+    for (size_t d = 0; per_dut && d < e->nduts; d++)
+        plan->seconds = per_dut[d] > plan->seconds ? per_dut[d] : plan->seconds;
+    free(per_dut);
     exp_cells_free(cells, n);
 }

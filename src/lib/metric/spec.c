@@ -34,6 +34,23 @@ bool spec_order_blocked(const json_t *spec)
     return order && !strcmp(order, SPEC_BLOCKED);
 }
 
+size_t spec_dut_count(const json_t *spec)
+{
+    return json_array_size(json_object_get(spec, SPEC_DUTS));
+}
+
+const char *spec_dut_name(const json_t *spec, size_t i)
+{
+    return json_string_value(
+        json_object_get(json_array_get(json_object_get(spec, SPEC_DUTS), i), SPEC_NAME));
+}
+
+bool spec_parallel_duts(const json_t *spec)
+{
+    const char *p = json_string_value(json_object_get(spec, SPEC_PARALLEL));
+    return p && !strcmp(p, SPEC_PARALLEL_DUTS);
+}
+
 static const json_t *axis(const json_t *spec, size_t a)
 {
     return json_array_get(json_object_get(spec, SPEC_MATRIX), a);

@@ -21,6 +21,9 @@
 #define SPEC_MATRIX "matrix" /* [{key, values: [...]}] */
 #define SPEC_KEY "key"
 #define SPEC_VALUES "values"
+#define SPEC_DUTS "duts"         /* [{name, ssh, ...}]: several named DUTs (docs/experiment.md) */
+#define SPEC_PARALLEL "parallel" /* "duts" when their runs ran at the same time */
+#define SPEC_PARALLEL_DUTS "duts"
 
 /* The spec in spec_json, or NULL (NULL text or not JSON). Caller has ownership (json_decref). */
 json_t *spec_parse(const char *spec_json);
@@ -32,6 +35,11 @@ const char *spec_variant_layout(const json_t *spec, size_t i);
 
 /* True when the spec's order is blocked (each variant's runs together). */
 bool spec_order_blocked(const json_t *spec);
+
+/* The named DUTs (duts:), DUT i's name (NULL if absent), and whether parallel: duts was set. */
+size_t spec_dut_count(const json_t *spec);
+const char *spec_dut_name(const json_t *spec, size_t i);
+bool spec_parallel_duts(const json_t *spec);
 
 /* The matrix: its axes, axis a's key (NULL if not a string), its values and value i. */
 size_t spec_axis_count(const json_t *spec);

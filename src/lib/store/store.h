@@ -34,7 +34,7 @@
 #include "util/err.h"
 
 /* The schema version this netab writes; older databases are migrated to it. */
-#define STORE_SCHEMA_VERSION 5
+#define STORE_SCHEMA_VERSION 6
 
 struct store;
 
@@ -186,6 +186,9 @@ NB_MUST_CHECK int store_run_finish(struct store *db, int64_t run_id, enum store_
  */
 NB_MUST_CHECK int store_run_set_dut_identity(struct store *db, int64_t run_id, const char *identity,
                                              char *err, size_t errlen);
+/* Records the name of the DUT (duts:) a 'running' row is measured on; errors as above. */
+NB_MUST_CHECK int store_run_set_dut(struct store *db, int64_t run_id, const char *name, char *err,
+                                    size_t errlen);
 
 /*
  * Resume support: every 'running' row of the experiment becomes
@@ -281,6 +284,7 @@ struct store_run {
     int exit_code;
     char *error, *argv_text;
     char *dut_identity; /* the DUT's identity it was measured on; NULL without a DUT */
+    char *dut;          /* the name of that DUT (duts:); NULL without a named DUT */
     double receiver_bps, sender_bps, local_us_per_kib, remote_us_per_kib, cpu_local_pct,
         cpu_remote_pct, transactions_per_second, latency_p50_us, latency_p99_us, lost_percent,
         local_process_us_per_kib, remote_process_us_per_kib;

@@ -36,7 +36,7 @@ static const struct copy_col run_cols[] = {
     {"seq", 'i'},       {"variant", 't'},      {"cell", 't'},        {"status", 't'},
     {"attempt", 'i'},   {"started", 't'},      {"finished", 't'},    {"exit_code", 'i'},
     {"error", 't'},     {"params_json", 't'},  {"result_json", 't'}, {"env_json", 't'},
-    {"argv_text", 't'}, {"dut_identity", 't'},
+    {"argv_text", 't'}, {"dut_identity", 't'}, {"dut", 't'},
 };
 #define N_RUN (sizeof(run_cols) / sizeof(run_cols[0]))
 /* Indexes of run_cols the matching of runs reads. */

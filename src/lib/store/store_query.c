@@ -46,15 +46,17 @@ static const struct {
     {"remote_process_us_per_kib", offsetof(struct store_run, remote_process_us_per_kib)},
 };
 #define N_HEADLINE (sizeof(headline_fields) / sizeof(headline_fields[0]))
+/* The DUT's name (schema 6) comes after the headline columns. */
+#define COL_DUT (COL_HEADLINE + (int)N_HEADLINE)
 
-/* "SELECT <RUN_COLUMNS>, <headline columns> FROM runs <where>" into sql. */
+/* "SELECT <RUN_COLUMNS>, <headline columns>, dut FROM runs <where>" into sql. */
 static const char *run_select(char *sql, size_t len, const char *where)
 {
     size_t u = (size_t)snprintf(sql, len, "SELECT " RUN_COLUMNS);
     for (size_t i = 0; i < N_HEADLINE && u < len; i++)
         u += (size_t)snprintf(sql + u, len - u, ", %s", headline_fields[i].name);
     if (u < len)
-        snprintf(sql + u, len - u, " FROM runs %s", where);
+        snprintf(sql + u, len - u, ", dut FROM runs %s", where);
     return sql;
 }
 
@@ -156,6 +158,7 @@ static int read_run(struct store *s, struct sqldb_stmt *st, bool with_raw, struc
     r->error = store_col_text(st, 11, &oom);
     r->argv_text = store_col_text(st, 12, &oom);
     r->dut_identity = store_col_text(st, COL_DUT_IDENTITY, &oom);
+    r->dut = store_col_text(st, COL_DUT, &oom);
     for (size_t i = 0; i < N_HEADLINE; i++)
         *headline_ptr(r, i) = col_double(st, COL_HEADLINE + (int)i);
     if (with_raw) {
@@ -183,6 +186,7 @@ void store_run_free(struct store_run *r)
     free(r->error);
     free(r->argv_text);
     free(r->dut_identity);
+    free(r->dut);
     free(r->params_json);
     free(r->result_json);
     free(r->env_json);
@@ -372,6 +376,7 @@ json_t *store_run_to_json(const struct store_run *r, bool with_raw)
     json_object_set_new(o, "error", str_or_null(r->error));
     json_object_set_new(o, "argv", str_or_null(r->argv_text));
     json_object_set_new(o, "dut_identity", str_or_null(r->dut_identity));
+    json_object_set_new(o, "dut", str_or_null(r->dut));
     for (size_t i = 0; i < N_HEADLINE; i++)
         json_object_set_new(o, headline_fields[i].name, num_or_null(headline_get(r, i)));
     store_runinfo_json(r, o);

@@ -251,24 +251,41 @@ static int explain_not_running(struct store *s, int64_t run_id, const char *what
     return e;
 }
 
-int store_run_set_dut_identity(struct store *s, int64_t run_id, const char *identity, char *err,
-                               size_t errlen)
+/*
+ * Sets one text column (a name from this file, never from input) of a run
+ * that is still running; what names the step in errors.
+ */
+static int set_running_text(struct store *s, int64_t run_id, const char *column, const char *value,
+                            const char *what, char *err, size_t errlen)
 {
-    const char *what = "recording the DUT identity of a run";
+    char sql[128];
+    snprintf(sql, sizeof(sql), "UPDATE runs SET %s = ? WHERE id = ? AND status = 'running'",
+             column);
     struct sqldb_stmt *st;
     int e = refuse_readonly(s, what, err, errlen);
     if (!e)
-        e = store_prepare(s, "UPDATE runs SET dut_identity = ? WHERE id = ? AND status = 'running'",
-                          &st, err, errlen);
+        e = store_prepare(s, sql, &st, err, errlen);
     if (e)
         return e;
-    sqldb_bind_text(st, 1, identity);
+    sqldb_bind_text(st, 1, value);
     sqldb_bind_int64(st, 2, run_id);
     int rc = sqldb_step(st);
     sqldb_finalize(st);
     if (rc != SQLDB_DONE)
         return store_db_err(s, rc, what, err, errlen);
     return sqldb_changes(s->db) ? 0 : explain_not_running(s, run_id, what, err, errlen);
+}
+
+int store_run_set_dut_identity(struct store *s, int64_t run_id, const char *identity, char *err,
+                               size_t errlen)
+{
+    return set_running_text(s, run_id, "dut_identity", identity,
+                            "recording the DUT identity of a run", err, errlen);
+}
+
+int store_run_set_dut(struct store *s, int64_t run_id, const char *name, char *err, size_t errlen)
+{
+    return set_running_text(s, run_id, "dut", name, "recording the DUT of a run", err, errlen);
 }
 
 int store_finish_in_tx(struct store *s, int64_t run_id, enum store_run_status status, int exit_code,

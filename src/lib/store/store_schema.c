@@ -213,6 +213,14 @@ static const char migration_5_pg[] =
     "ALTER TABLE runs ADD COLUMN remote_process_us_per_kib DOUBLE PRECISION;";
 
 /*
+ * Version 6: the name of the device under test a run was measured on, for
+ * experiments with several (duts:, docs/experiment.md): the report's columns
+ * and `runs list` tell the machines apart by it. NULL for runs without a
+ * named DUT (no DUT, or a single dut: section).
+ */
+static const char migration_6[] = "ALTER TABLE runs ADD COLUMN dut TEXT;";
+
+/*
  * The list: version, name, SQLite's text, PostgreSQL's text where it differs
  * (NULL: the same text serves both, as for TEXT columns added). A new
  * migration is one more line here and STORE_SCHEMA_VERSION one higher.
@@ -223,5 +231,6 @@ const struct store_migration store_migrations[] = {
     {3, "runs.dut_identity", migration_3, NULL},
     {4, "runners (pid, host, heartbeat, end)", migration_4, migration_4_pg},
     {5, "runs.local/remote_process_us_per_kib", migration_5, migration_5_pg},
+    {6, "runs.dut", migration_6, NULL},
 };
 const size_t store_n_migrations = sizeof(store_migrations) / sizeof(store_migrations[0]);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include "netab_assert.h"
 
 #include "experiment/experiment.h"
 #include "runspec/run_spec.h"
@@ -351,15 +352,93 @@ static void test_dut(void **state)
     exp_errors_free(&errs);
 }
 
+/* Loads text from memory; fails the test on any error. */
+static struct experiment *load_duts(const char *text)
+{
+    struct exp_errors errs = {0};
+    struct experiment *e = NULL;
+    int err = experiment_load_buffer(text, strlen(text), &e, &errs);
+    for (size_t i = 0; i < errs.n; i++)
+        print_message("%d:%d: %s\n", errs.v[i].line, errs.v[i].col, errs.v[i].msg);
+    assert_int_equal(err, 0);
+    exp_errors_free(&errs);
+    return e;
+}
+
+/* duts: as a list and as a mapping, the axis dut, a variant's dut: and the spec's members. */
+static void test_duts(void **state)
+{
+    (void)state;
+    static const char list[] = "name: m\nparallel: duts\nduts:\n"
+                               "  - {name: p3, ssh: root@198.18.1.2, port: 5400}\n"
+                               "  - {name: pe, ssh: root@198.18.2.2}\n"
+                               "test: {streams: 2}\nvariants:\n  - name: a\n"
+                               "matrix:\n  dut: [pe, p3]\n  streams: [1, 4]\n";
+    struct experiment *e = load_duts(list);
+    ASSERT_EQ(e->nduts, 2);
+    assert_true(e->named_duts && e->parallel_duts);
+    assert_null(e->dut); /* several: no single DUT of every run */
+    assert_string_equal(e->duts[0].name, "p3");
+    ASSERT_EQ(e->duts[0].port, 5400);
+    struct exp_cell *cells;
+    size_t n;
+    assert_int_equal(experiment_cells(e, &cells, &n), 0);
+    ASSERT_EQ(n, 4);
+    assert_string_equal(cells[0].name, "dut=pe,streams=1");
+    /* The axis's order is the file's: pe first, which is DUT 1. */
+    ASSERT_EQ(experiment_run_dut(e, &e->variants[0], &cells[0]), 1);
+    ASSERT_EQ(experiment_run_dut(e, &e->variants[0], &cells[3]), 0);
+    char **argv;
+    int argc;
+    assert_int_equal(experiment_run_args(e, &e->variants[0], &cells[3], &argv, &argc), 0);
+    for (int i = 0; i < argc; i++)
+        assert_true(strcmp(argv[i], "dut") && strcmp(argv[i], "p3")); /* not a run option */
+    assert_string_equal(argv[2], "4"); /* -P from the cell replaces the test's 2 */
+    exp_argv_free(argv);
+    exp_cells_free(cells, n);
+    json_t *j = experiment_to_json(e);
+    assert_non_null(j);
+    ASSERT_EQ(json_array_size(json_object_get(j, "duts")), 2);
+    assert_string_equal(json_string_value(json_object_get(j, "parallel")), "duts");
+    assert_null(json_object_get(j, "dut"));
+    json_decref(j);
+    experiment_free(e);
+
+    static const char map[] = "name: m\nduts:\n  p3: {ssh: root@198.18.1.2}\n"
+                              "  pe: {ssh: root@198.18.2.2}\nvariants:\n"
+                              "  - {name: a, dut: pe}\n  - {name: b, dut: p3}\n";
+    e = load_duts(map);
+    ASSERT_EQ(e->nduts, 2);
+    assert_false(e->parallel_duts);
+    assert_string_equal(e->duts[1].name, "pe");
+    ASSERT_EQ(experiment_run_dut(e, &e->variants[0], NULL), 1);
+    ASSERT_EQ(experiment_run_dut(e, &e->variants[1], NULL), 0);
+    experiment_free(e);
+
+    /* A single dut: is the DUT of every run, unnamed, as before. */
+    e = load_duts("name: s\ndut: {ssh: root@198.18.1.2}\nvariants:\n  - name: a\n");
+    ASSERT_EQ(e->nduts, 1);
+    assert_true(e->dut == &e->duts[0] && !e->duts[0].name && !e->named_duts);
+    ASSERT_EQ(experiment_run_dut(e, &e->variants[0], NULL), 0);
+    experiment_free(e);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_full_example),         cmocka_unit_test(test_shipped_example),
-        cmocka_unit_test(test_layout_paths),         cmocka_unit_test(test_cells_order),
-        cmocka_unit_test(test_no_matrix_one_cell),   cmocka_unit_test(test_run_args),
-        cmocka_unit_test(test_split_words),          cmocka_unit_test(test_to_json),
-        cmocka_unit_test(test_load_buffer_defaults), cmocka_unit_test(test_dut),
-        cmocka_unit_test(test_bitrate_udp_only),     cmocka_unit_test(test_empty_opts),
+        cmocka_unit_test(test_full_example),
+        cmocka_unit_test(test_shipped_example),
+        cmocka_unit_test(test_layout_paths),
+        cmocka_unit_test(test_cells_order),
+        cmocka_unit_test(test_no_matrix_one_cell),
+        cmocka_unit_test(test_run_args),
+        cmocka_unit_test(test_split_words),
+        cmocka_unit_test(test_to_json),
+        cmocka_unit_test(test_load_buffer_defaults),
+        cmocka_unit_test(test_dut),
+        cmocka_unit_test(test_duts),
+        cmocka_unit_test(test_bitrate_udp_only),
+        cmocka_unit_test(test_empty_opts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

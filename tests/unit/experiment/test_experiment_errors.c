@@ -145,6 +145,32 @@ static void test_dut_errors(void **state)
     EXPECT("bad_nodut.yaml", {3, 5, "variant 'a' has 'boot', which needs a 'dut' section"});
 }
 
+/* Several DUTs: every wrong reference, name and combination, each at its place. */
+static void test_duts_errors(void **state)
+{
+    (void)state;
+    EXPECT("bad_duts.yaml", {4, 3, "duts 'p3' and 'pe' are the same machine (ssh root@198.18.1.2"},
+           {4, 3, "the experiment has both 'dut' (line 2) and 'duts'"},
+           {6, 5, "duplicate DUT name 'p3' (DUT 1 has it too)"},
+           {8, 5, "duts entry 3 has no 'name'"},
+           {9, 11, "DUT name 'a b' may only use letters, digits"},
+           {13, 11, "'parallel' must be 'duts' (several DUTs' runs at the same time) or 'none'"},
+           {16, 10, "variant 'a': unknown DUT 'p4' (the experiment's DUTs: p3, pe)"},
+           {17, 5, "variant 'b' has 'dut' and the matrix has an axis 'dut'"},
+           {20, 13, "matrix axis 'dut': duplicate value 'p3'"},
+           {20, 17, "matrix axis 'dut': unknown DUT 'x486' (the experiment's DUTs: p3, pe)"});
+    EXPECT("bad_duts_refs.yaml",
+           {2, 11,
+            "parallel: duts runs several DUTs' runs at the same time, but the runs of "
+            "this experiment use 1 DUT"},
+           {7, 5,
+            "variant 'a' sets this machine's CPUs (cpus, max_freq_mhz), which parallel: "
+            "duts would change"},
+           {10, 5, "variant 'b' has no 'dut' and the matrix no axis 'dut': with several DUTs"});
+    EXPECT("bad_duts_none.yaml", {4, 10, "variant 'a': 'dut: p3' needs a 'duts' section"},
+           {6, 9, "matrix axis 'dut': 'dut: p3' needs a 'duts' section"});
+}
+
 static void test_syntax_error(void **state)
 {
     (void)state;
@@ -207,6 +233,7 @@ int main(void)
         cmocka_unit_test(test_type_errors_all_reported),
         cmocka_unit_test(test_range_errors),
         cmocka_unit_test(test_dut_errors),
+        cmocka_unit_test(test_duts_errors),
         cmocka_unit_test(test_syntax_error),
         cmocka_unit_test(test_missing_keys),
         cmocka_unit_test(test_unreadable),

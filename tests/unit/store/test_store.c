@@ -155,9 +155,9 @@ static void test_migrate_from_v1(void **state)
     assert_int_equal(raw_int(c->path, "PRAGMA user_version"), 1);
 
     struct store *s = open_ok(c->path);
-    assert_int_equal(store_schema_version(s), 5);
+    assert_int_equal(store_schema_version(s), 6);
     store_close(s);
-    assert_int_equal(raw_int(c->path, "PRAGMA user_version"), 5);
+    assert_int_equal(raw_int(c->path, "PRAGMA user_version"), 6);
     /* Migration 4's table: the runners of campaigns, empty for an old store. */
     assert_int_equal(raw_int(c->path, "SELECT count(*) FROM runners"), 0);
     /* Migration 5's columns: the process CPU cost of each end, NULL for older runs. */
@@ -165,6 +165,8 @@ static void test_migrate_from_v1(void **state)
                                       "local_process_us_per_kib IS NULL AND "
                                       "remote_process_us_per_kib IS NULL"),
                      1);
+    /* Migration 6's column: the DUT name of each run, NULL for older runs. */
+    assert_int_equal(raw_int(c->path, "SELECT count(*) FROM runs WHERE dut IS NULL"), 1);
     /* Migration 3's column: the DUT identity of each run. */
     assert_int_equal(raw_int(c->path, "SELECT count(*) FROM pragma_table_info('runs') "
                                       "WHERE name = 'dut_identity'"),
