@@ -10,6 +10,11 @@
  *     udp_bare: size=S datagrams=N bytes=B seconds=T bits_per_second=X sent=M
  *
  * where N and B count what the receiver got within the T-second window.
+ *
+ * With -n COUNT the sender stops after COUNT datagrams instead, the receiver
+ * counts every datagram from the start and the run ends once it has been
+ * silent for 200 ms: a fixed amount of work, for counting instructions per
+ * datagram (bench/instructions.py runs it under callgrind).
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -33,6 +38,7 @@
 static atomic_bool stop, counting;
 static _Atomic uint64_t received, sent;
 static size_t size = 1400;
+static uint64_t quota; /* -n: datagrams to send, 0 = until stopped */
 static int send_fd, recv_fd;
 
 static void die(const char *what)
@@ -60,12 +66,16 @@ static void *sender_main(void *arg)
         m[i].msg_hdr.msg_iov = &iov[i];
         m[i].msg_hdr.msg_iovlen = 1;
     }
-    while (!atomic_load_explicit(&stop, memory_order_relaxed)) {
-        int n = sendmmsg(send_fd, m, BATCH, 0);
+    uint64_t done = 0;
+    while (!atomic_load_explicit(&stop, memory_order_relaxed) && (!quota || done < quota)) {
+        unsigned want = quota && quota - done < BATCH ? (unsigned)(quota - done) : BATCH;
+        int n = sendmmsg(send_fd, m, want, 0);
         if (n < 0 && errno != ENOBUFS && errno != EAGAIN && errno != EINTR)
             die("sendmmsg");
-        if (n > 0)
+        if (n > 0) {
+            done += (uint64_t)n;
             atomic_fetch_add_explicit(&sent, (uint64_t)n, memory_order_relaxed);
+        }
     }
     return NULL;
 }
@@ -113,16 +123,22 @@ int main(int argc, char **argv)
 {
     double seconds = 5;
     int c;
-    while ((c = getopt(argc, argv, "t:l:h")) != -1) {
+    while ((c = getopt(argc, argv, "t:l:n:h")) != -1) {
         if (c == 't')
             seconds = atof(optarg);
+        else if (c == 'n' && (quota = strtoull(optarg, NULL, 10)) == 0) {
+            fprintf(stderr, "udp_bare: -n must be a positive count\n");
+            return 2;
+        } else if (c == 'n')
+            continue;
         else if (c == 'l')
             size = (size_t)atol(optarg);
         else {
             fprintf(c == 'h' ? stdout : stderr,
-                    "usage: udp_bare [-t SECONDS] [-l SIZE]\n"
+                    "usage: udp_bare [-t SECONDS] [-l SIZE] [-n COUNT]\n"
                     "  -t SECONDS  length of the run (default 5, at most 3600)\n"
-                    "  -l SIZE     datagram size, 1..65507 (default 1400)\n");
+                    "  -l SIZE     datagram size, 1..65507 (default 1400)\n"
+                    "  -n COUNT    send COUNT datagrams, then stop once the receiver is idle\n");
             return c == 'h' ? 0 : 2;
         }
     }
@@ -139,15 +155,28 @@ int main(int argc, char **argv)
         connect(send_fd, (struct sockaddr *)&a, sizeof(a)))
         die("bind/connect");
     pthread_t s, r;
+    atomic_store(&counting, quota > 0);
     if (pthread_create(&r, NULL, receiver_main, NULL) ||
         pthread_create(&s, NULL, sender_main, NULL))
         die("pthread_create");
-    /* As netab's window: counting starts once both threads run, and ends after SECONDS. */
-    usleep(100000);
     double t0 = now_s();
-    atomic_store(&counting, true);
-    while (now_s() - t0 < seconds)
-        usleep(10000);
+    if (quota) {
+        /* A fixed amount of work: counted from the start, ended when the receiver falls silent. */
+        uint64_t last = UINT64_MAX;
+        while (atomic_load(&sent) < quota || atomic_load(&received) != last) {
+            last = atomic_load(&received);
+            usleep(200000);
+            if (now_s() - t0 > 3600)
+                break;
+        }
+    } else {
+        /* As netab's window: counting starts once both threads run, and ends after SECONDS. */
+        usleep(100000);
+        t0 = now_s();
+        atomic_store(&counting, true);
+        while (now_s() - t0 < seconds)
+            usleep(10000);
+    }
     atomic_store(&counting, false);
     double t = now_s() - t0;
     uint64_t n = atomic_load(&received);
