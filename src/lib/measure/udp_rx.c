@@ -35,10 +35,8 @@ void udp_rx_free(struct udp_rx *rx)
 void udp_rx_record(struct udp_rx *rx, uint64_t seq, uint64_t send_ns, uint64_t arrival_ns,
                    uint64_t len)
 {
-    uint64_t unique = atomic_load_explicit(&rx->seq.unique, memory_order_relaxed);
-    udp_seq_record(&rx->seq, seq);
     /* Only datagrams seen for the first time count towards bytes and jitter. */
-    if (atomic_load_explicit(&rx->seq.unique, memory_order_relaxed) != unique) {
+    if (udp_seq_record(&rx->seq, seq)) {
         rx->bytes += len;
         jitter_record(&rx->jitter, (int64_t)send_ns, (int64_t)arrival_ns);
     }
