@@ -156,6 +156,7 @@ struct rx_batch {
     struct iovec iov[UDP_BATCH];
     struct sockaddr_storage from[UDP_BATCH];
     char ctl[UDP_BATCH][CMSG_SPACE(sizeof(struct timespec)) + CMSG_SPACE(sizeof(int))];
+    bool named; /* source addresses asked for (a server's socket, to check them) */
 };
 
 /* The kernel's arrival time of a message, or now when it gave none; *gro_size as udp_gro. */
@@ -194,20 +195,25 @@ static bool take(struct stream *s, const char *buf, size_t len, uint64_t arrival
 }
 
 /*
- * Points message i of b at its slot of buf, its address and its control
- * buffer once per test; rx_batch_rearm() then restores only what the kernel
- * overwrote.
+ * Points message i of b at its slot of buf, its control buffer and, when
+ * named, its address once per test; rx_batch_rearm() then restores only
+ * what the kernel overwrote. Source addresses are asked for only where
+ * they are checked (a server's unconnected socket, named by peer_len): the
+ * kernel's copy of each is part of the per-datagram cost.
  */
-static void rx_batch_init(struct rx_batch *b, char *buf, size_t slot)
+static void rx_batch_init(struct rx_batch *b, char *buf, size_t slot, bool named)
 {
     memset(b, 0, sizeof(*b));
+    b->named = named;
     for (int i = 0; i < UDP_BATCH; i++) {
         b->iov[i].iov_base = buf + (size_t)i * slot;
         b->iov[i].iov_len = slot;
         b->msgs[i].msg_hdr.msg_iov = &b->iov[i];
         b->msgs[i].msg_hdr.msg_iovlen = 1;
-        b->msgs[i].msg_hdr.msg_name = &b->from[i];
-        b->msgs[i].msg_hdr.msg_namelen = sizeof(b->from[i]);
+        if (named) {
+            b->msgs[i].msg_hdr.msg_name = &b->from[i];
+            b->msgs[i].msg_hdr.msg_namelen = sizeof(b->from[i]);
+        }
         b->msgs[i].msg_hdr.msg_control = b->ctl[i];
         b->msgs[i].msg_hdr.msg_controllen = sizeof(b->ctl[i]);
     }
@@ -217,7 +223,7 @@ static void rx_batch_init(struct rx_batch *b, char *buf, size_t slot)
 static void rx_batch_rearm(struct rx_batch *b, int n)
 {
     for (int i = 0; i < n; i++) {
-        b->msgs[i].msg_hdr.msg_namelen = sizeof(b->from[i]);
+        b->msgs[i].msg_hdr.msg_namelen = b->named ? sizeof(b->from[i]) : 0;
         b->msgs[i].msg_hdr.msg_controllen = sizeof(b->ctl[i]);
     }
 }
@@ -270,7 +276,7 @@ static void run_receiver(struct stream *s, char *buf)
         return;
     }
     static __thread struct rx_batch b;
-    rx_batch_init(&b, buf, p->gro ? 65536 : s->block + 1);
+    rx_batch_init(&b, buf, p->gro ? 65536 : s->block + 1, s->peer_len > 0);
     uint64_t last_rx = clock_now_ns(), stop_seen = 0, bytes = 0;
     bool got_any = false;
     for (;;) {
