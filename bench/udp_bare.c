@@ -15,6 +15,12 @@
  * counts every datagram from the start and the run ends once it has been
  * silent for 200 ms: a fixed amount of work, for counting instructions per
  * datagram (bench/instructions.py runs it under callgrind).
+ *
+ * With -T the receiver asks the kernel for what netab's receiver must have
+ * to measure: each datagram's arrival time (SO_TIMESTAMPNS, for jitter) and
+ * source address (to count datagrams from others), and does nothing with
+ * them. The difference to the plain loop is the kernel's share of netab's
+ * measuring, which no user-space work can remove.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -39,6 +45,7 @@ static atomic_bool stop, counting;
 static _Atomic uint64_t received, sent;
 static size_t size = 1400;
 static uint64_t quota; /* -n: datagrams to send, 0 = until stopped */
+static bool measure;   /* -T: timestamps and source addresses on the receiver */
 static int send_fd, recv_fd;
 
 static void die(const char *what)
@@ -84,6 +91,8 @@ static void *receiver_main(void *arg)
 {
     (void)arg;
     static char buf[BATCH][MAX_SIZE];
+    static struct sockaddr_storage from[BATCH];
+    static char ctl[BATCH][CMSG_SPACE(sizeof(struct timespec))];
     struct mmsghdr m[BATCH];
     struct iovec iov[BATCH];
     memset(m, 0, sizeof(m));
@@ -93,6 +102,12 @@ static void *receiver_main(void *arg)
         m[i].msg_hdr.msg_iovlen = 1;
     }
     while (!atomic_load_explicit(&stop, memory_order_relaxed)) {
+        for (int i = 0; measure && i < BATCH; i++) {
+            m[i].msg_hdr.msg_name = &from[i];
+            m[i].msg_hdr.msg_namelen = sizeof(from[i]);
+            m[i].msg_hdr.msg_control = ctl[i];
+            m[i].msg_hdr.msg_controllen = sizeof(ctl[i]);
+        }
         int n = recvmmsg(recv_fd, m, BATCH, 0, NULL);
         if (n < 0 && errno != EAGAIN && errno != EINTR)
             die("recvmmsg");
@@ -123,22 +138,30 @@ int main(int argc, char **argv)
 {
     double seconds = 5;
     int c;
-    while ((c = getopt(argc, argv, "t:l:n:h")) != -1) {
-        if (c == 't')
+    while ((c = getopt(argc, argv, "t:l:n:Th")) != -1) {
+        switch (c) {
+        case 't':
             seconds = atof(optarg);
-        else if (c == 'n' && (quota = strtoull(optarg, NULL, 10)) == 0) {
-            fprintf(stderr, "udp_bare: -n must be a positive count\n");
-            return 2;
-        } else if (c == 'n')
-            continue;
-        else if (c == 'l')
+            break;
+        case 'l':
             size = (size_t)atol(optarg);
-        else {
+            break;
+        case 'n':
+            if ((quota = strtoull(optarg, NULL, 10)) == 0) {
+                fprintf(stderr, "udp_bare: -n must be a positive count\n");
+                return 2;
+            }
+            break;
+        case 'T':
+            measure = true;
+            break;
+        default:
             fprintf(c == 'h' ? stdout : stderr,
-                    "usage: udp_bare [-t SECONDS] [-l SIZE] [-n COUNT]\n"
+                    "usage: udp_bare [-t SECONDS] [-l SIZE] [-n COUNT] [-T]\n"
                     "  -t SECONDS  length of the run (default 5, at most 3600)\n"
                     "  -l SIZE     datagram size, 1..65507 (default 1400)\n"
-                    "  -n COUNT    send COUNT datagrams, then stop once the receiver is idle\n");
+                    "  -n COUNT    send COUNT datagrams, then stop once the receiver is idle\n"
+                    "  -T          receive arrival times and source addresses, as netab must\n");
             return c == 'h' ? 0 : 2;
         }
     }
@@ -147,6 +170,9 @@ int main(int argc, char **argv)
         return 2;
     }
     recv_fd = udp_socket();
+    int one = 1;
+    if (measure && setsockopt(recv_fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof(one)))
+        die("SO_TIMESTAMPNS");
     send_fd = udp_socket();
     struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
     socklen_t len = sizeof(a);
