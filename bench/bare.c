@@ -45,6 +45,14 @@ struct pair {
 };
 
 static atomic_bool stop;
+/*
+ * -f: write the send buffer before sending, as netab (and iperf3) do. By
+ * default it stays as calloc() left it: a large calloc() is fresh mmap()
+ * memory that is never written, so every page of it reads from the
+ * kernel's one shared zero page and send() copies from 4 KiB that never
+ * leave the cache, which no tool with a real buffer gets.
+ */
+static bool fill;
 static pthread_barrier_t start_line;
 
 static void die(const char *what)
@@ -55,12 +63,14 @@ static void die(const char *what)
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: bare [-t SECONDS] [-l BLOCK] [-P PAIRS] [-p PORT]\n"
+    fprintf(f, "usage: bare [-t SECONDS] [-l BLOCK] [-P PAIRS] [-p PORT] [-f]\n"
                "  -t SECONDS  length of the run (default 5)\n"
                "  -l BLOCK    bytes per send()/recv(), K/M suffixes are 1024-based "
                "(default 128K)\n"
                "  -P PAIRS    sender/receiver pairs (default 1, at most 128)\n"
-               "  -p PORT     listen on this 127.0.0.1 port (default: any free port)\n");
+               "  -p PORT     listen on this 127.0.0.1 port (default: any free port)\n"
+               "  -f          write the send buffer first, as netab does (default: never\n"
+               "              written, so it reads from the kernel's shared zero page)\n");
 }
 
 /* Parses "131072", "128K", "1M" or "1Mi" (all 1024-based); returns 0 when invalid. */
@@ -105,6 +115,8 @@ static void *sender_main(void *arg)
 {
     struct pair *p = arg;
     char *buf = calloc(1, p->block);
+    if (buf && fill)
+        memset(buf, 0x5a, p->block);
     pthread_barrier_wait(&start_line);
     if (buf) {
         while (!atomic_load_explicit(&stop, memory_order_relaxed))
@@ -175,7 +187,7 @@ int main(int argc, char **argv)
     char *end;
     int c;
 
-    while ((c = getopt(argc, argv, "t:l:P:p:h")) != -1) {
+    while ((c = getopt(argc, argv, "t:l:P:p:fh")) != -1) {
         switch (c) {
         case 't':
             seconds = strtod(optarg, &end);
@@ -205,6 +217,9 @@ int main(int argc, char **argv)
                 fprintf(stderr, "bare: -p '%s' must be a port from 0 to 65535\n", optarg);
                 return 2;
             }
+            break;
+        case 'f':
+            fill = true;
             break;
         case 'h':
             usage(stdout);

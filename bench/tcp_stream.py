@@ -2,7 +2,7 @@
 """TCP bulk throughput on loopback: netab vs bare, iperf3 and iperf2.
 
 Each round runs, in a seeded random order: netab (1 stream), netab -P 2,
-iperf3, iperf2, bare, bare -P 2, each for --seconds. For every run it also
+iperf3, iperf2, bare, bare -P 2 (and bare -f with --bare-f), each for --seconds. For every run it also
 samples /proc/stat around the client and reports system-wide service demand
 (busy CPU us per KiB received, netperf's definition), the same way for every
 tool; netab's own end.service_demand.local_us_per_kib is shown next to it.
@@ -103,10 +103,10 @@ def parse_iperf2_csv(text):
     return None, None
 
 
-def bare(args, pairs):
+def bare(args, pairs, fill=False):
     def go():
-        out = B.run([args.bare, "-t", "%g" % args.seconds, "-P", str(pairs)], args.seconds,
-                    args.raw)
+        out = B.run([args.bare, "-t", "%g" % args.seconds, "-P", str(pairs)] +
+                    (["-f"] if fill else []), args.seconds, args.raw)
         kv = dict(tok.split("=", 1) for tok in out.split() if "=" in tok)
         try:
             return int(kv["bytes"]), float(kv["seconds"]), {}
@@ -119,6 +119,9 @@ def main():
     p = B.common_args(__doc__.splitlines()[0])
     p.add_argument("--pinned", action="store_true",
                    help="also run netab and iperf3 pinned: sender CPU 0, receiver CPU 1")
+    p.add_argument("--bare-f", action="store_true",
+                   help="also run bare -f, which sends from a written buffer as netab does "
+                        "(plain bare sends from never-written calloc pages: the zero page)")
     args = B.finish_args(p.parse_args())
     B.header(args, "tcp_stream: TCP throughput, loopback")
     runners = [("netab", netab(args, 1)), ("netab -P 2", netab(args, 2)),
@@ -128,6 +131,8 @@ def main():
         # Sender on CPU 0, receiver on CPU 1 for both tools: takes the scheduler's placement
         # (which makes unpinned single-stream runs bimodal on small VMs) out of the comparison.
         runners += [("netab -A 0,1", netab(args, 1, "0,1")), ("iperf3 -A 0,1", iperf3(args, "0,1"))]
+    if args.bare_f:
+        runners.append(("bare -f", bare(args, 1, fill=True)))
 
     def show(m):
         s = "%7.2f Gbit/s  %.3f us/KiB" % (m["gbps"], m["sd"] or float("nan"))
@@ -154,6 +159,9 @@ def main():
     B.target("netab -P 2 / bare -P 2  (Gbit/s)", B.ratio(g("netab -P 2"), g("bare -P 2")), ">=", 0.95)
     B.target("netab / iperf3  (service demand, us/KiB)", B.ratio(sd("netab"), sd("iperf3")), "<=", 1.0)
     B.info("netab / iperf2  (Gbit/s)", B.ratio(g("netab"), g("iperf2")))
+    if args.bare_f:
+        B.info("netab / bare -f  (Gbit/s)", B.ratio(g("netab"), g("bare -f")))
+        B.info("bare -f / bare  (Gbit/s)", B.ratio(g("bare -f"), g("bare")))
     if args.pinned:
         B.info("netab -A 0,1 / iperf3 -A 0,1  (Gbit/s)",
                B.ratio(g("netab -A 0,1"), g("iperf3 -A 0,1")))

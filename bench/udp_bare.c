@@ -10,6 +10,17 @@
  *     udp_bare: size=S datagrams=N bytes=B seconds=T bits_per_second=X sent=M
  *
  * where N and B count what the receiver got within the T-second window.
+ *
+ * With -n COUNT the sender stops after COUNT datagrams instead, the receiver
+ * counts every datagram from the start and the run ends once it has been
+ * silent for 200 ms: a fixed amount of work, for counting instructions per
+ * datagram (bench/instructions.py runs it under callgrind).
+ *
+ * With -T the receiver asks the kernel for what netab's receiver must have
+ * to measure: each datagram's arrival time (SO_TIMESTAMPNS, for jitter) and
+ * source address (to count datagrams from others), and does nothing with
+ * them. The difference to the plain loop is the kernel's share of netab's
+ * measuring, which no user-space work can remove.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -33,6 +44,8 @@
 static atomic_bool stop, counting;
 static _Atomic uint64_t received, sent;
 static size_t size = 1400;
+static uint64_t quota; /* -n: datagrams to send, 0 = until stopped */
+static bool measure;   /* -T: timestamps and source addresses on the receiver */
 static int send_fd, recv_fd;
 
 static void die(const char *what)
@@ -60,12 +73,16 @@ static void *sender_main(void *arg)
         m[i].msg_hdr.msg_iov = &iov[i];
         m[i].msg_hdr.msg_iovlen = 1;
     }
-    while (!atomic_load_explicit(&stop, memory_order_relaxed)) {
-        int n = sendmmsg(send_fd, m, BATCH, 0);
+    uint64_t done = 0;
+    while (!atomic_load_explicit(&stop, memory_order_relaxed) && (!quota || done < quota)) {
+        unsigned want = quota && quota - done < BATCH ? (unsigned)(quota - done) : BATCH;
+        int n = sendmmsg(send_fd, m, want, 0);
         if (n < 0 && errno != ENOBUFS && errno != EAGAIN && errno != EINTR)
             die("sendmmsg");
-        if (n > 0)
+        if (n > 0) {
+            done += (uint64_t)n;
             atomic_fetch_add_explicit(&sent, (uint64_t)n, memory_order_relaxed);
+        }
     }
     return NULL;
 }
@@ -74,6 +91,8 @@ static void *receiver_main(void *arg)
 {
     (void)arg;
     static char buf[BATCH][MAX_SIZE];
+    static struct sockaddr_storage from[BATCH];
+    static char ctl[BATCH][CMSG_SPACE(sizeof(struct timespec))];
     struct mmsghdr m[BATCH];
     struct iovec iov[BATCH];
     memset(m, 0, sizeof(m));
@@ -83,6 +102,12 @@ static void *receiver_main(void *arg)
         m[i].msg_hdr.msg_iovlen = 1;
     }
     while (!atomic_load_explicit(&stop, memory_order_relaxed)) {
+        for (int i = 0; measure && i < BATCH; i++) {
+            m[i].msg_hdr.msg_name = &from[i];
+            m[i].msg_hdr.msg_namelen = sizeof(from[i]);
+            m[i].msg_hdr.msg_control = ctl[i];
+            m[i].msg_hdr.msg_controllen = sizeof(ctl[i]);
+        }
         int n = recvmmsg(recv_fd, m, BATCH, 0, NULL);
         if (n < 0 && errno != EAGAIN && errno != EINTR)
             die("recvmmsg");
@@ -113,16 +138,30 @@ int main(int argc, char **argv)
 {
     double seconds = 5;
     int c;
-    while ((c = getopt(argc, argv, "t:l:h")) != -1) {
-        if (c == 't')
+    while ((c = getopt(argc, argv, "t:l:n:Th")) != -1) {
+        switch (c) {
+        case 't':
             seconds = atof(optarg);
-        else if (c == 'l')
+            break;
+        case 'l':
             size = (size_t)atol(optarg);
-        else {
+            break;
+        case 'n':
+            if ((quota = strtoull(optarg, NULL, 10)) == 0) {
+                fprintf(stderr, "udp_bare: -n must be a positive count\n");
+                return 2;
+            }
+            break;
+        case 'T':
+            measure = true;
+            break;
+        default:
             fprintf(c == 'h' ? stdout : stderr,
-                    "usage: udp_bare [-t SECONDS] [-l SIZE]\n"
+                    "usage: udp_bare [-t SECONDS] [-l SIZE] [-n COUNT] [-T]\n"
                     "  -t SECONDS  length of the run (default 5, at most 3600)\n"
-                    "  -l SIZE     datagram size, 1..65507 (default 1400)\n");
+                    "  -l SIZE     datagram size, 1..65507 (default 1400)\n"
+                    "  -n COUNT    send COUNT datagrams, then stop once the receiver is idle\n"
+                    "  -T          receive arrival times and source addresses, as netab must\n");
             return c == 'h' ? 0 : 2;
         }
     }
@@ -131,6 +170,9 @@ int main(int argc, char **argv)
         return 2;
     }
     recv_fd = udp_socket();
+    int one = 1;
+    if (measure && setsockopt(recv_fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof(one)))
+        die("SO_TIMESTAMPNS");
     send_fd = udp_socket();
     struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
     socklen_t len = sizeof(a);
@@ -139,15 +181,28 @@ int main(int argc, char **argv)
         connect(send_fd, (struct sockaddr *)&a, sizeof(a)))
         die("bind/connect");
     pthread_t s, r;
+    atomic_store(&counting, quota > 0);
     if (pthread_create(&r, NULL, receiver_main, NULL) ||
         pthread_create(&s, NULL, sender_main, NULL))
         die("pthread_create");
-    /* As netab's window: counting starts once both threads run, and ends after SECONDS. */
-    usleep(100000);
     double t0 = now_s();
-    atomic_store(&counting, true);
-    while (now_s() - t0 < seconds)
-        usleep(10000);
+    if (quota) {
+        /* A fixed amount of work: counted from the start, ended when the receiver falls silent. */
+        uint64_t last = UINT64_MAX;
+        while (atomic_load(&sent) < quota || atomic_load(&received) != last) {
+            last = atomic_load(&received);
+            usleep(200000);
+            if (now_s() - t0 > 3600)
+                break;
+        }
+    } else {
+        /* As netab's window: counting starts once both threads run, and ends after SECONDS. */
+        usleep(100000);
+        t0 = now_s();
+        atomic_store(&counting, true);
+        while (now_s() - t0 < seconds)
+            usleep(10000);
+    }
     atomic_store(&counting, false);
     double t = now_s() - t0;
     uint64_t n = atomic_load(&received);

@@ -6,7 +6,10 @@ One stream, -b 0 (no pacing), for each datagram size in --sizes (default
 order: netab, iperf3, and bench/udp_bare (sendmmsg/recvmmsg batches of 64, the
 ceiling). Reports the receiver's goodput and datagrams/s (received bytes /
 datagram size, so lost datagrams never count), loss, and the ratios
-netab/iperf3 (target >= 2) and netab/bare (target >= 0.95).
+netab/iperf3 (target >= 2) and netab/bare (target >= 0.95). With --bare-T,
+also udp_bare -T, whose receiver takes each datagram's kernel arrival time
+and source address as netab's must (for jitter and to count foreign
+datagrams): bare -T / bare is the kernel's share of the cost of measuring.
 """
 import os
 import sys
@@ -59,11 +62,11 @@ def iperf3(args, size):
     return go
 
 
-def bare(args, size):
+def bare(args, size, measured=False):
     def go():
         before = B.cpu_ticks()
-        out = B.run([args.udp_bare, "-t", "%g" % args.seconds, "-l", str(size)], args.seconds,
-                    args.raw)
+        out = B.run([args.udp_bare, "-t", "%g" % args.seconds, "-l", str(size)] +
+                    (["-T"] if measured else []), args.seconds, args.raw)
         after = B.cpu_ticks()
         f = dict(kv.split("=") for kv in out.split()[1:])
         return metrics(int(f["bytes"]), float(f["seconds"]), size, int(f["sent"]), before, after)
@@ -73,6 +76,9 @@ def bare(args, size):
 def main():
     p = B.common_args(__doc__.splitlines()[0])
     p.add_argument("--sizes", default="1400,64", help="datagram sizes (default %(default)s)")
+    p.add_argument("--bare-T", action="store_true",
+                   help="also run udp_bare -T (the kernel's arrival times and source addresses "
+                        "that netab's receiver needs), to show the kernel's share of the gap")
     args = B.finish_args(p.parse_args())
     args.udp_bare = os.path.join(args.build, "bench", "udp_bare")
     sizes = [int(x) for x in args.sizes.split(",") if x.strip()]
@@ -83,6 +89,8 @@ def main():
     for s in sizes:
         runners += [("netab %d" % s, netab(args, s)), ("iperf3 %d" % s, iperf3(args, s)),
                     ("bare %d" % s, bare(args, s))]
+        if args.bare_T:
+            runners.append(("bare -T %d" % s, bare(args, s, measured=True)))
         if s >= 1000:
             # Segmentation offloads (UDP_SEGMENT / UDP_GRO): shown, not part of the target.
             runners.append(("netab gso %d" % s, netab(args, s, offload=True)))
@@ -111,6 +119,14 @@ def main():
             B.target("netab / bare  %d B  %s" % (s, what),
                      B.ratio(B.med(res, "netab %d" % s, key), B.med(res, "bare %d" % s, key)),
                      ">=", 0.95)
+    for s in sizes:
+        if ("bare -T %d" % s) in res:
+            print("  bare -T / bare  %d B  datagrams/s  %s   (no target: the kernel's cost of "
+                  "measuring)" % (s, B.fmt(B.ratio(B.med(res, "bare -T %d" % s, "pps"),
+                                                   B.med(res, "bare %d" % s, "pps")))))
+            print("  netab / bare -T  %d B  datagrams/s  %s   (no target)" % (
+                s, B.fmt(B.ratio(B.med(res, "netab %d" % s, "pps"),
+                                 B.med(res, "bare -T %d" % s, "pps")))))
     for s in sizes:
         if ("netab gso %d" % s) in res:
             print("  netab --gso --gro / iperf3  %d B  goodput      %s   (no target)" % (

@@ -45,39 +45,47 @@ static bool aborted(const struct stream *s)
     return atomic_load_explicit(s->abort, memory_order_relaxed);
 }
 
-/* Sends datagrams seq .. seq+n-1; returns how many went out or -errno. */
-static int send_batch(struct stream *s, char *buf, uint64_t seq, int n)
+/*
+ * A sender's message vector, built once per test: datagram i of every batch
+ * is slot i of the buffer, so only the headers change from batch to batch
+ * and sendmmsg() gets the same array each time.
+ */
+struct tx_batch {
+    struct mmsghdr msgs[UDP_BATCH];
+    struct iovec iov[UDP_BATCH];
+};
+
+static void tx_batch_init(struct tx_batch *b, struct stream *s, char *buf)
 {
-    const struct test_params *p = s->params;
+    memset(b, 0, sizeof(*b));
+    for (int i = 0; i < UDP_BATCH; i++) {
+        b->iov[i].iov_base = buf + (size_t)i * s->block;
+        b->iov[i].iov_len = s->block;
+        b->msgs[i].msg_hdr.msg_iov = &b->iov[i];
+        b->msgs[i].msg_hdr.msg_iovlen = 1;
+        if (s->peer_len > 0) {
+            b->msgs[i].msg_hdr.msg_name = &s->peer;
+            b->msgs[i].msg_hdr.msg_namelen = s->peer_len;
+        }
+    }
+}
+
+/* Sends datagrams seq .. seq+n-1; returns how many went out or -errno. */
+static int send_batch(struct stream *s, struct tx_batch *b, char *buf, uint64_t seq, int n)
+{
     size_t size = s->block;
-    uint64_t now = clock_now_ns();
-    for (int i = 0; i < n; i++)
-        udp_wire_put_as(s->wire, buf + (size_t)i * size, (uint32_t)s->id, seq + (uint64_t)i, now);
-    bool named = s->peer_len > 0;
-    if (p->gso) {
+    udp_wire_put_batch(s->wire, buf, size, n, (uint32_t)s->id, seq, clock_now_ns());
+    if (s->params->gso) {
         struct iovec iov = {.iov_base = buf, .iov_len = (size_t)n * size};
         struct msghdr mh = {.msg_iov = &iov, .msg_iovlen = 1};
-        if (named) {
+        if (s->peer_len > 0) {
             mh.msg_name = &s->peer;
             mh.msg_namelen = s->peer_len;
         }
         ssize_t r = sendmsg(s->fd, &mh, 0);
         return r < 0 ? -errno : n;
     }
-    struct mmsghdr msgs[UDP_BATCH];
-    struct iovec iov[UDP_BATCH];
-    memset(msgs, 0, sizeof(msgs[0]) * (size_t)n);
-    for (int i = 0; i < n; i++) {
-        iov[i].iov_base = buf + (size_t)i * size;
-        iov[i].iov_len = size;
-        msgs[i].msg_hdr.msg_iov = &iov[i];
-        msgs[i].msg_hdr.msg_iovlen = 1;
-        if (named) {
-            msgs[i].msg_hdr.msg_name = &s->peer;
-            msgs[i].msg_hdr.msg_namelen = s->peer_len;
-        }
-    }
-    int r = sendmmsg(s->fd, msgs, (unsigned)n, 0);
+    int r = sendmmsg(s->fd, b->msgs, (unsigned)n, 0);
     return r < 0 ? -errno : r;
 }
 
@@ -104,6 +112,8 @@ static void run_sender(struct stream *s, char *buf)
     uint64_t max_backlog = (uint64_t)(per_ns * UDP_BACKLOG_NS);
     if (max_backlog < UDP_MIN_BACKLOG)
         max_backlog = UDP_MIN_BACKLOG;
+    struct tx_batch b;
+    tx_batch_init(&b, s, buf);
     while (!atomic_load_explicit(s->stop, memory_order_relaxed) && !aborted(s)) {
         if (limit && seq >= limit)
             break;
@@ -127,7 +137,7 @@ static void run_sender(struct stream *s, char *buf)
         }
         if (limit && limit - seq < (uint64_t)n)
             n = (int)(limit - seq);
-        int r = send_batch(s, buf, seq, n);
+        int r = send_batch(s, &b, buf, seq, n);
         if (r < 0) {
             if (r == -EAGAIN || r == -ENOBUFS || r == -EINTR || r == -ECONNREFUSED)
                 continue;
@@ -146,6 +156,7 @@ struct rx_batch {
     struct iovec iov[UDP_BATCH];
     struct sockaddr_storage from[UDP_BATCH];
     char ctl[UDP_BATCH][CMSG_SPACE(sizeof(struct timespec)) + CMSG_SPACE(sizeof(int))];
+    bool named; /* source addresses asked for (a server's socket, to check them) */
 };
 
 /* The kernel's arrival time of a message, or now when it gave none; *gro_size as udp_gro. */
@@ -164,20 +175,95 @@ static uint64_t arrival_of(struct msghdr *mh, int *gro_size)
 /*
  * Accounts one datagram (or GRO segment) of len bytes at buf. Returns false
  * for a registration, which is control traffic, not data: it counts nowhere.
+ * A registration never parses as data (its magic differs), so it is looked
+ * for only among the datagrams that do not: one check per data datagram.
  */
 static bool take(struct stream *s, const char *buf, size_t len, uint64_t arrival)
 {
-    uint32_t id;
     uint64_t seq, sent;
-    if (s->wire == UDP_WIRE_NETAB && udp_wire_is_reg(buf, len))
-        return false;     /* a client's registration resent before it saw "ready" */
-    id = (uint32_t)s->id; /* the iperf3 formats carry no stream number */
-    if (udp_wire_get_as(s->wire, buf, len, &id, &seq, &sent) || id != (uint32_t)s->id) {
+    uint32_t id = (uint32_t)s->id; /* the iperf3 formats carry no stream number */
+    int rc = s->wire == UDP_WIRE_NETAB ? udp_wire_get(buf, len, &id, &seq, &sent)
+                                       : udp_wire_get_as(s->wire, buf, len, &id, &seq, &sent);
+    if (rc || id != (uint32_t)s->id) {
+        if (s->wire == UDP_WIRE_NETAB && udp_wire_is_reg(buf, len))
+            return false; /* a client's registration resent before it saw "ready" */
         atomic_fetch_add(&s->malformed, 1);
         return true;
     }
     udp_rx_record(s->rx, seq, sent, arrival, len);
     return true;
+}
+
+/*
+ * Points message i of b at its slot of buf, its control buffer and, when
+ * named, its address once per test; rx_batch_rearm() then restores only
+ * what the kernel overwrote. Source addresses are asked for only where
+ * they are checked (a server's unconnected socket, named by peer_len): the
+ * kernel's copy of each is part of the per-datagram cost.
+ */
+static void rx_batch_init(struct rx_batch *b, char *buf, size_t slot, bool named)
+{
+    memset(b, 0, sizeof(*b));
+    b->named = named;
+    for (int i = 0; i < UDP_BATCH; i++) {
+        b->iov[i].iov_base = buf + (size_t)i * slot;
+        b->iov[i].iov_len = slot;
+        b->msgs[i].msg_hdr.msg_iov = &b->iov[i];
+        b->msgs[i].msg_hdr.msg_iovlen = 1;
+        if (named) {
+            b->msgs[i].msg_hdr.msg_name = &b->from[i];
+            b->msgs[i].msg_hdr.msg_namelen = sizeof(b->from[i]);
+        }
+        b->msgs[i].msg_hdr.msg_control = b->ctl[i];
+        b->msgs[i].msg_hdr.msg_controllen = sizeof(b->ctl[i]);
+    }
+}
+
+/* recvmmsg() wrote the address and control lengths (and msg_len) of the first n messages. */
+static void rx_batch_rearm(struct rx_batch *b, int n)
+{
+    for (int i = 0; i < n; i++) {
+        b->msgs[i].msg_hdr.msg_namelen = b->named ? sizeof(b->from[i]) : 0;
+        b->msgs[i].msg_hdr.msg_controllen = sizeof(b->ctl[i]);
+    }
+}
+
+/*
+ * Accounts message i of a received batch (one datagram, or several glued by
+ * GRO) and returns the data bytes it counted. now is the monotonic time the
+ * batch was taken; the first counted datagram sets s->first_ns and *got_any.
+ */
+static size_t take_message(struct stream *s, struct rx_batch *b, int i, uint64_t now, bool *got_any)
+{
+    struct msghdr *mh = &b->msgs[i].msg_hdr;
+    size_t len = b->msgs[i].msg_len;
+    /* A server's socket is unconnected: only the registered client counts. */
+    if (s->peer_len && !udp_wire_same_addr(&b->from[i], &s->peer)) {
+        atomic_fetch_add(&s->foreign, 1);
+        return 0;
+    }
+    int gro = 0;
+    uint64_t arrival = arrival_of(mh, &gro);
+    const char *d = b->iov[i].iov_base;
+    size_t seg, counted = 0;
+    for (size_t off = 0; (seg = udp_gro_next(len, off, gro)) > 0; off += seg)
+        if (take(s, d + off, seg, arrival))
+            counted += seg;
+    if (counted && !*got_any) {
+        /*
+         * The first datagram may have waited in the socket since before this
+         * thread started (with -R the server sends as soon as it is ready):
+         * the receiver's clock starts at its kernel arrival time, moved onto
+         * the monotonic clock, so those bytes are not counted in no time.
+         */
+        struct timespec rt;
+        clock_gettime(CLOCK_REALTIME, &rt);
+        uint64_t rt_now = (uint64_t)rt.tv_sec * 1000000000ull + (uint64_t)rt.tv_nsec;
+        uint64_t waited = rt_now > arrival ? rt_now - arrival : 0;
+        *got_any = true;
+        s->first_ns = now > waited ? now - waited : now;
+    }
+    return counted;
 }
 
 static void run_receiver(struct stream *s, char *buf)
@@ -189,60 +275,21 @@ static void run_receiver(struct stream *s, char *buf)
         stream_fail(s, errno, "UDP_GRO (--gro) is not supported here");
         return;
     }
-    size_t slot = p->gro ? 65536 : s->block + 1;
     static __thread struct rx_batch b;
+    rx_batch_init(&b, buf, p->gro ? 65536 : s->block + 1, s->peer_len > 0);
     uint64_t last_rx = clock_now_ns(), stop_seen = 0, bytes = 0;
     bool got_any = false;
     for (;;) {
-        for (int i = 0; i < UDP_BATCH; i++) {
-            b.iov[i].iov_base = buf + (size_t)i * slot;
-            b.iov[i].iov_len = slot;
-            memset(&b.msgs[i].msg_hdr, 0, sizeof(b.msgs[i].msg_hdr));
-            b.msgs[i].msg_hdr.msg_iov = &b.iov[i];
-            b.msgs[i].msg_hdr.msg_iovlen = 1;
-            b.msgs[i].msg_hdr.msg_name = &b.from[i];
-            b.msgs[i].msg_hdr.msg_namelen = sizeof(b.from[i]);
-            b.msgs[i].msg_hdr.msg_control = b.ctl[i];
-            b.msgs[i].msg_hdr.msg_controllen = sizeof(b.ctl[i]);
-        }
         int n = recvmmsg(s->fd, b.msgs, UDP_BATCH, MSG_WAITFORONE, NULL);
         uint64_t now = clock_now_ns();
         if (n < 0 && errno != EAGAIN && errno != EINTR && errno != ECONNREFUSED) {
             stream_fail(s, errno, "recvmmsg");
             break;
         }
-        for (int i = 0; i < n; i++) {
-            struct msghdr *mh = &b.msgs[i].msg_hdr;
-            size_t len = b.msgs[i].msg_len;
-            /* A server's socket is unconnected: only the registered client counts. */
-            if (s->peer_len && !udp_wire_same_addr(&b.from[i], &s->peer)) {
-                atomic_fetch_add(&s->foreign, 1);
-                continue;
-            }
-            int gro = 0;
-            uint64_t arrival = arrival_of(mh, &gro);
-            const char *d = b.iov[i].iov_base;
-            size_t seg, counted = 0;
-            for (size_t off = 0; (seg = udp_gro_next(len, off, gro)) > 0; off += seg)
-                if (take(s, d + off, seg, arrival))
-                    counted += seg;
-            bytes += counted;
-            if (counted && !got_any) {
-                /*
-                 * The first datagram may have waited in the socket since before this
-                 * thread started (with -R the server sends as soon as it is ready):
-                 * the receiver's clock starts at its kernel arrival time, moved onto
-                 * the monotonic clock, so those bytes are not counted in no time.
-                 */
-                struct timespec rt;
-                clock_gettime(CLOCK_REALTIME, &rt);
-                uint64_t rt_now = (uint64_t)rt.tv_sec * 1000000000ull + (uint64_t)rt.tv_nsec;
-                uint64_t waited = rt_now > arrival ? rt_now - arrival : 0;
-                got_any = true;
-                s->first_ns = now > waited ? now - waited : now;
-            }
-        }
+        for (int i = 0; i < n; i++)
+            bytes += take_message(s, &b, i, now, &got_any);
         if (n > 0) {
+            rx_batch_rearm(&b, n);
             last_rx = now;
             atomic_store_explicit(&s->packets, udp_rx_unique(s->rx), memory_order_relaxed);
             atomic_store_explicit(&s->bytes, bytes, memory_order_relaxed);

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <time.h>
 
-void udp_gro_read_cmsgs(struct msghdr *mh, uint64_t *kernel_ns, int *gso_size)
+void udp_gro_walk_cmsgs(struct msghdr *mh, uint64_t *kernel_ns, int *gso_size)
 {
     *kernel_ns = 0;
     *gso_size = 0;
@@ -20,12 +20,4 @@ void udp_gro_read_cmsgs(struct msghdr *mh, uint64_t *kernel_ns, int *gso_size)
             memcpy(gso_size, CMSG_DATA(c), sizeof(int));
         }
     }
-}
-
-size_t udp_gro_next(size_t len, size_t off, int gso_size)
-{
-    if (off >= len)
-        return 0;
-    size_t left = len - off;
-    return gso_size > 0 && (size_t)gso_size < left ? (size_t)gso_size : left;
 }

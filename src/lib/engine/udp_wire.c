@@ -1,5 +1,6 @@
 #include "engine/udp_wire.h"
 
+#include <endian.h>
 #include <errno.h>
 #include <netinet/in.h>
 #include <string.h>
@@ -38,16 +39,6 @@ void udp_wire_put(char *buf, uint32_t stream, uint64_t seq, uint64_t send_ns)
     put64(buf + 16, send_ns);
 }
 
-int udp_wire_get(const char *buf, size_t len, uint32_t *stream, uint64_t *seq, uint64_t *send_ns)
-{
-    if (len < UDP_WIRE_HEADER || memcmp(buf, "NBU1", 4))
-        return -EPROTO;
-    *stream = get32(buf + 4);
-    *seq = get64(buf + 8);
-    *send_ns = get64(buf + 16);
-    return 0;
-}
-
 size_t udp_wire_header_len(enum udp_wire_format f)
 {
     return f == UDP_WIRE_IPERF3_32 ? 12 : f == UDP_WIRE_IPERF3_64 ? 16 : UDP_WIRE_HEADER;
@@ -82,6 +73,28 @@ int udp_wire_get_as(enum udp_wire_format f, const char *buf, size_t len, uint32_
     *seq = count - 1;
     *send_ns = (uint64_t)get32(buf) * 1000000000ull + (uint64_t)usec * 1000;
     return 0;
+}
+
+void udp_wire_put_batch(enum udp_wire_format f, char *buf, size_t stride, int n, uint32_t stream,
+                        uint64_t seq, uint64_t send_ns)
+{
+    if (f != UDP_WIRE_NETAB) {
+        for (int i = 0; i < n; i++)
+            udp_wire_put_as(f, buf + (size_t)i * stride, stream, seq + (uint64_t)i, send_ns);
+        return;
+    }
+    /* "NBU1" and the stream number are the same 8 bytes in every header of the batch. */
+    char prefix[8];
+    memcpy(prefix, "NBU1", 4);
+    put32(prefix + 4, stream);
+    uint64_t be_ns = htobe64(send_ns);
+    for (int i = 0; i < n; i++) {
+        char *p = buf + (size_t)i * stride;
+        uint64_t be_seq = htobe64(seq + (uint64_t)i);
+        memcpy(p, prefix, 8);
+        memcpy(p + 8, &be_seq, 8);
+        memcpy(p + 16, &be_ns, 8);
+    }
 }
 
 void udp_wire_put_reg(char *buf, const uint8_t cookie[TEST_COOKIE_LEN], uint32_t stream)
@@ -137,7 +150,7 @@ bool udp_wire_same_host(const struct sockaddr_storage *a, const struct sockaddr_
     return fa == fb && !memcmp(aa, ab, 16);
 }
 
-bool udp_wire_same_addr(const struct sockaddr_storage *a, const struct sockaddr_storage *b)
+bool udp_wire_same_addr_mixed(const struct sockaddr_storage *a, const struct sockaddr_storage *b)
 {
     int fa, fb;
     uint8_t aa[16], ab[16];

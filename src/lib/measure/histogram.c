@@ -9,13 +9,6 @@
 _Static_assert(HIST_BUCKETS == 7296, "the layout comment in histogram.h states 7296 buckets");
 _Static_assert(sizeof(struct histogram) == 58416, "histogram.h states the size");
 
-/* The slot of v (v <= HIST_MAX_VALUE). OR-ing 255 makes 0..255 land in row 0. */
-static inline unsigned slot_of(uint64_t v)
-{
-    unsigned r = (unsigned)(63 - __builtin_clzll(v | 255)) - HIST_SUB_BITS;
-    return (r << HIST_SUB_BITS) + (unsigned)(v >> r);
-}
-
 /* The lowest value and the width of slot i. */
 static void slot_range(unsigned i, uint64_t *lo, uint64_t *width)
 {
@@ -47,28 +40,6 @@ void hist_init(struct histogram *h)
     ST(&h->sum_hi, 0);
     ST(&h->min, UINT64_MAX);
     ST(&h->max, 0);
-}
-
-void hist_record(struct histogram *h, uint64_t v)
-{
-    /* Both compile to conditional moves; overflow adds 0 or 1. */
-    uint64_t over = v > HIST_MAX_VALUE;
-    v = over ? HIST_MAX_VALUE : v;
-
-    _Atomic uint64_t *b = &h->bucket[slot_of(v)];
-    ST(b, LD(b) + 1);
-    ST(&h->count, LD(&h->count) + 1);
-    ST(&h->overflow, LD(&h->overflow) + over);
-
-    uint64_t lo = LD(&h->sum_lo) + v;
-    ST(&h->sum_lo, lo);
-    /* The carry is rare (once per 2^64 ns summed) and so well predicted. */
-    if (lo < v)
-        ST(&h->sum_hi, LD(&h->sum_hi) + 1);
-
-    uint64_t mn = LD(&h->min), mx = LD(&h->max);
-    ST(&h->min, v < mn ? v : mn);
-    ST(&h->max, v > mx ? v : mx);
 }
 
 void hist_snapshot(const struct histogram *src, struct histogram *dst)

@@ -2,15 +2,6 @@
 
 #include <stdlib.h>
 
-#include "measure/jitter.h"
-#include "measure/udp_seq.h"
-
-struct udp_rx {
-    struct udp_seq seq;
-    struct jitter jitter;
-    uint64_t bytes;
-};
-
 struct udp_rx *udp_rx_new(void)
 {
     struct udp_rx *rx = malloc(sizeof(*rx));
@@ -30,18 +21,6 @@ size_t udp_rx_size(void)
 void udp_rx_free(struct udp_rx *rx)
 {
     free(rx);
-}
-
-void udp_rx_record(struct udp_rx *rx, uint64_t seq, uint64_t send_ns, uint64_t arrival_ns,
-                   uint64_t len)
-{
-    uint64_t unique = atomic_load_explicit(&rx->seq.unique, memory_order_relaxed);
-    udp_seq_record(&rx->seq, seq);
-    /* Only datagrams seen for the first time count towards bytes and jitter. */
-    if (atomic_load_explicit(&rx->seq.unique, memory_order_relaxed) != unique) {
-        rx->bytes += len;
-        jitter_record(&rx->jitter, (int64_t)send_ns, (int64_t)arrival_ns);
-    }
 }
 
 uint64_t udp_rx_unique(const struct udp_rx *rx)

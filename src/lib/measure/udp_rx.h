@@ -9,7 +9,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct udp_rx;
+#include "measure/jitter.h"
+#include "measure/udp_seq.h"
+
+/*
+ * Visible only so that udp_rx_record() can be inline (it runs for every
+ * datagram); use the functions below, not the members.
+ */
+struct udp_rx {
+    struct udp_seq seq;
+    struct jitter jitter;
+    uint64_t bytes;
+};
 
 struct udp_rx_totals {
     uint64_t packets; /* unique datagrams received */
@@ -33,8 +44,15 @@ size_t udp_rx_size(void);
  * arrival_ns the receiver's; only differences of their differences are used,
  * so the two clocks need not agree.
  */
-void udp_rx_record(struct udp_rx *rx, uint64_t seq, uint64_t send_ns, uint64_t arrival_ns,
-                   uint64_t len);
+static inline void udp_rx_record(struct udp_rx *rx, uint64_t seq, uint64_t send_ns,
+                                 uint64_t arrival_ns, uint64_t len)
+{
+    /* Only datagrams seen for the first time count towards bytes and jitter. */
+    if (udp_seq_record(&rx->seq, seq)) {
+        rx->bytes += len;
+        jitter_record(&rx->jitter, (int64_t)send_ns, (int64_t)arrival_ns);
+    }
+}
 
 /* Unique datagrams so far. */
 uint64_t udp_rx_unique(const struct udp_rx *rx);

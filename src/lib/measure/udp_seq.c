@@ -39,11 +39,11 @@ static void clear_ring(uint64_t *seen, uint64_t from, uint64_t n)
     }
 }
 
-void udp_seq_record(struct udp_seq *s, uint64_t seq)
+bool udp_seq_record_any(struct udp_seq *s, uint64_t seq)
 {
     if (seq >= UDP_SEQ_INVALID) {
         INC(&s->invalid, 1);
-        return;
+        return false;
     }
     uint64_t *word = &s->seen[(seq % UDP_SEQ_WINDOW) / 64];
     uint64_t bit = 1ULL << (seq % 64);
@@ -63,20 +63,21 @@ void udp_seq_record(struct udp_seq *s, uint64_t seq)
         ST(&s->next, seq + 1);
         INC(&s->gap_seqs, gap);
         INC(&s->unique, 1);
-        return;
+        return true;
     }
     if (next - 1 - seq >= UDP_SEQ_WINDOW) {
         /* Its bit has been reused; count it as a unique late arrival. */
         INC(&s->too_late, 1);
     } else if (*word & bit) {
         INC(&s->duplicates, 1);
-        return;
+        return false;
     } else {
         *word |= bit;
     }
     INC(&s->unique, 1);
     INC(&s->out_of_order, 1);
     INC(&s->fill_ins, 1);
+    return true;
 }
 
 void udp_seq_read(const struct udp_seq *s, struct udp_seq_counts *out)

@@ -36,6 +36,7 @@
 #define NETAB_MEASURE_UDP_SEQ_H
 
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "util/err.h"
@@ -65,8 +66,27 @@ struct udp_seq {
 /* Starts the accounting of a new stream. */
 void udp_seq_init(struct udp_seq *s);
 
-/* Accounts for one received datagram. Single writer. */
-void udp_seq_record(struct udp_seq *s, uint64_t seq);
+/* udp_seq_record() for any datagram: in order, after a gap, late, duplicate or invalid. */
+bool udp_seq_record_any(struct udp_seq *s, uint64_t seq);
+
+/*
+ * Accounts for one received datagram. Single writer. Returns true when it
+ * counted as unique (too_late ones included), false for a duplicate or an
+ * invalid number, so the caller need not read `unique` before and after.
+ * The next number in order, nearly every datagram, is handled inline: its
+ * ring bit is set, next and unique go up by one, and no gap is added.
+ */
+static inline bool udp_seq_record(struct udp_seq *s, uint64_t seq)
+{
+    uint64_t next = atomic_load_explicit(&s->next, memory_order_relaxed);
+    if (seq != next || seq >= UDP_SEQ_INVALID)
+        return udp_seq_record_any(s, seq);
+    s->seen[(seq % UDP_SEQ_WINDOW) / 64] |= 1ULL << (seq % 64);
+    atomic_store_explicit(&s->next, seq + 1, memory_order_relaxed);
+    atomic_store_explicit(&s->unique, atomic_load_explicit(&s->unique, memory_order_relaxed) + 1,
+                          memory_order_relaxed);
+    return true;
+}
 
 /* Copies the counters (safe while another thread records). */
 void udp_seq_read(const struct udp_seq *s, struct udp_seq_counts *out);

@@ -136,6 +136,29 @@ static void control_messages(void **state)
     assert_int_equal(t, 1700000000123456789ull);
     assert_int_equal(size, 0);
 
+    /* The timestamp alone in a larger buffer: found by the walk. */
+    mh.msg_controllen = sizeof(ctl.buf);
+    c = CMSG_NXTHDR(&mh, CMSG_FIRSTHDR(&mh));
+    memset(c, 0, sizeof(*c));
+    mh.msg_controllen = CMSG_SPACE(sizeof(struct timespec)) + sizeof(*c);
+    t = 1;
+    size = -1;
+    udp_gro_read_cmsgs(&mh, &t, &size);
+    assert_int_equal(t, 1700000000123456789ull);
+    assert_int_equal(size, 0);
+
+    /* A segment size alone, in as many bytes as a timestamp would take: never a timestamp. */
+    c = CMSG_FIRSTHDR(&mh);
+    c->cmsg_level = SOL_UDP;
+    c->cmsg_type = UDP_GRO;
+    c->cmsg_len = CMSG_LEN(sizeof(int));
+    memcpy(CMSG_DATA(c), &gso, sizeof(gso));
+    mh.msg_controllen = CMSG_SPACE(sizeof(struct timespec));
+    t = 1;
+    udp_gro_read_cmsgs(&mh, &t, &size);
+    assert_int_equal(t, 0);
+    assert_int_equal(size, 1472);
+
     /* Nothing at all. */
     mh.msg_control = NULL;
     mh.msg_controllen = 0;

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -309,11 +310,15 @@ static void run_random(const struct scenario *sc, uint64_t seed)
     memset(seen, 0, sizeof(seen));
 
     struct udp_seq *s = seq_new();
+    /* The same arrivals through the general path only: the inline one must change nothing. */
+    struct udp_seq *g = seq_new();
     uint64_t unique = 0, dups = 0, ooo = 0, late = 0, top = 0;
     int any = 0;
     for (size_t k = 0; k < m; k++) {
         uint64_t q = a[k].seq;
-        udp_seq_record(s, q);
+        uint64_t unique_before = unique;
+        bool counted = udp_seq_record(s, q);
+        assert_int_equal(udp_seq_record_any(g, q), counted);
         /* The model: a full array of seen flags, and the window rule applied literally. */
         if (!any || q > top) {
             unique++;
@@ -328,6 +333,8 @@ static void run_random(const struct scenario *sc, uint64_t seed)
             seen[q] = 1;
             unique++, ooo++;
         }
+        /* It says whether the datagram counted as unique (and so towards bytes and jitter). */
+        assert_int_equal(counted, unique != unique_before);
         if (k % 997 == 0 || k == m - 1) {
             struct udp_seq_counts c = counts(s);
             assert_int_equal(c.unique, unique);
@@ -347,6 +354,10 @@ static void run_random(const struct scenario *sc, uint64_t seed)
             delivered += seen[q];
         assert_int_equal(final_loss(s, NSEQ), NSEQ - delivered);
     }
+    struct udp_seq_counts cs = counts(s), cg = counts(g);
+    assert_memory_equal(&cs, &cg, sizeof(cs));
+    assert_memory_equal(s->seen, g->seen, sizeof(s->seen));
+    free(g);
     free(s);
 }
 
