@@ -48,7 +48,10 @@ int compare_session_open(struct compare_session *s, const struct compare_config 
         rc = compare_experiment(cfg, &s->e, err, errlen);
     if (!rc) {
         /* Borrowed from cfg, so the engine boots and checks the DUT; given back at close. */
-        s->e->dut = (struct exp_dut *)cfg->dut;
+        if (cfg->dut) {
+            s->e->dut = s->e->duts = (struct exp_dut *)cfg->dut;
+            s->e->nduts = 1;
+        }
         /* The plan starts with the first look's rounds; campaign_extend() adds the rest. */
         s->e->runs = rounds - s->e->warmup;
         rc = campaign_create(s->db, s->e, NULL, s->seed, &s->id, err, errlen);
@@ -97,8 +100,10 @@ void compare_session_close(struct compare_session *s)
     if (s->db)
         store_close(s->db);
     s->db = NULL;
-    if (s->e)
-        s->e->dut = NULL; /* cfg->dut's: not ours to free */
+    if (s->e) { /* the DUT is cfg->dut's: not ours to free */
+        s->e->dut = s->e->duts = NULL;
+        s->e->nduts = 0;
+    }
     experiment_free(s->e);
     s->e = NULL;
     if (*s->tmpdir) {
