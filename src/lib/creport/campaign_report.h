@@ -89,6 +89,25 @@ enum creport_section {
  */
 NB_MUST_CHECK int creport_section_parse(const char *list, unsigned *mask, char *err, size_t errlen);
 
+/* The name of the first section in mask ("headline"), "" for none. */
+const char *creport_section_name(unsigned mask);
+
+/*
+ * Whether format ("html", "csv") can show the sections of mask: 0, or
+ * -EINVAL with a message naming the first section it has not and where it
+ * is instead (campaign_report_select.c). Text, Markdown and JSON have all.
+ */
+NB_MUST_CHECK int creport_sections_check(const char *format, unsigned mask, char *err,
+                                         size_t errlen);
+
+/*
+ * The JSON document cut to the sections of mask (0 or CREPORT_SEC_ALL:
+ * unchanged): the identifying members (experiment, variants, cells,
+ * metrics, options) stay, each other member goes unless one of its
+ * sections is in mask. 0 or -ENOMEM.
+ */
+NB_MUST_CHECK int creport_json_select(json_t *root, unsigned mask);
+
 /* What to report. */
 struct creport_opts {
     double confidence; /* e.g. 0.95 */
