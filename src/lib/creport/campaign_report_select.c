@@ -1,8 +1,9 @@
 /*
- * --sections for the formats other than text and Markdown: which sections
- * the HTML page and the CSV table have, and the JSON document cut down to
- * the named sections' members. The renderers still walk the one model;
- * this only says which parts of it they show.
+ * The formats of `netab report` and the sections each shows: the format's
+ * name, which sections the HTML page and the CSV table have, the JSON
+ * document cut down to the named sections' members, and the one call that
+ * renders a report in a format. The renderers still walk the one model;
+ * this only says which renderer and which parts of the model.
  */
 #include <errno.h>
 #include <string.h>
@@ -67,14 +68,15 @@ int creport_json_select(json_t *root, unsigned mask)
 
 /* The sections each format cannot show, and where to find them instead. */
 static const struct {
-    const char *format;
+    enum creport_format format;
     unsigned lacks;
     const char *why;
 } refusals[] = {
-    {"html", CREPORT_SEC_CPU | CREPORT_SEC_COUNTERS | CREPORT_SEC_LAYOUT | CREPORT_SEC_DETAILS,
+    {CREPORT_HTML,
+     CREPORT_SEC_CPU | CREPORT_SEC_COUNTERS | CREPORT_SEC_LAYOUT | CREPORT_SEC_DETAILS,
      "the HTML page has no such section (the headline holds the CPU cost, the profile the "
      "placement, the changes every comparison); text, markdown and json have it"},
-    {"csv",
+    {CREPORT_CSV,
      CREPORT_SEC_ALL & ~(CREPORT_SEC_HEADLINE | CREPORT_SEC_TABLES | CREPORT_SEC_DETAILS |
                          CREPORT_SEC_VALUES | CREPORT_SEC_CHANGES),
      "the CSV is one table of (variant, cell, metric) rows: it holds headline (the deciding "
@@ -82,16 +84,50 @@ static const struct {
      "others"},
 };
 
-int creport_sections_check(const char *format, unsigned mask, char *err, size_t errlen)
+int creport_sections_check(enum creport_format fmt, unsigned mask, char *err, size_t errlen)
 {
     if (!mask || mask == CREPORT_SEC_ALL)
         return 0;
     for (size_t i = 0; i < sizeof(refusals) / sizeof(*refusals); i++) {
-        if (strcmp(refusals[i].format, format) || !(mask & refusals[i].lacks))
+        if (refusals[i].format != fmt || !(mask & refusals[i].lacks))
             continue;
         unsigned bad = mask & refusals[i].lacks;
         return err_set(err, errlen, EINVAL, "--sections %s: %s", creport_section_name(bad),
                        refusals[i].why);
     }
     return 0;
+}
+
+int creport_format_parse(const char *name, enum creport_format *fmt, char *err, size_t errlen)
+{
+    static const char *const names[] = {"text", "markdown", "csv", "json", "html", "md"};
+    for (int i = 0; i < 6; i++)
+        if (!strcmp(name, names[i])) {
+            *fmt = i == 5 ? CREPORT_MARKDOWN : (enum creport_format)i;
+            return 0;
+        }
+    return err_set(err, errlen, EINVAL, "--format: '%s' is not text, markdown, csv, json or html",
+                   name);
+}
+
+int creport_render(const struct creport *r, enum creport_format fmt, const char *db, FILE *f)
+{
+    switch (fmt) {
+    case CREPORT_TEXT:
+        return creport_print_text(r, f);
+    case CREPORT_MARKDOWN:
+        return creport_print_markdown(r, f);
+    case CREPORT_CSV:
+        return creport_print_csv(r, f);
+    case CREPORT_HTML:
+        return creport_print_html(r, db, f);
+    case CREPORT_JSON:
+        break;
+    }
+    json_t *j = creport_to_json(r);
+    int e = j ? json_dumpf(j, f, JSON_INDENT(2) | JSON_REAL_PRECISION(17)) : -ENOMEM;
+    json_decref(j);
+    if (e)
+        return e == -ENOMEM ? e : -EIO;
+    return fputc('\n', f) == EOF ? -EIO : 0;
 }
