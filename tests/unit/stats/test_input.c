@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "input/input.h"
+#include "netab_assert.h"
 
 /* Parses text as file "f.txt" and returns the result code; values land in v. */
 static int parse(const char *text, enum input_format f, const char *metric, unsigned column,
@@ -302,7 +303,7 @@ static void test_read_set(void **state)
     (void)state;
     char path[] = "/tmp/netab-read-set-XXXXXX";
     int fd = mkstemp(path);
-    assert_true(fd >= 0);
+    ASSERT_GE(fd, 0);
     FILE *f = fdopen(fd, "w");
     assert_non_null(f);
     fputs("42.5\n", f);
