@@ -121,33 +121,9 @@ static int parse_args(int argc, char **argv, struct layout_args *a, bool *done)
 static int input_error(const struct layout_args *a, const char *msg)
 {
     fprintf(stderr, "netab layout: %s\n", msg);
-    if (a->json) {
-        json_t *doc = json_pack("{s:s}", "error", msg);
-        char *s = doc ? json_dumps(doc, JSON_INDENT(2)) : NULL;
-        if (s)
-            printf("%s\n", s);
-        free(s);
-        json_decref(doc);
-    }
+    if (a->json)
+        cli_json_print("layout", json_pack("{s:s}", "error", msg));
     return EXIT_USAGE;
-}
-
-static int print_json(const struct layout_diff *d, const struct layout_input *in)
-{
-    json_t *doc = layout_report_json(d, in);
-    if (doc && json_object_set_new(doc, "error", json_null())) {
-        json_decref(doc);
-        doc = NULL;
-    }
-    char *s = doc ? json_dumps(doc, JSON_INDENT(2)) : NULL;
-    json_decref(doc);
-    if (!s) {
-        fprintf(stderr, "netab layout: out of memory\n");
-        return EXIT_ERROR;
-    }
-    printf("%s\n", s);
-    free(s);
-    return EXIT_OK;
 }
 
 /* Functions with less than this share of all samples are not hot. */
@@ -232,7 +208,7 @@ int cli_layout(int argc, char **argv)
     }
     struct layout_input in = {a.old_path, a.new_path, &old, &new, &hot};
     if (a.json)
-        rc = print_json(&d, &in);
+        rc = cli_json_print("layout", layout_report_json(&d, &in)) ? EXIT_ERROR : EXIT_OK;
     else
         layout_report_text(stdout, &d, &in, (size_t)a.top, a.all);
 out:
