@@ -16,6 +16,7 @@
 #include "cli/cli_common.h"
 #include "cli/cli_opts.h"
 #include "envcap/envcap.h"
+#include "envcap/print.h"
 #include "measure/identity.h"
 
 struct env_args {
@@ -73,33 +74,6 @@ static const struct cli_cmd env_cmd = {
     .opts = options,
 };
 
-/* Prints the leaves of v as "path = value" lines, one per fact. */
-static void print_flat(const char *prefix, const json_t *v)
-{
-    char path[512];
-    if (json_is_object(v) && json_object_size(v)) {
-        const char *k;
-        json_t *c;
-        json_object_foreach((json_t *)v, k, c)
-        {
-            snprintf(path, sizeof(path), "%s%s%s", prefix, *prefix ? "." : "", k);
-            print_flat(path, c);
-        }
-    } else if (json_is_array(v) && json_array_size(v)) {
-        size_t i;
-        json_t *c;
-        json_array_foreach(v, i, c)
-        {
-            snprintf(path, sizeof(path), "%s[%zu]", prefix, i);
-            print_flat(path, c);
-        }
-    } else {
-        char *s = json_dumps(v, JSON_ENCODE_ANY | JSON_REAL_PRECISION(6));
-        printf("%-44s %s\n", prefix, s ? s : "?");
-        free(s);
-    }
-}
-
 /* `--identity`: the composite text, one fact a line. */
 static int print_identity(const char *ifname)
 {
@@ -141,6 +115,7 @@ int cli_env(int argc, char **argv)
         json_decref(env);
         return EXIT_ERROR;
     }
+    rc = EXIT_OK;
     if (json) {
         json_t *doc = json_pack("{s:O, s:O}", "environment", env, "warnings", warn);
         char *s = doc ? json_dumps(doc, JSON_INDENT(2) | JSON_REAL_PRECISION(6)) : NULL;
@@ -149,16 +124,9 @@ int cli_env(int argc, char **argv)
         free(s);
         json_decref(doc);
     } else {
-        print_flat("", env);
-        size_t i;
-        json_t *w;
-        printf("\nwarnings:%s\n", json_array_size(warn) ? "" : " none");
-        json_array_foreach(warn, i, w)
-        {
-            printf("  - %s\n", json_string_value(w));
-        }
+        rc = env_print_text(stdout, env, warn) ? EXIT_ERROR : EXIT_OK;
     }
     json_decref(warn);
     json_decref(env);
-    return EXIT_OK;
+    return rc;
 }

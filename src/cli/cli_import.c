@@ -6,10 +6,7 @@
  * go into the store in one transaction: a bad file imports nothing.
  */
 #include <errno.h>
-#include <stdbool.h>
 #include <getopt.h>
-#include <jansson.h>
-#include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,10 +15,9 @@
 #include "cli/cli.h"
 #include "cli/cli_common.h"
 #include "cli/cli_opts.h"
-#include "input/input_runs.h"
+#include "input/input_docs.h"
 #include "store/store.h"
 #include "store/store_import.h"
-#include "util/textfile.h"
 
 struct import_args {
     const char *db;
@@ -98,88 +94,24 @@ static int parse_args(int argc, char **argv, struct import_args *a)
     return -1;
 }
 
-/* Every run to record, with the strings the store borrows. */
-struct pending {
-    struct store_import_run *runs;
-    char **texts; /* [n * 3]: result, params, argv of each run */
-    size_t n;
-};
-
-static void pending_free(struct pending *p)
+/*
+ * Reads every file into d, saying on stderr what each held; prints why not
+ * and returns -1 for the first that cannot be read or parsed.
+ */
+static int read_all(const struct import_args *a, struct input_docs *d)
 {
-    for (size_t i = 0; p->texts && i < p->n * 3; i++)
-        free(p->texts[i]);
-    free(p->texts);
-    free(p->runs);
-}
-
-/* Appends run r of file (text: the file's content) to p. Returns 0 or -ENOMEM. */
-static int pending_add(struct pending *p, const struct input_run *r, const char *file,
-                       const char *text)
-{
-    struct store_import_run *nr = realloc(p->runs, (p->n + 1) * sizeof(*nr));
-    if (nr)
-        p->runs = nr;
-    char **nt = nr ? realloc(p->texts, (p->n + 1) * 3 * sizeof(*nt)) : NULL;
-    if (!nt)
-        return -ENOMEM;
-    p->texts = nt;
-    char **t = &nt[p->n * 3];
-    json_t *doc = input_run_document(r, file, r->original ? NULL : text);
-    json_t *params = doc ? json_pack("{s:O}", "import", json_object_get(doc, "import")) : NULL;
-    t[0] = doc ? json_dumps(doc, JSON_COMPACT | JSON_REAL_PRECISION(17)) : NULL;
-    t[1] = params ? json_dumps(params, JSON_COMPACT) : NULL;
-    t[2] = NULL;
-    const char *tool = r->tool == INPUT_IPERF3 ? "iperf3 -J" : "iperf2";
-    if (asprintf(&t[2], "imported: %s output %s, run %zu", tool, file, r->index + 1) < 0)
-        t[2] = NULL;
-    json_decref(doc);
-    json_decref(params);
-    p->runs[p->n] = (struct store_import_run){t[0], t[1], t[2]};
-    p->n++;
-    return t[0] && t[1] && t[2] ? 0 : -ENOMEM;
-}
-
-/* Reads and parses one file into p; prints why not and returns -1 on failure. */
-static int read_one(const char *path, enum input_format format, struct pending *p)
-{
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        fprintf(stderr, "netab import: cannot open %s: %s\n", path, strerror(errno));
-        return -1;
+    for (int i = 0; i < a->nfiles; i++) {
+        char err[NB_ERRLEN * 2];
+        size_t n = 0;
+        const char *tool = NULL;
+        if (input_docs_read(a->files[i], a->format, d, &n, &tool, err, sizeof(err))) {
+            fprintf(stderr, "netab import: %s\n", err);
+            return -1;
+        }
+        fprintf(stderr, "netab import: %s: %zu %s run%s\n", a->files[i], n, tool,
+                n == 1 ? "" : "s");
     }
-    char *buf = NULL, err[NB_ERRLEN * 2];
-    size_t len = 0, n = 0;
-    int rc = textfile_read(f, TEXTFILE_MAX, &buf, &len);
-    fclose(f);
-    if (rc) {
-        fprintf(stderr, "netab import: cannot read %s: %s\n", path,
-                rc == -EFBIG    ? "larger than 64 MiB, the most one input may hold"
-                : rc == -EILSEQ ? "a binary file (it holds a NUL byte)"
-                                : strerror(-rc));
-        return -1;
-    }
-    struct input_run *runs = NULL;
-    rc = input_runs_parse(path, buf, len, format, &runs, &n, err, sizeof(err));
-    if (rc)
-        fprintf(stderr, "netab import: %s\n", err);
-    char abs[PATH_MAX];
-    const char *file = realpath(path, abs) ? abs : path;
-    /*
-     * Every iperf2 run keeps the whole log (the parser does not cut it into
-     * runs) unless that would pass 16 MiB for the file; then only its
-     * first run does and the others point to it.
-     */
-    bool each = n <= 1 || len <= ((size_t)16 << 20) / n;
-    for (size_t i = 0; !rc && i < n; i++)
-        if ((rc = pending_add(p, &runs[i], file, each || i == 0 ? buf : NULL)))
-            fprintf(stderr, "netab import: out of memory\n");
-    if (!rc)
-        fprintf(stderr, "netab import: %s: %zu %s run%s\n", path, n,
-                runs[0].tool == INPUT_IPERF3 ? "iperf3" : "iperf2", n == 1 ? "" : "s");
-    input_runs_free(runs, n);
-    free(buf);
-    return rc ? -1 : 0;
+    return 0;
 }
 
 int cli_import(int argc, char **argv)
@@ -188,13 +120,18 @@ int cli_import(int argc, char **argv)
     int rc = parse_args(argc, argv, &a);
     if (rc >= 0)
         return rc;
-    struct pending p = {0};
-    for (int i = 0; i < a.nfiles; i++)
-        if (read_one(a.files[i], a.format, &p)) {
-            pending_free(&p);
-            fprintf(stderr, "netab import: nothing imported\n");
-            return EXIT_USAGE;
-        }
+    struct input_docs d = {0};
+    struct store_import_run *runs = NULL;
+    if (read_all(&a, &d) || !(runs = calloc(d.n, sizeof(*runs)))) {
+        if (d.n && !runs)
+            fprintf(stderr, "netab import: out of memory\n");
+        input_docs_free(&d);
+        fprintf(stderr, "netab import: nothing imported\n");
+        return EXIT_USAGE;
+    }
+    for (size_t i = 0; i < d.n; i++)
+        runs[i] = (struct store_import_run){d.docs[i].result_json, d.docs[i].params_json,
+                                            d.docs[i].argv_text};
     char path[4096], err[NB_ERRLEN * 2];
     struct store *db = NULL;
     int64_t id = 0;
@@ -203,18 +140,20 @@ int cli_import(int argc, char **argv)
     if (!e)
         e = store_open(path, STORE_OPEN_CREATE, &db, err, sizeof(err));
     if (!e)
-        e = store_import(db, &a.t, p.runs, p.n, &id, &seq, err, sizeof(err));
+        e = store_import(db, &a.t, runs, d.n, &id, &seq, err, sizeof(err));
     store_close(db);
     if (e) {
         fprintf(stderr, "netab import: %s; nothing imported\n", err);
-        pending_free(&p);
+        free(runs);
+        input_docs_free(&d);
         return EXIT_ERROR;
     }
     fprintf(stderr,
             "netab import: %zu run%s recorded as variant %s in experiment %lld (seq %d-%d); "
             "store %s\n",
-            p.n, p.n == 1 ? "" : "s", a.t.variant, (long long)id, seq, seq + (int)p.n - 1, path);
+            d.n, d.n == 1 ? "" : "s", a.t.variant, (long long)id, seq, seq + (int)d.n - 1, path);
     printf("%lld\n", (long long)id);
-    pending_free(&p);
+    free(runs);
+    input_docs_free(&d);
     return fflush(stdout) ? EXIT_ERROR : EXIT_OK;
 }

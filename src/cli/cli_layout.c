@@ -10,14 +10,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli/cli.h"
 #include "cli/cli_common.h"
 #include "cli/cli_opts.h"
 #include "layout/layout_diff.h"
-#include "cli/cli_layout_hot.h"
 #include "layout/layout_hot.h"
 #include "layout/layout_report.h"
+#include "store/store.h"
+#include "store/store_docs.h"
 #include "symbols/symtab.h"
 
 struct layout_args {
@@ -119,33 +121,60 @@ static int parse_args(int argc, char **argv, struct layout_args *a, bool *done)
 static int input_error(const struct layout_args *a, const char *msg)
 {
     fprintf(stderr, "netab layout: %s\n", msg);
-    if (a->json) {
-        json_t *doc = json_pack("{s:s}", "error", msg);
-        char *s = doc ? json_dumps(doc, JSON_INDENT(2)) : NULL;
-        if (s)
-            printf("%s\n", s);
-        free(s);
-        json_decref(doc);
-    }
+    if (a->json)
+        cli_json_print("layout", json_pack("{s:s}", "error", msg));
     return EXIT_USAGE;
 }
 
-static int print_json(const struct layout_diff *d, const struct layout_input *in)
+/* Functions with less than this share of all samples are not hot. */
+#define MIN_SHARE_PCT 0.5
+
+/* "12" or "12:patched" into an id and a variant (NULL: every variant). */
+static int parse_ref(const char *arg, long long *id, const char **variant)
 {
-    json_t *doc = layout_report_json(d, in);
-    if (doc && json_object_set_new(doc, "error", json_null())) {
-        json_decref(doc);
-        doc = NULL;
+    char *end;
+    errno = 0;
+    *id = strtoll(arg, &end, 10);
+    if (errno || end == arg || *id <= 0 || (*end && *end != ':') || (*end == ':' && !end[1]))
+        return -EINVAL;
+    *variant = *end == ':' ? end + 1 : NULL;
+    return 0;
+}
+
+/*
+ * --hot-from ARG: the profiles of a file that exists (one `netab run
+ * --profile --json` document), else of EXPERIMENT[:VARIANT]'s ok runs in
+ * the store at a->db. 0 or a negative errno with a sentence in err.
+ */
+static int hot_from(const struct layout_args *a, struct layout_hot *hot, char *err, size_t errlen)
+{
+    struct stat st;
+    if (stat(a->hot_from, &st) == 0)
+        return layout_hot_from_file(a->hot_from, MIN_SHARE_PCT, hot, err, errlen);
+    long long id;
+    const char *variant;
+    if (parse_ref(a->hot_from, &id, &variant))
+        return err_set(err, errlen, EINVAL,
+                       "--hot-from: '%s' is neither a file nor EXPERIMENT[:VARIANT]", a->hot_from);
+    char path[4096], why[NB_ERRLEN * 2];
+    struct store *db = NULL;
+    json_t **docs = NULL;
+    size_t n = 0;
+    int rc = store_default_path(a->db, path, sizeof(path), err, errlen);
+    if (!rc)
+        rc = store_open(path, STORE_OPEN_READONLY, &db, err, errlen);
+    if (!rc)
+        rc = store_docs_ok_runs(db, id, variant, &docs, &n, err, errlen);
+    if (rc == -ENODATA) {
+        snprintf(why, sizeof(why), "%s", err);
+        err_set(err, errlen, EINVAL, "--hot-from %s: %s", a->hot_from, why);
+    } else if (!rc) {
+        rc = layout_hot_from_profiles((const json_t *const *)docs, n, MIN_SHARE_PCT, hot, err,
+                                      errlen);
     }
-    char *s = doc ? json_dumps(doc, JSON_INDENT(2)) : NULL;
-    json_decref(doc);
-    if (!s) {
-        fprintf(stderr, "netab layout: out of memory\n");
-        return EXIT_ERROR;
-    }
-    printf("%s\n", s);
-    free(s);
-    return EXIT_OK;
+    store_docs_free(docs, n);
+    store_close(db);
+    return rc;
 }
 
 int cli_layout(int argc, char **argv)
@@ -160,7 +189,7 @@ int cli_layout(int argc, char **argv)
     struct layout_hot hot = {0};
     struct layout_diff d = {0};
     int lrc = a.hot        ? layout_hot_load(a.hot, &hot, err, sizeof(err))
-              : a.hot_from ? cli_layout_hot_from(a.hot_from, a.db, &hot, err, sizeof(err))
+              : a.hot_from ? hot_from(&a, &hot, err, sizeof(err))
                            : layout_hot_builtin(&hot);
     if (!a.hot && !a.hot_from && lrc)
         snprintf(err, sizeof(err), "out of memory");
@@ -179,7 +208,7 @@ int cli_layout(int argc, char **argv)
     }
     struct layout_input in = {a.old_path, a.new_path, &old, &new, &hot};
     if (a.json)
-        rc = print_json(&d, &in);
+        rc = cli_json_print("layout", layout_report_json(&d, &in)) ? EXIT_ERROR : EXIT_OK;
     else
         layout_report_text(stdout, &d, &in, (size_t)a.top, a.all);
 out:

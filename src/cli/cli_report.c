@@ -24,15 +24,13 @@
 #include "creport/campaign_report_plot.h"
 #include "store/store.h"
 
-enum report_format { FMT_TEXT, FMT_MARKDOWN, FMT_CSV, FMT_JSON, FMT_HTML };
-
 #define MAX_METRICS 32
 #define MAX_EXPERIMENTS 64
 
 struct report_args {
     const char *db;
     long id;
-    enum report_format format;
+    enum creport_format format;
     const char *metrics[MAX_METRICS];
     struct creport_opts opts;
     struct cli_plot fig;          /* --plot DIR */
@@ -81,15 +79,8 @@ static int set_label(void *field, const char *value, const struct cli_opt *o, ch
 static int set_format(void *field, const char *value, const struct cli_opt *o, char *err,
                       size_t errlen)
 {
-    static const char *const names[] = {"text", "markdown", "csv", "json", "html", "md"};
     (void)o;
-    for (int i = 0; i < 6; i++)
-        if (!strcmp(value, names[i])) {
-            *(enum report_format *)field = i == 5 ? FMT_MARKDOWN : (enum report_format)i;
-            return 0;
-        }
-    return err_set(err, errlen, EINVAL, "--format: '%s' is not text, markdown, csv, json or html",
-                   value);
+    return creport_format_parse(value, field, err, errlen);
 }
 
 static int set_metric(void *field, const char *value, const struct cli_opt *o, char *err,
@@ -199,7 +190,8 @@ static const struct cli_opt options[] = {
     {"full", 0, NULL, "the whole text report: every section below", set_sections,
      FIELD(opts.sections), 0, 0},
     {"sections", 0, "LIST",
-     "only these sections of text or markdown (comma-separated):\nheadline, changes, tables, "
+     "only these sections (comma-separated; json keeps the\nexperiment's identity, html its "
+     "summary, csv rows):\nheadline, changes, tables, "
      "details, pairs, effects, values,\nruns, layout, environment, counters, warnings, verdict, "
      "cpu,\nprofile",
      set_sections, FIELD(opts.sections), 0, 0},
@@ -255,16 +247,13 @@ static int parse_args(int argc, char **argv, struct report_args *a)
     memset(a, 0, sizeof(*a));
     creport_opts_default(&a->opts);
     a->opts.metrics = a->metrics;
-    char perr[NB_ERRLEN];
+    char perr[NB_ERRLEN * 2];
     int rc = cli_opts_parse(&report_cmd, argc, argv, a);
     if (rc >= 0)
         return rc;
-    /* CSV and JSON are data: every section; HTML shows every section too. */
-    if (a->opts.sections && a->opts.sections != CREPORT_SEC_ALL && a->format != FMT_TEXT &&
-        a->format != FMT_MARKDOWN)
-        return cli_usage_error("report",
-                               "--sections applies to text and markdown; csv, json and html "
-                               "hold every section");
+    /* The HTML page and the CSV table lack some sections; the library says which. */
+    if (creport_sections_check(a->format, a->opts.sections, perr, sizeof(perr)))
+        return cli_usage_error("report", "%s", perr);
     if (a->has_label && !a->nids)
         return cli_usage_error("report", "--label goes with --experiments");
     if (a->nids && optind < argc)
@@ -321,28 +310,7 @@ int cli_report(int argc, char **argv)
         creport_free(r);
         return EXIT_USAGE;
     }
-    switch (a.format) {
-    case FMT_TEXT:
-        e = creport_print_text(r, stdout);
-        break;
-    case FMT_MARKDOWN:
-        e = creport_print_markdown(r, stdout);
-        break;
-    case FMT_CSV:
-        e = creport_print_csv(r, stdout);
-        break;
-    case FMT_HTML:
-        e = creport_print_html(r, a.db, stdout);
-        break;
-    case FMT_JSON: {
-        json_t *j = creport_to_json(r);
-        e = j ? json_dumpf(j, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(17)) : -ENOMEM;
-        if (!e)
-            fputc('\n', stdout);
-        json_decref(j);
-        break;
-    }
-    }
+    e = creport_render(r, a.format, a.db, stdout);
     rc = creport_exit_status(r);
     if (!e && a.fig.path && draw_figures(r, &a))
         rc = EXIT_USAGE;

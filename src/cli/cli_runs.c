@@ -6,7 +6,6 @@
 #include <getopt.h>
 #include <stddef.h>
 #include <jansson.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +16,7 @@
 #include "cli/cli_opts.h"
 #include "runout/run_doc.h"
 #include "store/store.h"
+#include "store/store_print.h"
 #include "util/textfile.h"
 
 /* Where option-value parsers put their message (the CLI is single-threaded). */
@@ -112,15 +112,6 @@ static int open_store(const struct runs_args *a, unsigned flags, struct store **
     return e;
 }
 
-/* " %W.Pf" of v / scale, or a dash where the store holds no value. */
-static void print_num(double v, double scale, int width, int prec)
-{
-    if (isfinite(v))
-        printf(" %*.*f", width, prec, v / scale);
-    else
-        printf(" %*s", width, "-");
-}
-
 static int print_json(json_t *v)
 {
     if (!v) {
@@ -131,15 +122,6 @@ static int print_json(json_t *v)
     json_decref(v);
     fputc('\n', stdout);
     return e ? EXIT_ERROR : EXIT_OK;
-}
-
-/* The first 12 hex digits of an identity's build ID (its JSON text), or "-". */
-static void print_build(const char *identity)
-{
-    json_t *v = identity ? json_loads(identity, 0, NULL) : NULL;
-    const char *b = json_string_value(json_object_get(v, "build_id"));
-    printf(" %-12.12s", b ? b : "-");
-    json_decref(v);
 }
 
 static int verb_list(const struct runs_args *a, struct store *s)
@@ -158,72 +140,9 @@ static int verb_list(const struct runs_args *a, struct store *s)
         store_run_list_free(runs, n);
         return print_json(arr);
     }
-    /* The DUT column only where some run has a named DUT (duts:): other listings stay as they were.
-     */
-    bool duts = false;
-    for (size_t i = 0; i < n && !duts; i++)
-        duts = runs[i].dut != NULL;
-    printf("%5s %4s %4s %-10s %-10s ", "ID", "EXP", "SEQ", "VARIANT", "CELL");
-    if (duts)
-        printf("%-10s ", "DUT");
-    printf("%-11s %3s %2s %3s %-24s %11s %11s %6s %6s %9s %9s %10s %8s "
-           "%8s %6s %-12s %-12s\n",
-           "STATUS", "TRY", "WU", "RND", "STARTED", "RECV_Mbit/s", "SEND_Mbit/s", "CPU_L%",
-           "CPU_R%", "L_us/KiB", "R_us/KiB", "trans/s", "p50_us", "p99_us", "LOST%", "L_BUILD",
-           "R_BUILD");
-    for (size_t i = 0; i < n; i++) {
-        const struct store_run *r = &runs[i];
-        printf("%5lld ", (long long)r->id);
-        if (r->experiment_id)
-            printf("%4lld %4d ", (long long)r->experiment_id, r->seq);
-        else
-            printf("%4s %4s ", "-", "-");
-        printf("%-10s %-10s ", r->variant ? r->variant : "-", r->cell ? r->cell : "-");
-        if (duts)
-            printf("%-10s ", r->dut ? r->dut : "-");
-        printf("%-11s %3d ", store_run_status_name(r->status), r->attempt);
-        if (r->has_plan)
-            printf("%2s %3d ", r->warmup ? "y" : "n", r->round);
-        else
-            printf("%2s %3s ", "-", "-");
-        printf("%-24s", r->started ? r->started : "-");
-        print_num(r->receiver_bps, 1e6, 11, 2);
-        print_num(r->sender_bps, 1e6, 11, 2);
-        print_num(r->cpu_local_pct, 1, 6, 1);
-        print_num(r->cpu_remote_pct, 1, 6, 1);
-        print_num(r->local_us_per_kib, 1, 9, 3);
-        print_num(r->remote_us_per_kib, 1, 9, 3);
-        print_num(r->transactions_per_second, 1, 10, 1);
-        print_num(r->latency_p50_us, 1, 8, 1);
-        print_num(r->latency_p99_us, 1, 8, 1);
-        print_num(r->lost_percent, 1, 6, 3);
-        print_build(r->identity_local);
-        print_build(r->identity_remote);
-        putchar('\n');
-    }
-    if (n == 0)
-        printf("(no runs recorded)\n");
+    int e = store_print_run_list(stdout, runs, n);
     store_run_list_free(runs, n);
-    return EXIT_OK;
-}
-
-/* Prints a stored JSON document indented under a heading. */
-static void print_doc(const char *title, const char *text)
-{
-    printf("%s:", title);
-    if (!text) {
-        printf(" (none)\n");
-        return;
-    }
-    json_t *v = json_loads(text, JSON_DECODE_ANY, NULL);
-    if (!v) {
-        printf(" (not valid JSON, stored as is)\n%s\n", text);
-        return;
-    }
-    putchar('\n');
-    json_dumpf(v, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
-    putchar('\n');
-    json_decref(v);
+    return e ? EXIT_ERROR : EXIT_OK;
 }
 
 static int verb_show(const struct runs_args *a, struct store *s)
@@ -244,29 +163,9 @@ static int verb_show(const struct runs_args *a, struct store *s)
         store_run_free(&r);
         return print_json(v);
     }
-    json_t *o = store_run_to_json(&r, false);
-    const char *key;
-    json_t *v;
-    json_object_foreach(o, key, v)
-    {
-        char *t = json_dumps(v, JSON_ENCODE_ANY | JSON_REAL_PRECISION(10));
-        printf("%-24s %s\n", key, json_is_string(v) ? json_string_value(v) : t ? t : "?");
-        free(t);
-    }
-    json_decref(o);
-    if (r.n_intervals) {
-        printf("intervals:\n  %4s %10s %10s %14s %10s\n", "IDX", "START", "END", "Mbit/s",
-               "PACKETS");
-        for (size_t i = 0; i < r.n_intervals; i++)
-            printf("  %4d %10.3f %10.3f %14.2f %10lld\n", r.intervals[i].idx, r.intervals[i].start,
-                   r.intervals[i].end, r.intervals[i].bits_per_second / 1e6,
-                   (long long)r.intervals[i].packets);
-    }
-    print_doc("params", r.params_json);
-    print_doc("environment", r.env_json);
-    print_doc("result", r.result_json);
+    int e = store_print_run(stdout, &r);
     store_run_free(&r);
-    return EXIT_OK;
+    return e ? EXIT_ERROR : EXIT_OK;
 }
 
 static int verb_export(const struct runs_args *a, struct store *s)

@@ -295,7 +295,7 @@ static int parse_args(int argc, char **argv, struct cli_stats_args *a)
  */
 static int load_set(struct stats_report *r, size_t i, const struct cli_stats_args *a, size_t *total)
 {
-    char err[NB_ERRLEN];
+    char err[NB_ERRLEN * 2];
     const char *path = a->paths[i];
     const char *shown = a->names[i][0] ? a->names[i] : strcmp(path, "-") ? path : "<stdin>";
     struct input_values in = {0};
@@ -308,15 +308,8 @@ static int load_set(struct stats_report *r, size_t i, const struct cli_stats_arg
         snprintf(named, sizeof(named), "%s:%u", shown, io.column ? io.column : 1);
         shown = named;
     }
-    if (input_read_path(path, &io, &in, err, sizeof(err))) {
+    if (input_read_set(path, shown, &io, &in, err, sizeof(err))) {
         fprintf(stderr, "netab stats: %s\n", err);
-        input_values_free(&in); /* a bad value mid-file leaves those before it */
-        return EXIT_USAGE;
-    }
-    if (in.n < 2) {
-        fprintf(stderr, "netab stats: %s: %s; at least two values are needed\n", shown,
-                in.n ? "only one value" : "no values");
-        input_values_free(&in);
         return EXIT_USAGE;
     }
     *total += in.n;
@@ -369,11 +362,7 @@ static int draw_figure(const struct stats_report *r, const struct cli_plot *p)
     po.axis = p->axis;
     char axis[200];
     if (!po.axis) {
-        /* The input knows no unit, but where it came from: say that, as the axis' label. */
-        const struct stats_report_set *s = &r->sets[0];
-        snprintf(axis, sizeof(axis), "%s (%s input%s%s)",
-                 strstr(s->metric, "bits_per_second") ? "bit/s" : "value", s->format,
-                 s->metric[0] ? ": " : "", s->metric);
+        stats_report_input_axis(r, axis, sizeof(axis));
         po.axis = axis;
     }
     char err[NB_ERRLEN];

@@ -71,8 +71,11 @@ if grep -qE "^### (Headline|Environment)" "$nb_out"; then
 else
     pass "markdown --sections runs prints only that section"
 fi
-check "--sections with json is refused" 2 "--sections applies to text and markdown" \
-    "$netab" report --db "$reg" --format json --sections headline "$id"
+check "csv --sections warnings is refused, naming it" 2 "--sections warnings: the CSV is one table" \
+    "$netab" report --db "$reg" --format csv --sections headline,warnings "$id"
+check "html --sections counters is refused, naming it" 2 \
+    "--sections counters: the HTML page has no such section" \
+    "$netab" report --db "$reg" --format html --sections counters "$id"
 check "--full with json is every section" 1 '"report_version": 1' \
     "$netab" report --db "$reg" --format json --full "$id"
 check "csv header" 1 "variant,cell,test,metric,unit" "$netab" report --db "$reg" --format csv "$id"

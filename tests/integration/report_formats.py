@@ -246,6 +246,46 @@ def check_csv(text, doc):
     log(f"ok: CSV: {n} headline figures as in JSON")
 
 
+def check_sections(rep, doc):
+    """--sections headline in JSON, HTML and CSV: the headline's numbers, no other section's."""
+    sub = run_cmd(rep + ["--format", "json", "--sections", "headline"], expect_rc=1).doc
+    check_eq(sub["headline"], doc["headline"], "JSON --sections headline: the same headline")
+    for k in ("experiment", "variants", "cells", "metrics", "baseline"):
+        check_eq(sub.get(k), doc[k], f"JSON --sections headline keeps the identifying {k!r}")
+    for k in ("results", "stats_warnings", "warning_summary", "summary", "runs", "cpu_cost",
+              "effects", "env_differences"):
+        check(k not in sub, f"JSON --sections headline: no {k!r}", sorted(sub))
+    two = run_cmd(rep + ["--format", "json", "--sections", "headline,warnings"], expect_rc=1).doc
+    check_eq(two["stats_warnings"], doc["stats_warnings"], "JSON headline,warnings: warnings")
+    check("results" not in two, "JSON headline,warnings: no results", sorted(two))
+
+    page = run_cmd(rep + ["--format", "html", "--sections", "headline"], expect_rc=1).stdout
+    dom = Dom()
+    dom.feed(page)
+    check(dom.tables and all(t["class"] == "headline" for t in dom.tables),
+          "HTML --sections headline: only headline tables", [t["class"] for t in dom.tables])
+    check("figure" not in dom.order, "HTML --sections headline: no figure")
+    for sid in ("tables", "changes", "figures", "values", "warnings", "environment"):
+        check(f'id="{sid}"' not in page and f'href="#{sid}"' not in page,
+              f"HTML --sections headline: no {sid} section nor link")
+    check('id="summary"' in page, "HTML --sections headline keeps the summary")
+    shown = " ".join(" ".join(c) for t in dom.tables for c in t["rows"])
+    for cell in doc["headline"]:
+        for x in cell["rows"]:
+            for text in (x["mean_text"], x["cost_text"]):
+                check(text in shown, f"HTML --sections headline shows {text!r}")
+
+    text = run_cmd(rep + ["--format", "csv", "--sections", "headline"], expect_rc=1).stdout
+    rows = list(csv.DictReader(io.StringIO(text)))
+    want = {(x["variant"], c["cell"], c["metric"]): x["mean"] for c in doc["headline"]
+            for x in c["rows"]}
+    got = {(r["variant"], r["cell"], r["metric"]): float(r["mean"]) for r in rows}
+    check_eq(sorted(got), sorted(want), "CSV --sections headline: the deciding metric's rows")
+    for k, mean in want.items():
+        check(abs(got[k] - mean) <= 1e-9 * abs(mean), "CSV --sections headline mean", k)
+    log(f"ok: --sections headline: JSON, HTML and CSV ({len(rows)} rows) hold only it")
+
+
 def check_no_nan(db, xid, netab, what):
     for args in ([], ["--full"], ["--format", "markdown"], ["--format", "csv"],
                  ["--format", "json"], ["--format", "html"]):
@@ -290,6 +330,7 @@ def body(netab):
         page = run_cmd(rep + ["--format", "html"], expect_rc=1).stdout
         log(f"the 48-run report's HTML page weighs {len(page.encode())} bytes")
         check_html(page, doc, d)
+        check_sections(rep, doc)
         check_fits_1280(page, d)
         check_no_nan(db, xid, netab, "matrix")
         for mode in ("regress", "same", "identity"):

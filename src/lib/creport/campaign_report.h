@@ -89,6 +89,9 @@ enum creport_section {
  */
 NB_MUST_CHECK int creport_section_parse(const char *list, unsigned *mask, char *err, size_t errlen);
 
+/* The name of the first section in mask ("headline"), "" for none. */
+const char *creport_section_name(unsigned mask);
+
 /* What to report. */
 struct creport_opts {
     double confidence; /* e.g. 0.95 */
@@ -341,5 +344,38 @@ void creport_wrap(FILE *f, const char *first, const char *rest, const char *text
 
 /* The JSON document of docs/report.md (new reference), NULL when out of memory. */
 json_t *creport_to_json(const struct creport *r);
+
+/* The formats of `netab report --format`. */
+enum creport_format { CREPORT_TEXT, CREPORT_MARKDOWN, CREPORT_CSV, CREPORT_JSON, CREPORT_HTML };
+
+/*
+ * "text", "markdown" (or "md"), "csv", "json", "html" into *fmt; -EINVAL
+ * with a message naming them for anything else (campaign_report_select.c).
+ */
+NB_MUST_CHECK int creport_format_parse(const char *name, enum creport_format *fmt, char *err,
+                                       size_t errlen);
+
+/*
+ * Whether fmt can show the sections of mask: 0, or -EINVAL with a message
+ * naming the first section it has not and where it is instead. Text,
+ * Markdown and JSON have all; the HTML page and the CSV table some.
+ */
+NB_MUST_CHECK int creport_sections_check(enum creport_format fmt, unsigned mask, char *err,
+                                         size_t errlen);
+
+/*
+ * Report r in format fmt to f (db: the store named in the HTML's commands
+ * to reproduce, or NULL). 0, -ENOMEM or -EIO.
+ */
+NB_MUST_CHECK int creport_render(const struct creport *r, enum creport_format fmt, const char *db,
+                                 FILE *f);
+
+/*
+ * The JSON document cut to the sections of mask (0 or CREPORT_SEC_ALL:
+ * unchanged): the identifying members (experiment, variants, cells,
+ * metrics, options) stay, each other member goes unless one of its
+ * sections is in mask. 0 or -ENOMEM.
+ */
+NB_MUST_CHECK int creport_json_select(json_t *root, unsigned mask);
 
 #endif

@@ -30,6 +30,14 @@ static const struct {
 };
 #define NSECTIONS (sizeof(sections) / sizeof(*sections))
 
+const char *creport_section_name(unsigned mask)
+{
+    for (size_t i = 0; i < NSECTIONS; i++)
+        if (mask & sections[i].bit)
+            return sections[i].name;
+    return "";
+}
+
 int creport_section_parse(const char *list, unsigned *mask, char *err, size_t errlen)
 {
     *mask = 0;

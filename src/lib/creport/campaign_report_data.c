@@ -221,7 +221,12 @@ json_t *creport_to_json(const struct creport *r)
         json_decref(metrics);
         json_decref(results);
     }
-    return root ? add_members(root, r) : NULL;
+    root = root ? add_members(root, r) : NULL;
+    if (root && creport_json_select(root, r->opts.sections)) {
+        json_decref(root);
+        return NULL;
+    }
+    return root;
 }
 
 /* One row per (variant, cell, metric) through the shared CSV writer (util/csv.h). */
@@ -256,10 +261,13 @@ int creport_print_csv(const struct creport *r, FILE *f)
     struct csv w;
     csv_init(&w, f, CSV_LF);
     csv_header(&w, head, sizeof(head) / sizeof(head[0]));
+    /* --sections headline alone: the headline's rows, each cell's deciding metric. */
+    unsigned s = r->opts.sections;
+    bool deciding_only = s && !(s & ~(unsigned)CREPORT_SEC_HEADLINE);
     for (size_t c = 0; c < r->ncells; c++)
         for (size_t i = 0; i < r->norder; i++) {
             size_t m = r->order[i];
-            if (!creport_at(r, 0, c, m)->shown)
+            if (!creport_at(r, 0, c, m)->shown || (deciding_only && (int)m != r->cells[c].decide))
                 continue;
             for (size_t v = 0; v < r->nvariants; v++) {
                 const struct creport_entry *en = creport_at(r, v, c, m);

@@ -106,6 +106,16 @@ static const char *baseline(const struct creport *r)
     return r->nvariants ? r->variants[0] : "none";
 }
 
+/*
+ * The sections the page shows: every one by default (the page has no short
+ * form), else those of --sections. The figures go with the tables, the
+ * commands to reproduce with the runs; the summary is always shown.
+ */
+static unsigned html_sections(const struct creport *r)
+{
+    return r->opts.sections ? r->opts.sections : CREPORT_SEC_ALL;
+}
+
 static void print_head(FILE *f, const struct creport *r)
 {
     fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
@@ -115,25 +125,38 @@ static void print_head(FILE *f, const struct creport *r)
     fprintf(f, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<h1>", css);
     escf(f, "netab report: experiment %lld \"%s\"", (long long)r->id, r->name);
     fputs("</h1>\n<nav aria-label=\"contents\"><ol>\n"
-          "<li><a href=\"#summary\">Summary</a></li>\n"
-          "<li><a href=\"#headline\">Headline</a></li>\n"
-          "<li><a href=\"#tables\">Means per variant and cell</a></li>\n"
-          "<li><a href=\"#changes\">",
+          "<li><a href=\"#summary\">Summary</a></li>\n",
           f);
-    escf(f, "Changes against the baseline, %s", baseline(r));
-    fputs("</a></li>\n", f);
     /* Only sections the page has, so that every link finds its anchor. */
-    if (r->pairs)
+    unsigned s = html_sections(r);
+    if (s & CREPORT_SEC_HEADLINE)
+        fputs("<li><a href=\"#headline\">Headline</a></li>\n", f);
+    if (s & CREPORT_SEC_TABLES)
+        fputs("<li><a href=\"#tables\">Means per variant and cell</a></li>\n", f);
+    if (s & CREPORT_SEC_CHANGES) {
+        fputs("<li><a href=\"#changes\">", f);
+        escf(f, "Changes against the baseline, %s", baseline(r));
+        fputs("</a></li>\n", f);
+    }
+    if (r->pairs && (s & CREPORT_SEC_PAIRS))
         fputs("<li><a href=\"#pairs\">Every pair (deciding metric)</a></li>\n", f);
-    if (json_array_size(r->effects))
+    if (json_array_size(r->effects) && (s & CREPORT_SEC_EFFECTS))
         fputs("<li><a href=\"#effects\">2x2 effects</a></li>\n", f);
-    fputs("<li><a href=\"#figures\">Figures</a></li>\n"
-          "<li><a href=\"#values\">Sorted values</a></li>\n"
-          "<li><a href=\"#environment\">Environment and its differences</a></li>\n"
-          "<li><a href=\"#warnings\">Warnings</a></li>\n"
-          "<li><a href=\"#reproduce\">Commands to reproduce</a></li>\n"
-          "</ol></nav>\n",
-          f);
+    static const struct {
+        unsigned bit;
+        const char *link;
+    } rest[] = {
+        {CREPORT_SEC_TABLES, "<li><a href=\"#figures\">Figures</a></li>\n"},
+        {CREPORT_SEC_VALUES, "<li><a href=\"#values\">Sorted values</a></li>\n"},
+        {CREPORT_SEC_ENVIRONMENT,
+         "<li><a href=\"#environment\">Environment and its differences</a></li>\n"},
+        {CREPORT_SEC_WARNINGS, "<li><a href=\"#warnings\">Warnings</a></li>\n"},
+        {CREPORT_SEC_RUNS, "<li><a href=\"#reproduce\">Commands to reproduce</a></li>\n"},
+    };
+    for (size_t i = 0; i < sizeof(rest) / sizeof(*rest); i++)
+        if (s & rest[i].bit)
+            fputs(rest[i].link, f);
+    fputs("</ol></nav>\n", f);
 }
 
 static void print_summary(FILE *f, const struct creport *r)
@@ -157,9 +180,11 @@ static void print_summary(FILE *f, const struct creport *r)
     if (r->n_regressed_deciding)
         fprintf(f,
                 "<p class=\"regressed\" id=\"verdict\">REGRESSION: %zu deciding-metric "
-                "comparison%s regressed (exit status 1). See <a href=\"#changes\">the "
-                "changes</a>.</p>\n",
-                r->n_regressed_deciding, r->n_regressed_deciding == 1 ? "" : "s");
+                "comparison%s regressed (exit status 1).%s</p>\n",
+                r->n_regressed_deciding, r->n_regressed_deciding == 1 ? "" : "s",
+                html_sections(r) & CREPORT_SEC_CHANGES
+                    ? " See <a href=\"#changes\">the changes</a>."
+                    : "");
     else
         fputs("<p id=\"verdict\">No deciding metric regressed (exit status 0).</p>\n", f);
     fputs("</section>\n", f);
@@ -502,21 +527,29 @@ int creport_print_html(const struct creport *r, const char *db, FILE *f)
     print_head(f, r);
     fputs("<main>\n", f);
     /* What a reader needs first, the numbers; the figures that explain them after. */
+    unsigned s = html_sections(r);
     print_summary(f, r);
-    creport_html_headline(f, r);
-    print_tables(f, r);
-    print_changes(f, r);
-    creport_html_pairs(f, r);
-    creport_html_effects(f, r);
-    creport_html_profile(f, r);
-    int e = print_figures(f, r);
-    if (!e)
+    if (s & CREPORT_SEC_HEADLINE)
+        creport_html_headline(f, r);
+    if (s & CREPORT_SEC_TABLES)
+        print_tables(f, r);
+    if (s & CREPORT_SEC_CHANGES)
+        print_changes(f, r);
+    if (s & CREPORT_SEC_PAIRS)
+        creport_html_pairs(f, r);
+    if (s & CREPORT_SEC_EFFECTS)
+        creport_html_effects(f, r);
+    if (s & CREPORT_SEC_PROFILE)
+        creport_html_profile(f, r);
+    int e = s & CREPORT_SEC_TABLES ? print_figures(f, r) : 0;
+    if (!e && (s & CREPORT_SEC_VALUES))
         e = print_values(f, r);
-    if (!e) {
+    if (!e && (s & CREPORT_SEC_ENVIRONMENT))
         print_environment(f, r);
+    if (!e && (s & CREPORT_SEC_WARNINGS))
         print_warnings(f, r);
+    if (!e && (s & CREPORT_SEC_RUNS))
         print_reproduce(f, r, db);
-    }
     fprintf(f, "</main>\n<footer><p>Written by netab %s.</p></footer>\n</body>\n</html>\n",
             NETAB_VERSION);
     if (e)

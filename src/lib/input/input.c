@@ -235,3 +235,15 @@ int input_read_path(const char *path, const struct input_opts *o, struct input_v
         fclose(f);
     return rc;
 }
+
+int input_read_set(const char *path, const char *name, const struct input_opts *o,
+                   struct input_values *out, char *err, size_t errlen)
+{
+    int e = input_read_path(path, o, out, err, errlen);
+    if (!e && out->n < 2)
+        e = err_set(err, errlen, EINVAL, "%s: %s; at least two values are needed", name,
+                    out->n ? "only one value" : "no values");
+    if (e)
+        input_values_free(out); /* a bad value mid-file leaves those before it */
+    return e;
+}

@@ -78,6 +78,14 @@ NB_MUST_CHECK int input_parse_buffer(const char *name, const char *buf, size_t l
                                      const struct input_opts *o, struct input_values *out,
                                      char *err, size_t errlen);
 
+/*
+ * input_read_path() for one set of `netab stats`, which needs at least two
+ * values: -EINVAL with "NAME: only one value; ..." (name: how the set is
+ * shown) when it has fewer. out is freed on failure.
+ */
+NB_MUST_CHECK int input_read_set(const char *path, const char *name, const struct input_opts *o,
+                                 struct input_values *out, char *err, size_t errlen);
+
 /* Frees out's values and zeroes it. */
 void input_values_free(struct input_values *out);
 

@@ -89,6 +89,14 @@ bool layout_hot_match(const struct layout_hot *hot, const char *name);
 NB_MUST_CHECK int layout_hot_from_profiles(const json_t *const *docs, size_t n, double min_share,
                                            struct layout_hot *hot, char *err, size_t errlen);
 
+/*
+ * layout_hot_from_profiles() of the one run document in the file at path
+ * (`netab layout --hot-from RUN.json`); -EINVAL naming the file when it is
+ * not JSON.
+ */
+NB_MUST_CHECK int layout_hot_from_file(const char *path, double min_share, struct layout_hot *hot,
+                                       char *err, size_t errlen);
+
 /* A short phrase for the source ("built-in network paths", "perf report", ...). */
 const char *layout_hot_kind_name(enum layout_hot_kind kind);
 

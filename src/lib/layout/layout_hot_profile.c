@@ -98,3 +98,17 @@ int layout_hot_from_profiles(const json_t *const *docs, size_t n, double min_sha
     free(list);
     return rc;
 }
+
+int layout_hot_from_file(const char *path, double min_share, struct layout_hot *hot, char *err,
+                         size_t errlen)
+{
+    json_error_t je;
+    json_t *doc = json_load_file(path, 0, &je);
+    if (!doc)
+        return err_set(err, errlen, EINVAL, "--hot-from %s: not a JSON run document: %s (line %d)",
+                       path, je.text, je.line);
+    const json_t *docs[1] = {doc};
+    int rc = layout_hot_from_profiles(docs, 1, min_share, hot, err, errlen);
+    json_decref(doc);
+    return rc;
+}

@@ -340,9 +340,11 @@ json_t *layout_report_json(const struct layout_diff *d, const struct layout_inpu
         json_decref(sizes);
         return NULL;
     }
-    return json_pack("{s:o, s:o, s:o, s:o, s:o}", "old", input_json(in->old_path, in->old), "new",
-                     input_json(in->new_path, in->new), "summary", layout_summary_json(d, in->hot),
-                     "size_changes", sizes, "functions", fns);
+    /* "error" is null here; `netab layout --json` prints {"error": "..."} for a bad input. */
+    return json_pack("{s:o, s:o, s:o, s:o, s:o, s:n}", "old", input_json(in->old_path, in->old),
+                     "new", input_json(in->new_path, in->new), "summary",
+                     layout_summary_json(d, in->hot), "size_changes", sizes, "functions", fns,
+                     "error");
 }
 
 json_t *layout_compare_files(const char *old, const char *new, unsigned line, char *err,

@@ -43,8 +43,8 @@ void layout_report_text(FILE *f, const struct layout_diff *d, const struct layou
 /*
  * The JSON document: inputs, hot set, summary, size changes (all), verdict
  * and every function with both addresses (hex strings, since kernel
- * addresses do not fit JSON's safe integers), sizes, offsets and lines.
- * Caller has ownership; NULL when out of memory.
+ * addresses do not fit JSON's safe integers), sizes, offsets and lines;
+ * "error" null. Caller has ownership; NULL when out of memory.
  */
 json_t *layout_report_json(const struct layout_diff *d, const struct layout_input *in);
 

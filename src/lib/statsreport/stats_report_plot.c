@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "plot/plot.h"
 #include "plot/plot_figures.h"
@@ -69,4 +70,11 @@ int stats_report_plot(const struct stats_report *r, const struct report_plot_opt
     if (!e && npoints)
         *npoints = n;
     return e;
+}
+
+void stats_report_input_axis(const struct stats_report *r, char *b, size_t n)
+{
+    const struct stats_report_set *s = &r->sets[0];
+    snprintf(b, n, "%s (%s input%s%s)", strstr(s->metric, "bits_per_second") ? "bit/s" : "value",
+             s->format, s->metric[0] ? ": " : "", s->metric);
 }

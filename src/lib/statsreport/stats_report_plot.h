@@ -31,4 +31,12 @@ void report_plot_opts_default(struct report_plot_opts *o);
 NB_MUST_CHECK int stats_report_plot(const struct stats_report *r, const struct report_plot_opts *o,
                                     const char *path, size_t *npoints, char *err, size_t errlen);
 
+/*
+ * The value axis' label of sets read from files (`netab stats --plot`), at
+ * most n bytes to b: the input knows no unit but where its values came
+ * from, "bit/s (iperf3 input: end.receiver.bits_per_second)" or "value
+ * (plain input)".
+ */
+void stats_report_input_axis(const struct stats_report *r, char *b, size_t n);
+
 #endif

@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "envcap/envcap.h"
+#include "envcap/print.h"
 
 static char sys_root[4096], proc_root[4096];
 
@@ -252,6 +253,42 @@ static void capture_this_machine(void **state)
     json_decref(env);
 }
 
+/* env_print_text(): one line per leaf with its dotted path, then the warnings. */
+static void print_text_flat(void **state)
+{
+    (void)state;
+    json_t *env = json_loads("{\"host\": {\"kernel\": \"6.1\", \"cpus\": [2, null]}, "
+                             "\"empty\": {}}",
+                             0, NULL);
+    json_t *warn = json_pack("[s]", "cpufreq governor is powersave");
+    assert_non_null(env);
+    assert_non_null(warn);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    assert_int_equal(env_print_text(f, env, warn), 0);
+    fclose(f);
+    char want[512];
+    snprintf(want, sizeof(want), "%-44s %s\n%-44s %s\n%-44s %s\n%-44s %s\n\nwarnings:\n  - %s\n",
+             "host.kernel", "\"6.1\"", "host.cpus[0]", "2", "host.cpus[1]", "null", "empty", "{}",
+             "cpufreq governor is powersave");
+    assert_string_equal(buf, want);
+    free(buf);
+    json_decref(warn);
+    warn = json_array();
+    json_t *none = json_object();
+    f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    assert_int_equal(env_print_text(f, none, warn), 0);
+    fclose(f);
+    assert_non_null(strstr(buf, "warnings: none\n"));
+    free(buf);
+    json_decref(none);
+    json_decref(warn);
+    json_decref(env);
+}
+
 int main(int argc, char **argv)
 {
     const char *data = argc > 1 ? argv[1] : "tests/unit/envcap/data";
@@ -266,6 +303,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(iface_irqs_fake_tree),
         cmocka_unit_test(iface_for_addr),
         cmocka_unit_test(capture_this_machine),
+        cmocka_unit_test(print_text_flat),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "input/input_docs.h"
 #include "input/input_runs.h"
 
 /* The file's text (NUL-terminated), which the test frees. */
@@ -214,12 +215,53 @@ static void test_iperf2_bad(void **state)
     input_runs_free(r, 1);
 }
 
+/*
+ * input_docs_read(): a file's runs appended as texts the store takes, and
+ * a file that cannot be read or parsed adds nothing.
+ */
+static void test_docs_read(void **state)
+{
+    (void)state;
+    struct input_docs d = {0};
+    char err[512];
+    size_t n = 0;
+    const char *tool = NULL;
+    assert_int_equal(
+        input_docs_read(INPUT_DATA "/iperf3_tcp.json", INPUT_AUTO, &d, &n, &tool, err, sizeof(err)),
+        0);
+    assert_int_equal(n, 1);
+    assert_int_equal(d.n, 1);
+    assert_string_equal(tool, "iperf3");
+    json_t *doc = json_loads(d.docs[0].result_json, 0, NULL);
+    json_t *recv = json_object_get(json_object_get(doc, "end"), "receiver");
+    assert_close(json_number_value(json_object_get(recv, "bits_per_second")), 18495688481.366653);
+    json_decref(doc);
+    json_t *params = json_loads(d.docs[0].params_json, 0, NULL);
+    assert_string_equal(
+        json_string_value(json_object_get(json_object_get(params, "import"), "tool")), "iperf3");
+    json_decref(params);
+    assert_non_null(strstr(d.docs[0].argv_text, "imported: iperf3 -J output /"));
+    assert_non_null(strstr(d.docs[0].argv_text, "iperf3_tcp.json, run 1"));
+    /* A missing file, then a file that is no run file: d keeps the first file's run only. */
+    assert_int_equal(
+        input_docs_read(INPUT_DATA "/none.json", INPUT_AUTO, &d, &n, &tool, err, sizeof(err)),
+        -ENOENT);
+    assert_non_null(strstr(err, "cannot open " INPUT_DATA "/none.json"));
+    assert_int_equal(
+        input_docs_read(INPUT_DATA "/README.md", INPUT_IPERF3, &d, &n, &tool, err, sizeof(err)),
+        -EINVAL);
+    assert_int_equal(d.n, 1);
+    input_docs_free(&d);
+    assert_int_equal(d.n, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_iperf3_tcp),  cmocka_unit_test(test_iperf3_udp),
         cmocka_unit_test(test_iperf3_many), cmocka_unit_test(test_iperf3_bad),
         cmocka_unit_test(test_iperf2_real), cmocka_unit_test(test_iperf2_bad),
+        cmocka_unit_test(test_docs_read),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -4,8 +4,11 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <stdlib.h>
+#include <unistd.h>
 
 #include "input/input.h"
+#include "netab_assert.h"
 
 /* Parses text as file "f.txt" and returns the result code; values land in v. */
 static int parse(const char *text, enum input_format f, const char *metric, unsigned column,
@@ -294,6 +297,39 @@ static void test_formats_and_files(void **state)
     assert_non_null(strstr(err, "b.bin: contains NUL bytes"));
 }
 
+/* input_read_set(): a set needs two values; the message names the set as shown. */
+static void test_read_set(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/netab-read-set-XXXXXX";
+    int fd = mkstemp(path);
+    ASSERT_GE(fd, 0);
+    FILE *f = fdopen(fd, "w");
+    assert_non_null(f);
+    fputs("42.5\n", f);
+    fclose(f);
+    struct input_values v = {0};
+    struct input_opts o = {0};
+    char err[NB_ERRLEN];
+    assert_int_equal(input_read_set(path, "old", &o, &v, err, sizeof(err)), -EINVAL);
+    assert_string_equal(err, "old: only one value; at least two values are needed");
+    assert_null(v.v);
+    f = fopen(path, "a");
+    assert_non_null(f);
+    fputs("43.5\n", f);
+    fclose(f);
+    assert_int_equal(input_read_set(path, "old", &o, &v, err, sizeof(err)), 0);
+    assert_int_equal(v.n, 2);
+    ASSERT_REL(v.v[1], 43.5, 0);
+    input_values_free(&v);
+    f = fopen(path, "w");
+    assert_non_null(f);
+    fclose(f);
+    assert_int_equal(input_read_set(path, "empty", &o, &v, err, sizeof(err)), -EINVAL);
+    assert_string_equal(err, "empty: no values; at least two values are needed");
+    unlink(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -304,6 +340,7 @@ int main(void)
         cmocka_unit_test(test_iperf2_real),
         cmocka_unit_test(test_iperf2_structure),
         cmocka_unit_test(test_formats_and_files),
+        cmocka_unit_test(test_read_set),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

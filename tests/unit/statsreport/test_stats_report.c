@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "statsreport/stats_report_plot.h"
 #include "statsreport/stats_report.h"
 #include "stats/compare.h"
 #include "stats/verdict.h"
@@ -199,10 +200,27 @@ static void test_csv(void **state)
     stats_report_free(&r);
 }
 
+/* The axis label of sets read from files: the first set's format and metric. */
+static void test_input_axis(void **state)
+{
+    (void)state;
+    struct stats_report r;
+    build(&r);
+    char b[200];
+    stats_report_input_axis(&r, b, sizeof(b));
+    assert_string_equal(b, "value (plain input)");
+    r.sets[0].format = "iperf3";
+    snprintf(r.sets[0].metric, sizeof(r.sets[0].metric), "end.receiver.bits_per_second");
+    stats_report_input_axis(&r, b, sizeof(b));
+    assert_string_equal(b, "bit/s (iperf3 input: end.receiver.bits_per_second)");
+    stats_report_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_numbers_equal_the_stats_module),
+        cmocka_unit_test(test_input_axis),
         cmocka_unit_test(test_sets_with_too_few_values),
         cmocka_unit_test(test_text),
         cmocka_unit_test(test_json),

@@ -13,6 +13,8 @@
 #include <sys/stat.h>
 
 #include "helpers.h"
+#include "store/store_docs.h"
+#include "store/store_print.h"
 
 struct ctx {
     char dir[256];
@@ -598,6 +600,62 @@ static void test_export(void **state)
     store_close(s);
 }
 
+/*
+ * store_docs_ok_runs(): the ok runs' documents of a variant; and
+ * store_print_run_list(): one line per run, a dash where nothing is stored.
+ */
+static void test_docs_and_print(void **state)
+{
+    struct ctx *c = *state;
+    struct store *s = open_ok(c->path);
+    char err[512] = "";
+    int64_t eid, rid;
+    struct store_plan_entry plan[] = {{0, "a", NULL, false, 0}, {1, "b", NULL, false, 0}};
+    assert_int_equal(
+        store_experiment_create(s, "e", NULL, NULL, 1, plan, 2, &eid, err, sizeof(err)), 0);
+    char *doc = fixture("tcp_rr.json");
+    assert_int_equal(store_run_begin(s, eid, 0, "a", NULL, NULL, NULL, &rid, err, sizeof(err)), 0);
+    assert_int_equal(store_run_finish(s, rid, STORE_RUN_OK, 0, NULL, doc, err, sizeof(err)), 0);
+    assert_int_equal(store_run_begin(s, eid, 1, "b", NULL, NULL, NULL, &rid, err, sizeof(err)), 0);
+    assert_int_equal(
+        store_run_finish(s, rid, STORE_RUN_FAILED, 1, "refused", NULL, err, sizeof(err)), 0);
+    json_t **docs = NULL;
+    size_t n = 0;
+    assert_int_equal(store_docs_ok_runs(s, eid, "a", &docs, &n, err, sizeof(err)), 0);
+    assert_int_equal(n, 1);
+    json_t *want = json_loads(doc, 0, NULL);
+    assert_true(json_equal(docs[0], want));
+    json_decref(want);
+    store_docs_free(docs, n);
+    assert_int_equal(store_docs_ok_runs(s, eid, "b", &docs, &n, err, sizeof(err)), -ENODATA);
+    assert_string_equal(err, "experiment 1 has no ok run of variant b");
+
+    struct store_run *runs;
+    assert_int_equal(store_run_list(s, eid, false, &runs, &n, err, sizeof(err)), 0);
+    assert_int_equal(n, 2);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    assert_int_equal(store_print_run_list(f, runs, n), 0);
+    fclose(f);
+    store_run_list_free(runs, n);
+    assert_int_equal(strncmp(buf, "   ID  EXP  SEQ VARIANT", 23), 0);
+    /* The failed run of b has no figures: dashes, not zeros. */
+    const char *line_b = strstr(buf, " b          -          failed");
+    assert_non_null(line_b);
+    assert_non_null(strstr(line_b, "           -           -"));
+    free(buf);
+    f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    assert_int_equal(store_print_run_list(f, NULL, 0), 0);
+    fclose(f);
+    assert_non_null(strstr(buf, "\n(no runs recorded)\n"));
+    free(buf);
+    free(doc);
+    store_close(s);
+}
+
 static void test_record_single(void **state)
 {
     struct ctx *c = *state;
@@ -691,6 +749,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_default_path),
+        cmocka_unit_test_setup_teardown(test_docs_and_print, setup, teardown),
         cmocka_unit_test_setup_teardown(test_open_settings, setup, teardown),
         cmocka_unit_test_setup_teardown(test_migrate_from_v1, setup, teardown),
         cmocka_unit_test_setup_teardown(test_newer_schema_refused, setup, teardown),
