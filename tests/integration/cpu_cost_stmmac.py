@@ -43,6 +43,12 @@ from netab_helpers import NetnsPair, Server, log, main, require_root_netns, run_
 
 THRESHOLD = 25.0  # METRIC_POLLUTED_PCT, docs/json.md "CPU cost"
 BURN_S = 240      # the burner's own bound; it is stopped as soon as the runs end
+# The noise floor of the throughput verdicts, in percent. Both variants sit at tbf's cap, but a
+# 3 s run still differs from the next by up to about 1% (tbf's burst, a run's start): with the
+# default floor of 1% an interval such as -0.19% [-1.04%, +0.20%] (seen in a quiet CI-like run)
+# is "no difference proven". The case is "the same throughput", and 2% is the floor a user of a
+# capped link would give; it leaves the CPU cost verdict (+100% and more) untouched.
+NOISE = "2"
 
 EXPERIMENT = """name: stmmac
 runs: 5
@@ -95,7 +101,7 @@ def stop(p):
 
 
 def check_report(c, netab, db):
-    text = run_cmd([netab, "report", "--db", db, "1"], expect_rc=(0, 1)).stdout
+    text = run_cmd([netab, "report", "--db", db, "--noise", NOISE, "1"], expect_rc=(0, 1)).stdout
     log(text)
     flat = " ".join(text.split())
     c.check("CPU cost against big" in text, "report: a CPU cost section")
@@ -103,7 +109,8 @@ def check_report(c, netab, db):
             "report: 'throughput within noise, CPU cost regressed'")
     c.check("default: decided on loc proc us/KiB; the system-wide loc us/KiB is polluted" in flat,
             "report: decided on the process figure, the system-wide one said to be polluted")
-    doc = run_cmd([netab, "report", "--db", db, "--format", "json", "1"], expect_rc=(0, 1)).doc
+    doc = run_cmd([netab, "report", "--db", db, "--noise", NOISE, "--format", "json",
+                   "1"], expect_rc=(0, 1)).doc
     cost = doc["cpu_cost"]
     if not c.check(len(cost) == 1, "report JSON: one cell with a CPU cost", cost):
         return
@@ -125,7 +132,8 @@ def check_report(c, netab, db):
 
 
 def check_compare(c, netab, ns, srv, db):
-    args = [netab, "compare", "--db", db, "--runs", "5", "--seed", "17", "--variant", "big",
+    args = [netab, "compare", "--db", db, "--runs", "5", "--seed", "17", "--noise", NOISE,
+            "--variant", "big",
             "--opts", "-l 128K", "--variant", "small", "--opts", "-l 1K", "--", "-c", srv.bind,
             "-p", str(srv.port), "-t", "3", "-O", "1", "-i", "0"]
     text = run_cmd(favoured(args), netns=ns, expect_rc=(0, 1), timeout=200).stdout

@@ -108,8 +108,12 @@ def against_perf(netab, tmp):
     expect = p["frequency"] * p["seconds"] * len(p["cpus"])
     log(f"netab: {p['samples']} samples, expected {expect:.0f}; {p['distinct_functions']} "
         f"functions; lost {p['lost']}")
-    check(abs(p["samples"] - expect) <= 0.1 * expect,
-          "samples = frequency x window x CPUs within 10%", p["samples"], expect)
+    # A VM delivers timer samples late or merged when its vCPUs wait for the host: CI saw 5387
+    # of a nominal 6002 (-10.2%) with perf sampling the same CPUs at the same time. So the
+    # nominal figure is held within 15%, and the kernel's own delivery -- perf's cpu-clock
+    # samples on netab's CPUs in netab's window, the same timers -- within 10%.
+    check(abs(p["samples"] - expect) <= 0.15 * expect,
+          "samples = frequency x window x CPUs within 15%", p["samples"], expect)
     check(p["distinct_functions"] >= 20, "at least 20 functions have samples",
           p["distinct_functions"])
     check(p["lost"] == 0, "no sample lost", p["lost"])
@@ -117,6 +121,15 @@ def against_perf(netab, tmp):
     window = "%.6f,%.6f" % (p["monotonic_start"], p["monotonic_start"] + p["seconds"])
     rep = run_cmd(["perf", "report", "-i", data, "--stdio", "--sort", "sym", "--no-children",
                    "-q", "--time", window], timeout=120).stdout
+    cpus = {int(c) for c in p["cpus"]}
+    lines = run_cmd(["perf", "script", "-i", data, "-F", "cpu", "--time", window],
+                    timeout=120).stdout.split()
+    delivered = sum(1 for x in lines if x.strip("[]").isdigit() and int(x.strip("[]")) in cpus)
+    delivered *= p["frequency"] / 999.0  # perf sampled at 999 Hz
+    log(f"perf's samples on netab's CPUs in its window, at netab's frequency: {delivered:.0f}")
+    check(delivered > 0 and abs(p["samples"] - delivered) <= 0.1 * delivered,
+          "samples = what the kernel delivered to perf in the same window within 10%",
+          p["samples"], delivered)
     top = [(s, pct) for s, pct in perf_kernel_top(rep)[:5] if pct >= 2.0]
     ours = kernel_shares(p)
     check(len(top) >= 2, "perf names at least two kernel functions over 2%", top)
