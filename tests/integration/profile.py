@@ -108,19 +108,16 @@ def against_perf(netab, tmp):
     expect = p["frequency"] * p["seconds"] * len(p["cpus"])
     log(f"netab: {p['samples']} samples, expected {expect:.0f}; {p['distinct_functions']} "
         f"functions; lost {p['lost']}")
-    # A VM delivers timer samples late or merged when its vCPUs wait for the host: CI saw 5387
-    # of a nominal 6002 (-10.2%) with perf sampling the same CPUs at the same time. So the
-    # nominal figure is held within 15%, and the kernel's own delivery -- perf's cpu-clock
-    # samples on netab's CPUs in netab's window, the same timers -- within 10%.
-    check(abs(p["samples"] - expect) <= 0.15 * expect,
-          "samples = frequency x window x CPUs within 15%", p["samples"], expect)
     check(p["distinct_functions"] >= 20, "at least 20 functions have samples",
           p["distinct_functions"])
     check(p["lost"] == 0, "no sample lost", p["lost"])
-    # perf's samples of netab's window only: not netab's start-up and exit around it.
+    # How many samples a timer-driven sampler gets is the kernel's to say: in a VM a vCPU the
+    # host did not run misses its ticks (hrtimer overruns count once), and CI saw 5387 and then
+    # 4432 of a nominal 6002. So netab's count is held against what the kernel delivered to
+    # perf's own cpu-clock sampler (the same timers) on netab's CPUs in netab's window, within
+    # 10%; against the nominal frequency x window x CPUs only as bounds: never more than 10%
+    # over it (that would be samples counted twice), never under half.
     window = "%.6f,%.6f" % (p["monotonic_start"], p["monotonic_start"] + p["seconds"])
-    rep = run_cmd(["perf", "report", "-i", data, "--stdio", "--sort", "sym", "--no-children",
-                   "-q", "--time", window], timeout=120).stdout
     cpus = {int(c) for c in p["cpus"]}
     lines = run_cmd(["perf", "script", "-i", data, "-F", "cpu", "--time", window],
                     timeout=120).stdout.split()
@@ -130,6 +127,11 @@ def against_perf(netab, tmp):
     check(delivered > 0 and abs(p["samples"] - delivered) <= 0.1 * delivered,
           "samples = what the kernel delivered to perf in the same window within 10%",
           p["samples"], delivered)
+    check(0.5 * expect <= p["samples"] <= 1.1 * expect,
+          "samples between half and 110% of frequency x window x CPUs", p["samples"], expect)
+    # perf's samples of netab's window only: not netab's start-up and exit around it.
+    rep = run_cmd(["perf", "report", "-i", data, "--stdio", "--sort", "sym", "--no-children",
+                   "-q", "--time", window], timeout=120).stdout
     top = [(s, pct) for s, pct in perf_kernel_top(rep)[:5] if pct >= 2.0]
     ours = kernel_shares(p)
     check(len(top) >= 2, "perf names at least two kernel functions over 2%", top)
