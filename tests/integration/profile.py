@@ -114,9 +114,11 @@ def against_perf(netab, tmp):
     # How many samples a timer-driven sampler gets is the kernel's to say: in a VM a vCPU the
     # host did not run misses its ticks (hrtimer overruns count once), and CI saw 5387 and then
     # 4432 of a nominal 6002. So netab's count is held against what the kernel delivered to
-    # perf's own cpu-clock sampler (the same timers) on netab's CPUs in netab's window, within
-    # 10%; against the nominal frequency x window x CPUs only as bounds: never more than 10%
-    # over it (that would be samples counted twice), never under half.
+    # perf's own cpu-clock sampler (the same timers) on netab's CPUs in netab's window; against
+    # the nominal frequency x window x CPUs only as bounds: never more than 10% over it (that
+    # would be samples counted twice), never under half. Measured on this VM while its host was
+    # busy: netab/perf 3786/3443, 4971/4308, 5306/5296, 5881/5864; the two samplers' overruns
+    # fall differently, so the bound is 20%.
     window = "%.6f,%.6f" % (p["monotonic_start"], p["monotonic_start"] + p["seconds"])
     cpus = {int(c) for c in p["cpus"]}
     lines = run_cmd(["perf", "script", "-i", data, "-F", "cpu", "--time", window],
@@ -124,8 +126,8 @@ def against_perf(netab, tmp):
     delivered = sum(1 for x in lines if x.strip("[]").isdigit() and int(x.strip("[]")) in cpus)
     delivered *= p["frequency"] / 999.0  # perf sampled at 999 Hz
     log(f"perf's samples on netab's CPUs in its window, at netab's frequency: {delivered:.0f}")
-    check(delivered > 0 and abs(p["samples"] - delivered) <= 0.1 * delivered,
-          "samples = what the kernel delivered to perf in the same window within 10%",
+    check(delivered > 0 and abs(p["samples"] - delivered) <= 0.2 * delivered,
+          "samples = what the kernel delivered to perf in the same window within 20%",
           p["samples"], delivered)
     check(0.5 * expect <= p["samples"] <= 1.1 * expect,
           "samples between half and 110% of frequency x window x CPUs", p["samples"], expect)
