@@ -23,14 +23,11 @@ static bool is_num(const json_t *v, double lo, double hi)
     return json_is_number(v) && isfinite(x) && x >= lo && x <= hi;
 }
 
-/* Exactly the keys named (a NULL-terminated list), no other. */
-static bool only(const json_t *o, const char *const *keys)
+/* Exactly the first n keys of the list, no other. */
+static bool only_n(const json_t *o, const char *const *keys, size_t n)
 {
     const char *k;
     json_t *v;
-    size_t n = 0;
-    while (keys[n])
-        n++;
     if (!json_is_object(o) || json_object_size(o) != n)
         return false;
     json_object_foreach((json_t *)o, k, v)
@@ -42,6 +39,15 @@ static bool only(const json_t *o, const char *const *keys)
             return false;
     }
     return true;
+}
+
+/* Exactly the keys named (a NULL-terminated list), no other. */
+static bool only(const json_t *o, const char *const *keys)
+{
+    size_t n = 0;
+    while (keys[n])
+        n++;
+    return only_n(o, keys, n);
 }
 
 static bool function_ok(const json_t *f)
@@ -132,28 +138,16 @@ int profile_check(const json_t *p, char *err, size_t errlen)
                                        "unattributed",
                                        "distinct_functions",
                                        "functions",
-                                       "full",
+                                       "full", /* last: a peer before it does not send it */
                                        NULL};
-    /* The same without "full", which a peer before it does not send. */
-    static const char *const top_only[] = {"event",
-                                           "frequency",
-                                           "cpus",
-                                           "seconds",
-                                           "monotonic_start",
-                                           "samples",
-                                           "expected_samples",
-                                           "lost",
-                                           "unattributed",
-                                           "distinct_functions",
-                                           "functions",
-                                           NULL};
     bool ok = json_is_object(p) && head_ok(p);
     if (ok && json_object_get(p, "why")) {
         ok = only(p, why) && is_str(json_object_get(p, "why"), 255);
     } else if (ok) {
         json_t *fns = json_object_get(p, "functions");
         json_t *all = json_object_get(p, "full");
-        ok = (all ? only(p, full) && full_ok(all) : only(p, top_only)) &&
+        ok = (all ? only(p, full) && full_ok(all)
+                  : only_n(p, full, sizeof(full) / sizeof(full[0]) - 2)) &&
              is_num(json_object_get(p, "seconds"), 0, 1e7) &&
              is_num(json_object_get(p, "monotonic_start"), 0, 1e12) &&
              is_count(json_object_get(p, "samples")) &&
