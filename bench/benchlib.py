@@ -23,6 +23,8 @@ ROOT = os.path.dirname(HERE)
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 # A client may run this much longer than its -t before we give up on it.
 SLACK_S = 30.0
+# Put in front of every tool's command line (clients and servers alike): --fifo's chrt.
+PREFIX = []
 
 
 class ToolError(Exception):
@@ -40,6 +42,12 @@ def common_args(description, rounds=5, seconds=5.0):
     p.add_argument("--gap", type=float, default=1.0,
                    help="pause between runs, seconds (default %(default)s)")
     p.add_argument("--raw", default=None, help="append every run's raw output to this file")
+    p.add_argument("--fifo", type=int, default=None, metavar="PRIO",
+                   help="run every tool (clients and servers) under SCHED_FIFO at this priority "
+                        "(chrt -f PRIO, 1..99): the other processes of a shared host can then "
+                        "neither preempt the tools nor share their CPUs. The figures are then the "
+                        "tools' data paths with each busy thread on a CPU of its own, not what "
+                        "the default scheduler gives; the host's other work waits meanwhile")
     return p
 
 
@@ -50,6 +58,10 @@ def finish_args(args):
         sys.exit("seconds must be 0.5..3600")
     if args.seed is None:
         args.seed = random.SystemRandom().randrange(1, 2**31)
+    if args.fifo is not None:
+        if not 1 <= args.fifo <= 99:
+            sys.exit("--fifo priority must be 1..99")
+        PREFIX[:] = ["chrt", "-f", str(args.fifo)]
     args.netab = os.path.join(args.build, "netab")
     args.bare = os.path.join(args.build, "bench", "bare")
     args.crr_bare = os.path.join(args.build, "bench", "crr_bare")
@@ -58,12 +70,23 @@ def finish_args(args):
 
 def header(args, what):
     print("# %s  %s" % (what, datetime.datetime.now().isoformat(timespec="seconds")))
-    print("# host: %s, %d CPUs, %s, kernel %s; loadavg %s" % (
-        socket.gethostname(), os.cpu_count(), cpu_model(), os.uname().release,
+    print("# host: %s, %d CPUs (online %s), %s, kernel %s; loadavg %s" % (
+        socket.gethostname(), os.cpu_count(), online_cpus(), cpu_model(), os.uname().release,
         " ".join(open("/proc/loadavg").read().split()[:3])))
     print("# rounds=%d seconds=%g seed=%d (rerun with --seed %d for the same order)" % (
         args.rounds, args.seconds, args.seed, args.seed))
+    if PREFIX:
+        print("# every tool runs under %s (SCHED_FIFO)" % " ".join(PREFIX))
     sys.stdout.flush()
+
+
+def online_cpus():
+    """The kernel's list of online CPUs, e.g. "0-1"."""
+    try:
+        with open("/sys/devices/system/cpu/online") as f:
+            return f.read().strip()
+    except OSError:
+        return "unknown"
 
 
 def cpu_model():
@@ -144,7 +167,7 @@ class Server:
     def __enter__(self):
         # A file, not a pipe: a chatty server must never block on a full pipe.
         self.log = tempfile.TemporaryFile(mode="w+")
-        self.proc = subprocess.Popen(self.argv, stdout=self.log, stderr=subprocess.STDOUT,
+        self.proc = subprocess.Popen(PREFIX + self.argv, stdout=self.log, stderr=subprocess.STDOUT,
                                      stdin=subprocess.DEVNULL, text=True)
         if self.wait_listen:
             deadline = time.monotonic() + 5.0
@@ -210,7 +233,7 @@ def run(argv, seconds, raw=None, with_stderr=False):
     """Runs a client to completion; returns stdout (and stderr if with_stderr).
     Raises ToolError on failure or when it overruns seconds + SLACK_S."""
     try:
-        p = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        p = subprocess.run(PREFIX + argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                            stdin=subprocess.DEVNULL, text=True, timeout=seconds + SLACK_S)
     except FileNotFoundError:
         raise ToolError("%s: not found" % argv[0])
@@ -247,6 +270,7 @@ def alternate(args, runners, on_result):
     raises ToolError. Every round runs all of them once in a seeded random
     order. Returns {name: [metric dicts]} and {name: [error strings]}."""
     rng = random.Random(args.seed)
+    cpus0 = online_cpus()
     results = {name: [] for name, _ in runners}
     errors = {name: [] for name, _ in runners}
     for rnd in range(1, args.rounds + 1):
@@ -256,7 +280,14 @@ def alternate(args, runners, on_result):
         for name, fn in order:
             time.sleep(args.gap)
             try:
+                before = online_cpus()
                 m = fn()
+                after = online_cpus()
+                # Another user of a shared host may take CPUs offline (netab's own campaign
+                # `cpus:` does): a run that did not have the CPUs the others had is no figure.
+                if before != cpus0 or after != cpus0:
+                    raise ToolError("online CPUs changed: %s at the start of the benchmark, "
+                                    "%s before this run, %s after it" % (cpus0, before, after))
             except ToolError as e:
                 errors[name].append(str(e))
                 print("  %-14s FAILED: %s" % (name, e))

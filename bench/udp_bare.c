@@ -20,12 +20,14 @@
  * to measure: each datagram's arrival time (SO_TIMESTAMPNS, for jitter) and
  * source address (to count datagrams from others), and does nothing with
  * them. The difference to the plain loop is the kernel's share of netab's
- * measuring, which no user-space work can remove.
+ * measuring, which no user-space work can remove. -S asks for the arrival
+ * times only and -A for the source addresses only, to tell the two apart.
  */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
 #include <pthread.h>
+#include <sys/resource.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -43,9 +45,12 @@
 
 static atomic_bool stop, counting;
 static _Atomic uint64_t received, sent;
+/* The receiver's whole-run CPU time and datagram count, for its cost per datagram. */
+static uint64_t recv_cpu_ns, recv_total;
 static size_t size = 1400;
 static uint64_t quota; /* -n: datagrams to send, 0 = until stopped */
-static bool measure;   /* -T: timestamps and source addresses on the receiver */
+static bool want_time; /* -T or -S: arrival timestamps on the receiver */
+static bool want_addr; /* -T or -A: source addresses on the receiver */
 static int send_fd, recv_fd;
 
 static void die(const char *what)
@@ -102,18 +107,27 @@ static void *receiver_main(void *arg)
         m[i].msg_hdr.msg_iovlen = 1;
     }
     while (!atomic_load_explicit(&stop, memory_order_relaxed)) {
-        for (int i = 0; measure && i < BATCH; i++) {
+        for (int i = 0; want_addr && i < BATCH; i++) {
             m[i].msg_hdr.msg_name = &from[i];
             m[i].msg_hdr.msg_namelen = sizeof(from[i]);
+        }
+        for (int i = 0; want_time && i < BATCH; i++) {
             m[i].msg_hdr.msg_control = ctl[i];
             m[i].msg_hdr.msg_controllen = sizeof(ctl[i]);
         }
         int n = recvmmsg(recv_fd, m, BATCH, 0, NULL);
         if (n < 0 && errno != EAGAIN && errno != EINTR)
             die("recvmmsg");
+        if (n > 0)
+            recv_total += (uint64_t)n;
         if (n > 0 && atomic_load_explicit(&counting, memory_order_relaxed))
             atomic_fetch_add_explicit(&received, (uint64_t)n, memory_order_relaxed);
     }
+    struct rusage ru;
+    if (getrusage(RUSAGE_THREAD, &ru) == 0)
+        recv_cpu_ns =
+            ((uint64_t)ru.ru_utime.tv_sec + (uint64_t)ru.ru_stime.tv_sec) * 1000000000ull +
+            ((uint64_t)ru.ru_utime.tv_usec + (uint64_t)ru.ru_stime.tv_usec) * 1000ull;
     return NULL;
 }
 
@@ -138,7 +152,7 @@ int main(int argc, char **argv)
 {
     double seconds = 5;
     int c;
-    while ((c = getopt(argc, argv, "t:l:n:Th")) != -1) {
+    while ((c = getopt(argc, argv, "t:l:n:TSAh")) != -1) {
         switch (c) {
         case 't':
             seconds = atof(optarg);
@@ -153,15 +167,23 @@ int main(int argc, char **argv)
             }
             break;
         case 'T':
-            measure = true;
+            want_time = want_addr = true;
+            break;
+        case 'S':
+            want_time = true;
+            break;
+        case 'A':
+            want_addr = true;
             break;
         default:
             fprintf(c == 'h' ? stdout : stderr,
-                    "usage: udp_bare [-t SECONDS] [-l SIZE] [-n COUNT] [-T]\n"
+                    "usage: udp_bare [-t SECONDS] [-l SIZE] [-n COUNT] [-T | -S | -A]\n"
                     "  -t SECONDS  length of the run (default 5, at most 3600)\n"
                     "  -l SIZE     datagram size, 1..65507 (default 1400)\n"
                     "  -n COUNT    send COUNT datagrams, then stop once the receiver is idle\n"
-                    "  -T          receive arrival times and source addresses, as netab must\n");
+                    "  -T          receive arrival times and source addresses, as netab must\n"
+                    "  -S          receive arrival times only\n"
+                    "  -A          receive source addresses only\n");
             return c == 'h' ? 0 : 2;
         }
     }
@@ -171,7 +193,7 @@ int main(int argc, char **argv)
     }
     recv_fd = udp_socket();
     int one = 1;
-    if (measure && setsockopt(recv_fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof(one)))
+    if (want_time && setsockopt(recv_fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof(one)))
         die("SO_TIMESTAMPNS");
     send_fd = udp_socket();
     struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
@@ -210,8 +232,9 @@ int main(int argc, char **argv)
     pthread_join(s, NULL);
     pthread_join(r, NULL);
     printf("udp_bare: size=%zu datagrams=%llu bytes=%llu seconds=%.6f bits_per_second=%.0f "
-           "sent=%llu\n",
+           "sent=%llu recv_cpu_ns_per_datagram=%.1f\n",
            size, (unsigned long long)n, (unsigned long long)(n * size), t, n * size * 8 / t,
-           (unsigned long long)atomic_load(&sent));
+           (unsigned long long)atomic_load(&sent),
+           recv_total ? (double)recv_cpu_ns / (double)recv_total : 0.0);
     return 0;
 }

@@ -1,4 +1,5 @@
 /* netab entry point: picks the subcommand and hands over to cli_<cmd>(). */
+#include <gsl/gsl_errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -53,6 +54,8 @@ int main(int argc, char **argv)
         printf("netab %s\n", NETAB_VERSION);
         return EXIT_OK;
     }
+    /* GSL reports its errors through return values in every command, never aborts netab. */
+    gsl_set_error_handler_off();
     for (size_t i = 0; i < sizeof(subcommands) / sizeof(subcommands[0]); i++)
         if (!strcmp(cmd, subcommands[i].name)) {
             int rc = subcommands[i].fn(argc - 1, argv + 1);

@@ -12,7 +12,8 @@
  *   1   EXIT_FAIL    done, and the answer is no: the test failed (run; a
  *                    server's --one-off test), a variant regressed (compare,
  *                    report, stats --fail-on-regression), planned runs failed
- *                    (experiment run, resume)
+ *                    (experiment run, resume; also a campaign stopped by a
+ *                    DUT or store that did not come back: resume continues)
  *   2   EXIT_ERROR   not done: a bad command line; an input (file, store,
  *                    experiment, run) missing, unreadable or invalid; an
  *                    output (file, store, plot, standard output) that cannot

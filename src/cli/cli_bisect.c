@@ -3,12 +3,8 @@
  * commit (docs/bisect.md). Progress on stderr; the first bad commit and the
  * table of steps (or --json) on stdout.
  */
-#include <errno.h>
-#include <gsl/gsl_errno.h>
-#include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "campaign/order.h"
@@ -20,11 +16,6 @@
 /* git bisect run's contract: 125 skips a commit, above 127 stops the bisection. */
 #define EXIT_SKIP 125
 #define EXIT_ABORT 128
-
-static void on_signal(int sig)
-{
-    bisect_cancel(sig);
-}
 
 static void on_say(const char *msg, void *arg)
 {
@@ -43,15 +34,11 @@ static int whole(const struct cli_bisect_args *a, bool resume)
     int code = EXIT_USAGE;
     if (rc)
         fprintf(stderr, "netab bisect: %s\n", err);
-    else if (res.dut_lost)
-        fprintf(stderr,
-                "netab bisect: the DUT never came back; the bisection stops. Bring it back (a "
-                "working kernel), then: netab bisect resume --db %s --id %" PRId64 " (%s)\n",
-                a->cfg.db, res.session,
-                res.nsteps && !res.steps[res.nsteps - 1].lost_on_good
-                    ? "the commit whose run lost it is then skipped"
-                    : "what was cut short is measured again");
-    else if (res.found)
+    else if (res.dut_lost) {
+        char lost[PATH_MAX + 256];
+        bisect_lost_text(&res, a->cfg.db, lost, sizeof(lost));
+        fprintf(stderr, "netab bisect: %s\n", lost);
+    } else if (res.found)
         code = EXIT_OK;
     else if (res.only_skipped)
         code = EXIT_FAIL;
@@ -83,7 +70,7 @@ static int one_step(const struct cli_bisect_args *a)
 int cli_bisect(int argc, char **argv)
 {
     if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-        cli_opts_help(&cli_bisect_cmd, argc < 2 ? stderr : stdout);
+        opt_table_help(&cli_bisect_cmd, argc < 2 ? stderr : stdout);
         return argc < 2 ? EXIT_USAGE : EXIT_OK;
     }
     const char *sub = argv[1];
@@ -102,15 +89,11 @@ int cli_bisect(int argc, char **argv)
         return cli_usage_error("bisect", "run needs --good REV and --bad REV");
     if (resume && (a.cfg.good || a.cfg.bad || a.cfg.ncommon))
         return cli_usage_error("bisect", "resume takes its options from the store (--db, --id)");
-    if (!a.seed_given)
+    if (!opt_given(&cli_bisect_cmd, &a, "seed"))
         a.cfg.seed = order_fresh_seed();
-    gsl_set_error_handler_off();
-    struct sigaction sa = {.sa_handler = on_signal}, old_int, old_term;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, &old_int);
-    sigaction(SIGTERM, &sa, &old_term);
+    struct cli_signals sigs;
+    cli_signals_catch(&sigs, bisect_cancel, (const int[]){SIGINT, SIGTERM, 0});
     rc = step ? one_step(&a) : whole(&a, resume);
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
+    cli_signals_restore(&sigs);
     return rc;
 }

@@ -7,19 +7,20 @@
 #include <stdint.h>
 
 #include "bisect/bisect.h"
-#include "cli/cli_opts.h"
 #include "store/store.h"
+#include "util/opttable.h"
 
 struct cli_bisect_args {
     struct bisect_config cfg;
     const char *db_given;
     char db[PATH_MAX];
     int64_t id;
-    bool json, seed_given, max_given;
+    bool json;
+    struct opt_given given; /* --seed, --max-runs, --lower/higher-is-better */
 };
 
 /* The options of run, step and resume, and the help (cli_bisect_args.c). */
-extern const struct cli_cmd cli_bisect_cmd;
+extern const struct opt_table cli_bisect_cmd;
 
 /*
  * Parses the options after `netab bisect run|step|resume` (argv[0] is the

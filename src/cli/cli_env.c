@@ -17,15 +17,13 @@
 #include "cli/cli_opts.h"
 #include "envcap/envcap.h"
 #include "envcap/print.h"
-#include "measure/identity.h"
 
 struct env_args {
     char ifname[64];
     bool json, identity;
 };
 
-static int set_iface(void *field, const char *value, const struct cli_opt *o, char *err,
-                     size_t errlen)
+static int set_iface(void *field, const char *value, const struct opt *o, char *err, size_t errlen)
 {
     (void)o;
     if (snprintf(field, sizeof(((struct env_args *)0)->ifname), "%s", value) >=
@@ -35,8 +33,7 @@ static int set_iface(void *field, const char *value, const struct cli_opt *o, ch
     return 0;
 }
 
-static int set_addr(void *field, const char *value, const struct cli_opt *o, char *err,
-                    size_t errlen)
+static int set_addr(void *field, const char *value, const struct opt *o, char *err, size_t errlen)
 {
     (void)o;
     int rc = env_iface_for_addr(value, field, sizeof(((struct env_args *)0)->ifname));
@@ -48,20 +45,21 @@ static int set_addr(void *field, const char *value, const struct cli_opt *o, cha
 
 #define FIELD(f) offsetof(struct env_args, f)
 
-static const struct cli_opt options[] = {
-    {"iface", 0, "NAME", "describe this interface (default lo)", set_iface, FIELD(ifname), 0, 0},
+static const struct opt options[] = {
+    {"iface", 0, "NAME", "describe this interface (default lo)", set_iface, FIELD(ifname), 0, 0,
+     NULL},
     {"addr", 0, "IP", "describe the interface that owns or routes to IP", set_addr, FIELD(ifname),
-     0, 0},
+     0, 0, NULL},
     {"json", 0, NULL, "one JSON document {\"environment\": {...}, \"warnings\": [...]}",
-     cli_set_true, FIELD(json), 0, 0},
+     opt_set_true, FIELD(json), 0, 0, NULL},
     {"identity", 0, NULL,
      "only the build identity (kernel release, version, build ID,\nconfig hash, command line, "
      "the interface's module), one\n\"key: value\" line each",
-     cli_set_true, FIELD(identity), 0, 0},
+     opt_set_true, FIELD(identity), 0, 0, NULL},
     {0},
 };
 
-static const struct cli_cmd env_cmd = {
+static const struct opt_table env_cmd = {
     .name = "env",
     .usage = "usage: netab env [--iface NAME | --addr IP] [--json | --identity]\n"
              "\n"
@@ -74,59 +72,33 @@ static const struct cli_cmd env_cmd = {
     .opts = options,
 };
 
-/* `--identity`: the composite text, one fact a line. */
-static int print_identity(const char *ifname)
-{
-    struct identity *id = malloc(sizeof(*id));
-    if (!id) {
-        fprintf(stderr, "netab env: out of memory\n");
-        return EXIT_ERROR;
-    }
-    identity_capture(id, NULL, ifname);
-    identity_write_text(id, stdout);
-    free(id);
-    return fflush(stdout) ? EXIT_ERROR : EXIT_OK;
-}
-
 int cli_env(int argc, char **argv)
 {
     struct env_args a = {.ifname = "lo"};
     int rc = cli_opts_parse(&env_cmd, argc, argv, &a);
     if (rc >= 0)
         return rc;
-    if (optind < argc)
-        return cli_usage_error("env", "unexpected argument '%s'", argv[optind]);
-    const char *ifname = a.ifname;
-    bool json = a.json, identity = a.identity;
-    /* A name the kernel does not know would only produce a snapshot of nulls. */
-    if (!if_nametoindex(ifname)) {
-        fprintf(stderr, "netab env: --iface: no network interface named '%s' here\n", ifname);
+    if (cli_no_operands("env", argc, argv))
         return EXIT_USAGE;
-    }
-    if (identity && json)
+    /* A name the kernel does not know would only produce a snapshot of nulls. */
+    if (!if_nametoindex(a.ifname))
+        return cli_fail(EXIT_USAGE, "env", "--iface: no network interface named '%s' here",
+                        a.ifname);
+    if (a.identity && a.json)
         return cli_usage_error("env", "--identity and --json do not go together (--json holds "
                                       "the identity as environment.identity)");
-    if (identity)
-        return print_identity(ifname);
-    json_t *env = env_capture(ifname, NULL, NULL);
-    json_t *warn = env ? env_warnings(env) : NULL;
-    if (!env || !warn) {
-        fprintf(stderr, "netab env: out of memory\n");
-        json_decref(env);
-        return EXIT_ERROR;
+    if (a.identity) {
+        rc = env_print_identity(stdout, a.ifname);
+        if (rc == -ENOMEM)
+            fprintf(stderr, "netab env: out of memory\n");
+        return rc ? EXIT_ERROR : EXIT_OK;
     }
-    rc = EXIT_OK;
-    if (json) {
-        json_t *doc = json_pack("{s:O, s:O}", "environment", env, "warnings", warn);
-        char *s = doc ? json_dumps(doc, JSON_INDENT(2) | JSON_REAL_PRECISION(6)) : NULL;
-        if (s)
-            printf("%s\n", s);
-        free(s);
-        json_decref(doc);
-    } else {
-        rc = env_print_text(stdout, env, warn) ? EXIT_ERROR : EXIT_OK;
-    }
-    json_decref(warn);
-    json_decref(env);
-    return rc;
+    json_t *doc = env_document(a.ifname, NULL, NULL);
+    if (!doc)
+        return cli_fail(EXIT_ERROR, "env", "out of memory");
+    rc = a.json ? cli_json_print("env", json_incref(doc))
+                : env_print_text(stdout, json_object_get(doc, "environment"),
+                                 json_object_get(doc, "warnings"));
+    json_decref(doc);
+    return rc ? EXIT_ERROR : EXIT_OK;
 }

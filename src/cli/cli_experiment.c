@@ -14,22 +14,22 @@
 #include "campaign/campaign.h"
 #include "campaign/status_show.h"
 #include "cli/cli_experiment.h"
+#include "cli/cli_opts.h"
 #include "experiment/experiment.h"
+#include "experiment/summary.h"
 
-static const struct cli_opt options[] = {
-    {"db", 0, "PATH",
-     "the results store (default $NETAB_DB, else\n$XDG_DATA_HOME/netab/results.db)", cli_set_string,
-     offsetof(struct exp_args, db), 0, 0},
-    {"json", 0, NULL, "list, status: JSON output", cli_set_true, offsetof(struct exp_args, json), 0,
-     0},
+static const struct opt options[] = {
+    CLI_DB_OPT(offsetof(struct exp_args, db)),
+    {"json", 0, NULL, "list, status: JSON output", opt_set_true, offsetof(struct exp_args, json), 0,
+     0, NULL},
     {"all", 0, NULL, "resume: every unfinished experiment (used by\ncontrib/netab-resume.service)",
-     cli_set_true, offsetof(struct exp_args, all), 0, 0},
-    {"check-dut", 0, NULL, "validate: also ssh to the DUT", cli_set_true,
-     offsetof(struct exp_args, check_dut), 0, 0},
+     opt_set_true, offsetof(struct exp_args, all), 0, 0, NULL},
+    {"check-dut", 0, NULL, "validate: also ssh to the DUT", opt_set_true,
+     offsetof(struct exp_args, check_dut), 0, 0, NULL},
     {0},
 };
 
-const struct cli_cmd cli_experiment_cmd = {
+const struct opt_table cli_experiment_cmd = {
     .name = "experiment",
     .usage = "usage: netab experiment <verb> [options] FILE|ID\n"
              "\n"
@@ -59,87 +59,6 @@ const struct cli_cmd cli_experiment_cmd = {
     .opts = options,
 };
 
-void cli_experiment_print_errors(const char *path, const struct exp_errors *errs)
-{
-    for (size_t i = 0; i < errs->n; i++) {
-        const struct exp_error *e = &errs->v[i];
-        if (e->line > 0)
-            fprintf(stderr, "%s:%d:%d: %s\n", path, e->line, e->col, e->msg);
-        else
-            fprintf(stderr, "%s: %s\n", path, e->msg);
-    }
-    if (errs->dropped)
-        fprintf(stderr, "%s: ... and %zu more errors\n", path, errs->dropped);
-}
-
-static void format_duration(double s, char *buf, size_t len)
-{
-    long t = (long)(s + 0.5);
-    if (t >= 3600)
-        snprintf(buf, len, "%ldh %02ldm %02lds", t / 3600, t / 60 % 60, t % 60);
-    else if (t >= 60)
-        snprintf(buf, len, "%ldm %02lds", t / 60, t % 60);
-    else
-        snprintf(buf, len, "%lds", t);
-}
-
-static void print_summary(const char *path, const struct experiment *e)
-{
-    struct exp_plan plan;
-    char dur[64];
-    experiment_plan(e, &plan);
-    format_duration(plan.seconds, dur, sizeof(dur));
-    printf("%s: valid\n", path);
-    printf("experiment:   %s\n", e->name);
-    printf("variants:     %zu (", e->nvariants);
-    for (size_t i = 0; i < e->nvariants; i++)
-        printf("%s%s", i ? ", " : "", e->variants[i].name);
-    printf(")\n");
-    printf("matrix cells: %zu", plan.cells);
-    for (size_t a = 0; a < e->naxes; a++)
-        printf("%s%s[%zu]", a ? " x " : " (", e->axes[a].key->name, e->axes[a].nvalues);
-    printf("%s\n", e->naxes ? ")" : "");
-    printf("runs:         %zu = (%ld runs + %ld warm-up) x %zu variants x %zu cells\n", plan.runs,
-           e->runs, e->warmup, e->nvariants, plan.cells);
-    printf("duration:     %s%s (time + omit + cooldown %.3g s per run)\n",
-           plan.lower_bound ? "at least " : "about ", dur, e->cooldown);
-    if (e->has_seed)
-        printf("seed:         %llu\n", (unsigned long long)e->seed);
-    else
-        printf("seed:         none (a run picks one and records it)\n");
-    if (e->order == EXP_ORDER_BLOCKED)
-        printf("order:        blocked (warning: drift over time is confounded with the variant)\n");
-    if (e->named_duts) {
-        printf("duts:         %zu (", e->nduts);
-        for (size_t i = 0; i < e->nduts; i++)
-            printf("%s%s = %s", i ? ", " : "", e->duts[i].name, e->duts[i].ssh);
-        printf(") over ssh; each run's identity checked on its own DUT; %s\n",
-               e->parallel_duts ? "parallel: the DUTs' runs at the same time"
-                                : "one run at a time");
-    } else if (e->dut)
-        printf("dut:          %s over ssh; runs target %s; its identity is checked before each "
-               "run and it boots the run's variant when it does not match%s\n",
-               e->dut->ssh, e->dut->server ? e->dut->server : "its ssh host",
-               e->reset == EXP_RESET_REBOOT ? " (reset: reboot: a boot before every run)" : "");
-}
-
-int cli_experiment_preflight(const char *path, const struct experiment *e, bool check_dut)
-{
-    struct campaign_findings f = {0};
-    struct campaign_preflight_opts o = {.check_dut = check_dut};
-    if (campaign_preflight(e, &o, &f)) {
-        campaign_findings_free(&f);
-        fprintf(stderr, "netab experiment: out of memory\n");
-        return -1;
-    }
-    for (size_t i = 0; i < f.n; i++)
-        fprintf(stderr, "netab experiment: %s: %s: %s\n", path,
-                f.v[i].error ? "refusing to start" : "warning", f.v[i].msg);
-    int n = (int)f.errors;
-    campaign_findings_free(&f);
-    return n;
-}
-
 static int verb_validate(int argc, char **argv)
 {
     struct exp_args a;
@@ -150,69 +69,55 @@ static int verb_validate(int argc, char **argv)
     bool check_dut = a.check_dut;
     if (!path)
         return cli_usage_error("experiment", "validate takes exactly one FILE");
-    struct exp_errors errs = {0};
     struct experiment *e = NULL;
-    int err = experiment_load(path, &e, &errs);
-    if (err) {
-        cli_experiment_print_errors(path, &errs);
-        if (!errs.n)
-            fprintf(stderr, "%s: %s\n", path, strerror(-err));
-        exp_errors_free(&errs);
+    if (experiment_load_print(path, &e, stderr))
         return EXIT_USAGE;
-    }
-    int bad = cli_experiment_preflight(path, e, check_dut);
+    int bad = campaign_preflight_print(stderr, path, e, check_dut);
     if (!bad)
-        print_summary(path, e);
+        experiment_summary_print(stdout, path, e);
     experiment_free(e);
-    exp_errors_free(&errs);
     return bad ? EXIT_ERROR : EXIT_OK;
 }
 
-int cli_experiment_list(int argc, char **argv)
+/* list and status: what campaign/status_show.c shows of the store, as text or JSON. */
+static int show(int argc, char **argv, bool list)
 {
     struct exp_args a;
+    int64_t id = 0;
     int ex = cli_exp_parse(argc, argv, &a, EXP_OPT_DB | EXP_OPT_JSON);
     if (ex >= 0)
         return ex;
-    if (a.operand)
+    if (list && a.operand)
         return cli_usage_error("experiment", "list takes no argument");
+    if (!list && !cli_parse_id("experiment", a.verb, "experiment", a.operand, &id))
+        return EXIT_USAGE;
     struct store *db;
     if (cli_exp_open_db(&a, STORE_OPEN_READONLY, &db))
         return EXIT_ERROR;
     char err[NB_ERRLEN * 2] = "out of memory";
-    json_t *arr = a.json ? json_array() : NULL;
-    int e =
-        a.json && !arr ? -ENOMEM : campaign_list_show(db, a.path, stdout, arr, err, sizeof(err));
+    json_t *doc = list && a.json ? json_array() : NULL;
+    int e = -ENOMEM;
+    if (!list)
+        e = campaign_status_show(db, a.path, id, stdout, a.json ? &doc : NULL, err, sizeof(err));
+    else if (!a.json || doc)
+        e = campaign_list_show(db, a.path, stdout, doc, err, sizeof(err));
     store_close(db);
     if (e) {
         fprintf(stderr, "netab experiment: %s\n", err);
-        json_decref(arr);
+        json_decref(doc);
         return EXIT_ERROR;
     }
-    return a.json && cli_json_print("experiment", arr) ? EXIT_ERROR : EXIT_OK;
+    return a.json && cli_json_print("experiment", doc) ? EXIT_ERROR : EXIT_OK;
+}
+
+int cli_experiment_list(int argc, char **argv)
+{
+    return show(argc, argv, true);
 }
 
 int cli_experiment_status(int argc, char **argv)
 {
-    struct exp_args a;
-    int64_t id;
-    int ex = cli_exp_parse(argc, argv, &a, EXP_OPT_DB | EXP_OPT_JSON);
-    if (ex >= 0)
-        return ex;
-    if (!cli_exp_parse_id(&a, &id))
-        return EXIT_USAGE;
-    struct store *db;
-    if (cli_exp_open_db(&a, STORE_OPEN_READONLY, &db))
-        return EXIT_ERROR;
-    char err[NB_ERRLEN * 2];
-    json_t *doc = NULL;
-    int e = campaign_status_show(db, a.path, id, stdout, a.json ? &doc : NULL, err, sizeof(err));
-    store_close(db);
-    if (e) {
-        fprintf(stderr, "netab experiment: %s\n", err);
-        return EXIT_ERROR;
-    }
-    return a.json && cli_json_print("experiment", doc) ? EXIT_ERROR : EXIT_OK;
+    return show(argc, argv, false);
 }
 
 struct verb {
@@ -229,12 +134,12 @@ static const struct verb verbs[] = {
 int cli_experiment(int argc, char **argv)
 {
     if (argc < 2) {
-        cli_opts_help(&cli_experiment_cmd, stderr);
+        opt_table_help(&cli_experiment_cmd, stderr);
         return EXIT_USAGE;
     }
     const char *verb = argv[1];
     if (!strcmp(verb, "--help") || !strcmp(verb, "-h") || !strcmp(verb, "help")) {
-        cli_opts_help(&cli_experiment_cmd, stdout);
+        opt_table_help(&cli_experiment_cmd, stdout);
         return EXIT_OK;
     }
     for (size_t i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++)

@@ -4,21 +4,9 @@
 
 #include <stdbool.h>
 
-#include "cli/cli_opts.h"
 #include "experiment/experiment.h"
 #include "store/store.h"
-
-/* Prints every error as FILE:LINE:COL: message (FILE: message without a position). */
-void cli_experiment_print_errors(const char *path, const struct exp_errors *errs);
-
-/*
- * Can the plan of the file at path run here (campaign_preflight())? Prints
- * each error as "netab experiment: PATH: refusing to start: MESSAGE" and
- * each warning as "netab experiment: PATH: warning: MESSAGE" on stderr, the
- * same lines for validate and run. Returns the number of errors (0: it can
- * run), or -1 when out of memory (said).
- */
-int cli_experiment_preflight(const char *path, const struct experiment *e, bool check_dut);
+#include "util/opttable.h"
 
 /* The options of every verb: one table (cli_experiment.c), each verb taking some. */
 struct exp_args {
@@ -35,7 +23,7 @@ enum {
 };
 
 /* The table and the help of `netab experiment`. */
-extern const struct cli_cmd cli_experiment_cmd;
+extern const struct opt_table cli_experiment_cmd;
 
 /*
  * Parses argv (argv[0] the verb) into a, refusing the options of the table
@@ -46,8 +34,6 @@ extern const struct cli_cmd cli_experiment_cmd;
 int cli_exp_parse(int argc, char **argv, struct exp_args *a, unsigned allowed);
 /* Opens a's store (STORE_OPEN_* flags); says why on failure. */
 int cli_exp_open_db(const struct exp_args *a, unsigned flags, struct store **s);
-/* The experiment ID operand; false (after saying why) when missing or not a number. */
-bool cli_exp_parse_id(const struct exp_args *a, int64_t *id);
 
 /* Each takes argv[0] = the verb and returns the exit status. */
 int cli_experiment_run(int argc, char **argv);

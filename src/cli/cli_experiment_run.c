@@ -5,7 +5,6 @@
 #include <errno.h>
 #include <getopt.h>
 #include <jansson.h>
-#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,9 +16,11 @@
 #include "cli/cli_common.h"
 #include "campaign/status_show.h"
 #include "cli/cli_experiment.h"
+#include "cli/cli_opts.h"
 #include "campaign/order.h"
+#include "campaign/resume_all.h"
+#include "experiment/summary.h"
 #include "store/store.h"
-#include "store/store_import.h"
 #include "util/textfile.h"
 
 int cli_exp_parse(int argc, char **argv, struct exp_args *a, unsigned allowed)
@@ -42,14 +43,12 @@ int cli_exp_parse(int argc, char **argv, struct exp_args *a, unsigned allowed)
             return cli_usage_error("experiment", "%s has no %s", a->verb, opts[i].name);
     if (optind < argc)
         a->operand = argv[optind++];
-    if (optind < argc)
-        return cli_usage_error("experiment", "unexpected argument '%s'", argv[optind]);
+    if (cli_no_operands("experiment", argc, argv))
+        return EXIT_USAGE;
     char err[NB_ERRLEN * 2];
     if ((allowed & EXP_OPT_DB) &&
-        store_default_path(a->db, a->path, sizeof(a->path), err, sizeof(err))) {
-        fprintf(stderr, "netab experiment: %s\n", err);
-        return EXIT_USAGE;
-    }
+        store_default_path(a->db, a->path, sizeof(a->path), err, sizeof(err)))
+        return cli_fail(EXIT_USAGE, "experiment", "%s", err);
     return -1;
 }
 
@@ -57,169 +56,69 @@ int cli_exp_open_db(const struct exp_args *a, unsigned flags, struct store **s)
 {
     char err[NB_ERRLEN * 2];
     int e = store_open(a->path, flags, s, err, sizeof(err));
-    if (e)
-        fprintf(stderr, "netab experiment: %s\n", err);
-    return e;
+    return e ? cli_fail(e, "experiment", "%s", err) : 0;
 }
-
-bool cli_exp_parse_id(const struct exp_args *a, int64_t *id)
-{
-    long v;
-    char perr[NB_ERRLEN];
-    if (!a->operand) {
-        cli_usage_error("experiment", "%s: which experiment? (an ID from 'netab experiment list')",
-                        a->verb);
-        return false;
-    }
-    if (!optval_int(a->verb, a->operand, 1, INT64_MAX, &v, perr, sizeof(perr))) {
-        cli_usage_error("experiment", "%s", perr);
-        return false;
-    }
-    *id = v;
-    return true;
-}
-
-/* The headline of a run: throughput, or transactions for rr/crr tests. */
-static void fmt_headline(const struct campaign_event *ev, char *buf, size_t len)
-{
-    if (ev->status != STORE_RUN_OK)
-        snprintf(buf, len, "%s", ev->error);
-    else if (isfinite(ev->transactions_s) && ev->transactions_s > 0)
-        snprintf(buf, len, "%.0f trans/s", ev->transactions_s);
-    else if (isfinite(ev->receiver_bps) && ev->receiver_bps >= 1e9)
-        snprintf(buf, len, "%.1f Gbit/s", ev->receiver_bps / 1e9);
-    else if (isfinite(ev->receiver_bps))
-        snprintf(buf, len, "%.1f Mbit/s", ev->receiver_bps / 1e6);
-    else
-        snprintf(buf, len, "no throughput figure");
-}
-
-struct progress {
-    bool tty, bar_shown;
-};
 
 /* On a terminal: a bar redrawn in place; elsewhere one line per run. */
 static void on_progress(const struct campaign_event *ev, const char *msg, void *arg)
 {
-    struct progress *p = arg;
-    if (p->bar_shown) {
-        fputs("\r\033[K", stderr);
-        p->bar_shown = false;
-    }
+    struct cli_progress *p = arg;
+    cli_progress_clear(p);
     if (msg) {
         fprintf(stderr, "%s\n", msg);
         return;
     }
     for (size_t i = 0; ev->warnings && i < json_array_size(ev->warnings); i++)
         fprintf(stderr, "warning: %s\n", json_string_value(json_array_get(ev->warnings, i)) ?: "?");
-    char head[NB_ERRLEN * 4], eta[32];
-    fmt_headline(ev, head, sizeof(head));
-    campaign_duration_text(ev->eta_s, eta, sizeof(eta));
-    const char *status = store_run_status_name(ev->status);
-    if (!p->tty || ev->status != STORE_RUN_OK)
-        fprintf(stderr, "run %ld/%ld seq %d round %d%s variant=%s cell=%s: %s %s\n", ev->done,
-                ev->planned, ev->seq, ev->round, ev->warmup ? " (warm-up)" : "", ev->variant,
-                ev->cell, status, head);
+    char line[NB_ERRLEN * 6], eta[32], last[NB_ERRLEN * 5];
+    if (!p->tty || ev->status != STORE_RUN_OK) {
+        campaign_event_line(ev, line, sizeof(line));
+        fprintf(stderr, "%s\n", line);
+    }
     if (p->tty) {
-        int width = 30, fill = ev->planned ? (int)(width * ev->done / ev->planned) : 0;
-        fprintf(stderr, "[%.*s%*s] %ld/%ld  ETA %s  last: %s %s %s", fill,
-                "##############################", width - fill, "", ev->done, ev->planned, eta,
-                ev->variant, ev->cell, ev->status == STORE_RUN_OK ? head : status);
-        p->bar_shown = true;
+        campaign_duration_text(ev->eta_s, eta, sizeof(eta));
+        campaign_event_last_text(ev, last, sizeof(last));
+        cli_progress_bar(p, (size_t)ev->done, (size_t)ev->planned, ' ', eta, last);
     }
     fflush(stderr);
-}
-
-/*
- * The process policy: SIGINT, SIGTERM, SIGHUP and SIGPIPE (its output piped
- * into `head` that exited) stop the campaign cleanly: the run in progress is
- * recorded as interrupted by that signal, CPU settings are put back, and
- * the runner's row says how it ended. Killed by default, SIGPIPE left a
- * 'running' row and a store that claimed the campaign still ran.
- */
-static void on_stop_signal(int sig)
-{
-    campaign_cancel(sig);
-}
-
-#define NSTOP 4
-static void stop_signals(bool install, struct sigaction old[NSTOP])
-{
-    static const int sigs[NSTOP] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
-    for (int i = 0; i < NSTOP; i++) {
-        if (install) {
-            struct sigaction sa = {.sa_handler = on_stop_signal};
-            sigemptyset(&sa.sa_mask);
-            sigaction(sigs[i], &sa, &old[i]);
-        } else {
-            sigaction(sigs[i], &old[i], NULL);
-        }
-    }
 }
 
 /* Runs or resumes experiment id; returns the exit status and explains it on stderr. */
 static int execute(struct store *db, const char *path, int64_t id)
 {
-    struct progress p = {.tty = isatty(STDERR_FILENO)};
+    struct cli_progress p = {.tty = isatty(STDERR_FILENO)};
     struct campaign_opts o = {
         .db = db, .db_path = path, .id = id, .progress = on_progress, .arg = &p};
     enum campaign_outcome outcome = CAMPAIGN_INTERRUPTED;
     int signo = 0;
     char err[NB_ERRLEN * 4];
-    struct sigaction old[NSTOP];
-    stop_signals(true, old);
+    /*
+     * The process policy: SIGINT, SIGTERM, SIGHUP and SIGPIPE (its output piped
+     * into `head` that exited) stop the campaign cleanly: the run in progress is
+     * recorded as interrupted by that signal, CPU settings are put back, and
+     * the runner's row says how it ended. Killed by default, SIGPIPE left a
+     * 'running' row and a store that claimed the campaign still ran.
+     */
+    struct cli_signals sigs;
+    cli_signals_catch(&sigs, campaign_cancel, (const int[]){SIGINT, SIGTERM, SIGHUP, SIGPIPE, 0});
     int rc = campaign_execute(&o, &outcome, &signo, err, sizeof(err));
-    stop_signals(false, old);
-    if (p.bar_shown)
+    cli_signals_restore(&sigs);
+    if (p.shown)
         fputs("\n", stderr); /* keep the last bar on screen */
     struct store_counts c = {0};
     char cerr[NB_ERRLEN * 2];
     bool have = !store_experiment_counts(db, id, &c, cerr, sizeof(cerr));
+    campaign_outcome_print(stderr, db, id, rc, err, outcome, signo, &c);
     /* Another runner holds the store, or there is no such experiment: nothing to resume. */
-    if (rc == -EBUSY || rc == -ENOENT) {
-        fprintf(stderr, "netab experiment: %s\n", err);
+    if (rc == -EBUSY || rc == -ENOENT)
         return EXIT_ERROR;
-    }
-    if (rc) {
-        fprintf(stderr, "netab experiment: %s\n", err);
-        fprintf(stderr,
-                "netab experiment: experiment %lld stopped; what is recorded is kept. "
-                "Continue with: netab experiment resume --db %s %lld\n",
-                (long long)id, store_path(db), (long long)id);
+    if (rc)
         return rc == -ENOTSUP ? EXIT_USAGE : EXIT_FAIL;
-    }
-    if (outcome == CAMPAIGN_INTERRUPTED) {
-        fprintf(stderr,
-                "netab experiment: interrupted by signal %d (%s) after %ld of %ld runs; the "
-                "run in progress is recorded as interrupted and CPU settings are restored. "
-                "Continue with: netab experiment resume --db %s %lld\n",
-                signo, strsignal(signo), c.ok + c.failed, c.planned, store_path(db), (long long)id);
+    if (outcome == CAMPAIGN_INTERRUPTED)
         return 128 + (signo ? signo : SIGINT);
-    }
-    if (outcome == CAMPAIGN_REBOOTING) {
-        fprintf(stderr,
-                "netab experiment: the reboot command returned and the machine did not reboot; "
-                "continue with: netab experiment resume --db %s %lld\n",
-                store_path(db), (long long)id);
+    if (outcome == CAMPAIGN_REBOOTING)
         return EXIT_NO_REBOOT;
-    }
-    fprintf(stderr, "experiment %lld complete: %ld planned, %ld ok, %ld failed\n", (long long)id,
-            c.planned, c.ok, c.failed);
     return have && c.failed == 0 ? EXIT_OK : EXIT_FAIL;
-}
-
-/* The experiment file's text for the store (NULL if unreadable, larger than 64 MiB or binary). */
-static char *read_file(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    char *buf = NULL;
-    size_t len;
-    if (textfile_read(f, TEXTFILE_MAX, &buf, &len))
-        buf = NULL;
-    fclose(f);
-    return buf;
 }
 
 int cli_experiment_run(int argc, char **argv)
@@ -230,38 +129,29 @@ int cli_experiment_run(int argc, char **argv)
         return ex;
     if (!a.operand)
         return cli_usage_error("experiment", "run: which experiment FILE?");
-    struct exp_errors errs = {0};
     struct experiment *e = NULL;
     char err[NB_ERRLEN * 4];
-    int rc = experiment_load(a.operand, &e, &errs);
-    if (rc) {
-        cli_experiment_print_errors(a.operand, &errs);
-        if (!errs.n)
-            fprintf(stderr, "%s: %s\n", a.operand, strerror(-rc));
-        exp_errors_free(&errs);
+    int rc = 0;
+    if (experiment_load_print(a.operand, &e, stderr))
         return EXIT_USAGE;
-    }
-    exp_errors_free(&errs);
-    int bad = cli_experiment_preflight(a.operand, e, false);
+    int bad = campaign_preflight_print(stderr, a.operand, e, false);
     if (bad) {
         experiment_free(e);
         return EXIT_ERROR;
     }
-    char *text = read_file(a.operand);
+    char *text = NULL;
+    size_t len;
+    rc =
+        textfile_load(a.operand, TEXTFILE_MAX, "an experiment file", &text, &len, err, sizeof(err));
     uint64_t seed = e->has_seed ? e->seed : order_fresh_seed();
     struct store *db = NULL;
     int64_t id = 0;
     ex = EXIT_ERROR;
-    if (!text)
-        fprintf(stderr, "netab experiment: cannot read %s: %s\n", a.operand, strerror(errno));
+    if (rc)
+        fprintf(stderr, "netab experiment: %s\n", err);
     else if (!cli_exp_open_db(&a, STORE_OPEN_CREATE, &db) &&
              !(rc = campaign_create(db, e, text, seed, &id, err, sizeof(err)))) {
-        struct exp_plan plan;
-        experiment_plan(e, &plan);
-        fprintf(stderr, "experiment %lld (%s): %zu runs planned, seed %llu%s; store %s\n",
-                (long long)id, e->name, plan.runs, (unsigned long long)seed,
-                e->has_seed ? "" : " (picked; add 'seed: N' to the file to replay this order)",
-                store_path(db));
+        campaign_created_print(stderr, e, id, seed, store_path(db));
         printf("%lld\n", (long long)id);
         fflush(stdout);
         ex = execute(db, a.path, id);
@@ -280,21 +170,19 @@ static int worse(int a, int b)
     return a > b ? a : b;
 }
 
-/*
- * True (after saying so) when experiment id holds runs `netab import`
- * recorded: it has no experiment file, so resuming it must not look for one.
- */
-static bool nothing_to_run(struct store *db, int64_t id)
+struct resume_all {
+    struct store *db;
+    const char *path;
+    int ex; /* the worst exit status so far */
+};
+
+/* resume --all's step: one experiment resumed; a signal or a failed reboot stops the rest. */
+static bool resume_one(void *arg, int64_t id, const char *name)
 {
-    bool imported = false;
-    char err[NB_ERRLEN * 2];
-    if (store_experiment_is_import(db, id, &imported, err, sizeof(err)) || !imported)
-        return false;
-    fprintf(stderr,
-            "netab experiment: experiment %lld holds imported runs (netab import); there is "
-            "nothing to run or resume\n",
-            (long long)id);
-    return true;
+    struct resume_all *r = arg;
+    fprintf(stderr, "resuming experiment %lld (%s)\n", (long long)id, name);
+    r->ex = worse(r->ex, execute(r->db, r->path, id));
+    return r->ex < 128 && r->ex != EXIT_NO_REBOOT;
 }
 
 int cli_experiment_resume(int argc, char **argv)
@@ -306,40 +194,27 @@ int cli_experiment_resume(int argc, char **argv)
         return ex;
     if (a.all && a.operand)
         return cli_usage_error("experiment", "resume: give an ID or --all, not both");
-    if (!a.all && !cli_exp_parse_id(&a, &id))
+    if (!a.all && !cli_parse_id("experiment", a.verb, "experiment", a.operand, &id))
         return EXIT_USAGE;
-    if (a.all && !store_is_url(a.path) && access(a.path, F_OK)) {
-        fprintf(stderr, "netab experiment: no store at %s: nothing to resume\n", a.path);
-        return EXIT_OK;
-    }
+    if (a.all && !store_is_url(a.path) && access(a.path, F_OK))
+        return cli_fail(EXIT_OK, "experiment", "no store at %s: nothing to resume", a.path);
     struct store *db;
     if (cli_exp_open_db(&a, 0, &db))
         return EXIT_ERROR;
     if (!a.all) {
-        ex = nothing_to_run(db, id) ? EXIT_OK : execute(db, a.path, id);
+        ex = campaign_nothing_to_run(stderr, db, id) ? EXIT_OK : execute(db, a.path, id);
         store_close(db);
         return ex;
     }
-    struct store_experiment *x;
-    size_t n;
+    struct resume_all r = {db, a.path, EXIT_OK};
+    size_t resumed;
     char err[NB_ERRLEN * 2];
-    if (store_experiment_list(db, &x, &n, err, sizeof(err))) {
-        fprintf(stderr, "netab experiment: %s\n", err);
+    if (campaign_resume_all(db, resume_one, &r, &resumed, err, sizeof(err))) {
         store_close(db);
-        return EXIT_ERROR;
-    }
-    ex = EXIT_OK;
-    size_t resumed = 0;
-    for (size_t i = 0; i < n && ex < 128 && ex != EXIT_NO_REBOOT; i++) {
-        if (!strcmp(x[i].status, "done"))
-            continue;
-        fprintf(stderr, "resuming experiment %lld (%s)\n", (long long)x[i].id, x[i].name);
-        resumed++;
-        ex = worse(ex, execute(db, a.path, x[i].id));
+        return cli_fail(EXIT_ERROR, "experiment", "%s", err);
     }
     if (!resumed)
         fprintf(stderr, "netab experiment: every experiment in %s is done\n", a.path);
-    store_experiment_list_free(x, n);
     store_close(db);
-    return ex;
+    return r.ex;
 }

@@ -6,20 +6,14 @@
 #include <errno.h>
 #include <stddef.h>
 #include <getopt.h>
-#include <gsl/gsl_errno.h>
-#include <jansson.h>
-#include <limits.h>
-#include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
 #include "cli/cli_common.h"
 #include "cli/cli_opts.h"
+#include "cli/cli_plot.h"
 #include "history/changes.h"
-#include "plot/plot.h"
-#include "store/store.h"
 
 #define CMD "history"
 #define MAX_DBS 16
@@ -34,7 +28,7 @@ struct history_args {
 };
 
 /* --db: one more store. */
-static int set_db(void *field, const char *value, const struct cli_opt *o, char *err, size_t errlen)
+static int set_db(void *field, const char *value, const struct opt *o, char *err, size_t errlen)
 {
     struct history_args *a = field;
     (void)o;
@@ -44,52 +38,40 @@ static int set_db(void *field, const char *value, const struct cli_opt *o, char 
     return 0;
 }
 
-static int set_by(void *field, const char *value, const struct cli_opt *o, char *err, size_t errlen)
-{
-    static const char *const names[] = {"experiment", "commit", "kernel"};
-    (void)o;
-    for (int i = 0; i < 3; i++)
-        if (!strcmp(value, names[i])) {
-            *(enum history_by *)field = (enum history_by)i;
-            return 0;
-        }
-    return err_set(err, errlen, EINVAL, "--by: '%s' is not experiment, commit or kernel", value);
-}
-
 #define FIELD(f) offsetof(struct history_args, f)
 
-static const struct cli_opt options[] = {
+static const struct opt options[] = {
     {"db", 0, "PATH",
      "a results store; repeat for several (default: $NETAB_DB,\nelse "
      "~/.local/share/netab/results.db)",
-     set_db, 0, 0, 0},
-    {"csv", 0, "FILE", "a series of 'label,value' lines instead of a store", cli_set_string,
-     FIELD(csv), 0, 0},
+     set_db, 0, 0, 0, NULL},
+    {"csv", 0, "FILE", "a series of 'label,value' lines instead of a store", opt_set_string,
+     FIELD(csv), 0, 0, NULL},
     {"metric", 0, "M", "throughput (default), any netab compare metric or dotted path",
-     cli_set_string, FIELD(metric), 0, 0},
-    {"variant", 0, "V", "only this variant's series", cli_set_string, FIELD(variant), 0, 0},
+     opt_set_string, FIELD(metric), 0, 0, NULL},
+    {"variant", 0, "V", "only this variant's series", opt_set_string, FIELD(variant), 0, 0, NULL},
     {"by", 0, "WHAT",
      "a point per experiment (default), per commit (consecutive\nexperiments of one commit: a "
      "bisection's steps, else the\nexperiment's name) or per kernel (the DUT's, else the local)",
-     set_by, FIELD(by), 0, 0},
-    {"significance", 0, "PCT", "of each split's permutation test (default 1)", cli_set_pct,
-     FIELD(cp.alpha), 0.01, 50},
-    {"min-segment", 0, "N", "the shortest segment, in points (default 5)", cli_set_size,
-     FIELD(cp.min_seg), 2, 100000},
-    {"permutations", 0, "N", "shuffles per test (default 999)", cli_set_size,
-     FIELD(cp.permutations), 19, 100000},
-    {"seed", 0, "N", "of the shuffles (default 1: repeatable)", cli_set_u64, FIELD(cp.seed), 0,
-     9007199254740992.0},
-    {"confidence", 0, "P", "of each change's interval, percent (default 95)", cli_set_pct,
-     FIELD(cp.confidence), 50, 99.99},
-    {"series", 0, NULL, "also list every point", cli_set_true, FIELD(series), 0, 0},
-    {"json", 0, NULL, "one JSON document on stdout", cli_set_true, FIELD(json), 0, 0},
+     opt_set_choice, FIELD(by), 0, 0, history_by_choices},
+    {"significance", 0, "PCT", "of each split's permutation test (default 1)", opt_set_pct,
+     FIELD(cp.alpha), 0.01, 50, NULL},
+    {"min-segment", 0, "N", "the shortest segment, in points (default 5)", opt_set_size,
+     FIELD(cp.min_seg), 2, 100000, NULL},
+    {"permutations", 0, "N", "shuffles per test (default 999)", opt_set_size,
+     FIELD(cp.permutations), 19, 100000, NULL},
+    {"seed", 0, "N", "of the shuffles (default 1: repeatable)", opt_set_u64, FIELD(cp.seed), 0,
+     9007199254740992.0, NULL},
+    {"confidence", 0, "P", "of each change's interval, percent (default 95)", opt_set_pct,
+     FIELD(cp.confidence), 50, 99.99, NULL},
+    {"series", 0, NULL, "also list every point", opt_set_true, FIELD(series), 0, 0, NULL},
+    {"json", 0, NULL, "one JSON document on stdout", opt_set_true, FIELD(json), 0, 0, NULL},
     {"plot", 0, "FILE", "the series, its segments and change points (.png, .svg, .pdf)",
-     cli_set_string, FIELD(plot), 0, 0},
+     opt_set_string, FIELD(plot), 0, 0, NULL},
     {0},
 };
 
-static const struct cli_cmd history_cmd = {
+static const struct opt_table history_cmd = {
     .name = CMD,
     .usage = "usage: netab history [--db PATH]... [--metric M] [--variant V]\n"
              "                     [--by experiment|commit|kernel]\n"
@@ -113,17 +95,13 @@ static int parse(int argc, char **argv, struct history_args *a)
     int rc = cli_opts_parse(&history_cmd, argc, argv, a);
     if (rc >= 0)
         return rc;
-    if (optind < argc)
-        return cli_usage_error(CMD, "unexpected argument '%s'", argv[optind]);
+    if (cli_no_operands(CMD, argc, argv))
+        return EXIT_USAGE;
     if (a->csv && (a->ndb || a->metric || a->variant || a->by))
         return cli_usage_error(CMD, "--csv reads its own series: no --db, --metric, --variant "
                                     "or --by with it");
-    if (a->plot) {
-        enum plot_format fmt;
-        char err[NB_ERRLEN];
-        if (plot_format_of(a->plot, &fmt, err, sizeof(err)))
-            return cli_usage_error(CMD, "--plot: %s", err);
-    }
+    if (cli_plot_check(CMD, &(struct cli_plot){.path = a->plot}))
+        return EXIT_USAGE;
     return -1;
 }
 
@@ -133,22 +111,13 @@ int cli_history(int argc, char **argv)
     int rc = parse(argc, argv, &a);
     if (rc >= 0)
         return rc;
-    gsl_set_error_handler_off();
-    char err[NB_ERRLEN], path[PATH_MAX];
+    char err[NB_ERRLEN];
     struct history h;
-    if (!a.csv && !a.ndb) {
-        if (store_default_path(NULL, path, sizeof(path), err, sizeof(err))) {
-            fprintf(stderr, "netab history: %s\n", err);
-            return EXIT_USAGE;
-        }
-        a.dbs[a.ndb++] = path;
-    }
     rc = a.csv ? history_from_csv(a.csv, &h, err, sizeof(err))
                : history_from_stores(a.dbs, a.ndb, a.metric, a.variant, a.by, &h, err, sizeof(err));
     if (rc) {
-        fprintf(stderr, "netab history: %s\n", err);
         history_free(&h);
-        return EXIT_USAGE;
+        return cli_fail(EXIT_USAGE, CMD, "%s", err);
     }
     struct history_analysis an;
     rc = history_analyse(&h, &a.cp, a.csv != NULL, a.by, &an);
@@ -156,10 +125,8 @@ int cli_history(int argc, char **argv)
         rc = cli_json_print(CMD, history_document(&an)) ? -EIO : 0;
     else if (!rc)
         history_print_text(stdout, &an, a.series);
-    if (!rc && a.plot && history_draw(&an, a.plot, err, sizeof(err))) {
-        fprintf(stderr, "netab history: %s\n", err);
-        rc = -EINVAL;
-    }
+    if (!rc && a.plot && history_draw(&an, a.plot, err, sizeof(err)))
+        rc = cli_fail(-EINVAL, CMD, "%s", err);
     if (rc == -ENOMEM)
         fprintf(stderr, "netab history: out of memory\n");
     size_t found = an.found;

@@ -15,6 +15,7 @@
 #include "cli/cli.h"
 #include "cli/cli_common.h"
 #include "cli/cli_opts.h"
+#include "import/import.h"
 #include "input/input_docs.h"
 #include "store/store.h"
 #include "store/store_import.h"
@@ -27,37 +28,25 @@ struct import_args {
     int nfiles;
 };
 
-static int set_format(void *field, const char *value, const struct cli_opt *o, char *err,
-                      size_t errlen)
-{
-    enum input_format *f = field;
-    (void)o;
-    if (input_parse_format(value, f) ||
-        (*f != INPUT_AUTO && *f != INPUT_IPERF3 && *f != INPUT_IPERF2))
-        return err_set(err, errlen, EINVAL, "--format: '%s' is not auto, iperf3 or iperf2", value);
-    return 0;
-}
-
 #define FIELD(f) offsetof(struct import_args, f)
 
-static const struct cli_opt options[] = {
-    {"variant", 0, "NAME", "the variant the runs belong to (required)", cli_set_nonempty,
-     FIELD(t.variant), 0, 0},
+static const struct opt options[] = {
+    {"variant", 0, "NAME", "the variant the runs belong to (required)", opt_set_nonempty,
+     FIELD(t.variant), 0, 0, NULL},
     {"experiment", 0, "X",
      "add them to experiment X (an id, or a name); a name no\nexperiment has creates an import "
      "experiment of that\nname. Default: a new experiment called 'import'",
-     cli_set_string, FIELD(t.experiment), 0, 0},
+     opt_set_string, FIELD(t.experiment), 0, 0, NULL},
     {"cell", 0, "NAME",
      "the matrix cell (default: the experiment's only cell,\n'default' in a new experiment)",
-     cli_set_string, FIELD(t.cell), 0, 0},
+     opt_set_string, FIELD(t.cell), 0, 0, NULL},
     {"format", 0, "F", "auto (default: JSON is iperf3's, text iperf2's),\niperf3 or iperf2",
-     set_format, FIELD(format), 0, 0},
-    {"db", 0, "PATH", "the database (default: $NETAB_DB, else\n$XDG_DATA_HOME/netab/results.db)",
-     cli_set_string, FIELD(db), 0, 0},
+     opt_set_choice, FIELD(format), 0, 0, input_docs_format_choices},
+    CLI_DB_OPT(FIELD(db)),
     {0},
 };
 
-static const struct cli_cmd import_cmd = {
+static const struct opt_table import_cmd = {
     .name = "import",
     .usage = "usage: netab import --variant NAME [--db PATH] [--experiment NAME|ID]\n"
              "                    [--cell NAME] [--format auto|iperf3|iperf2] FILE...\n"
@@ -104,10 +93,8 @@ static int read_all(const struct import_args *a, struct input_docs *d)
         char err[NB_ERRLEN * 2];
         size_t n = 0;
         const char *tool = NULL;
-        if (input_docs_read(a->files[i], a->format, d, &n, &tool, err, sizeof(err))) {
-            fprintf(stderr, "netab import: %s\n", err);
-            return -1;
-        }
+        if (input_docs_read(a->files[i], a->format, d, &n, &tool, err, sizeof(err)))
+            return cli_fail(-1, "import", "%s", err);
         fprintf(stderr, "netab import: %s: %zu %s run%s\n", a->files[i], n, tool,
                 n == 1 ? "" : "s");
     }
@@ -121,39 +108,29 @@ int cli_import(int argc, char **argv)
     if (rc >= 0)
         return rc;
     struct input_docs d = {0};
-    struct store_import_run *runs = NULL;
-    if (read_all(&a, &d) || !(runs = calloc(d.n, sizeof(*runs)))) {
-        if (d.n && !runs)
-            fprintf(stderr, "netab import: out of memory\n");
+    if (read_all(&a, &d)) {
         input_docs_free(&d);
-        fprintf(stderr, "netab import: nothing imported\n");
-        return EXIT_USAGE;
+        return cli_fail(EXIT_USAGE, "import", "nothing imported");
     }
-    for (size_t i = 0; i < d.n; i++)
-        runs[i] = (struct store_import_run){d.docs[i].result_json, d.docs[i].params_json,
-                                            d.docs[i].argv_text};
-    char path[4096], err[NB_ERRLEN * 2];
+    char err[NB_ERRLEN * 2];
     struct store *db = NULL;
     int64_t id = 0;
     int seq = 0;
-    int e = store_default_path(a.db, path, sizeof(path), err, sizeof(err));
+    int e = store_open_default(a.db, STORE_OPEN_CREATE, &db, err, sizeof(err));
     if (!e)
-        e = store_open(path, STORE_OPEN_CREATE, &db, err, sizeof(err));
-    if (!e)
-        e = store_import(db, &a.t, runs, d.n, &id, &seq, err, sizeof(err));
-    store_close(db);
+        e = import_docs(db, &a.t, &d, &id, &seq, err, sizeof(err));
     if (e) {
-        fprintf(stderr, "netab import: %s; nothing imported\n", err);
-        free(runs);
-        input_docs_free(&d);
-        return EXIT_ERROR;
+        rc = cli_fail(EXIT_ERROR, "import", "%s; nothing imported", err);
+    } else {
+        fprintf(stderr,
+                "netab import: %zu run%s recorded as variant %s in experiment %lld (seq %d-%d); "
+                "store %s\n",
+                d.n, d.n == 1 ? "" : "s", a.t.variant, (long long)id, seq, seq + (int)d.n - 1,
+                store_path(db));
+        printf("%lld\n", (long long)id);
+        rc = fflush(stdout) ? EXIT_ERROR : EXIT_OK;
     }
-    fprintf(stderr,
-            "netab import: %zu run%s recorded as variant %s in experiment %lld (seq %d-%d); "
-            "store %s\n",
-            d.n, d.n == 1 ? "" : "s", a.t.variant, (long long)id, seq, seq + (int)d.n - 1, path);
-    printf("%lld\n", (long long)id);
-    free(runs);
+    store_close(db);
     input_docs_free(&d);
-    return fflush(stdout) ? EXIT_ERROR : EXIT_OK;
+    return rc;
 }

@@ -9,30 +9,30 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "cli/cli_opts.h"
 #include "plot/plot.h"
+#include "util/opttable.h"
 
 /*
- * The options as rows of a cli_opts table (cli/cli_opts.h), for a struct
+ * The options as rows of an option table (util/opttable.h), for a struct
  * cli_plot member fig of the command's argument struct type.
  */
 // clang-format off
 #define CLI_PLOT_SIZE_OPTS(type, fig)                                                          \
     {"plot-width", 0, "N", "the figure's width, pixels (PNG) or points (default 800)",         \
-     cli_plot_set_size, offsetof(type, fig.width), PLOT_MIN_SIZE, PLOT_MAX_SIZE},              \
+     cli_plot_set_size, offsetof(type, fig.width), PLOT_MIN_SIZE, PLOT_MAX_SIZE, NULL},        \
     {"plot-height", 0, "N", "the figure's height (default depends on the figure)",             \
-     cli_plot_set_size, offsetof(type, fig.height), PLOT_MIN_SIZE, PLOT_MAX_SIZE}
+     cli_plot_set_size, offsetof(type, fig.height), PLOT_MIN_SIZE, PLOT_MAX_SIZE, NULL}
 #define CLI_PLOT_OPTS(type, fig, what, figure)                                                 \
-    {"plot", 0, what, figure "; .png, .svg or .pdf by extension", cli_set_nonempty,            \
-     offsetof(type, fig.path), 0, 0},                                                          \
+    {"plot", 0, what, figure "; .png, .svg or .pdf by extension", opt_set_nonempty,            \
+     offsetof(type, fig.path), 0, 0, NULL},                                                    \
     CLI_PLOT_SIZE_OPTS(type, fig),                                                             \
-    {"plot-log", 0, NULL, "a log value axis", cli_set_true, offsetof(type, fig.log), 0, 0},   \
+    {"plot-log", 0, NULL, "a log value axis", opt_set_true, offsetof(type, fig.log), 0, 0, NULL}, \
     {"plot-axis", 0, "TEXT", "the value axis' label with its unit, e.g. 'throughput (Mbit/s)'",\
-     cli_set_string, offsetof(type, fig.axis), 0, 0}
+     opt_set_string, offsetof(type, fig.axis), 0, 0, NULL}
 // clang-format on
 
 /* A figure's size: a whole number in [o->lo, o->hi] into a double. */
-cli_opt_set cli_plot_set_size;
+opt_setter cli_plot_set_size;
 
 struct cli_plot {
     const char *path;     /* NULL: no figure */
@@ -41,7 +41,10 @@ struct cli_plot {
     const char *axis; /* --plot-axis, or NULL for the command's default */
 };
 
-/* Checks that p->path (if any) names a format netab draws. Returns 0 or EXIT_USAGE. */
+/* 0, or -EINVAL with "--plot PATH: why" in err when path (if any) names no format netab draws. */
+int cli_plot_format(const char *path, char *err, size_t errlen);
+
+/* cli_plot_format() of p->path, its message a usage error of cmd. Returns 0 or EXIT_USAGE. */
 int cli_plot_check(const char *cmd, const struct cli_plot *p);
 
 #endif

@@ -5,8 +5,6 @@
  */
 #include <errno.h>
 #include <getopt.h>
-#include <jansson.h>
-#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,11 +15,10 @@
 #include "cli/cli_opts.h"
 #include "cli/cli_plot.h"
 #include "creport/campaign_report.h"
-#include "creport/campaign_report_hotplace.h"
-#include "creport/campaign_report_codelayout.h"
 #include "creport/campaign_report_metric.h"
 #include "creport/campaign_report_multi.h"
 #include "creport/campaign_report_plot.h"
+#include "plot/plot.h"
 #include "store/store.h"
 
 #define MAX_METRICS 32
@@ -38,53 +35,24 @@ struct report_args {
     int64_t ids[MAX_EXPERIMENTS]; /* --experiments */
     size_t nids;
     enum creport_label label; /* --label */
-    bool has_label;
+    struct opt_given given;   /* --label goes with --experiments */
 };
 
 /* --experiments 3,5,7 into the ids. */
-static int set_ids(void *field, const char *list, const struct cli_opt *o, char *err, size_t errlen)
-{
-    struct report_args *a = field;
-    char buf[1024], *save = NULL;
-    (void)o;
-    if (snprintf(buf, sizeof(buf), "%s", list) >= (int)sizeof(buf))
-        return err_set(err, errlen, EINVAL, "--experiments: the list is too long");
-    a->nids = 0;
-    for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-        long id;
-        if (!optval_int("--experiments", t, 1, INT64_MAX, &id, err, errlen))
-            return -EINVAL;
-        if (a->nids == MAX_EXPERIMENTS)
-            return err_set(err, errlen, EINVAL, "--experiments: at most %d experiments",
-                           MAX_EXPERIMENTS);
-        a->ids[a->nids++] = id;
-    }
-    if (!a->nids)
-        return err_set(err, errlen, EINVAL, "--experiments: no experiment id in '%s'", list);
-    return 0;
-}
-
-static int set_label(void *field, const char *value, const struct cli_opt *o, char *err,
-                     size_t errlen)
+static int set_ids(void *field, const char *list, const struct opt *o, char *err, size_t errlen)
 {
     struct report_args *a = field;
     (void)o;
-    if (creport_label_parse(value, &a->label))
-        return err_set(err, errlen, EINVAL, "--label: '%s' is not variant, experiment or kernel",
-                       value);
-    a->has_label = true;
-    return 0;
+    return creport_ids_parse(list, a->ids, MAX_EXPERIMENTS, &a->nids, err, errlen);
 }
 
-static int set_format(void *field, const char *value, const struct cli_opt *o, char *err,
-                      size_t errlen)
+static int set_format(void *field, const char *value, const struct opt *o, char *err, size_t errlen)
 {
     (void)o;
     return creport_format_parse(value, field, err, errlen);
 }
 
-static int set_metric(void *field, const char *value, const struct cli_opt *o, char *err,
-                      size_t errlen)
+static int set_metric(void *field, const char *value, const struct opt *o, char *err, size_t errlen)
 {
     struct report_args *a = field;
     char why[NB_ERRLEN];
@@ -97,17 +65,7 @@ static int set_metric(void *field, const char *value, const struct cli_opt *o, c
     return 0;
 }
 
-static int set_pairs(void *field, const char *value, const struct cli_opt *o, char *err,
-                     size_t errlen)
-{
-    (void)o;
-    if (strcmp(value, "all") && strcmp(value, "baseline"))
-        return err_set(err, errlen, EINVAL, "--pairs: '%s' is not all or baseline", value);
-    *(bool *)field = !strcmp(value, "all");
-    return 0;
-}
-
-static int set_baseline(void *field, const char *value, const struct cli_opt *o, char *err,
+static int set_baseline(void *field, const char *value, const struct opt *o, char *err,
                         size_t errlen)
 {
     (void)o;
@@ -118,7 +76,7 @@ static int set_baseline(void *field, const char *value, const struct cli_opt *o,
 }
 
 /* --full and --sections LIST: once, one or the other. */
-static int set_sections(void *field, const char *value, const struct cli_opt *o, char *err,
+static int set_sections(void *field, const char *value, const struct opt *o, char *err,
                         size_t errlen)
 {
     unsigned *sections = field;
@@ -132,44 +90,22 @@ static int set_sections(void *field, const char *value, const struct cli_opt *o,
     return creport_section_parse(value, sections, err, errlen) ? -EINVAL : 0;
 }
 
-/* --noise: a percentage below 100. */
-static int set_noise(void *field, const char *value, const struct cli_opt *o, char *err,
-                     size_t errlen)
-{
-    int rc = cli_set_pct(field, value, o, err, errlen);
-    if (!rc && *(double *)field >= 1)
-        return err_set(err, errlen, EINVAL, "--noise: '%s' is not a number between 0 and 100",
-                       value);
-    return rc;
-}
-
-static int set_plot_format(void *field, const char *value, const struct cli_opt *o, char *err,
-                           size_t errlen)
-{
-    (void)o;
-    if (strcmp(value, "png") && strcmp(value, "svg") && strcmp(value, "pdf"))
-        return err_set(err, errlen, EINVAL, "--plot-format: '%s' is not png, svg or pdf", value);
-    *(const char **)field = value;
-    return 0;
-}
-
 #define FIELD(f) offsetof(struct report_args, f)
 
-static const struct cli_opt options[] = {
+static const struct opt options[] = {
     {"experiments", 0, "LIST",
      "one report over several experiments (comma-separated\nids): each experiment's variants "
      "are column groups,\ncells are matched by name, the first group is the\nbaseline",
-     set_ids, 0, 0, 0},
+     set_ids, 0, 0, 0, NULL},
     {"label", 0, "L",
      "name the groups by variant (default), experiment or\nkernel (the release each run "
      "recorded); \"#ID\" is\nadded where two experiments give the same name",
-     set_label, 0, 0, 0},
-    {"db", 0, "PATH", "the database (default: $NETAB_DB, else\n$XDG_DATA_HOME/netab/results.db)",
-     cli_set_string, FIELD(db), 0, 0},
+     opt_set_choice, FIELD(label), 0, 0, creport_label_choices},
+    CLI_DB_OPT(FIELD(db)),
     {"format", 0, "F",
      "text (default; fits 72 columns), markdown, csv, json,\nhtml (one self-contained page with "
      "the figures)",
-     set_format, FIELD(format), 0, 0},
+     set_format, FIELD(format), 0, 0, NULL},
     {"metric", 0, "NAME",
      "report this metric (repeatable; the first one a cell\nhas decides its verdict): a name "
      "(listed at the end;\nalso its path without end., cpu.local.process_us_per_kib)\nor a "
@@ -177,33 +113,32 @@ static const struct cli_opt options[] = {
      "kernel.remote.Udp.RcvbufErrors (end. may be left out;\nadd :lower or :higher for the "
      "better direction).\nDefault: all built-in ones that apply to each cell's\ntest; "
      "throughput, transactions or connections decides.",
-     set_metric, 0, 0, 0},
+     set_metric, 0, 0, 0, NULL},
     {"baseline", 0, "VARIANT",
      "compare the other variants with this one (default:\nthe first variant of the experiment "
      "file)",
-     set_baseline, FIELD(opts.baseline), 0, 0},
+     set_baseline, FIELD(opts.baseline), 0, 0, NULL},
     {"pairs", 0, "all",
-     "also compare every pair of variants, Bonferroni-\ncorrected (docs/report.md)", set_pairs,
-     FIELD(opts.pairs_all), 0, 0},
+     "also compare every pair of variants, Bonferroni-\ncorrected (docs/report.md)", cli_set_pairs,
+     FIELD(opts.pairs_all), 0, 0, NULL},
     {"transpose", 0, NULL, "cells as rows, variants as columns (text, markdown, html)",
-     cli_set_true, FIELD(opts.transpose), 0, 0},
+     opt_set_true, FIELD(opts.transpose), 0, 0, NULL},
     {"full", 0, NULL, "the whole text report: every section below", set_sections,
-     FIELD(opts.sections), 0, 0},
+     FIELD(opts.sections), 0, 0, NULL},
     {"sections", 0, "LIST",
      "only these sections (comma-separated; json keeps the\nexperiment's identity, html its "
      "summary, csv rows):\nheadline, changes, tables, "
      "details, pairs, effects, values,\nruns, layout, environment, counters, warnings, verdict, "
      "cpu,\nprofile",
-     set_sections, FIELD(opts.sections), 0, 0},
-    {"noise", 0, "PCT", "noise floor in percent of the baseline (default 1)", set_noise,
-     FIELD(opts.noise), 0, 100},
-    {"confidence", 0, "PCT", "confidence level in percent, 50..99.99 (default 95)", cli_set_pct,
-     FIELD(opts.confidence), 50, 99.99},
+     set_sections, FIELD(opts.sections), 0, 0, NULL},
+    CLI_NOISE_OPT(FIELD(opts.noise)),
+    CLI_CONFIDENCE_OPT(FIELD(opts.confidence)),
     {"plot", 0, "DIR",
      "also write every figure into DIR (created if missing):\ndistribution, forest and run "
      "order per cell, heatmap",
-     cli_set_nonempty, FIELD(fig.path), 0, 0},
-    {"plot-format", 0, "F", "png (default), svg or pdf", set_plot_format, FIELD(fig_ext), 0, 0},
+     opt_set_nonempty, FIELD(fig.path), 0, 0, NULL},
+    {"plot-format", 0, "F", "png (default), svg or pdf", opt_set_word, FIELD(fig_ext), 0, 0,
+     plot_format_choices},
     CLI_PLOT_SIZE_OPTS(struct report_args, fig),
     {0},
 };
@@ -213,11 +148,12 @@ static void print_metric_names(void)
     cli_print_metric_names(METRIC_REPORT);
 }
 
-static const struct cli_cmd report_cmd = {
+static const struct opt_table report_cmd = {
     .name = "report",
+    .given = OPT_GIVEN_AT(struct report_args, given),
     .usage = "usage: netab report ID [--db PATH] [--format text|markdown|csv|json|html]\n"
              "       netab report --experiments ID,ID... [--label variant|experiment|kernel]\n"
-             "                       [--metric NAME]... [--noise PCT] [--confidence PCT]\n"
+             "                       [--metric NAME]... [--noise PCT] [--confidence P]\n"
              "                       [--baseline VARIANT] [--pairs all] [--transpose]\n"
              "                       [--full | --sections NAME,...]\n"
              "                       [--plot DIR [--plot-format png|svg|pdf]]\n"
@@ -254,7 +190,7 @@ static int parse_args(int argc, char **argv, struct report_args *a)
     /* The HTML page and the CSV table lack some sections; the library says which. */
     if (creport_sections_check(a->format, a->opts.sections, perr, sizeof(perr)))
         return cli_usage_error("report", "%s", perr);
-    if (a->has_label && !a->nids)
+    if (opt_given(&report_cmd, a, "label") && !a->nids)
         return cli_usage_error("report", "--label goes with --experiments");
     if (a->nids && optind < argc)
         return cli_usage_error("report", "give an experiment ID or --experiments, not both");
@@ -264,9 +200,8 @@ static int parse_args(int argc, char **argv, struct report_args *a)
         return cli_usage_error("report", "which experiment? (see 'netab experiment list')");
     if (!optval_int("ID", argv[optind], 1, INT64_MAX, &a->id, perr, sizeof(perr)))
         return cli_usage_error("report", "%s", perr);
-    if (++optind < argc)
-        return cli_usage_error("report", "unexpected argument '%s'", argv[optind]);
-    return -1;
+    optind++;
+    return cli_no_operands("report", argc, argv) ? EXIT_USAGE : -1;
 }
 
 /* --plot DIR: every figure as a file, and one line on stderr saying how many. */
@@ -276,10 +211,8 @@ static int draw_figures(const struct creport *r, const struct report_args *a)
     size_t n = 0;
     const char *ext = a->fig_ext ? a->fig_ext : "png";
     if (creport_plot_dir(r, a->fig.path, ext, a->fig.width, a->fig.height, stderr, &n, err,
-                         sizeof(err))) {
-        fprintf(stderr, "netab report: %s\n", err);
-        return -1;
-    }
+                         sizeof(err)))
+        return cli_fail(-1, "report", "%s", err);
     fprintf(stderr, "netab report: %zu figures written to %s (%s)\n", n, a->fig.path, ext);
     return 0;
 }
@@ -290,34 +223,17 @@ int cli_report(int argc, char **argv)
     int rc = parse_args(argc, argv, &a);
     if (rc >= 0)
         return rc;
-    char path[4096], err[NB_ERRLEN * 2];
-    struct store *db = NULL;
+    char err[NB_ERRLEN * 2];
     struct creport *r = NULL;
-    int e = store_default_path(a.db, path, sizeof(path), err, sizeof(err));
-    if (!e)
-        e = store_open(path, STORE_OPEN_READONLY, &db, err, sizeof(err));
-    if (!e && a.nids)
-        e = creport_load_many(db, a.ids, a.nids, a.label, &a.opts, &r, err, sizeof(err));
-    else if (!e)
-        e = creport_load(db, a.id, &a.opts, &r, err, sizeof(err));
-    store_close(db);
-    if (e) {
-        fprintf(stderr, "netab report: %s\n", err);
-        return EXIT_USAGE;
-    }
-    if (creport_code_layout(r) || creport_placement(r, 64)) {
-        fprintf(stderr, "netab report: out of memory\n");
-        creport_free(r);
-        return EXIT_USAGE;
-    }
+    int e = creport_open(a.db, a.id, a.ids, a.nids, a.label, &a.opts, &r, err, sizeof(err));
+    if (e)
+        return cli_fail(EXIT_USAGE, "report", "%s", err);
     e = creport_render(r, a.format, a.db, stdout);
     rc = creport_exit_status(r);
     if (!e && a.fig.path && draw_figures(r, &a))
         rc = EXIT_USAGE;
     creport_free(r);
-    if (e || fflush(stdout)) {
-        fprintf(stderr, "netab report: could not write the report\n");
-        return EXIT_USAGE;
-    }
+    if (e || fflush(stdout))
+        return cli_fail(EXIT_USAGE, "report", "could not write the report");
     return rc;
 }

@@ -14,13 +14,9 @@
 #include "cli/cli_common.h"
 #include "cli/cli_experiment.h"
 #include "cli/cli_opts.h"
-#include "runout/run_doc.h"
+#include "import/import.h"
 #include "store/store.h"
 #include "store/store_print.h"
-#include "util/textfile.h"
-
-/* Where option-value parsers put their message (the CLI is single-threaded). */
-static char perr[NB_ERRLEN];
 
 struct runs_args {
     const char *verb, *db, *output, *format, *argv_text, *operand;
@@ -28,32 +24,22 @@ struct runs_args {
     bool json;
 };
 
-static int set_experiment(void *field, const char *value, const struct cli_opt *o, char *err,
-                          size_t errlen)
-{
-    (void)o;
-    return optval_int("--experiment", value, 0, INT64_MAX, field, err, errlen) ? 0 : -EINVAL;
-}
-
 #define FIELD(f) offsetof(struct runs_args, f)
 
-static const struct cli_opt options[] = {
-    {"db", 0, "PATH",
-     "the database (default: $NETAB_DB, else\n$XDG_DATA_HOME/netab/results.db, XDG_DATA_HOME "
-     "defaulting\nto ~/.local/share)",
-     cli_set_string, FIELD(db), 0, 0},
-    {"experiment", 0, "ID", "only this experiment's runs (0: single runs only)", set_experiment,
-     FIELD(experiment), 0, 0},
-    {"json", 0, NULL, "JSON output", cli_set_true, FIELD(json), 0, 0},
-    {"format", 0, "F", "export format: csv or json", cli_set_string, FIELD(format), 0, 0},
-    {"output", 'o', "FILE", "export to FILE instead of standard output", cli_set_string,
-     FIELD(output), 0, 0},
+static const struct opt options[] = {
+    CLI_DB_OPT(FIELD(db)),
+    {"experiment", 0, "ID", "only this experiment's runs (0: single runs only)", opt_set_long,
+     FIELD(experiment), 0, (double)INT64_MAX, NULL},
+    {"json", 0, NULL, "JSON output", opt_set_true, FIELD(json), 0, 0, NULL},
+    {"format", 0, "F", "export format: csv or json", opt_set_string, FIELD(format), 0, 0, NULL},
+    {"output", 'o', "FILE", "export to FILE instead of standard output", opt_set_string,
+     FIELD(output), 0, 0, NULL},
     {"argv", 0, "TEXT", "import: the command line to record (default:\n'imported from FILE')",
-     cli_set_string, FIELD(argv_text), 0, 0},
+     opt_set_string, FIELD(argv_text), 0, 0, NULL},
     {0},
 };
 
-static const struct cli_cmd runs_cmd = {
+static const struct opt_table runs_cmd = {
     .name = "runs",
     .usage = "usage: netab runs VERB [options]\n"
              "\n"
@@ -85,7 +71,7 @@ static int parse_args(int argc, char **argv, struct runs_args *a)
         return cli_usage_error("runs", "which verb: list, show, export, experiments, status "
                                        "or import?");
     if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
-        cli_opts_help(&runs_cmd, stdout);
+        opt_table_help(&runs_cmd, stdout);
         return EXIT_OK;
     }
     a->verb = argv[1];
@@ -96,32 +82,19 @@ static int parse_args(int argc, char **argv, struct runs_args *a)
     argc--;
     if (optind < argc)
         a->operand = argv[optind++];
-    if (optind < argc)
-        return cli_usage_error("runs", "unexpected argument '%s'", argv[optind]);
-    return -1;
+    return cli_no_operands("runs", argc, argv) ? EXIT_USAGE : -1;
 }
 
 static int open_store(const struct runs_args *a, unsigned flags, struct store **s)
 {
-    char path[4096], err[NB_ERRLEN * 2];
-    int e = store_default_path(a->db, path, sizeof(path), err, sizeof(err));
-    if (!e)
-        e = store_open(path, flags, s, err, sizeof(err));
-    if (e)
-        fprintf(stderr, "netab runs: %s\n", err);
-    return e;
+    char err[NB_ERRLEN * 2];
+    int e = store_open_default(a->db, flags, s, err, sizeof(err));
+    return e ? cli_fail(e, "runs", "%s", err) : 0;
 }
 
 static int print_json(json_t *v)
 {
-    if (!v) {
-        fprintf(stderr, "netab runs: out of memory\n");
-        return EXIT_ERROR;
-    }
-    int e = json_dumpf(v, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
-    json_decref(v);
-    fputc('\n', stdout);
-    return e ? EXIT_ERROR : EXIT_OK;
+    return cli_json_print("runs", v) ? EXIT_ERROR : EXIT_OK;
 }
 
 static int verb_list(const struct runs_args *a, struct store *s)
@@ -129,14 +102,10 @@ static int verb_list(const struct runs_args *a, struct store *s)
     struct store_run *runs;
     size_t n;
     char err[NB_ERRLEN * 2];
-    if (store_run_list(s, a->experiment, false, &runs, &n, err, sizeof(err))) {
-        fprintf(stderr, "netab runs: %s\n", err);
-        return EXIT_ERROR;
-    }
+    if (store_run_list(s, a->experiment, false, &runs, &n, err, sizeof(err)))
+        return cli_fail(EXIT_ERROR, "runs", "%s", err);
     if (a->json) {
-        json_t *arr = json_array();
-        for (size_t i = 0; arr && i < n; i++)
-            json_array_append_new(arr, store_run_to_json(&runs[i], false));
+        json_t *arr = store_run_list_json(runs, n);
         store_run_list_free(runs, n);
         return print_json(arr);
     }
@@ -147,17 +116,13 @@ static int verb_list(const struct runs_args *a, struct store *s)
 
 static int verb_show(const struct runs_args *a, struct store *s)
 {
-    long id;
-    if (!a->operand)
-        return cli_usage_error("runs", "show: which run? (an ID from 'netab runs list')");
-    if (!optval_int("show", a->operand, 1, INT64_MAX, &id, perr, sizeof(perr)))
-        return cli_usage_error("runs", "%s", perr);
+    int64_t id;
+    if (!cli_parse_id("runs", a->verb, "run", a->operand, &id))
+        return EXIT_USAGE;
     struct store_run r;
     char err[NB_ERRLEN * 2];
-    if (store_run_get(s, id, &r, err, sizeof(err))) {
-        fprintf(stderr, "netab runs: %s\n", err);
-        return EXIT_ERROR;
-    }
+    if (store_run_get(s, id, &r, err, sizeof(err)))
+        return cli_fail(EXIT_ERROR, "runs", "%s", err);
     if (a->json) {
         json_t *v = store_run_to_json(&r, true);
         store_run_free(&r);
@@ -173,66 +138,22 @@ static int verb_export(const struct runs_args *a, struct store *s)
     enum store_format fmt;
     if (!a->format)
         return cli_usage_error("runs", "export: --format csv or --format json?");
-    if (!strcmp(a->format, "csv"))
-        fmt = STORE_FORMAT_CSV;
-    else if (!strcmp(a->format, "json"))
-        fmt = STORE_FORMAT_JSON;
-    else
+    if (store_format_parse(a->format, &fmt))
         return cli_usage_error("runs", "--format: '%s' is neither csv nor json", a->format);
-    FILE *f = stdout;
-    if (a->output && strcmp(a->output, "-") && !(f = fopen(a->output, "w"))) {
-        fprintf(stderr, "netab runs: cannot write %s: %s\n", a->output, strerror(errno));
-        return EXIT_ERROR;
-    }
     char err[NB_ERRLEN * 2];
-    int e = store_export(s, a->experiment, fmt, f, err, sizeof(err));
-    if (f != stdout && fclose(f) && !e)
-        e = err_set(err, sizeof(err), EIO, "writing %s failed", a->output);
-    if (e) {
-        fprintf(stderr, "netab runs: %s\n", err);
-        return EXIT_ERROR;
-    }
+    if (store_export_path(s, a->experiment, fmt, a->output, err, sizeof(err)))
+        return cli_fail(EXIT_ERROR, "runs", "%s", err);
     return EXIT_OK;
 }
 
 static int verb_import(const struct runs_args *a, struct store *s)
 {
-    FILE *f = stdin;
     if (!a->operand)
         return cli_usage_error("runs", "import: which file? ('-' for standard input)");
-    if (strcmp(a->operand, "-") && !(f = fopen(a->operand, "r"))) {
-        fprintf(stderr, "netab runs: cannot read %s: %s\n", a->operand, strerror(errno));
-        return EXIT_ERROR;
-    }
-    size_t len;
-    char *text = NULL;
-    int rc = textfile_read(f, TEXTFILE_MAX, &text, &len);
-    if (f != stdin)
-        fclose(f);
-    if (rc) {
-        fprintf(stderr, "netab runs: cannot read %s: %s\n", a->operand,
-                rc == -EFBIG    ? "larger than 64 MiB, the most one document may hold"
-                : rc == -EILSEQ ? "a binary file (it holds a NUL byte), not a JSON document"
-                                : strerror(-rc));
-        return EXIT_ERROR;
-    }
-    int exit_code;
-    char err[NB_ERRLEN * 2];
-    if (run_doc_exit_status(text, &exit_code, err, sizeof(err))) {
-        fprintf(stderr, "netab runs: %s:%s\n", a->operand, err);
-        free(text);
-        return EXIT_USAGE;
-    }
-    char argv_text[4200];
-    snprintf(argv_text, sizeof(argv_text), "imported from %s", a->operand);
+    char err[4200 + NB_ERRLEN * 2];
     int64_t id;
-    int e = store_record_result(s, a->argv_text ? a->argv_text : argv_text, text, exit_code, &id,
-                                err, sizeof(err));
-    free(text);
-    if (e) {
-        fprintf(stderr, "netab runs: %s\n", err);
-        return EXIT_ERROR;
-    }
+    if (import_run_doc(s, a->operand, a->argv_text, &id, err, sizeof(err)))
+        return cli_fail(EXIT_ERROR, "runs", "%s", err);
     printf("recorded run %lld in %s\n", (long long)id, store_path(s));
     return EXIT_OK;
 }

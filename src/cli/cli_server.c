@@ -25,8 +25,7 @@ static void on_signal(int sig)
         server_stop(running);
 }
 
-static int set_port(void *field, const char *value, const struct cli_opt *o, char *err,
-                    size_t errlen)
+static int set_port(void *field, const char *value, const struct opt *o, char *err, size_t errlen)
 {
     long v;
     (void)o;
@@ -37,7 +36,7 @@ static int set_port(void *field, const char *value, const struct cli_opt *o, cha
 }
 
 /* --iperf3-port[=PORT]: on, at PORT when given. */
-static int set_iperf3_port(void *field, const char *value, const struct cli_opt *o, char *err,
+static int set_iperf3_port(void *field, const char *value, const struct opt *o, char *err,
                            size_t errlen)
 {
     struct server_config *cfg = field;
@@ -51,18 +50,7 @@ static int set_iperf3_port(void *field, const char *value, const struct cli_opt 
     return 0;
 }
 
-static int set_family(void *field, const char *value, const struct cli_opt *o, char *err,
-                      size_t errlen)
-{
-    (void)value;
-    (void)err;
-    (void)errlen;
-    *(int *)field = o->letter == '4' ? AF_INET : AF_INET6;
-    return 0;
-}
-
-static int set_memory(void *field, const char *value, const struct cli_opt *o, char *err,
-                      size_t errlen)
+static int set_memory(void *field, const char *value, const struct opt *o, char *err, size_t errlen)
 {
     char name[32];
     snprintf(name, sizeof(name), "--%s", o->name);
@@ -72,58 +60,59 @@ static int set_memory(void *field, const char *value, const struct cli_opt *o, c
 #define FIELD(f) offsetof(struct server_opts, f)
 #define CFG(f) offsetof(struct server_opts, cfg.f)
 
-static const struct cli_opt options[] = {
+static const struct opt options[] = {
     {"port", 'p', "PORT",
      "listen port (default 5301; 0 picks a free one); netab and\niperf3 clients, told apart by "
      "their first bytes",
-     set_port, CFG(port), 0, 0},
+     set_port, CFG(port), 0, 0, NULL},
     {"iperf3-port", 0, "[PORT]",
      "also listen on iperf3's port (default 5201), for iperf3\nclients that do not say -p "
      "(docs/iperf3.md)",
-     set_iperf3_port, FIELD(cfg), 0, 0},
-    {"bind", 'B', "ADDR", "listen address (default: all)", cli_set_string, CFG(bind_addr), 0, 0},
-    {"", '4', NULL, "IPv4 only", set_family, CFG(family), 0, 0},
-    {"", '6', NULL, "IPv6 only", set_family, CFG(family), 0, 0},
-    {"daemon", 'D', NULL, "detach and run in the background (logs to --logfile)", cli_set_true,
-     FIELD(daemon), 0, 0},
-    {"logfile", 0, "FILE", "append log lines to FILE instead of stderr", cli_set_string,
-     FIELD(logfile), 0, 0},
-    {"pidfile", 0, "FILE", "write the server's process id to FILE", cli_set_string, FIELD(pidfile),
-     0, 0},
-    {"one-off", '1', NULL, "exit after one test (exit status 1 if it failed)", cli_set_true,
-     CFG(one_off), 0, 0},
-    {"max-clients", 0, "N", "concurrent tests; more get \"busy\" at once (default 4)", cli_set_int,
-     CFG(max_clients), 1, 10000},
+     set_iperf3_port, FIELD(cfg), 0, 0, NULL},
+    {"bind", 'B', "ADDR", "listen address (default: all)", opt_set_string, CFG(bind_addr), 0, 0,
+     NULL},
+    {"", '4', NULL, "IPv4 only", opt_set_const, CFG(family), AF_INET, 0, NULL},
+    {"", '6', NULL, "IPv6 only", opt_set_const, CFG(family), AF_INET6, 0, NULL},
+    {"daemon", 'D', NULL, "detach and run in the background (logs to --logfile)", opt_set_true,
+     FIELD(daemon), 0, 0, NULL},
+    {"logfile", 0, "FILE", "append log lines to FILE instead of stderr", opt_set_string,
+     FIELD(logfile), 0, 0, NULL},
+    {"pidfile", 0, "FILE", "write the server's process id to FILE", opt_set_string, FIELD(pidfile),
+     0, 0, NULL},
+    {"one-off", '1', NULL, "exit after one test (exit status 1 if it failed)", opt_set_true,
+     CFG(one_off), 0, 0, NULL},
+    {"max-clients", 0, "N", "concurrent tests; more get \"busy\" at once (default 4)", opt_set_int,
+     CFG(max_clients), 1, 10000, NULL},
     {"max-duration", 0, "SEC", "longest test accepted, warm-up included (default 3600)",
-     cli_set_seconds, CFG(max_duration), 0.1, 7 * 24 * 3600.0},
-    {"max-streams", 0, "N", "data connections per test (default 128)", cli_set_int,
-     CFG(max_streams), 1, 1024},
-    {"idle-timeout", 0, "MS", "longest wait for a peer in each phase (default 10000)", cli_set_int,
-     CFG(idle_timeout_ms), 100, 3600000},
+     opt_set_seconds, CFG(max_duration), 0.1, 7 * 24 * 3600.0, NULL},
+    {"max-streams", 0, "N", "data connections per test (default 128)", opt_set_int,
+     CFG(max_streams), 1, 1024, NULL},
+    {"idle-timeout", 0, "MS", "longest wait for a peer in each phase (default 10000)", opt_set_int,
+     CFG(idle_timeout_ms), 100, 3600000, NULL},
     {"liveness-timeout", 0, "MS", "a running test's silent client is gone (default 5000)",
-     cli_set_int, CFG(liveness_timeout_ms), 500, 3600000},
+     opt_set_int, CFG(liveness_timeout_ms), 500, 3600000, NULL},
     {"max-conn-per-addr", 0, "N", "connections in their handshake per host (default 8)",
-     cli_set_int, CFG(max_conn_per_addr), 1, 10000},
-    {"max-pending", 0, "N", "connections in their handshake in all (default 256)", cli_set_int,
-     CFG(max_pending), 1, 100000},
+     opt_set_int, CFG(max_conn_per_addr), 1, 10000, NULL},
+    {"max-pending", 0, "N", "connections in their handshake in all (default 256)", opt_set_int,
+     CFG(max_pending), 1, 100000, NULL},
     {"log-burst", 0, "N",
      "log lines one host's refused connections may cause in\n10 s before they are counted in a "
      "summary (default 10)",
-     cli_set_int, CFG(log_burst), 1, 1000000},
+     opt_set_int, CFG(log_burst), 1, 1000000, NULL},
     {"max-test-memory", 0, "SIZE", "stream memory one test may cost (default 256M)", set_memory,
-     CFG(max_test_memory), 0, 0},
+     CFG(max_test_memory), 0, 0, NULL},
     {"max-memory", 0, "SIZE", "stream memory all running tests may cost (default 1G)", set_memory,
-     CFG(max_memory), 0, 0},
-    {"port-file", 0, "FILE", "write the bound port to FILE once listening", cli_set_string,
-     FIELD(portfile), 0, 0},
+     CFG(max_memory), 0, 0, NULL},
+    {"port-file", 0, "FILE", "write the bound port to FILE once listening", opt_set_string,
+     FIELD(portfile), 0, 0, NULL},
     {"auth-key", 0, "FILE",
      "serve only clients that prove they hold the secret in\nFILE (netab run --auth-key; the "
      "file must be private)",
-     cli_set_string, FIELD(auth_key_file), 0, 0},
+     opt_set_string, FIELD(auth_key_file), 0, 0, NULL},
     {0},
 };
 
-static const struct cli_cmd server_cmd = {
+static const struct opt_table server_cmd = {
     .name = "server",
     .usage = "usage: netab server [options]\n"
              "\n"
@@ -135,16 +124,6 @@ static const struct cli_cmd server_cmd = {
     .opts = options,
 };
 
-/* " and iperf3 port N" with --iperf3-port, else "" (static buffer: one server per process). */
-static const char *iperf3_port_text(const struct server *srv)
-{
-    static char text[40];
-    text[0] = '\0';
-    if (server_iperf3_port(srv))
-        snprintf(text, sizeof(text), " and iperf3 port %u", server_iperf3_port(srv));
-    return text;
-}
-
 int cli_server_parse(int argc, char **argv, struct server_opts *o)
 {
     *o = (struct server_opts){0};
@@ -152,18 +131,14 @@ int cli_server_parse(int argc, char **argv, struct server_opts *o)
     int rc = cli_opts_parse(&server_cmd, argc, argv, o);
     if (rc >= 0)
         return rc;
-    if (optind < argc)
-        return cli_usage_error("server", "unexpected argument '%s'", argv[optind]);
-    return -1;
+    return cli_no_operands("server", argc, argv) ? EXIT_USAGE : -1;
 }
 
 static int write_file(const char *path, unsigned long value)
 {
     FILE *f = fopen(path, "w");
-    if (!f) {
-        fprintf(stderr, "netab server: cannot write %s: %s\n", path, strerror(errno));
-        return -1;
-    }
+    if (!f)
+        return cli_fail(-1, "server", "cannot write %s: %s", path, strerror(errno));
     fprintf(f, "%lu\n", value);
     return fclose(f) ? -1 : 0;
 }
@@ -175,11 +150,9 @@ static int serve(struct server_opts o)
     FILE *log = NULL;
     if (o.logfile) {
         log = fopen(o.logfile, "a");
-        if (!log) {
-            fprintf(stderr, "netab server: cannot open log file %s: %s\n", o.logfile,
-                    strerror(errno));
-            return EXIT_ERROR;
-        }
+        if (!log)
+            return cli_fail(EXIT_ERROR, "server", "cannot open log file %s: %s", o.logfile,
+                            strerror(errno));
         o.cfg.log = log;
     } else if (o.daemon) {
         o.cfg.log = NULL;
@@ -190,10 +163,9 @@ static int serve(struct server_opts o)
     char err[NB_ERRLEN];
     struct server *srv;
     if (server_open(&srv, &o.cfg, err, sizeof(err))) {
-        fprintf(stderr, "netab server: %s\n", err);
         if (log)
             fclose(log);
-        return EXIT_ERROR;
+        return cli_fail(EXIT_ERROR, "server", "%s", err);
     }
     /* Daemonise after binding, so a port already in use is reported to the caller. */
     if (o.daemon && daemon(1, 0)) {
@@ -207,15 +179,17 @@ static int serve(struct server_opts o)
         return EXIT_ERROR;
     }
     running = srv;
-    struct sigaction sa = {.sa_handler = on_signal};
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    signal(SIGPIPE, SIG_IGN);
-    if (o.cfg.log && !o.daemon)
-        fprintf(o.cfg.log, "netab server %s listening on port %u%s%s\n", NETAB_VERSION,
-                server_port(srv), iperf3_port_text(srv),
-                o.cfg.auth_key ? " (clients must prove the --auth-key)" : "");
+    /*
+     * Never restored: a second SIGINT or SIGTERM while the server closes finds
+     * running NULL and is ignored, so that the pid file is still removed.
+     */
+    struct cli_signals sigs, ignored;
+    cli_signals_catch(&sigs, on_signal, (const int[]){SIGINT, SIGTERM, 0});
+    cli_signals_catch(&ignored, SIG_IGN, (const int[]){SIGPIPE, 0});
+    if (o.cfg.log && !o.daemon) {
+        server_listening_text(srv, &o.cfg, err, sizeof(err));
+        fprintf(o.cfg.log, "%s\n", err);
+    }
     rc = server_run(srv);
     running = NULL;
     server_free(srv);
@@ -235,10 +209,8 @@ int cli_server(int argc, char **argv)
     /* The key is read first: a bad key file stops the server before it listens. */
     struct auth_key *key = NULL;
     char err[NB_ERRLEN];
-    if (o.auth_key_file && auth_key_load(o.auth_key_file, &key, err, sizeof(err))) {
-        fprintf(stderr, "netab server: %s\n", err);
-        return EXIT_ERROR;
-    }
+    if (o.auth_key_file && auth_key_load(o.auth_key_file, &key, err, sizeof(err)))
+        return cli_fail(EXIT_ERROR, "server", "%s", err);
     o.cfg.auth_key = key;
     rc = serve(o);
     auth_key_free(key);

@@ -5,7 +5,8 @@ gone (issue 24):
   progress;
 - after kill -9 of the runner (and its session) in the middle of a run
   (held in its setup hook until the test lets it go):
-  state stopped (also in `list`, whose status column still says running), "interrupted at run seq N (variant, cell, attempt)" naming
+  state stopped (also in `list`: its status and state say stopped, stored_status
+  running), "interrupted at run seq N (variant, cell, attempt)" naming
   exactly the store's 'running' row, "runner gone since" its last heartbeat,
   "runner vanished", and the resume command; JSON likewise;
 - `resume` records that run as interrupted with "runner vanished (pid P
@@ -107,8 +108,10 @@ def test_kill9(tmp):
             or j["last_run"]["run_id"] != run_id or j["gone_since"] != beat):
         fail(f"status --json after kill -9: {j}")
     lst = json.loads(netab_cmd(NETAB, "experiment", "list", "--db", db, "--json").stdout)
-    if [(x["status"], x["state"]) for x in lst] != [("running", "stopped")]:
-        fail(f"list after kill -9 (the column says running, the state must say stopped): {lst}")
+    if [(x["status"], x["state"], x["stored_status"]) for x in lst] != \
+            [("stopped", "stopped", "running")]:
+        fail(f"list after kill -9 (status and state must say stopped, stored_status running): "
+             f"{lst}")
     print(f"kill -9: {text.splitlines()[1]}", flush=True)
 
     with open(go, "w"):

@@ -40,6 +40,7 @@ RUN_USAGE_ERRORS = [
     (["-i", "0.01"], ["-i"]),
     (["--connect-timeout", "soon"], ["--connect-timeout", "soon"]),
     (["extra-argument"], ["extra-argument"]),
+    (["--plot", "timeline.txt"], ["--plot timeline.txt", ".png, .svg or .pdf"]),
 ]
 
 
@@ -51,6 +52,7 @@ def check_usage_error(netab, args, words):
     check(r.stdout.strip() == "", f"`netab run {what}` printed to stdout", r.stdout)
     for w in words:
         check(w in r.stderr, f"`netab run {what}`: stderr does not mention {w!r}", r.stderr)
+    check_eq(r.stderr.count("netab run:"), 1, f"`netab run {what}`: messages on stderr")
     # --json: still exit 2, and stdout is exactly one JSON document whose
     # error is a non-empty string that names the problem, too.
     for pos in ("last", "first"):

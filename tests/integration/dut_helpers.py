@@ -75,6 +75,7 @@ if [ -e {self.slow} ]; then
     nft add table inet netab_down
     nft add chain inet netab_down input '{{ type filter hook input priority 0; }}'
     nft add rule inet netab_down input tcp dport 22 drop
+    echo "down $1" >> {self.boots}
     # Until the test lets the new kernel come up (at most 60 s).
     i=0
     while [ ! -e {self.release} ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
@@ -118,6 +119,13 @@ echo "end $1" >> {self.boots}
             return []
         with open(self.boots) as f:
             return [line.split() for line in f if line.startswith("begin")]
+
+    def down_lines(self):
+        """The slow boots that have taken the DUT off the network (ssh's port dropped)."""
+        if not os.path.exists(self.boots):
+            return []
+        with open(self.boots) as f:
+            return [line.split() for line in f if line.startswith("down")]
 
     def reset(self, identity="kernel-none"):
         with open(self.ident, "w") as f:

@@ -385,11 +385,12 @@ def kill_during_boot(netab, dut, pair, tmp):
     p = start([netab, "experiment", "run", "--db", db, path], netns=pair.ns_a,
               env={"TMPDIR": tmp})
     deadline = time.monotonic() + 60
-    while not dut.boot_lines():
+    # The boot is under way once it has taken the DUT off the network; it lasts until the
+    # test releases it.
+    while not dut.down_lines():
         check(p.alive(), "the campaign ended before its first boot", p.stderr_text())
-        check(time.monotonic() < deadline, "no boot started within 60 s")
+        check(time.monotonic() < deadline, "no boot took the DUT down within 60 s")
         time.sleep(0.1)
-    time.sleep(0.5)  # the boot is under way; it lasts until the test releases it
     # kill -9 of the runner alone, as a user would: its children have process groups of their
     # own, so the boot's ssh and the shared connection's master live on.
     p.kill_group(signal.SIGKILL)

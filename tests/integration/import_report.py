@@ -127,6 +127,9 @@ def check_bad_inputs(netab, db, tmp, good):
         r = netab_cmd(netab, "import", "--db", db, "--variant", "bad", good, path, expect_rc=2)
         check(path in r.stderr and why in r.stderr and "nothing imported" in r.stderr,
               f"bad input {name} is named with its reason", r.stderr.strip())
+        # The good file before it was read: the bad one is the reason, not memory.
+        check("out of memory" not in r.stderr, f"bad input {name} is not called out of memory",
+              r.stderr.strip())
     missing = os.path.join(tmp, "missing.json")
     r = netab_cmd(netab, "import", "--db", db, "--variant", "bad", missing, expect_rc=2)
     check(missing in r.stderr, "a missing file is named", r.stderr.strip())
@@ -213,6 +216,9 @@ def body(netab):
         check_eq(doc["variants"], ["tiny", "old3"], "--label experiment")
         r = netab_cmd(netab, "report", "--db", db, "--experiments", f"{exp},77", expect_rc=2)
         check("no experiment 77" in r.stderr, "an unknown experiment is named", r.stderr)
+        r = netab_cmd(netab, "report", "--db", db, "--label", "kernel", str(exp), expect_rc=2)
+        check("--label goes with --experiments" in r.stderr, "--label without --experiments",
+              r.stderr)
         r = netab_cmd(netab, "experiment", "resume", "--db", db, str(a))
         check("nothing to run" in r.stderr, "resume of an import has nothing to run", r.stderr)
         check_metrics(netab, db, exp)

@@ -399,12 +399,30 @@ def start(argv, netns=None, stdout=None, env=None, stdin=None, new_session=True)
     return Proc(argv, netns=netns, stdout=stdout, env=env, stdin=stdin, new_session=new_session)
 
 
+NAN_INF_WORD = re.compile(r"\b(nan|inf|infinity)\b", re.I)
+
+
+def check_report_numbers(argv, result):
+    """A `netab report` prints no nan or inf, in any format, for any experiment a test stores
+    (an undefined figure says why in words). Ids and references of the HTML figures' glyph
+    definitions are names, not shown numbers, and are left out of the search."""
+    if len(argv) < 2 or os.path.basename(str(argv[0])) != "netab" or argv[1] != "report":
+        return
+    text = re.sub(r'\b(id|xlink:href|href)="[^"]*"', "", result.stdout or "")
+    bad = NAN_INF_WORD.findall(text)
+    if bad:
+        raise TestFailure(f"netab report printed {bad[:5]}:\n" + result.describe())
+
+
 def run_cmd(argv, timeout=HANG_TIMEOUT, netns=None, expect_rc=0, env=None):
     """Runs argv to completion (optionally inside a network namespace) and returns its Result.
 
-    Every check of Proc.finish applies: exit status expect_rc, no sanitizer report, no hang.
+    Every check of Proc.finish applies: exit status expect_rc, no sanitizer report, no hang;
+    and a report's output holds no nan or inf (check_report_numbers).
     """
-    return start(argv, netns=netns, env=env).finish(expect_rc=expect_rc, timeout=timeout)
+    r = start(argv, netns=netns, env=env).finish(expect_rc=expect_rc, timeout=timeout)
+    check_report_numbers(argv, r)
+    return r
 
 
 def netab_cmd(netab, *args, expect_rc=0, timeout=HANG_TIMEOUT, env=None, netns=None):

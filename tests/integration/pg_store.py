@@ -20,7 +20,16 @@ reads the database with psql, not through netab:
    resume: planned runs = ok runs, attempts 1, 2, ..., nothing duplicated;
 6. the server stopped ~10 s mid-campaign: the campaign waits and
    continues, no measured run lost; with a short NETAB_DB_WAIT it stops
-   with a clear message instead, and resume completes it.
+   with a clear message instead, and resume completes it;
+7. the session killed inside a transaction (pg_terminate_backend while
+   the INSERT that records a run's start, or its COMMIT, waits by a
+   trigger for a lock psql holds): netab runs the transaction again on a
+   new session and the campaign completes; killed during a COMMIT the
+   server made (a synchronous commit waiting for a standby that does not
+   exist): netab asks txid_status(), goes on, records nothing twice;
+8. the experiment's lock still held on the server after the lost session
+   (psql takes it as the terminated backend lets go): netab's new session
+   retries until it is free and the campaign completes.
 """
 import json
 import os
@@ -32,8 +41,8 @@ import sqlite3
 import tempfile
 import time
 
-from netab_helpers import (TestFailure, check, check_eq, kill_session, log, netab_cmd, run_cmd,
-                           run_main, start)
+from netab_helpers import (PIPE, TestFailure, check, check_eq, kill_session, log, netab_cmd,
+                           run_cmd, run_main, start)
 
 PG_BIN = "/usr/lib/postgresql/15/bin"
 KILLS = 10
@@ -389,6 +398,149 @@ def outages(netab, pg, tmp):
     check_complete(pg, xid, 8)
 
 
+HOLD = """\
+CREATE FUNCTION test_hold() RETURNS trigger LANGUAGE plpgsql AS
+  $$ BEGIN PERFORM pg_advisory_xact_lock_shared(4242, 1); RETURN NEW; END $$;
+"""
+# The INSERT that records a run's start waits, inside the transaction its BEGIN opened.
+HOLD_INSERT = HOLD + ("CREATE TRIGGER test_hold BEFORE INSERT ON runs "
+                      "FOR EACH ROW EXECUTE FUNCTION test_hold();")
+# That transaction's COMMIT waits: a deferred constraint trigger fires at COMMIT.
+HOLD_COMMIT = HOLD + ("CREATE CONSTRAINT TRIGGER test_hold AFTER INSERT ON runs "
+                      "DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION test_hold();")
+
+
+def netab_waiters(pg, waiting):
+    """(pid, query) of netab's sessions whose wait matches the SQL condition waiting."""
+    return [(int(r[0]), r[1]) for r in
+            pg.psql("SELECT pid, query FROM pg_stat_activity WHERE application_name = 'netab' "
+                    f"AND {waiting}")]
+
+
+def psql_session(pg, sql, said, what):
+    """A psql session kept open (its stdin a pipe) that has run sql and printed said."""
+    holder = start([f"{PG_BIN}/psql", "-X", "-q", "-At", "-v", "ON_ERROR_STOP=1", "-h", pg.dir,
+                    "-p", str(pg.port), "-U", "netab", "-d", "netab"], stdin=PIPE)
+    holder.popen.stdin.write(sql.encode() + b"\n")
+    holder.popen.stdin.flush()
+    check(holder.wait_output(said, 60), what, holder.stderr_text())
+    return holder
+
+
+def psql_holding_lock(pg):
+    return psql_session(pg, "SELECT pg_advisory_lock(4242, 1), 'locked';", "locked",
+                        "psql holds the lock")
+
+
+def psql_end(holder, sql):
+    holder.popen.stdin.write(sql.encode() + b"\n")
+    holder.popen.stdin.close()
+    holder.finish(timeout=30)
+
+
+def lock_outlives_session(netab, pg, tmp):
+    """After a lost connection the experiment's lock is still held on the server (here psql
+    takes it the moment netab's terminated backend lets go, as a slow-to-exit old session
+    would hold it): the new session retries until the lock is free, and the campaign goes on."""
+    p = start([netab, "experiment", "run", "--db", pg.url(),
+               write_experiment(tmp, "lock-held", 2, 13, t=0.3)])
+    deadline = time.monotonic() + 60
+    rows = []
+    while not rows:
+        rows = pg.psql("SELECT l.pid, l.classid::bigint, l.objid::bigint FROM pg_locks l "
+                       "JOIN pg_stat_activity a USING (pid) WHERE a.application_name = 'netab' "
+                       "AND l.locktype = 'advisory' AND l.granted")
+        check(p.alive() and time.monotonic() < deadline, "the campaign holds its lock",
+              p.stderr_text())
+        time.sleep(0.05)
+    pid = int(rows[0][0])
+    # The two int4 keys, shown as unsigned oids.
+    k1, k2 = [int(v) - (1 << 32) if int(v) >= 1 << 31 else int(v) for v in rows[0][1:]]
+    holder = psql_session(pg, f"SELECT pg_terminate_backend({pid}); "
+                          f"SELECT pg_advisory_lock({k1}, {k2}), 'taken';", "taken",
+                          "psql took the experiment's lock from the terminated session")
+    while not pg.psql("SELECT pid FROM pg_stat_activity WHERE application_name = 'netab' "
+                      f"AND pid <> {pid} AND state = 'idle' "
+                      "AND query LIKE 'SELECT pg_try_advisory_lock%'"):
+        check(p.alive() and time.monotonic() < deadline,
+              "netab's new session tried the lock and waits on", p.stderr_text())
+        time.sleep(0.05)
+    psql_end(holder, f"SELECT pg_advisory_unlock({k1}, {k2});")
+    r = p.finish(timeout=120)
+    check("is back after" in r.stderr, "the wait is said", r.stderr)
+    xid = int(r.stdout.strip().splitlines()[-1])
+    check_eq(check_complete(pg, xid, 4), 0, "lock-held: every run once")
+    log("lock held past the lost session: retried until free, campaign complete")
+
+
+def wait_for_waiters(pg, p, waiting, query, count, on_first):
+    """Waits until count different netab sessions have waited (the SQL condition waiting) in
+    query; calls on_first(pid) for the first."""
+    seen = []
+    deadline = time.monotonic() + 60
+    while len(seen) < count:
+        found = [w for w in netab_waiters(pg, waiting) if w[0] not in seen]
+        if found:
+            check(found[0][1].startswith(query), f"netab's session waits in {query}", found[0][1])
+            seen.append(found[0][0])
+            if len(seen) == 1:
+                on_first(found[0][0])
+        check(p.alive() and time.monotonic() < deadline,
+              f"netab waits in {query} {count} time(s)", p.stderr_text())
+        time.sleep(0.05)
+
+
+def lost_in_transaction(netab, pg, tmp, hold_sql, query, name):
+    """The session ends inside a transaction: a trigger makes its statement (or its COMMIT) wait
+    for an advisory lock psql holds, and the test terminates that backend. The server keeps
+    none of the transaction; netab waits, runs it again on a new session (which waits on the
+    lock again until psql lets go), and the campaign completes with no run lost or repeated."""
+    pg.psql(hold_sql)
+    holder = psql_holding_lock(pg)
+    p = start([netab, "experiment", "run", "--db", pg.url(),
+               write_experiment(tmp, name, 2, 11, t=0.2)])
+    wait_for_waiters(pg, p, "wait_event_type = 'Lock'", query, 2,
+                     lambda pid: pg.psql(f"SELECT pg_terminate_backend({pid})"))
+    psql_end(holder, "SELECT pg_advisory_unlock(4242, 1);")
+    r = p.finish(timeout=120)
+    pg.psql("DROP TRIGGER test_hold ON runs; DROP FUNCTION test_hold()")
+    check("lost the connection to the results database" in r.stderr and
+          "is back after" in r.stderr and "was committed" not in r.stderr,
+          "the wait is said", r.stderr)
+    xid = int(r.stdout.strip().splitlines()[-1])
+    check_eq(check_complete(pg, xid, 4), 0, f"{name}: no run lost or repeated")
+    log(f"{name}: the transaction run again on a new session, campaign complete")
+
+
+def lost_in_committed_commit(netab, pg, tmp):
+    """The session ends during a COMMIT the server has made: netab's sessions (PGOPTIONS)
+    commit synchronously to a standby that does not exist, so the first COMMIT (the one that
+    records the experiment) waits after committing locally; the test terminates it. netab
+    asks txid_status() once back, goes on, and does not record the experiment twice."""
+    # psql -c runs its statements as one transaction, and ALTER SYSTEM refuses one.
+    pg.psql("ALTER SYSTEM SET synchronous_standby_names = 'netab_test_nobody'")
+    pg.psql("ALTER SYSTEM SET synchronous_commit = 'local'")
+    pg.psql("SELECT pg_reload_conf()")
+
+    def terminate_and_release(pid):
+        pg.psql(f"SELECT pg_terminate_backend({pid})")
+        pg.psql("ALTER SYSTEM RESET synchronous_standby_names")
+        pg.psql("ALTER SYSTEM RESET synchronous_commit")
+        pg.psql("SELECT pg_reload_conf()")
+
+    p = start([netab, "experiment", "run", "--db", pg.url(),
+               write_experiment(tmp, "tx-committed", 2, 12, t=0.2)],
+              env={"PGOPTIONS": "-c synchronous_commit=on"})
+    wait_for_waiters(pg, p, "wait_event = 'SyncRep'", "COMMIT", 1, terminate_and_release)
+    r = p.finish(timeout=120)
+    check("is back after" in r.stderr and "the transaction in flight when the connection "
+          "dropped was committed" in r.stderr, "the committed COMMIT is said", r.stderr)
+    rows = pg.psql("SELECT id FROM experiments WHERE name = 'tx-committed'")
+    check_eq(len(rows), 1, "the experiment recorded once")
+    check_eq(check_complete(pg, int(rows[0][0]), 4), 0, "tx-committed: every run once")
+    log("lost during a COMMIT that committed: not run again, campaign complete")
+
+
 def main(netab):
     tmp = tempfile.mkdtemp(prefix="netab-pg-")
     # A campaign on a server store keeps its CPU state file in netab's data directory.
@@ -403,6 +555,11 @@ def main(netab):
         dashboard_role(netab, pg, xid, want)
         two_controllers(netab, pg, tmp)
         kill_resume(netab, pg, tmp)
+        lost_in_transaction(netab, pg, tmp, HOLD_INSERT, "INSERT INTO runs (experiment_id",
+                            "tx-lost-insert")
+        lost_in_transaction(netab, pg, tmp, HOLD_COMMIT, "COMMIT", "tx-lost-commit")
+        lost_in_committed_commit(netab, pg, tmp)
+        lock_outlives_session(netab, pg, tmp)
         outages(netab, pg, tmp)
     finally:
         if pg:

@@ -1,29 +1,41 @@
 #!/usr/bin/env python3
 """`netab run --profile` against Debian's perf, the reference profiler.
 
-1. Reference: `perf record -a -e cpu-clock -F 999` runs around `netab run
-   --profile -t 3 -l 128K` on loopback, so both sample the same CPUs with
-   the same event and frequency; perf report keeps only the samples of
-   netab's window (--time from end.profile.local.monotonic_start, perf
-   recording with -k monotonic). Each of perf's five busiest kernel
-   functions (perf report, --sort sym) with at least 2% of perf's samples
-   is in netab's list with a share within 6 points or 35% of perf's, and
-   together they hold the same share in both within 5 points. Two
-   samplers on two timers do not take the same samples: in a VM without
-   NMIs a timer cannot fire while interrupts are off, and the samples of
-   those stretches land on whatever re-enables them, which moved up to 5
-   points between _raw_spin_unlock_irqrestore and _copy_from_iter from one
-   run to the next (26.6 vs 20.7 and 5.6 vs 10.5, the sums 80.3 and 79.5).
-   A function netab names wrongly or misses is far outside that. netab's total is within 10% of frequency x
-   window x CPUs and it names at least 20 functions.
+1. Reference: `perf record -C 0 -k monotonic -e cpu-clock -F 997` runs
+   around `netab run --profile -t 3 -l 128K -A 0,0` on loopback, so both
+   sample CPU 0 with the same event while both ends keep it busy, perf at
+   997 Hz to netab's 999 so that neither timer stays in step with the
+   other (the phase between them sweeps the period six times a run); perf report keeps only the samples of netab's window (--time from
+   end.profile.local.monotonic_start, perf recording with -k monotonic).
+   Each of perf's five busiest kernel functions (perf report, --sort sym)
+   with at least 2% of perf's samples is in netab's list with a share
+   within 6 points or 35% of perf's, and together they hold the same share
+   in both within 5 points. Two samplers on two timers do not take the
+   same samples: in a VM without NMIs a timer cannot fire while interrupts
+   are off, and the samples of those stretches land on whatever re-enables
+   them. On a CPU that idles it is worse: each sampler's own timer wakes
+   the CPU from halt, so its own samples land in pv_native_safe_halt and
+   the other's in the wake-up path. Unpinned, over both CPUs, the two
+   disagreed by up to 9 points on the halt and 7.5 on _copy_to_iter (14.05
+   vs 6.52 in a CI run; 6.9 vs 12.7 on _copy_from_iter here); pinned to
+   one busy CPU, 7 of 7 runs (4 ASan, 3 release) agreed within 2.6 points
+   on every function of the five, but one of 20 in step at 999 Hz (the
+   phase between the timers fixed for the run) disagreed by 7 points on
+   handle_softirqs, the work one sampler's interrupt sets off where the
+   other samples; out of step 8 of 8 ASan runs agreed within 2.6 points.
+   A function netab names wrongly or misses is far outside that. netab's
+   total is within 10% of frequency x window x CPUs and it names at least
+   20 functions.
    The full profile (end.profile.local.full, what the store keeps): its
    rows' samples plus what its budget left out plus the unattributed ones
    add up to the total exactly, its rows and omitted functions to
    distinct_functions, every top function has its samples there; and of
-   perf's kernel functions with at least 0.1% of the window's samples that
+   perf's kernel functions with at least 0.2% of the window's samples that
    are not among netab's top 30 (at least 3 must be), 80% or more have
-   samples in the full list (a function of 0.1% of ~6000 samples expects
-   6: two samplers differ on a few of them, a list cut at 30 misses all).
+   samples in the full list (a function of 0.2% of ~3000 samples expects
+   6, and misses netab's list by chance 0.25% of the time; with 0.1%,
+   3 samples, 5%, and runs found 85% of them: two samplers differ on a few
+   of them, a list cut at 30 misses all).
 2. Block size moves the profile: with -l 128K the copy functions
    (_copy_from_iter, _copy_to_iter) are a larger share of the kernel
    samples, relative to per-call work (syscall entry, tcp_sendmsg_locked,
@@ -97,14 +109,15 @@ def perf_kernel_top(report):
 def against_perf(netab, tmp):
     need_tools("perf")
     data = os.path.join(tmp, "perf.data")
-    r = run_cmd(["perf", "record", "-a", "-k", "monotonic", "-e", "cpu-clock", "-F", "999", "-o",
-                 data, "--",
-                 netab, "run", "-t", "3", "-l", "128K", "--profile", "--json", "-i", "0"],
-                timeout=120)
+    r = run_cmd(["perf", "record", "-C", "0", "-k", "monotonic", "-e", "cpu-clock", "-F", "997",
+                 "-o", data, "--",
+                 netab, "run", "-t", "3", "-l", "128K", "-A", "0,0", "--profile", "--json", "-i",
+                 "0"], timeout=120)
     doc = parse_one_json(r.stdout)
     check(doc["error"] is None, "the profiled run succeeds", doc["error"])
     p = profile_of(doc)
     check(p.get("why") is None, "as root there is a profile", p.get("why"))
+    check(p["cpus"] == [0], "-A 0,0: netab samples CPU 0, the CPU perf samples", p["cpus"])
     expect = p["frequency"] * p["seconds"] * len(p["cpus"])
     log(f"netab: {p['samples']} samples, expected {expect:.0f}; {p['distinct_functions']} "
         f"functions; lost {p['lost']}")
@@ -124,7 +137,7 @@ def against_perf(netab, tmp):
     lines = run_cmd(["perf", "script", "-i", data, "-F", "cpu", "--time", window],
                     timeout=120).stdout.split()
     delivered = sum(1 for x in lines if x.strip("[]").isdigit() and int(x.strip("[]")) in cpus)
-    delivered *= p["frequency"] / 999.0  # perf sampled at 999 Hz
+    delivered *= p["frequency"] / 997.0  # perf sampled at 997 Hz
     log(f"perf's samples on netab's CPUs in its window, at netab's frequency: {delivered:.0f}")
     check(delivered > 0 and abs(p["samples"] - delivered) <= 0.2 * delivered,
           "samples = what the kernel delivered to perf in the same window within 20%",
@@ -149,10 +162,10 @@ def against_perf(netab, tmp):
     check_full(p, "local")
     listed = {f["symbol"] for f in p["functions"]}
     kernel = p["full"]["functions"].get("[kernel]", {})
-    beyond = [sym for sym, pct in perf_kernel_top(rep) if pct >= 0.1 and sym not in listed
+    beyond = [sym for sym, pct in perf_kernel_top(rep) if pct >= 0.2 and sym not in listed
               and not sym.startswith("0x")]
     found = [sym for sym in beyond if kernel.get(sym, 0) > 0]
-    log(f"perf's kernel functions of >= 0.1% beyond netab's top 30: {len(beyond)}, "
+    log(f"perf's kernel functions of >= 0.2% beyond netab's top 30: {len(beyond)}, "
         f"{len(found)} in netab's full list")
     check(len(beyond) >= 3, "perf names kernel functions beyond netab's top 30", beyond)
     check(len(found) >= 0.8 * len(beyond),

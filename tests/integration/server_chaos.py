@@ -26,6 +26,7 @@ time; the only time bound is the harness's hang timeout.
 import contextlib
 import os
 import resource
+import select
 import signal
 import socket
 import struct
@@ -200,6 +201,37 @@ def raise_nofile(n):
         resource.setrlimit(resource.RLIMIT_NOFILE, (min(n, hard), hard))
 
 
+def listen_queue(port):
+    """Connections waiting in the accept queue of the IPv4 listener on port (/proc/net/tcp's
+    rx_queue of a LISTEN socket), or None when no such listener is found."""
+    with open("/proc/net/tcp") as f:
+        for line in f.readlines()[1:]:
+            fld = line.split()
+            if fld[3] == "0A" and int(fld[1].split(":")[1], 16) == port:
+                return int(fld[4].split(":")[1], 16)
+    return None
+
+
+def wait_flood_taken(socks, port):
+    """Waits until every connect() of socks has finished (connected or refused) and the
+    server has taken every pending connection off its accept queue: the flood is in."""
+    poller = select.poll()
+    pending = {s.fileno() for s in socks}
+    for fd in pending:
+        poller.register(fd, select.POLLOUT)
+    deadline = time.monotonic() + HANG_TIMEOUT
+    while pending:
+        check(time.monotonic() < deadline, "the flood's connections did not complete",
+              f"{len(pending)} pending")
+        for fd, _ in poller.poll(100):
+            pending.discard(fd)
+            poller.unregister(fd)
+    while listen_queue(port) != 0:
+        check(time.monotonic() < deadline, "the server did not accept the flood",
+              f"accept queue {listen_queue(port)}")
+        time.sleep(0.05)
+
+
 def case_flood(netab):
     raise_nofile(8192)
     with Server(netab, bind="0.0.0.0", extra=["--idle-timeout", "20000"]) as srv:
@@ -211,7 +243,7 @@ def case_flood(netab):
                 with contextlib.suppress(BlockingIOError):
                     s.connect((HOST, srv.port))
                 idle.append(s)
-            time.sleep(0.5)
+            wait_flood_taken(idle, srv.port)
             # The flood goes on (about 200 new idle connections a second) while real clients run.
             stop = threading.Event()
 

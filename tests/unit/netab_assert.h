@@ -8,8 +8,12 @@
  * usual arithmetic conversions: __typeof__((a) + (b))), so ASSERT_LT(a, b)
  * holds exactly when a < b does; each is evaluated once. A failure goes
  * through cmocka's fail_msg(), which does not depend on NDEBUG: these never
- * vanish from a release build. Arithmetic operands only; compare pointers
- * with assert_ptr_equal().
+ * vanish from a release build. Arithmetic operands only (a pointer operand
+ * does not compile): compare pointers with cmocka's assert_ptr_equal(),
+ * assert_ptr_not_equal(), assert_null() and assert_non_null(), strings with
+ * assert_string_equal() or ASSERT_STARTS_WITH() below, and memory with
+ * assert_memory_equal(). tests/unit/edges rejects assert_true() and
+ * assert_false() of a comparison, which print neither value.
  */
 #ifndef NETAB_TEST_ASSERT_H
 #define NETAB_TEST_ASSERT_H
@@ -19,6 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include <cmocka.h>
 
@@ -41,6 +46,8 @@ static inline const char *nb_assert_fmt_d(char *buf, size_t len, long double v)
     return buf;
 }
 
+/* Kept by hand: clang-format 14 splits a _Generic association list at its colons. */
+/* clang-format off */
 #define NB_ASSERT_FMT(buf, v)                                                                      \
     _Generic((v),                                                                                  \
         float: nb_assert_fmt_d,                                                                    \
@@ -50,6 +57,7 @@ static inline const char *nb_assert_fmt_d(char *buf, size_t len, long double v)
         unsigned long: nb_assert_fmt_u,                                                            \
         unsigned long long: nb_assert_fmt_u,                                                       \
         default: nb_assert_fmt_i)(buf, sizeof(buf), v)
+/* clang-format on */
 
 #define NB_ASSERT_CMP(name, a, op, b)                                                              \
     do {                                                                                           \
@@ -68,5 +76,23 @@ static inline const char *nb_assert_fmt_d(char *buf, size_t len, long double v)
 #define ASSERT_LE(a, b) NB_ASSERT_CMP("ASSERT_LE", a, <=, b)
 #define ASSERT_GT(a, b) NB_ASSERT_CMP("ASSERT_GT", a, >, b)
 #define ASSERT_GE(a, b) NB_ASSERT_CMP("ASSERT_GE", a, >=, b)
+
+/*
+ * ASSERT_STARTS_WITH(s, prefix) holds when the string s begins with the string
+ * prefix (strncmp() over strlen(prefix) bytes, so it never reads past the end
+ * of a shorter s). On failure it prints both expressions, the prefix and the
+ * start of s, a little longer than the prefix so the reader sees where they
+ * part; a NULL s fails as NULL. Each operand is evaluated once.
+ */
+#define ASSERT_STARTS_WITH(s, prefix)                                                              \
+    do {                                                                                           \
+        const char *nb_assert_s_ = (s), *nb_assert_p_ = (prefix);                                  \
+        size_t nb_assert_n_ = strlen(nb_assert_p_);                                                \
+        if (!nb_assert_s_)                                                                         \
+            fail_msg("ASSERT_STARTS_WITH(%s, %s) failed: %s is NULL", #s, #prefix, #s);            \
+        else if (strncmp(nb_assert_s_, nb_assert_p_, nb_assert_n_) != 0)                           \
+            fail_msg("ASSERT_STARTS_WITH(%s, %s) failed: %s begins \"%.*s\", %s = \"%s\"", #s,     \
+                     #prefix, #s, (int)nb_assert_n_ + 16, nb_assert_s_, #prefix, nb_assert_p_);    \
+    } while (0)
 
 #endif

@@ -88,6 +88,20 @@ struct bisect_result {
     bool interrupted;
 };
 
+/*
+ * cfg zeroed, with the defaults of netab bisect: 5 runs per side, looks up to
+ * 20, a noise floor of 1 %, 95 % confidence, self /proc/self/exe.
+ */
+void bisect_config_init(struct bisect_config *cfg);
+
+/*
+ * Completes cfg after the options: max_runs follows runs up unless it was
+ * given (max_given); a given max_runs below runs is refused (-EINVAL, err
+ * "--max-runs M is below --runs N"). Returns 0 or -EINVAL.
+ */
+NB_MUST_CHECK int bisect_config_check(struct bisect_config *cfg, bool max_given, char *err,
+                                      size_t errlen);
+
 /* Progress and messages for the user (stderr); arg is passed back. */
 struct bisect_progress {
     void (*say)(const char *msg, void *arg);

@@ -3,6 +3,7 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 void bisect_change_text(const struct bisect_step *s, char *buf, size_t len)
@@ -109,4 +110,15 @@ void bisect_print_step(FILE *out, const struct bisect_step *s)
     fprintf(out, "%.12s %s: %s vs GOOD (%zu+%zu runs): %s%s%s\n", s->hash, s->subject, ch,
             s->n_good, s->n_test, bisect_decision_name(s->decision), *s->reason ? ": " : "",
             s->reason);
+}
+
+void bisect_lost_text(const struct bisect_result *res, const char *db, char *buf, size_t len)
+{
+    snprintf(buf, len,
+             "the DUT never came back; the bisection stops. Bring it back (a working kernel), "
+             "then: netab bisect resume --db %s --id %" PRId64 " (%s)",
+             db, res->session,
+             res->nsteps && !res->steps[res->nsteps - 1].lost_on_good
+                 ? "the commit whose run lost it is then skipped"
+                 : "what was cut short is measured again");
 }

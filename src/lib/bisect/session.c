@@ -1,5 +1,6 @@
 /* A bisection's records in the results store (bisect/session.h). */
 #include "bisect/session.h"
+#include "util/jsonout.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -30,7 +31,7 @@ int bisect_session_create(struct store *db, const struct bisect_config *cfg, con
         cfg->direction_given, "timeout", cfg->timeout, "build_timeout", cfg->build_timeout,
         "common", common ? common : json_array(), "experiment", str_or_null(cfg->experiment),
         "experiment_text", str_or_null(cfg->experiment ? cfg->experiment_text : NULL));
-    char *spec = j ? json_dumps(j, JSON_COMPACT) : NULL;
+    char *spec = j ? jsonout_compact(j) : NULL;
     json_decref(j);
     if (!spec)
         return err_set(err, errlen, ENOMEM, "out of memory");
@@ -242,7 +243,7 @@ int bisect_record_build_failure(struct store *db, int64_t sid, int k, const char
     char name[128];
     snprintf(name, sizeof(name), "bisect %" PRId64 " step %d %s", sid, k, hash);
     json_t *j = json_pack("{s:s}", "build_failed", why);
-    char *spec = j ? json_dumps(j, JSON_COMPACT) : NULL;
+    char *spec = j ? jsonout_compact(j) : NULL;
     json_decref(j);
     if (!spec)
         return err_set(err, errlen, ENOMEM, "out of memory");

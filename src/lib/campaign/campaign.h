@@ -20,6 +20,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "experiment/experiment.h"
 #include "store/store.h"
@@ -111,6 +112,16 @@ struct campaign_preflight_opts {
 NB_MUST_CHECK int campaign_preflight(const struct experiment *e,
                                      const struct campaign_preflight_opts *o,
                                      struct campaign_findings *f);
+
+/*
+ * campaign_preflight() of the file at path, said on out: each error as
+ * "netab experiment: PATH: refusing to start: MESSAGE", each warning as
+ * "netab experiment: PATH: warning: MESSAGE", the same lines for validate
+ * and run. Returns the number of errors (0: it can run), or -1 when out of
+ * memory (said).
+ */
+int campaign_preflight_print(FILE *out, const char *path, const struct experiment *e,
+                             bool check_dut);
 
 /* What campaign_execute() reports after each run. */
 struct campaign_event {

@@ -4,6 +4,7 @@
 
 #include "campaign/campaign.h"
 #include "campaign/order.h"
+#include "util/jsonout.h"
 
 int campaign_plan_rounds(size_t nvariants, size_t ncells, long first_round, long last_round,
                          long warmup, uint64_t seed, struct campaign_slot **out, size_t *n)
@@ -95,7 +96,7 @@ int campaign_create(struct store *db, const struct experiment *e, const char *fi
     if (!rc && j) {
         /* The spec records the seed actually used, also when the file has none. */
         json_object_set_new(j, "seed", json_integer((json_int_t)seed));
-        spec = json_dumps(j, JSON_COMPACT);
+        spec = jsonout_compact(j);
     }
     if (!rc && (!spec || !(plan = calloc(n, sizeof(*plan)))))
         rc = -ENOMEM;

@@ -275,3 +275,21 @@ int campaign_preflight(const struct experiment *e, const struct campaign_preflig
         rc = check_dut(e, f);
     return rc;
 }
+
+int campaign_preflight_print(FILE *out, const char *path, const struct experiment *e,
+                             bool check_dut)
+{
+    struct campaign_findings f = {0};
+    struct campaign_preflight_opts o = {.check_dut = check_dut};
+    if (campaign_preflight(e, &o, &f)) {
+        campaign_findings_free(&f);
+        fprintf(out, "netab experiment: out of memory\n");
+        return -1;
+    }
+    for (size_t i = 0; i < f.n; i++)
+        fprintf(out, "netab experiment: %s: %s: %s\n", path,
+                f.v[i].error ? "refusing to start" : "warning", f.v[i].msg);
+    int n = (int)f.errors;
+    campaign_findings_free(&f);
+    return n;
+}

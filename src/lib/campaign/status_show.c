@@ -4,12 +4,99 @@
 #include <math.h>
 #include <string.h>
 
+#include "store/store_import.h"
+
 static json_t *counts_json(const struct store_counts *c)
 {
     return json_pack("{s:i, s:i, s:i, s:i, s:i, s:i, s:i}", "planned", (int)c->planned, "completed",
                      (int)(c->ok + c->failed), "ok", (int)c->ok, "failed", (int)c->failed,
                      "interrupted", (int)c->interrupted, "running", (int)c->running, "pending",
                      (int)c->pending);
+}
+
+void campaign_event_headline(const struct campaign_event *ev, char *buf, size_t len)
+{
+    if (ev->status != STORE_RUN_OK)
+        snprintf(buf, len, "%s", ev->error);
+    else if (isfinite(ev->transactions_s) && ev->transactions_s > 0)
+        snprintf(buf, len, "%.0f trans/s", ev->transactions_s);
+    else if (isfinite(ev->receiver_bps) && ev->receiver_bps >= 1e9)
+        snprintf(buf, len, "%.1f Gbit/s", ev->receiver_bps / 1e9);
+    else if (isfinite(ev->receiver_bps))
+        snprintf(buf, len, "%.1f Mbit/s", ev->receiver_bps / 1e6);
+    else
+        snprintf(buf, len, "no throughput figure");
+}
+
+void campaign_event_line(const struct campaign_event *ev, char *buf, size_t len)
+{
+    char head[NB_ERRLEN * 4];
+    campaign_event_headline(ev, head, sizeof(head));
+    snprintf(buf, len, "run %ld/%ld seq %d round %d%s variant=%s cell=%s: %s %s", ev->done,
+             ev->planned, ev->seq, ev->round, ev->warmup ? " (warm-up)" : "", ev->variant, ev->cell,
+             store_run_status_name(ev->status), head);
+}
+
+void campaign_event_last_text(const struct campaign_event *ev, char *buf, size_t len)
+{
+    char head[NB_ERRLEN * 4];
+    campaign_event_headline(ev, head, sizeof(head));
+    snprintf(buf, len, "last: %s %s %s", ev->variant, ev->cell,
+             ev->status == STORE_RUN_OK ? head : store_run_status_name(ev->status));
+}
+
+void campaign_outcome_print(FILE *out, struct store *db, int64_t id, int rc, const char *err,
+                            enum campaign_outcome outcome, int signo, const struct store_counts *c)
+{
+    const char *path = store_path(db);
+    if (rc)
+        fprintf(out, "netab experiment: %s\n", err);
+    /* Another runner holds the store, or there is no such experiment: nothing to resume. */
+    if (rc == -EBUSY || rc == -ENOENT)
+        return;
+    if (rc)
+        fprintf(out,
+                "netab experiment: experiment %lld stopped; what is recorded is kept. "
+                "Continue with: netab experiment resume --db %s %lld\n",
+                (long long)id, path, (long long)id);
+    else if (outcome == CAMPAIGN_INTERRUPTED)
+        fprintf(out,
+                "netab experiment: interrupted by signal %d (%s) after %ld of %ld runs; the "
+                "run in progress is recorded as interrupted and CPU settings are restored. "
+                "Continue with: netab experiment resume --db %s %lld\n",
+                signo, strsignal(signo), c->ok + c->failed, c->planned, path, (long long)id);
+    else if (outcome == CAMPAIGN_REBOOTING)
+        fprintf(out,
+                "netab experiment: the reboot command returned and the machine did not reboot; "
+                "continue with: netab experiment resume --db %s %lld\n",
+                path, (long long)id);
+    else
+        fprintf(out, "experiment %lld complete: %ld planned, %ld ok, %ld failed\n", (long long)id,
+                c->planned, c->ok, c->failed);
+}
+
+void campaign_created_print(FILE *out, const struct experiment *e, int64_t id, uint64_t seed,
+                            const char *store_path)
+{
+    struct exp_plan plan;
+    experiment_plan(e, &plan);
+    fprintf(out, "experiment %lld (%s): %zu runs planned, seed %llu%s; store %s\n", (long long)id,
+            e->name, plan.runs, (unsigned long long)seed,
+            e->has_seed ? "" : " (picked; add 'seed: N' to the file to replay this order)",
+            store_path);
+}
+
+bool campaign_nothing_to_run(FILE *out, struct store *db, int64_t id)
+{
+    bool imported = false;
+    char err[NB_ERRLEN * 2];
+    if (store_experiment_is_import(db, id, &imported, err, sizeof(err)) || !imported)
+        return false;
+    fprintf(out,
+            "netab experiment: experiment %lld holds imported runs (netab import); there is "
+            "nothing to run or resume\n",
+            (long long)id);
+    return true;
 }
 
 void campaign_duration_text(double s, char *buf, size_t len)
@@ -70,13 +157,15 @@ int campaign_list_show(struct store *db, const char *db_path, FILE *out, json_t 
                     x[i].created);
             continue;
         }
+        /* status is what the text column shows (the runner's liveness taken into account);
+         * stored_status is the experiment row's own word, which says running until a resume. */
+        const char *state = list_state(db, db_path, &x[i]);
         json_t *o = counts_json(&c);
         if (o)
-            json_object_update_new(o, json_pack("{s:I, s:s, s:s, s:s, s:s, s:I}", "id",
-                                                (json_int_t)x[i].id, "name", x[i].name, "status",
-                                                x[i].status, "state",
-                                                list_state(db, db_path, &x[i]), "created",
-                                                x[i].created, "seed", (json_int_t)x[i].seed));
+            json_object_update_new(
+                o, json_pack("{s:I, s:s, s:s, s:s, s:s, s:s, s:I}", "id", (json_int_t)x[i].id,
+                             "name", x[i].name, "status", state, "state", state, "stored_status",
+                             x[i].status, "created", x[i].created, "seed", (json_int_t)x[i].seed));
         if (json_array_append_new(json, o))
             e = err_set(err, errlen, ENOMEM, "out of memory");
     }

@@ -18,6 +18,7 @@
 #include "runspec/run_spec.h"
 #include "store/store_plan.h"
 #include "util/clock.h"
+#include "util/jsonout.h"
 
 /*
  * The numeric address of the run's server (ip, "" when it cannot be
@@ -58,7 +59,7 @@ static char *params_text(char *const *argv, const char *cmd, double deadline,
                           p->round, "warmup", p->warmup);
     if (o && cmd)
         json_object_set_new(o, "cmd", json_string(cmd));
-    char *s = o ? json_dumps(o, JSON_COMPACT) : NULL;
+    char *s = o ? jsonout_compact(o) : NULL;
     json_decref(o);
     return s;
 }
@@ -264,7 +265,7 @@ int campaign_step(struct campaign_ctx *c, int seq, char *err, size_t errlen)
     struct env_run_peer peer = {.addr = *ip ? ip : NULL, .port = s.spec.client.port};
     s.env = env_capture_run(*ifname ? ifname : NULL, NULL, NULL, &peer);
     params = params_text(s.argv, s.shell, s.deadline, &s.plan);
-    env_text = s.env ? json_dumps(s.env, JSON_COMPACT) : NULL;
+    env_text = s.env ? jsonout_compact(s.env) : NULL;
     if (!params || !env_text) {
         rc = err_set(err, errlen, ENOMEM, "out of memory");
         goto out;

@@ -31,6 +31,31 @@ int compare_config_add_variant(struct compare_config *cfg, const char *name, cha
     return 0;
 }
 
+int compare_config_variant_option(struct compare_config *cfg, const char **global_cmd,
+                                  const char *name, const char *value, char *err, size_t errlen)
+{
+    struct compare_variant *cur = cfg->nvariants ? &cfg->variants[cfg->nvariants - 1] : NULL;
+    bool cmd = !strcmp(name, "cmd");
+    if (cmd && !*value)
+        return err_set(err, errlen, EINVAL, "--cmd: the command must not be empty");
+    if (cmd && !cur) {
+        if (*global_cmd)
+            return err_set(err, errlen, EINVAL, "--cmd given twice before the first --variant");
+        *global_cmd = value;
+        return 0;
+    }
+    if (!cur)
+        return err_set(err, errlen, EINVAL, "--%s '%s' must follow a --variant NAME", name, value);
+    const char **slot = cmd                      ? &cur->cmd
+                        : !strcmp(name, "opts")  ? &cur->opts
+                        : !strcmp(name, "setup") ? &cur->setup
+                                                 : &cur->teardown;
+    if (*slot)
+        return err_set(err, errlen, EINVAL, "--%s given twice for variant '%s'", name, cur->name);
+    *slot = value;
+    return 0;
+}
+
 /* A dotted path: components of letters, digits and '_', separated by single dots. */
 static bool is_dotted_path(const char *s)
 {

@@ -27,6 +27,17 @@ NB_MUST_CHECK int compare_config_add_variant(struct compare_config *cfg, const c
                                              char *err, size_t errlen);
 
 /*
+ * A variant's option NAME ("opts", "setup", "teardown", "cmd") with value,
+ * for the variant added last; each at most once per variant. "cmd" before
+ * the first variant is every variant's command: stored in *global_cmd,
+ * once. Returns 0, or -EINVAL with why in err (the option as --NAME): an
+ * empty --cmd, one given twice, an option before any --variant.
+ */
+NB_MUST_CHECK int compare_config_variant_option(struct compare_config *cfg, const char **global_cmd,
+                                                const char *name, const char *value, char *err,
+                                                size_t errlen);
+
+/*
  * Completes and checks cfg once every option is in: --max-runs only with
  * --until-ci (its default max(runs, 50)); baseline (NULL: the first
  * variant) moved first; at least two variants; global_cmd (a --cmd before

@@ -15,6 +15,7 @@
 #include "creport/campaign_report_layout.h"
 #include "creport/campaign_report_plot.h"
 #include "creport/campaign_report_svg.h"
+#include "util/jsonout.h"
 
 static const char css[] =
     "body{font-family:'DejaVu Sans',Verdana,sans-serif;margin:0 auto;max-width:62em;"
@@ -409,7 +410,7 @@ static int print_values(FILE *f, const struct creport *r)
 /* A JSON value as compact text, escaped. */
 static void json_cell(FILE *f, const json_t *v)
 {
-    char *s = v ? json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT) : NULL;
+    char *s = v ? jsonout_compact(v) : NULL;
     esc(f, s ? s : "null");
     free(s);
 }

@@ -14,7 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "creport/campaign_report_codelayout.h"
+#include "creport/campaign_report_hotplace.h"
 #include "metric/spec.h"
+#include "util/optval.h"
+#include "util/jsonout.h"
 
 /* One experiment as read from the store. */
 struct source {
@@ -29,16 +33,12 @@ struct source {
     char **builds;    /* [nplan]: --label kernel: each row's build ID prefix, or NULL */
 };
 
-int creport_label_parse(const char *s, enum creport_label *out)
-{
-    static const char *const names[] = {"variant", "experiment", "kernel"};
-    for (size_t i = 0; i < sizeof(names) / sizeof(*names); i++)
-        if (!strcmp(s, names[i])) {
-            *out = (enum creport_label)i;
-            return 0;
-        }
-    return -EINVAL;
-}
+const struct opt_choice creport_label_choices[] = {
+    {"variant", CREPORT_LABEL_VARIANT},
+    {"experiment", CREPORT_LABEL_EXPERIMENT},
+    {"kernel", CREPORT_LABEL_KERNEL},
+    {NULL, 0},
+};
 
 static void source_free(struct source *s)
 {
@@ -252,7 +252,7 @@ static char *groups_spec(const struct source *src, size_t n)
             e = add_group(vs, src[i].labels[k]);
     }
     json_t *doc = e ? NULL : json_pack("{s:O}", SPEC_VARIANTS, vs);
-    char *s = doc ? json_dumps(doc, JSON_COMPACT) : NULL;
+    char *s = doc ? jsonout_compact(doc) : NULL;
     json_decref(doc);
     json_decref(vs);
     return s;
@@ -360,5 +360,45 @@ int creport_load_many(struct store *db, const int64_t *ids, size_t n, enum crepo
     for (size_t i = 0; i < n; i++)
         source_free(&src[i]);
     free(src);
+    return e;
+}
+
+int creport_ids_parse(const char *list, int64_t *ids, size_t max, size_t *n, char *err,
+                      size_t errlen)
+{
+    char buf[1024], *save = NULL;
+    if (snprintf(buf, sizeof(buf), "%s", list) >= (int)sizeof(buf))
+        return err_set(err, errlen, EINVAL, "--experiments: the list is too long");
+    *n = 0;
+    for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        long id;
+        if (!optval_int("--experiments", t, 1, INT64_MAX, &id, err, errlen))
+            return -EINVAL;
+        if (*n == max)
+            return err_set(err, errlen, EINVAL, "--experiments: at most %zu experiments", max);
+        ids[(*n)++] = id;
+    }
+    if (!*n)
+        return err_set(err, errlen, EINVAL, "--experiments: no experiment id in '%s'", list);
+    return 0;
+}
+
+int creport_open(const char *db, int64_t id, const int64_t *ids, size_t nids,
+                 enum creport_label label, const struct creport_opts *o, struct creport **out,
+                 char *err, size_t errlen)
+{
+    struct store *s = NULL;
+    *out = NULL;
+    int e = store_open_default(db, STORE_OPEN_READONLY, &s, err, errlen);
+    if (!e && nids)
+        e = creport_load_many(s, ids, nids, label, o, out, err, errlen);
+    else if (!e)
+        e = creport_load(s, id, o, out, err, errlen);
+    store_close(s);
+    if (!e && (creport_code_layout(*out) || creport_placement(*out, 64))) {
+        creport_free(*out);
+        *out = NULL;
+        e = err_set(err, errlen, ENOMEM, "out of memory");
+    }
     return e;
 }

@@ -14,6 +14,7 @@
 
 #include "creport/campaign_report.h"
 #include "store/store.h"
+#include "util/opttable.h"
 
 enum creport_label {
     /* The variant's name; "name#ID" when two of the experiments have a variant of that name. */
@@ -30,8 +31,8 @@ enum creport_label {
     CREPORT_LABEL_KERNEL,
 };
 
-/* "variant", "experiment", "kernel" -> *out. Returns 0 or -EINVAL. */
-NB_MUST_CHECK int creport_label_parse(const char *s, enum creport_label *out);
+/* The words of --label: "variant", "experiment", "kernel". */
+extern const struct opt_choice creport_label_choices[];
 
 /*
  * Reads experiments ids[0..n-1] from db and builds one report of all their
@@ -42,5 +43,25 @@ NB_MUST_CHECK int creport_label_parse(const char *s, enum creport_label *out);
 NB_MUST_CHECK int creport_load_many(struct store *db, const int64_t *ids, size_t n,
                                     enum creport_label label, const struct creport_opts *o,
                                     struct creport **out, char *err, size_t errlen);
+
+/*
+ * --experiments LIST: comma-separated experiment ids (each from 1) into
+ * ids[0..*n), at most max of them. Returns 0 or -EINVAL with
+ * "--experiments: ..." in err.
+ */
+NB_MUST_CHECK int creport_ids_parse(const char *list, int64_t *ids, size_t max, size_t *n,
+                                    char *err, size_t errlen);
+
+/*
+ * The report `netab report` prints: the store store_open_default() picks
+ * for db opened read only, experiment id loaded (creport_load()), or with
+ * nids > 0 experiments ids[0..nids) grouped by label (creport_load_many());
+ * then its code layout section and the hot functions' placement on 64-byte
+ * cache lines added. On success *out is the caller's (creport_free()).
+ * Returns 0 or a negative errno with a sentence in err.
+ */
+NB_MUST_CHECK int creport_open(const char *db, int64_t id, const int64_t *ids, size_t nids,
+                               enum creport_label label, const struct creport_opts *o,
+                               struct creport **out, char *err, size_t errlen);
 
 #endif

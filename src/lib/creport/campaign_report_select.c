@@ -10,6 +10,7 @@
 
 #include "creport/campaign_report.h"
 #include "util/err.h"
+#include "util/jsonout.h"
 
 /*
  * Each JSON member and the sections it belongs to; 0: identifying, always
@@ -125,9 +126,7 @@ int creport_render(const struct creport *r, enum creport_format fmt, const char 
         break;
     }
     json_t *j = creport_to_json(r);
-    int e = j ? json_dumpf(j, f, JSON_INDENT(2) | JSON_REAL_PRECISION(17)) : -ENOMEM;
+    int e = j ? jsonout_write(f, j) : -ENOMEM;
     json_decref(j);
-    if (e)
-        return e == -ENOMEM ? e : -EIO;
-    return fputc('\n', f) == EOF ? -EIO : 0;
+    return e;
 }

@@ -19,6 +19,7 @@
 #include "creport/campaign_report_headline.h"
 #include "creport/campaign_report_layout.h"
 #include "util/textwrap.h"
+#include "util/jsonout.h"
 
 #define W CREPORT_TEXT_WIDTH
 
@@ -109,7 +110,7 @@ static void print_details(FILE *f, const struct creport *r)
 
 static void print_json_leaf(char *b, size_t n, json_t *v)
 {
-    char *s = v ? json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT) : NULL;
+    char *s = v ? jsonout_compact(v) : NULL;
     snprintf(b, n, "%s", s ? s : "null");
     free(s);
 }

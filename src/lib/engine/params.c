@@ -188,6 +188,26 @@ static int get_uint(const json_t *obj, const char *key, uint64_t max, uint64_t *
     return 0;
 }
 
+/* get_uint() into a uint32_t field. */
+static int get_u32(const json_t *obj, const char *key, uint32_t *out, char *err, size_t errlen)
+{
+    uint64_t u;
+    int rc = get_uint(obj, key, UINT32_MAX, &u, err, errlen);
+    if (!rc)
+        *out = (uint32_t)u;
+    return rc;
+}
+
+/* get_uint() into an int field (0..INT_MAX). */
+static int get_int(const json_t *obj, const char *key, int *out, char *err, size_t errlen)
+{
+    uint64_t u;
+    int rc = get_uint(obj, key, INT_MAX, &u, err, errlen);
+    if (!rc)
+        *out = (int)u;
+    return rc;
+}
+
 static int get_bool(const json_t *obj, const char *key, bool *out, char *err, size_t errlen)
 {
     json_t *v = json_object_get(obj, key);
@@ -224,7 +244,12 @@ static const char *const known_keys[] = {"test",
                                          "perf",
                                          "profile"};
 
-int params_from_json(const json_t *obj, struct test_params *p, char *err, size_t errlen)
+/*
+ * 0 when obj is a JSON object whose every key is in known_keys, else
+ * -EINVAL with err naming the first unknown key: a parameter this netab
+ * does not know must be refused, not ignored.
+ */
+static int check_keys(const json_t *obj, char *err, size_t errlen)
 {
     if (!json_is_object(obj))
         return err_set(err, errlen, EINVAL, "test parameters are not a JSON object");
@@ -238,6 +263,14 @@ int params_from_json(const json_t *obj, struct test_params *p, char *err, size_t
         if (!known)
             return err_set(err, errlen, EINVAL, "unknown test parameter \"%s\"", key);
     }
+    return 0;
+}
+
+int params_from_json(const json_t *obj, struct test_params *p, char *err, size_t errlen)
+{
+    int rc = check_keys(obj, err, errlen);
+    if (rc)
+        return rc;
     params_defaults(p);
     const char *name = json_string_value(json_object_get(obj, "test"));
     if (!name)
@@ -251,8 +284,6 @@ int params_from_json(const json_t *obj, struct test_params *p, char *err, size_t
     if (strlen(cc) >= sizeof(p->cc))
         return err_set(err, errlen, EINVAL, "congestion control name is too long");
     strcpy(p->cc, cc);
-    uint64_t u;
-    int rc;
     if ((rc = get_num(obj, "duration", &p->duration_s, err, errlen)) ||
         (rc = get_num(obj, "omit", &p->omit_s, err, errlen)) ||
         (rc = get_num(obj, "interval", &p->interval_s, err, errlen)) ||
@@ -265,30 +296,16 @@ int params_from_json(const json_t *obj, struct test_params *p, char *err, size_t
         (rc = get_bool(obj, "linger0", &p->linger0, err, errlen)) ||
         (rc = get_uint(obj, "rate", UINT64_MAX >> 2, &p->rate_bps, err, errlen)))
         return rc;
-    if ((rc = get_uint(obj, "req_size", UINT32_MAX, &u, err, errlen)))
+    /* Decoded as their field's type; params_validate() ranges them. */
+    if ((rc = get_u32(obj, "req_size", &p->req_size, err, errlen)) ||
+        (rc = get_u32(obj, "resp_size", &p->resp_size, err, errlen)) ||
+        (rc = get_int(obj, "outstanding", &p->outstanding, err, errlen)) ||
+        (rc = get_u32(obj, "rr_timeout_ms", &p->rr_timeout_ms, err, errlen)) ||
+        (rc = get_int(obj, "streams", &p->streams, err, errlen)) ||
+        (rc = get_u32(obj, "block", &p->block, err, errlen)) ||
+        (rc = get_u32(obj, "sockbuf", &p->sockbuf, err, errlen)) ||
+        (rc = get_u32(obj, "mss", &p->mss, err, errlen)))
         return rc;
-    p->req_size = (uint32_t)u;
-    if ((rc = get_uint(obj, "resp_size", UINT32_MAX, &u, err, errlen)))
-        return rc;
-    p->resp_size = (uint32_t)u;
-    if ((rc = get_uint(obj, "outstanding", INT_MAX, &u, err, errlen)))
-        return rc;
-    p->outstanding = (int)u;
-    if ((rc = get_uint(obj, "rr_timeout_ms", UINT32_MAX, &u, err, errlen)))
-        return rc;
-    p->rr_timeout_ms = (uint32_t)u;
-    if ((rc = get_uint(obj, "streams", INT_MAX, &u, err, errlen)))
-        return rc;
-    p->streams = (int)u;
-    if ((rc = get_uint(obj, "block", UINT32_MAX, &u, err, errlen)))
-        return rc;
-    p->block = (uint32_t)u;
-    if ((rc = get_uint(obj, "sockbuf", UINT32_MAX, &u, err, errlen)))
-        return rc;
-    p->sockbuf = (uint32_t)u;
-    if ((rc = get_uint(obj, "mss", UINT32_MAX, &u, err, errlen)))
-        return rc;
-    p->mss = (uint32_t)u;
     json_t *cpu = json_object_get(obj, "server_cpu");
     if (!json_is_integer(cpu) || json_integer_value(cpu) < -1 || json_integer_value(cpu) > 4095)
         return err_set(err, errlen, EINVAL,

@@ -208,6 +208,62 @@ static bool udp_send_request(struct stream *s, char *buf, struct udp_slot *slot,
     return true;
 }
 
+/*
+ * Sends the first request of each of the k slots: slot i carries sequence
+ * numbers i, i+k, i+2k..., so seq % k finds the slot. Marks in active[] the
+ * slots whose request went and returns how many did; a hard failure's errno
+ * is kept in *send_err.
+ */
+static int udp_send_first(struct stream *s, char *buf, struct udp_slot *slots, bool *active, int k,
+                          int *send_err)
+{
+    int inflight = 0;
+    for (int i = 0; i < k; i++) {
+        active[i] = udp_send_request(s, buf, &slots[i], (uint64_t)i, send_err);
+        inflight += active[i];
+    }
+    return inflight;
+}
+
+/*
+ * With nothing to read at `now`: counts as lost each active request older
+ * than timeout_ns and, unless the stream is stopping, reuses its slot for
+ * the slot's next sequence number (*inflight follows). Returns the earliest
+ * time a request still in flight runs out, at most now + timeout_ns, for the
+ * caller's wait. Inline: it runs in udp_client()'s loop, off the path of a
+ * response that arrived.
+ */
+static inline uint64_t udp_expire_overdue(struct stream *s, char *buf, struct udp_slot *slots,
+                                          bool *active, int k, int *inflight, uint64_t now,
+                                          uint64_t timeout_ns, int *send_err)
+{
+    uint64_t soonest = now + timeout_ns;
+    for (int i = 0; i < k; i++) {
+        if (!active[i])
+            continue;
+        if (now - slots[i].sent_ns >= timeout_ns) {
+            atomic_fetch_add(&s->lost, 1);
+            active[i] = false;
+            (*inflight)--;
+            if (!stopping(s)) {
+                uint64_t seq = slots[i].seq + (uint64_t)k;
+                active[i] = udp_send_request(s, buf, &slots[i], seq, send_err);
+                *inflight += active[i];
+            }
+        } else if (slots[i].sent_ns + timeout_ns < soonest) {
+            soonest = slots[i].sent_ns + timeout_ns;
+        }
+    }
+    return soonest;
+}
+
+/*
+ * The udp_rr client: `outstanding` slots, each with one request in flight;
+ * a response is matched to its slot by sequence number and its latency
+ * recorded, then the slot sends its next request until the stop. Requests
+ * unanswered within rr_timeout_ms count as lost. Failures are reported with
+ * stream_fail(); s->end_ns is set on every path.
+ */
 static void udp_client(struct stream *s, char *buf)
 {
     const struct test_params *p = s->params;
@@ -216,20 +272,14 @@ static void udp_client(struct stream *s, char *buf)
     struct udp_slot *slots = calloc((size_t)k, sizeof(*slots));
     bool *active = calloc((size_t)k, sizeof(bool));
     char *rbuf = buf + 65536;
-    uint64_t tx = 0, bytes = 0, next_seq = 0, stop_ns = 0, last_ns = 0;
+    uint64_t tx = 0, bytes = 0, stop_ns = 0, last_ns = 0;
     int send_err = EIO;
+    int inflight = 0;
     if (!slots || !active) {
         stream_fail(s, ENOMEM, "slots");
         goto out;
     }
-    /* Slot i carries sequence numbers i, i+k, i+2k...: seq % k finds the slot. */
-    for (int i = 0; i < k; i++) {
-        active[i] = udp_send_request(s, buf, &slots[i], (uint64_t)i, &send_err);
-        next_seq = (uint64_t)i + 1;
-    }
-    int inflight = 0;
-    for (int i = 0; i < k; i++)
-        inflight += active[i];
+    inflight = udp_send_first(s, buf, slots, active, k, &send_err);
     if (!inflight) {
         stream_fail(s, send_err, "send");
         goto out;
@@ -245,23 +295,8 @@ static void udp_client(struct stream *s, char *buf)
                 break;
             }
             /* Expire requests whose response is overdue, then wait a little. */
-            uint64_t soonest = now + timeout_ns;
-            for (int i = 0; i < k; i++) {
-                if (!active[i])
-                    continue;
-                if (now - slots[i].sent_ns >= timeout_ns) {
-                    atomic_fetch_add(&s->lost, 1);
-                    active[i] = false;
-                    inflight--;
-                    if (!stopping(s)) {
-                        uint64_t seq = slots[i].seq + (uint64_t)k;
-                        active[i] = udp_send_request(s, buf, &slots[i], seq, &send_err);
-                        inflight += active[i];
-                    }
-                } else if (slots[i].sent_ns + timeout_ns < soonest) {
-                    soonest = slots[i].sent_ns + timeout_ns;
-                }
-            }
+            uint64_t soonest =
+                udp_expire_overdue(s, buf, slots, active, k, &inflight, now, timeout_ns, &send_err);
             struct pollfd pfd = {.fd = s->fd, .events = POLLIN};
             int ms = (int)((soonest - now) / 1000000) + 1;
             poll(&pfd, 1, ms > 50 ? 50 : ms);
@@ -288,7 +323,6 @@ static void udp_client(struct stream *s, char *buf)
             inflight += active[i];
         }
     }
-    (void)next_seq;
     /* Every slot fell silent before the stop: sends failed for good, say so. */
     if (!inflight && !stopping(s) && !aborted(s))
         stream_fail(s, send_err, "send");

@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 #include "util/err.h"
+#include "util/opttable.h"
 
 /* What one point of a series is. */
 enum history_by {
@@ -17,6 +18,9 @@ enum history_by {
     HISTORY_BY_COMMIT,     /* consecutive experiments of one commit (bisect steps: the hash) */
     HISTORY_BY_KERNEL,     /* consecutive runs on one kernel (the DUT's, else the local one) */
 };
+
+/* The words of --by: "experiment", "commit", "kernel". */
+extern const struct opt_choice history_by_choices[];
 
 struct history_point {
     char *label;
@@ -42,10 +46,10 @@ struct history {
 /*
  * The series of metric (a compare metric name or a dotted path into the
  * run documents; NULL: throughput) of every variant (or only `variant`, if
- * not NULL) across the experiments of the stores dbs[0..ndb-1], merged in
- * order of creation. Every successful measured run counts; warm-ups do not.
- * Returns 0 or a negative errno with a sentence in err. Free with
- * history_free(), also on failure.
+ * not NULL) across the experiments of the stores dbs[0..ndb-1] (none: the
+ * default store, $NETAB_DB or the default file), merged in order of creation. Every successful
+ * measured run counts; warm-ups do not. Returns 0 or a negative errno with a sentence in err. Free
+ * with history_free(), also on failure.
  */
 NB_MUST_CHECK int history_from_stores(const char *const *dbs, size_t ndb, const char *metric,
                                       const char *variant, enum history_by by, struct history *out,

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <jansson.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -203,6 +204,15 @@ int history_from_stores(const char *const *dbs, size_t ndb, const char *metric, 
                         enum history_by by, struct history *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof(*out));
+    char def[PATH_MAX];
+    const char *one[] = {def};
+    if (!ndb) {
+        int drc = store_default_path(NULL, def, sizeof(def), err, errlen);
+        if (drc)
+            return drc;
+        dbs = one;
+        ndb = 1;
+    }
     const struct compare_metric *m = compare_metric_find(metric ? metric : "throughput");
     snprintf(out->metric, sizeof(out->metric), "%s", m ? m->name : metric);
     snprintf(out->unit, sizeof(out->unit), "%s", m ? m->unit : "");
@@ -243,3 +253,10 @@ int history_from_stores(const char *const *dbs, size_t ndb, const char *metric, 
     free(nx);
     return rc;
 }
+
+const struct opt_choice history_by_choices[] = {
+    {"experiment", HISTORY_BY_EXPERIMENT},
+    {"commit", HISTORY_BY_COMMIT},
+    {"kernel", HISTORY_BY_KERNEL},
+    {NULL, 0},
+};

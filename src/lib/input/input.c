@@ -9,21 +9,17 @@
 #include "input/input_priv.h"
 #include "util/textfile.h"
 
-static const char *const format_names[] = {"auto", "plain", "netab", "iperf3", "iperf2"};
-
-int input_parse_format(const char *s, enum input_format *out)
-{
-    for (size_t i = 0; i < sizeof(format_names) / sizeof(format_names[0]); i++)
-        if (!strcmp(s, format_names[i])) {
-            *out = (enum input_format)i;
-            return 0;
-        }
-    return -EINVAL;
-}
+const struct opt_choice input_format_choices[] = {
+    {"plain", INPUT_PLAIN},   {"netab", INPUT_NETAB}, {"iperf3", INPUT_IPERF3},
+    {"iperf2", INPUT_IPERF2}, {"auto", INPUT_AUTO},   {NULL, 0},
+};
 
 const char *input_format_name(enum input_format f)
 {
-    return (unsigned)f < sizeof(format_names) / sizeof(format_names[0]) ? format_names[f] : "?";
+    for (const struct opt_choice *c = input_format_choices; c->word; c++)
+        if (c->value == (int)f)
+            return c->word;
+    return "?";
 }
 
 void input_set_limit(const struct input_opts *o, struct input_values *out)

@@ -13,6 +13,7 @@
 #include <stddef.h>
 
 #include "util/err.h"
+#include "util/opttable.h"
 
 enum input_format {
     INPUT_AUTO = 0,
@@ -50,8 +51,8 @@ struct input_values {
     char metric[128];         /* the metric read, e.g. "end.receiver.bits_per_second" */
 };
 
-/* Parses "plain", "netab", "iperf3", "iperf2" or "auto". Returns 0 or -EINVAL. */
-NB_MUST_CHECK int input_parse_format(const char *s, enum input_format *out);
+/* The formats' words: "plain", "netab", "iperf3", "iperf2", "auto" (`netab stats --format`). */
+extern const struct opt_choice input_format_choices[];
 
 /* The lower-case name of f (static string). */
 const char *input_format_name(enum input_format f);

@@ -14,6 +14,7 @@
 
 #include "input/input_runs.h"
 #include "util/textfile.h"
+#include "util/jsonout.h"
 
 void input_docs_free(struct input_docs *d)
 {
@@ -38,8 +39,8 @@ static int docs_add(struct input_docs *d, const struct input_run *r, const char 
     *t = (struct input_doc){0};
     json_t *doc = input_run_document(r, file, r->original ? NULL : text);
     json_t *params = doc ? json_pack("{s:O}", "import", json_object_get(doc, "import")) : NULL;
-    t->result_json = doc ? json_dumps(doc, JSON_COMPACT | JSON_REAL_PRECISION(17)) : NULL;
-    t->params_json = params ? json_dumps(params, JSON_COMPACT) : NULL;
+    t->result_json = doc ? jsonout_compact(doc) : NULL;
+    t->params_json = params ? jsonout_compact(params) : NULL;
     const char *tool = r->tool == INPUT_IPERF3 ? "iperf3 -J" : "iperf2";
     if (asprintf(&t->argv_text, "imported: %s output %s, run %zu", tool, file, r->index + 1) < 0)
         t->argv_text = NULL;
@@ -63,6 +64,13 @@ static int read_text(const char *path, char **buf, size_t *len, char *err, size_
                                        : strerror(-rc));
     return 0;
 }
+
+const struct opt_choice input_docs_format_choices[] = {
+    {"auto", INPUT_AUTO},
+    {"iperf3", INPUT_IPERF3},
+    {"iperf2", INPUT_IPERF2},
+    {NULL, 0},
+};
 
 int input_docs_read(const char *path, enum input_format format, struct input_docs *d, size_t *nruns,
                     const char **tool, char *err, size_t errlen)

@@ -39,4 +39,7 @@ void input_docs_free(struct input_docs *d);
 NB_MUST_CHECK int input_docs_read(const char *path, enum input_format format, struct input_docs *d,
                                   size_t *nruns, const char **tool, char *err, size_t errlen);
 
+/* The words of the formats input_docs_read() takes: "auto", "iperf3", "iperf2". */
+extern const struct opt_choice input_docs_format_choices[];
+
 #endif

@@ -78,6 +78,9 @@ NB_MUST_CHECK int layout_hot_load(const char *arg, struct layout_hot *hot, char 
  */
 bool layout_hot_match(const struct layout_hot *hot, const char *name);
 
+/* The share of all samples (percent) from which a profiled function is hot (docs/layout.md). */
+#define LAYOUT_HOT_MIN_SHARE 0.5
+
 /*
  * The hot set from run documents with sampled profiles (end.profile.local
  * and .remote of `netab run --profile`): every function, clone suffixes
@@ -96,6 +99,17 @@ NB_MUST_CHECK int layout_hot_from_profiles(const json_t *const *docs, size_t n, 
  */
 NB_MUST_CHECK int layout_hot_from_file(const char *path, double min_share, struct layout_hot *hot,
                                        char *err, size_t errlen);
+
+/*
+ * `--hot-from ref`: layout_hot_from_file() where ref is a file that exists,
+ * else layout_hot_from_profiles() of the ok runs of ref as
+ * EXPERIMENT[:VARIANT] in the store store_open_default() opens for db_path
+ * (layout_hot_stored.c). -EINVAL saying so for a ref that is neither;
+ * -ENODATA naming ref for an experiment with no such run; the store's
+ * errors.
+ */
+NB_MUST_CHECK int layout_hot_from(const char *ref, const char *db_path, double min_share,
+                                  struct layout_hot *hot, char *err, size_t errlen);
 
 /* A short phrase for the source ("built-in network paths", "perf report", ...). */
 const char *layout_hot_kind_name(enum layout_hot_kind kind);

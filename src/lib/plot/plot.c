@@ -14,18 +14,21 @@
 #include <string.h>
 #include <strings.h>
 
+const struct opt_choice plot_format_choices[] = {
+    {"png", PLOT_PNG},
+    {"svg", PLOT_SVG},
+    {"pdf", PLOT_PDF},
+    {NULL, 0},
+};
+
 int plot_format_of(const char *path, enum plot_format *out, char *err, size_t errlen)
 {
     const char *dot = strrchr(path, '.');
     const char *slash = strrchr(path, '/');
-    if (dot && (!slash || dot > slash)) {
-        if (!strcasecmp(dot, ".png"))
-            return *out = PLOT_PNG, 0;
-        if (!strcasecmp(dot, ".svg"))
-            return *out = PLOT_SVG, 0;
-        if (!strcasecmp(dot, ".pdf"))
-            return *out = PLOT_PDF, 0;
-    }
+    for (const struct opt_choice *c = plot_format_choices;
+         dot && (!slash || dot > slash) && c->word; c++)
+        if (!strcasecmp(dot + 1, c->word))
+            return *out = (enum plot_format)c->value, 0;
     return err_set(err, errlen, EINVAL,
                    "%s: the figure's format follows the file name, which must "
                    "end in .png, .svg or .pdf",

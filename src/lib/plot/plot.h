@@ -24,6 +24,7 @@
 #include <stddef.h>
 
 #include "util/err.h"
+#include "util/opttable.h"
 
 /* The opacity of data points, and only of data points (see above). */
 #define PLOT_POINT_ALPHA 0.8
@@ -38,6 +39,9 @@ enum plot_format { PLOT_PNG, PLOT_SVG, PLOT_PDF };
 
 /* Draws a figure into the rectangle (0, 0, w, h) of cr. */
 typedef void (*plot_draw_fn)(cairo_t *cr, double w, double h, const void *fig);
+
+/* The formats' words, "png", "svg", "pdf": --plot-format, and the extensions. */
+extern const struct opt_choice plot_format_choices[];
 
 /*
  * The format named by path's extension (.png, .svg, .pdf, any case).

@@ -124,6 +124,34 @@ static void interval_emit(struct client *c, struct stream_set *set, struct windo
     st->packets = pk;
 }
 
+/*
+ * The longest the driving loop sleeps: how soon it sees a stream's failure
+ * and a heartbeat fall due. The window's opening, each interval and the end
+ * of a timed test wake it at their own time, and a message from the server
+ * at once. A fixed short tick would wake this third thread hundreds of times
+ * a second beside the data threads, on CPUs they keep busy. A -n test ends
+ * when its streams are done, which only polling sees: it keeps a short tick,
+ * so that the window (and its CPU figures) closes close to the data's end.
+ */
+#define DRIVE_MAX_SLEEP_MS 50
+#define DRIVE_BYTES_SLEEP_MS 5
+
+/* When, seen at now, the loop next has something to do (at most the caps above from now). */
+static uint64_t drive_wake_ns(const struct test_params *p, const struct window *w, uint64_t next_ns,
+                              uint64_t interval_ns, uint64_t now)
+{
+    uint64_t cap = p->bytes ? DRIVE_BYTES_SLEEP_MS : DRIVE_MAX_SLEEP_MS;
+    uint64_t until = now + cap * 1000000ull;
+    uint64_t end = w->measure_ns + (uint64_t)(p->duration_s * 1e9);
+    if (!w->open && w->measure_ns < until)
+        until = w->measure_ns;
+    if (w->open && interval_ns && next_ns && next_ns < until)
+        until = next_ns;
+    if (w->open && !p->bytes && end < until)
+        until = end;
+    return until;
+}
+
 /* The measured part: intervals until the end condition, then stop. */
 static int drive(struct client *c, struct stream_set *set, struct window *w)
 {
@@ -144,7 +172,8 @@ static int drive(struct client *c, struct stream_set *set, struct window *w)
     }
     int rc = 0;
     for (;;) {
-        usleep(5000);
+        struct pollfd wake = {.fd = c->ctl, .events = POLLIN};
+        poll(&wake, 1, clock_ms_until(drive_wake_ns(p, w, next_ns, interval_ns, clock_now_ns())));
         uint64_t now = clock_now_ns();
         window_tick(w, set, now);
         bool finished = p->bytes

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "util/io.h"
+#include "util/jsonout.h"
 
 static uint32_t be32(const uint8_t *p)
 {
@@ -80,7 +81,7 @@ int frame_encode(const json_t *msg, uint8_t **out, size_t *outlen)
 
 int frame_encode_max(const json_t *msg, size_t max, uint8_t **out, size_t *outlen)
 {
-    char *text = json_dumps(msg, JSON_COMPACT);
+    char *text = jsonout_compact(msg);
     if (!text)
         return -ENOMEM;
     size_t len = strlen(text);

@@ -129,18 +129,11 @@ static void spawn(struct server *s, int fd, const uint8_t cookie[IPERF3_COOKIE_L
     c->fd = fd;
     memcpy(c->cookie, cookie, IPERF3_COOKIE_LEN);
     conntab_to_thread(&s->conns, fd);
-    pthread_t t;
-    pthread_attr_t attr;
-    pthread_attr_init(&attr);
-    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-    atomic_fetch_add(&s->threads, 1);
-    if (pthread_create(&t, &attr, session_main, c)) {
-        atomic_fetch_sub(&s->threads, 1);
+    if (server_spawn(s, session_main, c)) {
         server_log(s, "cannot start a thread for a new iperf3 connection");
         server_conn_close(s, fd);
         free(c);
     }
-    pthread_attr_destroy(&attr);
 }
 
 void iperf3_door_take(struct server *s, int fd)

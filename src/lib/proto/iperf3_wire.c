@@ -6,6 +6,7 @@
 #include <sys/random.h>
 
 #include "util/io.h"
+#include "util/jsonout.h"
 
 const uint8_t IPERF3_UDP_HELLO[4] = {0x39, 0x38, 0x37, 0x36};
 const uint8_t IPERF3_UDP_REPLY[4] = {0x36, 0x37, 0x38, 0x39};
@@ -131,7 +132,7 @@ int iperf3_state_recv(int fd, int *state, uint64_t deadline_ns, char *err, size_
 
 int iperf3_json_send(int fd, const json_t *doc, uint64_t deadline_ns, char *err, size_t errlen)
 {
-    char *text = json_dumps(doc, JSON_COMPACT | JSON_REAL_PRECISION(17));
+    char *text = jsonout_compact(doc);
     if (!text)
         return err_set(err, errlen, ENOMEM, "out of memory");
     size_t len = strlen(text);

@@ -11,7 +11,10 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
@@ -122,6 +125,16 @@ uint16_t server_port(const struct server *s)
 uint16_t server_iperf3_port(const struct server *s)
 {
     return s->listen_fd2 >= 0 ? s->port2 : 0;
+}
+
+void server_listening_text(const struct server *s, const struct server_config *cfg, char *buf,
+                           size_t len)
+{
+    char iperf3[40] = "";
+    if (server_iperf3_port(s))
+        snprintf(iperf3, sizeof(iperf3), " and iperf3 port %u", server_iperf3_port(s));
+    snprintf(buf, len, "netab server %s listening on port %u%s%s", NETAB_VERSION, server_port(s),
+             iperf3, cfg->auth_key ? " (clients must prove the --auth-key)" : "");
 }
 
 void server_stop(struct server *s)
@@ -334,18 +347,33 @@ static void spawn_session(struct server *s, int fd)
     arg->server = s;
     arg->fd = fd;
     conntab_to_thread(&s->conns, fd);
+    if (server_spawn(s, conn_main, arg)) {
+        server_log(s, "cannot start a thread for a new connection");
+        server_conn_close(s, fd);
+        free(arg);
+    }
+}
+
+int server_spawn(struct server *s, void *(*fn)(void *), void *arg)
+{
+    sigset_t stop, old;
+    sigemptyset(&stop);
+    sigaddset(&stop, SIGINT);
+    sigaddset(&stop, SIGTERM);
+    sigaddset(&stop, SIGHUP);
     pthread_t t;
     pthread_attr_t attr;
     pthread_attr_init(&attr);
     pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
     atomic_fetch_add(&s->threads, 1);
-    if (pthread_create(&t, &attr, conn_main, arg)) {
-        atomic_fetch_sub(&s->threads, 1);
-        server_log(s, "cannot start a thread for a new connection");
-        server_conn_close(s, fd);
-        free(arg);
-    }
+    /* The new thread inherits the mask; this one gets its own back at once. */
+    pthread_sigmask(SIG_BLOCK, &stop, &old);
+    int rc = pthread_create(&t, &attr, fn, arg);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
     pthread_attr_destroy(&attr);
+    if (rc)
+        atomic_fetch_sub(&s->threads, 1);
+    return rc ? -1 : 0;
 }
 
 /*

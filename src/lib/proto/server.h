@@ -57,6 +57,14 @@ uint16_t server_port(const struct server *s);
 uint16_t server_iperf3_port(const struct server *s);
 
 /*
+ * The line a server writes when it starts listening, without a newline:
+ * "netab server VERSION listening on port P[ and iperf3 port Q][ (clients
+ * must prove the --auth-key)]".
+ */
+void server_listening_text(const struct server *s, const struct server_config *cfg, char *buf,
+                           size_t len);
+
+/*
  * Serves until server_stop() is called or, with one_off, one test has
  * ended; then waits for running sessions to finish. Returns 0, or the
  * negative errno of a failed one-off test.

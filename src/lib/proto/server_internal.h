@@ -66,6 +66,15 @@ void server_refuse(struct server *s, int fd, const struct sockaddr_storage *addr
 /* Forgets fd in the connection table, then closes it. */
 void server_conn_close(struct server *s, int fd);
 
+/*
+ * Starts fn(arg) on a detached connection thread, counted in s->threads
+ * (uncounted again when it cannot start: returns -1). SIGINT, SIGTERM and
+ * SIGHUP are blocked in it and in the threads it starts, so that a stop
+ * signal reaches the thread that waits in server_run(): a handler taken
+ * on a connection thread could run after the server is freed.
+ */
+int server_spawn(struct server *s, void *(*fn)(void *), void *arg);
+
 /* Writes one timestamped line to the server's log, control characters escaped. */
 void server_log(struct server *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

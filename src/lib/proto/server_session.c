@@ -23,6 +23,7 @@
 #include "proto/server_session.h"
 #include "util/clock.h"
 #include "util/sock.h"
+#include "util/jsonout.h"
 
 /* Sends an error message. Returns whether it was sent; the peer may be gone, the log says so. */
 static bool send_error(struct session *ss, const char *text)
@@ -177,6 +178,21 @@ static int apply_stop(struct session *ss, const json_t *stop, struct stream_set 
     return 0;
 }
 
+/*
+ * The longest await_stop() sleeps: how soon it sees a stream's failure, the
+ * server's limits and a heartbeat fall due. The window's opening wakes it at
+ * its own time and the client's messages at once; a shorter fixed tick
+ * would only wake a thread beside the data threads, on CPUs they keep busy.
+ */
+#define AWAIT_MAX_SLEEP_MS 100
+
+/* When, seen at now, await_stop() next has something to do. */
+static uint64_t await_wake_ns(const struct window *w, uint64_t now)
+{
+    uint64_t until = now + AWAIT_MAX_SLEEP_MS * 1000000ull;
+    return !w->open && w->measure_ns < until ? w->measure_ns : until;
+}
+
 /* Waits for "stop", watching the server's limits and the peer's health. */
 static int await_stop(struct session *ss, const struct test_params *p, struct stream_set *set,
                       struct window *w)
@@ -208,7 +224,7 @@ static int await_stop(struct session *ss, const struct test_params *p, struct st
         if (serr)
             return err_set(ss->err, sizeof(ss->err), EIO, "%s", serr);
         struct pollfd pfd = {.fd = ss->fd, .events = POLLIN};
-        if (poll(&pfd, 1, 20) <= 0)
+        if (poll(&pfd, 1, clock_ms_until(await_wake_ns(w, clock_now_ns()))) <= 0)
             continue;
         json_t *m = NULL;
         int rc = frame_recv(ss->fd, &m, clock_now_ns() + ss->idle_ns, ss->err, sizeof(ss->err));
@@ -256,7 +272,7 @@ static void log_result(struct session *ss, const struct test_params *p, const st
 /* The size of msg as one compact JSON text; 0 when out of memory. */
 static size_t encoded_size(const json_t *msg)
 {
-    char *text = json_dumps(msg, JSON_COMPACT);
+    char *text = jsonout_compact(msg);
     size_t len = text ? strlen(text) : 0;
     free(text);
     return len;
@@ -328,7 +344,58 @@ static int end_streams(struct session *ss, struct stream_set *set, int rc)
     return rc;
 }
 
-/* Runs the test once all data connections are attached. */
+/*
+ * Applies the test's socket options to the data connections of set (TCP
+ * tests; tcp_crr's listener only gets the buffers its accepted connections
+ * inherit) and the liveness timeout that shows a vanished client. Returns 0,
+ * or a negative errno with ss->err saying what could not be set.
+ */
+static int apply_data_sockopts(struct session *ss, const struct test_params *p,
+                               struct stream_set *set)
+{
+    char sockerr[NB_ERRLEN];
+    int rc = 0;
+    for (int i = 0; i < set->n && !rc && !params_is_udp(p->kind) && p->kind != TEST_TCP_CRR; i++) {
+        rc = sockopt_apply(set->streams[i].fd, p, sockerr, sizeof(sockerr));
+        /* A vanished client also shows on its data connections: unacknowledged data times out. */
+        if (!rc &&
+            (rc = sock_set_liveness(set->streams[i].fd, ss->server->cfg.liveness_timeout_ms)))
+            snprintf(sockerr, sizeof(sockerr), "cannot set the data connections' liveness: %s",
+                     strerror(-rc));
+    }
+    /* tcp_crr: accepted connections inherit the listener's buffers (-w). */
+    if (!rc && p->kind == TEST_TCP_CRR && set->n > 0)
+        rc = sockopt_buffers(set->streams[0].fd, p->sockbuf, sockerr, sizeof(sockerr));
+    if (rc)
+        err_set(ss->err, sizeof(ss->err), rc, "%s", sockerr);
+    return rc;
+}
+
+/*
+ * Sends this end's report of a test that ran to the client as its
+ * "result", with the build identity of the interface that carries the
+ * control connection. Returns 0, or a negative errno with ss->err set (an
+ * oversized result has been told to the client by send_result()).
+ */
+static int send_side_report(struct session *ss, const struct test_params *p,
+                            struct side_report *report)
+{
+    identity_capture_socket(&report->identity, ss->fd);
+    report->have_identity = true;
+    json_t *res = json_pack("{s:s, s:o}", "type", "result", "side", side_report_to_json(report));
+    int rc =
+        res ? send_result(ss, p, res) : err_set(ss->err, sizeof(ss->err), ENOMEM, "out of memory");
+    json_decref(res);
+    return rc;
+}
+
+/*
+ * Runs the test once all data connections are attached: takes over t's
+ * data connections, applies their options, starts the streams and the
+ * window, says "ready", waits for the stop, then sends this end's result or
+ * the error. Returns 0 or a negative errno (ss->err says why; the client
+ * has been told).
+ */
 static int run_test(struct session *ss, const struct test_params *p, struct pending_test *t,
                     const struct sockaddr_storage *peers, const socklen_t *peer_lens)
 {
@@ -349,19 +416,7 @@ static int run_test(struct session *ss, const struct test_params *p, struct pend
             set.streams[i].peer_len = peer_lens[i];
         }
     }
-    char sockerr[NB_ERRLEN];
-    for (int i = 0; i < set.n && !rc && !params_is_udp(p->kind) && p->kind != TEST_TCP_CRR; i++) {
-        rc = sockopt_apply(set.streams[i].fd, p, sockerr, sizeof(sockerr));
-        /* A vanished client also shows on its data connections: unacknowledged data times out. */
-        if (!rc && (rc = sock_set_liveness(set.streams[i].fd, ss->server->cfg.liveness_timeout_ms)))
-            snprintf(sockerr, sizeof(sockerr), "cannot set the data connections' liveness: %s",
-                     strerror(-rc));
-    }
-    /* tcp_crr: accepted connections inherit the listener's buffers (-w). */
-    if (!rc && p->kind == TEST_TCP_CRR && set.n > 0)
-        rc = sockopt_buffers(set.streams[0].fd, p->sockbuf, sockerr, sizeof(sockerr));
-    if (rc)
-        err_set(ss->err, sizeof(ss->err), rc, "%s", sockerr);
+    rc = apply_data_sockopts(ss, p, &set);
     /* In-process, the client's profile samples this end's CPUs too (counters.h). */
     if (ss->server->cfg.in_process)
         set.params.profile[0] = '\0';
@@ -396,20 +451,10 @@ static int run_test(struct session *ss, const struct test_params *p, struct pend
         rc = end_streams(ss, &set, rc);
     if (!rc && (rc = window_close(&w, &set, &report, clock_now_ns())))
         err_set(ss->err, sizeof(ss->err), rc, "out of memory");
-    if (!rc) {
-        /* The module is that of the interface that carries this test's control connection. */
-        identity_capture_socket(&report.identity, ss->fd);
-        report.have_identity = true;
-    }
-    if (!rc) {
-        json_t *res =
-            json_pack("{s:s, s:o}", "type", "result", "side", side_report_to_json(&report));
-        rc = res ? send_result(ss, p, res)
-                 : err_set(ss->err, sizeof(ss->err), ENOMEM, "out of memory");
-        json_decref(res);
-    } else if (!told) {
+    if (!rc)
+        rc = send_side_report(ss, p, &report);
+    else if (!told)
         send_error(ss, ss->err);
-    }
     log_result(ss, p, rc ? NULL : &report, rc);
     side_report_free(&report);
     window_free(&w);

@@ -322,6 +322,11 @@ static json_t *host_json(const struct side_report *side)
     return h;
 }
 
+json_t *run_json_error(const char *msg)
+{
+    return json_pack("{s:s, s:n, s:s}", "netab_version", NETAB_VERSION, "end", "error", msg);
+}
+
 json_t *run_json_build(const struct run_result *r)
 {
     json_t *doc = json_object();

@@ -13,4 +13,10 @@
 /* Builds the document (new reference, caller owns it). Works for failed runs too. */
 json_t *run_json_build(const struct run_result *r);
 
+/*
+ * The document of a test that never started (a bad command line):
+ * {"netab_version", "end": null, "error": msg}. NULL when out of memory.
+ */
+json_t *run_json_error(const char *msg);
+
 #endif

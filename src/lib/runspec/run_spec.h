@@ -16,8 +16,10 @@
 #include <stddef.h>
 
 #include "engine/params.h"
+#include "engine/run_result.h"
 #include "proto/client.h"
 #include "util/err.h"
+#include "util/opttable.h"
 
 struct run_spec {
     struct test_params params;
@@ -35,6 +37,13 @@ struct run_spec {
     bool rate_set;                /* -b given: only udp_stream takes it */
     bool port_set;                /* -p given; otherwise 5301, or 5201 with --iperf3 */
 };
+
+/*
+ * run's options in the order --help lists them (util/opttable.h rows, ended
+ * by a NULL name): run_spec_parse() parses by them, the CLI prints its help
+ * from them.
+ */
+extern const struct opt run_spec_opts[];
 
 /*
  * Parses `netab run` options into *spec, which it initialises first. argv[0]
@@ -82,5 +91,21 @@ double run_spec_expected_seconds(const struct run_spec *spec);
  * byte-bounded run. The one formula every campaign uses (docs/campaign.md).
  */
 double run_spec_deadline(const struct run_spec *spec);
+
+/*
+ * res prepared for spec's run: run_result_init(), then the parameters,
+ * whether the server is in this process, and the server's name and port as
+ * the report shows them (the loopback address of -4/-6, port 0 in-process).
+ */
+void run_spec_result_init(const struct run_spec *spec, struct run_result *res);
+
+/*
+ * Runs spec's test into res (run_spec_result_init()ed): the --auth-key
+ * file loaded first (one that cannot be used: nothing is run, *bad_key is
+ * set), then against an iperf3 server (--iperf3), a netab server (-c) or
+ * the in-process loopback server. Returns 0, or a negative errno with
+ * res->error saying why.
+ */
+NB_MUST_CHECK int run_spec_execute(struct run_spec *spec, struct run_result *res, bool *bad_key);
 
 #endif

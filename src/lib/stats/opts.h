@@ -9,6 +9,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util/err.h"
+#include "util/opttable.h"
+
 /*
  * What the order of a set's values says (`netab stats --order`). Drift is a
  * claim about run order, so it is made only where the order is run order.
@@ -32,5 +35,12 @@ struct stats_opts {
 
 /* Default: 95 % confidence, 1 % noise floor, higher is better, 10,000 resamples. */
 void stats_opts_default(struct stats_opts *o);
+
+/*
+ * The words of `netab stats --order`: "run" (the values are in run order as
+ * a file says: STATS_ORDER_FILE, so a sorted file is told apart) and
+ * "unknown" (STATS_ORDER_UNKNOWN).
+ */
+extern const struct opt_choice stats_order_choices[];
 
 #endif

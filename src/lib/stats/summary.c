@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <gsl/gsl_cdf.h>
 #include <math.h>
+#include <string.h>
 #include <stdlib.h>
 
 #include "stats/bootstrap.h"
@@ -19,6 +20,12 @@ void stats_opts_default(struct stats_opts *o)
     o->order = STATS_ORDER_RUN;
 }
 
+/* Run order as a file says, so a sorted file is told apart. */
+const struct opt_choice stats_order_choices[] = {
+    {"run", STATS_ORDER_FILE},
+    {"unknown", STATS_ORDER_UNKNOWN},
+    {NULL, 0},
+};
 /* Turns every figure of out, computed in s's frame, back into the caller's units. */
 static void summary_unframe(const struct stats_sample *s, struct stats_summary *out)
 {

@@ -78,3 +78,24 @@ void stats_report_input_axis(const struct stats_report *r, char *b, size_t n)
     snprintf(b, n, "%s (%s input%s%s)", strstr(s->metric, "bits_per_second") ? "bit/s" : "value",
              s->format, s->metric[0] ? ": " : "", s->metric);
 }
+
+int stats_report_plot_input(const struct stats_report *r, const struct report_plot_opts *want,
+                            const char *path, struct report_plot_opts *used, size_t *npoints,
+                            char *err, size_t errlen)
+{
+    report_plot_opts_default(used);
+    used->width = want->width ? want->width : used->width;
+    used->height = want->height ? want->height : used->height;
+    used->log = want->log;
+    used->axis = want->axis;
+    char axis[200];
+    if (!used->axis) {
+        stats_report_input_axis(r, axis, sizeof(axis));
+        used->axis = axis;
+    }
+    int rc = stats_report_plot(r, used, path, npoints, err, errlen);
+    /* The label lived on this stack: the caller gets the size, not a dangling axis. */
+    if (used->axis == axis)
+        used->axis = NULL;
+    return rc;
+}

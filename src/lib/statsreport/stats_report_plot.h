@@ -39,4 +39,16 @@ NB_MUST_CHECK int stats_report_plot(const struct stats_report *r, const struct r
  */
 void stats_report_input_axis(const struct stats_report *r, char *b, size_t n);
 
+/*
+ * `netab stats --plot`: r drawn into path with want's size (0: the
+ * default), log axis and value axis label (NULL: stats_report_input_axis()'s).
+ * *used receives the options drawn with (the size the CLI reports),
+ * *npoints as stats_report_plot(). Returns 0 or a negative errno with a
+ * sentence in err.
+ */
+NB_MUST_CHECK int stats_report_plot_input(const struct stats_report *r,
+                                          const struct report_plot_opts *want, const char *path,
+                                          struct report_plot_opts *used, size_t *npoints, char *err,
+                                          size_t errlen);
+
 #endif

@@ -23,10 +23,22 @@ int sqldb_fail(struct sqldb *db, int rc, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(db->errmsg, sizeof(db->errmsg), fmt, ap);
     va_end(ap);
-    /* libpq's messages end in a newline: a sentence built around it must not break. */
-    size_t n = strlen(db->errmsg);
-    while (n && (db->errmsg[n - 1] == '\n' || db->errmsg[n - 1] == ' '))
-        db->errmsg[--n] = '\0';
+    /* libpq's messages end in a newline and may span lines ("...unexpectedly\n\tThis
+     * probably means..."): a sentence built around one must not break. */
+    size_t n = 0;
+    for (const char *r = db->errmsg; *r;) {
+        if (*r == '\n') {
+            while (*r == '\n' || *r == '\t' || *r == ' ')
+                r++;
+            if (*r && n)
+                db->errmsg[n++] = ' ';
+        } else {
+            db->errmsg[n++] = *r++;
+        }
+    }
+    while (n && db->errmsg[n - 1] == ' ')
+        n--;
+    db->errmsg[n] = '\0';
     return rc;
 }
 
@@ -77,6 +89,7 @@ int sqldb_exec(struct sqldb *db, const char *sql)
 
 int sqldb_begin_write(struct sqldb *db)
 {
+    db->tx_lost = false;
     int rc = db->ops->begin_write(db);
     if (rc == SQLDB_OK)
         db->in_tx = true;
@@ -85,7 +98,7 @@ int sqldb_begin_write(struct sqldb *db)
 
 int sqldb_commit(struct sqldb *db)
 {
-    int rc = db->ops->exec(db, "COMMIT");
+    int rc = db->ops->commit ? db->ops->commit(db) : db->ops->exec(db, "COMMIT");
     if (rc == SQLDB_OK)
         db->in_tx = false;
     return rc;
@@ -106,6 +119,19 @@ void sqldb_rollback(struct sqldb *db)
 bool sqldb_in_tx(const struct sqldb *db)
 {
     return db->in_tx;
+}
+
+bool sqldb_tx_lost(const struct sqldb *db)
+{
+    return db->tx_lost;
+}
+
+int sqldb_reconnect(struct sqldb *db)
+{
+    db->tx_lost = false;
+    if (!db->ops->reconnect)
+        return sqldb_fail(db, SQLDB_EOTHER, "this database has no connection to restore");
+    return db->ops->reconnect(db);
 }
 
 int64_t sqldb_changes(const struct sqldb *db)

@@ -39,7 +39,7 @@ enum {
     SQLDB_ECORRUPT = -7,    /* damaged database */
     SQLDB_ENOMEM = -8,      /* out of memory */
     SQLDB_ECONSTRAINT = -9, /* a constraint or trigger refused the statement */
-    SQLDB_ECONN = -10,      /* the connection to the server was lost and did not come back */
+    SQLDB_ECONN = -10,      /* the connection to the server was lost (sqldb_tx_lost: and is back) */
     SQLDB_EOTHER = -11,
 };
 
@@ -83,6 +83,22 @@ int sqldb_begin_write(struct sqldb *db);
 int sqldb_commit(struct sqldb *db);
 void sqldb_rollback(struct sqldb *db);
 bool sqldb_in_tx(const struct sqldb *db);
+
+/*
+ * Whether the last transaction failed because the connection to the server
+ * dropped and the server kept none of it (a drop before COMMIT, or during
+ * COMMIT when the server, asked once the session was back, said aborted), so
+ * it can be run again from its start once sqldb_reconnect() succeeds. A
+ * drop during COMMIT of a transaction that committed is no failure at all.
+ */
+bool sqldb_tx_lost(const struct sqldb *db);
+
+/*
+ * Waits for the server as a statement outside a transaction does (once a
+ * second, NETAB_DB_WAIT seconds, saying so on stderr) and takes the locks
+ * held again. SQLDB_OK, or SQLDB_ECONN when it did not come back.
+ */
+int sqldb_reconnect(struct sqldb *db);
 
 /* Rows changed by the last INSERT, UPDATE or DELETE statement. */
 int64_t sqldb_changes(const struct sqldb *db);

@@ -10,9 +10,12 @@
  * a transaction is waited for: the layer reconnects once a second for up to
  * NETAB_DB_WAIT seconds (default 60), takes its advisory locks again, and
  * runs the statement that failed. Inside a transaction the statement's
- * work is gone with the session, so it fails with SQLDB_ECONN and the
- * caller's transaction is rolled back (docs/store.md, "When the database
- * goes away").
+ * work is gone with the session, so it fails with SQLDB_ECONN and marks
+ * the transaction lost (sqldb_tx_lost): the caller may wait with
+ * sqldb_reconnect() and run the whole transaction again. A drop during
+ * COMMIT is resolved by asking the server, once back, what became of the
+ * transaction's id (pg_commit). docs/store.md, "When the database goes
+ * away".
  */
 #include <errno.h>
 #include <libpq-fe.h>
@@ -34,6 +37,7 @@ struct pg {
     char *target;
     int nlocks;
     int32_t locks[PG_MAX_LOCKS][2]; /* advisory locks held: taken again after a reconnect */
+    bool back; /* reconnected since the last lost connection: nothing to wait for */
 };
 
 struct pg_stmt {
@@ -114,7 +118,11 @@ static int wait_seconds(void)
     return s && *s && !*end && v >= 0 && v <= 86400 ? (int)v : PG_DEFAULT_WAIT_S;
 }
 
-/* Takes the advisory locks db held again on a new session. */
+/*
+ * Takes the advisory locks db held again on a new session: SQLDB_OK,
+ * SQLDB_EBUSY while another session holds one (db->errmsg says so), or the
+ * error.
+ */
 static int relock(struct sqldb *db)
 {
     struct pg *p = PG(db);
@@ -129,18 +137,19 @@ static int relock(struct sqldb *db)
         if (rc)
             return rc;
         if (!ok)
-            return sqldb_fail(db, SQLDB_ECONN,
+            return sqldb_fail(db, SQLDB_EBUSY,
                               "reconnected, but the experiment's lock is held (by another netab "
                               "that took it meanwhile, or by this one's old session the server "
-                              "has not yet closed); this one stops");
+                              "has not yet closed)");
     }
     return SQLDB_OK;
 }
 
 /*
- * After a lost connection outside a transaction: reconnects once a second
- * for up to NETAB_DB_WAIT seconds. SQLDB_OK when the session is back with
- * its locks, else SQLDB_ECONN.
+ * After a lost connection: reconnects once a second for up to NETAB_DB_WAIT
+ * seconds, until the new session also holds db's locks again (the old
+ * session's may outlive it a moment on the server). SQLDB_OK when the
+ * session is back with its locks, else SQLDB_ECONN.
  */
 static int pg_recover(struct sqldb *db)
 {
@@ -152,13 +161,26 @@ static int pg_recover(struct sqldb *db)
                 "netab: lost the connection to the results database (%s); waiting up to %d s "
                 "for it to come back\n",
                 first, limit);
+    bool held = false;
     for (int i = 0; i < limit; i++) {
         struct timespec ts = {1, 0};
         nanosleep(&ts, NULL);
-        if (pg_connect(db, db->readonly) == SQLDB_OK) {
+        if (pg_connect(db, db->readonly) != SQLDB_OK)
+            continue;
+        int rc = relock(db);
+        if (rc == SQLDB_OK) {
             fprintf(stderr, "netab: the results database is back after %d s\n", i + 1);
-            return relock(db);
+            PG(db)->back = true;
+            return SQLDB_OK;
         }
+        if (rc != SQLDB_EBUSY)
+            return rc;
+        held = true;
+    }
+    if (held) {
+        char why[sizeof(db->errmsg)];
+        snprintf(why, sizeof(why), "%s", db->errmsg);
+        return sqldb_fail(db, SQLDB_ECONN, "%s for %d s; this one stops", why, limit);
     }
     return sqldb_fail(db, SQLDB_ECONN,
                       "lost the connection to the results database and it did not come back "
@@ -191,8 +213,13 @@ static int pg_run(struct sqldb *db, const char *sql, struct pg_stmt *st, PGresul
             return rc;
         /* The session and its transaction are gone together. */
         bool was_in_tx = db->in_tx;
+        bool rollback = sql && !strcmp(sql, "ROLLBACK");
         db->in_tx = false;
-        if (was_in_tx || attempt > 0 || (sql && !strcmp(sql, "ROLLBACK")))
+        /* Before COMMIT the server discarded the whole transaction; during it, who knows
+         * (pg_commit asks); a ROLLBACK's transaction failed for its own reason already. */
+        db->tx_lost = was_in_tx && !rollback && !(sql && !strcmp(sql, "COMMIT"));
+        PG(db)->back = false;
+        if (was_in_tx || attempt > 0 || rollback)
             return rc;
         rc = pg_recover(db);
         if (rc)
@@ -213,6 +240,84 @@ static int pg_exec(struct sqldb *db, const char *sql)
 static int pg_begin_write(struct sqldb *db)
 {
     return pg_exec(db, "BEGIN");
+}
+
+/* The open transaction's id into txid, or "" when it has none (it wrote nothing). */
+static int current_txid(struct sqldb *db, char *txid, size_t len)
+{
+    PGresult *r;
+    txid[0] = '\0';
+    int rc = pg_run(db, "SELECT txid_current_if_assigned()", NULL, &r);
+    if (rc)
+        return rc;
+    const char *v = PQntuples(r) == 1 && !PQgetisnull(r, 0, 0) ? PQgetvalue(r, 0, 0) : "";
+    if (strlen(v) < len && strspn(v, "0123456789") == strlen(v))
+        memcpy(txid, v, strlen(v) + 1);
+    PQclear(r);
+    return SQLDB_OK;
+}
+
+/* What the server says of transaction txid: "committed", "aborted", "in progress" or "". */
+static void txid_status(struct pg *p, const char *txid, char *out, size_t len)
+{
+    char sql[64];
+    snprintf(sql, sizeof(sql), "SELECT txid_status(%s)", txid);
+    PGresult *r = PQexec(p->conn, sql);
+    bool ok = PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1 && !PQgetisnull(r, 0, 0);
+    snprintf(out, len, "%s", ok ? PQgetvalue(r, 0, 0) : "");
+    PQclear(r);
+}
+
+/*
+ * COMMIT, after asking the transaction's id. When the connection drops
+ * during COMMIT, whether the server committed is unknown until asked: once
+ * the session is back (waited for as after any lost connection),
+ * txid_status() says committed (done), aborted (none of it was kept: the
+ * transaction is lost and may be run again) or neither (the error stands,
+ * saying so). A transaction without an id wrote nothing: lost, harmlessly.
+ */
+static int pg_commit(struct sqldb *db)
+{
+    struct pg *p = PG(db);
+    char txid[24], first[sizeof(db->errmsg)], status[32];
+    /* txid_current_if_assigned() and txid_status() are PostgreSQL 10's. */
+    if (PQserverVersion(p->conn) < 100000)
+        return pg_exec(db, "COMMIT");
+    int rc = current_txid(db, txid, sizeof(txid));
+    if (!rc)
+        rc = pg_exec(db, "COMMIT");
+    if (rc != SQLDB_ECONN || db->tx_lost)
+        return rc;
+    if (!txid[0]) {
+        db->tx_lost = true;
+        return rc;
+    }
+    snprintf(first, sizeof(first), "%s", db->errmsg);
+    rc = pg_recover(db);
+    if (rc)
+        return rc;
+    txid_status(p, txid, status, sizeof(status));
+    if (!strcmp(status, "committed")) {
+        fprintf(stderr, "netab: the transaction in flight when the connection dropped was "
+                        "committed\n");
+        return SQLDB_OK;
+    }
+    if (!strcmp(status, "aborted")) {
+        db->tx_lost = true;
+        return sqldb_fail(db, SQLDB_ECONN, "%s", first);
+    }
+    return sqldb_fail(db, SQLDB_ECONN,
+                      "the connection dropped during COMMIT and the server cannot say whether "
+                      "it committed (%s)",
+                      first);
+}
+
+/* sqldb_reconnect(): nothing to do when pg_commit() has just reconnected. */
+static int pg_reconnect(struct sqldb *db)
+{
+    if (PG(db)->back)
+        return SQLDB_OK;
+    return pg_recover(db);
 }
 
 static int pg_prepare(struct sqldb *db, const char *sql, struct sqldb_stmt *st)
@@ -394,6 +499,7 @@ static void pg_close(struct sqldb *db)
 static const struct sqldb_ops pg_ops = {
     .exec = pg_exec,
     .begin_write = pg_begin_write,
+    .commit = pg_commit,
     .prepare = pg_prepare,
     .bind = pg_bind,
     .step = pg_step,
@@ -406,6 +512,7 @@ static const struct sqldb_ops pg_ops = {
     .lock_try = pg_lock_try,
     .lock_held = pg_lock_held,
     .unlock = pg_unlock,
+    .reconnect = pg_reconnect,
     .close = pg_close,
 };
 

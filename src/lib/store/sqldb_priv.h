@@ -7,6 +7,7 @@
 struct sqldb_ops {
     int (*exec)(struct sqldb *db, const char *sql);
     int (*begin_write)(struct sqldb *db);
+    int (*commit)(struct sqldb *db); /* NULL: exec("COMMIT") */
     int (*prepare)(struct sqldb *db, const char *sql, struct sqldb_stmt *st);
     int (*bind)(struct sqldb_stmt *st, int i, int type, int64_t iv, double dv, const char *sv);
     int (*step)(struct sqldb_stmt *st);
@@ -19,6 +20,8 @@ struct sqldb_ops {
     int (*lock_try)(struct sqldb *db, int32_t space, int32_t key);
     int (*lock_held)(struct sqldb *db, int32_t space, int32_t key);
     void (*unlock)(struct sqldb *db, int32_t space, int32_t key);
+    /* NULL where a connection cannot be lost (SQLite). */
+    int (*reconnect)(struct sqldb *db);
     void (*close)(struct sqldb *db);
 };
 
@@ -30,6 +33,7 @@ struct sqldb {
     enum sqldb_dialect dialect;
     void *impl;
     bool in_tx;
+    bool tx_lost;  /* the connection dropped inside the transaction: none of it was committed */
     bool readonly; /* opened for reading only, or SQLite found the file read-only */
     int64_t changes;
     int sys_errno;

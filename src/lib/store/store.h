@@ -28,6 +28,8 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+
+#include <jansson.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -69,6 +71,14 @@ NB_MUST_CHECK int store_check_path(const char *path, char *err, size_t errlen);
 
 NB_MUST_CHECK int store_open(const char *path, unsigned flags, struct store **out, char *err,
                              size_t errlen);
+
+/*
+ * store_open() of the store store_default_path() picks for given (NULL:
+ * $NETAB_DB, else the default file); its path is then store_path(*out).
+ * Returns 0 or a negative errno with a sentence in err.
+ */
+NB_MUST_CHECK int store_open_default(const char *given, unsigned flags, struct store **out,
+                                     char *err, size_t errlen);
 
 /* Closes db (NULL is fine). Everything committed is already durable. */
 void store_close(struct store *db);
@@ -250,6 +260,15 @@ NB_MUST_CHECK int store_record_single_labeled(const char *db_path, const char *v
                                               const char *argv_text, const char *result_json,
                                               int exit_code, char *err, size_t errlen);
 
+/*
+ * `netab run --db`: store_record_single_labeled() of doc, with the command
+ * line "netab ARGV[0] ARGV[1] ..." (argv as the run command got it, cut at
+ * 2 KiB) as its argv_text.
+ */
+NB_MUST_CHECK int store_record_run_doc(const char *db_path, const char *variant, int argc,
+                                       char *const *argv, const json_t *doc, int exit_code,
+                                       char *err, size_t errlen);
+
 /* --- Reading ------------------------------------------------------------- */
 
 struct store_experiment {
@@ -339,7 +358,13 @@ void store_run_free(struct store_run *r);
 struct json_t;
 struct json_t *store_run_to_json(const struct store_run *r, bool with_raw);
 
+/* The array of store_run_to_json(r, false) of runs[0..n) (`runs list --json`); NULL on ENOMEM. */
+struct json_t *store_run_list_json(const struct store_run *runs, size_t n);
+
 enum store_format { STORE_FORMAT_CSV, STORE_FORMAT_JSON };
+
+/* "csv" or "json" (`runs export --format`) into *fmt. Returns 0 or -EINVAL. */
+NB_MUST_CHECK int store_format_parse(const char *name, enum store_format *fmt);
 
 /*
  * Writes runs (filtered as store_run_list()) to f: CSV with a header row and
@@ -348,6 +373,15 @@ enum store_format { STORE_FORMAT_CSV, STORE_FORMAT_JSON };
  */
 NB_MUST_CHECK int store_export(struct store *db, int64_t experiment_id, enum store_format fmt,
                                FILE *f, char *err, size_t errlen);
+
+/*
+ * store_export() into the file at path (created or truncated), or to
+ * standard output when path is NULL or "-". Returns 0 or a negative errno,
+ * with "cannot write PATH: why" when the file cannot be opened and "writing
+ * PATH failed" when closing it fails.
+ */
+NB_MUST_CHECK int store_export_path(struct store *db, int64_t experiment_id, enum store_format fmt,
+                                    const char *path, char *err, size_t errlen);
 
 /* --- Experiment details and plans (reports) ------------------------------ */
 

@@ -359,3 +359,45 @@ int store_copy_experiment(struct store *from, struct store *to, int64_t id,
         e = copy_runs(from, to, id, res->to_id, res, err, errlen);
     return store_end_tx(to, e, WHAT, err, errlen);
 }
+
+void store_copy_print(FILE *out, const struct store_copy_result *r)
+{
+    if (r->from_id)
+        fprintf(out, "experiment %lld -> %lld%s: %ld runs copied, %ld already there",
+                (long long)r->from_id, (long long)r->to_id, r->created ? " (new)" : "",
+                r->runs_copied, r->runs_present);
+    else
+        fprintf(out, "single runs: %ld copied, %ld already there", r->runs_copied, r->runs_present);
+    if (r->runs_left_running)
+        fprintf(out, ", %ld still running (not copied)", r->runs_left_running);
+    fprintf(out, "\n");
+}
+
+/* Copies experiment id (0: the single runs) and says so on out. */
+static int copy_one(struct store *from, struct store *to, int64_t id, FILE *out, char *err,
+                    size_t errlen)
+{
+    struct store_copy_result r;
+    int e = store_copy_experiment(from, to, id, &r, err, errlen);
+    if (!e)
+        store_copy_print(out, &r);
+    return e;
+}
+
+int store_copy_all(struct store *from, struct store *to, const int64_t *ids, size_t n, FILE *out,
+                   char *err, size_t errlen)
+{
+    int e = 0;
+    for (size_t i = 0; i < n && !e; i++)
+        e = copy_one(from, to, ids[i], out, err, errlen);
+    if (n)
+        return e;
+    struct store_experiment *x;
+    size_t nx;
+    if ((e = store_experiment_list(from, &x, &nx, err, errlen)))
+        return e;
+    for (size_t i = 0; i < nx && !e; i++)
+        e = copy_one(from, to, x[i].id, out, err, errlen);
+    store_experiment_list_free(x, nx);
+    return e ? e : copy_one(from, to, 0, out, err, errlen);
+}

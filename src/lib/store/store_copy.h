@@ -12,6 +12,7 @@
 #define NETAB_STORE_STORE_COPY_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "store/store.h"
 
@@ -31,5 +32,21 @@ struct store_copy_result {
  */
 NB_MUST_CHECK int store_copy_experiment(struct store *from, struct store *to, int64_t id,
                                         struct store_copy_result *res, char *err, size_t errlen);
+
+/*
+ * One line on out saying what a copy did: "experiment FROM -> TO[ (new)]:
+ * N runs copied, M already there" ("single runs: ..." for id 0), and how
+ * many were left running.
+ */
+void store_copy_print(FILE *out, const struct store_copy_result *res);
+
+/*
+ * Copies experiments ids[0..n) of from into to, or with n 0 every
+ * experiment of from and then the single runs; each copy said on out
+ * (store_copy_print()). Stops at the first that fails: each experiment is
+ * copied whole or not at all.
+ */
+NB_MUST_CHECK int store_copy_all(struct store *from, struct store *to, const int64_t *ids, size_t n,
+                                 FILE *out, char *err, size_t errlen);
 
 #endif

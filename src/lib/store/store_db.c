@@ -474,6 +474,15 @@ int store_schema_version(const struct store *s)
     return s->version;
 }
 
+int store_open_default(const char *given, unsigned flags, struct store **out, char *err,
+                       size_t errlen)
+{
+    char path[4096];
+    *out = NULL;
+    int e = store_default_path(given, path, sizeof(path), err, errlen);
+    return e ? e : store_open(path, flags, out, err, errlen);
+}
+
 const char *store_path(const struct store *s)
 {
     return s->path;

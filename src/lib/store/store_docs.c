@@ -45,3 +45,28 @@ int store_docs_ok_runs(struct store *db, int64_t experiment, const char *variant
     *n = ndocs;
     return 0;
 }
+
+int store_docs_ok_runs_at(const char *db_path, int64_t experiment, const char *variant,
+                          json_t ***docs, size_t *n, char *err, size_t errlen)
+{
+    struct store *db = NULL;
+    *docs = NULL;
+    *n = 0;
+    int rc = store_open_default(db_path, STORE_OPEN_READONLY, &db, err, errlen);
+    if (!rc)
+        rc = store_docs_ok_runs(db, experiment, variant, docs, n, err, errlen);
+    store_close(db);
+    return rc;
+}
+
+int store_docs_parse_ref(const char *ref, int64_t *id, const char **variant)
+{
+    char *end;
+    errno = 0;
+    long long v = strtoll(ref, &end, 10);
+    if (errno || end == ref || v <= 0 || (*end && *end != ':') || (*end == ':' && !end[1]))
+        return -EINVAL;
+    *id = v;
+    *variant = *end == ':' ? end + 1 : NULL;
+    return 0;
+}

@@ -11,6 +11,7 @@
 
 #include "metric/spec.h"
 #include "store/store_priv.h"
+#include "util/jsonout.h"
 
 #define WHAT "importing runs"
 
@@ -107,7 +108,7 @@ static int target_experiment(struct store *s, const struct store_import_target *
         return e;
     /* The spec is built here, not by the database's JSON functions: the same text on both. */
     json_t *j = json_pack("{s:s, s:s}", "origin", "import", "name", name ? name : "import");
-    char *spec_text = j ? json_dumps(j, JSON_COMPACT) : NULL;
+    char *spec_text = j ? jsonout_compact(j) : NULL;
     json_decref(j);
     if (!spec_text)
         return err_set(err, errlen, ENOMEM, "%s: out of memory", WHAT);

@@ -3,6 +3,7 @@
  * moved here from the CLI, which keeps only the argument handling.
  */
 #include "store/store_print.h"
+#include "util/jsonout.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -94,8 +95,7 @@ static void print_doc(FILE *f, const char *title, const char *text)
         return;
     }
     fputc('\n', f);
-    json_dumpf(v, f, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
-    fputc('\n', f);
+    jsonout_write(f, v);
     json_decref(v);
 }
 
@@ -108,7 +108,7 @@ int store_print_run(FILE *f, const struct store_run *r)
     json_t *v;
     json_object_foreach(o, key, v)
     {
-        char *t = json_dumps(v, JSON_ENCODE_ANY | JSON_REAL_PRECISION(10));
+        char *t = jsonout_display(v);
         fprintf(f, "%-24s %s\n", key, json_is_string(v) ? json_string_value(v) : t ? t : "?");
         free(t);
     }

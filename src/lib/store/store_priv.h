@@ -48,6 +48,17 @@ int store_begin(struct store *s, const char *what, char *err, size_t errlen);
 int store_end_tx(struct store *s, int e, const char *what, char *err, size_t errlen);
 
 /*
+ * After store_end_tx() returned *e: true when the transaction failed only
+ * because the server's connection dropped and the server kept none of it
+ * (sqldb_tx_lost), and the connection is back, so the caller runs the whole
+ * transaction again; *tries counts the attempts (at most STORE_TX_TRIES).
+ * When the server did not come back, *e and err say so.
+ */
+#define STORE_TX_TRIES 5
+bool store_tx_again(struct store *s, int *e, int *tries, const char *what, char *err,
+                    size_t errlen);
+
+/*
  * Steps an INSERT ... RETURNING id to its row, reads the new id into *id and
  * finalizes st (both databases give the id this way).
  */

@@ -8,6 +8,7 @@
 #include "store/store_priv.h"
 #include "store/store_runinfo.h"
 #include "util/csv.h"
+#include "util/jsonout.h"
 
 /*
  * The columns every run query reads (column 9, the duration, is filled in C), then the headline
@@ -462,14 +463,48 @@ int store_export(struct store *s, int64_t experiment_id, enum store_format fmt, 
                 e = err_set(err, errlen, ENOMEM, "out of memory exporting runs");
         if (!arr)
             e = err_set(err, errlen, ENOMEM, "out of memory exporting runs");
-        if (!e && json_dumpf(arr, f, JSON_INDENT(2) | JSON_REAL_PRECISION(10)))
+        if (!e && jsonout_write(f, arr))
             e = err_set(err, errlen, EIO, "writing the export failed");
-        if (!e)
-            fputc('\n', f);
         json_decref(arr);
     }
     store_run_list_free(runs, n);
     if (!e && (fflush(f) || ferror(f)))
         e = err_set(err, errlen, EIO, "writing the export failed: %s", strerror(errno));
     return e;
+}
+
+int store_export_path(struct store *db, int64_t experiment_id, enum store_format fmt,
+                      const char *path, char *err, size_t errlen)
+{
+    bool to_stdout = !path || !strcmp(path, "-");
+    FILE *f = to_stdout ? stdout : fopen(path, "w");
+    if (!f)
+        return err_set(err, errlen, errno, "cannot write %s: %s", path, strerror(errno));
+    int e = store_export(db, experiment_id, fmt, f, err, errlen);
+    /* A full disk may show only when the last buffer is written out. */
+    if (!to_stdout && fclose(f) && !e)
+        e = err_set(err, errlen, EIO, "writing %s failed", path);
+    return e;
+}
+
+json_t *store_run_list_json(const struct store_run *runs, size_t n)
+{
+    json_t *arr = json_array();
+    for (size_t i = 0; arr && i < n; i++)
+        if (json_array_append_new(arr, store_run_to_json(&runs[i], false))) {
+            json_decref(arr);
+            return NULL;
+        }
+    return arr;
+}
+
+int store_format_parse(const char *name, enum store_format *fmt)
+{
+    if (!strcmp(name, "csv"))
+        *fmt = STORE_FORMAT_CSV;
+    else if (!strcmp(name, "json"))
+        *fmt = STORE_FORMAT_JSON;
+    else
+        return -EINVAL;
+    return 0;
 }

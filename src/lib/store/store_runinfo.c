@@ -5,6 +5,7 @@
  * schema change.
  */
 #include "store/store_runinfo.h"
+#include "util/jsonout.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -34,7 +35,7 @@ static char *object_at(const char *text, const char *path, bool *oom)
         v = json_is_object(v) ? json_object_get(v, k) : NULL;
     char *out = NULL;
     if (json_is_object(v)) {
-        out = json_dumps(v, JSON_COMPACT);
+        out = jsonout_compact(v);
         if (!out)
             *oom = true;
     }

@@ -44,10 +44,11 @@ static int prepare_write(struct store *s, const char *sql, const char *what, str
     return store_prepare(s, sql, st, err, errlen);
 }
 
-int store_runner_begin(struct store *s, int64_t experiment_id, long pid, const char *host,
-                       const char *boot_id, int64_t *id, char *err, size_t errlen)
+/* One attempt, in a transaction of its own: a reconnect then knows whether the row was added. */
+static int runner_begin_once(struct store *s, int64_t experiment_id, long pid, const char *host,
+                             const char *boot_id, int64_t *id, const char *what, char *err,
+                             size_t errlen)
 {
-    const char *what = "recording the campaign's runner";
     struct sqldb_stmt *st;
     int e = prepare_write(s,
                           "INSERT INTO runners (experiment_id, pid, host, boot_id, started, "
@@ -55,6 +56,10 @@ int store_runner_begin(struct store *s, int64_t experiment_id, long pid, const c
                           what, &st, err, errlen);
     if (e)
         return e;
+    if ((e = store_begin(s, what, err, errlen))) {
+        sqldb_finalize(st);
+        return e;
+    }
     sqldb_bind_int64(st, 1, experiment_id);
     sqldb_bind_int64(st, 2, pid);
     sqldb_bind_text(st, 3, host ? host : "");
@@ -62,7 +67,23 @@ int store_runner_begin(struct store *s, int64_t experiment_id, long pid, const c
     char now[32];
     store_now(now);
     sqldb_bind_text(st, 5, now);
-    return store_insert_id(s, st, id, what, err, errlen);
+    int64_t rid = 0;
+    e = store_insert_id(s, st, &rid, what, err, errlen);
+    e = store_end_tx(s, e, what, err, errlen);
+    if (!e)
+        *id = rid;
+    return e;
+}
+
+int store_runner_begin(struct store *s, int64_t experiment_id, long pid, const char *host,
+                       const char *boot_id, int64_t *id, char *err, size_t errlen)
+{
+    const char *what = "recording the campaign's runner";
+    int e, tries = 0;
+    do
+        e = runner_begin_once(s, experiment_id, pid, host, boot_id, id, what, err, errlen);
+    while (store_tx_again(s, &e, &tries, what, err, errlen));
+    return e;
 }
 
 int store_runner_beat(struct store *s, int64_t id, char *err, size_t errlen)

@@ -10,6 +10,7 @@
 
 #include "metric/metric.h"
 #include "store/store_priv.h"
+#include "util/jsonout.h"
 
 static const char *const status_names[] = {"running", "ok", "failed", "interrupted"};
 
@@ -61,12 +62,11 @@ static int insert_plan(struct store *s, int64_t eid, const struct store_plan_ent
     return e;
 }
 
-int store_experiment_create(struct store *s, const char *name, const char *file_text,
-                            const char *spec_json, uint64_t seed,
-                            const struct store_plan_entry *plan, size_t n, int64_t *id, char *err,
-                            size_t errlen)
+static int experiment_create_once(struct store *s, const char *name, const char *file_text,
+                                  const char *spec_json, uint64_t seed,
+                                  const struct store_plan_entry *plan, size_t n, int64_t *id,
+                                  const char *what, char *err, size_t errlen)
 {
-    const char *what = "recording the experiment";
     struct sqldb_stmt *st = NULL;
     int e = store_begin(s, what, err, errlen);
     if (e)
@@ -92,15 +92,33 @@ int store_experiment_create(struct store *s, const char *name, const char *file_
     return e;
 }
 
+int store_experiment_create(struct store *s, const char *name, const char *file_text,
+                            const char *spec_json, uint64_t seed,
+                            const struct store_plan_entry *plan, size_t n, int64_t *id, char *err,
+                            size_t errlen)
+{
+    const char *what = "recording the experiment";
+    int e, tries = 0;
+    do
+        e = experiment_create_once(s, name, file_text, spec_json, seed, plan, n, id, what, err,
+                                   errlen);
+    while (store_tx_again(s, &e, &tries, what, err, errlen));
+    return e;
+}
+
 int store_plan_append(struct store *s, int64_t id, const struct store_plan_entry *plan, size_t n,
                       char *err, size_t errlen)
 {
     const char *what = "adding to the experiment's plan";
-    int e = store_begin(s, what, err, errlen);
-    if (e)
-        return e;
-    e = insert_plan(s, id, plan, n, what, err, errlen);
-    return store_end_tx(s, e, what, err, errlen);
+    int e, tries = 0;
+    do {
+        e = store_begin(s, what, err, errlen);
+        if (e)
+            return e;
+        e = insert_plan(s, id, plan, n, what, err, errlen);
+        e = store_end_tx(s, e, what, err, errlen);
+    } while (store_tx_again(s, &e, &tries, what, err, errlen));
+    return e;
 }
 
 int store_experiment_set_status(struct store *s, int64_t id, const char *status, char *err,
@@ -121,11 +139,11 @@ int store_experiment_set_status(struct store *s, int64_t id, const char *status,
     return e;
 }
 
-static int begin_row(struct store *s, int64_t experiment_id, int seq, const char *variant,
-                     const char *cell, const char *params_json, const char *env_json,
-                     const char *argv_text, int64_t *run_id, char *err, size_t errlen)
+static int begin_row_once(struct store *s, int64_t experiment_id, int seq, const char *variant,
+                          const char *cell, const char *params_json, const char *env_json,
+                          const char *argv_text, int64_t *run_id, const char *what, char *err,
+                          size_t errlen)
 {
-    const char *what = "recording the start of a run";
     struct sqldb_stmt *st;
     int e = store_begin(s, what, err, errlen);
     if (e)
@@ -167,6 +185,19 @@ static int begin_row(struct store *s, int64_t experiment_id, int seq, const char
     e = store_end_tx(s, e, what, err, errlen);
     if (!e)
         *run_id = id;
+    return e;
+}
+
+static int begin_row(struct store *s, int64_t experiment_id, int seq, const char *variant,
+                     const char *cell, const char *params_json, const char *env_json,
+                     const char *argv_text, int64_t *run_id, char *err, size_t errlen)
+{
+    const char *what = "recording the start of a run";
+    int e, tries = 0;
+    do
+        e = begin_row_once(s, experiment_id, seq, variant, cell, params_json, env_json, argv_text,
+                           run_id, what, err, errlen);
+    while (store_tx_again(s, &e, &tries, what, err, errlen));
     return e;
 }
 
@@ -334,11 +365,15 @@ int store_run_finish(struct store *s, int64_t run_id, enum store_run_status stat
     if (status == STORE_RUN_RUNNING || (unsigned)status > STORE_RUN_INTERRUPTED)
         return err_set(err, errlen, EINVAL, "%s: a run must finish as ok, failed or interrupted",
                        what);
-    int e = store_begin(s, what, err, errlen);
-    if (e)
-        return e;
-    e = store_finish_in_tx(s, run_id, status, exit_code, error, result_json, what, err, errlen);
-    return store_end_tx(s, e, what, err, errlen);
+    int e, tries = 0;
+    do {
+        e = store_begin(s, what, err, errlen);
+        if (e)
+            return e;
+        e = store_finish_in_tx(s, run_id, status, exit_code, error, result_json, what, err, errlen);
+        e = store_end_tx(s, e, what, err, errlen);
+    } while (store_tx_again(s, &e, &tries, what, err, errlen));
+    return e;
 }
 
 int store_mark_interrupted(struct store *s, int64_t experiment_id, const char *why, int *n,
@@ -462,7 +497,7 @@ double store_eta_seconds(const struct store_counts *c, double avg_run_seconds)
 static char *member_text(json_t *doc, const char *key)
 {
     json_t *v = json_object_get(doc, key);
-    return v ? json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY) : NULL;
+    return v ? jsonout_compact(v) : NULL;
 }
 
 int store_record_result(struct store *s, const char *argv_text, const char *result_json,
@@ -506,14 +541,26 @@ int store_record_single(const char *db_path, const char *argv_text, const char *
 int store_record_single_labeled(const char *db_path, const char *variant, const char *argv_text,
                                 const char *result_json, int exit_code, char *err, size_t errlen)
 {
-    char path[4096];
     struct store *s;
-    int e = store_default_path(db_path, path, sizeof(path), err, errlen);
-    if (!e)
-        e = store_open(path, STORE_OPEN_CREATE, &s, err, errlen);
+    int e = store_open_default(db_path, STORE_OPEN_CREATE, &s, err, errlen);
     if (e)
         return e;
     e = store_record_labeled(s, variant, argv_text, result_json, exit_code, NULL, err, errlen);
     store_close(s);
     return e;
+}
+
+int store_record_run_doc(const char *db_path, const char *variant, int argc, char *const *argv,
+                         const json_t *doc, int exit_code, char *err, size_t errlen)
+{
+    char argv_text[2048] = "netab";
+    size_t used = strlen(argv_text);
+    for (int i = 0; i < argc && used + 2 < sizeof(argv_text); i++)
+        used += (size_t)snprintf(argv_text + used, sizeof(argv_text) - used, " %s", argv[i]);
+    char *text = jsonout_compact(doc);
+    int rc = text ? store_record_single_labeled(db_path, variant, argv_text, text, exit_code, err,
+                                                errlen)
+                  : err_set(err, errlen, ENOMEM, "out of memory");
+    free(text);
+    return rc;
 }

@@ -92,6 +92,17 @@ int store_end_tx(struct store *s, int e, const char *what, char *err, size_t err
     return e;
 }
 
+bool store_tx_again(struct store *s, int *e, int *tries, const char *what, char *err, size_t errlen)
+{
+    if (*e != -ECONNRESET || !sqldb_tx_lost(s->db) || ++*tries >= STORE_TX_TRIES)
+        return false;
+    int rc = sqldb_reconnect(s->db);
+    if (rc == SQLDB_OK)
+        return true;
+    *e = store_db_err(s, rc, what, err, errlen);
+    return false;
+}
+
 int store_insert_id(struct store *s, struct sqldb_stmt *st, int64_t *id, const char *what,
                     char *err, size_t errlen)
 {

@@ -1,6 +1,7 @@
 #include "util/textfile.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -66,5 +67,31 @@ int textfile_read_after(FILE *f, size_t max, const char *head, size_t headlen, c
     b[n] = '\0';
     *buf = b;
     *len = n;
+    return 0;
+}
+
+int textfile_load(const char *path, size_t max, const char *what, char **buf, size_t *len,
+                  char *err, size_t errlen)
+{
+    bool in = !strcmp(path, "-");
+    FILE *f = in ? stdin : fopen(path, "rb");
+    *buf = NULL;
+    *len = 0;
+    if (!f)
+        return err_set(err, errlen, errno, "cannot read %s: %s", path, strerror(errno));
+    int rc = textfile_read(f, max, buf, len);
+    if (!in)
+        fclose(f);
+    if (rc == -EFBIG)
+        return err_set(err, errlen, EFBIG,
+                       "cannot read %s: larger than %zu MiB, the most one document may hold", path,
+                       max >> 20);
+    if (rc == -EILSEQ)
+        return err_set(err, errlen, EILSEQ,
+                       "cannot read %s: a binary file (it holds a NUL byte), "
+                       "not %s",
+                       path, what);
+    if (rc)
+        return err_set(err, errlen, -rc, "cannot read %s: %s", path, strerror(-rc));
     return 0;
 }

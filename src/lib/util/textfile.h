@@ -31,4 +31,14 @@ NB_MUST_CHECK int textfile_read(FILE *f, size_t max, char **buf, size_t *len);
 NB_MUST_CHECK int textfile_read_after(FILE *f, size_t max, const char *head, size_t headlen,
                                       char **buf, size_t *len);
 
+/*
+ * Reads the file at path ("-": standard input) whole, as textfile_read()
+ * does. Returns 0 or a negative errno with "cannot read PATH: REASON" in
+ * err: for a file over max "larger than N MiB, the most one document may
+ * hold", for a NUL byte "a binary file (it holds a NUL byte), not WHAT"
+ * (what: "a JSON document"), else the errno's text.
+ */
+NB_MUST_CHECK int textfile_load(const char *path, size_t max, const char *what, char **buf,
+                                size_t *len, char *err, size_t errlen);
+
 #endif

@@ -24,7 +24,8 @@ static char *sh_out(const char *cmd)
     struct proc_result r;
     char err[NB_ERRLEN];
     assert_int_equal(proc_run_shell(cmd, 10, NULL, &r, err, sizeof(err)), 0);
-    assert_true(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0);
+    assert_true(WIFEXITED(r.status));
+    ASSERT_EQ(WEXITSTATUS(r.status), 0);
     char *out = r.out;
     r.out = NULL;
     proc_result_free(&r);
@@ -72,7 +73,7 @@ static void test_remote_command_env(void **state)
         char *remote =
             dut_remote_command("printf '%s|%s' \"$NETAB_VARIANT\" \"$NETAB_NEXT_VARIANT\"", env);
         assert_non_null(remote);
-        assert_int_equal(strncmp(remote, "env ", 4), 0);
+        ASSERT_STARTS_WITH(remote, "env ");
         char *out = sh_out(remote), want[300];
         snprintf(want, sizeof(want), "%s|b", tricky[i]);
         assert_string_equal(out, want);

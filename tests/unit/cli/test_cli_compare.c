@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include "netab_assert.h"
 
 #include "capture.h"
 #include "cli/cli.h"
@@ -87,13 +88,14 @@ static void test_defaults(void **state)
     assert_false(cfg.seed_given);
     assert_int_equal(cfg.ncommon, 0);
     assert_int_equal(cfg.variants[1].words.n, 0);
-    assert_true(cfg.noise == 0.01 && cfg.confidence == 0.95);
-    assert_true(cfg.until_ci == 0);
+    ASSERT_EQ(cfg.noise, 0.01);
+    ASSERT_EQ(cfg.confidence, 0.95);
+    ASSERT_EQ(cfg.until_ci, 0);
     compare_config_free(&cfg);
     /* --until-ci without --max-runs gets a bound. */
     assert_int_equal(
         parse_err(&cfg, NULL, "--until-ci", "2", "--variant", "a", "--variant", "b", NULL), -1);
-    assert_true(cfg.until_ci == 0.02);
+    ASSERT_EQ(cfg.until_ci, 0.02);
     assert_int_equal(cfg.max_runs, 50);
     compare_config_free(&cfg);
 }

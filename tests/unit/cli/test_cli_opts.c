@@ -1,8 +1,8 @@
 /*
- * Option tables (cli/cli_opts.h): each option reaches its setter with its
- * value, in the order given; exact names only, with a hint for a typo; a
- * setter's refusal and a missing value are usage errors naming the option;
- * the help prints every option of the table at column 23.
+ * The CLI's side of the option tables (cli/cli_opts.h): a parse's answer as
+ * an exit status, with "netab CMD: ..." and the --help pointer on stderr or
+ * the help on stdout; the setters compare and report share. The table
+ * parser itself: tests/unit/util/test_opttable.c.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -21,163 +21,102 @@
 #include "util/err.h"
 
 struct args {
-    const char *db, *out, *level;
-    bool json, four, level_given;
-    int order[4]; /* which setter ran when: 1 = --count */
-    int count, calls;
+    const char *db;
+    bool json;
 };
 
-static int set_count(void *field, const char *value, const struct cli_opt *o, char *err,
-                     size_t errlen)
-{
-    struct args *a = field;
-    if (strcmp(value, "1") && strcmp(value, "2"))
-        return err_set(err, errlen, EINVAL, "--%s: '%s' is not 1 or 2", o->name, value);
-    a->count = value[0] - '0';
-    a->order[a->calls++ % 4] = 1;
-    return 0;
-}
-
-/* --level[=N]: given, with or without its value. */
-static int set_level(void *field, const char *value, const struct cli_opt *o, char *err,
-                     size_t errlen)
-{
-    struct args *a = field;
-    (void)o;
-    (void)err;
-    (void)errlen;
-    a->level_given = true;
-    a->level = value;
-    return 0;
-}
-
-static const struct cli_opt opts[] = {
-    {"db", 0, "PATH", "the database\nsecond line", cli_set_string, offsetof(struct args, db), 0, 0},
-    {"json", 0, NULL, "JSON output", cli_set_true, offsetof(struct args, json), 0, 0},
-    {"output", 'o', "FILE", "write FILE", cli_set_nonempty, offsetof(struct args, out), 0, 0},
-    {"count", 0, "N", "1 or 2", set_count, 0, 0, 0},
-    {"", 0, NULL, "a heading", NULL, 0, 0, 0},
-    {"", '4', NULL, "four", cli_set_true, offsetof(struct args, four), 0, 0},
-    {"level", 0, "[N]", "a level", set_level, 0, 0, 0},
+static const struct opt opts[] = {
+    {"db", 0, "PATH", "the database", opt_set_nonempty, offsetof(struct args, db), 0, 0, NULL},
+    {"json", 0, NULL, "JSON output", opt_set_true, offsetof(struct args, json), 0, 0, NULL},
     {0},
 };
 
-static const struct cli_cmd cmd = {
+static const struct opt_table cmd = {
     .name = "demo", .usage = "usage: demo\noptions:\n", .tail = "the end\n", .opts = opts};
 
-/* Parses the NULL-terminated words after "demo"; returns cli_opts_parse()'s answer. */
-static int parse(struct args *a, char **err_text, ...)
+/* cli_opts_parse() of the words after "demo" (NULL-terminated); *out and *err: what it printed. */
+static int parse(struct args *a, char **out, char **err, ...)
 {
-    char *argv[16] = {"demo"};
+    char *argv[8] = {"demo"};
     int argc = 1;
     va_list ap;
-    va_start(ap, err_text);
-    for (char *w; argc < 15 && (w = va_arg(ap, char *));)
+    va_start(ap, err);
+    for (char *w; argc < 7 && (w = va_arg(ap, char *));)
         argv[argc++] = w;
     va_end(ap);
     memset(a, 0, sizeof(*a));
-    struct capture c;
-    capture_begin(&c, 2);
+    struct capture o, e;
+    capture_begin(&o, 1);
+    capture_begin(&e, 2);
     int rc = cli_opts_parse(&cmd, argc, argv, a);
-    *err_text = capture_end(&c);
+    *err = capture_end(&e);
+    *out = capture_end(&o);
     return rc;
 }
 
-static void test_values_reach_their_fields(void **state)
+static void test_exit_statuses(void **state)
 {
     (void)state;
     struct args a;
-    char *err;
-    ASSERT_EQ(parse(&a, &err, "--db", "x.db", "-o", "f", "--json", "--count", "2", "rest", NULL),
-              -1);
-    assert_string_equal(a.db, "x.db");
-    assert_string_equal(a.out, "f");
+    char *out, *err;
+    ASSERT_EQ(parse(&a, &out, &err, "--json", "--db", "x.db", "rest", NULL), -1);
     assert_true(a.json);
-    ASSERT_EQ(a.count, 2);
-    ASSERT_EQ(a.calls, 1);
+    assert_string_equal(a.db, "x.db");
+    assert_string_equal(out, "");
     assert_string_equal(err, "");
+    free(out);
     free(err);
-}
-
-static void test_short_only_and_optional_values(void **state)
-{
-    (void)state;
-    struct args a;
-    char *err;
-    ASSERT_EQ(parse(&a, &err, "-4", "--level", "x", NULL), -1);
-    assert_true(a.four);
-    assert_true(a.level_given);
-    assert_null(a.level); /* an optional value only as --level=N: "x" is an operand */
+    ASSERT_EQ(parse(&a, &out, &err, "--db", "", NULL), EXIT_USAGE);
+    assert_string_equal(out, "");
+    assert_string_equal(err, "netab demo: --db: the value must not be empty\n"
+                             "(see 'netab demo --help')\n");
+    free(out);
     free(err);
-    ASSERT_EQ(parse(&a, &err, "--level=3", NULL), -1);
-    assert_string_equal(a.level, "3");
+    ASSERT_EQ(parse(&a, &out, &err, "--jsn", NULL), EXIT_USAGE);
+    assert_string_equal(err, "netab demo: unknown option '--jsn'; did you mean '--json'?\n"
+                             "(see 'netab demo --help')\n");
+    free(out);
     free(err);
-    ASSERT_EQ(parse(&a, &err, "--4", NULL), EXIT_USAGE);
-    assert_non_null(strstr(err, "unknown option '--4'"));
-    free(err);
-}
-
-static void test_refusals_name_the_option(void **state)
-{
-    (void)state;
-    struct args a;
-    char *err;
-    ASSERT_EQ(parse(&a, &err, "--count", "3", NULL), EXIT_USAGE);
-    assert_non_null(strstr(err, "netab demo: --count: '3' is not 1 or 2"));
-    free(err);
-    ASSERT_EQ(parse(&a, &err, "--jsn", NULL), EXIT_USAGE);
-    assert_non_null(strstr(err, "unknown option '--jsn'; did you mean '--json'?"));
-    free(err);
-    /* A unique prefix is not the option (issue 21: a typo never means another option). */
-    ASSERT_EQ(parse(&a, &err, "--js", NULL), EXIT_USAGE);
-    assert_non_null(strstr(err, "unknown option '--js'"));
-    assert_false(a.json);
-    free(err);
-    ASSERT_EQ(parse(&a, &err, "--db", NULL), EXIT_USAGE);
-    assert_non_null(strstr(err, "option '--db' needs a value"));
-    free(err);
-    ASSERT_EQ(parse(&a, &err, "-o", "", NULL), EXIT_USAGE);
-    assert_non_null(strstr(err, "--output: the value must not be empty"));
-    free(err);
-}
-
-static void test_help_from_the_table(void **state)
-{
-    (void)state;
-    struct capture c;
-    capture_begin(&c, 1);
-    cli_opts_help(&cmd, stdout);
-    char *out = capture_end(&c);
+    ASSERT_EQ(parse(&a, &out, &err, "--help", NULL), EXIT_OK);
     assert_string_equal(out, "usage: demo\noptions:\n"
                              "  --db PATH            the database\n"
-                             "                       second line\n"
                              "  --json               JSON output\n"
-                             "  -o, --output FILE    write FILE\n"
-                             "  --count N            1 or 2\n"
-                             "a heading\n"
-                             "  -4                   four\n"
-                             "  --level[=N]          a level\n"
                              "  -h, --help           this text\n"
                              "the end\n");
+    assert_string_equal(err, "");
     free(out);
-    struct args a;
-    char *err;
-    capture_begin(&c, 1);
-    int rc = parse(&a, &err, "--help", NULL);
-    char *help = capture_end(&c);
-    ASSERT_EQ(rc, EXIT_OK);
-    assert_non_null(strstr(help, "  -o, --output FILE    write FILE\n"));
-    free(help);
     free(err);
+}
+
+/* The setters compare and report share: --pairs and --noise. */
+static void test_shared_setters(void **state)
+{
+    (void)state;
+    const struct opt noise = {"noise", 0, "PCT", "", cli_set_noise, 0, 0, 100, NULL};
+    const struct opt pairs = {"pairs", 0, "all", "", cli_set_pairs, 0, 0, 0, NULL};
+    char err[NB_ERRLEN];
+    double v = -1;
+    bool all = false;
+    assert_int_equal(cli_set_noise(&v, "2.5", &noise, err, sizeof(err)), 0);
+    ASSERT_EQ(v, 0.025);
+    assert_int_equal(cli_set_noise(&v, "0", &noise, err, sizeof(err)), 0);
+    ASSERT_EQ(v, 0);
+    assert_int_equal(cli_set_noise(&v, "100", &noise, err, sizeof(err)), -EINVAL);
+    assert_string_equal(err, "--noise: '100' is not a number strictly between 0 and 100");
+    assert_int_equal(cli_set_noise(&v, "-1", &noise, err, sizeof(err)), -EINVAL);
+    assert_int_equal(cli_set_pairs(&all, "all", &pairs, err, sizeof(err)), 0);
+    assert_true(all);
+    assert_int_equal(cli_set_pairs(&all, "baseline", &pairs, err, sizeof(err)), 0);
+    assert_false(all);
+    assert_int_equal(cli_set_pairs(&all, "some", &pairs, err, sizeof(err)), -EINVAL);
+    assert_string_equal(err, "--pairs: 'some' is not all or baseline");
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_values_reach_their_fields),
-        cmocka_unit_test(test_refusals_name_the_option),
-        cmocka_unit_test(test_short_only_and_optional_values),
-        cmocka_unit_test(test_help_from_the_table),
+        cmocka_unit_test(test_exit_statuses),
+        cmocka_unit_test(test_shared_setters),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

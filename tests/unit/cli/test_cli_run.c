@@ -7,6 +7,7 @@
 #include <sys/socket.h>
 
 #include <cmocka.h>
+#include "netab_assert.h"
 
 #include "capture.h"
 #include "cli/cli.h"
@@ -57,7 +58,7 @@ static void test_defaults(void **state)
     assert_null(o.host);
     assert_false(o.json);
     assert_int_equal(o.params.kind, TEST_TCP_STREAM);
-    assert_true(o.params.duration_s == 10);
+    ASSERT_EQ(o.params.duration_s, 10);
     assert_int_equal(o.params.bytes, 0);
     assert_int_equal(o.params.streams, 1);
     assert_false(o.params.reverse);
@@ -67,8 +68,8 @@ static void test_defaults(void **state)
     assert_int_equal(o.params.mss, 0);
     assert_false(o.params.nodelay);
     assert_string_equal(o.params.cc, "");
-    assert_true(o.params.omit_s == 0);
-    assert_true(o.params.interval_s == 1);
+    ASSERT_EQ(o.params.omit_s, 0);
+    ASSERT_EQ(o.params.interval_s, 1);
     assert_int_equal(o.params.server_cpu, -1);
     assert_int_equal(o.client.port, 5301);
     assert_int_equal(o.client.family, AF_UNSPEC);
@@ -84,9 +85,9 @@ static void test_test_options(void **state)
     (void)state;
     struct run_spec o;
     assert_int_equal(parse(&o, "-t", "2.5"), -1);
-    assert_true(o.params.duration_s == 2.5);
+    ASSERT_EQ(o.params.duration_s, 2.5);
     assert_int_equal(parse(&o, "--time", "30"), -1);
-    assert_true(o.params.duration_s == 30);
+    ASSERT_EQ(o.params.duration_s, 30);
     assert_int_equal(parse(&o, "-n", "10M"), -1);
     assert_int_equal(o.params.bytes, 10ull * 1024 * 1024);
     assert_int_equal(parse(&o, "-n", "3K"), -1);
@@ -115,7 +116,7 @@ static void test_test_options(void **state)
     assert_int_equal(parse(&o, "-C", "bbr"), -1);
     assert_string_equal(o.params.cc, "bbr");
     assert_int_equal(parse(&o, "-O", "2"), -1);
-    assert_true(o.params.omit_s == 2);
+    ASSERT_EQ(o.params.omit_s, 2);
     assert_int_equal(parse(&o, "--test", "tcp_stream"), -1);
     assert_int_equal(o.params.kind, TEST_TCP_STREAM);
 }
@@ -131,9 +132,9 @@ static void test_output_and_connection_options(void **state)
     assert_int_equal(o.client.cpu, 3);
     assert_int_equal(o.params.server_cpu, -1);
     assert_int_equal(parse(&o, "-i", "0.5"), -1);
-    assert_true(o.params.interval_s == 0.5);
+    ASSERT_EQ(o.params.interval_s, 0.5);
     assert_int_equal(parse(&o, "-i", "0"), -1);
-    assert_true(o.params.interval_s == 0);
+    ASSERT_EQ(o.params.interval_s, 0);
     assert_int_equal(parse(&o, "--cport", "6000"), -1);
     assert_int_equal(o.client.cport, 6000);
     assert_int_equal(parse(&o, "-4"), -1);
@@ -158,7 +159,7 @@ static void test_output_and_connection_options(void **state)
     assert_true(o.params.nodelay);
     assert_true(o.params.reverse);
     assert_int_equal(o.params.streams, 2);
-    assert_true(o.params.duration_s == 3);
+    ASSERT_EQ(o.params.duration_s, 3);
 }
 
 static void test_bad_values(void **state)
@@ -251,7 +252,7 @@ static void test_repeated_parses(void **state)
     assert_int_equal(rc, EXIT_OK);
     assert_int_equal(parse(&o, "-t", "5"), -1);
     assert_false(o.params.reverse);
-    assert_true(o.params.duration_s == 5);
+    ASSERT_EQ(o.params.duration_s, 5);
 
     refused("-xN");
     assert_int_equal(parse(&o, "-P", "3"), -1);
@@ -298,6 +299,7 @@ static void test_json_usage_errors(void **state)
     json_error_once("-t", "abc", "abc");
     json_error_once("-P", "0", "0");
     json_error_once("-R", "--bidir", "--reverse and --bidir");
+    json_error_once("--plot", "t.txt", "--plot t.txt: the figure's format follows the file name");
 }
 
 int main(void)

@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
 
@@ -12,6 +13,7 @@
 #include "capture.h"
 #include "cli/cli.h"
 #include "cli/cli_server.h"
+#include "proto/server.h"
 
 #define MAXARGS 16
 
@@ -58,7 +60,7 @@ static void test_defaults(void **state)
     assert_null(o.cfg.bind_addr);
     assert_int_equal(o.cfg.family, AF_UNSPEC);
     assert_int_equal(o.cfg.max_clients, 4);
-    assert_true(o.cfg.max_duration == 3600);
+    ASSERT_EQ(o.cfg.max_duration, 3600);
     assert_int_equal(o.cfg.max_streams, 128);
     assert_int_equal(o.cfg.idle_timeout_ms, 10000);
     assert_int_equal(o.cfg.liveness_timeout_ms, 5000);
@@ -100,7 +102,7 @@ static void test_options(void **state)
                            "--idle-timeout", "500"),
                      -1);
     assert_int_equal(o.cfg.max_clients, 8);
-    assert_true(o.cfg.max_duration == 60);
+    ASSERT_EQ(o.cfg.max_duration, 60);
     assert_int_equal(o.cfg.max_streams, 16);
     assert_int_equal(o.cfg.idle_timeout_ms, 500);
     assert_int_equal(parse(&o, "--liveness-timeout", "2000", "--max-conn-per-addr", "3",
@@ -167,13 +169,39 @@ static void test_help_and_repeat(void **state)
     assert_true(o.cfg.one_off);
 }
 
+/* The line a started server writes: its version, the port bound, the iperf3 port, the key. */
+static void test_listening_line(void **state)
+{
+    (void)state;
+    struct server_config cfg;
+    server_config_defaults(&cfg);
+    cfg.port = 0;
+    cfg.bind_addr = "127.0.0.1";
+    struct server *srv = NULL;
+    char err[NB_ERRLEN], line[256], want[256];
+    assert_int_equal(server_open(&srv, &cfg, err, sizeof(err)), 0);
+    server_listening_text(srv, &cfg, line, sizeof(line));
+    snprintf(want, sizeof(want), "netab server %s listening on port %u", NETAB_VERSION,
+             server_port(srv));
+    ASSERT_GT(server_port(srv), 0);
+    assert_string_equal(line, want);
+    server_free(srv);
+    cfg.iperf3_port_on = true;
+    cfg.iperf3_port = 0;
+    assert_int_equal(server_open(&srv, &cfg, err, sizeof(err)), 0);
+    server_listening_text(srv, &cfg, line, sizeof(line));
+    snprintf(want, sizeof(want), " and iperf3 port %u", server_iperf3_port(srv));
+    ASSERT_GT(server_iperf3_port(srv), 0);
+    assert_non_null(strstr(line, want));
+    server_free(srv);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_defaults),
-        cmocka_unit_test(test_options),
-        cmocka_unit_test(test_bad_usage),
-        cmocka_unit_test(test_help_and_repeat),
+        cmocka_unit_test(test_defaults),       cmocka_unit_test(test_options),
+        cmocka_unit_test(test_bad_usage),      cmocka_unit_test(test_help_and_repeat),
+        cmocka_unit_test(test_listening_line),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -11,6 +11,7 @@
 #include "netab_assert.h"
 
 #include "util/proc.h"
+#include "compare/config.h"
 #include "compare/metrics.h"
 #include "campaign/campaign.h"
 #include "compare/schedule.h"
@@ -189,9 +190,9 @@ static void test_metric_json(void **state)
         " \"streams\": [{\"x\": 3}]}";
     assert_int_equal(compare_metric_from_json(doc, "end.receiver.bits_per_second", &x, err, 256),
                      0);
-    assert_true(x == 1.5e9);
+    ASSERT_EQ(x, 1.5e9);
     assert_int_equal(compare_metric_from_json(doc, "streams.0.x", &x, err, 256), 0);
-    assert_true(x == 3);
+    ASSERT_EQ(x, 3);
     assert_int_equal(compare_metric_from_json(doc, "end.latency_us.p50", &x, err, 256), -ENOENT);
     assert_int_equal(compare_metric_from_json(doc, "end.receiver", &x, err, 256), -EINVAL);
     assert_int_equal(compare_metric_from_json("not json", "a.b", &x, err, 256), -EINVAL);
@@ -215,7 +216,7 @@ static void test_metric_regex(void **state)
                       "[ 1] 0-2 sec 9.2 Gbits/sec\n";
     assert_int_equal(compare_metric_from_regex(out, "([0-9.]+) Gbits/sec", &x, err, sizeof(err)),
                      0);
-    assert_true(x == 9.2);
+    ASSERT_EQ(x, 9.2);
     assert_int_equal(compare_metric_from_regex(out, "([0-9.]+) Mbits", &x, err, sizeof(err)),
                      -ENOENT);
     assert_int_equal(compare_metric_from_regex("v abc", "v ([a-z]+)", &x, err, sizeof(err)),
@@ -251,10 +252,45 @@ static void test_child(void **state)
     proc_result_free(&r);
 }
 
+/* A variant's --opts, --setup, --teardown and --cmd: where they may stand, once each. */
+static void test_variant_options(void **state)
+{
+    (void)state;
+    struct compare_config cfg;
+    compare_config_init(&cfg);
+    const char *global = NULL;
+    char err[NB_ERRLEN];
+    assert_int_equal(compare_config_variant_option(&cfg, &global, "opts", "-t 1", err, sizeof(err)),
+                     -EINVAL);
+    assert_string_equal(err, "--opts '-t 1' must follow a --variant NAME");
+    assert_int_equal(
+        compare_config_variant_option(&cfg, &global, "cmd", "iperf3 -c x", err, sizeof(err)), 0);
+    assert_string_equal(global, "iperf3 -c x");
+    assert_int_equal(compare_config_variant_option(&cfg, &global, "cmd", "y", err, sizeof(err)),
+                     -EINVAL);
+    assert_string_equal(err, "--cmd given twice before the first --variant");
+    assert_int_equal(compare_config_add_variant(&cfg, "a", err, sizeof(err)), 0);
+    assert_int_equal(
+        compare_config_variant_option(&cfg, &global, "setup", "true", err, sizeof(err)), 0);
+    assert_string_equal(cfg.variants[0].setup, "true");
+    assert_int_equal(
+        compare_config_variant_option(&cfg, &global, "setup", "false", err, sizeof(err)), -EINVAL);
+    assert_string_equal(err, "--setup given twice for variant 'a'");
+    assert_int_equal(compare_config_variant_option(&cfg, &global, "cmd", "", err, sizeof(err)),
+                     -EINVAL);
+    assert_string_equal(err, "--cmd: the command must not be empty");
+    assert_int_equal(
+        compare_config_variant_option(&cfg, &global, "teardown", "rm -f x", err, sizeof(err)), 0);
+    assert_string_equal(cfg.variants[0].teardown, "rm -f x");
+    assert_null(cfg.variants[0].opts);
+    compare_config_free(&cfg);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_variant_once_per_round),
+        cmocka_unit_test(test_variant_options),
         cmocka_unit_test(test_rounds_are_shuffled),
         cmocka_unit_test(test_schedule_reproducible),
         cmocka_unit_test(test_warmups_first),

@@ -75,7 +75,7 @@ static void test_baseline_only(void **state)
     struct compare_result res;
     analyse(false, &cfg, &camp, &res);
     assert_null(res.pairs);
-    assert_true(res.opts.confidence == 0.95);
+    ASSERT_EQ(res.opts.confidence, 0.95);
     assert_int_equal(res.exit_code, COMPARE_REGRESSED);
     compare_result_free(&res);
     compare_campaign_free(&camp);
@@ -89,7 +89,7 @@ static void test_pairs_all(void **state)
     struct compare_result res;
     analyse(true, &cfg, &camp, &res);
     assert_int_equal(res.npairs, 3);
-    assert_true(res.family_confidence == 0.95);
+    ASSERT_EQ(res.family_confidence, 0.95);
     ASSERT_LT(fabs(res.opts.confidence - (1 - 0.05 / 3)), 1e-15);
     ASSERT_LT(fabs(res.metrics[0].r.opts.confidence - (1 - 0.05 / 3)), 1e-15);
     assert_int_equal(json_array_size(res.pairs), 3);

@@ -486,7 +486,7 @@ static void test_csv_and_markdown_parse(void **state)
         nl = strchr(p, '\n');
         size_t len = (size_t)(nl - p);
         if (len && p[0] == '|') {
-            assert_true(p[len - 1] == '|');
+            ASSERT_EQ(p[len - 1], '|');
             size_t bars = 0;
             for (size_t i = 0; i < len; i++)
                 bars += p[i] == '|' && (i == 0 || p[i - 1] != '\\');

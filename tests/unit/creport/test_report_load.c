@@ -140,14 +140,15 @@ static void test_path_metrics(void **state)
     const struct creport_entry *e = at(r, "base", "perf.local.task_clock");
     assert_int_equal(e->n, 2); /* the null one is left out */
     assert_true(e->shown);
-    assert_true(e->median == 200);
+    ASSERT_EQ(e->median, 200);
     e = at(r, "base", "kernel.local.Udp.RcvbufErrors");
     /* 7, then 0 (absent from an object), and the run without kernel counters left out. */
     assert_int_equal(e->n, 2);
-    assert_true(e->values[0] == 7 && e->values[1] == 0);
+    ASSERT_EQ(e->values[0], 7);
+    ASSERT_EQ(e->values[1], 0);
     e = at(r, "base", "end.receiver.bits_per_second");
     assert_int_equal(e->n, 3);
-    assert_true(e->median == 2e9);
+    ASSERT_EQ(e->median, 2e9);
     size_t m = creport_metric_index(r->metrics, r->nmetrics, "perf.local.task_clock");
     assert_true(r->metrics[m].lower_is_better);
     assert_string_equal(r->metrics[m].unit, "ns");
@@ -199,8 +200,8 @@ static void test_several(void **state)
     assert_int_equal(r->ncells, 1);
     for (size_t v = 0; v < 3; v++)
         assert_string_equal(r->variants[v], want[v]);
-    assert_true(at(r, want[1], "throughput")->median == 2000);
-    assert_true(at(r, "iperf3", "throughput")->median == 500);
+    ASSERT_EQ(at(r, want[1], "throughput")->median, 2000);
+    ASSERT_EQ(at(r, "iperf3", "throughput")->median, 500);
     assert_true(at(r, want[1], "throughput")->has_cmp);
     creport_free(r);
     /* By kernel: 6.1 twice (old and the import) gets #ID, 6.2 is alone. */
@@ -220,7 +221,35 @@ static void test_several(void **state)
     assert_int_equal(
         creport_load_many(c->db, twice, 2, CREPORT_LABEL_VARIANT, &o, &r, err, sizeof(err)),
         -EINVAL);
+    /* The same through the store's path, as netab report opens it. */
+    assert_int_equal(
+        creport_open(c->path, 0, ids, 3, CREPORT_LABEL_VARIANT, &o, &r, err, sizeof(err)), 0);
+    ASSERT_EQ(r->nvariants, 3);
+    creport_free(r);
+    assert_int_equal(
+        creport_open(c->path, 999, NULL, 0, CREPORT_LABEL_VARIANT, &o, &r, err, sizeof(err)),
+        -ENOENT);
+    assert_null(r);
     free(imp);
+}
+
+/* --experiments LIST: ids from 1, at most max, at least one. */
+static void test_ids_parse(void **state)
+{
+    (void)state;
+    int64_t ids[3];
+    size_t n = 0;
+    char err[512];
+    assert_int_equal(creport_ids_parse("3,5,7", ids, 3, &n, err, sizeof(err)), 0);
+    ASSERT_EQ(n, 3);
+    ASSERT_EQ(ids[0], 3);
+    ASSERT_EQ(ids[2], 7);
+    assert_int_equal(creport_ids_parse("1,2,3,4", ids, 3, &n, err, sizeof(err)), -EINVAL);
+    assert_string_equal(err, "--experiments: at most 3 experiments");
+    assert_int_equal(creport_ids_parse(",", ids, 3, &n, err, sizeof(err)), -EINVAL);
+    assert_string_equal(err, "--experiments: no experiment id in ','");
+    assert_int_equal(creport_ids_parse("2,0", ids, 3, &n, err, sizeof(err)), -EINVAL);
+    assert_non_null(strstr(err, "--experiments"));
 }
 
 /*
@@ -251,7 +280,7 @@ static void test_kernel_builds(void **state)
     assert_int_equal(r->nvariants, 2);
     assert_string_equal(r->variants[0], "6.1@aaaaaaaaaaaa");
     assert_string_equal(r->variants[1], "6.1@bbbbbbbbbbbb");
-    assert_true(at(r, "6.1@bbbbbbbbbbbb", "throughput")->median == 2000);
+    ASSERT_EQ(at(r, "6.1@bbbbbbbbbbbb", "throughput")->median, 2000);
     creport_free(r);
     int64_t three[] = {ea, eb, en};
     assert_int_equal(
@@ -319,7 +348,7 @@ static void test_import_targets(void **state)
     assert_int_equal(store_run_list(c->db, got, false, &runs, &n, err, sizeof(err)), 0);
     assert_int_equal(n, 1);
     assert_string_equal(runs[0].cell, "streams=4");
-    assert_true(runs[0].receiver_bps == 7e8); /* through the store's one extraction */
+    ASSERT_EQ(runs[0].receiver_bps, 7e8); /* through the store's one extraction */
     assert_int_equal(runs[0].status, STORE_RUN_OK);
     store_run_list_free(runs, n);
     /* Two experiments called "import" now: the name is ambiguous. */
@@ -335,6 +364,7 @@ static void test_import_targets(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_ids_parse),
         cmocka_unit_test_setup_teardown(test_path_metrics, setup, teardown),
         cmocka_unit_test_setup_teardown(test_kernel_builds, setup, teardown),
         cmocka_unit_test_setup_teardown(test_several, setup, teardown),

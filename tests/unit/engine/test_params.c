@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include "netab_assert.h"
 
 #include "engine/params.h"
 
@@ -22,7 +23,7 @@ static const char *const all_keys[] = {
 static void assert_params_equal(const struct test_params *a, const struct test_params *b)
 {
     assert_int_equal(a->kind, b->kind);
-    assert_true(a->duration_s == b->duration_s);
+    ASSERT_EQ(a->duration_s, b->duration_s);
     assert_int_equal(a->bytes, b->bytes);
     assert_int_equal(a->streams, b->streams);
     assert_int_equal(a->reverse, b->reverse);
@@ -32,8 +33,8 @@ static void assert_params_equal(const struct test_params *a, const struct test_p
     assert_int_equal(a->mss, b->mss);
     assert_int_equal(a->nodelay, b->nodelay);
     assert_string_equal(a->cc, b->cc);
-    assert_true(a->omit_s == b->omit_s);
-    assert_true(a->interval_s == b->interval_s);
+    ASSERT_EQ(a->omit_s, b->omit_s);
+    ASSERT_EQ(a->interval_s, b->interval_s);
     assert_int_equal(a->server_cpu, b->server_cpu);
     assert_int_equal(a->rate_bps, b->rate_bps);
     assert_int_equal(a->gso, b->gso);
@@ -103,7 +104,7 @@ static void test_defaults(void **state)
     struct test_params p;
     params_defaults(&p);
     assert_int_equal(p.kind, TEST_TCP_STREAM);
-    assert_true(p.duration_s == 10);
+    ASSERT_EQ(p.duration_s, 10);
     assert_int_equal(p.streams, 1);
     assert_int_equal(p.block, 128 * 1024);
     assert_int_equal(p.server_cpu, -1);

@@ -94,8 +94,8 @@ static void check(const struct run_result *r, int dir, bool with_remote)
     run_result_totals(r, dir, &got);
     assert_int_equal(got.sender_bytes, want.sender_bytes);
     assert_int_equal(got.receiver_bytes, want.receiver_bytes);
-    assert_true(got.sender_seconds == want.sender_seconds);
-    assert_true(got.receiver_seconds == want.receiver_seconds);
+    ASSERT_EQ(got.sender_seconds, want.sender_seconds);
+    ASSERT_EQ(got.receiver_seconds, want.receiver_seconds);
     assert_int_equal(got.retransmits, want.retransmits);
     assert_int_equal(got.streams, want.streams);
 }
@@ -114,8 +114,8 @@ static void test_totals_both_sides(void **state)
     run_result_totals(&r, 0, &t);
     assert_int_equal(t.sender_bytes, 3000000);
     assert_int_equal(t.receiver_bytes, 2989000);
-    assert_true(t.sender_seconds == 10.5);
-    assert_true(t.receiver_seconds == 10.25);
+    ASSERT_EQ(t.sender_seconds, 10.5);
+    ASSERT_EQ(t.receiver_seconds, 10.25);
     assert_int_equal(t.retransmits, 7);
     assert_int_equal(t.streams, 2);
     run_result_totals(&r, 1, &t);
@@ -160,7 +160,7 @@ static void test_totals_empty(void **state)
     assert_int_equal(t.sender_bytes, 0);
     assert_int_equal(t.receiver_bytes, 0);
     assert_int_equal(t.streams, 0);
-    assert_true(t.sender_seconds == 0);
+    ASSERT_EQ(t.sender_seconds, 0);
     run_result_free(&r);
 }
 
@@ -176,7 +176,7 @@ static void test_intervals(void **state)
     assert_int_equal(r.nintervals, 200);
     ASSERT_GE(r.cap_intervals, 200);
     assert_int_equal(r.intervals[199].sent, 1990);
-    assert_true(r.intervals[150].start == 150);
+    ASSERT_EQ(r.intervals[150].start, 150);
     run_result_free(&r);
     assert_null(r.intervals);
     assert_int_equal(r.nintervals, 0);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include "netab_assert.h"
 
 #include "engine/counters.h"
 #include "engine/side_report.h"
@@ -98,7 +99,7 @@ static void test_round_trip(void **state)
         assert_int_equal(a->sender, b->sender);
         assert_int_equal(a->bytes, b->bytes);
         assert_int_equal(a->total_bytes, b->total_bytes);
-        assert_true(a->seconds == b->seconds);
+        ASSERT_EQ(a->seconds, b->seconds);
         assert_int_equal(a->tcpinfo.valid, b->tcpinfo.valid);
         assert_int_equal(a->tcpinfo.retransmits, b->tcpinfo.retransmits);
         assert_int_equal(a->tcpinfo.rtt_us, b->tcpinfo.rtt_us);
@@ -107,15 +108,15 @@ static void test_round_trip(void **state)
         assert_int_equal(a->tcpinfo.snd_mss, b->tcpinfo.snd_mss);
     }
     assert_true(back.cpu_valid);
-    assert_true(back.cpu.total_pct == 12.5);
-    assert_true(back.cpu.user_pct == 2.25);
-    assert_true(back.cpu.system_pct == 8);
-    assert_true(back.cpu.softirq_pct == 2);
-    assert_true(back.cpu.irq_pct == 0.25);
-    assert_true(back.cpu.proc_pct == 150.5);
-    assert_true(back.cpu.busy_us == 1.25e7);
-    assert_true(back.cpu.proc_us == 1.5e7);
-    assert_true(back.cpu.seconds == 10);
+    ASSERT_EQ(back.cpu.total_pct, 12.5);
+    ASSERT_EQ(back.cpu.user_pct, 2.25);
+    ASSERT_EQ(back.cpu.system_pct, 8);
+    ASSERT_EQ(back.cpu.softirq_pct, 2);
+    ASSERT_EQ(back.cpu.irq_pct, 0.25);
+    ASSERT_EQ(back.cpu.proc_pct, 150.5);
+    ASSERT_EQ(back.cpu.busy_us, 1.25e7);
+    ASSERT_EQ(back.cpu.proc_us, 1.5e7);
+    ASSERT_EQ(back.cpu.seconds, 10);
     assert_int_equal(back.cpu.online_cpus, 8);
     assert_string_equal(back.host.hostname, "bench-a");
     assert_string_equal(back.host.kernel, "6.1.0-18-amd64");

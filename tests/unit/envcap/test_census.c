@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include "netab_assert.h"
 
 #include "envcap/envcap.h"
 
@@ -31,7 +32,8 @@ static void put(const char *rel, const char *text, size_t len)
     /* Make every directory on the way. */
     for (char *p = path + strlen(root) + 1; (p = strchr(p, '/')); p++) {
         *p = '\0';
-        assert_true(mkdir(path, 0755) == 0 || errno == EEXIST);
+        if (mkdir(path, 0755) != 0)
+            ASSERT_EQ(errno, EEXIST);
         *p = '/';
     }
     FILE *f = fopen(path, "w");
@@ -56,7 +58,8 @@ static void proc(long pid, const char *comm, long ppid, const char *cmd, size_t 
     snprintf(rel, sizeof(rel), "%ld/cmdline", pid);
     put(rel, cmd, cmdlen);
     snprintf(rel, sizeof(rel), "%s/%ld/fd", root, pid);
-    assert_true(mkdir(rel, 0755) == 0 || errno == EEXIST);
+    if (mkdir(rel, 0755) != 0)
+        ASSERT_EQ(errno, EEXIST);
     for (size_t i = 0; i < n; i++) {
         char link[512], target[64];
         snprintf(link, sizeof(link), "%s/%ld/fd/%zu", root, pid, i + 3);

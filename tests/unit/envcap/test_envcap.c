@@ -253,7 +253,40 @@ static void capture_this_machine(void **state)
     json_decref(env);
 }
 
+/* env_print_identity(): this host's release first, as uname says it, and a build ID line. */
+static void print_identity_lines(void **state)
+{
+    (void)state;
+    struct utsname u;
+    assert_int_equal(uname(&u), 0);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    assert_int_equal(env_print_identity(f, "lo"), 0);
+    fclose(f);
+    char want[512];
+    snprintf(want, sizeof(want), "release: %s\n", u.release);
+    assert_int_equal(strncmp(buf, want, strlen(want)), 0);
+    assert_non_null(strstr(buf, "\nbuild_id: "));
+    free(buf);
+}
+
 /* env_print_text(): one line per leaf with its dotted path, then the warnings. */
+/* netab env --json: the snapshot and its warnings in one document. */
+static void document_holds_warnings(void **state)
+{
+    (void)state;
+    json_t *doc = env_document("nbtest1", "/nonexistent-netab-sys", "/nonexistent-netab-proc");
+    assert_non_null(doc);
+    assert_int_equal(json_object_size(doc), 2);
+    json_t *env = json_object_get(doc, "environment");
+    assert_non_null(env);
+    assert_json_eq(json_object_get(env, "kernel"), "null");
+    assert_json_eq(json_object_get(doc, "warnings"), "[]");
+    json_decref(doc);
+}
+
 static void print_text_flat(void **state)
 {
     (void)state;
@@ -303,7 +336,9 @@ int main(int argc, char **argv)
         cmocka_unit_test(iface_irqs_fake_tree),
         cmocka_unit_test(iface_for_addr),
         cmocka_unit_test(capture_this_machine),
+        cmocka_unit_test(document_holds_warnings),
         cmocka_unit_test(print_text_flat),
+        cmocka_unit_test(print_identity_lines),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

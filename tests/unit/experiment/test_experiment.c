@@ -37,7 +37,7 @@ static void test_full_example(void **state)
     assert_int_equal(e->warmup, 1);
     assert_true(e->has_seed);
     assert_int_equal(e->seed, 11);
-    assert_true(e->cooldown == 2.0);
+    ASSERT_EQ(e->cooldown, 2.0);
     assert_string_equal(e->prepare, "sync");
     assert_int_equal(e->reset, EXP_RESET_NONE);
     assert_int_equal(e->ntest, 3);
@@ -59,7 +59,7 @@ static void test_full_example(void **state)
     experiment_plan(e, &plan);
     assert_int_equal(plan.cells, 4);
     assert_int_equal(plan.runs, 48);
-    assert_true(plan.seconds == 48 * 12.0);
+    ASSERT_EQ(plan.seconds, 48 * 12.0);
     assert_true(plan.lower_bound); /* set-up commands take unknown time */
     experiment_free(e);
 }
@@ -330,7 +330,7 @@ static void test_dut(void **state)
     assert_null(e->dut->identity);
     assert_int_equal(e->dut->port, 0);
     assert_true(e->dut->start_server);
-    assert_true(e->dut->boot_timeout == EXP_DUT_BOOT_TIMEOUT_S);
+    ASSERT_EQ(e->dut->boot_timeout, EXP_DUT_BOOT_TIMEOUT_S);
     assert_string_equal(e->prepare, "sync");
     assert_true(e->prepare_on_dut);
     const struct exp_variant *a = &e->variants[0], *b = &e->variants[1];
@@ -418,7 +418,9 @@ static void test_duts(void **state)
     /* A single dut: is the DUT of every run, unnamed, as before. */
     e = load_duts("name: s\ndut: {ssh: root@198.18.1.2}\nvariants:\n  - name: a\n");
     ASSERT_EQ(e->nduts, 1);
-    assert_true(e->dut == &e->duts[0] && !e->duts[0].name && !e->named_duts);
+    assert_ptr_equal(e->dut, &e->duts[0]);
+    assert_null(e->duts[0].name);
+    assert_false(e->named_duts);
     ASSERT_EQ(experiment_run_dut(e, &e->variants[0], NULL), 0);
     experiment_free(e);
 }

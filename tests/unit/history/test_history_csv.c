@@ -1,4 +1,7 @@
-/* history_from_csv(): labels (quoted or not), a header, CRLF, comments, and every bad input. */
+/*
+ * history_from_csv(): labels (quoted or not), a header, CRLF, comments, and
+ * every bad input; history_from_stores() without a store: the default one.
+ */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -12,6 +15,7 @@
 #include <cmocka.h>
 
 #include "history/history.h"
+#include "store/store.h"
 #include "netab_assert.h"
 
 static char path[64];
@@ -43,14 +47,14 @@ static void test_good_input(void **state)
     assert_null(s->variant);
     assert_int_equal(s->n, 4);
     assert_string_equal(s->pts[0].label, "night 1");
-    assert_true(s->pts[0].value == 1000.5);
+    ASSERT_EQ(s->pts[0].value, 1000.5);
     assert_string_equal(s->pts[1].label, "v6.18, rc1");
-    assert_true(s->pts[1].value == 990);
+    ASSERT_EQ(s->pts[1].value, 990);
     assert_string_equal(s->pts[2].label, "say \"hi\"");
-    assert_true(s->pts[2].value == 1000);
+    ASSERT_EQ(s->pts[2].value, 1000);
     /* An unquoted label keeps its commas: the value is after the last one. */
     assert_string_equal(s->pts[3].label, "a,b");
-    assert_true(s->pts[3].value == 7);
+    ASSERT_EQ(s->pts[3].value, 7);
     assert_string_equal(h.metric, "value");
     history_free(&h);
     unlink(path);
@@ -86,11 +90,63 @@ static void test_bad_input(void **state)
     history_free(&h);
 }
 
+/* --by's names, and nothing else. */
+static void test_by_parse(void **state)
+{
+    (void)state;
+    enum history_by by = HISTORY_BY_EXPERIMENT;
+    const struct opt row = {"by", 0, "WHAT", "", opt_set_choice, 0, 0, 0, history_by_choices};
+    char err[NB_ERRLEN];
+    assert_int_equal(opt_set_choice(&by, "kernel", &row, err, sizeof(err)), 0);
+    ASSERT_EQ(by, HISTORY_BY_KERNEL);
+    assert_int_equal(opt_set_choice(&by, "commit", &row, err, sizeof(err)), 0);
+    ASSERT_EQ(by, HISTORY_BY_COMMIT);
+    assert_int_equal(opt_set_choice(&by, "experiment", &row, err, sizeof(err)), 0);
+    ASSERT_EQ(by, HISTORY_BY_EXPERIMENT);
+    assert_int_equal(opt_set_choice(&by, "Kernel", &row, err, sizeof(err)), -EINVAL);
+    assert_string_equal(err, "--by: 'Kernel' is not experiment, commit or kernel");
+    assert_int_equal(opt_set_choice(&by, "", &row, err, sizeof(err)), -EINVAL);
+}
+
+/* No --db: $NETAB_DB's store (here an empty one), else no HOME is said. */
+static void test_default_store(void **state)
+{
+    (void)state;
+    char db[] = "/tmp/netab-history-db-XXXXXX", err[NB_ERRLEN];
+    ASSERT_GE(mkstemp(db), 0);
+    unlink(db);
+    struct store *st = NULL;
+    assert_int_equal(store_open(db, STORE_OPEN_CREATE, &st, err, sizeof(err)), 0);
+    store_close(st);
+    setenv("NETAB_DB", db, 1);
+    struct history h;
+    assert_int_equal(
+        history_from_stores(NULL, 0, NULL, NULL, HISTORY_BY_EXPERIMENT, &h, err, sizeof(err)),
+        -ENOENT);
+    assert_string_equal(err, "no successful run has throughput");
+    history_free(&h);
+    unlink(db);
+    unsetenv("NETAB_DB");
+    char *home = getenv("HOME") ? strdup(getenv("HOME")) : NULL;
+    unsetenv("HOME");
+    unsetenv("XDG_DATA_HOME");
+    assert_int_equal(
+        history_from_stores(NULL, 0, NULL, NULL, HISTORY_BY_EXPERIMENT, &h, err, sizeof(err)),
+        -ENOENT);
+    ASSERT_STARTS_WITH(err, "no results database path: give --db PATH or set NETAB_DB");
+    history_free(&h);
+    if (home)
+        setenv("HOME", home, 1);
+    free(home);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_good_input),
         cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_by_parse),
+        cmocka_unit_test(test_default_store),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -95,8 +95,8 @@ static void check_against_exact(const char *what, uint64_t *v, size_t n)
     for (uint64_t ppm = 0; ppm <= 1000000; ppm += 5000)
         assert_close(hist_percentile(h, ppm / 10000.0), exact_percentile(v, n, ppm), what, ppm);
     /* The extremes are exact, not bucket midpoints. */
-    assert_true(hist_percentile(h, 100.0) == (double)v[n - 1]);
-    assert_true(hist_percentile(h, 0.0) == (double)v[0]);
+    ASSERT_EQ(hist_percentile(h, 100.0), (double)v[n - 1]);
+    ASSERT_EQ(hist_percentile(h, 0.0), (double)v[0]);
     free(h);
 }
 
@@ -161,7 +161,7 @@ static void test_small_exact(void **state)
         hist_record(h, x + 1000);
         double p50 = hist_percentile(h, 50.0);
         if (x < 256)
-            assert_true(p50 == (double)x);
+            ASSERT_EQ(p50, (double)x);
         else
             ASSERT_LE(fabs(p50 - (double)x), x / 256.0);
         free(h);
@@ -192,11 +192,11 @@ static void test_overflow_clamp(void **state)
     assert_int_equal(hist_max(h), HIST_MAX_VALUE);
     /* Rank 3 of 4 is a clamped value: the top bucket's midpoint; rank 4 the exact max. */
     assert_close(hist_percentile(h, 75.0), (double)HIST_MAX_VALUE, "clamped", 750000);
-    assert_true(hist_percentile(h, 100.0) == (double)HIST_MAX_VALUE);
-    assert_true(hist_percentile(h, 25.0) == 1000.0);
+    ASSERT_EQ(hist_percentile(h, 100.0), (double)HIST_MAX_VALUE);
+    ASSERT_EQ(hist_percentile(h, 25.0), 1000.0);
     /* The sum is 1000 + 3 * (2^63 - 1), past 2^64, and the mean still exact. */
     long double want = (1000.0L + 3.0L * (long double)HIST_MAX_VALUE) / 4.0L;
-    assert_true(hist_mean(h) == (double)want);
+    ASSERT_EQ(hist_mean(h), (double)want);
     free(h);
 }
 
@@ -207,8 +207,8 @@ static void test_empty(void **state)
     assert_int_equal(hist_count(h), 0);
     assert_int_equal(hist_min(h), 0);
     assert_int_equal(hist_max(h), 0);
-    assert_true(hist_mean(h) == 0.0);
-    assert_true(hist_percentile(h, 99.0) == 0.0);
+    ASSERT_EQ(hist_mean(h), 0.0);
+    ASSERT_EQ(hist_percentile(h, 99.0), 0.0);
     free(h);
 }
 
@@ -278,7 +278,7 @@ static void test_subtract_empty_interval(void **state)
     assert_int_equal(hist_count(iv), 0);
     assert_int_equal(hist_min(iv), 0);
     assert_int_equal(hist_max(iv), 0);
-    assert_true(hist_mean(iv) == 0.0);
+    ASSERT_EQ(hist_mean(iv), 0.0);
     free(h), free(s), free(iv);
 }
 
@@ -299,7 +299,7 @@ static void test_merge(void **state)
     assert_int_equal(hist_count(a), N);
     assert_int_equal(hist_min(a), hist_min(whole));
     assert_int_equal(hist_max(a), hist_max(whole));
-    assert_true(hist_mean(a) == hist_mean(whole));
+    ASSERT_EQ(hist_mean(a), hist_mean(whole));
     qsort(all, N, sizeof(*all), cmp_u64);
     for (uint64_t ppm = 0; ppm <= 1000000; ppm += 10000)
         assert_close(hist_percentile(a, ppm / 10000.0), exact_percentile(all, N, ppm), "merge",

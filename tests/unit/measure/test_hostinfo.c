@@ -15,9 +15,9 @@ static void test_collect(void **state)
     (void)state;
     struct hostinfo h;
     hostinfo_collect(&h);
-    assert_true(h.hostname[0] != '\0');
-    assert_true(h.kernel[0] != '\0');
-    assert_true(h.cpu_model[0] != '\0');
+    ASSERT_NE(h.hostname[0], '\0');
+    ASSERT_NE(h.kernel[0], '\0');
+    ASSERT_NE(h.cpu_model[0], '\0');
     ASSERT_GE(h.online_cpus, 1);
     assert_non_null(memchr(h.hostname, '\0', sizeof(h.hostname)));
 }

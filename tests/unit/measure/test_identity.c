@@ -17,6 +17,7 @@
 #include <zlib.h>
 
 #include <cmocka.h>
+#include "netab_assert.h"
 
 #include "measure/identity.h"
 
@@ -251,7 +252,7 @@ static void test_capture_here(void **state)
     (void)state;
     struct identity *id = malloc(sizeof(*id));
     identity_capture(id, NULL, "lo");
-    assert_true(id->release[0] != '\0');
+    ASSERT_NE(id->release[0], '\0');
     assert_non_null(strstr(id->version, id->release));
     assert_string_equal(id->module.name, "");
     free(id);

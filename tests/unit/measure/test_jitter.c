@@ -40,15 +40,15 @@ static void test_worked_example(void **state)
     static const int64_t send[] = {0, 1000, 2000, 3000}, arr[] = {500, 1700, 2400, 3800};
     struct jitter *j = jitter_new();
     jitter_record(j, send[0], arr[0]);
-    assert_true(jitter_rfc3550_ns(j) == 0.0); /* one arrival: no D yet */
+    ASSERT_EQ(jitter_rfc3550_ns(j), 0.0); /* one arrival: no D yet */
     jitter_record(j, send[1], arr[1]);
-    assert_true(jitter_rfc3550_ns(j) == 12.5);
+    ASSERT_EQ(jitter_rfc3550_ns(j), 12.5);
     jitter_record(j, send[2], arr[2]);
-    assert_true(jitter_rfc3550_ns(j) == 30.46875);
+    ASSERT_EQ(jitter_rfc3550_ns(j), 30.46875);
     jitter_record(j, send[3], arr[3]);
-    assert_true(jitter_rfc3550_ns(j) == 53.564453125);
-    assert_true(jitter_mean_abs_ns(j) == 300.0);
-    assert_true(jitter_p99_abs_ns(j) == 400.0);
+    ASSERT_EQ(jitter_rfc3550_ns(j), 53.564453125);
+    ASSERT_EQ(jitter_mean_abs_ns(j), 300.0);
+    ASSERT_EQ(jitter_p99_abs_ns(j), 400.0);
     assert_int_equal(hist_count(&j->abs_d), 3);
     free(j);
 }
@@ -120,9 +120,9 @@ static void test_constant_delay(void **state)
     struct jitter *j = jitter_new();
     for (int64_t i = 0; i < 1000; i++)
         jitter_record(j, i * 1000, i * 1000 + 123456);
-    assert_true(jitter_rfc3550_ns(j) == 0.0);
-    assert_true(jitter_mean_abs_ns(j) == 0.0);
-    assert_true(jitter_p99_abs_ns(j) == 0.0);
+    ASSERT_EQ(jitter_rfc3550_ns(j), 0.0);
+    ASSERT_EQ(jitter_mean_abs_ns(j), 0.0);
+    ASSERT_EQ(jitter_p99_abs_ns(j), 0.0);
     assert_int_equal(hist_count(&j->abs_d), 999);
     free(j);
 }
@@ -140,8 +140,8 @@ static void test_alternating_delay(void **state)
         ASSERT_LE(fabs(jitter_rfc3550_ns(j) - want), 1e-9 * dd);
     }
     ASSERT_LE(fabs(jitter_rfc3550_ns(j) - dd), 1e-9 * dd);
-    assert_true(jitter_mean_abs_ns(j) == dd);
-    assert_true(jitter_p99_abs_ns(j) == dd);
+    ASSERT_EQ(jitter_mean_abs_ns(j), dd);
+    ASSERT_EQ(jitter_p99_abs_ns(j), dd);
     free(j);
 }
 
@@ -164,9 +164,9 @@ static void test_clock_offset(void **state)
             ASSERT_GT(jitter_rfc3550_ns(ref), 1000.0);
             continue;
         }
-        assert_true(jitter_rfc3550_ns(j) == jitter_rfc3550_ns(ref));
-        assert_true(jitter_mean_abs_ns(j) == jitter_mean_abs_ns(ref));
-        assert_true(jitter_p99_abs_ns(j) == jitter_p99_abs_ns(ref));
+        ASSERT_EQ(jitter_rfc3550_ns(j), jitter_rfc3550_ns(ref));
+        ASSERT_EQ(jitter_mean_abs_ns(j), jitter_mean_abs_ns(ref));
+        ASSERT_EQ(jitter_p99_abs_ns(j), jitter_p99_abs_ns(ref));
         free(j);
     }
     free(ref);

@@ -96,7 +96,7 @@ static void test_self_switches_and_faults(void **state)
         usleep(1000);
     size_t pages = 200, psz = (size_t)sysconf(_SC_PAGESIZE);
     char *m = mmap(NULL, pages * psz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    assert_true(m != MAP_FAILED);
+    assert_ptr_not_equal(m, MAP_FAILED);
     for (size_t i = 0; i < pages; i++)
         m[i * psz] = 1;
     assert_int_equal(taskstat_self(&b), 0);

@@ -70,7 +70,7 @@ static void test_rows_well_formed(void **state)
     const struct metric *t = metric_all(&n);
     ASSERT_GE(n, 18);
     for (size_t i = 0; i < n; i++) {
-        assert_true(!strncmp(t[i].path, "end.", 4));
+        ASSERT_STARTS_WITH(t[i].path, "end.");
         assert_true(t[i].unit[0] && t[i].label[0] && t[i].title[0] && t[i].display[0]);
         ASSERT_GT(t[i].scale, 0);
         assert_true(t[i].kinds);
@@ -170,7 +170,7 @@ static void test_compare_agrees(void **state)
         assert_int_equal(compare_metric_from_json(doc, compare_metric_find(t[i].name)->path, &v,
                                                   err, sizeof(err)),
                          0);
-        assert_true(v == value_of(i));
+        ASSERT_EQ(v, value_of(i));
     }
     free(doc);
 }
@@ -204,8 +204,12 @@ static void test_report_agrees(void **state)
         ASSERT_LT(j, nm);
         assert_int_equal(j, k++); /* in table order */
         assert_string_equal(m[j].path, t[i].path);
-        assert_true(m[j].column == t[i].column ||
-                    (m[j].column && t[i].column && !strcmp(m[j].column, t[i].column)));
+        if (t[i].column) { /* the same store column, or none on both sides */
+            assert_non_null(m[j].column);
+            assert_string_equal(m[j].column, t[i].column);
+        } else {
+            assert_null(m[j].column);
+        }
         assert_string_equal(m[j].unit, t[i].display);
         assert_int_equal(m[j].lower_is_better, t[i].lower_is_better);
         assert_int_equal(m[j].tests, t[i].kinds);

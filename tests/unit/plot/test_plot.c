@@ -273,16 +273,20 @@ static void test_scale(void **state)
     double v[] = {88, 103};
     struct plot_scale s = {.p0 = 0, .p1 = 100};
     plot_scale_fit(&s, v, 2, false, true);
-    assert_true(s.lo == 0 && s.hi == 120);
+    ASSERT_EQ(s.lo, 0);
+    ASSERT_EQ(s.hi, 120);
     double t[64];
     size_t n = plot_ticks(&s, t, 64);
     assert_int_equal(n, 7);
-    assert_true(t[1] == 20 && t[6] == 120);
+    ASSERT_EQ(t[1], 20);
+    ASSERT_EQ(t[6], 120);
     ASSERT_LT(fabs(plot_scale_map(&s, 60) - 50), 1e-9);
     plot_scale_fit(&s, v, 2, false, false);
-    assert_true(s.lo == 88 && s.hi == 104);
+    ASSERT_EQ(s.lo, 88);
+    ASSERT_EQ(s.hi, 104);
     plot_scale_fit(&s, v, 2, true, false);
-    assert_true(s.lo == 10 && s.hi == 1000);
+    ASSERT_EQ(s.lo, 10);
+    ASSERT_EQ(s.hi, 1000);
     assert_int_equal(plot_ticks(&s, t, 64), 3);
     double flat[] = {5, 5};
     plot_scale_fit(&s, flat, 2, false, false);
@@ -307,13 +311,15 @@ static void test_scale_data(void **state)
     assert_true(s.broken);
     double spread[] = {1.02, 2.05};
     plot_scale_fit_data(&s, spread, 2);
-    assert_true(s.lo == 0 && !s.broken);
+    ASSERT_EQ(s.lo, 0);
+    assert_false(s.broken);
     double negative[] = {-957, -948};
     plot_scale_fit_data(&s, negative, 2);
     ASSERT_LE(s.hi, -940);
     assert_true(s.broken);
     plot_scale_fit(&s, close, 2, false, true);
-    assert_true(s.lo == 0 && !s.broken);
+    ASSERT_EQ(s.lo, 0);
+    assert_false(s.broken);
 }
 
 /* A forest row whose ratio is undefined says why instead of "+nan%". */

@@ -255,7 +255,8 @@ static void test_large_result(void **state)
     close(sv[1]);
     int status = 0;
     assert_int_equal(waitpid(pid, &status, 0), pid);
-    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    assert_true(WIFEXITED(status));
+    ASSERT_EQ(WEXITSTATUS(status), 0);
     json_decref(msg);
 }
 

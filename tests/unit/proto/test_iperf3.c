@@ -116,7 +116,7 @@ static void test_params_from_iperf3(void **state)
     assert_int_equal(p.rate_bps, 200000000);
     assert_true(req.udp64);
     assert_string_equal(req.version, "3.12");
-    assert_true(p.duration_s == 2.0);
+    ASSERT_EQ(p.duration_s, 2.0);
     /* Four connections against --max-streams 3: refused, naming the limit. */
     lim.max_streams = 3;
     assert_int_equal(iperf3_params_from_json(doc, &lim, &p, &req, err, sizeof(err)), -EINVAL);

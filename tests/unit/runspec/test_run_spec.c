@@ -15,7 +15,9 @@
 #include <sys/socket.h>
 
 #include <cmocka.h>
+#include "netab_assert.h"
 
+#include "netab_assert.h"
 #include "runspec/run_spec.h"
 
 #define MAXWORDS 32
@@ -80,12 +82,12 @@ static void test_time_spellings_agree(void **state)
         parse_ok(spellings[i], &s);
         if (s.params.duration_s != 85)
             fail_msg("'%s' gave %g s", spellings[i], s.params.duration_s);
-        assert_true(run_spec_expected_seconds(&s) == 85);
-        assert_true(run_spec_deadline(&s) == 2 * 85 + 60);
+        ASSERT_EQ(run_spec_expected_seconds(&s), 85);
+        ASSERT_EQ(run_spec_deadline(&s), 2 * 85 + 60);
     }
     /* The last of several wins, as in getopt. */
-    assert_true(deadline_of("-t 5 --time=120") == 2 * 120 + 60);
-    assert_true(deadline_of("") == 2 * 10 + 60);
+    ASSERT_EQ(deadline_of("-t 5 --time=120"), 2 * 120 + 60);
+    ASSERT_EQ(deadline_of(""), 2 * 10 + 60);
 }
 
 /* Warm-up counts towards the wall clock, in every spelling. */
@@ -108,7 +110,7 @@ static void test_bytes_spellings(void **state)
         parse_ok(spellings[i], &s);
         assert_int_equal(s.params.bytes, 1ull << 30);
         assert_true(isnan(run_spec_expected_seconds(&s)));
-        assert_true(run_spec_deadline(&s) == RUN_SPEC_BYTES_DEADLINE_S);
+        ASSERT_EQ(run_spec_deadline(&s), RUN_SPEC_BYTES_DEADLINE_S);
     }
 }
 
@@ -283,6 +285,82 @@ static void test_help(void **state)
     assert_false(s.help);
 }
 
+/*
+ * run_spec_result_init(): the server as the report names it; and
+ * run_spec_execute(): a key file that cannot be read runs nothing and says
+ * so, a short loopback test delivers bytes.
+ */
+static void test_execute(void **state)
+{
+    (void)state;
+    struct run_spec s;
+    struct run_result res;
+    parse_ok("-6 -t 0.3 -i 0", &s);
+    run_spec_result_init(&s, &res);
+    assert_string_equal(res.server, "::1");
+    assert_true(res.in_process);
+    ASSERT_EQ(res.port, 0);
+    run_result_free(&res);
+    parse_ok("-c 192.0.2.1 -p 7000", &s);
+    run_spec_result_init(&s, &res);
+    assert_string_equal(res.server, "192.0.2.1");
+    assert_false(res.in_process);
+    ASSERT_EQ(res.port, 7000);
+    run_result_free(&res);
+
+    bool bad_key = false;
+    parse_ok("-t 0.3 -i 0 --auth-key /nonexistent/netab.key", &s);
+    run_spec_result_init(&s, &res);
+    ASSERT_LT(run_spec_execute(&s, &res, &bad_key), 0);
+    assert_true(bad_key);
+    assert_non_null(strstr(res.error, "/nonexistent/netab.key"));
+    ASSERT_EQ(res.local.n, 0);
+    run_result_free(&res);
+
+    parse_ok("-t 0.3 -i 0", &s);
+    run_spec_result_init(&s, &res);
+    assert_int_equal(run_spec_execute(&s, &res, &bad_key), 0);
+    assert_false(bad_key);
+    assert_string_equal(res.error, "");
+    ASSERT_EQ(res.local.n, 1);
+    ASSERT_GT(res.local.streams[0].bytes, 0);
+    run_result_free(&res);
+}
+
+/*
+ * The option table (the parser's and --help's one source) has the letters
+ * `netab run` took before it, each with or without a value as then, every
+ * row a setter, and no long name twice.
+ */
+static void test_option_table(void **state)
+{
+    (void)state;
+    const char *before = "c:p:B:46t:n:P:Rl:w:M:NC:O:A:i:Jub:";
+    size_t letters = 0, longs = 0;
+    for (const struct opt *o = run_spec_opts; o->name; o++) {
+        if (!*o->name && !o->letter)
+            continue; /* a heading */
+        if (!o->set)
+            fail_msg("--%s (-%c) has no setter", o->name, o->letter ? o->letter : '?');
+        if (*o->name) {
+            longs++;
+            for (const struct opt *p = run_spec_opts; p < o; p++)
+                if (!strcmp(p->name, o->name) && *o->name)
+                    fail_msg("--%s is in the table twice", o->name);
+        }
+        if (!o->letter)
+            continue;
+        letters++;
+        const char *at = strchr(before, o->letter);
+        if (!at)
+            fail_msg("-%c is not one of run's letters '%s'", o->letter, before);
+        if ((at[1] == ':') != (o->arg != NULL))
+            fail_msg("-%c: a value in the table, not in '%s' or the reverse", o->letter, before);
+    }
+    ASSERT_EQ(letters, 20);
+    ASSERT_EQ(longs, 41);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -295,6 +373,8 @@ int main(void)
         cmocka_unit_test(test_iperf3_port),
         cmocka_unit_test(test_defaults_produce_no_options),
         cmocka_unit_test(test_help),
+        cmocka_unit_test(test_option_table),
+        cmocka_unit_test(test_execute),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -150,8 +150,8 @@ static void test_scale_free(void **state)
     ASSERT_REL(tiny.cmps[0].c.welch.p, unit.cmps[0].c.welch.p, 1e-9);
     ASSERT_REL(huge.sets[0].sum.cv, unit.sets[0].sum.cv, 1e-12);
     ASSERT_REL(tiny.sets[0].sum.cv, unit.sets[0].sum.cv, 1e-9);
-    assert_true(huge.cmps[0].c.runs_needed == unit.cmps[0].c.runs_needed);
-    assert_true(tiny.cmps[0].c.runs_needed == unit.cmps[0].c.runs_needed);
+    ASSERT_EQ(huge.cmps[0].c.runs_needed, unit.cmps[0].c.runs_needed);
+    ASSERT_EQ(tiny.cmps[0].c.runs_needed, unit.cmps[0].c.runs_needed);
     /* Above 1e154 the old code printed stddev inf and "about 18446744073709551615 runs". */
     double a160[5], b160[5];
     for (size_t i = 0; i < 5; i++) {
@@ -162,7 +162,7 @@ static void test_scale_free(void **state)
     analyse(&big, a160, 5, b160, 5, 0.95, false);
     ASSERT_REL(big.sets[0].sum.stddev, unit.sets[0].sum.stddev * 1e160, 1e-12);
     ASSERT_REL(big.cmps[0].c.welch.p, unit.cmps[0].c.welch.p, 1e-9);
-    assert_true(big.cmps[0].c.runs_needed == unit.cmps[0].c.runs_needed);
+    ASSERT_EQ(big.cmps[0].c.runs_needed, unit.cmps[0].c.runs_needed);
     assert_printable(&big);
     stats_report_free(&big);
     stats_report_free(&unit);
@@ -205,8 +205,9 @@ static void test_exact_floor(void **state)
     const double c[] = {101, 101, 101, 101, 101};
     struct stats_report r;
     analyse(&r, a, 5, b, 5, 0.95, false);
-    assert_true(r.cmps[0].c.verdict.rel == -0.01);
-    assert_true(r.cmps[0].c.verdict.rel_low == -0.01 && r.cmps[0].c.verdict.rel_high == -0.01);
+    ASSERT_EQ(r.cmps[0].c.verdict.rel, -0.01);
+    ASSERT_EQ(r.cmps[0].c.verdict.rel_low, -0.01);
+    ASSERT_EQ(r.cmps[0].c.verdict.rel_high, -0.01);
     assert_int_equal(r.cmps[0].c.verdict.kind, STATS_WITHIN_NOISE);
     assert_true(r.cmps[0].c.verdict.significant_within_floor);
     assert_printable(&r);

@@ -18,6 +18,7 @@
  *     p 0.03573 pct 7.049044057
  */
 #include "test_helpers.h"
+#include "netab_assert.h"
 
 #include <errno.h>
 
@@ -64,8 +65,11 @@ static void test_degenerate_and_invalid(void **state)
     assert_int_equal(stats_factorial_2x2(c, 0.95, &r), 0);
     ASSERT_REL(r.a.estimate, 2, 1e-12);
     ASSERT_REL(r.b.estimate, 10, 1e-12);
-    assert_true(r.interaction.estimate == 0 && r.interaction.p == 1);
-    assert_true(r.a.ci_low == r.a.ci_high && r.a.p == 0 && isinf(r.a.df));
+    ASSERT_EQ(r.interaction.estimate, 0);
+    ASSERT_EQ(r.interaction.p, 1);
+    ASSERT_EQ(r.a.ci_low, r.a.ci_high);
+    ASSERT_EQ(r.a.p, 0);
+    assert_true(isinf(r.a.df));
     c[0][0].mean = -1; /* a reference mean that is not positive has no percentages */
     assert_int_equal(stats_factorial_2x2(c, 0.95, &r), 0);
     assert_true(isnan(r.a.pct) && isnan(r.b.pct_low));

@@ -281,12 +281,17 @@ static void test_iperf2_structure(void **state)
 static void test_formats_and_files(void **state)
 {
     (void)state;
-    enum input_format f;
-    assert_int_equal(input_parse_format("iperf2", &f), 0);
-    assert_int_equal(f, INPUT_IPERF2);
-    assert_int_equal(input_parse_format("csv", &f), -EINVAL);
-    struct input_values v = {0};
+    /* The formats' words (`netab stats --format`), each a name input_format_name() gives back. */
+    enum input_format f = INPUT_AUTO;
+    const struct opt row = {"format", 0, "F", "", opt_set_one_of, 0, 0, 0, input_format_choices};
     char err[NB_ERRLEN];
+    assert_int_equal(opt_set_one_of(&f, "iperf2", &row, err, sizeof(err)), 0);
+    ASSERT_EQ(f, INPUT_IPERF2);
+    assert_int_equal(opt_set_one_of(&f, "csv", &row, err, sizeof(err)), -EINVAL);
+    assert_string_equal(err, "--format: 'csv' is not one of plain, netab, iperf3, iperf2, auto");
+    for (const struct opt_choice *c = input_format_choices; c->word; c++)
+        assert_string_equal(input_format_name((enum input_format)c->value), c->word);
+    struct input_values v = {0};
     struct input_opts o = {0};
     int rc = input_read_path("/nonexistent/netab-stats-test", &o, &v, err, sizeof(err));
     assert_int_equal(rc, -ENOENT);

@@ -152,7 +152,7 @@ static void test_json_past_head(void **state)
     assert_int_equal(v.format, INPUT_NETAB);
     assert_int_equal(v.n, 3000);
     for (int k = 0; k < 3000; k++)
-        assert_true(v.v[k] == k);
+        ASSERT_EQ(v.v[k], k);
     input_values_free(&v);
     unlink(path);
     free(t.s);

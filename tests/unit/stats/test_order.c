@@ -5,9 +5,13 @@
  * their shape.
  */
 #include "test_helpers.h"
+#include "netab_assert.h"
 
+#include <errno.h>
 #include <string.h>
 
+#include "netab_assert.h"
+#include "stats/opts.h"
 #include "stats/warnings.h"
 
 static struct stats_checks checks_of(const double *x, size_t n, enum stats_order order)
@@ -61,7 +65,7 @@ static void test_sorted_file(void **state)
     c = checks_of(up, 15, STATS_ORDER_RUN);
     assert_int_equal(c.sorted, 0);
     assert_true(c.drift);
-    assert_true(c.spearman_rho == 1);
+    ASSERT_EQ(c.spearman_rho, 1);
     assert_non_null(warning_of(up, 15, STATS_ORDER_RUN, "drift"));
     assert_null(warning_of(up, 15, STATS_ORDER_RUN, "sorted"));
 }
@@ -114,12 +118,28 @@ static void test_order_unknown(void **state)
     assert_null(warning_of(rise, 20, STATS_ORDER_UNKNOWN, "sorted"));
 }
 
+/* --order's names: run is a file's run order (a sorted file told apart), unknown is none. */
+static void test_order_parse(void **state)
+{
+    (void)state;
+    enum stats_order o = STATS_ORDER_RUN;
+    const struct opt row = {"order", 0, "O", "", opt_set_one_of, 0, 0, 0, stats_order_choices};
+    char err[NB_ERRLEN];
+    assert_int_equal(opt_set_one_of(&o, "run", &row, err, sizeof(err)), 0);
+    ASSERT_EQ(o, STATS_ORDER_FILE);
+    assert_int_equal(opt_set_one_of(&o, "unknown", &row, err, sizeof(err)), 0);
+    ASSERT_EQ(o, STATS_ORDER_UNKNOWN);
+    assert_int_equal(opt_set_one_of(&o, "file", &row, err, sizeof(err)), -EINVAL);
+    assert_string_equal(err, "--order: 'file' is not one of run, unknown");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sorted_file),
         cmocka_unit_test(test_sorted_needs_evidence),
         cmocka_unit_test(test_order_unknown),
+        cmocka_unit_test(test_order_parse),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

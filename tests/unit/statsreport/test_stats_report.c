@@ -60,16 +60,16 @@ static void test_numbers_equal_the_stats_module(void **state)
         struct stats_frame fr;
         char err[NB_ERRLEN];
         assert_int_equal(stats_frame_choose(sets, ns, 3, &fr, err, sizeof(err)), 0);
-        assert_true(fr.offset == base[0]);
+        ASSERT_EQ(fr.offset, base[0]);
         assert_int_equal(stats_sample_init_frame(&a, base, N(base), &fr), 0);
         assert_int_equal(stats_sample_init_frame(&b, v, N(base), &fr), 0);
         assert_int_equal(stats_compare(&a, &b, &r.opts, &want), 0);
         const struct stats_report_cmp *m = &r.cmps[i - 1];
         assert_true(m->compared);
         assert_int_equal(m->other, i);
-        assert_true(m->c.diff == want.diff);
-        assert_true(m->c.welch.p == want.welch.p);
-        assert_true(m->c.ratio_ci_low == want.ratio_ci_low);
+        ASSERT_EQ(m->c.diff, want.diff);
+        ASSERT_EQ(m->c.welch.p, want.welch.p);
+        ASSERT_EQ(m->c.ratio_ci_low, want.ratio_ci_low);
         assert_int_equal(m->c.verdict.kind, want.verdict.kind);
         stats_sample_free(&a);
         stats_sample_free(&b);
@@ -97,7 +97,7 @@ static void test_sets_with_too_few_values(void **state)
     assert_int_equal(stats_report_set_values(&r, 2, "none", "store", "m", NULL, 0), 0);
     assert_int_equal(stats_report_analyse(&r, NULL, 0), 0);
     assert_true(r.sets[1].described);
-    assert_true(r.sets[1].sum.median == 42);
+    ASSERT_EQ(r.sets[1].sum.median, 42);
     assert_false(r.sets[2].described);
     assert_false(r.cmps[0].compared);
     assert_false(r.cmps[1].compared);
@@ -123,7 +123,7 @@ static void test_text(void **state)
     struct stats_report r;
     build(&r);
     char *t = render(&r, 0);
-    assert_true(strncmp(t, "+-----", 6) == 0);
+    ASSERT_STARTS_WITH(t, "+-----");
     assert_non_null(strstr(t, "+ slower vs x base (baseline); higher is better; 95% intervals"));
     assert_non_null(strstr(t, "verdict: regressed"));
     assert_non_null(strstr(t, "verdict: within noise"));
@@ -135,7 +135,7 @@ static void test_text(void **state)
     free(t);
     r.plot = false;
     t = render(&r, 0);
-    assert_true(strncmp(t, "    ", 4) == 0);
+    ASSERT_STARTS_WITH(t, "    ");
     assert_null(strstr(t, "+-----"));
     free(t);
     stats_report_free(&r);
@@ -158,7 +158,7 @@ static void test_json(void **state)
     json_t *c0 = json_array_get(cmps, 0);
     assert_string_equal(json_string_value(json_object_get(c0, "other")), "slower");
     assert_string_equal(json_string_value(json_object_get(c0, "verdict")), "regressed");
-    assert_true(json_real_value(json_object_get(c0, "diff")) == r.cmps[0].c.diff);
+    ASSERT_EQ(json_real_value(json_object_get(c0, "diff")), r.cmps[0].c.diff);
     json_decref(doc);
     stats_report_free(&r);
 }

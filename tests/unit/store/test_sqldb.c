@@ -1,6 +1,7 @@
 /*
  * The database layer's text work (sqldb.h): SQLite placeholders rewritten
- * for PostgreSQL, and which targets are PostgreSQL URLs.
+ * for PostgreSQL, which targets are PostgreSQL URLs, and a backend's
+ * message kept on one line.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -8,10 +9,12 @@
 #include <stdint.h>
 
 #include <cmocka.h>
+#include "netab_assert.h"
 #include <stdlib.h>
 #include <string.h>
 
 #include "store/sqldb.h"
+#include "store/sqldb_priv.h"
 
 static void check_rewrite(const char *in, const char *want, int want_n)
 {
@@ -83,7 +86,7 @@ static void test_sqlite_backend(void **state)
     sqldb_bind_int64(st, 1, 1);
     assert_int_equal(sqldb_step(st), SQLDB_ROW);
     assert_int_equal(sqldb_column_int64(st, 0), INT64_C(1) << 40);
-    assert_true(sqldb_column_double(st, 1) == 0.1);
+    ASSERT_EQ(sqldb_column_double(st, 1), 0.1);
     assert_string_equal(sqldb_column_text(st, 2), "x");
     assert_int_equal(sqldb_step(st), SQLDB_ROW);
     assert_true(sqldb_column_is_null(st, 2));
@@ -105,12 +108,32 @@ static void test_is_postgres(void **state)
     assert_false(sqldb_is_postgres_url(NULL));
 }
 
+/* libpq's two-line message ends in a newline; the sentence around it must stay one line. */
+static void test_fail_one_line(void **state)
+{
+    (void)state;
+    struct sqldb db = {0};
+    assert_int_equal(sqldb_fail(&db, SQLDB_ECONN, "%s",
+                                "server closed the connection unexpectedly\n\tThis probably "
+                                "means the server terminated abnormally\n\tbefore or while "
+                                "processing the request.\n"),
+                     SQLDB_ECONN);
+    assert_string_equal(sqldb_errmsg(&db),
+                        "server closed the connection unexpectedly This probably means the server "
+                        "terminated abnormally before or while processing the request.");
+    sqldb_fail(&db, SQLDB_EOTHER, "\n no connection to the server \n\n");
+    assert_string_equal(sqldb_errmsg(&db), "no connection to the server");
+    sqldb_fail(&db, SQLDB_EOTHER, "plain");
+    assert_string_equal(sqldb_errmsg(&db), "plain");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_placeholders),
         cmocka_unit_test(test_sqlite_backend),
         cmocka_unit_test(test_is_postgres),
+        cmocka_unit_test(test_fail_one_line),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

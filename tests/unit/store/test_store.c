@@ -7,6 +7,7 @@
 
 #include <cmocka.h>
 #include "netab_assert.h"
+#include "store/store_copy.h"
 #include <jansson.h>
 #include <math.h>
 #include <string.h>
@@ -466,7 +467,7 @@ static void test_interrupted_and_resume(void **state)
     /* The re-run is a new row, attempt 2; the interrupted row stays as it was. */
     assert_int_equal(store_run_begin(s, eid, 1, "new", NULL, NULL, NULL, &r1b, err, sizeof(err)),
                      0);
-    assert_true(r1b != r1);
+    ASSERT_NE(r1b, r1);
     struct store_run r;
     assert_int_equal(store_run_get(s, r1b, &r, err, sizeof(err)), 0);
     assert_int_equal(r.attempt, 2);
@@ -557,7 +558,7 @@ static void test_export(void **state)
     FILE *f = open_memstream(&buf, &len);
     assert_int_equal(store_export(s, STORE_ALL_RUNS, STORE_FORMAT_CSV, f, err, sizeof(err)), 0);
     fclose(f);
-    assert_true(strncmp(buf, "id,experiment,seq,variant,cell,status,", 38) == 0);
+    ASSERT_STARTS_WITH(buf, "id,experiment,seq,variant,cell,status,");
     assert_non_null(strstr(buf, ",receiver_bps,"));
     assert_non_null(strstr(buf, "\"a,\"\"quoted\"\"\",\"cell\n2\",ok,1,"));
     assert_non_null(strstr(buf, ",57.471,")); /* tcp_rr p99 */
@@ -604,21 +605,33 @@ static void test_export(void **state)
  * store_docs_ok_runs(): the ok runs' documents of a variant; and
  * store_print_run_list(): one line per run, a dash where nothing is stored.
  */
+/*
+ * Experiment "e" in s with variant a's run ok (the tcp_rr fixture, returned in *doc, the
+ * caller's to free) and variant b's run failed ("refused"); its id in *eid.
+ */
+static void seed_ok_and_failed(struct store *s, int64_t *eid, char **doc)
+{
+    char err[512] = "";
+    int64_t rid;
+    struct store_plan_entry plan[] = {{0, "a", NULL, false, 0}, {1, "b", NULL, false, 0}};
+    assert_int_equal(store_experiment_create(s, "e", NULL, NULL, 1, plan, 2, eid, err, sizeof(err)),
+                     0);
+    *doc = fixture("tcp_rr.json");
+    assert_int_equal(store_run_begin(s, *eid, 0, "a", NULL, NULL, NULL, &rid, err, sizeof(err)), 0);
+    assert_int_equal(store_run_finish(s, rid, STORE_RUN_OK, 0, NULL, *doc, err, sizeof(err)), 0);
+    assert_int_equal(store_run_begin(s, *eid, 1, "b", NULL, NULL, NULL, &rid, err, sizeof(err)), 0);
+    assert_int_equal(
+        store_run_finish(s, rid, STORE_RUN_FAILED, 1, "refused", NULL, err, sizeof(err)), 0);
+}
+
 static void test_docs_and_print(void **state)
 {
     struct ctx *c = *state;
     struct store *s = open_ok(c->path);
     char err[512] = "";
-    int64_t eid, rid;
-    struct store_plan_entry plan[] = {{0, "a", NULL, false, 0}, {1, "b", NULL, false, 0}};
-    assert_int_equal(
-        store_experiment_create(s, "e", NULL, NULL, 1, plan, 2, &eid, err, sizeof(err)), 0);
-    char *doc = fixture("tcp_rr.json");
-    assert_int_equal(store_run_begin(s, eid, 0, "a", NULL, NULL, NULL, &rid, err, sizeof(err)), 0);
-    assert_int_equal(store_run_finish(s, rid, STORE_RUN_OK, 0, NULL, doc, err, sizeof(err)), 0);
-    assert_int_equal(store_run_begin(s, eid, 1, "b", NULL, NULL, NULL, &rid, err, sizeof(err)), 0);
-    assert_int_equal(
-        store_run_finish(s, rid, STORE_RUN_FAILED, 1, "refused", NULL, err, sizeof(err)), 0);
+    int64_t eid;
+    char *doc;
+    seed_ok_and_failed(s, &eid, &doc);
     json_t **docs = NULL;
     size_t n = 0;
     assert_int_equal(store_docs_ok_runs(s, eid, "a", &docs, &n, err, sizeof(err)), 0);
@@ -629,10 +642,38 @@ static void test_docs_and_print(void **state)
     store_docs_free(docs, n);
     assert_int_equal(store_docs_ok_runs(s, eid, "b", &docs, &n, err, sizeof(err)), -ENODATA);
     assert_string_equal(err, "experiment 1 has no ok run of variant b");
+    /* The same through the store's path, opened and closed again. */
+    assert_int_equal(store_docs_ok_runs_at(c->path, eid, "a", &docs, &n, err, sizeof(err)), 0);
+    ASSERT_EQ(n, 1);
+    store_docs_free(docs, n);
+    /* EXPERIMENT[:VARIANT] as --hot-from names the runs. */
+    int64_t ref_id = 0;
+    const char *ref_variant = NULL;
+    assert_int_equal(store_docs_parse_ref("12:patched", &ref_id, &ref_variant), 0);
+    ASSERT_EQ(ref_id, 12);
+    assert_string_equal(ref_variant, "patched");
+    assert_int_equal(store_docs_parse_ref("7", &ref_id, &ref_variant), 0);
+    ASSERT_EQ(ref_id, 7);
+    assert_null(ref_variant);
+    const char *bad_refs[] = {"", "0", "-3", "12:", "x", "12x", "run.json"};
+    for (size_t i = 0; i < sizeof(bad_refs) / sizeof(bad_refs[0]); i++)
+        assert_int_equal(store_docs_parse_ref(bad_refs[i], &ref_id, &ref_variant), -EINVAL);
 
     struct store_run *runs;
     assert_int_equal(store_run_list(s, eid, false, &runs, &n, err, sizeof(err)), 0);
     assert_int_equal(n, 2);
+    /* runs list --json: one object per run, in the list's order. */
+    json_t *arr = store_run_list_json(runs, n);
+    ASSERT_EQ(json_array_size(arr), 2);
+    assert_string_equal(json_string_value(json_object_get(json_array_get(arr, 1), "status")),
+                        "failed");
+    json_decref(arr);
+    enum store_format fmt = STORE_FORMAT_CSV;
+    assert_int_equal(store_format_parse("json", &fmt), 0);
+    ASSERT_EQ(fmt, STORE_FORMAT_JSON);
+    assert_int_equal(store_format_parse("csv", &fmt), 0);
+    ASSERT_EQ(fmt, STORE_FORMAT_CSV);
+    assert_int_equal(store_format_parse("xml", &fmt), -EINVAL);
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
@@ -640,7 +681,7 @@ static void test_docs_and_print(void **state)
     assert_int_equal(store_print_run_list(f, runs, n), 0);
     fclose(f);
     store_run_list_free(runs, n);
-    assert_int_equal(strncmp(buf, "   ID  EXP  SEQ VARIANT", 23), 0);
+    ASSERT_STARTS_WITH(buf, "   ID  EXP  SEQ VARIANT");
     /* The failed run of b has no figures: dashes, not zeros. */
     const char *line_b = strstr(buf, " b          -          failed");
     assert_non_null(line_b);
@@ -682,6 +723,33 @@ static void test_record_single(void **state)
     store_run_list_free(runs, n);
     store_close(s);
     free(doc);
+}
+
+/* netab run --db: the document compacted, the command line "netab " and its words. */
+static void test_record_run_doc(void **state)
+{
+    struct ctx *c = *state;
+    char err[512] = "";
+    char *text = fixture("tcp_stream.json");
+    json_t *doc = json_loads(text, 0, NULL);
+    assert_non_null(doc);
+    char *argv[] = {"run", "-t", "0.5", "--db", c->path};
+    assert_int_equal(store_record_run_doc(c->path, "patched", 5, argv, doc, 0, err, sizeof(err)),
+                     0);
+    struct store *s = open_ok(c->path);
+    struct store_run *runs;
+    size_t n;
+    assert_int_equal(store_run_list(s, 0, false, &runs, &n, err, sizeof(err)), 0);
+    assert_int_equal(n, 1);
+    assert_int_equal(runs[0].status, STORE_RUN_OK);
+    char want[600];
+    snprintf(want, sizeof(want), "netab run -t 0.5 --db %s", c->path);
+    assert_string_equal(runs[0].argv_text, want);
+    assert_string_equal(runs[0].variant, "patched");
+    store_run_list_free(runs, n);
+    store_close(s);
+    json_decref(doc);
+    free(text);
 }
 
 /* Read-only access: what remains readable, and the error a write gets. */
@@ -745,6 +813,42 @@ static void test_url_refused(void **state)
     assert_int_equal(store_check_path("://x", err, sizeof(err)), 0);
 }
 
+/*
+ * store_copy_all(): every experiment and then the single runs, each said in
+ * one line; a second copy adds nothing and says so; an unknown id stops it.
+ */
+static void test_copy_all(void **state)
+{
+    struct ctx *c = *state;
+    struct store *s = open_ok(c->path);
+    char err[512] = "", to_path[600];
+    int64_t eid, rid;
+    char *doc;
+    seed_ok_and_failed(s, &eid, &doc);
+    assert_int_equal(store_record_result(s, "netab run", doc, 0, &rid, err, sizeof(err)), 0);
+    snprintf(to_path, sizeof(to_path), "%s/copy.db", c->dir);
+    struct store *t = open_ok(to_path);
+    char out[1024];
+    for (int pass = 0; pass < 2; pass++) {
+        memset(out, 0, sizeof(out));
+        FILE *f = fmemopen(out, sizeof(out) - 1, "w");
+        assert_non_null(f);
+        assert_int_equal(store_copy_all(s, t, NULL, 0, f, err, sizeof(err)), 0);
+        assert_int_equal(fclose(f), 0);
+        assert_string_equal(out, pass ? "experiment 1 -> 1: 0 runs copied, 2 already there\n"
+                                        "single runs: 0 copied, 1 already there\n"
+                                      : "experiment 1 -> 1 (new): 2 runs copied, 0 already "
+                                        "there\nsingle runs: 1 copied, 0 already there\n");
+    }
+    int64_t missing = 99;
+    FILE *f = fopen("/dev/null", "w");
+    assert_int_equal(store_copy_all(s, t, &missing, 1, f, err, sizeof(err)), -ENOENT);
+    fclose(f);
+    free(doc);
+    store_close(t);
+    store_close(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -761,9 +865,11 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_interrupted_and_resume, setup, teardown),
         cmocka_unit_test_setup_teardown(test_nothing_overwritten, setup, teardown),
         cmocka_unit_test_setup_teardown(test_export, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_record_run_doc, setup, teardown),
         cmocka_unit_test_setup_teardown(test_record_single, setup, teardown),
         cmocka_unit_test_setup_teardown(test_readonly, setup, teardown),
         cmocka_unit_test(test_url_refused),
+        cmocka_unit_test_setup_teardown(test_copy_all, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include "netab_assert.h"
 
 #include "util/pattern.h"
 
@@ -69,12 +70,16 @@ static void test_groups_and_offsets(void **state)
     p = compiled("(a)|b", 0);
     assert_int_equal(find(p, "xb", 0, m), 1);
     assert_int_equal(m[0], 1);
-    assert_true(m[2] == SIZE_MAX && m[3] == SIZE_MAX); /* group 1 took no part */
+    ASSERT_EQ(m[2], SIZE_MAX); /* group 1 took no part */
+    ASSERT_EQ(m[3], SIZE_MAX);
     pattern_free(p);
     p = compiled("(a)(b)(?:c)", 0);
     assert_int_equal(pattern_groups(p), 2);
     assert_int_equal(find(p, "xabc", 0, m), 1); /* more groups than are returned */
-    assert_true(m[0] == 1 && m[1] == 4 && m[2] == 1 && m[3] == 2);
+    ASSERT_EQ(m[0], 1);
+    ASSERT_EQ(m[1], 4);
+    ASSERT_EQ(m[2], 1);
+    ASSERT_EQ(m[3], 2);
     pattern_free(p);
 }
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include "netab_assert.h"
 
 #include "util/units.h"
 
@@ -156,17 +157,17 @@ static void test_seconds(void **state)
     char err[NB_ERRLEN];
     double d = -1;
     assert_int_equal(units_parse_seconds("10", &d, err, sizeof(err)), 0);
-    assert_true(d == 10.0);
+    ASSERT_EQ(d, 10.0);
     assert_int_equal(units_parse_seconds("0.5", &d, err, sizeof(err)), 0);
-    assert_true(d == 0.5);
+    ASSERT_EQ(d, 0.5);
     assert_int_equal(units_parse_seconds("0", &d, err, sizeof(err)), 0);
-    assert_true(d == 0.0);
+    ASSERT_EQ(d, 0.0);
     const char *bad[] = {"", "-1", "abc", "1s", " 1", "nan", "inf", "1e2", ".", "0x1", "1,5"};
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
         d = 42;
         if (units_parse_seconds(bad[i], &d, err, sizeof(err)) != -EINVAL)
             fail_msg("'%s' was accepted as a duration", bad[i]);
-        assert_true(d == 42);
+        ASSERT_EQ(d, 42);
         assert_non_null(strstr(err, bad[i]));
     }
     char huge[400];

@@ -1,0 +1,47 @@
+/*
+ * One `netab run` test from its specification: the result prepared and the
+ * test run against the right server (run_spec.h).
+ */
+#include <stdio.h>
+#include <sys/socket.h>
+
+#include "proto/auth.h"
+#include "proto/client.h"
+#include "proto/iperf3_client.h"
+#include "proto/loopback.h"
+#include "runspec/run_spec.h"
+
+void run_spec_result_init(const struct run_spec *spec, struct run_result *res)
+{
+    run_result_init(res);
+    res->params = spec->params;
+    res->in_process = spec->host == NULL;
+    snprintf(res->server, sizeof(res->server), "%s",
+             spec->host                        ? spec->host
+             : spec->client.family == AF_INET6 ? "::1"
+                                               : "127.0.0.1");
+    res->port = spec->host ? spec->client.port : 0;
+}
+
+int run_spec_execute(struct run_spec *spec, struct run_result *res, bool *bad_key)
+{
+    struct auth_key *key = NULL;
+    int rc = spec->auth_key_file
+                 ? auth_key_load(spec->auth_key_file, &key, res->error, sizeof(res->error))
+                 : 0;
+    *bad_key = rc != 0;
+    spec->client.auth_key = key;
+    spec->client.host = spec->host;
+    if (rc) {
+        /* A bad key file: nothing is run; res->error says why. */
+    } else if (spec->host && spec->client.iperf3) {
+        rc = iperf3_client_run(&spec->client, &spec->params, res);
+    } else if (spec->host) {
+        rc = client_run(&spec->client, &spec->params, res);
+    } else {
+        rc = loopback_run(&spec->client, &spec->params, res);
+    }
+    auth_key_free(key);
+    spec->client.auth_key = NULL;
+    return rc;
+}

@@ -1,0 +1,31 @@
+/* The sets of `netab stats` read into its report (stats_report_sets.h). */
+#include "statsreport/stats_report_sets.h"
+
+#include <string.h>
+
+/* Reads set i into r; *total counts the values of every set read so far. */
+static int read_set(struct stats_report *r, const struct input_sets *s, size_t i,
+                    const struct input_opts *o, size_t *total, char *err, size_t errlen)
+{
+    char shown[4200];
+    struct input_values in = {0};
+    input_sets_shown(s, i, shown, sizeof(shown));
+    int rc = input_sets_read(s, i, o, shown, total, &in, err, errlen);
+    if (rc)
+        return rc;
+    rc = stats_report_set_values(r, i, shown, input_format_name(in.format), in.metric, in.v, in.n);
+    input_values_free(&in);
+    return rc ? err_set(err, errlen, -rc, "%s: %s", shown, strerror(-rc)) : 0;
+}
+
+int stats_report_read_sets(struct stats_report *r, const struct input_sets *s,
+                           const struct input_opts *o, char *err, size_t errlen)
+{
+    size_t total = 0;
+    for (size_t i = 0; i < s->n; i++) {
+        int rc = read_set(r, s, i, o, &total, err, errlen);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
