@@ -160,23 +160,6 @@ def detection(netab, c):
         srv.stop()
 
 
-def nft_counter_drop(ns, percent):
-    h.sh("nft", "add", "table", "inet", "netab_i3", netns=ns)
-    h.sh("nft", "add", "chain", "inet", "netab_i3", "input",
-         "{ type filter hook input priority 0; }", netns=ns)
-    h.sh("nft", "add", "rule", "inet", "netab_i3", "input", "meta", "l4proto", "udp", "numgen",
-         "random", "mod", "100", "<", str(percent), "counter", "drop", netns=ns)
-
-
-def nft_dropped(ns):
-    out = json.loads(h.sh("nft", "-j", "list", "table", "inet", "netab_i3", netns=ns))
-    for item in out.get("nftables", []):
-        for expr in item.get("rule", {}).get("expr", []):
-            if "counter" in expr:
-                return expr["counter"]["packets"]
-    raise h.TestFailure("no nft counter found")
-
-
 def rcvbuf_errors(ns):
     rows = [l.split() for l in h.sh("cat", "/proc/net/snmp", netns=ns).splitlines()
             if l.startswith("Udp:")]
@@ -195,12 +178,12 @@ def netns_loss(netab, c):
                 e = h.end_of(doc)
                 c.check(rc == 0 and e and e["receiver"]["bytes"] > 0,
                         f"netns {' '.join(opts)}: default port 5201, exits 0", err.strip()[:300])
-            nft_counter_drop(pair.ns_b, 2)
+            pair.nft_drop_udp(pair.ns_b, 2)
             before = rcvbuf_errors(pair.ns_b)
             rc, doc, err = h.run_netab(netab, ["-c", pair.addr_b, "--iperf3", "-u", "-b", "100M",
                                                "-l", "1400", "-t", "4", "-i", "0"],
                                        ns=pair.ns_a, timeout=60)
-            dropped = nft_dropped(pair.ns_b)
+            dropped = pair.nft_dropped(pair.ns_b)
             overruns = rcvbuf_errors(pair.ns_b) - before
             e = h.end_of(doc)
             if c.check(rc == 0 and e, "netns UDP with 2% nft drop: exits 0", err.strip()[:300]):
@@ -214,7 +197,7 @@ def netns_loss(netab, c):
                 c.check(dropped > 0.01 * sent, "netns UDP: nft dropped about 2%",
                         f"{dropped} of {sent}")
         finally:
-            h.sh("nft", "delete", "table", "inet", "netab_i3", netns=pair.ns_b, check_rc=False)
+            pair.nft_delete(pair.ns_b)
             srv.stop()
 
 

@@ -112,26 +112,6 @@ def concurrent(netab, c, srv):
             json.dumps(e.get("receiver", {}))[:200])
 
 
-def nft_counter_drop(ns, percent):
-    h.sh("nft", "add", "table", "inet", "netab_i3s", netns=ns)
-    h.sh("nft", "add", "chain", "inet", "netab_i3s", "input",
-         "{ type filter hook input priority 0; }", netns=ns)
-    # Only data datagrams (UDP length > 64). iperf3's 4-byte hello, when dropped, is never
-    # answered: iperf3 3.12 gives up after 30 s ("unable to read from stream socket") and netab's
-    # server logs "only 0 of 1 UDP streams said hello in time" -- CI met that 2% chance once.
-    h.sh("nft", "add", "rule", "inet", "netab_i3s", "input", "udp", "length", ">", "64",
-         "numgen", "random", "mod", "100", "<", str(percent), "counter", "drop", netns=ns)
-
-
-def nft_dropped(ns):
-    out = json.loads(h.sh("nft", "-j", "list", "table", "inet", "netab_i3s", netns=ns))
-    for item in out.get("nftables", []):
-        for expr in item.get("rule", {}).get("expr", []):
-            if "counter" in expr:
-                return expr["counter"]["packets"]
-    raise h.TestFailure("no nft counter found")
-
-
 def netns(netab, c):
     h.require_root_netns(tools=("ip", "nft"))
     with h.NetnsPair("i3s") as pair:
@@ -143,14 +123,16 @@ def netns(netab, c):
             c.check(doc.get("error") is None and lines and within(got, lines[-1]["received"]),
                     "netns -P 4: iperf3's sum_received = netab server's count",
                     f"{got} vs {lines[-1:]}")
-            nft_counter_drop(pair.ns_b, 2)
+            # Data datagrams only: iperf3's 4-byte hello, when dropped, is never answered;
+            # iperf3 3.12 gives up after 30 s ("unable to read from stream socket") and netab's
+            # server logs "only 0 of 1 UDP streams said hello in time". CI met that 2% once.
+            pair.nft_drop_udp(pair.ns_b, 2, data_only=True)
             try:
                 doc = iperf3_client(srv.port, ["-u", "-b", "100M", "-l", "1400", "-t", "3"],
                                     host=pair.addr_b, netns=pair.ns_a)
-                dropped = nft_dropped(pair.ns_b)
+                dropped = pair.nft_dropped(pair.ns_b)
             finally:
-                h.sh("nft", "delete", "table", "inet", "netab_i3s", netns=pair.ns_b,
-                     check_rc=False)
+                pair.nft_delete(pair.ns_b)
             s = doc.get("end", {}).get("sum", {})
             lost = s.get("lost_packets", -1)
             c.note(f"netns UDP: iperf3 sent {s.get('packets')}, lost {lost}, nft dropped {dropped}")

@@ -943,14 +943,25 @@ class NetnsPair:
             raise
         return self
 
-    def nft_drop_udp(self, ns, percent):
-        """Drops percent% of incoming UDP in ns, chosen at random per packet."""
+    def nft_drop_udp(self, ns, percent, data_only=False):
+        """Drops percent% of incoming UDP in ns, chosen at random per packet, and counts them
+        (nft_dropped). data_only: only datagrams over 64 bytes, never a 4-byte iperf3 hello."""
         need_tools("nft")
         sh("nft", "add", "table", "inet", "netab_t", netns=ns)
         sh("nft", "add", "chain", "inet", "netab_t", "input",
            "{ type filter hook input priority 0; }", netns=ns)
-        sh("nft", "add", "rule", "inet", "netab_t", "input", "meta", "l4proto", "udp",
-           "numgen", "random", "mod", "100", "<", str(percent), "drop", netns=ns)
+        match = ["udp", "length", ">", "64"] if data_only else ["meta", "l4proto", "udp"]
+        sh("nft", "add", "rule", "inet", "netab_t", "input", *match,
+           "numgen", "random", "mod", "100", "<", str(percent), "counter", "drop", netns=ns)
+
+    def nft_dropped(self, ns):
+        """The packets nft_drop_udp's rule has dropped so far."""
+        out = json.loads(sh("nft", "-j", "list", "table", "inet", "netab_t", netns=ns))
+        for item in out.get("nftables", []):
+            for expr in item.get("rule", {}).get("expr", []):
+                if "counter" in expr:
+                    return expr["counter"]["packets"]
+        raise TestFailure("no nft counter found")
 
     def nft_delete(self, ns):
         sh("nft", "delete", "table", "inet", "netab_t", netns=ns, check_rc=False)
