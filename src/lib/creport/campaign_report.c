@@ -15,6 +15,7 @@
 #include "metric/spec.h"
 #include "creport/campaign_report_counters.h"
 #include "creport/campaign_report_identity.h"
+#include "creport/campaign_report_steal.h"
 #include "creport/campaign_report_metric.h"
 #include "creport/campaign_report_model.h"
 #include "creport/campaign_report_effects.h"
@@ -475,6 +476,8 @@ int creport_build(const struct store_experiment *x, const char *spec_json,
     choose_deciders(r, o);
     creport_pairs_correct(r);
     e = collect_env_warnings(r, runs, nruns);
+    if (!e)
+        e = creport_steal_warning(r, runs, nruns);
     if (!e)
         e = warn_blocked_order(r, spec);
     if (!e)

@@ -836,6 +836,65 @@ static void test_entry_shows_what_the_change_is_on(void **state)
     creport_free(r);
 }
 
+/*
+ * Runs paused by the hypervisor: each run's larger steal_pct of its two ends
+ * is counted when above 1%; runs without a result or a CPU block are not
+ * runs measured, and exactly 1% is not above.
+ */
+static void test_steal_is_warned(void **state)
+{
+    (void)state;
+    enum { N = 8 };
+    static const char *const results[N] = {
+        "{\"end\": {\"cpu\": {\"local\": {\"steal_pct\": 0.2}, \"remote\": {\"steal_pct\": 0}}}}",
+        "{\"end\": {\"cpu\": {\"local\": {\"steal_pct\": 3.5}, \"remote\": {\"steal_pct\": 0.1}}}}",
+        "{\"end\": {\"cpu\": {\"local\": {\"steal_pct\": 0}, \"remote\": {\"steal_pct\": 12.3}}}}",
+        "{\"end\": {\"cpu\": {\"local\": {\"steal_pct\": 1.0}}}}",
+        "{\"end\": {\"sender\": {}}}",
+        NULL,
+        "{\"end\": {\"cpu\": {\"remote\": {\"steal_pct\": 0.9}}}}",
+        "not JSON",
+    };
+    struct store_experiment x = {.id = 4, .name = "steal", .status = "done", .seed = 1};
+    struct store_plan_row plan[N];
+    struct store_run runs[N];
+    memset(runs, 0, sizeof(runs));
+    for (int n = 0; n < N; n++) {
+        plan[n] = (struct store_plan_row){n, n % 2 ? "b" : "a", "", false, n / 2};
+        struct store_run *r = &runs[n];
+        r->id = n + 1;
+        r->seq = n;
+        r->status = STORE_RUN_OK;
+        r->receiver_bps = (940 + n) * 1e6;
+        r->sender_bps = r->local_us_per_kib = r->remote_us_per_kib = r->cpu_local_pct =
+            r->cpu_remote_pct = r->transactions_per_second = r->latency_p50_us = r->latency_p99_us =
+                r->lost_percent = NAN;
+        r->result_json = (char *)results[n];
+    }
+    struct creport_opts o;
+    creport_opts_default(&o);
+    struct creport *r;
+    char err[NB_ERRLEN];
+    assert_int_equal(creport_build(&x, NULL, plan, N, runs, N, &o, &r, err, sizeof(err)), 0);
+    json_t *j = creport_to_json(r);
+    json_t *w = json_object_get(j, "env_warnings");
+    assert_int_equal(json_array_size(w), 1);
+    assert_string_equal(json_string_value(json_array_get(w, 0)),
+                        "the hypervisor took CPU time (steal) above 1% in 2 of 5 runs (up to "
+                        "12.3%): while a vCPU waits neither end runs, so throughput dips and "
+                        "latency grows at random");
+    json_decref(j);
+    creport_free(r);
+    /* Below the threshold in every run: no sentence. */
+    for (int n = 0; n < N; n++)
+        runs[n].result_json = n == 1 || n == 2 ? (char *)results[0] : (char *)results[n];
+    assert_int_equal(creport_build(&x, NULL, plan, N, runs, N, &o, &r, err, sizeof(err)), 0);
+    j = creport_to_json(r);
+    assert_int_equal(json_array_size(json_object_get(j, "env_warnings")), 0);
+    json_decref(j);
+    creport_free(r);
+}
+
 /* Counts the non-overlapping occurrences of needle in hay. */
 static size_t occurrences(const char *hay, const char *needle)
 {
@@ -913,6 +972,7 @@ int main(void)
         cmocka_unit_test(test_boolean_headings),
         cmocka_unit_test(test_effects_capped),
         cmocka_unit_test(test_entry_shows_what_the_change_is_on),
+        cmocka_unit_test(test_steal_is_warned),
     };
     int failed = cmocka_run_group_tests(tests, setup, teardown);
     plot_shutdown(); /* fontconfig's caches, for LeakSanitizer */
