@@ -95,6 +95,9 @@ int compare_analyse(struct compare_result *res)
         return -ENOMEM;
     const struct compare_metric_report *d = &res->metrics[c->decide];
     compare_cpu_cost(res, &res->cpu);
+    res->steal = (struct metric_steal){0};
+    for (size_t k = 0; k < res->nruns; k++)
+        metric_steal_add(&res->steal, res->runs[k].steal_pct);
     if (res->interrupted) {
         res->exit_code = COMPARE_UNDECIDED;
         snprintf(res->exit_reason, sizeof(res->exit_reason), "interrupted after %u round%s",

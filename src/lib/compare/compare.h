@@ -94,6 +94,7 @@ struct compare_run {
     double *values;    /* one per campaign metric; NaN where absent; owned */
     json_t *profile;   /* end.profile.local of a --profile run (owned), or NULL */
     double others_pct; /* other processes' share of local busy CPU (METRIC_POLLUTION); NaN */
+    double steal_pct;  /* hypervisor steal, the larger end's (metric_steal_pct()); NaN */
 };
 
 struct compare_campaign {

@@ -126,7 +126,12 @@ json_t *compare_document(const struct compare_result *res)
         runs_json(res), "metrics", metrics_json(res), "verdicts", verdicts ? verdicts : json_null(),
         "exit_status", (json_int_t)res->exit_code, "exit_reason", res->exit_reason, "interrupted",
         res->interrupted);
+    char steal[320];
+    json_t *warnings = json_array();
+    if (warnings && metric_steal_sentence(&res->steal, steal, sizeof(steal)))
+        json_array_append_new(warnings, json_string(steal));
     if (doc && (json_object_set_new(doc, "cpu_cost", cpu_cost_json(res)) ||
+                json_object_set_new(doc, "warnings", warnings ? warnings : json_null()) ||
                 json_object_set_new(doc, "profile_diffs", profiles_json(res)))) {
         json_decref(doc);
         doc = NULL;

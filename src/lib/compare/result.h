@@ -11,6 +11,7 @@
 #include <stddef.h>
 
 #include "compare/compare.h"
+#include "metric/steal.h"
 #include "profdiff/profdiff.h"
 #include "statsreport/stats_report.h"
 #include "stats/opts.h"
@@ -66,6 +67,7 @@ struct compare_result {
     double family_confidence;
     json_t *pairs;
     struct compare_cpu_cost cpu; /* after the analysis */
+    struct metric_steal steal;   /* over every run with a CPU block, after the analysis */
     int exit_code;               /* an enum compare_outcome */
     char exit_reason[320];
     /*

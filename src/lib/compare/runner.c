@@ -14,6 +14,7 @@
 #include "campaign/exec.h"
 #include "experiment/experiment.h"
 #include "metric/metric.h"
+#include "metric/steal.h"
 #include "compare/compare.h"
 
 void compare_config_free(struct compare_config *c)
@@ -168,6 +169,8 @@ static void take_metrics(const struct compare_campaign *c, const char *out, stru
     if (p && doc && !compare_uses_cmd(c->cfg) &&
         !compare_metric_from_doc(doc, p->path, &x, err, sizeof(err)))
         r->others_pct = x;
+    if (doc && !compare_uses_cmd(c->cfg))
+        r->steal_pct = metric_steal_pct(doc);
     /* A --profile run's profile, for the differential profile (compare_profdiff()). */
     json_t *prof =
         json_object_get(json_object_get(json_object_get(doc, "end"), "profile"), "local");
@@ -249,6 +252,7 @@ int compare_run_from_event(const struct compare_campaign *c, const struct campai
     for (size_t i = 0; i < c->nmetrics; i++)
         out->values[i] = NAN;
     out->others_pct = NAN;
+    out->steal_pct = NAN;
     size_t v = 0;
     while (v < c->cfg->nvariants && strcmp(c->cfg->variants[v].name, ev->variant))
         v++;

@@ -157,5 +157,8 @@ void compare_text_print(FILE *out, const struct compare_result *res)
         }
     print_cpu_cost(out, res);
     print_profiles(out, res);
+    char steal[320];
+    if (metric_steal_sentence(&res->steal, steal, sizeof(steal)))
+        fprintf(out, "warning: %s\n", steal);
     fprintf(out, "exit status %d: %s\n", res->exit_code, res->exit_reason);
 }

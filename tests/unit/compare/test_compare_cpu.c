@@ -3,12 +3,14 @@
  * other processes at a median 50 % of busy CPU the process figure decides
  * and its regression is the verdict, though the system-wide figure shows
  * none; at 10 % the system-wide figure decides; rr runs are judged per
- * transaction although their documents carry a per-KiB figure too.
+ * transaction although their documents carry a per-KiB figure too. Runs the
+ * hypervisor paused (steal) are counted and said in the text and the JSON.
  */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,9 +19,14 @@
 #include "netab_assert.h"
 #include <math.h>
 
+#include "compare/document.h"
 #include "compare/result.h"
+#include "compare/text.h"
 
 #define NRUNS 6
+
+/* Each run's steal_pct as analyse() records it (run i of 2 * NRUNS); NULL: none (NaN). */
+static const double *run_steal;
 
 /* Metric index of name in the campaign. */
 static size_t at(const struct compare_campaign *c, const char *name)
@@ -66,6 +73,7 @@ static void analyse(double others, bool rr, struct compare_config *cfg,
             r->slot.round = (unsigned)k + 1;
             r->status = COMPARE_RUN_OK;
             r->others_pct = isnan(others) ? NAN : others + (double)k - 2.5;
+            r->steal_pct = run_steal ? run_steal[res->nruns - 1] : NAN;
             r->values = malloc(camp->nmetrics * sizeof(double));
             assert_non_null(r->values);
             for (size_t i = 0; i < camp->nmetrics; i++)
@@ -148,12 +156,68 @@ static void test_rr_per_transaction(void **state)
     compare_campaign_free(&camp);
 }
 
+/*
+ * Steal above 1% in 3 of the 11 runs that have the figure (one run has none,
+ * one is exactly 1%, not above): one warning, the same in text and JSON.
+ */
+static void test_steal_warned(void **state)
+{
+    (void)state;
+    static const double steal[2 * NRUNS] = {0, 0.2, 3.5, 1.0, 0, NAN, 0, 12.25, 0.9, 0, 7, 0};
+    struct compare_config cfg;
+    struct compare_campaign camp;
+    struct compare_result res;
+    run_steal = steal;
+    analyse(10, false, &cfg, &camp, &res);
+    run_steal = NULL;
+    assert_int_equal(res.steal.runs, 11);
+    assert_int_equal(res.steal.over, 3);
+    assert_float_equal(res.steal.most, 12.25, 1e-12);
+    const char *want = "the hypervisor took CPU time (steal) above 1% in 3 of 11 runs (up to "
+                       "12.2%): while a vCPU waits neither end runs, so throughput dips and "
+                       "latency grows at random";
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    assert_non_null(f);
+    compare_text_print(f, &res);
+    assert_int_equal(fclose(f), 0);
+    char line[400];
+    snprintf(line, sizeof(line), "\nwarning: %s\nexit status ", want);
+    assert_non_null(strstr(text, line));
+    free(text);
+    json_t *doc = compare_document(&res);
+    assert_non_null(doc);
+    json_t *w = json_object_get(doc, "warnings");
+    assert_int_equal(json_array_size(w), 1);
+    assert_string_equal(json_string_value(json_array_get(w, 0)), want);
+    json_decref(doc);
+    compare_result_free(&res);
+    compare_campaign_free(&camp);
+    /* No run above the threshold: no line, an empty array. */
+    analyse(10, false, &cfg, &camp, &res);
+    assert_int_equal(res.steal.over, 0);
+    f = open_memstream(&text, &len);
+    assert_non_null(f);
+    compare_text_print(f, &res);
+    assert_int_equal(fclose(f), 0);
+    assert_null(strstr(text, "hypervisor"));
+    free(text);
+    doc = compare_document(&res);
+    assert_int_equal(json_array_size(json_object_get(doc, "warnings")), 0);
+    assert_true(json_is_array(json_object_get(doc, "warnings")));
+    json_decref(doc);
+    compare_result_free(&res);
+    compare_campaign_free(&camp);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_polluted_uses_process),
         cmocka_unit_test(test_clean_uses_system),
         cmocka_unit_test(test_rr_per_transaction),
+        cmocka_unit_test(test_steal_warned),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
