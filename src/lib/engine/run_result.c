@@ -63,6 +63,8 @@ static void add_side(const struct side_report *side, int which, struct direction
         if (s->sender) {
             t->sender_bytes += s->bytes;
             t->sender_packets += s->packets;
+            t->sender_stalls += s->stalls;
+            t->sender_stalled_s += (double)s->stalled_us / 1e6;
             t->retransmits += s->tcpinfo.retransmits;
             t->streams++;
             if (s->seconds > t->sender_seconds)

@@ -65,6 +65,9 @@ struct direction_totals {
     int streams;
     /* UDP: datagrams the senders sent and the receivers got (unique), and what went wrong. */
     uint64_t sender_packets, receiver_packets;
+    /* Paced senders: schedule restarts after stalls, and the schedule time given up (summed). */
+    uint64_t sender_stalls;
+    double sender_stalled_s;
     uint64_t out_of_order, duplicates, malformed, foreign;
     double jitter_ms, jitter_mean_abs_ms, jitter_p99_abs_ms; /* averaged over streams */
     int receiver_streams;

@@ -60,6 +60,7 @@ int side_report_collect(struct side_report *r, const struct stream_set *set, uin
         o->malformed = atomic_load(&((struct stream *)s)->malformed);
         o->foreign = atomic_load(&((struct stream *)s)->foreign);
         o->stalls = s->stalls;
+        o->stalled_us = s->stalled_ns / 1000;
         o->errors = s->errors;
         /* What the kernel granted, not what -w asked for: it caps at [rw]mem_max and doubles. */
         int v;
@@ -170,16 +171,17 @@ json_t *side_report_to_json(const struct side_report *r)
     for (int i = 0; i < r->n; i++) {
         const struct side_stream *s = &r->streams[i];
         json_t *c = json_pack(
-            "{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:f, s:f, s:f, s:I, s:I, s:I, s:I}",
+            "{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:f, s:f, s:f, s:I, s:I, s:I, s:I}",
             "packets", (json_int_t)s->packets, "lost", (json_int_t)s->lost, "malformed",
             (json_int_t)s->malformed, "foreign", (json_int_t)s->foreign, "stalls",
-            (json_int_t)s->stalls, "duplicates", (json_int_t)s->rx.duplicates, "out_of_order",
-            (json_int_t)s->rx.out_of_order, "too_late", (json_int_t)s->rx.too_late, "rx_bytes",
-            (json_int_t)s->rx.bytes, "jitter_ms", s->rx.jitter_ms, "jitter_mean_abs_ms",
-            s->rx.jitter_mean_abs_ms, "jitter_p99_abs_ms", s->rx.jitter_p99_abs_ms,
-            "connect_errors", (json_int_t)s->errors.connect, "read_errors",
-            (json_int_t)s->errors.read, "write_errors", (json_int_t)s->errors.write,
-            "timeout_errors", (json_int_t)s->errors.timeout);
+            (json_int_t)s->stalls, "stalled_us", (json_int_t)s->stalled_us, "duplicates",
+            (json_int_t)s->rx.duplicates, "out_of_order", (json_int_t)s->rx.out_of_order,
+            "too_late", (json_int_t)s->rx.too_late, "rx_bytes", (json_int_t)s->rx.bytes,
+            "jitter_ms", s->rx.jitter_ms, "jitter_mean_abs_ms", s->rx.jitter_mean_abs_ms,
+            "jitter_p99_abs_ms", s->rx.jitter_p99_abs_ms, "connect_errors",
+            (json_int_t)s->errors.connect, "read_errors", (json_int_t)s->errors.read,
+            "write_errors", (json_int_t)s->errors.write, "timeout_errors",
+            (json_int_t)s->errors.timeout);
         json_object_set_new(json_array_get(streams, (size_t)i), "counters", c);
         json_object_set_new(json_array_get(streams, (size_t)i), "socket_buffers",
                             json_pack("{s:i, s:i}", "send", s->sndbuf, "receive", s->rcvbuf));
@@ -241,6 +243,13 @@ static int counters_from_json(const json_t *c, struct side_stream *o)
         num(c, "jitter_mean_abs_ms", 0, 1e9, &o->rx.jitter_mean_abs_ms) ||
         num(c, "jitter_p99_abs_ms", 0, 1e9, &o->rx.jitter_p99_abs_ms))
         return -1;
+    /* Optional: peers before protocol addition 4 do not send it. */
+    if (json_object_get(c, "stalled_us")) {
+        double us;
+        if (num(c, "stalled_us", 0, 9e18, &us))
+            return -1;
+        o->stalled_us = (uint64_t)us;
+    }
     return 0;
 }
 

@@ -34,6 +34,7 @@ struct side_stream {
     uint64_t malformed;      /* datagrams without netab's header */
     uint64_t foreign;        /* datagrams or connections from an address not in the test */
     uint64_t stalls;         /* UDP sender: pacing schedule restarts */
+    uint64_t stalled_us;     /* UDP sender: schedule time given up at those restarts */
     struct udp_rx_totals rx; /* UDP receiver */
     struct stream_errors errors;
     /* SO_SNDBUF/SO_RCVBUF as the kernel granted them (getsockopt), 0 when unknown. */

@@ -78,6 +78,7 @@ struct stream {
     _Atomic uint64_t malformed; /* UDP: datagrams too short or without netab's header */
     _Atomic uint64_t foreign;   /* UDP/crr: datagrams or connections from another address */
     uint64_t stalls;            /* UDP sender: times the pacing schedule was reset after a stall */
+    uint64_t stalled_ns;        /* UDP sender: schedule time given up at those resets */
     struct stream_errors errors;
     uint64_t start_ns, end_ns;
     uint64_t first_ns; /* receiver: when the first byte arrived, 0 before */

@@ -2,7 +2,8 @@
  * UDP stream roles. The sender paces against an absolute schedule: datagram
  * k is due at start + k * size / rate, so a late wake-up is made good by the
  * next batch instead of drifting, and after a stall longer than the catch-up
- * limit the schedule restarts (counted in `stalls`) rather than bursting.
+ * limit the rest of the schedule is given up (counted in `stalls` and
+ * `stalled_ns`) rather than burst out.
  * Batches go out with sendmmsg, or as one UDP_SEGMENT super-datagram with
  * --gso. The receiver takes batches with recvmmsg (or UDP_GRO), stamps each
  * with the kernel's arrival time, and feeds loss, reordering and jitter
@@ -31,9 +32,9 @@
 #define UDP_BATCH 64
 /*
  * Catch-up limit: the datagrams owed after a stall are sent at once only up
- * to 5 ms worth of the target rate (and at least four batches); beyond that
- * the schedule restarts. A short preemption costs no rate, a long one no
- * burst.
+ * to 5 ms worth of the target rate (and at least four batches); what is owed
+ * beyond that is given up and the schedule goes on from there. A short
+ * preemption costs no rate, a long one no burst larger than the limit.
  */
 #define UDP_MIN_BACKLOG (4 * UDP_BATCH)
 #define UDP_BACKLOG_NS 5000000.0
@@ -127,10 +128,16 @@ static void run_sender(struct stream *s, char *buf)
                 continue;
             }
             if (due - seq > max_backlog) {
-                /* A stall (preemption, a full queue): restart the schedule, don't burst. */
+                /*
+                 * A stall (preemption, a full queue): send what the limit
+                 * allows at once and give up the rest of the schedule,
+                 * counted, rather than burst it all.
+                 */
+                uint64_t given_up = due - seq - max_backlog;
                 s->stalls++;
-                t0 = now - (uint64_t)((double)seq / per_ns);
-                due = seq + 1;
+                s->stalled_ns += (uint64_t)((double)given_up / per_ns);
+                t0 = now - (uint64_t)((double)(seq + max_backlog) / per_ns);
+                due = seq + max_backlog;
             }
             if (due - seq < (uint64_t)n)
                 n = (int)(due - seq);

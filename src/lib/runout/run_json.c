@@ -22,8 +22,10 @@ static void add_udp(json_t *dir, const struct direction_totals *t)
 {
     uint64_t lost = run_result_lost(t);
     double pct = t->sender_packets ? 100.0 * (double)lost / (double)t->sender_packets : 0.0;
-    json_object_set_new(json_object_get(dir, "sender"), "packets",
-                        json_integer((json_int_t)t->sender_packets));
+    json_t *snd = json_object_get(dir, "sender");
+    json_object_set_new(snd, "packets", json_integer((json_int_t)t->sender_packets));
+    json_object_set_new(snd, "stalls", json_integer((json_int_t)t->sender_stalls));
+    json_object_set_new(snd, "stalled_seconds", json_real(t->sender_stalled_s));
     json_t *rcv = json_object_get(dir, "receiver");
     json_t *more =
         json_pack("{s:I, s:I, s:f, s:I, s:I, s:I, s:I, s:f, s:f, s:f}", "packets",

@@ -91,6 +91,13 @@ static void print_udp(FILE *f, const char *label, const struct direction_totals 
             (unsigned long long)t->malformed, (unsigned long long)t->foreign);
     fprintf(f, "%-9s jitter %.4f ms (RFC 3550), |D| mean %.4f ms, p99 %.4f ms\n", label,
             t->jitter_ms, t->jitter_mean_abs_ms, t->jitter_p99_abs_ms);
+    if (t->sender_stalls)
+        fprintf(f,
+                "%-9s the sender fell behind its schedule %llu time%s (preempted, or the "
+                "hypervisor took its CPU) and gave up %.1f ms of it rather than burst, so it "
+                "sent less than -b asked\n",
+                label, (unsigned long long)t->sender_stalls, t->sender_stalls == 1 ? "" : "s",
+                t->sender_stalled_s * 1e3);
 }
 
 static void print_transactions(FILE *f, const struct run_result *r)

@@ -212,6 +212,46 @@ static void test_negative_values(void **state)
     decode_fails(negative_seconds, N, "stream 1 is malformed");
 }
 
+static json_t *counters1(json_t *o)
+{
+    return json_object_get(stream1(o), "counters");
+}
+static void negative_stalled(json_t *o)
+{
+    json_object_set_new(counters1(o), "stalled_us", json_integer(-1));
+}
+static void string_stalled(json_t *o)
+{
+    json_object_set_new(counters1(o), "stalled_us", json_string("370372"));
+}
+
+/* A paced sender's stalls and the schedule time it gave up (protocol addition 4). */
+static void test_stalls_round_trip(void **state)
+{
+    (void)state;
+    struct side_report r, back;
+    make_report(&r);
+    r.streams[1].stalls = 3;
+    r.streams[1].stalled_us = 370372;
+    json_t *obj = side_report_to_json(&r);
+    char err[NB_ERRLEN] = "";
+    assert_int_equal(side_report_from_json(obj, N, &back, err, sizeof(err)), 0);
+    assert_int_equal(back.streams[1].stalls, 3);
+    assert_int_equal(back.streams[1].stalled_us, 370372);
+    assert_int_equal(back.streams[0].stalled_us, 0);
+    side_report_free(&back);
+    /* A server before addition 4 sends no stalled_us: taken as 0, the stalls still counted. */
+    json_object_del(counters1(obj), "stalled_us");
+    assert_int_equal(side_report_from_json(obj, N, &back, err, sizeof(err)), 0);
+    assert_int_equal(back.streams[1].stalls, 3);
+    assert_int_equal(back.streams[1].stalled_us, 0);
+    side_report_free(&back);
+    json_decref(obj);
+    side_report_free(&r);
+    decode_fails(negative_stalled, N, "counters for stream 1 are malformed");
+    decode_fails(string_stalled, N, "counters for stream 1 are malformed");
+}
+
 static void bad_cpu(json_t *o)
 {
     json_object_set_new(json_object_get(o, "cpu"), "total_pct", json_real(250));
@@ -414,7 +454,7 @@ int main(void)
         cmocka_unit_test(test_negative_values),     cmocka_unit_test(test_malformed_cpu),
         cmocka_unit_test(test_counters_round_trip), cmocka_unit_test(test_counters_absent),
         cmocka_unit_test(test_counters_malformed),  cmocka_unit_test(test_identity_round_trip),
-        cmocka_unit_test(test_identity_malformed),
+        cmocka_unit_test(test_identity_malformed),  cmocka_unit_test(test_stalls_round_trip),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
