@@ -37,10 +37,17 @@ MEASURE = ["--runs", "2", "--max-runs", "12", "--seed", "7"]
 LOOKS = (2, 3, 5, 8, 12)
 
 
+# tbf's bucket: 2 MB (21 ms at 800 Mbit/s), so that a vCPU the hypervisor holds for tens of
+# ms (steal, on the CI's virtual machines) does not lose that time to the link; a 256 KB
+# bucket let such runs dip 10-20%. Its first burst adds 16 Mbit to each 1 s run (2% at 800,
+# 4% at 400 Mbit/s), which the references' check below allows for.
+BURST = "2mb"
+
+
 def setup_files(dev):
     """Commit k's setup.sh caps dev with its rate; n.txt holds k."""
     return lambda k: {"setup.sh": f"tc qdisc replace dev {dev} root tbf rate {RATES[k]} "
-                                  "burst 256kb latency 50ms\n",
+                                  f"burst {BURST} latency 50ms\n",
                       "n.txt": f"{k}\n"}
 
 
@@ -63,8 +70,9 @@ def case_run(netab, ns, repo, hashes, run_opts, db):
     ref = doc["references"]
     log(f"  references: {ref['change_pct']:+.1f}% [{ref['change_ci_low_pct']:+.1f}, "
         f"{ref['change_ci_high_pct']:+.1f}]")
-    # 400 against 800 Mbit/s: a halving, whatever the framing overhead.
-    check(-55 < ref["change_pct"] < -45, "BAD is about half of GOOD", ref)
+    # 400 against 800 Mbit/s: a halving, whatever the framing overhead (-49% with the bucket's
+    # first burst; the margin is for a run that a busy host slowed anyway).
+    check(-58 < ref["change_pct"] < -42, "BAD is about half of GOOD", ref)
     by_commit = {v: k for k, v in hashes.items()}
     for s in doc["steps"]:
         k = by_commit[s["commit"]]

@@ -37,7 +37,7 @@ from netab_helpers import (check, check_eq, netab_cmd, need_tools, require_root_
 NAMES = ("d1", "d2")
 
 
-def experiment_text(duts, netab, base, name, runs, parallel, boot_timeout=30, keys=()):
+def experiment_text(duts, netab, base, name, runs, parallel, boot_timeouts=(30, 30), keys=()):
     text = f"name: {name}\nruns: {runs}\nwarmup: 0\nseed: 5\n"
     if parallel:
         text += "parallel: duts\n"
@@ -49,7 +49,7 @@ def experiment_text(duts, netab, base, name, runs, parallel, boot_timeout=30, ke
     ssh_opts: '{opts}'
     netab: {netab}
     identity: cat {dut.ident}
-    boot_timeout: {boot_timeout}
+    boot_timeout: {boot_timeouts[i]}
 """
     text += "test:\n  time: 0.3\n  interval: 0\nvariants:\n"
     for var in ("a", "b"):
@@ -192,7 +192,8 @@ def dut_killed(netab, star, duts, base):
     db = os.path.join(base, "killed.db")
     path = os.path.join(base, "killed.yaml")
     with open(path, "w") as f:
-        f.write(experiment_text(duts, netab, base, "killed", 3, True, boot_timeout=1))
+        f.write(experiment_text(duts, netab, base, "killed", 3, True,
+                                boot_timeouts=(30, 1)))
     p = start([netab, "experiment", "run", "--db", db, path], netns=star.ns_ctl)
     deadline = time.monotonic() + 60
     while True:  # bounded: until d2 has an ok run
@@ -240,7 +241,7 @@ def sequential_down(netab, star, duts, base):
     other = os.path.join(base, "other_key")
     sh("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", other)
     with open(path, "w") as f:
-        f.write(experiment_text(duts, netab, base, "down", 2, False, boot_timeout=1,
+        f.write(experiment_text(duts, netab, base, "down", 2, False, boot_timeouts=(30, 1),
                                 keys=(None, other)))
     r = netab_cmd(netab, "experiment", "run", "--db", db, path, netns=star.ns_ctl, timeout=300,
                   expect_rc=1)

@@ -182,7 +182,13 @@ def hostile(c, srv):
 
 def busy(c, srv):
     first = h.start(["iperf3", "-c", "127.0.0.1", "-p", str(srv.port), "-J", "-t", "3"])
-    time.sleep(1)  # the first test is running by then (it lasts 3 s)
+
+    def connections():  # the first client's control and data connections, once it runs
+        out = h.sh("ss", "-Htn", "state", "established", f"( dport = :{srv.port} )")
+        return len(out.splitlines())
+
+    c.check(wait_for(lambda: connections() >= 2, 20),
+            "busy: the first iperf3 test runs (control and data connections)", first.stderr_text())
     r = h.run_cmd(["iperf3", "-c", "127.0.0.1", "-p", str(srv.port), "-J", "-t", "1"],
                   timeout=60)
     doc = h.parse_one_json(r.stdout, r)

@@ -131,7 +131,9 @@ def against_perf(netab, tmp):
     # the nominal frequency x window x CPUs only as bounds: never more than 10% over it (that
     # would be samples counted twice), never under half. Measured on this VM while its host was
     # busy: netab/perf 3786/3443, 4971/4308, 5306/5296, 5881/5864; the two samplers' overruns
-    # fall differently, so the bound is 20%.
+    # fall differently (up to +15% seen), so netab must have at least 80% of perf's count
+    # (samples missed); more than perf is bounded by the nominal 110% below (samples counted
+    # twice), since a host that steals the vCPU makes perf miss ticks netab got.
     window = "%.6f,%.6f" % (p["monotonic_start"], p["monotonic_start"] + p["seconds"])
     cpus = {int(c) for c in p["cpus"]}
     lines = run_cmd(["perf", "script", "-i", data, "-F", "cpu", "--time", window],
@@ -139,8 +141,8 @@ def against_perf(netab, tmp):
     delivered = sum(1 for x in lines if x.strip("[]").isdigit() and int(x.strip("[]")) in cpus)
     delivered *= p["frequency"] / 997.0  # perf sampled at 997 Hz
     log(f"perf's samples on netab's CPUs in its window, at netab's frequency: {delivered:.0f}")
-    check(delivered > 0 and abs(p["samples"] - delivered) <= 0.2 * delivered,
-          "samples = what the kernel delivered to perf in the same window within 20%",
+    check(delivered > 0 and p["samples"] >= 0.8 * delivered,
+          "samples at least 80% of what the kernel delivered to perf in the same window",
           p["samples"], delivered)
     check(0.5 * expect <= p["samples"] <= 1.1 * expect,
           "samples between half and 110% of frequency x window x CPUs", p["samples"], expect)

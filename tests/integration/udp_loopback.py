@@ -62,11 +62,11 @@ def stall_case(c, netab, srv):
                  "-t", "3", "-i", "0.5", "--db", db])
     if not p.wait_output(re.compile(r"0\.00-0\.50")):
         raise h.TestFailure("no first interval line from the client:\n" + p.stdout_text())
-    t = time.monotonic()
     os.kill(srv.pid(), signal.SIGSTOP)
+    t = time.monotonic()
     time.sleep(0.4)  # how long the sender is held, not a wait for an event
+    held = time.monotonic() - t  # at least this long: both readings are inside the stop
     os.kill(srv.pid(), signal.SIGCONT)
-    held = time.monotonic() - t
     r = p.finish()
     c.check("fell behind its schedule" in r.stdout,
             "stall: the text says the sender fell behind its schedule", r.stdout[-600:])
@@ -77,10 +77,10 @@ def stall_case(c, netab, srv):
         return
     stalls, gave_up, secs = rate_check(c, netab, "stall", e, 100e6)
     c.check(stalls >= 1, "stall: the sender counted a stall", f"stalls={stalls}")
-    # The sender owed `held` of schedule when it ran again; it may send the catch-up limit
-    # (5 ms at 100M, but at least 256 datagrams: ~30 ms) and was asleep until its next datagram.
-    c.check(held - 0.1 <= gave_up <= secs, "stall: it gave up about the time it was held",
-            f"given up {gave_up:.3f} s, held {held:.3f} s")
+    # The sender owed at least `held` of schedule when it ran again; it sends the catch-up limit
+    # (5 ms at 100M, but at least 256 datagrams: ~30 ms) and gives up the rest.
+    c.check(held - 0.05 <= gave_up <= secs, "stall: it gave up about the time it was held",
+            f"given up {gave_up:.3f} s, held at least {held:.3f} s")
     sp, rp, lost = accounting(c, "stall", e)
     c.check(lost == 0, "stall: no datagram lost on loopback", f"lost={lost}")
 

@@ -38,7 +38,15 @@ def nft_drop_2pct(netab, c, pair):
             c.note(f"2% drop: sent {sent}, received {rcv['packets']}, lost {rcv['lost_packets']} "
                    f"= {rcv['lost_percent']:.3f}%, out_of_order {rcv['out_of_order']}, "
                    f"duplicates {rcv['duplicates']}")
-            c.check(sent >= 100_000, "2% drop: at least 100,000 datagrams sent", f"sent={sent}")
+            # The sender keeps its schedule but for the time it reports it gave up after stalls
+            # (a vCPU the hypervisor held: docs/udp.md); 50,000 datagrams put the +-0.3 band
+            # below at 4.8 standard deviations of a 2% binomial.
+            snd = e["sender"]
+            want = 200e6 * (1 - snd["stalled_seconds"] / snd["seconds"])
+            c.check(h.within(snd["bits_per_second"], want, 0.01),
+                    "2% drop: the sender's rate is -b less the time it gave up, within 1%",
+                    f"{snd['bits_per_second']:.0f} vs {want:.0f} ({snd['stalls']} stalls)")
+            c.check(sent >= 50_000, "2% drop: at least 50,000 datagrams sent", f"sent={sent}")
             c.check(rcv["lost_packets"] == sent - rcv["packets"],
                     "2% drop: lost_packets == sent - received",
                     f"{rcv['lost_packets']} vs {sent - rcv['packets']}")
