@@ -240,6 +240,8 @@ double store_eta_seconds(const struct store_counts *c, double avg_run_seconds);
  * = default path), records a run outside any experiment with the document's
  * "test" object as params and "host" object as environment, and finishes it
  * as ok when exit_code is 0 and the document's "error" is null, else failed.
+ * The run started at the document's start.time when it has one in netab's
+ * form (YYYY-MM-DDTHH:MM:SSZ, not after now), else when it is recorded.
  * argv_text is the command line, kept for reference. *run_id may be NULL.
  */
 NB_MUST_CHECK int store_record_result(struct store *db, const char *argv_text,

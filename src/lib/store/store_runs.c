@@ -139,10 +139,31 @@ int store_experiment_set_status(struct store *s, int64_t id, const char *status,
     return e;
 }
 
+/*
+ * A run document's own start ("start": {"time": "YYYY-MM-DDTHH:MM:SSZ"}, as
+ * netab run writes it) in the store's form, into out. Returns 0, or -1 when
+ * the document has none in that form or it lies after now (a clock that went
+ * back): then the row keeps the time it was recorded.
+ */
+static int doc_started(const json_t *doc, char out[32])
+{
+    const char *t = json_string_value(json_object_get(json_object_get(doc, "start"), "time"));
+    static const char form[] = "dddd-dd-ddTdd:dd:ddZ";
+    if (!t || strlen(t) != sizeof(form) - 1)
+        return -1;
+    for (size_t i = 0; form[i]; i++)
+        if (form[i] == 'd' ? (t[i] < '0' || t[i] > '9') : t[i] != form[i])
+            return -1;
+    char now[32];
+    store_now(now);
+    snprintf(out, 32, "%.19s.000Z", t);
+    return strcmp(out, now) <= 0 ? 0 : -1;
+}
+
 static int begin_row_once(struct store *s, int64_t experiment_id, int seq, const char *variant,
                           const char *cell, const char *params_json, const char *env_json,
-                          const char *argv_text, int64_t *run_id, const char *what, char *err,
-                          size_t errlen)
+                          const char *argv_text, const char *started, int64_t *run_id,
+                          const char *what, char *err, size_t errlen)
 {
     struct sqldb_stmt *st;
     int e = store_begin(s, what, err, errlen);
@@ -176,7 +197,7 @@ static int begin_row_once(struct store *s, int64_t experiment_id, int seq, const
         store_bind_clean(st, b + 3, params_json);
         store_bind_clean(st, b + 4, env_json);
         store_bind_clean(st, b + 5, argv_text);
-        sqldb_bind_text(st, b + 6, now);
+        sqldb_bind_text(st, b + 6, started ? started : now);
         e = store_insert_id(s, st, &id, what, err, errlen);
         if (e == -EINVAL)
             e = err_set(err, errlen, ENOENT, "%s: no experiment %lld", what,
@@ -188,15 +209,17 @@ static int begin_row_once(struct store *s, int64_t experiment_id, int seq, const
     return e;
 }
 
+/* started: when the run began (the store's form), or NULL for now. */
 static int begin_row(struct store *s, int64_t experiment_id, int seq, const char *variant,
                      const char *cell, const char *params_json, const char *env_json,
-                     const char *argv_text, int64_t *run_id, char *err, size_t errlen)
+                     const char *argv_text, const char *started, int64_t *run_id, char *err,
+                     size_t errlen)
 {
     const char *what = "recording the start of a run";
     int e, tries = 0;
     do
         e = begin_row_once(s, experiment_id, seq, variant, cell, params_json, env_json, argv_text,
-                           run_id, what, err, errlen);
+                           started, run_id, what, err, errlen);
     while (store_tx_again(s, &e, &tries, what, err, errlen));
     return e;
 }
@@ -205,8 +228,8 @@ int store_run_begin(struct store *s, int64_t experiment_id, int seq, const char 
                     const char *cell, const char *params_json, const char *env_json,
                     int64_t *run_id, char *err, size_t errlen)
 {
-    return begin_row(s, experiment_id, seq, variant, cell, params_json, env_json, NULL, run_id, err,
-                     errlen);
+    return begin_row(s, experiment_id, seq, variant, cell, params_json, env_json, NULL, NULL,
+                     run_id, err, errlen);
 }
 
 /* A number at a dotted path in doc, or NAN. */
@@ -519,7 +542,10 @@ int store_record_labeled(struct store *s, const char *variant, const char *argv_
     if (!doc && !error_text)
         error_text = "the result is not a JSON document";
     int64_t id = 0;
-    int e = begin_row(s, 0, 0, variant, NULL, params, env, argv_text, &id, err, errlen);
+    /* Recorded after the run ended: its start is the document's, not now. */
+    char started[32];
+    int e = begin_row(s, 0, 0, variant, NULL, params, env, argv_text,
+                      doc_started(doc, started) ? NULL : started, &id, err, errlen);
     if (!e)
         e = store_run_finish(s, id, ok ? STORE_RUN_OK : STORE_RUN_FAILED, exit_code,
                              ok ? NULL : error_text, result_json, err, errlen);

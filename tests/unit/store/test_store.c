@@ -746,10 +746,41 @@ static void test_record_run_doc(void **state)
     snprintf(want, sizeof(want), "netab run -t 0.5 --db %s", c->path);
     assert_string_equal(runs[0].argv_text, want);
     assert_string_equal(runs[0].variant, "patched");
+    /* Recorded after it ended, the run started when its document says (2026-11-29T22:16:33Z). */
+    assert_string_equal(runs[0].started, "2026-11-29T22:16:33.000Z");
+    assert_true(runs[0].duration_s > 0);
     store_run_list_free(runs, n);
     store_close(s);
     json_decref(doc);
     free(text);
+}
+
+/* A start time that is not netab's form, or lies ahead: the run started when it was recorded. */
+static void test_record_start_time(void **state)
+{
+    struct ctx *c = *state;
+    char err[512] = "";
+    static const char *const docs[] = {
+        "{\"start\":{\"time\":\"yesterday\"},\"error\":null}",
+        "{\"start\":{\"time\":\"2026-11-29 22:16:33Z\"},\"error\":null}",
+        "{\"start\":{\"time\":\"2999-01-01T00:00:00Z\"},\"error\":null}",
+        "{\"start\":{\"time\":7},\"error\":null}",
+        "{\"error\":null}",
+    };
+    for (size_t i = 0; i < sizeof(docs) / sizeof(docs[0]); i++)
+        assert_int_equal(store_record_single(c->path, "x", docs[i], 0, err, sizeof(err)), 0);
+    struct store *s = open_ok(c->path);
+    struct store_run *runs;
+    size_t n;
+    assert_int_equal(store_run_list(s, 0, false, &runs, &n, err, sizeof(err)), 0);
+    assert_int_equal(n, 5);
+    /* Started and finished as it was recorded: a duration of (almost) nothing, never NAN. */
+    for (size_t i = 0; i < n; i++)
+        if (!(runs[i].duration_s >= 0 && runs[i].duration_s < 60))
+            fail_msg("run %zu started '%s': %g s before it finished", i, runs[i].started,
+                     runs[i].duration_s);
+    store_run_list_free(runs, n);
+    store_close(s);
 }
 
 /* Read-only access: what remains readable, and the error a write gets. */
@@ -865,6 +896,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_interrupted_and_resume, setup, teardown),
         cmocka_unit_test_setup_teardown(test_nothing_overwritten, setup, teardown),
         cmocka_unit_test_setup_teardown(test_export, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_record_start_time, setup, teardown),
         cmocka_unit_test_setup_teardown(test_record_run_doc, setup, teardown),
         cmocka_unit_test_setup_teardown(test_record_single, setup, teardown),
         cmocka_unit_test_setup_teardown(test_readonly, setup, teardown),
