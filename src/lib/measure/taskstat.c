@@ -93,6 +93,12 @@ int taskstat_read(const char *dir, struct taskstat *t)
     free(st);
     free(sp);
     free(sc);
+    /*
+     * A thread that exits while its files are read: the directory may still
+     * open but a read then fails with ESRCH. Either way it is gone: one errno.
+     */
+    if (rc == -ESRCH)
+        rc = -ENOENT;
     if (rc)
         memset(t, 0, sizeof(*t));
     return rc;

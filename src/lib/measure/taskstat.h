@@ -28,8 +28,9 @@ struct taskstat {
 
 /*
  * Reads the figures of the thread whose /proc directory is dir
- * ("/proc/thread-self", "/proc/self/task/1234"). Returns 0, or -errno when
- * the thread is gone or a file cannot be parsed (t is then zeroed). Only
+ * ("/proc/thread-self", "/proc/self/task/1234"). Returns 0, -ENOENT when
+ * the thread is gone (also when it exits while its files are read), or
+ * another -errno when a file cannot be read or parsed (t is then zeroed). Only
  * the migration count may be missing; have_migrations says so.
  */
 NB_MUST_CHECK int taskstat_read(const char *dir, struct taskstat *t);
