@@ -34,6 +34,7 @@ Namespaces (and the veth pair and qdisc with them) are removed on exit, also
 on failure; the burner is stopped in a finally clause.
 """
 
+import json
 import os
 import signal
 import sys
@@ -110,7 +111,23 @@ def stop(p):
     p.finish(expect_rc=(0, -signal.SIGTERM))
 
 
+def log_runs(netab, db):
+    """Each run's throughput and the hypervisor's steal on either end, for a failure's reader."""
+    runs = json.loads(run_cmd([netab, "runs", "list", "--db", db, "--experiment", "1",
+                               "--json"]).stdout)
+    for r in runs:
+        doc = run_cmd([netab, "runs", "show", str(r["id"]), "--db", db, "--json"]).doc
+        cpu = ((doc.get("result") or {}).get("end") or {}).get("cpu") or {}
+        fig = [[(cpu.get(k) or {}).get(f) or 0 for f in ("steal_pct", "total_pct", "process_pct")]
+               for k in ("local", "remote")]
+        log(f"  run {r['id']} {r['variant']}: {(r.get('receiver_bps') or 0) / 1e6:.1f} Mbit/s; "
+            "steal, CPUs busy, netab process: "
+            + "; ".join(f"{end} {a:.1f}%, {b:.1f}%, {p:.0f}% of a CPU"
+                        for end, (a, b, p) in zip(("local", "remote"), fig)))
+
+
 def check_report(c, netab, db):
+    log_runs(netab, db)
     text = run_cmd([netab, "report", "--db", db, "--noise", NOISE, "1"], expect_rc=(0, 1)).stdout
     log(text)
     flat = " ".join(text.split())
@@ -141,7 +158,7 @@ def check_report(c, netab, db):
             res[("small", "throughput")]["comparison"]["verdict"])
 
 
-def check_compare(c, netab, ns, srv, db):
+def run_compare(netab, ns, srv, db):
     args = [netab, "compare", "--db", db, "--runs", "5", "--seed", "17", "--noise", NOISE,
             "--variant", "big",
             "--opts", "-l 128K", "--variant", "small", "--opts", "-l 1K", "--", "-c", srv.bind,
@@ -149,10 +166,38 @@ def check_compare(c, netab, ns, srv, db):
     text = run_cmd(favoured(args), netns=ns, expect_rc=(0, 1), timeout=200).stdout
     tail = [x for x in text.splitlines() if x.startswith(("result:", "summary:", "CPU cost"))]
     log("\n".join(tail))
+    return text
+
+
+def check_compare(c, text):
     c.check("summary: small vs big: throughput within noise, CPU cost regressed" in text,
             "compare: 'throughput within noise, CPU cost regressed'")
     c.check("CPU cost is decided on local_process_demand: the system-wide figure local_demand "
             "is polluted" in text, "compare: decided on the process figure, polluted named")
+
+
+def throughput_verdict(netab, db):
+    doc = run_cmd([netab, "report", "--db", db, "--noise", NOISE, "--format", "json", "1"],
+                  expect_rc=(0, 1)).doc
+    return {(x["variant"], x["metric"]): x for x in doc["results"]}[
+        ("small", "throughput")]["comparison"]["verdict"]
+
+
+def burning(fn):
+    """fn() while the burner runs; the burner is stopped however fn ends."""
+    b = burner()
+    try:
+        return fn()
+    finally:
+        stop(b)
+
+
+# A second attempt, once, only when throughput was "no difference proven": one run of five that
+# the host disturbed (CI saw a mean of 944.9 against 956.2 Mbit/s, "outliers" warned, no steal
+# above 1%) widens the interval past the 2% floor, and the tool is right to say it cannot tell.
+# A wrong figure or a real difference fails either way: "regressed" or "improved" is never
+# retried, and the second attempt must pass every check.
+ATTEMPTS = 2
 
 
 def body(netab, c):
@@ -164,19 +209,23 @@ def body(netab, c):
             exp = os.path.join(d, "stmmac.yaml")
             with open(exp, "w") as f:
                 f.write(EXPERIMENT.format(server=srv.bind, port=srv.port))
-            db = os.path.join(d, "r.db")
-            b = burner()
-            try:
-                run_cmd(favoured([netab, "experiment", "run", "--db", db, exp]),
-                        netns=net.ns_b, timeout=200)
-            finally:
-                stop(b)
+            for attempt in range(1, ATTEMPTS + 1):
+                db = os.path.join(d, f"r{attempt}.db")
+                burning(lambda: run_cmd(favoured([netab, "experiment", "run", "--db", db, exp]),
+                                        netns=net.ns_b, timeout=200))
+                verdict = throughput_verdict(netab, db)
+                if verdict != "no difference proven" or attempt == ATTEMPTS:
+                    break
+                log_runs(netab, db)
+                log(f"experiment attempt {attempt}: throughput {verdict}; once more")
             check_report(c, netab, db)
-            b = burner()
-            try:
-                check_compare(c, netab, net.ns_b, srv, os.path.join(d, "c.db"))
-            finally:
-                stop(b)
+            for attempt in range(1, ATTEMPTS + 1):
+                cdb = os.path.join(d, f"c{attempt}.db")
+                text = burning(lambda: run_compare(netab, net.ns_b, srv, cdb))
+                if "throughput no difference proven" not in text or attempt == ATTEMPTS:
+                    break
+                log(f"compare attempt {attempt}: throughput no difference proven; once more")
+            check_compare(c, text)
             c.check(srv.alive(), "the server is still serving")
 
 
