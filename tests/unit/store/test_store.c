@@ -748,7 +748,7 @@ static void test_record_run_doc(void **state)
     assert_string_equal(runs[0].variant, "patched");
     /* Recorded after it ended, the run started when its document says (2026-11-29T22:16:33Z). */
     assert_string_equal(runs[0].started, "2026-11-29T22:16:33.000Z");
-    assert_true(runs[0].duration_s > 0);
+    ASSERT_GT(runs[0].duration_s, 0.0);
     store_run_list_free(runs, n);
     store_close(s);
     json_decref(doc);
