@@ -200,6 +200,15 @@ def burning(fn):
 ATTEMPTS = 2
 
 
+def again_if_unproven(what, attempt, unproven):
+    """attempt(n) under the burner, n = 1, 2, ...: once more only while unproven(its result)."""
+    for n in range(1, ATTEMPTS + 1):
+        result = burning(lambda: attempt(n))
+        if n == ATTEMPTS or not unproven(result):
+            return result
+        log(f"{what} attempt {n}: throughput no difference proven; once more")
+
+
 def body(netab, c):
     require_root_netns()
     with NetnsPair("cc") as net, tempfile.TemporaryDirectory() as d:
@@ -209,22 +218,24 @@ def body(netab, c):
             exp = os.path.join(d, "stmmac.yaml")
             with open(exp, "w") as f:
                 f.write(EXPERIMENT.format(server=srv.bind, port=srv.port))
-            for attempt in range(1, ATTEMPTS + 1):
-                db = os.path.join(d, f"r{attempt}.db")
-                burning(lambda: run_cmd(favoured([netab, "experiment", "run", "--db", db, exp]),
-                                        netns=net.ns_b, timeout=200))
-                verdict = throughput_verdict(netab, db)
-                if verdict != "no difference proven" or attempt == ATTEMPTS:
-                    break
+
+            def experiment(n):
+                db = os.path.join(d, f"r{n}.db")
+                run_cmd(favoured([netab, "experiment", "run", "--db", db, exp]), netns=net.ns_b,
+                        timeout=200)
+                return db
+
+            def experiment_unproven(db):
+                if throughput_verdict(netab, db) != "no difference proven":
+                    return False
                 log_runs(netab, db)
-                log(f"experiment attempt {attempt}: throughput {verdict}; once more")
+                return True
+
+            db = again_if_unproven("experiment", experiment, experiment_unproven)
             check_report(c, netab, db)
-            for attempt in range(1, ATTEMPTS + 1):
-                cdb = os.path.join(d, f"c{attempt}.db")
-                text = burning(lambda: run_compare(netab, net.ns_b, srv, cdb))
-                if "throughput no difference proven" not in text or attempt == ATTEMPTS:
-                    break
-                log(f"compare attempt {attempt}: throughput no difference proven; once more")
+            text = again_if_unproven(
+                "compare", lambda n: run_compare(netab, net.ns_b, srv, os.path.join(d, f"c{n}.db")),
+                lambda out: "throughput no difference proven" in out)
             check_compare(c, text)
             c.check(srv.alive(), "the server is still serving")
 
