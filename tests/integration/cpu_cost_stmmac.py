@@ -42,7 +42,7 @@ import tempfile
 
 from netab_helpers import NetnsPair, Server, log, main, require_root_netns, run_cmd, start
 
-THRESHOLD = 25.0  # METRIC_POLLUTED_PCT, docs/json.md "CPU cost"
+THRESHOLD = 25.0  # JUDGE_POLLUTED_PCT, docs/json.md "CPU cost"
 BURN_S = 240      # the burner's own bound; it is stopped as soon as the runs end
 # The noise floor of the throughput verdicts, in percent. Both variants sit at tbf's cap, but a
 # 3 s run still differs from the next by up to about 1% (tbf's burst, a run's start): with the

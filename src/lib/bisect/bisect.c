@@ -201,9 +201,9 @@ int bisect_ctx_references(struct bisect_ctx *x, int64_t stored, char *err, size_
                        s->n_good);
     if (s->decision != BISECT_BAD)
         return err_set(err, errlen, EDOM,
-                       "GOOD and BAD do not differ: %s at %.4g%% after %zu runs each (noise floor "
-                       "%g%%)",
-                       ch, s->confidence * 100, s->n_test, x->cfg->noise * 100);
+                       "GOOD and BAD do not differ: %s %s at %.4g%% after %zu runs each (noise "
+                       "floor %g%%)",
+                       s->metric, ch, s->confidence * 100, s->n_test, x->cfg->noise * 100);
     say(x, "references: BAD against GOOD %s; midpoint %+.2f%%", ch, s->rel * 50);
     return 0;
 }

@@ -62,6 +62,8 @@ struct bisect_step {
     double rel, lo, hi;    /* change against GOOD and its interval (fractions) */
     double confidence;     /* the level of the interval */
     enum bisect_decision decision;
+    char metric[64];   /* the deciding metric (judge/judge.h: the test kind's, or --metric) */
+    char verdict[32];  /* compare's verdict on it (stats_verdict_name()); "" when not compared */
     bool lost_on_good; /* BISECT_LOST: the DUT was lost at a run of GOOD, not the commit's */
     char reason[600];  /* why skipped or lost (build failure, runs failed, undecided, DUT) */
 };

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "judge/judge.h"
 #include "bisect/bisect.h"
 
 void bisect_config_init(struct bisect_config *cfg)
@@ -9,8 +10,8 @@ void bisect_config_init(struct bisect_config *cfg)
     memset(cfg, 0, sizeof(*cfg));
     cfg->runs = 5;
     cfg->max_runs = 20;
-    cfg->noise = 0.01;
-    cfg->confidence = 0.95;
+    cfg->noise = JUDGE_NOISE_DEFAULT;
+    cfg->confidence = JUDGE_CONFIDENCE_DEFAULT;
     cfg->self = "/proc/self/exe";
 }
 

@@ -189,6 +189,10 @@ static int evaluate(struct pair_ctx *x, struct bisect_step *out)
         return -ENOMEM;
     out->rel = out->lo = out->hi = NAN;
     out->confidence = x->res.opts.confidence;
+    snprintf(out->metric, sizeof(out->metric), "%s", x->camp.metrics[x->camp.decide].name);
+    snprintf(out->verdict, sizeof(out->verdict), "%s",
+             m.ok && m.r.nsets > 1 && m.r.cmps ? stats_verdict_name(m.r.cmps[0].c.verdict.kind)
+                                               : "");
     out->n_good = m.r.sets ? m.r.sets[0].n : 0;
     out->n_test = m.r.nsets > 1 ? m.r.sets[1].n : 0;
     if (!m.ok) {

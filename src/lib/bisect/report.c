@@ -57,13 +57,14 @@ static json_t *num_or_null(double x)
 
 static json_t *step_json(const struct bisect_step *s)
 {
-    return json_pack("{s:s, s:s, s:I, s:I, s:I, s:o, s:o, s:o, s:f, s:s, s:s?}", "commit", s->hash,
-                     "subject", s->subject, "experiment", (json_int_t)s->experiment, "runs_good",
-                     (json_int_t)s->n_good, "runs_commit", (json_int_t)s->n_test, "change_pct",
-                     num_or_null(s->rel), "change_ci_low_pct", num_or_null(s->lo),
-                     "change_ci_high_pct", num_or_null(s->hi), "confidence", s->confidence,
-                     "decision", bisect_decision_name(s->decision), "reason",
-                     *s->reason ? s->reason : NULL);
+    return json_pack("{s:s, s:s, s:I, s:I, s:I, s:o, s:o, s:o, s:f, s:s, s:s?, s:s, s:s?}",
+                     "commit", s->hash, "subject", s->subject, "experiment",
+                     (json_int_t)s->experiment, "runs_good", (json_int_t)s->n_good, "runs_commit",
+                     (json_int_t)s->n_test, "change_pct", num_or_null(s->rel), "change_ci_low_pct",
+                     num_or_null(s->lo), "change_ci_high_pct", num_or_null(s->hi), "confidence",
+                     s->confidence, "decision", bisect_decision_name(s->decision), "reason",
+                     *s->reason ? s->reason : NULL, "metric", s->metric, "verdict",
+                     *s->verdict ? s->verdict : NULL);
 }
 
 /*

@@ -102,6 +102,7 @@ struct compare_campaign {
     struct compare_metric *metrics; /* owned array */
     size_t nmetrics;
     size_t decide;  /* index of the metric that decides the exit status */
+    unsigned kind;  /* the variants' test kind (enum metric_kind); METRIC_UNKNOWN for --cmd */
     double timeout; /* the longest run's deadline, for the banner (compare_run_timeout()) */
 };
 

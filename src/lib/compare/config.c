@@ -5,14 +5,15 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "judge/judge.h"
 #include "metric/metric.h"
 
 void compare_config_init(struct compare_config *cfg)
 {
     memset(cfg, 0, sizeof(*cfg));
     cfg->runs = 5;
-    cfg->noise = 0.01;
-    cfg->confidence = 0.95;
+    cfg->noise = JUDGE_NOISE_DEFAULT;
+    cfg->confidence = JUDGE_CONFIDENCE_DEFAULT;
     cfg->plot = true;
     cfg->self = "/proc/self/exe";
 }

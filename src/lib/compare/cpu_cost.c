@@ -1,14 +1,14 @@
 /*
  * Which figure decides CPU cost in `netab compare` (result.h, struct
- * compare_cpu_cost): on a shared host other processes' CPU time lands in the
- * system-wide figure (/proc/stat), so when it is a sizeable share the
- * process's own figure decides instead, and the output says which.
+ * compare_cpu_cost): the rule is judge_cost_choose()'s, the one every
+ * command uses; this file finds the figures among compare's metrics.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "compare/result.h"
+#include "judge/judge.h"
 #include "metric/metric.h"
 
 /* The index in c->metrics of the table figure t, or -1. */
@@ -18,12 +18,6 @@ static int index_of(const struct compare_campaign *c, const struct metric *t)
         if (c->metrics[i].path && !strcmp(c->metrics[i].path, t->path))
             return (int)i;
     return -1;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
 }
 
 /* The largest over variants of the median others_pct of its measured ok runs; NaN if none. */
@@ -41,11 +35,8 @@ static double worst_median(const struct compare_result *res)
                 isfinite(r->others_pct))
                 x[n++] = r->others_pct;
         }
-        if (!n)
-            continue;
-        qsort(x, n, sizeof(double), cmp_double);
-        double med = n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
-        if (!(worst >= med))
+        double med = judge_median(x, n);
+        if (isfinite(med) && !(worst >= med))
             worst = med;
     }
     free(x);
@@ -54,20 +45,15 @@ static double worst_median(const struct compare_result *res)
 
 void compare_cpu_cost(const struct compare_result *res, struct compare_cpu_cost *out)
 {
-    /* rr and crr documents carry a cost per KiB too, which means little there: per tran first. */
-    static const unsigned kinds[] = {METRIC_RR, METRIC_TCP_STREAM};
     const struct compare_campaign *c = res->c;
-    *out = (struct compare_cpu_cost){.metric = -1, .system = -1, .others_pct = NAN};
-    /* Streams cost per KiB, rr and crr per transaction: the first pair with a figure. */
-    int sys = -1, proc = -1;
-    for (size_t k = 0; k < 2 && sys < 0 && proc < 0; k++) {
-        int s = index_of(c, metric_with_flag(METRIC_COST_SYSTEM, kinds[k]));
-        int p = index_of(c, metric_with_flag(METRIC_COST_PROCESS, kinds[k]));
-        sys = s >= 0 && res->metrics[s].ok ? s : -1;
-        proc = p >= 0 && res->metrics[p].ok ? p : -1;
-    }
+    const unsigned kind = c->kind;
+    int sys = index_of(c, metric_with_flag(METRIC_COST_SYSTEM, kind));
+    int proc = index_of(c, metric_with_flag(METRIC_COST_PROCESS, kind));
+    sys = sys >= 0 && res->metrics[sys].ok ? sys : -1;
+    proc = proc >= 0 && res->metrics[proc].ok ? proc : -1;
+    judge_cost_choose(kind, worst_median(res), sys >= 0, proc >= 0, &out->rule);
     out->system = sys;
-    out->others_pct = worst_median(res);
-    out->polluted = out->others_pct >= METRIC_POLLUTED_PCT;
-    out->metric = (out->polluted || sys < 0) && proc >= 0 ? proc : sys;
+    out->others_pct = out->rule.others_pct;
+    out->polluted = out->rule.polluted;
+    out->metric = !out->rule.decides ? -1 : out->rule.decides == out->rule.system ? sys : proc;
 }

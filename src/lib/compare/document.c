@@ -6,6 +6,7 @@
 #include "compare/document.h"
 #include "metric/metric.h"
 #include "statsreport/pairs.h"
+#include "judge/judge.h"
 
 static json_t *profiles_json(const struct compare_result *res)
 {
@@ -60,8 +61,7 @@ static json_t *metrics_json(const struct compare_result *res)
         const struct compare_metric_report *m = &res->metrics[i];
         json_t *o = json_pack("{s:s, s:o, s:s, s:s, s:b}", "name", m->m->name, "path",
                               str_or_null(m->m->path), "unit", m->m->unit, "direction",
-                              m->m->lower_is_better ? "lower-is-better" : "higher-is-better",
-                              "decides", i == c->decide);
+                              judge_direction(m->m->lower_is_better), "decides", i == c->decide);
         if (!o)
             continue;
         json_object_set_new(o, "stats", m->ok ? stats_report_json(&m->r) : json_null());
@@ -87,7 +87,7 @@ static json_t *cpu_cost_json(const struct compare_result *res)
         k->metric >= 0 ? json_string(c->metrics[k->metric].name) : json_null(), "system_metric",
         k->system >= 0 ? json_string(c->metrics[k->system].name) : json_null(), "polluted",
         k->polluted, "others_pct", isfinite(k->others_pct) ? json_real(k->others_pct) : json_null(),
-        "threshold_pct", METRIC_POLLUTED_PCT, "verdicts", verdicts ? verdicts : json_null());
+        "threshold_pct", JUDGE_POLLUTED_PCT, "verdicts", verdicts ? verdicts : json_null());
 }
 
 json_t *compare_document(const struct compare_result *res)

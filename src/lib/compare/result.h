@@ -11,6 +11,7 @@
 #include <stddef.h>
 
 #include "compare/compare.h"
+#include "judge/judge.h"
 #include "metric/steal.h"
 #include "profdiff/profdiff.h"
 #include "statsreport/stats_report.h"
@@ -37,13 +38,14 @@ struct compare_metric_report {
 /*
  * Which figure decides CPU cost (compare_cpu_cost()): the local end's
  * system-wide cost, or its process cost when other processes took at least
- * METRIC_POLLUTED_PCT of the busy CPU time in some variant's runs (median).
+ * JUDGE_POLLUTED_PCT of the busy CPU time in some variant's runs (median).
  */
 struct compare_cpu_cost {
-    int metric;        /* index in c->metrics of the deciding cost figure; -1: none */
-    int system;        /* index of the system-wide figure; -1: none */
-    bool polluted;     /* the system-wide figure is polluted, so metric is the process one */
-    double others_pct; /* the largest median share of other processes over variants; NaN */
+    int metric;             /* index in c->metrics of the deciding cost figure; -1: none */
+    int system;             /* index of the system-wide figure; -1: none */
+    bool polluted;          /* the system-wide figure is polluted, so metric is the process one */
+    double others_pct;      /* the largest median share of other processes over variants; NaN */
+    struct judge_cost rule; /* the judgement's choice (judge.h) */
 };
 
 struct compare_result {

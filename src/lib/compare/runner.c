@@ -15,6 +15,7 @@
 #include "experiment/experiment.h"
 #include "metric/metric.h"
 #include "metric/steal.h"
+#include "judge/judge.h"
 #include "compare/compare.h"
 
 void compare_config_free(struct compare_config *c)
@@ -28,10 +29,35 @@ bool compare_uses_cmd(const struct compare_config *c)
     return c->nvariants && c->variants[0].cmd;
 }
 
+/*
+ * The test kind the variants run (enum metric_kind bit) into *kind, whose
+ * deciding metric decides compare when --metric is not given. Returns 0, or
+ * -EINVAL naming two variants whose kinds are decided on different figures
+ * (a verdict across bit/s and transactions/s would mean nothing).
+ */
+static int variants_kind(const struct compare_config *cfg, unsigned *kind, char *err, size_t errlen)
+{
+    *kind = METRIC_UNKNOWN;
+    for (size_t i = 0; i < cfg->nvariants; i++) {
+        const char *test = params_kind_name(cfg->variants[i].spec.params.kind);
+        unsigned k = metric_kind_of(test);
+        if (i && judge_decider(k) != judge_decider(*kind))
+            return err_set(err, errlen, EINVAL,
+                           "variants '%s' and '%s' run tests judged on different figures (%s, "
+                           "%s): name the deciding one with --metric",
+                           cfg->variants[0].name, cfg->variants[i].name, judge_decider(*kind)->name,
+                           judge_decider(k)->name);
+        if (!i)
+            *kind = k;
+    }
+    return 0;
+}
+
 int compare_campaign_init(struct compare_campaign *c, const struct compare_config *cfg, char *err,
                           size_t errlen)
 {
     memset(c, 0, sizeof(*c));
+    c->kind = METRIC_UNKNOWN;
     c->cfg = cfg;
     size_t nb;
     const struct compare_metric *b = compare_builtin_metrics(&nb);
@@ -54,7 +80,13 @@ int compare_campaign_init(struct compare_campaign *c, const struct compare_confi
     } else {
         memcpy(c->metrics, b, nb * sizeof(*b));
         c->nmetrics = nb;
-        const char *want = cfg->metric ? cfg->metric : "throughput";
+        const char *want = cfg->metric;
+        if (!want) {
+            int krc = variants_kind(cfg, &c->kind, err, errlen);
+            if (krc)
+                return krc;
+            want = judge_decider(c->kind)->name;
+        }
         const struct compare_metric *m = compare_metric_find(want);
         if (m) {
             c->decide = (size_t)(m - b);

@@ -63,24 +63,15 @@ static void print_pairs(FILE *out, const struct compare_result *res)
     }
 }
 
-/* Why CPU cost is decided on the figure it is (docs/compare.md, "CPU cost"). */
+/* Why CPU cost is decided on the figure it is (docs/compare.md, "CPU cost"): the judgement's
+ * sentence. */
 static void print_cpu_basis(FILE *out, const struct compare_result *res)
 {
     const struct compare_cpu_cost *k = &res->cpu;
-    const char *used = res->c->metrics[k->metric].name;
-    if (k->polluted && k->system >= 0)
-        fprintf(out,
-                "CPU cost is decided on %s: the system-wide figure %s is polluted, other "
-                "processes took %.0f%% of the busy CPU time (a variant's median; the threshold "
-                "is %g%%)\n",
-                used, res->c->metrics[k->system].name, k->others_pct, METRIC_POLLUTED_PCT);
-    else if (isfinite(k->others_pct))
-        fprintf(out,
-                "CPU cost is decided on %s: other processes took %.0f%% of the busy CPU time "
-                "(below the %g%% threshold)\n",
-                used, k->others_pct, METRIC_POLLUTED_PCT);
-    else
-        fprintf(out, "CPU cost is decided on %s\n", used);
+    char why[512];
+    judge_cost_sentence(&k->rule, res->c->metrics[k->metric].name,
+                        k->system >= 0 ? res->c->metrics[k->system].name : "", why, sizeof(why));
+    fprintf(out, "CPU cost is %s\n", why);
 }
 
 /* One line per variant: the deciding metric's verdict and the CPU cost's, side by side. */

@@ -12,6 +12,7 @@
 
 #include "envcap/envcap.h"
 #include "creport/campaign_report_duts.h"
+#include "judge/judge.h"
 #include "metric/spec.h"
 #include "creport/campaign_report_counters.h"
 #include "creport/campaign_report_identity.h"
@@ -26,9 +27,6 @@
 #include "statsreport/stats_report.h"
 #include "stats/warnings.h"
 
-/* Without --metric, the first of these that a cell shows decides its verdict. */
-static const char *const default_deciders[] = {"throughput", "transactions", "connections"};
-
 const struct creport_metric *creport_metric_named(const struct creport *r, const char *name)
 {
     size_t k = name ? creport_metric_index(r->metrics, r->nmetrics, name) : r->nmetrics;
@@ -38,8 +36,8 @@ const struct creport_metric *creport_metric_named(const struct creport *r, const
 void creport_opts_default(struct creport_opts *o)
 {
     memset(o, 0, sizeof(*o));
-    o->confidence = 0.95;
-    o->noise = 0.01;
+    o->confidence = JUDGE_CONFIDENCE_DEFAULT;
+    o->noise = JUDGE_NOISE_DEFAULT;
 }
 
 unsigned creport_test_kind(const char *t)
@@ -261,11 +259,11 @@ static void choose_deciders(struct creport *r, const struct creport_opts *o)
                     cell->decide = (int)r->order[i];
             continue;
         }
-        for (size_t i = 0; i < sizeof(default_deciders) / sizeof(*default_deciders); i++) {
-            size_t m = creport_metric_index(r->metrics, r->nmetrics, default_deciders[i]);
-            if (cell->decide < 0 && m < r->nmetrics && creport_at(r, 0, c, m)->shown)
-                cell->decide = (int)m;
-        }
+        /* Without --metric, the judgement's figure for the cell's test kind, when shown. */
+        const struct metric *d = judge_decider(cell->test_kind);
+        size_t m = creport_metric_index(r->metrics, r->nmetrics, d->name);
+        if (m < r->nmetrics && creport_at(r, 0, c, m)->shown)
+            cell->decide = (int)m;
     }
 }
 

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "judge/judge.h"
 #include "metric/metric.h"
 #include "creport/campaign_report_layout.h"
 #include "creport/campaign_report_metric.h"
@@ -20,23 +21,14 @@ static int shown_figure(const struct creport *r, size_t c, unsigned flag)
     return flag == METRIC_POLLUTION || creport_at(r, 0, c, m)->shown ? (int)m : -1;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* The median of en's values; NaN when it has none or out of memory. */
 static double median(const struct creport_entry *en)
 {
-    if (!en->n)
-        return NAN;
-    double *x = malloc(en->n * sizeof(double));
+    double *x = en->n ? malloc(en->n * sizeof(double)) : NULL;
     if (!x)
         return NAN;
     memcpy(x, en->values, en->n * sizeof(double));
-    qsort(x, en->n, sizeof(double), cmp_double);
-    double m = en->n % 2 ? x[en->n / 2] : (x[en->n / 2 - 1] + x[en->n / 2]) / 2;
+    double m = judge_median(x, en->n);
     free(x);
     return m;
 }
@@ -52,9 +44,10 @@ void creport_cpu_cost(const struct creport *r, size_t c, struct creport_cpu_cost
         if (isfinite(m) && !(out->others_pct >= m))
             out->others_pct = m;
     }
+    judge_cost_choose(r->cells[c].test_kind, out->others_pct, sys >= 0, proc >= 0, &out->rule);
     out->system = sys;
-    out->polluted = out->others_pct >= METRIC_POLLUTED_PCT;
-    out->metric = (out->polluted || sys < 0) && proc >= 0 ? proc : sys;
+    out->polluted = out->rule.polluted;
+    out->metric = !out->rule.decides ? -1 : out->rule.decides == out->rule.system ? sys : proc;
 }
 
 /* "within noise", or "not compared" when the entry has no comparison. */
@@ -63,22 +56,14 @@ static const char *verdict_of(const struct creport_entry *en)
     return en->has_cmp ? stats_verdict_name(en->cmp.verdict.kind) : "not compared";
 }
 
-/* Why the figure k->metric decides cell c: a sentence into b. */
+/* Why the figure k->metric decides cell c: the judgement's sentence, after the cell's name. */
 static void basis(const struct creport *r, size_t c, const struct creport_cpu_cost *k, char *b,
                   size_t n)
 {
-    const char *cell = r->cells[c].name[0] ? r->cells[c].name : "(all)";
-    const char *used = r->metrics[k->metric].label;
-    if (k->polluted && k->system >= 0)
-        snprintf(b, n,
-                 "%s: decided on %s; the system-wide %s is polluted (other processes %.0f%% of "
-                 "busy CPU; threshold %g%%)",
-                 cell, used, r->metrics[k->system].label, k->others_pct, METRIC_POLLUTED_PCT);
-    else if (isfinite(k->others_pct))
-        snprintf(b, n, "%s: decided on %s (other processes %.0f%% of busy CPU, below %g%%)", cell,
-                 used, k->others_pct, METRIC_POLLUTED_PCT);
-    else
-        snprintf(b, n, "%s: decided on %s", cell, used);
+    char why[400];
+    judge_cost_sentence(&k->rule, r->metrics[k->metric].label,
+                        k->system >= 0 ? r->metrics[k->system].label : "", why, sizeof(why));
+    snprintf(b, n, "%s: %s", r->cells[c].name[0] ? r->cells[c].name : "(all)", why);
 }
 
 /* One variant and cell into line: "V @ C: throughput within noise, CPU cost regressed +9.1%". */
@@ -193,7 +178,7 @@ json_t *creport_cpu_json(const struct creport *r)
                          name_or_null(r, k.metric), "system_metric", name_or_null(r, k.system),
                          "polluted", k.polluted, "others_pct",
                          isfinite(k.others_pct) ? json_real(k.others_pct) : json_null(),
-                         "threshold_pct", METRIC_POLLUTED_PCT, "verdicts", vs ? vs : json_null()));
+                         "threshold_pct", JUDGE_POLLUTED_PCT, "verdicts", vs ? vs : json_null()));
     }
     return a;
 }

@@ -13,6 +13,7 @@
 #include "statsreport/pairs.h"
 #include "statsreport/stats_report.h"
 #include "util/csv.h"
+#include "judge/judge.h"
 
 static json_t *num(double v)
 {
@@ -21,7 +22,7 @@ static json_t *num(double v)
 
 static const char *direction(const struct creport_metric *m)
 {
-    return m->lower_is_better ? "lower_is_better" : "higher_is_better";
+    return judge_direction(m->lower_is_better);
 }
 
 /* The unit of en's change: "%" of the baseline's mean, "pp", or the metric's own. */

@@ -5,6 +5,7 @@
 
 #include "history/changes.h"
 #include "util/units.h"
+#include "judge/judge.h"
 
 /* A value in the metric's unit. */
 static void fmt_value(const struct history *h, double v, char *buf, size_t len)
@@ -118,7 +119,7 @@ json_t *history_document(const struct history_analysis *a)
         json_array_append_new(series, series_json(&h->series[i], &a->series[i]));
     json_t *j =
         json_pack("{s:s, s:s, s:s, s:s, s:{s:s, s:f, s:I, s:I, s:I, s:f}, s:o}", "metric",
-                  h->metric, "unit", h->unit, "direction", h->lower_is_better ? "lower" : "higher",
+                  h->metric, "unit", h->unit, "direction", judge_direction(h->lower_is_better),
                   "by", by_name(a, true), "method", "method", "e-divisive means", "significance",
                   a->opts.alpha, "permutations", (json_int_t)a->opts.permutations, "min_segment",
                   (json_int_t)a->opts.min_seg, "seed", (json_int_t)a->opts.seed, "confidence",

@@ -16,6 +16,7 @@
 #include "compare/metrics.h"
 #include "history/history.h"
 #include "history/history_priv.h"
+#include "judge/judge.h"
 #include "store/store.h"
 
 struct record {
@@ -133,10 +134,16 @@ static int add_record(struct records *rs, const struct record *r)
     return 0;
 }
 
-/* Records of every successful measured run of experiment x that has the metric. */
+/*
+ * Records of every successful measured run of experiment x that has the
+ * metric at path; with path NULL, the deciding figure of each run's test kind
+ * (judge_decider()), which must be the same for every run: *decider holds it
+ * (NULL before the first run), and -EINVAL says when two differ.
+ */
 static int experiment_records(struct store *st, const struct store_experiment *x, size_t db,
                               size_t ndb, enum history_by by, const char *path, const char *variant,
-                              struct records *rs, char *err, size_t errlen)
+                              const struct metric **decider, struct records *rs, char *err,
+                              size_t errlen)
 {
     struct store_run *runs = NULL;
     size_t n = 0;
@@ -146,8 +153,26 @@ static int experiment_records(struct store *st, const struct store_experiment *x
         char why[NB_ERRLEN], label[256];
         double v;
         if (r->status != STORE_RUN_OK || (r->has_plan && r->warmup) || !r->variant ||
-            (variant && strcmp(variant, r->variant)) || !r->result_json ||
-            compare_metric_from_json(r->result_json, path, &v, why, sizeof(why)))
+            (variant && strcmp(variant, r->variant)) || !r->result_json)
+            continue;
+        json_t *doc = json_loads(r->result_json, 0, NULL);
+        const struct metric *d = NULL;
+        if (!path) {
+            /* No --metric: the judgement's deciding figure of the run's test kind. */
+            d = judge_decider_of_test(
+                json_string_value(json_object_get(json_object_get(doc, "test"), "test")));
+            if (*decider && *decider != d)
+                rc = err_set(err, errlen, EINVAL,
+                             "the runs are judged on different figures (%s, %s): name one with "
+                             "--metric",
+                             (*decider)->name, d->name);
+            *decider = d;
+        }
+        int mrc = rc || !doc
+                      ? -EINVAL
+                      : compare_metric_from_doc(doc, path ? path : d->path, &v, why, sizeof(why));
+        json_decref(doc);
+        if (mrc)
             continue;
         label_of(x, r, db, ndb, by, label, sizeof(label));
         struct record rec = {.when = x->created,
@@ -213,10 +238,8 @@ int history_from_stores(const char *const *dbs, size_t ndb, const char *metric, 
         dbs = one;
         ndb = 1;
     }
-    const struct compare_metric *m = compare_metric_find(metric ? metric : "throughput");
-    snprintf(out->metric, sizeof(out->metric), "%s", m ? m->name : metric);
-    snprintf(out->unit, sizeof(out->unit), "%s", m ? m->unit : "");
-    out->lower_is_better = m && m->lower_is_better;
+    const struct compare_metric *m = metric ? compare_metric_find(metric) : NULL;
+    const struct metric *decider = NULL;
     const char *path = m ? m->path : metric;
     struct records rs = {0};
     struct store **st = calloc(ndb, sizeof(*st));
@@ -228,8 +251,18 @@ int history_from_stores(const char *const *dbs, size_t ndb, const char *metric, 
         if (!rc)
             rc = store_experiment_list(st[d], &xs[d], &nx[d], err, errlen);
         for (size_t i = 0; !rc && i < nx[d]; i++)
-            rc = experiment_records(st[d], &xs[d][i], d, ndb, by, path, variant, &rs, err, errlen);
+            rc = experiment_records(st[d], &xs[d][i], d, ndb, by, path, variant, &decider, &rs, err,
+                                    errlen);
     }
+    /* Without --metric, the deciding figure the runs share (throughput when there are none). */
+    if (!metric && !decider)
+        decider = judge_decider(METRIC_UNKNOWN);
+    snprintf(out->metric, sizeof(out->metric), "%s",
+             decider ? decider->name
+             : m     ? m->name
+                     : metric);
+    snprintf(out->unit, sizeof(out->unit), "%s", decider ? decider->unit : m ? m->unit : "");
+    out->lower_is_better = decider ? decider->lower_is_better : m && m->lower_is_better;
     if (!rc) {
         if (rs.n)
             qsort(rs.v, rs.n, sizeof(*rs.v), cmp_record);

@@ -78,11 +78,4 @@ unsigned metric_kind_of(const char *test);
  */
 const char *metric_names(unsigned flag, char *buf, size_t len);
 
-/*
- * Percent of the system-wide busy CPU time above which a run's system-wide
- * CPU cost is taken to be polluted by other processes, so that reports and
- * compare decide CPU cost on the process figure (docs/json.md, "CPU cost").
- */
-#define METRIC_POLLUTED_PCT 25.0
-
 #endif

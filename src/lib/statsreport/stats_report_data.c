@@ -11,6 +11,7 @@
 #include "statsreport/stats_report.h"
 #include "stats/verdict.h"
 #include "util/csv.h"
+#include "judge/judge.h"
 
 /* JSON has no NaN or infinity: such values become null. */
 static json_t *num(double x)
@@ -154,9 +155,7 @@ json_t *stats_report_json(const struct stats_report *r)
     }
     json_object_set_new(doc, "confidence", json_real(r->opts.confidence));
     json_object_set_new(doc, "noise_pct", json_real(r->opts.noise * 100));
-    json_object_set_new(
-        doc, "direction",
-        json_string(r->opts.lower_is_better ? "lower-is-better" : "higher-is-better"));
+    json_object_set_new(doc, "direction", json_string(judge_direction(r->opts.lower_is_better)));
     json_object_set_new(doc, "seed", json_integer((json_int_t)r->opts.seed));
     json_object_set_new(doc, "resamples", json_integer((json_int_t)r->opts.resamples));
     for (size_t i = 0; i < r->nsets; i++)

@@ -41,8 +41,9 @@ static size_t at(const struct compare_campaign *c, const char *name)
 /*
  * Two netab variants: throughput the same, the system-wide cost the same
  * within its noise, the process cost of "small" 30 % higher; others_pct as
- * given (NAN: absent). rr: the figures are the per-transaction ones (and a
- * per-KiB pair that differs the other way, which must not be used).
+ * given (NAN: absent). rr: the variants run tcp_rr, the figures are the
+ * per-transaction ones (and a per-KiB pair that differs the other way, which
+ * must not be used).
  */
 static void analyse(double others, bool rr, struct compare_config *cfg,
                     struct compare_campaign *camp, struct compare_result *res)
@@ -50,8 +51,11 @@ static void analyse(double others, bool rr, struct compare_config *cfg,
     static const char *names[2] = {"big", "small"};
     memset(cfg, 0, sizeof(*cfg));
     cfg->nvariants = 2;
-    for (size_t v = 0; v < 2; v++)
+    /* The variants' test kind chooses the cost figures (judge_cost_choose()). */
+    for (size_t v = 0; v < 2; v++) {
         cfg->variants[v].name = names[v];
+        cfg->variants[v].spec.params.kind = rr ? TEST_TCP_RR : TEST_TCP_STREAM;
+    }
     cfg->confidence = 0.95;
     cfg->noise = 0.01;
     char err[NB_ERRLEN];

@@ -18,14 +18,14 @@ check() {
         status=1
     fi
 }
-check bisect bisect compare campaign experiment store stats statsreport util
-check history history compare store stats plot util
-check compare compare campaign experiment store runspec statsreport stats input metric profdiff util
+check bisect bisect judge metric compare campaign experiment store stats statsreport util
+check history history judge metric compare store stats plot util
+check compare compare judge campaign experiment store runspec statsreport stats input metric profdiff util
 check campaign campaign experiment store envcap runspec proto util
 check experiment experiment runspec engine metric util
 check runspec runspec engine proto util
-check creport creport statsreport stats store envcap plot input metric profdiff layout symbols util
-check statsreport statsreport stats plot input util
+check creport creport judge statsreport stats store envcap plot input metric profdiff layout symbols util
+check statsreport statsreport judge metric stats plot input util
 check runout runout engine plot metric util
 check plot plot stats util
 check proto proto engine measure util
@@ -38,6 +38,7 @@ check input input util
 check import import input store runout util
 check store store metric util
 check metric metric util
+check judge judge metric util
 check layout layout symbols store util
 check symbols symbols util
 check util util
