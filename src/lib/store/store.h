@@ -377,10 +377,11 @@ NB_MUST_CHECK int store_export(struct store *db, int64_t experiment_id, enum sto
                                FILE *f, char *err, size_t errlen);
 
 /*
- * store_export() into the file at path (created or truncated), or to
- * standard output when path is NULL or "-". Returns 0 or a negative errno,
- * with "cannot write PATH: why" when the file cannot be opened and "writing
- * PATH failed" when closing it fails.
+ * store_export() into the file at path (written whole under a temporary
+ * name and renamed into place, util/outfile: a failure leaves no partial
+ * file, a symbolic link there is replaced, not followed), or to standard
+ * output when path is NULL or "-". Returns 0 or a negative errno with
+ * "cannot write PATH: why" in err.
  */
 NB_MUST_CHECK int store_export_path(struct store *db, int64_t experiment_id, enum store_format fmt,
                                     const char *path, char *err, size_t errlen);
