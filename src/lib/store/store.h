@@ -64,8 +64,10 @@ NB_MUST_CHECK int store_default_path(const char *cli_path, char *out, size_t out
 /*
  * Refuses what cannot be a results store's path before anything is run or
  * created: a URL of a scheme other than postgresql:// or postgres://, named
- * by its scheme only (the rest may hold a password). Returns 0 or -EINVAL
- * with a sentence listing the schemes netab knows.
+ * by its scheme only (the rest may hold a password), with a sentence
+ * listing the schemes netab knows; an existing path (links followed) that
+ * is not a regular file (a directory: -EISDIR; a device, FIFO or socket:
+ * -EINVAL), naming what it is. Returns 0 or the negative errno.
  */
 NB_MUST_CHECK int store_check_path(const char *path, char *err, size_t errlen);
 
