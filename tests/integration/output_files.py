@@ -5,7 +5,9 @@
   file it pointed to keeps its bytes (`run --plot` PNG and SVG, `report
   --plot DIR`, `runs export -o`). netab often runs as root, and a link
   planted in a shared directory once turned a victim file into a PNG.
-- A FIFO or a directory where a file would go is refused, naming what it is.
+- A symbolic link to a device (not a terminal) or a directory where a file
+  would go is refused, naming what it is (a FIFO or /dev/stdout is a
+  stream, written into: tests/unit/util/test_outfile.c, messages.py).
 - On a full file system (a 64 KiB tmpfs this test mounts, as root) `run
   --plot` exits 2 and leaves no file, and `report --plot` writes what fits,
   exits 2 after the others, and leaves no partial figure and no temporary
@@ -77,16 +79,18 @@ def symlinks(netab, tmp, db, xid):
 
 
 def refusals(netab, tmp):
-    fifo = os.path.join(tmp, "fifo.png")
-    os.mkfifo(fifo)
-    r = netab_cmd(netab, "run", "-t", "0.3", "--plot", fifo, expect_rc=2, timeout=60)
-    check(re.search(r"fifo\.png: it is a FIFO", r.stderr), "a FIFO is refused by name", r.stderr)
+    dev = os.path.join(tmp, "dev.png")
+    os.symlink("/dev/null", dev)
+    r = netab_cmd(netab, "run", "-t", "0.3", "--plot", dev, expect_rc=2, timeout=60)
+    check(re.search(r"dev\.png: it is a symbolic link to a character device that is no terminal",
+                    r.stderr), "a link to a device is refused by name", r.stderr)
+    check(os.path.islink(dev), "and left as it was")
     d = os.path.join(tmp, "dir.svg")
     os.mkdir(d)
     r = netab_cmd(netab, "run", "-t", "0.3", "--plot", d, expect_rc=2, timeout=60)
     check(re.search(r"dir\.svg: it is a directory", r.stderr), "a directory is refused", r.stderr)
     check_eq(sorted(os.listdir(d)), [], "nothing was created in the directory")
-    log("ok: a FIFO and a directory are refused, naming what they are")
+    log("ok: a link to a device and a directory are refused, naming what they are")
 
 
 def full_disk(netab, tmp, db, xid):

@@ -2,7 +2,8 @@
  * Every file netab writes (figures, exports, pid and port files, saved CPU
  * settings) goes through here: it is written to a new temporary file in the
  * target's directory (O_EXCL, never through a symbolic link) and renamed
- * into place only once every byte was written, flushed, synced and closed.
+ * into place only once every byte was written, flushed, synced and closed
+ * (streams such as /dev/stdout or a FIFO are written straight into).
  * So a full disk or a failed write leaves the old file (or none) rather
  * than a truncated one under its final name, and a symbolic link at the
  * target is replaced itself instead of having its target overwritten (netab
@@ -21,16 +22,20 @@
 struct outfile {
     FILE *f;
     char *path; /* the final name, as given */
-    char *tmp;  /* the temporary file beside it */
+    char *tmp;  /* the temporary file beside it; NULL: a stream, written straight into */
 };
 
 /*
  * Starts writing path. What is at path now may be nothing, a regular file
- * or a symbolic link (which will be replaced, not followed); a directory,
- * device, FIFO or socket there, also at the end of a link, is refused
+ * or a symbolic link to one or to nothing (the link is replaced, not
+ * followed). A stream is written straight into instead, as there is no
+ * file to leave half-written: a FIFO, socket or character device named as
+ * such, a FIFO, socket or terminal behind a link, or a regular file behind
+ * one of /proc's links (/dev/stdout redirected by a shell: appended to). A
+ * directory, a block device, or another device behind a link is refused
  * before anything is created, with a sentence naming the path and what it
- * is. The new file gets the mode of the regular file it replaces, else
- * 0666 less the umask (as fopen(path, "w") would). Returns 0 or a negative
+ * is. A new file gets the mode of the regular file it replaces, else 0666
+ * less the umask (as fopen(path, "w") would). Returns 0 or a negative
  * errno with "cannot write PATH: REASON" in err.
  */
 NB_MUST_CHECK int outfile_open(struct outfile *o, const char *path, char *err, size_t errlen);

@@ -1,7 +1,7 @@
 /*
  * store_export_path() (`netab runs export -o FILE`): the same bytes as
- * store_export() into a stream, and a file that cannot be written said so
- * (a full disk: tests/integration/output_files.py).
+ * store_export() into a stream, and a file that cannot be written or fills
+ * up said so.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -58,12 +58,11 @@ static void test_export_path(void **state)
     char msg[256];
     snprintf(msg, sizeof(msg), "cannot write %s: %s", bad, strerror(ENOENT));
     assert_string_equal(err, msg);
-    /* A device is no file to export into (util/outfile): refused, naming what it is. */
+    /* A full device (a character device is written as a stream): the export cannot be written. */
     assert_int_equal(
         store_export_path(s, STORE_ALL_RUNS, STORE_FORMAT_JSON, "/dev/full", err, sizeof(err)),
-        -EINVAL);
-    assert_string_equal(err, "cannot write /dev/full: it is a character device, and netab writes "
-                             "only regular files");
+        -EIO);
+    assert_non_null(strstr(err, "writing"));
     store_close(s);
     rm_tree(dir);
 }
