@@ -210,11 +210,11 @@ static int draw_figures(const struct creport *r, const struct report_args *a)
     char err[NB_ERRLEN * 2];
     size_t n = 0;
     const char *ext = a->fig_ext ? a->fig_ext : "png";
-    if (creport_plot_dir(r, a->fig.path, ext, a->fig.width, a->fig.height, stderr, &n, err,
-                         sizeof(err)))
-        return cli_fail(-1, "report", "%s", err);
-    fprintf(stderr, "netab report: %zu figures written to %s (%s)\n", n, a->fig.path, ext);
-    return 0;
+    int e = creport_plot_dir(r, a->fig.path, ext, a->fig.width, a->fig.height, stderr, &n, err,
+                             sizeof(err));
+    if (n || !e) /* also when another figure failed (then exit 2) */
+        fprintf(stderr, "netab report: %zu figures written to %s (%s)\n", n, a->fig.path, ext);
+    return e ? cli_fail(-1, "report", "%s", err) : 0;
 }
 
 int cli_report(int argc, char **argv)

@@ -15,6 +15,7 @@
 #include "cli/cli_server.h"
 #include "proto/auth.h"
 #include "proto/server.h"
+#include "util/outfile.h"
 
 static struct server *running;
 
@@ -136,11 +137,10 @@ int cli_server_parse(int argc, char **argv, struct server_opts *o)
 
 static int write_file(const char *path, unsigned long value)
 {
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return cli_fail(-1, "server", "cannot write %s: %s", path, strerror(errno));
-    fprintf(f, "%lu\n", value);
-    return fclose(f) ? -1 : 0;
+    char text[32], err[NB_ERRLEN];
+    int len = snprintf(text, sizeof(text), "%lu\n", value);
+    bool bad = outfile_write(path, text, (size_t)len, err, sizeof(err)); /* whole, or none */
+    return bad ? cli_fail(-1, "server", "%s", err) : 0;
 }
 
 /* Opens the log, binds, daemonises if asked and serves until a signal. Returns the exit code. */

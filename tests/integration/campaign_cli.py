@@ -187,6 +187,12 @@ variants:
     if not os.path.exists(mark):
         fail("teardown did not run after a failed setup")
     xid = int(p.stdout.split()[0])
+    # Standard output holds what the man page says and nothing else: the new id, one line.
+    con = sqlite3.connect(db, timeout=30)
+    newest = con.execute("SELECT max(id) FROM experiments").fetchone()[0]
+    con.close()
+    if p.stdout != f"{newest}\n":
+        fail(f"experiment run: stdout {p.stdout!r}, want only the new id {newest}")
     con = sqlite3.connect(db, timeout=30)
     got = dict(con.execute("SELECT variant, status || ': ' || coalesce(error, '') FROM runs "
                            "WHERE experiment_id = ?", (xid,)))

@@ -4,7 +4,8 @@
 One metric of two variants makes a forest of one row, and netab's runs
 against imported iperf3 runs one of two rows: both were drawn below the
 smallest figure plot/ draws (800x144, 800x178) and failed the whole report
-with exit 2. A figure that cannot be written is skipped with a warning. Each case here must exit 0 or 1 (a regression is a verdict),
+with exit 2. A figure that cannot be written is skipped, named, and the
+others written before the command exits 2. Each case here must exit 0 or 1 (a regression is a verdict),
 say how many figures it wrote, and write exactly the figures the report
 describes, each a valid PNG (decoded) or SVG (parsed) of at least 200 x 200.
 """
@@ -84,18 +85,19 @@ def body(netab):
         check(every[forest][1] > one[forest][1], "the forest's height follows its rows",
               every[forest], one[forest])
 
-        # A figure that cannot be written is skipped with a warning; the others are written.
+        # A figure that cannot be written is skipped and named; the others are
+        # written, and the command then exits 2 (an output it could not write).
         out = os.path.join(tmp, "blocked")
         os.makedirs(os.path.join(out, forest))
-        r = netab_cmd(netab, "report", "--db", db, exp, "--plot", out, expect_rc=(0, 1),
-                      timeout=60)
-        check(re.search(r"warning: .*forest-default-all\.png.*; figure skipped", r.stderr),
-              "the figure that cannot be written is named in a warning", r.stderr)
+        r = netab_cmd(netab, "report", "--db", db, exp, "--plot", out, expect_rc=2, timeout=60)
+        check(re.search(r"forest-default-all\.png: it is a directory.*; figure skipped", r.stderr),
+              "the figure that cannot be written is named", r.stderr)
         check("3 figures written" in r.stderr, "the three others are written", r.stderr)
+        check("1 of 4 figures could not be written" in r.stderr, "and the loss is told", r.stderr)
         for name in every:
             if name != forest:
                 read_png(os.path.join(out, name))
-        log("ok: an unwritable figure is skipped with a warning, the report goes on")
+        log("ok: an unwritable figure is skipped and named, the others written, exit 2")
 
         # netab's runs against imported iperf3 runs.
         j3 = os.path.join(tmp, "iperf3.json")

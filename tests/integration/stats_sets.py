@@ -92,6 +92,30 @@ def check_names(netab, c, d):
             r.stderr)
 
 
+def check_bad_name(netab, c, d):
+    """NAME=FILE whose NAME breaks the rule is named with the rule, not "cannot open"."""
+    base = write(d, "plain.txt", [100, 101, 99, 100.5, 99.5, 100.2])
+    r = h.netab_cmd(netab, "stats", f"align+align={base}", expect_rc=2)
+    c.check(f"'align+align={base}': 'align+align' is not a set name (NAME=FILE: a NAME is 1 to 64"
+            in r.stderr and "cannot open" not in r.stderr,
+            "a bad set name is named with the rule", r.stderr)
+
+
+def check_marks(netab, c, d):
+    """Every set up to the bound has its own mark; one set more is refused (issue 34)."""
+    paths = [write(d, f"m{i}.txt", [100 + i, 101 + i, 99 + i, 100.5 + i]) for i in range(36)]
+    text = h.netab_cmd(netab, "stats", *paths[:35]).stdout
+    rows = [ln for ln in text.splitlines() if ln.endswith(tuple(f"m{i}.txt" for i in range(36)))
+            and ln[:1] != " "]
+    marks = [ln[0] for ln in rows]
+    c.check(len(marks) == 35 and len(set(marks)) == 35,
+            "35 sets: 35 different marks in the summary table", "".join(marks))
+    c.check(not set(marks) & set(" |_AM"), "no mark is a bar's character", "".join(marks))
+    r = h.netab_cmd(netab, "stats", *paths, expect_rc=2)
+    c.check("36 sets given; netab stats compares at most 35" in r.stderr,
+            "36 sets are refused with the bound", r.stderr)
+
+
 def check_ambiguous_in_dir(netab, c, d):
     """In the directory of the files, 'n=new.txt' is both a file and a named set."""
     write(d, "n=new.txt", [1])
@@ -138,6 +162,8 @@ def test(netab, c):
         check_order(netab, c, d)
         check_names(netab, c, d)
         check_ambiguous_in_dir(netab, c, d)
+        check_bad_name(netab, c, d)
+        check_marks(netab, c, d)
         check_mannwhitney(netab, c, d)
 
 

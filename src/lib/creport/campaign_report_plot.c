@@ -202,7 +202,7 @@ int creport_figures(const struct creport *r, creport_figure_fn fn, void *ctx)
 struct dir_ctx {
     const char *dir, *ext;
     double w, h;
-    size_t n;
+    size_t n, failed;
     FILE *warn;
     char *err;
     size_t errlen;
@@ -219,9 +219,10 @@ static int write_one(void *arg, const struct creport_figure *f, plot_draw_fn dra
     int e = plot_write_file(path, d->w > 0 ? d->w : f->width, d->h > 0 ? d->h : f->height, draw,
                             data, why, sizeof(why));
     d->n += !e;
-    /* One figure that cannot be drawn or written costs that figure, not the report. */
+    d->failed += e && e != -ENOMEM;
+    /* One figure that cannot be drawn or written costs that figure, not the others. */
     if (e && e != -ENOMEM && d->warn)
-        fprintf(d->warn, "netab report: warning: %s; figure skipped\n", why);
+        fprintf(d->warn, "netab report: %s; figure skipped\n", why);
     return e == -ENOMEM ? e : 0;
 }
 
@@ -231,10 +232,13 @@ int creport_plot_dir(const struct creport *r, const char *dir, const char *ext, 
     if (mkdir(dir, 0777) && errno != EEXIST)
         return err_set(err, errlen, errno, "%s: cannot create the directory: %s", dir,
                        strerror(errno));
-    struct dir_ctx d = {dir, ext, w, h, 0, warn, err, errlen};
+    struct dir_ctx d = {dir, ext, w, h, 0, 0, warn, err, errlen};
     int e = creport_figures(r, write_one, &d);
     if (e == -ENOMEM)
         err_set(err, errlen, ENOMEM, "out of memory drawing the figures");
+    else if (d.failed)
+        e = err_set(err, errlen, EIO, "%zu of %zu figures could not be written to %s", d.failed,
+                    d.failed + d.n, dir);
     *nfiles = d.n;
     return e;
 }

@@ -41,10 +41,12 @@ NB_MUST_CHECK int creport_figures(const struct creport *r, creport_figure_fn fn,
 /*
  * Writes every figure of r into directory dir (created if missing) as
  * NAME.ext, ext being "png", "svg" or "pdf"; w, h override the figures'
- * sizes when > 0. A figure that cannot be drawn or written is skipped with
- * a warning line on warn (NULL: none) and the others are still written.
- * *nfiles receives the count written. Returns 0, or a negative errno with
- * a sentence in err when the directory cannot be made or memory ran out.
+ * sizes when > 0. Each file is written whole or not at all (plot/,
+ * util/outfile). A figure that cannot be drawn or written is skipped with
+ * a line on warn (NULL: none) and the others are still written. *nfiles
+ * receives the count written. Returns 0, or a negative errno with a
+ * sentence in err when the directory cannot be made, memory ran out or
+ * any figure was skipped (-EIO: "N of M figures could not be written").
  */
 NB_MUST_CHECK int creport_plot_dir(const struct creport *r, const char *dir, const char *ext,
                                    double w, double h, FILE *warn, size_t *nfiles, char *err,

@@ -16,6 +16,7 @@
 
 #include "envcap/envcap.h"
 #include "envcap/fsread.h"
+#include "util/outfile.h"
 
 #define NBITS 8192
 #define STATE_MAGIC "netab-cpuctl-state 1"
@@ -29,7 +30,7 @@ int cpuctl_saved_init(struct cpuctl_saved *saved, const char *sysfs_root, const 
     if (strlen(sys) >= sizeof(saved->sysfs_root))
         return err_set(err, errlen, ENAMETOOLONG, "the sysfs root is longer than %zu bytes: %s",
                        sizeof(saved->sysfs_root) - 1, sys);
-    /* persist() writes "<state>.tmp" first: that name must fit too. */
+    /* The bound of the days persist() wrote "<state>.tmp", kept: messages name it. */
     if (strlen(state) + strlen(".tmp") >= sizeof(saved->state_path))
         return err_set(err, errlen, ENAMETOOLONG,
                        "the CPU state file path is too long (%zu bytes, at most %zu; choose a "
@@ -164,32 +165,19 @@ static int write_all(int fd, const char *s, size_t n)
     return 0;
 }
 
-/* Rewrites the state file (tmp + fsync + rename) with every entry recorded so far. */
+/* Rewrites the state file whole (util/outfile: temporary file, fsync, rename) with every entry. */
 static int persist(const struct cpuctl_saved *saved)
 {
-    char tmp[sizeof(saved->state_path)];
     if (!saved->state_path[0])
         return 0;
-    /* cpuctl_saved_init() refused a state path too long for this. */
-    int len = snprintf(tmp, sizeof(tmp), "%s.tmp", saved->state_path);
-    if (len < 0 || (size_t)len >= sizeof(tmp))
-        return -ENAMETOOLONG;
-    FILE *f = fopen(tmp, "we");
-    if (!f)
-        return -errno;
-    fprintf(f, "%s\n", STATE_MAGIC);
-    for (int i = 0; i < saved->n; i++)
-        fprintf(f, "%s\t%s\n", saved->entries[i].path, saved->entries[i].value);
-    int err = fflush(f) ? -errno : 0;
-    if (!err && fsync(fileno(f)) < 0)
-        err = -errno;
-    if (fclose(f) && !err)
-        err = -errno;
-    if (!err && rename(tmp, saved->state_path) < 0)
-        err = -errno;
+    struct outfile o;
+    int err = outfile_open(&o, saved->state_path, NULL, 0);
     if (err)
-        unlink(tmp);
-    return err;
+        return err;
+    fprintf(o.f, "%s\n", STATE_MAGIC);
+    for (int i = 0; i < saved->n; i++)
+        fprintf(o.f, "%s\t%s\n", saved->entries[i].path, saved->entries[i].value);
+    return outfile_commit(&o, NULL, 0);
 }
 
 /*

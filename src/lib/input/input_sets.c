@@ -31,9 +31,17 @@ int input_set_split(const char *arg, char *name, const char **path, char *err, s
     name[0] = '\0';
     *path = arg;
     const char *eq = strchr(arg, '=');
-    if (!eq || !is_name(arg, (size_t)(eq - arg)))
+    if (!eq || memchr(arg, '/', (size_t)(eq - arg)))
         return 0;
     size_t nlen = (size_t)(eq - arg);
+    /* NAME=FILE with a bad NAME would otherwise be "cannot open" a file of that whole name. */
+    if (!is_name(arg, nlen))
+        return exists(arg) ? 0
+                           : err_set(err, errlen, EINVAL,
+                                     "'%s': '%.*s' is not a set name (NAME=FILE: a NAME is 1 to "
+                                     "%d of letters, digits, '_', '.' and '-', and does not "
+                                     "start with '-'), nor is '%s' a file",
+                                     arg, (int)nlen, arg, INPUT_SET_NAME_MAX, arg);
     const char *file = eq + 1;
     bool whole = exists(arg), part = *file && exists(file);
     if (whole && part)

@@ -22,8 +22,9 @@
  * '=' (./a=b, dir/x=1) never is. Where both readings name a file that
  * exists (a file "a=b" and a file "b"), arg is refused as ambiguous, with
  * the two ways to say either; where only the whole argument exists, it is
- * that file. FILE "-" is standard input. name holds INPUT_SET_NAME_MAX + 1
- * bytes. Returns 0 or -EINVAL with a sentence in err.
+ * that file. Text before the '=' (and no '/') that is not a NAME is
+ * refused, naming it and the rule, unless the whole argument is a file. FILE "-" is standard input.
+ * name holds INPUT_SET_NAME_MAX + 1 bytes. Returns 0 or -EINVAL with a sentence in err.
  */
 NB_MUST_CHECK int input_set_split(const char *arg, char *name, const char **path, char *err,
                                   size_t errlen);

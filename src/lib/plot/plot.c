@@ -3,6 +3,7 @@
  * and the markers every figure shares.
  */
 #include "plot/plot.h"
+#include "util/outfile.h"
 
 #include <cairo-pdf.h>
 #include <cairo-svg.h>
@@ -66,8 +67,46 @@ static int size_ok(double w, double h)
            w <= PLOT_MAX_SIZE && h <= PLOT_MAX_SIZE;
 }
 
-static int svg_file(const char *path, double w, double h, plot_draw_fn draw, const void *fig,
+static int svg_file(struct outfile *o, double w, double h, plot_draw_fn draw, const void *fig,
                     char *err, size_t errlen);
+
+/* cairo's writer into the figure's temporary file: a short write is cairo's write error. */
+static cairo_status_t file_write(void *closure, const unsigned char *data, unsigned int n)
+{
+    return fwrite(data, 1, n, closure) == n ? CAIRO_STATUS_SUCCESS : CAIRO_STATUS_WRITE_ERROR;
+}
+
+/* A PNG or PDF figure drawn by cairo into o's file. */
+static int cairo_file(struct outfile *o, enum plot_format f, double w, double h, plot_draw_fn draw,
+                      const void *fig, char *err, size_t errlen)
+{
+    cairo_surface_t *s;
+    if (f == PLOT_PNG) {
+        s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, (int)w, (int)h);
+    } else {
+        s = cairo_pdf_surface_create_for_stream(file_write, o->f, w, h);
+        /* A fixed date keeps equal figures byte-for-byte equal. */
+        cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_CREATE_DATE, "2000-01-01T00:00:00Z");
+        cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_CREATOR, "netab");
+    }
+    if (cairo_surface_status(s) == CAIRO_STATUS_SUCCESS)
+        draw_page(s, w, h, draw, fig);
+    cairo_status_t st = cairo_surface_status(s);
+    if (st == CAIRO_STATUS_SUCCESS && f == PLOT_PNG)
+        st = cairo_surface_write_to_png_stream(s, file_write, o->f);
+    cairo_surface_finish(s);
+    if (st == CAIRO_STATUS_SUCCESS)
+        st = cairo_surface_status(s);
+    cairo_surface_destroy(s);
+    if (st == CAIRO_STATUS_SUCCESS)
+        return 0;
+    /* A write error is the file's (errno still says why); anything else is cairo's. */
+    int e = st == CAIRO_STATUS_NO_MEMORY ? ENOMEM : EIO;
+    if (st == CAIRO_STATUS_WRITE_ERROR && errno)
+        e = errno;
+    return err_set(err, errlen, e, "%s: cannot write the figure: %s", o->path,
+                   st == CAIRO_STATUS_WRITE_ERROR ? strerror(e) : cairo_status_to_string(st));
+}
 
 int plot_write_file(const char *path, double w, double h, plot_draw_fn draw, const void *fig,
                     char *err, size_t errlen)
@@ -79,30 +118,19 @@ int plot_write_file(const char *path, double w, double h, plot_draw_fn draw, con
     if (!size_ok(w, h))
         return err_set(err, errlen, EINVAL, "%s: a figure is %d to %d wide and high, not %gx%g",
                        path, PLOT_MIN_SIZE, PLOT_MAX_SIZE, w, h);
-    if (f == PLOT_SVG)
-        return svg_file(path, w, h, draw, fig, err, errlen);
-    cairo_surface_t *s;
-    if (f == PLOT_PNG) {
-        s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, (int)w, (int)h);
-    } else {
-        s = cairo_pdf_surface_create(path, w, h);
-        /* A fixed date keeps equal figures byte-for-byte equal. */
-        cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_CREATE_DATE, "2000-01-01T00:00:00Z");
-        cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_CREATOR, "netab");
+    /* Written under a temporary name: a failed figure leaves no partial file. */
+    struct outfile o;
+    e = outfile_open(&o, path, err, errlen);
+    if (e)
+        return e;
+    errno = 0;
+    e = f == PLOT_SVG ? svg_file(&o, w, h, draw, fig, err, errlen)
+                      : cairo_file(&o, f, w, h, draw, fig, err, errlen);
+    if (e) {
+        outfile_abort(&o);
+        return e;
     }
-    if (cairo_surface_status(s) == CAIRO_STATUS_SUCCESS)
-        draw_page(s, w, h, draw, fig);
-    cairo_status_t st = cairo_surface_status(s);
-    if (st == CAIRO_STATUS_SUCCESS && f == PLOT_PNG)
-        st = cairo_surface_write_to_png(s, path);
-    cairo_surface_finish(s);
-    if (st == CAIRO_STATUS_SUCCESS)
-        st = cairo_surface_status(s);
-    cairo_surface_destroy(s);
-    if (st != CAIRO_STATUS_SUCCESS)
-        return err_set(err, errlen, st == CAIRO_STATUS_NO_MEMORY ? ENOMEM : EIO,
-                       "%s: cannot write the figure: %s", path, cairo_status_to_string(st));
-    return 0;
+    return outfile_commit(&o, err, errlen);
 }
 
 /* A growing buffer that cairo's SVG surface writes into. */
@@ -241,25 +269,22 @@ int plot_svg_string(double w, double h, plot_draw_fn draw, const void *fig, cons
     return 0;
 }
 
-/* An SVG file: rendered in memory (renumbered), then written. */
-static int svg_file(const char *path, double w, double h, plot_draw_fn draw, const void *fig,
+/* An SVG figure: rendered in memory (renumbered), then written into o's file. */
+static int svg_file(struct outfile *o, double w, double h, plot_draw_fn draw, const void *fig,
                     char *err, size_t errlen)
 {
     struct membuf doc = {0};
     int e = svg_render(w, h, draw, fig, &doc);
     if (e) {
         free(doc.p);
-        return err_set(err, errlen, -e, "%s: cannot draw the figure: %s", path, strerror(-e));
+        return err_set(err, errlen, -e, "%s: cannot draw the figure: %s", o->path, strerror(-e));
     }
-    FILE *f = fopen(path, "wb");
-    bool ok = f && fwrite(doc.p, 1, doc.len, f) == doc.len;
-    int saved = errno;
-    if (f && fclose(f))
-        ok = false, saved = errno;
+    bool ok = fwrite(doc.p, 1, doc.len, o->f) == doc.len;
+    int saved = errno ? errno : EIO;
     free(doc.p);
     if (!ok)
-        return err_set(err, errlen, saved ? saved : EIO, "%s: cannot write the figure: %s", path,
-                       strerror(saved ? saved : EIO));
+        return err_set(err, errlen, saved, "%s: cannot write the figure: %s", o->path,
+                       strerror(saved));
     return 0;
 }
 

@@ -11,8 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Plot marks, in set order; ministat's x and + come first. */
-static const char symbols[] = "x+*%#@O";
+/*
+ * Plot marks, in set order, all different; ministat's x and + come first.
+ * Never ' ', nor '|', '_', 'A' and 'M', which draw the mean and median bars.
+ */
+static const char symbols[] = "x+*%#@O&=~$?^<>!abcdefghijklmnopqrstuvwyzBCDEFGHIJKLNPQRSTUVWXYZ";
+_Static_assert(sizeof(symbols) - 1 == STATS_REPORT_MARKS, "one mark per set up to the bound");
 
 int stats_report_init(struct stats_report *r, size_t nsets, const struct stats_opts *o)
 {

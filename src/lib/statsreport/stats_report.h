@@ -30,10 +30,17 @@
 
 /* Run counts from this on are reported as "more than", not as a number. */
 #define STATS_REPORT_RUNS_COUNTABLE 1000000000u
+/* Distinct text plot marks: one for each of compare's 64 variants at most. */
+#define STATS_REPORT_MARKS 64
+/*
+ * The most sets `netab stats` takes: each has its own text mark and its own
+ * colour and shape in the figure (plot/: 7 colours x 5 shapes, 35 pairs).
+ */
+#define STATS_REPORT_MAX_SETS 35
 
 struct stats_report_set {
     char *name;         /* as shown, e.g. "base.txt", "<stdin>", a variant; owned */
-    char symbol;        /* the plot mark: x, +, *, ... */
+    char symbol;        /* the plot mark: x, +, *, ... (distinct for the first 64) */
     const char *format; /* where the values came from, e.g. "plain", "netab" (static) */
     char metric[128];   /* which value of the input, e.g. "end.receiver.bits_per_second" */
     double *values;     /* in run (file) order, as the drift check needs; owned */

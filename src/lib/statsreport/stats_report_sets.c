@@ -1,6 +1,7 @@
 /* The sets of `netab stats` read into its report (stats_report_sets.h). */
 #include "statsreport/stats_report_sets.h"
 
+#include <errno.h>
 #include <string.h>
 
 /* Reads set i into r; *total counts the values of every set read so far. */
@@ -22,6 +23,11 @@ int stats_report_read_sets(struct stats_report *r, const struct input_sets *s,
                            const struct input_opts *o, char *err, size_t errlen)
 {
     size_t total = 0;
+    if (s->n > STATS_REPORT_MAX_SETS)
+        return err_set(err, errlen, E2BIG,
+                       "%zu sets given; netab stats compares at most %d, so that each has its "
+                       "own mark in the text plot and its own colour and shape in the figure",
+                       s->n, STATS_REPORT_MAX_SETS);
     for (size_t i = 0; i < s->n; i++) {
         int rc = read_set(r, s, i, o, &total, err, errlen);
         if (rc)

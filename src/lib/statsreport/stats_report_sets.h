@@ -19,7 +19,8 @@
  * r, which stats_report_init() made with s->n sets: set i gets the name
  * input_sets_shown() gives, the format the values were read as and their
  * metric. All sets together are held to the cap on all inputs
- * (input_sets_read()). Stops at the first set that cannot be read: its
+ * (input_sets_read()). More than STATS_REPORT_MAX_SETS sets are refused
+ * (-E2BIG) before any is read. Stops at the first set that cannot be read: its
  * reader's sentence, or "SHOWN: ..." where the report cannot take its
  * values (-ENOMEM).
  */

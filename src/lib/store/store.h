@@ -64,8 +64,10 @@ NB_MUST_CHECK int store_default_path(const char *cli_path, char *out, size_t out
 /*
  * Refuses what cannot be a results store's path before anything is run or
  * created: a URL of a scheme other than postgresql:// or postgres://, named
- * by its scheme only (the rest may hold a password). Returns 0 or -EINVAL
- * with a sentence listing the schemes netab knows.
+ * by its scheme only (the rest may hold a password), with a sentence
+ * listing the schemes netab knows; an existing path (links followed) that
+ * is not a regular file (a directory: -EISDIR; a device, FIFO or socket:
+ * -EINVAL), naming what it is. Returns 0 or the negative errno.
  */
 NB_MUST_CHECK int store_check_path(const char *path, char *err, size_t errlen);
 
@@ -377,10 +379,11 @@ NB_MUST_CHECK int store_export(struct store *db, int64_t experiment_id, enum sto
                                FILE *f, char *err, size_t errlen);
 
 /*
- * store_export() into the file at path (created or truncated), or to
- * standard output when path is NULL or "-". Returns 0 or a negative errno,
- * with "cannot write PATH: why" when the file cannot be opened and "writing
- * PATH failed" when closing it fails.
+ * store_export() into the file at path (written whole under a temporary
+ * name and renamed into place, util/outfile: a failure leaves no partial
+ * file, a symbolic link there is replaced, not followed), or to standard
+ * output when path is NULL or "-". Returns 0 or a negative errno with
+ * "cannot write PATH: why" in err.
  */
 NB_MUST_CHECK int store_export_path(struct store *db, int64_t experiment_id, enum store_format fmt,
                                     const char *path, char *err, size_t errlen);

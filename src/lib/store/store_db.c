@@ -104,6 +104,27 @@ static int make_parent_dirs(const char *path, char *err, size_t errlen)
     return 0;
 }
 
+/*
+ * Whether a new store can be created at path: its directory must be
+ * writable. Said here because SQLite, refused, says only "unable to open"
+ * and the errno it leaves is the failed open's ENOENT, never EROFS.
+ */
+static int check_creatable(const char *path, char *err, size_t errlen)
+{
+    char dir[PATH_MAX];
+    if (snprintf(dir, sizeof(dir), "%s", path) >= (int)sizeof(dir))
+        return err_set(err, errlen, ENAMETOOLONG, "path too long: %s", path);
+    char *slash = strrchr(dir, '/');
+    if (!slash)
+        strcpy(dir, ".");
+    else
+        slash[slash == dir] = '\0';
+    if (access(dir, W_OK | X_OK))
+        return err_set(err, errlen, errno, "cannot create the results database %s: %s (%s)", path,
+                       strerror(errno), dir);
+    return 0;
+}
+
 /* Reads a one-integer PRAGMA (or query); 0 when it returns no row. */
 static int query_int(struct store *s, const char *sql, int64_t *out, char *err, size_t errlen)
 {
@@ -284,6 +305,17 @@ static bool url_scheme(const char *path, char *scheme, size_t len)
     return true;
 }
 
+/* What a file of mode m is, in words, for the message that refuses it as a store. */
+static const char *file_kind(mode_t m)
+{
+    return S_ISDIR(m)    ? "a directory"
+           : S_ISCHR(m)  ? "a character device"
+           : S_ISBLK(m)  ? "a block device"
+           : S_ISFIFO(m) ? "a FIFO"
+           : S_ISSOCK(m) ? "a socket"
+                         : "not a regular file";
+}
+
 int store_check_path(const char *path, char *err, size_t errlen)
 {
     /* A URL is never a file name to create: only its scheme is named (it may hold a password). */
@@ -293,6 +325,16 @@ int store_check_path(const char *path, char *err, size_t errlen)
                        "--db %s://...: unknown URL scheme; netab knows postgresql:// and "
                        "postgres:// (a PostgreSQL server), or give the path of an SQLite file",
                        scheme);
+    /*
+     * SQLite would open a device or a FIFO and create PATH-journal beside it
+     * (/dev/null-journal, mode 0666, as root), then call it empty.
+     */
+    struct stat sb;
+    if (!sqldb_is_postgres_url(path) && !stat(path, &sb) && !S_ISREG(sb.st_mode))
+        return err_set(err, errlen, S_ISDIR(sb.st_mode) ? EISDIR : EINVAL,
+                       "--db %s is %s: the results store is a regular file (created when "
+                       "absent) or a postgresql:// URL",
+                       path, file_kind(sb.st_mode));
     return 0;
 }
 
@@ -341,6 +383,8 @@ static int open_sqlite(const char *path, unsigned flags, bool uri, struct store 
                        "no results database at %s (nothing recorded there yet?)", path);
     if (!exists) {
         int e = make_parent_dirs(path, err, errlen);
+        if (!e)
+            e = check_creatable(path, err, errlen);
         if (e)
             return e;
     }

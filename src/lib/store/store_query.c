@@ -9,6 +9,7 @@
 #include "store/store_runinfo.h"
 #include "util/csv.h"
 #include "util/jsonout.h"
+#include "util/outfile.h"
 
 /*
  * The columns every run query reads (column 9, the duration, is filled in C), then the headline
@@ -476,15 +477,19 @@ int store_export(struct store *s, int64_t experiment_id, enum store_format fmt, 
 int store_export_path(struct store *db, int64_t experiment_id, enum store_format fmt,
                       const char *path, char *err, size_t errlen)
 {
-    bool to_stdout = !path || !strcmp(path, "-");
-    FILE *f = to_stdout ? stdout : fopen(path, "w");
-    if (!f)
-        return err_set(err, errlen, errno, "cannot write %s: %s", path, strerror(errno));
-    int e = store_export(db, experiment_id, fmt, f, err, errlen);
-    /* A full disk may show only when the last buffer is written out. */
-    if (!to_stdout && fclose(f) && !e)
-        e = err_set(err, errlen, EIO, "writing %s failed", path);
-    return e;
+    if (!path || !strcmp(path, "-"))
+        return store_export(db, experiment_id, fmt, stdout, err, errlen);
+    /* Under a temporary name: a failed export leaves no partial file. */
+    struct outfile o;
+    int e = outfile_open(&o, path, err, errlen);
+    if (e)
+        return e;
+    e = store_export(db, experiment_id, fmt, o.f, err, errlen);
+    if (e) {
+        outfile_abort(&o);
+        return e;
+    }
+    return outfile_commit(&o, err, errlen);
 }
 
 json_t *store_run_list_json(const struct store_run *runs, size_t n)

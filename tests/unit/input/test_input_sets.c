@@ -36,13 +36,14 @@ static int setup(void **state)
     touch("a=b");
     touch("b");
     touch("x=1.txt");
+    touch("my set=b");
     return 0;
 }
 
 static int teardown(void **state)
 {
     (void)state;
-    const char *files[] = {"base.txt", "a=b", "b", "x=1.txt"};
+    const char *files[] = {"base.txt", "a=b", "b", "x=1.txt", "my set=b"};
     for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++)
         unlink(files[i]);
     return rmdir(dir);
@@ -83,21 +84,40 @@ static void test_not_named(void **state)
     /* A '/' before the '=' is never a NAME: the way to say "this is a file". */
     expect("./a=b", 0, "", "./a=b");
     expect("dir/k=v", 0, "", "dir/k=v");
-    /* Not a NAME: empty, a leading '-', a space, too long. */
-    expect("=base.txt", 0, "", "=base.txt");
-    expect("-x=base.txt", 0, "", "-x=base.txt");
-    expect("my set=base.txt", 0, "", "my set=base.txt");
+    /* Not a NAME, but the whole argument is a file: that file. */
+    expect("my set=b", 0, "", "my set=b");
+    /* The longest NAME. */
     char longname[INPUT_SET_NAME_MAX + 16];
-    memset(longname, 'n', INPUT_SET_NAME_MAX + 1);
-    strcpy(longname + INPUT_SET_NAME_MAX + 1, "=base.txt");
-    expect(longname, 0, "", longname);
-    longname[INPUT_SET_NAME_MAX] = '=';
-    strcpy(longname + INPUT_SET_NAME_MAX + 1, "base.txt");
-    longname[INPUT_SET_NAME_MAX - 1] = 'n';
+    memset(longname, 'n', INPUT_SET_NAME_MAX);
+    strcpy(longname + INPUT_SET_NAME_MAX, "=base.txt");
     char want[INPUT_SET_NAME_MAX + 1];
     memset(want, 'n', INPUT_SET_NAME_MAX);
     want[INPUT_SET_NAME_MAX] = '\0';
     expect(longname, 0, want, "base.txt");
+}
+
+/* Text before the '=' that is no NAME, and no file of the whole name: refused, naming both. */
+static void test_bad_name(void **state)
+{
+    (void)state;
+    char name[INPUT_SET_NAME_MAX + 1], err[NB_ERRLEN];
+    const char *p;
+    ASSERT_EQ(input_set_split("align+align=base.txt", name, &p, err, sizeof(err)), -EINVAL);
+    ASSERT_STARTS_WITH(err, "'align+align=base.txt': 'align+align' is not a set name "
+                            "(NAME=FILE: a NAME is 1 to 64 of letters, digits, '_', '.' and '-', "
+                            "and does not start with '-'), nor is 'align+align=base.txt' a file");
+    /* Empty, a leading '-', a space, one character too long. */
+    ASSERT_EQ(input_set_split("=base.txt", name, &p, err, sizeof(err)), -EINVAL);
+    ASSERT_STARTS_WITH(err, "'=base.txt': '' is not a set name");
+    ASSERT_EQ(input_set_split("-x=base.txt", name, &p, err, sizeof(err)), -EINVAL);
+    ASSERT_STARTS_WITH(err, "'-x=base.txt': '-x' is not a set name");
+    ASSERT_EQ(input_set_split("my set=base.txt", name, &p, err, sizeof(err)), -EINVAL);
+    ASSERT_STARTS_WITH(err, "'my set=base.txt': 'my set' is not a set name");
+    char longname[INPUT_SET_NAME_MAX + 16];
+    memset(longname, 'n', INPUT_SET_NAME_MAX + 1);
+    strcpy(longname + INPUT_SET_NAME_MAX + 1, "=base.txt");
+    ASSERT_EQ(input_set_split(longname, name, &p, err, sizeof(err)), -EINVAL);
+    assert_non_null(strstr(err, "is not a set name"));
 }
 
 static void test_refused(void **state)
@@ -181,11 +201,9 @@ static void test_sets_names_apart(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_named),
-        cmocka_unit_test(test_not_named),
-        cmocka_unit_test(test_refused),
-        cmocka_unit_test(test_sets_columns),
-        cmocka_unit_test(test_sets_names_apart),
+        cmocka_unit_test(test_named),        cmocka_unit_test(test_not_named),
+        cmocka_unit_test(test_refused),      cmocka_unit_test(test_bad_name),
+        cmocka_unit_test(test_sets_columns), cmocka_unit_test(test_sets_names_apart),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -216,6 +216,23 @@ static void test_input_axis(void **state)
     stats_report_free(&r);
 }
 
+/* Every set up to STATS_REPORT_MARKS (compare's most variants) has its own text mark. */
+static void test_marks_distinct(void **state)
+{
+    (void)state;
+    struct stats_opts o;
+    stats_opts_default(&o);
+    struct stats_report r;
+    ASSERT_EQ(stats_report_init(&r, STATS_REPORT_MARKS, &o), 0);
+    for (size_t i = 0; i < STATS_REPORT_MARKS; i++) {
+        assert_null(strchr(" |_AM", r.sets[i].symbol));
+        for (size_t j = 0; j < i; j++)
+            ASSERT_NE(r.sets[i].symbol, r.sets[j].symbol);
+    }
+    ASSERT_LE(STATS_REPORT_MAX_SETS, STATS_REPORT_MARKS);
+    stats_report_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -223,6 +240,7 @@ int main(void)
         cmocka_unit_test(test_input_axis),
         cmocka_unit_test(test_sets_with_too_few_values),
         cmocka_unit_test(test_text),
+        cmocka_unit_test(test_marks_distinct),
         cmocka_unit_test(test_json),
         cmocka_unit_test(test_csv),
     };

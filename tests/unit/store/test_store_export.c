@@ -58,7 +58,7 @@ static void test_export_path(void **state)
     char msg[256];
     snprintf(msg, sizeof(msg), "cannot write %s: %s", bad, strerror(ENOENT));
     assert_string_equal(err, msg);
-    /* A full device: opened, but the export cannot be written. */
+    /* A full device (a character device is written as a stream): the export cannot be written. */
     assert_int_equal(
         store_export_path(s, STORE_ALL_RUNS, STORE_FORMAT_JSON, "/dev/full", err, sizeof(err)),
         -EIO);
