@@ -951,8 +951,10 @@ class NetnsPair:
         sh("nft", "add", "chain", "inet", "netab_t", "input",
            "{ type filter hook input priority 0; }", netns=ns)
         match = ["udp", "length", ">", "64"] if data_only else ["meta", "l4proto", "udp"]
-        sh("nft", "add", "rule", "inet", "netab_t", "input", *match,
-           "numgen", "random", "mod", "100", "<", str(percent), "counter", "drop", netns=ns)
+        # nft's numgen takes values below 100 only: 100% drops every match.
+        chance = ["numgen", "random", "mod", "100", "<", str(percent)] if percent < 100 else []
+        sh("nft", "add", "rule", "inet", "netab_t", "input", *match, *chance, "counter", "drop",
+           netns=ns)
 
     def nft_dropped(self, ns):
         """The packets nft_drop_udp's rule has dropped so far."""

@@ -11,6 +11,8 @@ A (198.18.0.1) runs the client, B (198.18.0.2) the server.
    90-102% of 100 Mbit/s and lost_percent 50 +- 5.
 3. udp_rr with 10% of UDP dropped in B: lost_transactions > 0 and the test
    completes with exit 0.
+4. Every data datagram dropped in B (nft counts them): the run fails (exit 1)
+   with "100% loss" and the count sent, never an "ok" 0 bit/s result.
 Needs root; skips (77) otherwise. Namespaces are deleted in every case.
 """
 import os
@@ -131,12 +133,33 @@ def udp_rr_drop(netab, c, pair):
         pair.nft_delete(pair.ns_b)
 
 
+def all_dropped(netab, c, pair):
+    """Every data datagram dropped: the run fails with the counts instead of reporting 0 bit/s."""
+    pair.nft_drop_udp(pair.ns_b, 100, data_only=True)
+    try:
+        with h.Server(netab, netns=pair.ns_b, bind=pair.addr_b) as srv:
+            rc, doc, err = h.run_against(netab, srv, ["-u", "-b", "10M", "-l", "1400", "-t", "1",
+                                                      "-i", "0"], host=pair.addr_b, ns=pair.ns_a,
+                                         timeout=60, expect_rc=1)
+            dropped = pair.nft_dropped(pair.ns_b)
+            sent = h.field(h.end_of(doc), "sender", dict)["packets"]
+            c.note(f"100% drop: sent {sent}, nft dropped {dropped}; error: {doc.get('error')}")
+            c.check(sent > 0 and dropped == sent, "100% drop: nft dropped every datagram sent",
+                    f"sent={sent} dropped={dropped}")
+            c.check(f"100% loss: {sent} datagrams sent to the server, none received"
+                    in (doc.get("error") or "") and "100% loss" in err,
+                    "100% drop: the run fails with the counts (exit 1)", f"{doc.get('error')} {err}")
+    finally:
+        pair.nft_delete(pair.ns_b)
+
+
 def test(netab, c):
     h.require_root_netns(tools=("ip", "tc", "nft"))
     with h.NetnsPair("loss") as pair:
         nft_drop_2pct(netab, c, pair)
         tbf_cap(netab, c, pair)
         udp_rr_drop(netab, c, pair)
+        all_dropped(netab, c, pair)
 
 
 if __name__ == "__main__":

@@ -160,6 +160,13 @@ struct campaign_opts {
     /* Called after each run and before a reboot (ev NULL, msg set); may be NULL. */
     void (*progress)(const struct campaign_event *ev, const char *msg, void *arg);
     void *arg;
+    /*
+     * Asked after each run's progress call (same arg); true ends the campaign
+     * there without a signal: the pending runs stay pending and the outcome is
+     * CAMPAIGN_INTERRUPTED (*signo 0). May be NULL. Not asked in the worker
+     * processes of parallel: duts.
+     */
+    bool (*stop)(void *arg);
 };
 
 /*

@@ -266,6 +266,8 @@ static int run_seqs(struct campaign_ctx *c, const struct campaign_pending *p, si
             rc = campaign_runner_beat(c, err, errlen);
         if (!rc)
             rc = check_down(c, d, err, errlen);
+        if (!rc && c->opts->stop && c->opts->stop(c->opts->arg))
+            break; /* the caller has seen enough (netab compare's early stop) */
     }
     return rc;
 }

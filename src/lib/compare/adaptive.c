@@ -51,6 +51,14 @@ static void on_event(const struct campaign_event *ev, const char *msg, void *arg
     res->nruns++;
     if (x->p->run)
         x->p->run(res, r, x->p->arg);
+    compare_early_stop(res);
+}
+
+/* The campaign engine's stop question: has compare_early_stop() found a reason? */
+static bool should_stop(void *arg)
+{
+    const struct engine_ctx *x = arg;
+    return x->res->stopped_early[0] != '\0';
 }
 
 /* The wider side of a relative change's interval, INFINITY when it has none. */
@@ -149,7 +157,7 @@ int compare_execute(struct compare_result *res, const struct compare_progress *p
         res->planned_runs = (size_t)target * cfg->nvariants;
         struct engine_ctx x = {.res = res, .p = p};
         int signo;
-        rc = compare_session_run(&s, target, on_event, &x, &signo, err, errlen);
+        rc = compare_session_run(&s, target, on_event, &x, should_stop, &signo, err, errlen);
         if (!rc && x.rc)
             rc = err_set(err, errlen, -x.rc, "out of memory");
         if (rc)
@@ -158,6 +166,8 @@ int compare_execute(struct compare_result *res, const struct compare_progress *p
             res->interrupted = true;
             break;
         }
+        if (res->stopped_early[0])
+            break;
         res->rounds = looks[i];
         res->looks_done = (unsigned)i + 1;
         if (!res->adaptive)

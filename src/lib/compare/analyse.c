@@ -104,6 +104,12 @@ int compare_analyse(struct compare_result *res)
                  res->rounds, res->rounds == 1 ? "" : "s");
         return 0;
     }
+    if (res->stopped_early[0]) {
+        res->exit_code = COMPARE_UNDECIDED;
+        snprintf(res->exit_reason, sizeof(res->exit_reason), "stopped early: %.300s",
+                 res->stopped_early);
+        return 0;
+    }
     /* Too few successful runs anywhere means the campaign did not do its job. */
     for (size_t v = 0; v < cfg->nvariants; v++) {
         size_t ok = 0;

@@ -119,13 +119,14 @@ json_t *compare_document(const struct compare_result *res)
         res->adaptive ? json_boolean(res->target_reached) : json_null(), "confidence_used",
         res->opts.confidence, "prepare", str_or_null(cfg->prepare), "cooldown", cfg->cooldown);
     json_t *doc = json_pack(
-        "{s:s, s:I, s:o, s:o, s:o, s:f, s:s, s:o, s:o, s:o, s:I, s:s, s:b}", "netab_version",
+        "{s:s, s:I, s:o, s:o, s:o, s:f, s:s, s:o, s:o, s:o, s:I, s:s, s:b, s:o}", "netab_version",
         NETAB_VERSION, "seed", (json_int_t)cfg->seed, "variants", vars ? vars : json_null(),
         "common_opts", common ? common : json_null(), "schedule", sched ? sched : json_null(),
         "timeout", res->c->timeout, "metric", res->c->metrics[res->c->decide].name, "runs",
         runs_json(res), "metrics", metrics_json(res), "verdicts", verdicts ? verdicts : json_null(),
         "exit_status", (json_int_t)res->exit_code, "exit_reason", res->exit_reason, "interrupted",
-        res->interrupted);
+        res->interrupted, "stopped_early",
+        res->stopped_early[0] ? json_string(res->stopped_early) : json_null());
     char steal[320];
     json_t *warnings = json_array();
     if (warnings && metric_steal_sentence(&res->steal, steal, sizeof(steal)))

@@ -56,6 +56,12 @@ struct compare_result {
     unsigned rounds;     /* measured rounds completed */
     unsigned looks_planned, looks_done;
     bool adaptive, target_reached, interrupted;
+    /*
+     * Why the runs stopped before the plan's end (compare_early_stop()): a
+     * variant's setup hook failed, or its first two runs failed with the same
+     * error; "" when they did not.
+     */
+    char stopped_early[400];
     double worst_halfwidth; /* at the last look: widest half-width of the relative change */
     struct stats_opts opts; /* as used for every comparison (confidence adjusted for looks) */
     struct compare_metric_report *metrics; /* c->nmetrics of them, after the analysis */
@@ -120,6 +126,14 @@ void compare_metric_report_free(struct compare_metric_report *m);
 
 /* Analyses every metric and decides exit_code and exit_reason. Returns 0 or -ENOMEM. */
 NB_MUST_CHECK int compare_analyse(struct compare_result *res);
+
+/*
+ * After each run: sets res->stopped_early when the newest run shows that
+ * the plan cannot be completed usefully (its variant's setup hook failed,
+ * or that variant's first two runs failed with the same error), so that
+ * compare_execute() stops there. Never clears it.
+ */
+void compare_early_stop(struct compare_result *res);
 
 /*
  * Chooses the figure that decides CPU cost for res's analysed metrics

@@ -67,7 +67,7 @@ int compare_session_open(struct compare_session *s, const struct compare_config 
 int compare_session_run(struct compare_session *s, long through,
                         void (*progress)(const struct campaign_event *ev, const char *msg,
                                          void *arg),
-                        void *arg, int *signo, char *err, size_t errlen)
+                        void *arg, bool (*stop)(void *arg), int *signo, char *err, size_t errlen)
 {
     *signo = 0;
     if (through > s->rounds_planned) {
@@ -82,7 +82,8 @@ int compare_session_run(struct compare_session *s, long through,
                               .id = s->id,
                               .experiment = s->e,
                               .progress = progress,
-                              .arg = arg};
+                              .arg = arg,
+                              .stop = stop};
     enum campaign_outcome outcome;
     return campaign_execute(&o, &outcome, signo, err, errlen);
 }

@@ -38,11 +38,13 @@ NB_MUST_CHECK int compare_session_open(struct compare_session *s, const struct c
  * Runs every planned run up to round `through` (adding rounds to the plan
  * first if needed), reporting each finished run through progress. *signo is
  * the signal that cancelled it (campaign_cancel()), 0 when it ran to the end.
+ * stop (may be NULL) is asked after each run, with arg: true ends the session
+ * there (struct campaign_opts, stop).
  */
-NB_MUST_CHECK int compare_session_run(struct compare_session *s, long through,
-                                      void (*progress)(const struct campaign_event *ev,
-                                                       const char *msg, void *arg),
-                                      void *arg, int *signo, char *err, size_t errlen);
+NB_MUST_CHECK int
+compare_session_run(struct compare_session *s, long through,
+                    void (*progress)(const struct campaign_event *ev, const char *msg, void *arg),
+                    void *arg, bool (*stop)(void *arg), int *signo, char *err, size_t errlen);
 
 /* Closes the store and removes it if it was temporary. Safe on a zeroed session. */
 void compare_session_close(struct compare_session *s);

@@ -69,6 +69,7 @@ void creport_free(struct creport *r)
     free(r->metric_selected);
     free(r->order);
     free(r->n_measured);
+    free(r->fails);
     creport_dutcols_free(r);
     for (size_t i = 0; r->duts && i < r->nduts; i++)
         free(r->duts[i]);
@@ -308,8 +309,15 @@ static int take_comparison(struct creport *r, const struct stats_report *sr, siz
     struct creport_entry *en = creport_at(r, v, c, m);
     if (!sr->cmps[v - 1].compared) {
         size_t have = base->n < 2 ? base->n : en->n;
-        snprintf(en->why, sizeof(en->why), "%s has %zu value%s (2 are needed)",
-                 base->n < 2 ? "the baseline" : "this variant", have, have == 1 ? "" : "s");
+        const struct creport_fail *f = creport_fail_at(r, base->n < 2 ? 0 : v, c);
+        if (f->failed)
+            /* Failures are data: the cell says why no verdict was made. */
+            snprintf(en->why, sizeof(en->why), "%s: %zu of %zu runs failed (%s)",
+                     base->n < 2 ? "the baseline" : "this variant", f->failed, f->failed + f->ok,
+                     f->short_reason);
+        else
+            snprintf(en->why, sizeof(en->why), "%s has %zu value%s (2 are needed)",
+                     base->n < 2 ? "the baseline" : "this variant", have, have == 1 ? "" : "s");
         r->n_nocmp++;
         return 0;
     }

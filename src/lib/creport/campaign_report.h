@@ -152,6 +152,18 @@ struct creport_entry {
     struct creport_change chg; /* the change as every format shows it */
 };
 
+/*
+ * The failed runs of one variant in one cell (measured slots; warm-ups not
+ * counted): failures are data, shown in the cell as "(fails: SHORT)" and
+ * listed with their count and reason, never compared as numbers.
+ */
+struct creport_fail {
+    size_t failed;         /* measured runs that failed */
+    size_t ok;             /* measured runs that succeeded */
+    char reason[200];      /* the latest failure's error, without netab's framing */
+    char short_reason[32]; /* its kind in a few words: "connection refused", "setup exit 3" */
+};
+
 struct creport_cell {
     char *name;         /* the plan's cell label ("" when the plan has none) */
     char *test;         /* the test of its runs, e.g. "tcp_stream"; "" if unknown */
@@ -216,6 +228,7 @@ struct creport {
     struct creport_entry *entries;  /* [(v * ncells + c) * nmetrics + m] */
     struct creport_run_counts runs; /* totals over the experiment */
     long *n_measured;               /* [v * ncells + c]: measured ok runs */
+    struct creport_fail *fails;     /* [v * ncells + c]: failed measured runs */
     json_t *env_diffs;      /* [{"variant", "against", "first_run", "differences": env_diff()}] */
     json_t *env_warnings;   /* strings, deduplicated, over every run's env_json */
     json_t *stats_warnings; /* [{"variant", "cell", "metric", "kind", "message"}] */
@@ -282,6 +295,27 @@ static inline struct creport_entry *creport_at(const struct creport *r, size_t v
 {
     return &r->entries[(v * r->ncells + c) * r->nmetrics + m];
 }
+
+/* The failed runs of variant v in cell c. */
+static inline const struct creport_fail *creport_fail_at(const struct creport *r, size_t v,
+                                                         size_t c)
+{
+    return &r->fails[v * r->ncells + c];
+}
+
+/*
+ * A run's stored error as the report shows it: reason without netab's
+ * framing ("netab run reported: ", a trailing " (exit status N)"), and its
+ * kind in a few words for a table cell (short_reason).
+ */
+void creport_fail_reason(const char *error, char *reason, size_t rlen, char *short_reason,
+                         size_t slen);
+
+/* "(fails: connection refused)" for a cell with failures and no value; "" otherwise. */
+void creport_fail_cell(const struct creport *r, size_t v, size_t c, char *buf, size_t len);
+
+/* "4 of 4 failed: cannot connect to ...: Connection refused"; "" without failures. */
+void creport_fail_text(const struct creport *r, size_t v, size_t c, char *buf, size_t len);
 
 /* The report's metrics (built-in, then --metric paths): what its m indices refer to. */
 static inline const struct creport_metric *creport_report_metrics(const struct creport *r,

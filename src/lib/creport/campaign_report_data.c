@@ -10,6 +10,7 @@
 #include "creport/campaign_report_duts.h"
 #include "creport/campaign_report_headline.h"
 #include "creport/campaign_report_layout.h"
+#include "creport/campaign_report_fails.h"
 #include "statsreport/pairs.h"
 #include "statsreport/stats_report.h"
 #include "util/csv.h"
@@ -146,6 +147,8 @@ static json_t *add_members(json_t *root, const struct creport *r)
         e |= json_object_set(root, "counter_differences", r->counter_diffs);
     /* The headline table and the warnings aggregated, as the short text report shows them. */
     e |= json_object_set_new(root, "headline", creport_headline_json(r));
+    /* Failed runs per variant and cell (campaign_report_fails.h), [] when none. */
+    e |= json_object_set_new(root, "failures", creport_fails_json(r));
     e |= json_object_set(root, "warning_summary", r->warning_summary);
     /* 2x2 designs (campaign_report_effects.h), [] when there is none. */
     e |= r->effects ? json_object_set(root, "effects", r->effects)
@@ -251,12 +254,25 @@ static int sorted_cell(struct csv *w, const struct creport_entry *en)
     return 0;
 }
 
+/* The fails column: "(fails: SHORT) N of M failed: REASON", the count alone when some ran. */
+static void fails_cell(struct csv *w, const struct creport *r, size_t v, size_t c)
+{
+    char cell[64], text[300], both[400];
+    creport_fail_cell(r, v, c, cell, sizeof(cell));
+    creport_fail_text(r, v, c, text, sizeof(text));
+    snprintf(both, sizeof(both), "%s%s%s", cell, *cell ? " " : "", text);
+    if (*both)
+        csv_text(w, both);
+    else
+        csv_empty(w);
+}
+
 int creport_print_csv(const struct creport *r, FILE *f)
 {
     static const char *const head[] = {
-        "variant", "cell",          "test",   "metric",     "unit",   "direction", "deciding",
-        "median",  "mean",          "n",      "diff_pct",   "ci_low", "ci_high",   "p",
-        "verdict", "sorted_values", "change", "change_unit"};
+        "variant", "cell",          "test",   "metric",      "unit",   "direction", "deciding",
+        "median",  "mean",          "n",      "diff_pct",    "ci_low", "ci_high",   "p",
+        "verdict", "sorted_values", "change", "change_unit", "fails"};
     size_t nm;
     const struct creport_metric *md = creport_report_metrics(r, &nm);
     struct csv w;
@@ -304,6 +320,7 @@ int creport_print_csv(const struct creport *r, FILE *f)
                     csv_number(&w, en->chg.value);
                     csv_text(&w, change_unit(&md[m], en));
                 }
+                fails_cell(&w, r, v, c);
                 csv_end(&w);
             }
         }

@@ -12,7 +12,7 @@
 #include "creport/campaign_report_html.h"
 #include "creport/campaign_report_layout.h"
 
-#define ENTRY_MAX 80
+#define ENTRY_MAX 96
 
 /* The first cell of group g with a deciding metric, or -1: its metric heads the table. */
 static long first_decided(const struct creport *r, const struct creport_dutgroup *g)

@@ -37,6 +37,9 @@ void creport_headline_row(const struct creport *r, size_t c, size_t v, struct cr
     const struct creport_entry *en = creport_at(r, v, c, (size_t)r->cells[c].decide);
     memset(o, 0, sizeof(*o));
     creport_fmt_num(o->mean, sizeof(o->mean), en->mean);
+    /* Failures are data: a variant whose runs all failed says so in its cell. */
+    if (!en->n && creport_fail_at(r, v, c)->failed)
+        creport_fail_cell(r, v, c, o->mean, sizeof(o->mean));
     change_mark(o->change, sizeof(o->change), en, v);
     if (r->cells[c].cost < 0)
         return;
@@ -210,7 +213,9 @@ void creport_print_headline_markdown(FILE *f, const struct creport *r)
                 creport_md_text(f, v ? "" : head);
                 fputs(" | ", f);
                 creport_md_text(f, r->variants[v]);
-                fprintf(f, " | %s | ", x.mean);
+                fputs(" | ", f);
+                creport_md_text(f, x.mean);
+                fputs(" | ", f);
                 creport_md_text(f, x.change);
                 if (k >= 0) {
                     fprintf(f, " | %s | ", x.cost);
@@ -246,12 +251,16 @@ static json_t *row_json(const struct creport *r, size_t c, size_t v)
     const struct creport_entry *en = creport_at(r, v, c, (size_t)r->cells[c].decide);
     int k = r->cells[c].cost;
     const struct creport_entry *ce = k >= 0 ? creport_at(r, v, c, (size_t)k) : NULL;
-    return json_pack("{s:s, s:I, s:o, s:s, s:o, s:s?, s:s, s:o, s:s, s:o, s:s?, s:s}", "variant",
-                     r->variants[v], "n", (json_int_t)en->n, "mean", num(en->mean), "mean_text",
-                     x.mean, "change", change_value(en), "verdict", verdict(en), "change_text",
-                     x.change, "cost_mean", ce ? num(ce->mean) : json_null(), "cost_text", x.cost,
-                     "cost_change", ce ? change_value(ce) : json_null(), "cost_verdict",
-                     ce ? verdict(ce) : NULL, "cost_change_text", x.cost_change);
+    char fails[300];
+    creport_fail_text(r, v, c, fails, sizeof(fails));
+    return json_pack("{s:s, s:I, s:o, s:s, s:o, s:s?, s:s, s:o, s:s, s:o, s:s?, s:s, s:I, s:s?}",
+                     "variant", r->variants[v], "n", (json_int_t)en->n, "mean", num(en->mean),
+                     "mean_text", x.mean, "change", change_value(en), "verdict", verdict(en),
+                     "change_text", x.change, "cost_mean", ce ? num(ce->mean) : json_null(),
+                     "cost_text", x.cost, "cost_change", ce ? change_value(ce) : json_null(),
+                     "cost_verdict", ce ? verdict(ce) : NULL, "cost_change_text", x.cost_change,
+                     "failed", (json_int_t)creport_fail_at(r, v, c)->failed, "fails",
+                     *fails ? fails : NULL);
 }
 
 json_t *creport_headline_json(const struct creport *r)

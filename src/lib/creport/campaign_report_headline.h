@@ -16,7 +16,7 @@
 
 /* One row's figures as shown; "" where there is nothing (the baseline's change, no cost). */
 struct creport_hl_row {
-    char mean[32], change[40], cost[32], cost_change[40];
+    char mean[48], change[40], cost[32], cost_change[40]; /* mean: "(fails: ...)" without runs */
 };
 
 /* Variant v in cell c (whose decide is >= 0). */

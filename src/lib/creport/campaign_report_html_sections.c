@@ -11,6 +11,7 @@
 #include "creport/campaign_report_duts.h"
 #include "creport/campaign_report_html.h"
 #include "creport/campaign_report_matrix.h"
+#include "creport/campaign_report_fails.h"
 #include "statsreport/pairs.h"
 
 #define esc creport_html_esc
@@ -164,7 +165,9 @@ static void headline_row(FILE *f, const struct creport *r, size_t c, size_t v)
     }
     fputs("<td class=\"v\">", f);
     esc(f, r->variants[v]);
-    fprintf(f, "</td><td>%s</td><td>", x.mean);
+    fputs("</td><td>", f);
+    esc(f, x.mean);
+    fputs("</td><td>", f);
     esc(f, x.change);
     fputs("</td>", f);
     if (r->cells[c].cost >= 0) {
@@ -175,9 +178,29 @@ static void headline_row(FILE *f, const struct creport *r, size_t c, size_t v)
     fputs("</tr>\n", f);
 }
 
+/* The failed runs of each variant and cell, a list item each (campaign_report_fails.h). */
+static void html_fails(FILE *f, const struct creport *r)
+{
+    if (!creport_any_fails(r))
+        return;
+    fputs("<h3>Failed runs (not compared as numbers)</h3>\n<ul class=\"fails\">\n", f);
+    for (size_t c = 0; c < r->ncells; c++)
+        for (size_t v = 0; v < r->nvariants; v++) {
+            char why[300];
+            creport_fail_text(r, v, c, why, sizeof(why));
+            if (!*why)
+                continue;
+            fputs("<li>", f);
+            escf(f, "%s @ %s: %s", r->variants[v], r->cells[c].name[0] ? r->cells[c].name : "(all)",
+                 why);
+            fputs("</li>\n", f);
+        }
+    fputs("</ul>\n", f);
+}
+
 void creport_html_headline(FILE *f, const struct creport *r)
 {
-    if (!r->runs.measured)
+    if (!r->runs.measured && !creport_any_fails(r))
         return;
     fputs("<section id=\"headline\">\n<h2>Headline</h2>\n<p>", f);
     escf(f,
@@ -209,5 +232,6 @@ void creport_html_headline(FILE *f, const struct creport *r)
     }
     if (open)
         fputs("</table>\n", f);
+    html_fails(f, r);
     fputs("</section>\n", f);
 }

@@ -132,6 +132,23 @@ static bool locate(const struct creport *r, const struct store_plan_row *pr, siz
 }
 
 /*
+ * A failed run of a measured slot into its variant's and cell's failure
+ * record (the latest one's reason is kept: runs are listed in run order).
+ */
+static void count_failure(struct creport *r, const struct store_plan_row *plan, size_t nplan,
+                          const struct store_run *run)
+{
+    const struct store_plan_row *pr = plan_find(plan, nplan, run->seq);
+    size_t v, c;
+    if (!pr || pr->warmup || !locate(r, pr, &v, &c))
+        return;
+    struct creport_fail *f = &r->fails[v * r->ncells + c];
+    f->failed++;
+    creport_fail_reason(run->error, f->reason, sizeof(f->reason), f->short_reason,
+                        sizeof(f->short_reason));
+}
+
+/*
  * Which runs count, where: every ok run of the plan goes to r's run list
  * (warm-ups too) and, when measured and in a known variant and cell, to
  * *out (caller frees); failed, interrupted and running attempts are
@@ -143,15 +160,18 @@ int creport_place_runs(struct creport *r, const struct store_plan_row *plan, siz
 {
     struct creport_placed *p = calloc(nruns ? nruns : 1, sizeof(*p));
     bool *taken = calloc(nplan ? nplan : 1, sizeof(*taken));
+    size_t nvc = r->nvariants * r->ncells;
+    r->fails = calloc(nvc ? nvc : 1, sizeof(*r->fails));
     r->runlist = calloc(nruns ? nruns : 1, sizeof(*r->runlist));
     r->commands = calloc(r->nvariants ? r->nvariants : 1, sizeof(char *));
     size_t n = 0, v, c;
-    int e = (p && taken && r->runlist && r->commands) ? 0 : -ENOMEM;
+    int e = (p && taken && r->runlist && r->commands && r->fails) ? 0 : -ENOMEM;
     for (size_t k = 0; !e && k < nruns; k++) {
         const struct store_run *run = &runs[k];
         switch (run->status) {
         case STORE_RUN_FAILED:
             r->runs.failed++;
+            count_failure(r, plan, nplan, run);
             continue;
         case STORE_RUN_INTERRUPTED:
             r->runs.interrupted++;
@@ -176,6 +196,7 @@ int creport_place_runs(struct creport *r, const struct store_plan_row *plan, siz
         if (!known)
             continue;
         p[n++] = (struct creport_placed){run, v, c, r->nrunlist - 1};
+        r->fails[v * r->ncells + c].ok++;
         r->runs.measured++;
     }
     free(taken);

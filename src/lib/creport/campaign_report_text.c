@@ -18,6 +18,7 @@
 #include "creport/campaign_report_profile.h"
 #include "creport/campaign_report_headline.h"
 #include "creport/campaign_report_layout.h"
+#include "creport/campaign_report_fails.h"
 #include "util/textwrap.h"
 #include "util/jsonout.h"
 
@@ -332,6 +333,8 @@ int creport_print_text(const struct creport *r, FILE *f)
         fputc('\n', f);
         e = creport_print_headline_text(f, r, &legend);
     }
+    if (s & CREPORT_SEC_HEADLINE)
+        creport_print_fails_text(f, r);
     if (s & CREPORT_SEC_CHANGES)
         creport_print_changes_brief(f, r);
     if (!e && (s & CREPORT_SEC_TABLES))
@@ -520,6 +523,8 @@ int creport_print_markdown(const struct creport *r, FILE *f)
         fprintf(f, "\n### Headline\n");
         creport_print_headline_markdown(f, r);
     }
+    if (s & CREPORT_SEC_HEADLINE)
+        creport_print_fails_markdown(f, r);
     if (s & CREPORT_SEC_TABLES)
         md_metric_tables(f, r);
     if (s & CREPORT_SEC_CPU)

@@ -2,6 +2,7 @@
  * One `netab run` test from its specification: the result prepared and the
  * test run against the right server (run_spec.h).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <sys/socket.h>
 
@@ -21,6 +22,29 @@ void run_spec_result_init(const struct run_spec *spec, struct run_result *res)
              : spec->client.family == AF_INET6 ? "::1"
                                                : "127.0.0.1");
     res->port = spec->host ? spec->client.port : 0;
+}
+
+/*
+ * A UDP stream test in which some direction's receivers got none of the
+ * datagrams its senders sent measured nothing: failures are data, so the run
+ * fails (-EIO) with the counts in res->error instead of reporting 0 bit/s as
+ * a result. Returns 0 otherwise.
+ */
+static int all_lost(struct run_result *res)
+{
+    if (res->params.kind != TEST_UDP_STREAM)
+        return 0;
+    for (int dir = 0; dir < 2; dir++) {
+        struct direction_totals t;
+        run_result_totals(res, dir, &t);
+        if (t.sender_packets && !t.receiver_packets) {
+            snprintf(
+                res->error, sizeof(res->error), "100%% loss: %llu datagrams sent %s, none received",
+                (unsigned long long)t.sender_packets, dir ? "from the server" : "to the server");
+            return -EIO;
+        }
+    }
+    return 0;
 }
 
 int run_spec_execute(struct run_spec *spec, struct run_result *res, bool *bad_key)
@@ -43,5 +67,5 @@ int run_spec_execute(struct run_spec *spec, struct run_result *res, bool *bad_ke
     }
     auth_key_free(key);
     spec->client.auth_key = NULL;
-    return rc;
+    return rc ? rc : all_lost(res);
 }
