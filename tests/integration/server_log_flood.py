@@ -26,12 +26,12 @@ import re
 import secrets
 import socket
 import struct
-import subprocess
 import tempfile
 import time
 
 from netab_helpers import (
-    Server, check, check_eq, connect, frame, hello, log, netab_run, recv_frame, run_main,
+    Server, check, check_eq, connect, frame, hello, log, netab_run, parse_one_json, recv_frame,
+    run_cmd, run_main,
 )
 
 EACH = 1000
@@ -100,10 +100,8 @@ def iperf3_refused(port):
 
 def iperf3_real(port):
     """Debian's iperf3 runs a real test; returns the bytes it says arrived."""
-    r = subprocess.run(["iperf3", "-c", "127.0.0.1", "-p", str(port), "-J", "-t", "1"],
-                       capture_output=True, text=True, timeout=60)
-    check_eq(r.returncode, 0, "iperf3's exit status")
-    doc = json.loads(r.stdout)
+    r = run_cmd(["iperf3", "-c", "127.0.0.1", "-p", str(port), "-J", "-t", "1"], timeout=60)
+    doc = parse_one_json(r.stdout, r)
     check(doc.get("error") is None, "iperf3's test after the flood has no error", doc.get("error"))
     return doc["end"]["sum_received"]["bytes"]
 
