@@ -1,7 +1,8 @@
 /*
  * An iperf3 client's parameter document as netab's server reads it
  * (iperf3_json_parse, then iperf3_params_from_json against the server's
- * default limits). An accepted test is valid, within the limits, and the
+ * default limits). An accepted test is valid (UDP datagrams from iperf3's
+ * 16 bytes on, not netab's 24), within the limits, and the
  * document netab's own iperf3 client would send for it reads back as the
  * same test.
  */
@@ -29,7 +30,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     params_defaults(&p);
     err[0] = '\0';
     if (iperf3_params_from_json(doc, &lim, &p, &req, err, sizeof(err)) == 0) {
-        FUZZ_CHECK(params_validate(&p, err, sizeof(err)) == 0, "accepted parameters are valid");
+        /* Valid with iperf3's shorter UDP header: datagrams from IPERF3_UDP_MIN_LEN bytes. */
+        FUZZ_CHECK(params_validate_udp_min(&p, IPERF3_UDP_MIN_LEN, err, sizeof(err)) == 0,
+                   "accepted parameters are valid");
+        FUZZ_CHECK(p.kind != TEST_UDP_STREAM || p.block >= IPERF3_UDP_MIN_LEN,
+                   "no UDP datagram shorter than iperf3's header");
         FUZZ_CHECK(params_connections(&p) <= lim.max_streams, "within --max-streams");
         FUZZ_CHECK(p.bytes || p.duration_s + p.omit_s <= lim.max_duration, "within --max-duration");
         FUZZ_CHECK(p.kind == TEST_TCP_STREAM || p.kind == TEST_UDP_STREAM, "a stream test");

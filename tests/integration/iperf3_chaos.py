@@ -21,10 +21,21 @@ Cases (each followed by a real iperf3 test the server must serve):
   auth      a server with --auth-key refuses iperf3 clients (they cannot prove
             the key) with "test authorization failed" and a log line; netab
             clients with the key still test.
+  flood     600 hostile iperf3 connections from one host in turn (a malformed
+            cookie, a cookie and a close, a bad parameter document) to a
+            server with the default --log-burst: the log holds at most 10
+            lines in full and one summary line per 10 s window, the summaries
+            count every connection under its kind, and a real iperf3 test is
+            served after them.
+
+The first server runs with --log-burst 1000, so that each case above finds
+its own line in the log (the default, 10 lines per host and 10 s, would fold
+most of them into summaries: docs/server.md, "Log lines").
 """
 import json
 import os
 import random
+import re
 import socket
 import struct
 import sys
@@ -218,14 +229,71 @@ def auth(netab, c):
         c.check(ok.doc.get("error") is None, "auth: a netab client with the key still tests")
 
 
+FLOOD_EACH = 200
+SUMMARY = re.compile(r"refused or closed ([0-9,]+) more connections from 127\.0\.0\.1 in the "
+                     r"last [0-9]+ s: (.*)$")
+
+
+def flood_one(port, i):
+    s = h.connect("127.0.0.1", port)
+    if i % 3 == 0:
+        s.sendall(b"a" * 37)  # iperf3's alphabet, but no NUL at its end: a malformed cookie
+    elif i % 3 == 1:
+        s.sendall(cookie())
+        read_state(s)  # PARAM_EXCHANGE, then the client goes away
+    else:
+        s.sendall(cookie())
+        read_state(s)
+        send_doc(s, dict(PARAMS, parallel=100000))
+        h.check(read_state(s) == -2, "flood: a bad document is answered with SERVER_ERROR")
+    s.shutdown(socket.SHUT_WR)
+    while s.recv(4096):  # the server closes once it has logged
+        pass
+    s.close()
+
+
+def flood(netab, c):
+    with h.Server(netab, extra=["--idle-timeout", "1000"]) as srv:
+        t0 = time.monotonic()
+        for i in range(3 * FLOOD_EACH):
+            flood_one(srv.port, i)
+        elapsed = time.monotonic() - t0
+        iperf3_ok(c, srv.port, "a flood of hostile iperf3 connections")
+        problem = srv.stop()  # the server writes the last window's summary as it stops
+        c.check(problem is None, "flood: the server stops cleanly", str(problem))
+        lines = [x for x in srv.log_text().splitlines() if "netab-server:" in x]
+        full = [x for x in lines if "peer=127.0.0.1:" in x and "result=ok" not in x]
+        sums = [m for m in (SUMMARY.search(x) for x in lines) if m]
+        kinds = {}
+        for m in sums:
+            for part in re.finditer(r"([^,×]+?) ×([0-9,]+)", m.group(2)):
+                k = part.group(1).strip()
+                kinds[k] = kinds.get(k, 0) + int(part.group(2).replace(",", ""))
+        for x in full:
+            k = ("bad greeting" if "malformed iperf3 cookie" in x else
+                 "bad parameters" if "'parallel'" in x else "closed before its test started")
+            kinds[k] = kinds.get(k, 0) + 1
+        windows = int(elapsed // 10) + 2
+        c.note(f"flood: {3 * FLOOD_EACH} connections in {elapsed:.1f} s: {len(lines)} log lines, "
+               f"{len(full)} in full, {len(sums)} summaries: {kinds}")
+        c.check(len(full) + len(sums) <= windows * 11,
+                f"flood: at most 10 full lines and a summary per 10 s window ({windows})",
+                f"{len(full)} + {len(sums)}")
+        c.check(kinds == {"bad greeting": FLOOD_EACH, "closed before its test started": FLOOD_EACH,
+                          "bad parameters": FLOOD_EACH},
+                "flood: every connection is logged or counted under its kind", str(kinds))
+
+
 def body(netab, c):
     h.need_tools("iperf3")
-    with h.Server(netab, extra=["--max-clients", "1", "--idle-timeout", "1000"]) as srv:
+    with h.Server(netab, extra=["--max-clients", "1", "--idle-timeout", "1000",
+                                "--log-burst", "1000"]) as srv:
         resets(c, srv)
         idle(c, srv)
         hostile(c, srv)
         busy(c, srv)
     auth(netab, c)
+    flood(netab, c)
 
 
 if __name__ == "__main__":

@@ -12,16 +12,26 @@ window the flood spanned), the full lines and the summaries' counts must
 add up to exactly the connections, each kind counted as often as it was caused, and
 each refused client that waited for an answer got one naming the reason.
 The server then still serves a real test.
+
+The same holds for iperf3's protocol on the same port: 2,000 iperf3 clients
+whose parameters ask for 100,000 streams, each refused with SERVER_ERROR,
+leave at most 50 lines with the default --log-burst (docs/server.md: 11),
+all of them counted under "bad parameters"; a real iperf3 test (Debian's
+iperf3) and a real netab test are served after them.
 """
+import json
 import os
+import random
 import re
 import secrets
 import socket
+import struct
 import tempfile
 import time
 
 from netab_helpers import (
-    Server, check, check_eq, connect, frame, hello, log, netab_run, recv_frame, run_main,
+    Server, check, check_eq, connect, frame, hello, log, netab_run, parse_one_json, recv_frame,
+    run_cmd, run_main,
 )
 
 EACH = 1000
@@ -68,6 +78,34 @@ def wrong_proof(port):
           "a wrong proof is told that authentication failed", m)
 
 
+def iperf3_refused(port):
+    """An iperf3 client asking for 100,000 streams: PARAM_EXCHANGE, then SERVER_ERROR."""
+    s = connect("127.0.0.1", port)
+    cookie = "".join(random.choice("abcdefghijklmnopqrstuvwxyz234567") for _ in range(36))
+    s.sendall(cookie.encode() + b"\0")
+    check_eq(s.recv(1), b"\x09", "PARAM_EXCHANGE after an iperf3 cookie")
+    doc = json.dumps({"tcp": True, "parallel": 100000, "time": 1}).encode()
+    s.sendall(struct.pack(">I", len(doc)) + doc)
+    # SERVER_ERROR (-2) and iperf3's error number 114 (cannot receive the parameters).
+    reply = b""
+    while len(reply) < 9:
+        part = s.recv(9 - len(reply))
+        if not part:
+            break
+        reply += part
+    s.close()
+    check(len(reply) == 9 and reply[0] == 0xFE and struct.unpack(">I", reply[1:5])[0] == 114,
+          "an iperf3 client over --max-streams is told SERVER_ERROR", reply)
+
+
+def iperf3_real(port):
+    """Debian's iperf3 runs a real test; returns the bytes it says arrived."""
+    r = run_cmd(["iperf3", "-c", "127.0.0.1", "-p", str(port), "-J", "-t", "1"], timeout=60)
+    doc = parse_one_json(r.stdout, r)
+    check(doc.get("error") is None, "iperf3's test after the flood has no error", doc.get("error"))
+    return doc["end"]["sum_received"]["bytes"]
+
+
 def counts(text):
     """'a ×1,234, b ×5' -> {'a': 1234, 'b': 5}."""
     out = {}
@@ -81,6 +119,8 @@ def classify(line):
     """The kind of a line logged in full, as its summary would count it."""
     if "authentication failed" in line:
         return "authentication failed"
+    if "protocol=iperf3 refused:" in line:
+        return "bad parameters"
     if "peer closed the control connection" in line:
         return "closed before its test started"
     if "refused:" in line:
@@ -88,13 +128,16 @@ def classify(line):
     return line.split("closed: ")[-1]
 
 
-def flood(netab, srv, cases, auth_key=None):
-    """Runs EACH connections of every case, stops srv; returns the kinds counted in its log."""
+def flood(netab, srv, cases, auth_key=None, burst=BURST, after=None):
+    """Runs EACH connections of every case (then after(port) if given), stops srv; returns
+    the kinds counted in its log."""
     try:
         t0 = time.monotonic()
         for i in range(len(cases) * EACH):
             cases[i % len(cases)](srv.port)
         elapsed = time.monotonic() - t0
+        if after:
+            after(srv.port)
         # A real client is still served (its line is not rate-limited: it ran a test).
         netab_run(netab, ["-c", "127.0.0.1", "-p", str(srv.port), "-t", "0.3"]
                   + (["--auth-key", auth_key] if auth_key else []))
@@ -112,8 +155,8 @@ def flood(netab, srv, cases, auth_key=None):
         log("summary: " + m.group(0))
     check_eq(len(peer) + folded, total, "every refused connection is logged or counted")
     windows = int(elapsed // 10) + 2  # the flood began at some point in a window
-    check(len(peer) + len(sums) <= windows * (BURST + 1),
-          f"at most {BURST} full lines and one summary per 10 s window ({windows} windows)",
+    check(len(peer) + len(sums) <= windows * (burst + 1),
+          f"at most {burst} full lines and one summary per 10 s window ({windows} windows)",
           len(peer), len(sums))
     check(len(sums) >= 1, "the folded connections are summarised")
     kinds = {}
@@ -144,6 +187,17 @@ def body(netab):
     kinds = flood(netab, srv, (hello_and_close, http_get))
     check_eq(kinds, {"closed before its test started": EACH, "bad greeting": EACH},
              "without a key: each connection counted under its kind")
+    # iperf3's protocol, with the default --log-burst (10): the same limits, the same summaries.
+    srv = Server(netab).start()
+    got = []
+    kinds = flood(netab, srv, (iperf3_refused, iperf3_refused), burst=10,
+                  after=lambda port: got.append(iperf3_real(port)))
+    check_eq(kinds, {"bad parameters": 2 * EACH}, "iperf3: each refusal counted as bad parameters")
+    check(got and got[0] > 0, "iperf3: a real iperf3 test after the flood moved bytes", got)
+    lines = [x for x in srv.log_text().splitlines() if "netab-server:" in x]
+    check(len(lines) <= 50, "iperf3: 2,000 refusals leave at most 50 log lines", len(lines))
+    check(any("protocol=iperf3" in x and "result=ok" in x for x in lines),
+          "iperf3: the real iperf3 test is logged")
 
 
 if __name__ == "__main__":

@@ -68,6 +68,11 @@ int params_connections(const struct test_params *p)
 
 int params_validate(const struct test_params *p, char *err, size_t errlen)
 {
+    return params_validate_udp_min(p, PARAMS_UDP_HEADER, err, errlen);
+}
+
+int params_validate_udp_min(const struct test_params *p, uint32_t udp_min, char *err, size_t errlen)
+{
     if (!isfinite(p->duration_s) || p->duration_s <= 0 || p->duration_s > PARAMS_MAX_DURATION)
         return err_set(err, errlen, EINVAL, "duration %g s is out of range (0, %g]", p->duration_s,
                        PARAMS_MAX_DURATION);
@@ -93,9 +98,9 @@ int params_validate(const struct test_params *p, char *err, size_t errlen)
     if (p->server_cpu < -1 || p->server_cpu > 4095)
         return err_set(err, errlen, EINVAL, "server CPU %d is out of range 0..4095", p->server_cpu);
     if (params_is_udp(p->kind) && p->kind == TEST_UDP_STREAM &&
-        (p->block < PARAMS_UDP_HEADER || p->block > PARAMS_UDP_MAX))
-        return err_set(err, errlen, EINVAL, "UDP datagram size %u is out of range %d..%d", p->block,
-                       PARAMS_UDP_HEADER, PARAMS_UDP_MAX);
+        (p->block < udp_min || p->block > PARAMS_UDP_MAX))
+        return err_set(err, errlen, EINVAL, "UDP datagram size %u is out of range %u..%d", p->block,
+                       udp_min, PARAMS_UDP_MAX);
     if (p->rate_bps > 400ull * 1000 * 1000 * 1000)
         return err_set(err, errlen, EINVAL, "rate %llu bit/s is above 400 Gbit/s",
                        (unsigned long long)p->rate_bps);

@@ -79,6 +79,14 @@ NB_MUST_CHECK int params_kind_from_name(const char *name, enum test_kind *kind);
  */
 NB_MUST_CHECK int params_validate(const struct test_params *p, char *err, size_t errlen);
 
+/*
+ * The same with udp_stream datagrams of at least udp_min bytes instead of
+ * netab's header (PARAMS_UDP_HEADER): an iperf3 peer's datagrams carry
+ * iperf3's shorter header (proto/iperf3_doc: 16 bytes, iperf3's own minimum).
+ */
+NB_MUST_CHECK int params_validate_udp_min(const struct test_params *p, uint32_t udp_min, char *err,
+                                          size_t errlen);
+
 /* Encodes p as a JSON object (new reference, caller owns it). */
 json_t *params_to_json(const struct test_params *p);
 

@@ -395,6 +395,10 @@ int client_run(const struct client_config *cfg, const struct test_params *p, str
                          cfg->connect_timeout_ms, res->error, sizeof(res->error));
     if (c.ctl < 0)
         rc = c.ctl;
+    /* The control messages (start, heartbeats, stop) must not wait behind Nagle's algorithm. */
+    if (!rc && sock_set_control(c.ctl))
+        rc = err_set(res->error, sizeof(res->error), EIO,
+                     "cannot set TCP_NODELAY on the control connection");
     if (!rc)
         rc = client_handshake(&c);
     if (!rc)

@@ -10,7 +10,6 @@
 #include <errno.h>
 #include <math.h>
 #include <netinet/in.h>
-#include <netinet/tcp.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -93,8 +92,8 @@ static int handshake(struct i3c *c)
 {
     char *err = c->res->error;
     size_t len = sizeof(c->res->error);
-    int one = 1;
-    setsockopt(c->ctl, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+    if (sock_set_control(c->ctl))
+        return err_set(err, len, EIO, "cannot set TCP_NODELAY on the control connection");
     int rc = iperf3_cookie_make(c->cookie);
     if (rc)
         return err_set(err, len, rc, "cannot make a test cookie");

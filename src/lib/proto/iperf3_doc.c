@@ -211,7 +211,7 @@ int iperf3_params_from_json(const json_t *doc, const struct iperf3_limits *lim,
         return err_set(err, errlen, EINVAL,
                        "iperf3 test asks for %d connections; this server allows %d (--max-streams)",
                        params_connections(p), lim->max_streams);
-    return params_validate(p, err, errlen);
+    return params_validate_udp_min(p, IPERF3_UDP_MIN_LEN, err, errlen);
 }
 
 json_t *iperf3_results_to_json(const struct iperf3_results *r)

@@ -17,6 +17,12 @@
 #include "util/err.h"
 
 #define IPERF3_VERSION_LEN 64
+/*
+ * iperf3's smallest UDP datagram (its -l minimum): seconds, microseconds and
+ * a 64-bit count. An iperf3 peer's datagrams carry that header, not netab's
+ * 24 bytes, so a server in iperf3 mode takes them from 16 bytes on.
+ */
+#define IPERF3_UDP_MIN_LEN 16
 
 /* What a server learns from a parameter document besides the test itself. */
 struct iperf3_request {

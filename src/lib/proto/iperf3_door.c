@@ -113,6 +113,14 @@ static void *session_main(void *arg)
     return NULL;
 }
 
+/* fd's peer (NULL when unknown) and its name, for a line within the per-host log limits. */
+static const struct sockaddr_storage *peer_of(struct server *s, int fd, struct sockaddr_storage *a,
+                                              char *name, size_t cap)
+{
+    sock_peer_name(fd, name, cap);
+    return conntab_addr(&s->conns, fd, a) ? NULL : a;
+}
+
 /* A control connection: its own session thread, as server.c gives netab's. */
 static void spawn(struct server *s, int fd, const uint8_t cookie[IPERF3_COOKIE_LEN])
 {
@@ -120,7 +128,10 @@ static void spawn(struct server *s, int fd, const uint8_t cookie[IPERF3_COOKIE_L
     if (!c || atomic_load(&s->threads) >= IPERF3_DOOR_MAX_THREADS) {
         int8_t denied = IPERF3_ACCESS_DENIED;
         (void)!send(fd, &denied, 1, MSG_DONTWAIT | MSG_NOSIGNAL);
-        server_log(s, "iperf3 connection refused: too many connections at once");
+        struct sockaddr_storage a;
+        char peer[80];
+        server_log_peer(s, peer_of(s, fd, &a, peer, sizeof(peer)), "no thread for it",
+                        "peer=%s protocol=iperf3 refused: too many connections at once", peer);
         free(c);
         server_conn_close(s, fd);
         return;
@@ -142,9 +153,10 @@ void iperf3_door_take(struct server *s, int fd)
     epoll_ctl(s->epoll_fd, EPOLL_CTL_DEL, fd, NULL);
     if (recv(fd, cookie, sizeof(cookie), MSG_DONTWAIT) != (ssize_t)sizeof(cookie) ||
         !iperf3_cookie_valid(cookie)) {
+        struct sockaddr_storage a;
         char peer[80];
-        sock_peer_name(fd, peer, sizeof(peer));
-        server_log(s, "peer=%s closed: malformed iperf3 cookie", peer);
+        server_log_peer(s, peer_of(s, fd, &a, peer, sizeof(peer)), "bad greeting",
+                        "peer=%s closed: malformed iperf3 cookie", peer);
         server_conn_close(s, fd);
         return;
     }

@@ -68,9 +68,10 @@ static void clean(char *dst, size_t cap, const char *src)
     dst[o] = '\0';
 }
 
-void iperf3_server_log(struct server *s, const char *peer, const struct test_params *p,
-                       const char *client_version, const struct side_report *r,
-                       const struct iperf3_results *theirs, const char *error)
+void iperf3_server_log(struct server *s, const struct sockaddr_storage *addr, const char *peer,
+                       const struct test_params *p, const char *client_version,
+                       const struct side_report *r, const struct iperf3_results *theirs,
+                       const char *error)
 {
     uint64_t sent = 0, received = 0, peer_sent = 0, peer_received = 0;
     double secs = 0;
@@ -93,11 +94,16 @@ void iperf3_server_log(struct server *s, const char *peer, const struct test_par
     }
     char version[IPERF3_VERSION_LEN];
     clean(version, sizeof(version), client_version);
-    server_log(s,
-               "peer=%s protocol=iperf3 client=%s test=%s streams=%d reverse=%d bidir=%d "
-               "sent=%llu received=%llu peer_sent=%llu peer_received=%llu seconds=%.3f result=%s",
-               peer, version[0] ? version : "unknown", params_kind_name(p->kind), p->streams,
-               p->reverse, p->bidir, (unsigned long long)sent, (unsigned long long)received,
-               (unsigned long long)peer_sent, (unsigned long long)peer_received, secs,
-               error ? error : "ok");
+    char line[1024];
+    snprintf(line, sizeof(line),
+             "peer=%s protocol=iperf3 client=%s test=%s streams=%d reverse=%d bidir=%d "
+             "sent=%llu received=%llu peer_sent=%llu peer_received=%llu seconds=%.3f result=%s",
+             peer, version[0] ? version : "unknown", params_kind_name(p->kind), p->streams,
+             p->reverse, p->bidir, (unsigned long long)sent, (unsigned long long)received,
+             (unsigned long long)peer_sent, (unsigned long long)peer_received, secs,
+             error ? error : "ok");
+    if (error)
+        server_log_peer(s, addr, "test failed", "%s", line);
+    else
+        server_log(s, "%s", line);
 }

@@ -7,6 +7,7 @@
 #define NETAB_PROTO_IPERF3_OUTPUT_H
 
 #include <jansson.h>
+#include <sys/socket.h>
 
 #include "engine/params.h"
 #include "engine/side_report.h"
@@ -27,10 +28,13 @@ json_t *iperf3_output_json(const struct side_report *r, const struct test_params
  * Logs one line for a finished or failed iperf3 test: this end's sent and
  * received bytes (r, NULL when it failed before measuring), the client's
  * own counts from its results (theirs, may be empty), and the error (NULL
- * on success).
+ * on success). A failed test, which a peer can cause at will, is logged
+ * within the per-host rate limits of the peer at addr (kind "test failed",
+ * as netab's failed tests); a test that succeeded always is.
  */
-void iperf3_server_log(struct server *s, const char *peer, const struct test_params *p,
-                       const char *client_version, const struct side_report *r,
-                       const struct iperf3_results *theirs, const char *error);
+void iperf3_server_log(struct server *s, const struct sockaddr_storage *addr, const char *peer,
+                       const struct test_params *p, const char *client_version,
+                       const struct side_report *r, const struct iperf3_results *theirs,
+                       const char *error);
 
 #endif

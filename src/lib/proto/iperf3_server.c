@@ -7,10 +7,12 @@
  * server's limits (--max-clients, --max-streams, --max-duration,
  * --max-test-memory, --max-memory) apply as to netab's own clients. A
  * refusal goes to the client as SERVER_ERROR (or ACCESS_DENIED when busy)
- * and to the server's log in words.
+ * and to the server's log in words, within the per-host rate limits that
+ * netab's own refusals have (server_log_peer, proto/loglimit).
  */
 #include <errno.h>
 #include <poll.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -44,6 +46,8 @@ struct i3s {
     struct server *server;
     int fd;
     char peer[80];
+    struct sockaddr_storage addr; /* the peer, for the log's per-host limits */
+    const char *kind;             /* a refusal's kind in the log's summaries */
     uint64_t idle_ns;
     struct test_params p;
     struct iperf3_request req;
@@ -56,7 +60,7 @@ struct i3s {
     uint64_t start_ns;
     struct iperf3_results theirs; /* the client's results, for the log */
     struct side_report report;    /* this end's figures, for the log */
-    bool measured, logged;
+    bool measured;
 };
 
 static uint64_t deadline(const struct i3s *ss)
@@ -97,14 +101,14 @@ static int admit(struct i3s *ss)
 {
     struct server *s = ss->server;
     uint64_t need = test_memory(ss);
+    ss->kind = "over a limit";
     if (need > s->cfg.max_test_memory)
         return err_set(ss->err, sizeof(ss->err), EPERM,
                        "iperf3 test needs %llu MiB of server memory; this server allows %llu MiB "
                        "per test (--max-test-memory)",
                        (unsigned long long)((need + (1 << 20) - 1) >> 20),
                        (unsigned long long)(s->cfg.max_test_memory >> 20));
-    const char *kind;
-    int rc = server_admit(s, ss->fd, need, &kind, ss->err, sizeof(ss->err));
+    int rc = server_admit(s, ss->fd, need, &ss->kind, ss->err, sizeof(ss->err));
     if (!rc)
         ss->reserved = need;
     return rc;
@@ -127,6 +131,8 @@ static int exchange_params(struct i3s *ss)
         rc = iperf3_params_from_json(doc, &lim, &ss->p, &ss->req, ss->err, sizeof(ss->err));
     }
     json_decref(doc);
+    ss->kind =
+        rc == -ECONNRESET || rc == -EPIPE ? "closed before its test started" : "bad parameters";
     if (rc)
         return refuse(ss, I3_IERECVPARAMS, rc);
     ss->n = params_connections(&ss->p);
@@ -367,27 +373,43 @@ static int serve(struct i3s *ss, const uint8_t cookie[IPERF3_COOKIE_LEN])
     if (sock_set_liveness(ss->fd, ss->server->cfg.liveness_timeout_ms))
         server_log(ss->server, "peer=%s: cannot set the control connection's TCP liveness",
                    ss->peer);
-    ss->logged = true; /* from here on the test has a log line of its own */
     rc = ss->p.kind == TEST_UDP_STREAM ? gather_udp(ss) : gather_tcp(ss, cookie);
     return rc ? rc : run_test(ss);
+}
+
+/*
+ * A refusal before the test, already told to the client: its line goes
+ * through the per-host rate limits (server_log_peer), as netab's refusals
+ * do, so a flood of iperf3 clients folds into a summary line per host.
+ */
+static void log_refused(struct i3s *ss)
+{
+    server_log_peer(ss->server, &ss->addr, ss->kind ? ss->kind : "bad parameters",
+                    "peer=%s protocol=iperf3 refused: %s", ss->peer, ss->err);
 }
 
 void iperf3_server_session(struct server *s, int fd, const uint8_t cookie[IPERF3_COOKIE_LEN])
 {
     struct i3s ss = {.server = s, .fd = fd};
     ss.idle_ns = (uint64_t)s->cfg.idle_timeout_ms * 1000000;
+    if (conntab_addr(&s->conns, fd, &ss.addr))
+        ss.addr.ss_family = AF_UNSPEC;
     sock_peer_name(fd, ss.peer, sizeof(ss.peer));
+    /* TEST_START and TEST_RUNNING must not wait behind Nagle while UDP data already flows. */
+    if (sock_set_control(fd))
+        server_log(s, "peer=%s: cannot set TCP_NODELAY on the control connection", ss.peer);
     int rc;
     /* iperf3 clients cannot prove --auth-key: with a key, none of them may test. */
     if (s->cfg.auth_key) {
         send_server_error(&ss, I3_IEAUTHTEST, EACCES);
-        server_log(s, "peer=%s protocol=iperf3 refused: iperf3 clients cannot prove the --auth-key",
-                   ss.peer);
+        ss.kind = "authentication failed";
+        snprintf(ss.err, sizeof(ss.err), "iperf3 clients cannot prove the --auth-key");
+        log_refused(&ss);
         goto out;
     }
     rc = exchange_params(&ss);
     if (rc) {
-        server_log(s, "peer=%s protocol=iperf3 refused: %s", ss.peer, ss.err);
+        log_refused(&ss);
         goto out;
     }
     /* A test slot is taken only once a test was asked for, as for netab's clients. */
@@ -395,26 +417,21 @@ void iperf3_server_session(struct server *s, int fd, const uint8_t cookie[IPERF3
     if (rc == -EBUSY || rc == -ECONNABORTED) {
         int8_t denied = IPERF3_ACCESS_DENIED;
         (void)!send(fd, &denied, 1, MSG_DONTWAIT | MSG_NOSIGNAL);
-        server_log(s, "peer=%s protocol=iperf3 refused: %s", ss.peer, ss.err);
+        log_refused(&ss);
         goto out;
     }
     if (rc) {
         refuse(&ss, I3_IERECVPARAMS, rc);
-        server_log(s, "peer=%s protocol=iperf3 refused: %s", ss.peer, ss.err);
+        log_refused(&ss);
         goto out;
     }
     rc = serve(&ss, cookie);
     /* The slot is free before the log says the test ended: a client that read it may test. */
     server_release(s, ss.reserved);
-    {
-        if (ss.logged)
-            iperf3_server_log(s, ss.peer, &ss.p, ss.req.version, ss.measured ? &ss.report : NULL,
-                              &ss.theirs, rc ? ss.err : NULL);
-        else
-            server_log(s, "peer=%s protocol=iperf3 refused: %s", ss.peer, ss.err);
-        atomic_store(&s->last_status, rc);
-        atomic_fetch_add(&s->tests_finished, 1);
-    }
+    iperf3_server_log(s, &ss.addr, ss.peer, &ss.p, ss.req.version, ss.measured ? &ss.report : NULL,
+                      &ss.theirs, rc ? ss.err : NULL);
+    atomic_store(&s->last_status, rc);
+    atomic_fetch_add(&s->tests_finished, 1);
 out:
     for (int i = 0; ss.fds && i < ss.n; i++)
         if (ss.fds[i] >= 0)

@@ -93,12 +93,18 @@ int iperf3_udp_accept(int ctl_fd, int listener, int n, uint32_t sockbuf, int *fd
     if (getpeername(ctl_fd, (struct sockaddr *)&ctl_peer, &cl))
         return err_set(err, errlen, errno, "getpeername: %s", strerror(errno));
     fds[0] = listener;
+    /* The turn is the whole server's: a client that never says hello holds it this long at most. */
+    uint64_t now = clock_now_ns(), end = now + IPERF3_UDP_HELLO_MS * 1000000ull;
+    if (end > deadline_ns)
+        end = deadline_ns;
     for (int i = 0; i < n; i++) {
         struct sockaddr_storage from;
         socklen_t flen;
-        if (take_hello(fds[i], &ctl_peer, deadline_ns, &from, &flen))
-            return err_set(err, errlen, ETIMEDOUT, "only %d of %d UDP streams said hello in time",
-                           i, n);
+        if (take_hello(fds[i], &ctl_peer, end, &from, &flen))
+            return err_set(err, errlen, ETIMEDOUT,
+                           "only %d of %d UDP streams said hello within %llu ms (the server's "
+                           "UDP hello limit); the UDP set-up turn is released for other tests",
+                           i, n, (unsigned long long)((end - now) / 1000000));
         if (connect(fds[i], (struct sockaddr *)&from, flen))
             return err_set(err, errlen, errno, "connect: %s", strerror(errno));
         if (i + 1 < n) {

@@ -16,6 +16,17 @@
 #include "util/err.h"
 
 /*
+ * How long one test's UDP set-up may hold the process's turn waiting for
+ * its streams' hellos, all of them together, from CREATE_STREAMS on (or the
+ * idle timeout when that is shorter). The turn is server-wide, so a client
+ * that asks for UDP and never says hello delays other iperf3 UDP tests by
+ * this much at most, not by an idle timeout; its own test fails. A real
+ * iperf3 client sends each hello as soon as the previous one is answered:
+ * 128 streams take a few milliseconds on a LAN.
+ */
+#define IPERF3_UDP_HELLO_MS 2000
+
+/*
  * Takes the process's UDP set-up turn, waiting until deadline_ns. Returns 0
  * or -ETIMEDOUT (another test's set-up held it too long).
  */
@@ -30,9 +41,9 @@ NB_MUST_CHECK int iperf3_udp_listen(int ctl_fd, uint32_t sockbuf, char *err, siz
 
 /*
  * Accepts n streams, the first on listener (which becomes fds[0]): each
- * waits for a datagram from the control peer's host (others are ignored)
- * until deadline_ns. fds[i] receives stream i's connected socket; on
- * failure the ones made so far are in fds (-1 elsewhere) for the caller to
+ * waits for a datagram from the control peer's host (others are ignored),
+ * all of them within IPERF3_UDP_HELLO_MS and before deadline_ns. fds[i] receives stream i's
+ * connected socket; on failure the ones made so far are in fds (-1 elsewhere) for the caller to
  * close. Returns 0 or -errno with a message.
  */
 NB_MUST_CHECK int iperf3_udp_accept(int ctl_fd, int listener, int n, uint32_t sockbuf, int *fds,

@@ -478,6 +478,9 @@ void server_session_run(struct server *s, int fd, const uint8_t prefix[4])
     if (conntab_addr(&s->conns, fd, &ss.addr))
         ss.addr.ss_family = AF_UNSPEC;
     sock_addr_name((const struct sockaddr *)&ss.addr, ss.peer, sizeof(ss.peer));
+    /* Control messages leave at once (sock_set_control); without it they only come later. */
+    if (sock_set_control(fd))
+        server_log(s, "peer=%s: cannot set TCP_NODELAY on the control connection", ss.peer);
     struct test_params p;
     int rc = greet(&ss, prefix);
     if (!rc)

@@ -229,3 +229,9 @@ int sock_set_liveness(int fd, int timeout_ms)
         return -errno;
     return 0;
 }
+
+int sock_set_control(int fd)
+{
+    int one = 1;
+    return setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one)) ? -errno : 0;
+}

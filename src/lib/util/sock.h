@@ -41,4 +41,12 @@ NB_MUST_CHECK int sock_set_timeouts(int fd, int ms);
  */
 NB_MUST_CHECK int sock_set_liveness(int fd, int timeout_ms);
 
+/*
+ * Makes fd a control connection's socket: TCP_NODELAY, so that a short
+ * message (a state, a heartbeat, a stop) leaves at once instead of waiting
+ * behind Nagle's algorithm for the peer's delayed ACK (~40 ms), while data
+ * may already flow on the test's other sockets. Returns 0 or -errno.
+ */
+NB_MUST_CHECK int sock_set_control(int fd);
+
 #endif

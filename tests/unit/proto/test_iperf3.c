@@ -117,6 +117,14 @@ static void test_params_from_iperf3(void **state)
     assert_true(req.udp64);
     assert_string_equal(req.version, "3.12");
     ASSERT_EQ(p.duration_s, 2.0);
+    /* iperf3's -l 16, below netab's own 24-byte header: accepted for an iperf3 peer. */
+    json_t *small = parse("{\"udp\":true,\"time\":2,\"parallel\":1,\"len\":16}", true);
+    assert_non_null(small);
+    assert_int_equal(iperf3_params_from_json(small, &lim, &p, &req, err, sizeof(err)), 0);
+    ASSERT_EQ(p.block, 16);
+    assert_int_equal(params_validate(&p, err, sizeof(err)), -EINVAL); /* netab's own minimum */
+    assert_non_null(strstr(err, "out of range 24..65507"));
+    json_decref(small);
     /* Four connections against --max-streams 3: refused, naming the limit. */
     lim.max_streams = 3;
     assert_int_equal(iperf3_params_from_json(doc, &lim, &p, &req, err, sizeof(err)), -EINVAL);
@@ -141,6 +149,8 @@ static void test_params_refused(void **state)
         {"{\"tcp\":true,\"time\":2,\"len\":0}", "'len'"},
         {"{\"tcp\":true,\"time\":2,\"congestion\":\"a/b\"}", "congestion"},
         {"{\"tcp\":true,\"time\":2,\"title\":{}}", "'title'"},
+        /* Below iperf3's own UDP minimum (its 16-byte header). */
+        {"{\"udp\":true,\"time\":2,\"len\":15}", "UDP datagram size 15 is out of range 16..65507"},
     };
     struct iperf3_limits lim = {.max_streams = 128, .max_duration = 3600};
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {

@@ -112,6 +112,38 @@ static void liveness(void **state)
     close(fd);
 }
 
+/* A control socket has TCP_NODELAY, read back from the kernel on a connected pair's both ends. */
+static void control_nodelay(void **state)
+{
+    (void)state;
+    char err[NB_ERRLEN] = "";
+    uint16_t port = 0;
+    int lfd = sock_listen("127.0.0.1", 0, AF_INET, &port, err, sizeof(err));
+    ASSERT_GE(lfd, 0);
+    int cfd = sock_connect("127.0.0.1", port, AF_INET, NULL, 0, 2000, err, sizeof(err));
+    ASSERT_GE(cfd, 0);
+    int afd = accept(lfd, NULL, NULL);
+    ASSERT_GE(afd, 0);
+    int fds[] = {cfd, afd};
+    for (int i = 0; i < 2; i++) {
+        int v = -1;
+        socklen_t sl = sizeof(v);
+        assert_int_equal(getsockopt(fds[i], IPPROTO_TCP, TCP_NODELAY, &v, &sl), 0);
+        ASSERT_EQ(v, 0); /* the kernel's default: the helper is what sets it */
+        assert_int_equal(sock_set_control(fds[i]), 0);
+        assert_int_equal(getsockopt(fds[i], IPPROTO_TCP, TCP_NODELAY, &v, &sl), 0);
+        ASSERT_EQ(v, 1);
+    }
+    int p[2];
+    assert_int_equal(pipe(p), 0);
+    assert_int_equal(sock_set_control(p[0]), -ENOTSOCK);
+    close(p[0]);
+    close(p[1]);
+    close(afd);
+    close(cfd);
+    close(lfd);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -120,6 +152,7 @@ int main(void)
         cmocka_unit_test(bind_failure_is_an_error),
         cmocka_unit_test(timeouts),
         cmocka_unit_test(liveness),
+        cmocka_unit_test(control_nodelay),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
