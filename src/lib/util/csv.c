@@ -20,16 +20,34 @@ static void separate(struct csv *w)
         fputc(',', w->f);
 }
 
+bool csv_formula_like(const char *s)
+{
+    if (!s || !*s || !strchr("=+-@\t\r", *s))
+        return false;
+    if (*s != '-')
+        return true;
+    /* A negative number is data, not a formula: "-1.5" stays as it is; so does a lone "-". */
+    if (!s[1])
+        return false;
+    char *end;
+    (void)strtod(s, &end);
+    return end == s || *end;
+}
+
 void csv_text(struct csv *w, const char *s)
 {
     separate(w);
     if (!s)
         return;
+    /* A leading ' makes a spreadsheet show the field as text instead of evaluating it. */
+    const char *guard = csv_formula_like(s) ? "'" : "";
     if (!strpbrk(s, ",\"\r\n")) {
+        fputs(guard, w->f);
         fputs(s, w->f);
         return;
     }
     fputc('"', w->f);
+    fputs(guard, w->f);
     for (; *s; s++) {
         if (*s == '"')
             fputc('"', w->f);
