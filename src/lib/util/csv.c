@@ -26,12 +26,22 @@ bool csv_formula_like(const char *s)
         return false;
     if (*s != '-')
         return true;
-    /* A negative number is data, not a formula: "-1.5" stays as it is; so does a lone "-". */
+    /*
+     * A negative number is data, not a formula: "-1.5" stays as it is, and
+     * so do a lone "-" and a ';'-separated list of numbers ("-2;-1.5", the
+     * report's sorted values).
+     */
     if (!s[1])
         return false;
-    char *end;
-    (void)strtod(s, &end);
-    return end == s || *end;
+    for (const char *p = s;;) {
+        char *end;
+        (void)strtod(p, &end);
+        if (end == p || (*end && *end != ';'))
+            return true;
+        if (!*end)
+            return false;
+        p = end + 1;
+    }
 }
 
 void csv_text(struct csv *w, const char *s)

@@ -11,7 +11,8 @@
  *    0.1 + 0.2 becomes "0.30000000000000004", so no digit is lost and none is
  *    invented. NaN and infinities are empty fields.
  *  - A text field that a spreadsheet would evaluate as a formula (one
- *    starting with =, +, @, tab, CR, or - when the field is not a number)
+ *    starting with =, +, @, tab, CR, or - when the field is not a number or
+ *    a ';'-separated list of numbers)
  *    is written with a leading single quote: '=HYPERLINK(...) is shown as
  *    text, never run (CSV injection). Numbers are never changed.
  *  - Records end in LF or, for consumers that insist on RFC 4180's CRLF, in
@@ -45,7 +46,8 @@ void csv_init(struct csv *w, FILE *f, enum csv_eol eol);
 
 /*
  * True if a spreadsheet would take text s as a formula: it starts with =, +,
- * @, tab or CR, or with - and is not a number as a whole.
+ * @, tab or CR, or with - and is neither a number nor a ';'-separated list
+ * of numbers.
  */
 bool csv_formula_like(const char *s);
 

@@ -97,6 +97,9 @@ static void test_formulas_are_neutralised(void **state)
                 "-1.5,-,streams=1,a-b,-2.5,-3\n");
     assert_true(csv_formula_like("=1"));
     assert_false(csv_formula_like("-7e3"));
+    assert_false(csv_formula_like("-2;-1.5;3"));
+    assert_true(csv_formula_like("-2;=1"));
+    assert_true(csv_formula_like("-2;"));
     assert_false(csv_formula_like(""));
     assert_false(csv_formula_like(NULL));
 }
