@@ -37,7 +37,7 @@ static const char css[] =
     "@media print{nav{display:none}a{color:inherit;text-decoration:none}"
     "h2{break-after:avoid}}\n";
 
-/* s with &, <, >, " escaped. */
+/* s with &, <, >, " escaped, and control bytes from outside text shown as \xNN. */
 void creport_html_esc(FILE *f, const char *s)
 {
     for (; s && *s; s++) {
@@ -55,7 +55,11 @@ void creport_html_esc(FILE *f, const char *s)
             fputs("&quot;", f);
             break;
         default:
-            fputc(*s, f);
+            /* An imported name's ESC or BEL is no character of a page: shown, not kept. */
+            if (((unsigned char)*s < 0x20 && *s != '\n' && *s != '\t') || *s == 0x7f)
+                fprintf(f, "\\x%02x", (unsigned char)*s);
+            else
+                fputc(*s, f);
         }
     }
 }

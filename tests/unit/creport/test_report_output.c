@@ -158,6 +158,12 @@ static void test_text_and_markdown_are_printable(void **state)
         assert_non_null(strstr(out, "base\\x1b[2J\\x07"));
         free(out);
     }
+    /* HTML shows them as \xNN too (the page is text a terminal may show). */
+    char *h = render(r, CREPORT_HTML);
+    assert_null(strchr(h, '\x1b'));
+    assert_null(strchr(h, '\x07'));
+    assert_non_null(strstr(h, "base\\x1b[2J\\x07"));
+    free(h);
     /* JSON escapes control bytes by itself (\u001B). */
     char *j = render(r, CREPORT_JSON);
     assert_null(strchr(j, '\x1b'));
