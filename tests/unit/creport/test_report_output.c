@@ -20,6 +20,7 @@
 #include "netab_assert.h"
 
 #include "creport/campaign_report.h"
+#include "plot/plot.h"
 
 enum { PER = 3 };
 
@@ -191,5 +192,7 @@ int main(void)
         cmocka_unit_test(test_text_and_markdown_are_printable),
         cmocka_unit_test(test_csv_has_no_formula),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    int failed = cmocka_run_group_tests(tests, NULL, NULL);
+    plot_shutdown(); /* fontconfig's caches (the HTML's figures), for LeakSanitizer */
+    return failed;
 }
