@@ -192,6 +192,13 @@ def credentials(netab, pg, tmp):
     r = p.finish(timeout=120)
     check(SECRET not in r.stdout + r.stderr, "no password in what the campaign printed")
     report_formats(netab, pg, tcp, int(r.stdout.split()[0]), other)
+    r = netab_cmd(netab, "experiment", "status", "--db", tcp, "999", expect_rc=2, timeout=60)
+    check("no experiment 999" in r.stderr and SECRET not in r.stdout + r.stderr,
+          "an unknown experiment's error names the store without its password", r.stderr)
+    r = netab_cmd(netab, "experiment", "resume", "--all", "--db", tcp, timeout=60)
+    check(f"every experiment in postgresql://netab@127.0.0.1:{pg.port}/netab is done" in r.stderr
+          and SECRET not in r.stdout + r.stderr,
+          "resume --all names the store without its password", r.stderr)
     rows = pg.psql("SELECT count(*) FROM runs WHERE experiment_id IS NULL AND status = 'ok'")
     check_eq(rows, [["2"]], "two single runs recorded")
     seen = pg.psql(f"SELECT count(*) FROM runs WHERE experiment_id = {other} AND env_json LIKE "
