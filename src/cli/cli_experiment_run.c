@@ -214,7 +214,7 @@ int cli_experiment_resume(int argc, char **argv)
         return cli_fail(EXIT_ERROR, "experiment", "%s", err);
     }
     if (!resumed)
-        fprintf(stderr, "netab experiment: every experiment in %s is done\n", a.path);
+        fprintf(stderr, "netab experiment: every experiment in %s is done\n", store_path(db));
     store_close(db);
     return r.ex;
 }

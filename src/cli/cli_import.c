@@ -31,15 +31,15 @@ struct import_args {
 #define FIELD(f) offsetof(struct import_args, f)
 
 static const struct opt options[] = {
-    {"variant", 0, "NAME", "the variant the runs belong to (required)", opt_set_nonempty,
+    {"variant", 0, "NAME", "the variant the runs belong to (required)", opt_set_name,
      FIELD(t.variant), 0, 0, NULL},
     {"experiment", 0, "X",
      "add them to experiment X (an id, or a name); a name no\nexperiment has creates an import "
      "experiment of that\nname. Default: a new experiment called 'import'",
-     opt_set_string, FIELD(t.experiment), 0, 0, NULL},
+     opt_set_name, FIELD(t.experiment), 0, 0, NULL},
     {"cell", 0, "NAME",
      "the matrix cell (default: the experiment's only cell,\n'default' in a new experiment)",
-     opt_set_string, FIELD(t.cell), 0, 0, NULL},
+     opt_set_cell_name, FIELD(t.cell), 0, 0, NULL},
     {"format", 0, "F", "auto (default: JSON is iperf3's, text iperf2's),\niperf3 or iperf2",
      opt_set_choice, FIELD(format), 0, 0, input_docs_format_choices},
     CLI_DB_OPT(FIELD(db)),

@@ -228,7 +228,7 @@ int cli_report(int argc, char **argv)
     int e = creport_open(a.db, a.id, a.ids, a.nids, a.label, &a.opts, &r, err, sizeof(err));
     if (e)
         return cli_fail(EXIT_USAGE, "report", "%s", err);
-    e = creport_render(r, a.format, a.db, stdout);
+    e = creport_render(r, a.format, (const char *const *)argv, stdout);
     rc = creport_exit_status(r);
     if (!e && a.fig.path && draw_figures(r, &a))
         rc = EXIT_USAGE;

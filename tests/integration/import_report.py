@@ -10,6 +10,8 @@ documents are checked against `netab runs export`. Bad inputs import
 nothing and exit 2 naming the file; resume of an import experiment has
 nothing to run.
 """
+import csv
+import io
 import json
 import os
 import re
@@ -140,6 +142,78 @@ def check_bad_inputs(netab, db, tmp, good):
     check_eq(after, before, "no bad import left a run behind")
 
 
+def hostile_copy(src, dst, kernel):
+    """src's first iperf3 document, RUNS times, with kernel as the release uname -a shows."""
+    with open(src) as f:
+        doc = json.JSONDecoder().raw_decode(f.read().lstrip())[0]
+    doc["start"]["system_info"] = f"Linux evilhost {kernel} #1 SMP x86_64"
+    with open(dst, "w") as f:
+        for _ in range(RUNS):
+            f.write(json.dumps(doc) + "\n")
+
+
+def csv_formulas(text):
+    """The CSV fields a spreadsheet would evaluate: = + @ tab CR first, or - and no number."""
+    bad = []
+    for row in csv.reader(io.StringIO(text)):
+        for field in row:
+            if field[:1] in ("=", "+", "@", "\t", "\r"):
+                bad.append(field)
+            elif field[:1] == "-":
+                try:
+                    [float(x) for x in field.split(";")]
+                except ValueError:
+                    bad.append(field)
+    return bad
+
+
+def check_hostile_names(netab, db, tmp, good, exp):
+    """Names from outside (issue 34): kernel words of imported iperf3 files holding terminal
+    escapes and a spreadsheet formula reach no terminal raw and no CSV as a formula; names on
+    import's command line follow the experiment file's rules."""
+    esc_kernel = "6.1.0\x1b]0;pwned\x07\x1b[2J"
+    formula = '=HYPERLINK("http://evil/","x")'
+    ids = []
+    for i, kernel in enumerate((esc_kernel, formula)):
+        path = os.path.join(tmp, f"hostile{i}.json")
+        hostile_copy(good, path, kernel)
+        ids.append(int(netab_cmd(netab, "import", "--db", db, "--variant", f"hostile{i}",
+                                 path).stdout))
+    asked = ["--experiments", f"{exp},{ids[0]},{ids[1]}", "--label", "kernel"]
+    doc = report_json(netab, db, *asked)
+    check(doc["variants"][1:] == [esc_kernel, formula],
+          "--label kernel: the imported releases, kept as they are in the data", doc["variants"])
+    for fmt in ("text", "markdown", "csv", "json", "html"):
+        full = ["--full"] if fmt in ("text", "markdown") else []
+        r = netab_cmd(netab, "report", "--db", db, *asked, "--format", fmt, *full,
+                      expect_rc=(0, 1), timeout=60)
+        # CSV is data: its fields keep their bytes (a formula is what it guards against).
+        out = r.stderr + (r.stdout if fmt != "csv" else "")
+        check("\x1b" not in out and "\x07" not in out, f"no raw ESC or BEL in the {fmt} report",
+              repr(out[:300]))
+        if fmt in ("text", "markdown", "html"):
+            check("6.1.0\\x1b]0;pwned\\x07\\x1b[2J" in r.stdout,
+                  f"the {fmt} report shows the release with \\xNN", r.stdout[:400])
+        if fmt == "csv":
+            check_eq(csv_formulas(r.stdout), [], "no CSV field a spreadsheet would evaluate")
+            rows = list(csv.reader(io.StringIO(r.stdout)))
+            check(any("'" + formula in row for row in rows),
+                  "the formula-like release is kept as text ('=...)", r.stdout[:400])
+    # Names given on the command line: the experiment file's rules, a clear error, exit 2.
+    before = len(json.loads(netab_cmd(netab, "runs", "list", "--db", db, "--json").stdout))
+    for opt, value, shown in (("--variant", "x\x1b[2J", "x\\x1b[2J"),
+                              ("--variant", formula, formula), ("--experiment", "a b", "a b"),
+                              ("--cell", "+cmd|/c calc", "+cmd|/c calc")):
+        args = ["--variant", "ok"] if opt != "--variant" else []
+        r = netab_cmd(netab, "import", "--db", db, *args, opt, value, good, expect_rc=2)
+        check("\x1b" not in r.stderr and f"{opt} '{shown}'" in r.stderr
+              and "may only use letters" in r.stderr,
+              f"import {opt} {value!r} is refused with the rule, the name shown printable",
+              repr(r.stderr))
+    after = len(json.loads(netab_cmd(netab, "runs", "list", "--db", db, "--json").stdout))
+    check_eq(after, before, "a refused name imports nothing")
+
+
 def write_experiment(tmp):
     path = os.path.join(tmp, "tiny.yaml")
     with open(path, "w") as f:
@@ -223,6 +297,7 @@ def body(netab):
         check("nothing to run" in r.stderr, "resume of an import has nothing to run", r.stderr)
         check_metrics(netab, db, exp)
         check_bad_inputs(netab, db, tmp, j3)
+        check_hostile_names(netab, db, tmp, j3, exp)
 
 
 if __name__ == "__main__":

@@ -191,6 +191,14 @@ def credentials(netab, pg, tmp):
           b.stderr)
     r = p.finish(timeout=120)
     check(SECRET not in r.stdout + r.stderr, "no password in what the campaign printed")
+    report_formats(netab, pg, tcp, int(r.stdout.split()[0]), other)
+    r = netab_cmd(netab, "experiment", "status", "--db", tcp, "999", expect_rc=2, timeout=60)
+    check("no experiment 999" in r.stderr and SECRET not in r.stdout + r.stderr,
+          "an unknown experiment's error names the store without its password", r.stderr)
+    r = netab_cmd(netab, "experiment", "resume", "--all", "--db", tcp, timeout=60)
+    check(f"every experiment in postgresql://netab@127.0.0.1:{pg.port}/netab is done" in r.stderr
+          and SECRET not in r.stdout + r.stderr,
+          "resume --all names the store without its password", r.stderr)
     rows = pg.psql("SELECT count(*) FROM runs WHERE experiment_id IS NULL AND status = 'ok'")
     check_eq(rows, [["2"]], "two single runs recorded")
     seen = pg.psql(f"SELECT count(*) FROM runs WHERE experiment_id = {other} AND env_json LIKE "
@@ -202,6 +210,24 @@ def credentials(netab, pg, tmp):
           "no password anywhere in the database (pg_dump)")
     argv = pg.psql("SELECT argv_text FROM runs ORDER BY id LIMIT 1")[0][0]
     check(f"postgresql://netab@127.0.0.1:{pg.port}/netab" in argv, "argv kept, redacted", argv)
+
+
+def report_formats(netab, pg, url, xid, other):
+    """Reports asked for with a password URL: no format holds the password (issue 34); the
+    HTML page's command to reproduce is the one asked, without it."""
+    for fmt in ("text", "markdown", "csv", "json", "html"):
+        full = ["--full"] if fmt in ("text", "markdown", "json") else []
+        r = netab_cmd(netab, "report", "--db", url, str(xid), "--format", fmt, *full,
+                      timeout=60, expect_rc=(0, 1))
+        check(len(r.stdout) > 200 and SECRET not in r.stdout + r.stderr,
+              f"no password in the {fmt} report", r.stdout[:300])
+    r = netab_cmd(netab, "report", f"--db={url}", "--experiments", f"{xid},{other}", "--label",
+                  "experiment", "--format", "html", timeout=60, expect_rc=(0, 1))
+    check(SECRET not in r.stdout + r.stderr, "no password in the HTML of --experiments")
+    want = (f"netab report --db=postgresql://netab@127.0.0.1:{pg.port}/netab --experiments "
+            f"{xid},{other} --label experiment --format html &gt; report.html")
+    check(want in r.stdout, "the HTML's command to reproduce is the one asked, redacted",
+          [line for line in r.stdout.splitlines() if "report.html" in line])
 
 
 def report(netab, url, xid):

@@ -4,7 +4,10 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "util/redact.h"
 
 void bisect_change_text(const struct bisect_step *s, char *buf, size_t len)
 {
@@ -115,11 +118,14 @@ void bisect_print_step(FILE *out, const struct bisect_step *s)
 
 void bisect_lost_text(const struct bisect_result *res, const char *db, char *buf, size_t len)
 {
+    /* The store as every message names it: a URL's password removed (util/redact). */
+    char *shown = redact_url(db);
     snprintf(buf, len,
              "the DUT never came back; the bisection stops. Bring it back (a working kernel), "
              "then: netab bisect resume --db %s --id %" PRId64 " (%s)",
-             db, res->session,
+             shown ? shown : "(the results store)", res->session,
              res->nsteps && !res->steps[res->nsteps - 1].lost_on_good
                  ? "the commit whose run lost it is then skipped"
                  : "what was cut short is measured again");
+    free(shown);
 }

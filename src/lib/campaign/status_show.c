@@ -336,7 +336,7 @@ int campaign_status_show(struct store *db, const char *db_path, int64_t id, FILE
     struct campaign_status s = {0};
     if (!e && !me)
         e = err_set(err, errlen, ENOENT, "there is no experiment %lld in %s", (long long)id,
-                    db_path);
+                    store_path(db)); /* a URL without its password */
     if (!e)
         e = campaign_status_get(db, db_path, id, me->status, &s, err, errlen);
     if (!e && json && !(*json = status_json(me, &s, &c, avg, db_path)))

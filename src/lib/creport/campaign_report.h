@@ -367,10 +367,10 @@ NB_MUST_CHECK int creport_print_values_markdown(const struct creport *r, FILE *f
  * The HTML report: one self-contained page (inline CSS and SVG figures, no
  * script, no external reference) with the summary, figures, tables, sorted
  * values, environment differences, warnings and the commands to reproduce;
- * db, if not NULL, is the store named in those commands. Returns 0, -ENOMEM
- * or -EIO (campaign_report_html.c).
+ * cmd is the report's own command as creport_render() takes it. Returns 0,
+ * -ENOMEM or -EIO (campaign_report_html.c).
  */
-NB_MUST_CHECK int creport_print_html(const struct creport *r, const char *db, FILE *f);
+NB_MUST_CHECK int creport_print_html(const struct creport *r, const char *const *cmd, FILE *f);
 
 /* Prints text word-wrapped at CREPORT_TEXT_WIDTH: the first line after first, the rest after rest.
  */
@@ -398,11 +398,15 @@ NB_MUST_CHECK int creport_sections_check(enum creport_format fmt, unsigned mask,
                                          size_t errlen);
 
 /*
- * Report r in format fmt to f (db: the store named in the HTML's commands
- * to reproduce, or NULL). 0, -ENOMEM or -EIO.
+ * Report r in format fmt to f. cmd, NULL-terminated, is the command that
+ * asked for the report, its words after "netab" ("report", "--experiments",
+ * "1,2", ...), which the HTML page shows as its command to reproduce (with
+ * passwords removed and words shell-quoted, redact_command()); NULL shows
+ * `netab report ID`. Text and Markdown are written with control bytes from
+ * outside text as \xNN (util/printable). 0, -ENOMEM or -EIO.
  */
-NB_MUST_CHECK int creport_render(const struct creport *r, enum creport_format fmt, const char *db,
-                                 FILE *f);
+NB_MUST_CHECK int creport_render(const struct creport *r, enum creport_format fmt,
+                                 const char *const *cmd, FILE *f);
 
 /*
  * The JSON document cut to the sections of mask (0 or CREPORT_SEC_ALL:

@@ -16,6 +16,7 @@
 #include "creport/campaign_report_plot.h"
 #include "creport/campaign_report_svg.h"
 #include "util/jsonout.h"
+#include "util/redact.h"
 
 static const char css[] =
     "body{font-family:'DejaVu Sans',Verdana,sans-serif;margin:0 auto;max-width:62em;"
@@ -36,7 +37,7 @@ static const char css[] =
     "@media print{nav{display:none}a{color:inherit;text-decoration:none}"
     "h2{break-after:avoid}}\n";
 
-/* s with &, <, >, " escaped. */
+/* s with &, <, >, " escaped, and control bytes from outside text shown as \xNN. */
 void creport_html_esc(FILE *f, const char *s)
 {
     for (; s && *s; s++) {
@@ -54,7 +55,11 @@ void creport_html_esc(FILE *f, const char *s)
             fputs("&quot;", f);
             break;
         default:
-            fputc(*s, f);
+            /* An imported name's ESC or BEL is no character of a page: shown, not kept. */
+            if (((unsigned char)*s < 0x20 && *s != '\n' && *s != '\t') || *s == 0x7f)
+                fprintf(f, "\\x%02x", (unsigned char)*s);
+            else
+                fputc(*s, f);
         }
     }
 }
@@ -504,12 +509,23 @@ static void print_warnings(FILE *f, const struct creport *r)
     fputs("</section>\n", f);
 }
 
-static void print_reproduce(FILE *f, const struct creport *r, const char *db)
+static void print_reproduce(FILE *f, const struct creport *r, const char *const *cmd)
 {
     fputs("<section id=\"reproduce\">\n<h2>Commands to reproduce</h2>\n", f);
     fputs("<p>This report:</p>\n<pre>", f);
-    escf(f, "netab report%s%s %lld --format html > report.html", db ? " --db " : "", db ? db : "",
-         (long long)r->id);
+    /* What was asked, as it was asked; a --db URL's password never reaches the page. */
+    char id[24];
+    snprintf(id, sizeof(id), "%lld", (long long)r->id);
+    const char *const fallback[] = {"report", id, "--format", "html", NULL};
+    const char *const *words = cmd ? cmd : fallback;
+    size_t n = 0;
+    while (words[n])
+        n++;
+    char *line = redact_command(words, n);
+    fputs("netab ", f);
+    esc(f, line ? line : "report");
+    fputs(" &gt; report.html", f);
+    free(line);
     fputs("</pre>\n<p>Each variant's measured runs ran this command (its first run shown; the "
           "experiment file is kept in the store with the plan):</p>\n",
           f);
@@ -517,13 +533,14 @@ static void print_reproduce(FILE *f, const struct creport *r, const char *db)
         fputs("<p>", f);
         esc(f, r->variants[v]);
         fputs(":</p>\n<pre>", f);
+        /* The model holds it redacted (campaign_report_place.c). */
         esc(f, r->commands && r->commands[v] ? r->commands[v] : "(no measured run)");
         fputs("</pre>\n", f);
     }
     fputs("</section>\n", f);
 }
 
-int creport_print_html(const struct creport *r, const char *db, FILE *f)
+int creport_print_html(const struct creport *r, const char *const *cmd, FILE *f)
 {
     print_head(f, r);
     fputs("<main>\n", f);
@@ -550,7 +567,7 @@ int creport_print_html(const struct creport *r, const char *db, FILE *f)
     if (!e && (s & CREPORT_SEC_WARNINGS))
         print_warnings(f, r);
     if (!e && (s & CREPORT_SEC_RUNS))
-        print_reproduce(f, r, db);
+        print_reproduce(f, r, cmd);
     fprintf(f, "</main>\n<footer><p>Written by netab %s.</p></footer>\n</body>\n</html>\n",
             NETAB_VERSION);
     if (e)

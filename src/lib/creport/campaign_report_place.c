@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "creport/campaign_report_metric.h"
+#include "util/redact.h"
 
 /* Index of name in list[0..n-1], or -1. */
 long creport_find_name(char *const *list, size_t n, const char *name)
@@ -49,45 +50,25 @@ static char *result_test(const char *result_json)
 /*
  * The command line run ran: its argv_text when the store has one, else the
  * "argv" its step recorded in params_json, words single-quoted where a shell
- * would split them. NULL when neither is there or out of memory; caller has
- * ownership.
+ * would split them; passwords of database URLs removed (util/redact). NULL
+ * when neither is there or out of memory; caller has ownership.
  */
 static char *run_command(const struct store_run *run)
 {
+    /* Stores older than redaction may hold a --db URL's password: it never reaches a report. */
     if (run->argv_text && run->argv_text[0])
-        return strdup(run->argv_text);
+        return redact_text(run->argv_text);
     json_t *p = run->params_json ? json_loads(run->params_json, 0, NULL) : NULL;
     json_t *argv = json_object_get(p, "argv");
-    size_t cap = 1, i;
-    json_t *w;
-    json_array_foreach(argv, i, w) cap +=
-        4 * strlen(json_string_value(w) ? json_string_value(w) : "") + 3;
-    char *out = json_array_size(argv) ? malloc(cap) : NULL;
-    size_t n = 0;
-    json_array_foreach(argv, i, w)
-    {
-        const char *a = json_string_value(w) ? json_string_value(w) : "";
-        bool plain = *a && strspn(a, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                                     "0123456789-_./=:,+%@") == strlen(a);
-        if (!out)
-            break;
-        if (i)
-            out[n++] = ' ';
-        if (!plain)
-            out[n++] = '\'';
-        for (; *a; a++) {
-            if (*a == '\'' && !plain) {
-                memcpy(out + n, "'\\''", 4);
-                n += 4;
-            } else {
-                out[n++] = *a;
-            }
-        }
-        if (!plain)
-            out[n++] = '\'';
+    size_t n = json_array_size(argv);
+    const char **words = n ? calloc(n, sizeof(*words)) : NULL;
+    char *out = NULL;
+    if (words) {
+        for (size_t i = 0; i < n; i++)
+            words[i] = json_string_value(json_array_get(argv, i));
+        out = redact_command(words, n);
     }
-    if (out)
-        out[n] = 0;
+    free(words);
     json_decref(p);
     return out;
 }

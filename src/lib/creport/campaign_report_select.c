@@ -6,11 +6,13 @@
  * this only says which renderer and which parts of the model.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "creport/campaign_report.h"
 #include "util/err.h"
 #include "util/jsonout.h"
+#include "util/printable.h"
 
 /*
  * Each JSON member and the sections it belongs to; 0: identifying, always
@@ -111,17 +113,40 @@ int creport_format_parse(const char *name, enum creport_format *fmt, char *err, 
                    name);
 }
 
-int creport_render(const struct creport *r, enum creport_format fmt, const char *db, FILE *f)
+/*
+ * Text and Markdown go to terminals and mails, and names in them come from
+ * outside (imported files, kernel words, hook output): rendered into memory
+ * first, then written with every control byte but the report's own
+ * newlines as \xNN (util/printable), so no name can move the cursor, set a
+ * title or forge a line. The one place both formats pass; 0, -ENOMEM, -EIO.
+ */
+static int render_printable(const struct creport *r, enum creport_format fmt, FILE *f)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    if (!m)
+        return -ENOMEM;
+    int e = fmt == CREPORT_TEXT ? creport_print_text(r, m) : creport_print_markdown(r, m);
+    if (fclose(m) && !e)
+        e = -ENOMEM;
+    if (!e)
+        e = printable_write(f, buf, len, true);
+    free(buf);
+    return e;
+}
+
+int creport_render(const struct creport *r, enum creport_format fmt, const char *const *cmd,
+                   FILE *f)
 {
     switch (fmt) {
     case CREPORT_TEXT:
-        return creport_print_text(r, f);
     case CREPORT_MARKDOWN:
-        return creport_print_markdown(r, f);
+        return render_printable(r, fmt, f);
     case CREPORT_CSV:
         return creport_print_csv(r, f);
     case CREPORT_HTML:
-        return creport_print_html(r, db, f);
+        return creport_print_html(r, cmd, f);
     case CREPORT_JSON:
         break;
     }

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "experiment/exp_priv.h"
+#include "util/names.h"
 
 const struct exp_key experiment_dut_key = {"dut", NULL, EXP_DUT, 0, 0};
 
@@ -75,12 +76,8 @@ static int dut_ref(struct exp_ctx *c, yaml_node_t *n, const struct experiment *e
 /* Names end up in the store and in report columns, so they stay simple (as variants' do). */
 static bool check_dut_name(struct exp_ctx *c, yaml_node_t *n, const char *name)
 {
-    size_t len = strlen(name);
-    if (len > 64 || strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                                 "0123456789._-") != len) {
-        exp_err(c, n,
-                "DUT name '%.40s' may only use letters, digits, '.', '_' and '-' (at most 64)",
-                name);
+    if (!name_valid(name)) {
+        exp_err(c, n, "DUT name '%.40s' " NAME_RULE, name);
         return false;
     }
     return true;

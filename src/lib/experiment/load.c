@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "experiment/exp_priv.h"
+#include "util/names.h"
 
 /* Experiment files are small; a bigger file is a mistake, not a campaign. */
 #define EXP_MAX_FILE (1024 * 1024)
@@ -201,11 +202,8 @@ static bool get_seconds(struct exp_ctx *c, yaml_node_t *n, const char *key, doub
 /* Names end up in file names and database keys, so they stay simple. */
 static bool check_name(struct exp_ctx *c, yaml_node_t *n, const char *what, const char *name)
 {
-    size_t len = strlen(name);
-    if (len > 64 ||
-        strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") != len) {
-        exp_err(c, n, "%s '%.40s' may only use letters, digits, '.', '_' and '-' (at most 64)",
-                what, name);
+    if (!name_valid(name)) {
+        exp_err(c, n, "%s '%.40s' " NAME_RULE, what, name);
         return false;
     }
     return true;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "experiment/exp_priv.h"
+#include "util/names.h"
 
 /*
  * Checks one value for key k, reporting a problem at n. On success returns
@@ -97,13 +98,8 @@ static void parse_variant(struct exp_ctx *c, yaml_node_t *n, struct experiment *
     if (!v[V_NAME]) {
         exp_err(c, n, "%s has no 'name'", where);
     } else if (exp_get_string(c, v[V_NAME], "name", &var->name)) {
-        size_t len = strlen(var->name);
-        if (len > 64 || strspn(var->name, "abcdefghijklmnopqrstuvwxyz"
-                                          "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") != len)
-            exp_err(c, v[V_NAME],
-                    "variant name '%.40s' may only use letters, digits, '.', '_' and '-' (at "
-                    "most 64)",
-                    var->name);
+        if (!name_valid(var->name))
+            exp_err(c, v[V_NAME], "variant name '%.40s' " NAME_RULE, var->name);
         for (size_t i = 0; i + 1 < e->nvariants; i++)
             if (e->variants[i].name && !strcmp(e->variants[i].name, var->name)) {
                 exp_err(c, v[V_NAME], "duplicate variant name '%.64s' (first at line %d)",

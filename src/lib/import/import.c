@@ -6,11 +6,30 @@
 #include <stdlib.h>
 
 #include "runout/run_doc.h"
+#include "util/names.h"
 #include "util/textfile.h"
+
+/*
+ * The names the command line gave, by the experiment file's rules
+ * (util/names): they become store keys and report columns, so a name
+ * holding a control byte or a formula never gets in. 0 or -EINVAL.
+ */
+static int check_target(const struct store_import_target *t, char *err, size_t errlen)
+{
+    int e = name_check("--variant", t->variant, false, err, errlen);
+    if (!e && t->experiment && *t->experiment)
+        e = name_check("--experiment", t->experiment, false, err, errlen);
+    if (!e && t->cell)
+        e = name_check("--cell", t->cell, true, err, errlen);
+    return e;
+}
 
 int import_docs(struct store *db, const struct store_import_target *t, const struct input_docs *d,
                 int64_t *experiment_id, int *first_seq, char *err, size_t errlen)
 {
+    int e = check_target(t, err, errlen);
+    if (e)
+        return e;
     struct store_import_run *runs = calloc(d->n ? d->n : 1, sizeof(*runs));
     if (!runs)
         return err_set(err, errlen, ENOMEM, "out of memory");

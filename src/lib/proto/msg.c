@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "util/printable.h"
+
 json_t *msg_hello(void)
 {
     return json_pack("{s:s, s:s, s:i, s:s}", "type", "hello", "magic", PROTO_MAGIC, "version",
@@ -73,11 +75,21 @@ const char *msg_type(const json_t *msg)
     return t ? t : "";
 }
 
+/* The type msg claims, cut and made printable for a message that quotes it. */
+static const char *shown_type(const json_t *msg, char *buf, size_t len)
+{
+    char cut[33];
+    snprintf(cut, sizeof(cut), "%s", msg_type(msg));
+    printable_copy(buf, len, cut);
+    return buf;
+}
+
 static int check_greeting(const json_t *msg, const char *type, char *err, size_t errlen)
 {
+    char shown[136];
     if (strcmp(msg_type(msg), type))
-        return err_set(err, errlen, EPROTO, "expected a \"%s\" message, got \"%.32s\"", type,
-                       msg_type(msg));
+        return err_set(err, errlen, EPROTO, "expected a \"%s\" message, got \"%s\"", type,
+                       shown_type(msg, shown, sizeof(shown)));
     const char *magic = json_string_value(json_object_get(msg, "magic"));
     if (!magic || strcmp(magic, PROTO_MAGIC))
         return err_set(err, errlen, EPROTO, "peer does not speak the netab protocol");
@@ -85,12 +97,15 @@ static int check_greeting(const json_t *msg, const char *type, char *err, size_t
     if (!json_is_integer(v))
         return err_set(err, errlen, EPROTO, "peer sent no protocol version");
     if (json_integer_value(v) != PROTO_VERSION) {
-        const char *sw = json_string_value(json_object_get(msg, "software"));
+        /* The peer's words, made printable: they reach a terminal or a log. */
+        char cut[65], sw[4 * sizeof(cut)];
+        const char *said = json_string_value(json_object_get(msg, "software"));
+        snprintf(cut, sizeof(cut), "%s", said ? said : "unknown software");
+        printable_copy(sw, sizeof(sw), cut);
         return err_set(err, errlen, EPROTO,
-                       "protocol version mismatch: peer (%.64s) speaks version %lld, this netab "
+                       "protocol version mismatch: peer (%s) speaks version %lld, this netab "
                        "speaks version %d",
-                       sw ? sw : "unknown software", (long long)json_integer_value(v),
-                       PROTO_VERSION);
+                       sw, (long long)json_integer_value(v), PROTO_VERSION);
     }
     return 0;
 }
@@ -113,10 +128,14 @@ int msg_expect(const json_t *msg, const char *type, const char *peer, char *err,
     if (!strcmp(t, type))
         return 0;
     if (!strcmp(t, "error")) {
-        const char *m = json_string_value(json_object_get(msg, "message"));
-        return err_set(err, errlen, ECONNABORTED, "%s: %.400s", peer,
-                       m ? m : "error without a message");
+        /* The peer's words, made printable: they reach a terminal or a log. */
+        char cut[401], m[4 * sizeof(cut)];
+        const char *said = json_string_value(json_object_get(msg, "message"));
+        snprintf(cut, sizeof(cut), "%s", said ? said : "error without a message");
+        printable_copy(m, sizeof(m), cut);
+        return err_set(err, errlen, ECONNABORTED, "%s: %s", peer, m);
     }
-    return err_set(err, errlen, EPROTO, "expected a \"%s\" message from the %s, got \"%.32s\"",
-                   type, peer, t);
+    char shown[136];
+    return err_set(err, errlen, EPROTO, "expected a \"%s\" message from the %s, got \"%s\"", type,
+                   peer, shown_type(msg, shown, sizeof(shown)));
 }

@@ -29,6 +29,7 @@
 #include "proto/server_internal.h"
 #include "util/clock.h"
 #include "util/io.h"
+#include "util/printable.h"
 #include "util/sock.h"
 
 /* Connection threads alive at once (handshakes after their first message, and tests). */
@@ -142,19 +143,6 @@ void server_stop(struct server *s)
     atomic_store(&s->quit, true);
 }
 
-/* Copies src to dst, control characters and DEL as \xNN, so a peer cannot forge a log line. */
-static void escape_line(char *dst, size_t cap, const char *src)
-{
-    size_t o = 0;
-    for (const unsigned char *p = (const unsigned char *)src; *p && o + 5 < cap; p++) {
-        if (*p < 0x20 || *p == 0x7f)
-            o += (size_t)snprintf(dst + o, cap - o, "\\x%02x", *p);
-        else
-            dst[o++] = (char)*p;
-    }
-    dst[o] = '\0';
-}
-
 void server_log(struct server *s, const char *fmt, ...)
 {
     if (!s->cfg.log)
@@ -165,7 +153,8 @@ void server_log(struct server *s, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(raw, sizeof(raw), fmt, ap);
     va_end(ap);
-    escape_line(line, sizeof(line), raw);
+    /* A peer's text is in raw: made printable, it cannot forge a log line. */
+    printable_copy(line, sizeof(line), raw);
     pthread_mutex_lock(&s->log_lock);
     fprintf(s->cfg.log, "%s netab-server: %s\n", stamp, line);
     fflush(s->cfg.log);

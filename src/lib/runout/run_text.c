@@ -1,6 +1,9 @@
 #include "runout/run_text.h"
 #include "runout/run_text_counters.h"
 
+#include <stdlib.h>
+
+#include "util/printable.h"
 #include "util/units.h"
 
 static double bps(uint64_t bytes, double seconds)
@@ -157,7 +160,7 @@ static void print_peer_cpu(FILE *f, const json_t *peer)
             json_number_value(json_object_get(c, "system_pct")));
 }
 
-void run_text_summary(FILE *f, const struct run_result *r)
+static void summary(FILE *f, const struct run_result *r)
 {
     if (!r->have_local || !r->have_remote)
         return;
@@ -222,4 +225,23 @@ void run_text_summary(FILE *f, const struct run_result *r)
     else
         print_cpu(f, "remote", &r->remote, all.receiver_bytes);
     run_text_counters(f, r);
+}
+
+void run_text_summary(FILE *f, const struct run_result *r)
+{
+    /*
+     * The summary quotes the peer (an iperf3 server's version, the remote
+     * side's reasons): rendered into memory, then written with control
+     * bytes as \xNN (util/printable), so a hostile server cannot write
+     * escape sequences to the terminal. Without memory, nothing is shown.
+     */
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    if (!m)
+        return;
+    summary(m, r);
+    if (!fclose(m))
+        (void)printable_write(f, buf, len, true);
+    free(buf);
 }

@@ -12,7 +12,10 @@ void run_text_header(FILE *f, const struct run_result *r);
 /* One interval line, printed while the test runs. */
 void run_text_interval(FILE *f, const struct interval_report *iv);
 
-/* The summary after the test: per stream, sender/receiver, retransmits, CPU. */
+/*
+ * The summary after the test: per stream, sender/receiver, retransmits, CPU;
+ * what it quotes of the peer with control bytes as \xNN (util/printable).
+ */
 void run_text_summary(FILE *f, const struct run_result *r);
 
 #endif

@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/socket.h>
 
 #include "proto/auth.h"
@@ -11,6 +12,7 @@
 #include "proto/iperf3_client.h"
 #include "proto/loopback.h"
 #include "runspec/run_spec.h"
+#include "util/printable.h"
 
 void run_spec_result_init(const struct run_spec *spec, struct run_result *res)
 {
@@ -67,5 +69,11 @@ int run_spec_execute(struct run_spec *spec, struct run_result *res, bool *bad_ke
     }
     auth_key_free(key);
     spec->client.auth_key = NULL;
-    return rc ? rc : all_lost(res);
+    if (!rc)
+        rc = all_lost(res);
+    /* The error may quote a peer (netab's or iperf3's server): it is printed, so printable. */
+    char shown[sizeof(res->error)];
+    printable_copy(shown, sizeof(shown), res->error);
+    memcpy(res->error, shown, sizeof(shown));
+    return rc;
 }

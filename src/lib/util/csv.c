@@ -20,16 +20,44 @@ static void separate(struct csv *w)
         fputc(',', w->f);
 }
 
+bool csv_formula_like(const char *s)
+{
+    if (!s || !*s || !strchr("=+-@\t\r", *s))
+        return false;
+    if (*s != '-')
+        return true;
+    /*
+     * A negative number is data, not a formula: "-1.5" stays as it is, and
+     * so do a lone "-" and a ';'-separated list of numbers ("-2;-1.5", the
+     * report's sorted values).
+     */
+    if (!s[1])
+        return false;
+    for (const char *p = s;;) {
+        char *end;
+        (void)strtod(p, &end);
+        if (end == p || (*end && *end != ';'))
+            return true;
+        if (!*end)
+            return false;
+        p = end + 1;
+    }
+}
+
 void csv_text(struct csv *w, const char *s)
 {
     separate(w);
     if (!s)
         return;
+    /* A leading ' makes a spreadsheet show the field as text instead of evaluating it. */
+    const char *guard = csv_formula_like(s) ? "'" : "";
     if (!strpbrk(s, ",\"\r\n")) {
+        fputs(guard, w->f);
         fputs(s, w->f);
         return;
     }
     fputc('"', w->f);
+    fputs(guard, w->f);
     for (; *s; s++) {
         if (*s == '"')
             fputc('"', w->f);

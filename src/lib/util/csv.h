@@ -10,6 +10,11 @@
  *    back (strtod) as exactly the same double: 57.471 stays "57.471" and
  *    0.1 + 0.2 becomes "0.30000000000000004", so no digit is lost and none is
  *    invented. NaN and infinities are empty fields.
+ *  - A text field that a spreadsheet would evaluate as a formula (one
+ *    starting with =, +, @, tab, CR, or - when the field is not a number or
+ *    a ';'-separated list of numbers)
+ *    is written with a leading single quote: '=HYPERLINK(...) is shown as
+ *    text, never run (CSV injection). Numbers are never changed.
  *  - Records end in LF or, for consumers that insist on RFC 4180's CRLF, in
  *    CRLF; the writer's owner chooses once.
  *
@@ -19,6 +24,7 @@
 #ifndef NETAB_UTIL_CSV_H
 #define NETAB_UTIL_CSV_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -38,7 +44,17 @@ struct csv {
 /* Starts a writer on f, which stays the caller's. */
 void csv_init(struct csv *w, FILE *f, enum csv_eol eol);
 
-/* One text field, quoted if it needs to be; NULL writes an empty field. */
+/*
+ * True if a spreadsheet would take text s as a formula: it starts with =, +,
+ * @, tab or CR, or with - and is neither a number nor a ';'-separated list
+ * of numbers.
+ */
+bool csv_formula_like(const char *s);
+
+/*
+ * One text field, quoted if it needs to be, with a leading ' when
+ * csv_formula_like(); NULL writes an empty field.
+ */
 void csv_text(struct csv *w, const char *s);
 
 /* One number field in the format above; NaN and infinities write an empty field. */

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "util/err.h"
+#include "util/names.h"
 #include "util/optmatch.h"
 #include "util/optval.h"
 
@@ -231,6 +232,28 @@ int opt_set_nonempty(void *field, const char *value, const struct opt *o, char *
         return err_set(err, errlen, EINVAL, "--%s: the value must not be empty", o->name);
     *(const char **)field = value;
     return 0;
+}
+
+/* value as a name (cell: a cell's name) into a const char * field, or -EINVAL with the rule. */
+static int set_name(void *field, const char *value, const struct opt *o, bool cell, char *err,
+                    size_t errlen)
+{
+    char what[80];
+    snprintf(what, sizeof(what), "--%s", o->name);
+    int e = name_check(what, value, cell, err, errlen);
+    if (!e)
+        *(const char **)field = value;
+    return e;
+}
+
+int opt_set_name(void *field, const char *value, const struct opt *o, char *err, size_t errlen)
+{
+    return set_name(field, value, o, false, err, errlen);
+}
+
+int opt_set_cell_name(void *field, const char *value, const struct opt *o, char *err, size_t errlen)
+{
+    return set_name(field, value, o, true, err, errlen);
 }
 
 int opt_set_string_once(void *field, const char *value, const struct opt *o, char *err,

@@ -130,6 +130,13 @@ opt_setter opt_set_const;
 opt_setter opt_set_seconds;
 /* A string that must not be empty. */
 opt_setter opt_set_nonempty;
+/*
+ * A name by the experiment file's rules (util/names: letters, digits, '.',
+ * '_', '-'), or, opt_set_cell_name, a matrix cell's name (also '=' and ',');
+ * anything else is refused with the rule.
+ */
+opt_setter opt_set_name;
+opt_setter opt_set_cell_name;
 /* A string given at most once (the field starts NULL), else "--NAME given twice". */
 opt_setter opt_set_string_once;
 /*

@@ -4,8 +4,12 @@
  */
 #include "util/redact.h"
 
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "util/words.h"
 
 /* Drops "password=..." from a URL's query part (after '?'), in place. */
 static void drop_password_param(char *url)
@@ -92,6 +96,53 @@ char *redact_text(const char *text)
         o = stpcpy(o, r);
         free(r);
         p = u + n;
+    }
+    return out;
+}
+
+/* Writes word to f as /bin/sh reads it back: as it is when plain, else single-quoted. */
+static void put_word(FILE *f, const char *word)
+{
+    bool plain = *word && strspn(word, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                       "0123456789-_./=:,+%@") == strlen(word);
+    if (plain) {
+        fputs(word, f);
+        return;
+    }
+    size_t need = words_shell_quote(word, NULL, 0);
+    char *q = malloc(need + 1);
+    if (!q) {
+        /* Out of memory: an unmistakably broken word rather than an unquoted one. */
+        fputs("''", f);
+        return;
+    }
+    words_shell_quote(word, q, need + 1);
+    fputs(q, f);
+    free(q);
+}
+
+char *redact_command(const char *const *argv, size_t n)
+{
+    char *out = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&out, &len);
+    if (!f)
+        return NULL;
+    bool ok = true;
+    for (size_t i = 0; i < n && ok; i++) {
+        char *clean = redact_text(argv[i] ? argv[i] : "");
+        if (!clean) {
+            ok = false;
+            break;
+        }
+        if (i)
+            fputc(' ', f);
+        put_word(f, clean);
+        free(clean);
+    }
+    if (fclose(f) || !ok) {
+        free(out);
+        return NULL;
     }
     return out;
 }

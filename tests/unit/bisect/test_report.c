@@ -34,6 +34,10 @@ static void test_lost_text(void **state)
     steps[0].lost_on_good = true;
     bisect_lost_text(&res, "/tmp/s.db", text, sizeof(text));
     assert_non_null(strstr(text, "(what was cut short is measured again)"));
+    /* A PostgreSQL store is named without its password, as every message names it. */
+    bisect_lost_text(&res, "postgresql://alice:s3cret@db.lab/netab", text, sizeof(text));
+    assert_non_null(strstr(text, "resume --db postgresql://alice@db.lab/netab --id 7"));
+    assert_null(strstr(text, "s3cret"));
 }
 
 int main(void)

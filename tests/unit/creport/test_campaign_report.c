@@ -924,7 +924,8 @@ static void test_html_and_figures(void **state)
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
     assert_non_null(f);
-    assert_int_equal(creport_print_html(r, "/x/results.db", f), 0);
+    const char *const cmd[] = {"report", "--db", "/x/results.db", "7", "--format", "html", NULL};
+    assert_int_equal(creport_print_html(r, cmd, f), 0);
     fclose(f);
     assert_memory_equal(buf, "<!DOCTYPE html>", 15);
     assert_null(strstr(buf, "<script"));
@@ -944,7 +945,8 @@ static void test_html_and_figures(void **state)
     assert_int_equal(occurrences(buf, want), NC);
     /* Figures do not share ids: the second figure's glyphs are its own. */
     assert_non_null(strstr(buf, "id=\"f1-glyph"));
-    assert_non_null(strstr(buf, "netab report --db /x/results.db"));
+    assert_non_null(
+        strstr(buf, "netab report --db /x/results.db 7 --format html &gt; report.html"));
     assert_non_null(strstr(buf, "<section id=\"values\">"));
     free(buf);
 

@@ -96,6 +96,22 @@ static void test_error_truncated_utf8(void **state)
     json_decref(e);
 }
 
+/* A peer's error message and software string reach err printable: ESC, BEL, CR as \xNN. */
+static void test_peer_text_is_printable(void **state)
+{
+    (void)state;
+    char err[NB_ERRLEN] = "";
+    json_t *m = json_pack("{s:s, s:s}", "type", "error", "message", "\x1b[2Jx\x07\r");
+    assert_int_equal(msg_expect(m, "welcome", "server", err, sizeof(err)), -ECONNABORTED);
+    assert_string_equal(err, "server: \\x1b[2Jx\\x07\\x0d");
+    json_decref(m);
+    m = json_pack("{s:s, s:s, s:i, s:s}", "type", "welcome", "magic", "netab", "version",
+                  PROTO_VERSION + 1, "software", "a\x1b]0;t\x07");
+    assert_int_equal(msg_check_welcome(m, err, sizeof(err)), -EPROTO);
+    assert_non_null(strstr(err, "peer (a\\x1b]0;t\\x07) speaks"));
+    json_decref(m);
+}
+
 static void test_expect(void **state)
 {
     (void)state;
@@ -131,6 +147,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_hello_good),
         cmocka_unit_test(test_error_truncated_utf8),
+        cmocka_unit_test(test_peer_text_is_printable),
         cmocka_unit_test(test_hello_wrong_magic),
         cmocka_unit_test(test_hello_wrong_version),
         cmocka_unit_test(test_hello_missing_version),

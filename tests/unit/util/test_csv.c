@@ -68,6 +68,42 @@ static void test_quoting(void **state)
     sink_expect(&s, "\"a,b\",\"say \"\"hi\"\"\",\"two\nlines\",\"cr\rhere\",\"\"\"\"\n");
 }
 
+/*
+ * CSV injection: a text field a spreadsheet would evaluate gets a leading ',
+ * inside the quotes when it is quoted; numbers, negative ones included, and
+ * text that merely contains = or - stay as they are.
+ */
+static void test_formulas_are_neutralised(void **state)
+{
+    (void)state;
+    struct sink s;
+    sink_open(&s, CSV_LF);
+    csv_text(&s.w, "=HYPERLINK(\"http://x\")");
+    csv_text(&s.w, "+cmd|/c calc");
+    csv_text(&s.w, "@SUM(A1)");
+    csv_text(&s.w, "-2+3");
+    csv_text(&s.w, "\tx");
+    csv_text(&s.w, "\rx");
+    csv_end(&s.w);
+    csv_text(&s.w, "-1.5");
+    csv_text(&s.w, "-");
+    csv_text(&s.w, "streams=1");
+    csv_text(&s.w, "a-b");
+    csv_number(&s.w, -2.5);
+    csv_integer(&s.w, -3);
+    csv_end(&s.w);
+    sink_expect(&s,
+                "\"'=HYPERLINK(\"\"http://x\"\")\",'+cmd|/c calc,'@SUM(A1),'-2+3,'\tx,\"'\rx\"\n"
+                "-1.5,-,streams=1,a-b,-2.5,-3\n");
+    assert_true(csv_formula_like("=1"));
+    assert_false(csv_formula_like("-7e3"));
+    assert_false(csv_formula_like("-2;-1.5;3"));
+    assert_true(csv_formula_like("-2;=1"));
+    assert_true(csv_formula_like("-2;"));
+    assert_false(csv_formula_like(""));
+    assert_false(csv_formula_like(NULL));
+}
+
 static void test_separators_and_line_ends(void **state)
 {
     (void)state;
@@ -189,6 +225,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_plain_text_is_not_quoted),
         cmocka_unit_test(test_quoting),
+        cmocka_unit_test(test_formulas_are_neutralised),
         cmocka_unit_test(test_separators_and_line_ends),
         cmocka_unit_test(test_number_format),
         cmocka_unit_test(test_numbers_round_trip),

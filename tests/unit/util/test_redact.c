@@ -58,11 +58,30 @@ static void test_redact_text(void **state)
     assert_null(redact_text(NULL));
 }
 
+/* A command line to show: passwords out of every word, words quoted only where sh needs it. */
+static void test_redact_command(void **state)
+{
+    (void)state;
+    const char *const argv[] = {"report", "--db=postgresql://u:pw@h/db?password=x&sslmode=require",
+                                "--db",   "postgres://u:p%40w@h:5432/db",
+                                "it's",   "",
+                                "a b",    "1,2"};
+    char *c = redact_command(argv, sizeof(argv) / sizeof(*argv));
+    assert_non_null(c);
+    assert_string_equal(c, "report '--db=postgresql://u@h/db?sslmode=require' --db "
+                           "postgres://u@h:5432/db 'it'\\''s' '' 'a b' 1,2");
+    free(c);
+    c = redact_command(argv, 0);
+    assert_string_equal(c, "");
+    free(c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_redact),
         cmocka_unit_test(test_redact_text),
+        cmocka_unit_test(test_redact_command),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
