@@ -24,7 +24,8 @@ check "an option after -- is checked for every variant" 2 "variant 'a': -t: " \
     "$netab" compare --runs 2 --seed 1 --variant a --variant b -- --time=abc
 check "a failing variant is reported with its reason" 2 "no-such-cc" \
     "$netab" compare --runs 2 --seed 1 --variant a --variant bad --opts '-C no-such-cc' -- -t 0.2
-check "failing variant means exit 2" 2 "variant 'bad' has 0 successful runs" \
+check "a variant failing alike twice stops compare early, exit 2" 2 \
+    "stopped early: variant 'bad': its first two runs failed alike" \
     "$netab" compare --runs 2 --seed 1 --variant a --variant bad --opts '-C no-such-cc' -- -t 0.2
 check "external command, regex metric" 1 "'y' regressed in value" \
     "$netab" compare --runs 3 --seed 1 --variant x --cmd 'echo value 100' \
