@@ -82,9 +82,14 @@ void exp_parse_variant_factors(struct exp_ctx *c, yaml_node_t *n, const char *wh
     size_t count = n->type == YAML_MAPPING_NODE
                        ? (size_t)(n->data.mapping.pairs.top - n->data.mapping.pairs.start)
                        : 0;
-    if (!count) {
+    if (n->type != YAML_MAPPING_NODE) {
         exp_err(c, n, "%s: 'factors' must be a mapping of factor names to levels, not %s", where,
                 exp_describe(n, buf, sizeof(buf)));
+        return;
+    }
+    if (!count) {
+        exp_err(c, n, "%s: 'factors' is empty: name each factor and this variant's level of it",
+                where);
         return;
     }
     if (!(v->factors = calloc(count, sizeof(*v->factors)))) {
