@@ -16,6 +16,7 @@
 #include "netab_assert.h"
 
 #include "experiment/experiment.h"
+#include "experiment/summary.h"
 #include "metric/spec.h"
 
 /* An expected error: position and a piece of its message. */
@@ -83,6 +84,17 @@ static void test_design_loaded_and_in_spec(void **state)
     json_decref(spec);
     free(text);
     json_decref(j);
+    /* validate's summary names the design, each factor's levels in variant order. */
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&buf, &len);
+    assert_non_null(out);
+    experiment_summary_print(out, "nat.yaml", e);
+    fclose(out);
+    if (!strstr(buf, "\ndesign:       2 x 2: pick (without, with) x align (default, 64) over the "
+                     "variants; main effects and interaction in the report\n"))
+        fail_msg("no design line in:\n%s", buf);
+    free(buf);
     experiment_free(e);
 }
 
