@@ -491,7 +491,7 @@ int creport_build(const struct store_experiment *x, const char *spec_json,
     if (!e)
         e = creport_pairs(r, x->seed, err, errlen);
     if (!e)
-        e = creport_effects(r);
+        e = creport_effects(r, spec);
     if (!e)
         e = env_differences(r, p, np);
     if (!e)

@@ -3,7 +3,9 @@
  * the variant (the baseline against one other variant) or a matrix axis
  * with exactly two values; the cells that differ only in the two factors'
  * levels form one design, so a 2 x (2 x 2) matrix has a variant x axis
- * design for each axis in each level of the other axis.
+ * design for each axis in each level of the other axis. An experiment
+ * whose variants carry factors: (docs/experiment.md) declares a design over
+ * its four variants, which comes first, once in each cell.
  */
 #include "creport/campaign_report_effects.h"
 
@@ -12,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "metric/spec.h"
 #include "stats/factorial.h"
 
 /* The first and second value of axis a in matrix order, or false unless it has exactly two. */
@@ -90,8 +93,9 @@ struct factor {
  * cells cell[i][j] (i = factor A's level, j = factor B's) on metric m.
  * Returns 0 or -ENOMEM.
  */
-static int add_design(struct creport *r, const struct factor *fa, const struct factor *fb,
-                      const size_t v[2][2], const size_t cl[2][2], const char *slice, size_t m)
+static int add_design(struct creport *r, const char *kind, const struct factor *fa,
+                      const struct factor *fb, const size_t v[2][2], const size_t cl[2][2],
+                      const char *slice, size_t m)
 {
     const struct creport_metric *md = r->metrics; /* built-ins, then --metric paths */
     struct stats_cell sc[2][2];
@@ -107,10 +111,11 @@ static int add_design(struct creport *r, const struct factor *fa, const struct f
     struct stats_2x2 fx;
     bool ok = stats_factorial_2x2((const struct stats_cell(*)[2])sc, r->opts.confidence, &fx) == 0;
     json_t *o = json_pack(
-        "{s:s, s:s, s:s, s:{s:s, s:[s, s]}, s:{s:s, s:[s, s]}, s:o, s:f, s:o, s:o, s:o, s:s?}",
-        "metric", md[m].name, "unit", md[m].unit, "slice", slice, "factor_a", "name", fa->name,
-        "levels", fa->l1, fa->l2, "factor_b", "name", fb->name, "levels", fb->l1, fb->l2, "cells",
-        cells ? cells : json_null(), "confidence", r->opts.confidence, "main_a",
+        "{s:s, s:s, s:s, s:s, s:{s:s, s:[s, s]}, s:{s:s, s:[s, s]}, s:o, s:f, s:o, s:o, s:o, "
+        "s:s?}",
+        "design", kind, "metric", md[m].name, "unit", md[m].unit, "slice", slice, "factor_a",
+        "name", fa->name, "levels", fa->l1, fa->l2, "factor_b", "name", fb->name, "levels", fb->l1,
+        fb->l2, "cells", cells ? cells : json_null(), "confidence", r->opts.confidence, "main_a",
         ok ? effect_json(&fx.a) : json_null(), "main_b", ok ? effect_json(&fx.b) : json_null(),
         "interaction", ok ? effect_json(&fx.interaction) : json_null(), "not_computed",
         ok ? NULL : "every cell needs 2 values or more");
@@ -146,7 +151,7 @@ static int variant_designs(struct creport *r, size_t v, size_t x)
         const size_t cl[2][2] = {{c, (size_t)c2}, {c, (size_t)c2}};
         long m = design_metric(r, c, cl);
         slice_name(r, c, (long)x, -1, slice, sizeof(slice));
-        int e = m < 0 ? 0 : add_design(r, &fa, &fb, vv, cl, slice, (size_t)m);
+        int e = m < 0 ? 0 : add_design(r, "variant_axis", &fa, &fb, vv, cl, slice, (size_t)m);
         if (e)
             return e;
     }
@@ -173,19 +178,88 @@ static int axis_designs(struct creport *r, size_t x, size_t y)
         const size_t cl[2][2] = {{c, (size_t)c01}, {(size_t)c10, (size_t)c11}};
         long m = design_metric(r, c, cl);
         slice_name(r, c, (long)x, (long)y, slice, sizeof(slice));
-        int e = m < 0 ? 0 : add_design(r, &fa, &fb, vv, cl, slice, (size_t)m);
+        int e = m < 0 ? 0 : add_design(r, "axes", &fa, &fb, vv, cl, slice, (size_t)m);
         if (e)
             return e;
     }
     return 0;
 }
 
-int creport_effects(struct creport *r)
+/*
+ * Factor f's level for each report variant into lv[nvariants], and its two
+ * levels in report order (the baseline's first) into fc; false unless every
+ * variant has a level and there are exactly two.
+ */
+static bool factor_levels(const struct creport *r, const json_t *spec, const char *f,
+                          const char **lv, struct factor *fc)
+{
+    fc->name = f;
+    fc->l1 = fc->l2 = NULL;
+    for (size_t v = 0; v < r->nvariants; v++) {
+        lv[v] = NULL;
+        for (size_t s = 0; s < spec_variant_count(spec) && !lv[v]; s++) {
+            const char *name = spec_variant_name(spec, s);
+            if (name && !strcmp(name, r->variants[v]))
+                lv[v] = spec_variant_level(spec, s, f);
+        }
+        if (!lv[v] || (fc->l1 && !strcmp(lv[v], fc->l1)) || (fc->l2 && !strcmp(lv[v], fc->l2)))
+            continue;
+        if (fc->l2)
+            return false;
+        *(fc->l1 ? &fc->l2 : &fc->l1) = lv[v];
+    }
+    for (size_t v = 0; v < r->nvariants; v++)
+        if (!lv[v])
+            return false;
+    return fc->l2 != NULL;
+}
+
+/*
+ * The design the variants' factors declare (two factors of two levels, a
+ * variant per combination), on each cell's deciding metric. Anything else
+ * in a stored spec (a validated file cannot have it) is no design.
+ */
+static int factor_designs(struct creport *r, const json_t *spec)
+{
+    struct factor fa, fb;
+    if (spec_factor_count(spec) != 2 || r->nvariants != 4)
+        return 0;
+    const char *la[4], *lb[4];
+    if (!factor_levels(r, spec, spec_factor_name(spec, 0), la, &fa) ||
+        !factor_levels(r, spec, spec_factor_name(spec, 1), lb, &fb))
+        return 0;
+    size_t vv[2][2];
+    bool seen[2][2] = {{false, false}, {false, false}};
+    for (size_t v = 0; v < 4; v++) {
+        int i = strcmp(la[v], fa.l1) != 0, j = strcmp(lb[v], fb.l1) != 0;
+        if (seen[i][j])
+            return 0;
+        seen[i][j] = true;
+        vv[i][j] = v;
+    }
+    char slice[256];
+    for (size_t c = 0; c < r->ncells; c++) {
+        const size_t cl[2][2] = {{c, c}, {c, c}};
+        if (r->cells[c].values)
+            slice_name(r, c, -1, -1, slice, sizeof(slice));
+        else
+            snprintf(slice, sizeof(slice), "%s", r->ncells > 1 ? r->cells[c].name : "");
+        /* A cell without the figure in some variant says "not computed" rather than vanish. */
+        int e = r->cells[c].decide < 0 ? 0
+                                       : add_design(r, "factors", &fa, &fb, (const size_t(*)[2])vv,
+                                                    cl, slice, (size_t)r->cells[c].decide);
+        if (e)
+            return e;
+    }
+    return 0;
+}
+
+int creport_effects(struct creport *r, const json_t *spec)
 {
     json_decref(r->effects);
     if (!(r->effects = json_array()))
         return -ENOMEM;
-    int e = 0;
+    int e = factor_designs(r, spec);
     for (size_t v = 1; v < r->nvariants && !e; v++)
         for (size_t x = 0; x < r->naxes && !e; x++)
             e = variant_designs(r, v, x);

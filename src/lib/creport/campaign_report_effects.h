@@ -3,7 +3,8 @@
  * each meet (the baseline and another variant against a matrix axis of two
  * values; with one variant, two such axes), the main effect of each factor
  * and their interaction on the deciding metric, with intervals
- * (stats/factorial.h), in every slice of the remaining axes.
+ * (stats/factorial.h), in every slice of the remaining axes; and the
+ * design the variants' factors: declare (docs/experiment.md).
  */
 #ifndef NETAB_CREPORT_CAMPAIGN_REPORT_EFFECTS_H
 #define NETAB_CREPORT_CAMPAIGN_REPORT_EFFECTS_H
@@ -14,9 +15,11 @@
 
 /*
  * Sets r->effects to the JSON array of every 2x2 design of r (docs/report.md,
- * "Effects"), [] when there is none. Call after the means are computed.
- * Returns 0 or -ENOMEM.
+ * "2×2 effects"), [] when there is none: first the one the variants'
+ * factors: declare in the experiment's spec (may be NULL), in each cell,
+ * then those found between the variant and the matrix axes. Call after the
+ * means are computed. Returns 0 or -ENOMEM.
  */
-NB_MUST_CHECK int creport_effects(struct creport *r);
+NB_MUST_CHECK int creport_effects(struct creport *r, const json_t *spec);
 
 #endif

@@ -128,6 +128,21 @@ void exp_check_dut(struct exp_ctx *c, const struct exp_dut_marks *m, struct expe
  * exp_check_dut().
  */
 void exp_check_duts(struct exp_ctx *c, const struct exp_dut_marks *m, struct experiment *e);
+/*
+ * A variant's factors: a mapping of factor names ([A-Za-z0-9._-], at most
+ * 64) to levels (a single non-empty value, read as a string); sets
+ * v->factors (factors.c). Reports its own errors.
+ */
+void exp_parse_variant_factors(struct exp_ctx *c, yaml_node_t *n, const char *where,
+                               struct exp_variant *v);
+/*
+ * The checks across variants of factors: (factors.c): with any, every
+ * variant names the same factors; there are exactly two, each with two
+ * levels, and each of the four combinations is one variant's.
+ */
+void exp_check_factors(struct exp_ctx *c, struct experiment *e);
+/* Frees a variant's factors. */
+void exp_factors_free(struct exp_variant *v);
 /* Frees what d points to (not d). */
 void exp_dut_clear(struct exp_dut *d);
 

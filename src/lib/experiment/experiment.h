@@ -108,6 +108,11 @@ struct exp_kv {
     char *value;
 };
 
+/* One of a variant's factors: (NAME: LEVEL), docs/experiment.md "Factors". */
+struct exp_factor {
+    char *name, *level;
+};
+
 struct exp_variant {
     char *name;       /* [A-Za-z0-9._-]+, unique in the experiment */
     char *opts;       /* extra netab run options, split shell-like; NULL if none */
@@ -123,6 +128,15 @@ struct exp_variant {
     bool iperf3;   /* protocol: iperf3 (the server is an iperf3 server, --iperf3) */
     int dut;       /* dut: NAME: 1 + its index in the experiment's duts; 0 if none */
     int line, col; /* where the variant starts in the file */
+    /*
+     * factors: its level of each factor of a 2 x 2 design over the variants,
+     * in file order; NULL/0 without. Loading ensures that either no variant
+     * has factors or every one names the same two, each with two levels, and
+     * the four variants cover each combination once.
+     */
+    struct exp_factor *factors;
+    size_t nfactors;
+    int factors_line, factors_col; /* where factors: is, for the checks across variants */
 };
 
 struct exp_axis {

@@ -24,6 +24,7 @@ void experiment_free(struct experiment *e)
         free(v->layout);
         free(v->boot);
         free(v->expect);
+        exp_factors_free(v);
     }
     for (size_t i = 0; i < e->nduts; i++)
         exp_dut_clear(&e->duts[i]);
@@ -81,6 +82,29 @@ static int duts_json(const struct experiment *e, json_t *root)
     return err;
 }
 
+/*
+ * factors: each variant's {"NAME": "LEVEL"} and, at the top, the factors'
+ * names in file order (a reader need not trust an object's key order).
+ * Nothing without factors, so that older specs read the same.
+ */
+static int factors_json(const struct experiment *e, json_t *root, json_t *variants)
+{
+    if (!e->nvariants || !e->variants[0].nfactors)
+        return 0;
+    json_t *names = json_array();
+    int err = json_object_set_new(root, SPEC_FACTORS, names);
+    for (size_t k = 0; !err && k < e->variants[0].nfactors; k++)
+        err = json_array_append_new(names, json_string(e->variants[0].factors[k].name));
+    for (size_t i = 0; !err && i < e->nvariants; i++) {
+        const struct exp_variant *v = &e->variants[i];
+        json_t *o = json_object();
+        err = json_object_set_new(json_array_get(variants, i), SPEC_FACTORS, o);
+        for (size_t k = 0; !err && k < v->nfactors; k++)
+            err = json_object_set_new(o, v->factors[k].name, json_string(v->factors[k].level));
+    }
+    return err;
+}
+
 json_t *experiment_to_json(const struct experiment *e)
 {
     json_t *test = json_object(), *variants = json_array(), *matrix = json_array();
@@ -122,6 +146,7 @@ json_t *experiment_to_json(const struct experiment *e)
         err |= json_array_append_new(
             matrix, json_pack("{s:s, s:o}", SPEC_KEY, e->axes[a].key->name, SPEC_VALUES, values));
     }
+    err |= factors_json(e, root, variants);
     err |= json_object_set_new(
         root, SPEC_ORDER, json_string(e->order == EXP_ORDER_BLOCKED ? SPEC_BLOCKED : "randomized"));
     if (e->nduts && !e->named_duts)

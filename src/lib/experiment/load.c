@@ -306,6 +306,7 @@ static void parse_top(struct exp_ctx *c, yaml_node_t *root, struct experiment *e
                                   .duts = v[K_DUTS]};
     exp_check_dut(c, &marks, e);
     exp_check_duts(c, &marks, e);
+    exp_check_factors(c, e);
 }
 
 /* Line and column of a byte offset, for reader errors that carry no mark. */

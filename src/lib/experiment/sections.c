@@ -77,11 +77,12 @@ enum {
     V_EXPECT,
     V_PROTOCOL,
     V_DUT,
+    V_FACTORS,
     V_COUNT
 };
 static const char *const variant_keys[V_COUNT] = {"name",   "opts",         "setup",  "teardown",
                                                   "cpus",   "max_freq_mhz", "layout", "boot",
-                                                  "expect", "protocol",     "dut"};
+                                                  "expect", "protocol",     "dut",    "factors"};
 
 static void parse_variant(struct exp_ctx *c, yaml_node_t *n, struct experiment *e, size_t idx)
 {
@@ -145,6 +146,8 @@ static void parse_variant(struct exp_ctx *c, yaml_node_t *n, struct experiment *
     free(proto);
     if (v[V_DUT])
         exp_parse_variant_dut(c, v[V_DUT], e, var);
+    if (v[V_FACTORS])
+        exp_parse_variant_factors(c, v[V_FACTORS], where, var);
 }
 
 void exp_parse_variants(struct exp_ctx *c, yaml_node_t *n, struct experiment *e)

@@ -46,6 +46,28 @@ static void format_duration(double s, char *buf, size_t len)
         snprintf(buf, len, "%lds", t);
 }
 
+/*
+ * factors: the design the report will analyse, "2 x 2: pick (without, with)
+ * x align (default, 64)": each factor's levels in variant order, so the
+ * first is the baseline's (loading ensured two factors of two levels).
+ */
+static void print_design(FILE *out, const struct experiment *e)
+{
+    const struct exp_variant *v0 = &e->variants[0];
+    fprintf(out, "design:       2 x 2:");
+    for (size_t k = 0; k < v0->nfactors; k++) {
+        const char *first = v0->factors[k].level, *second = NULL;
+        for (size_t i = 1; i < e->nvariants && !second; i++)
+            for (size_t j = 0; j < e->variants[i].nfactors; j++)
+                if (!strcmp(e->variants[i].factors[j].name, v0->factors[k].name) &&
+                    strcmp(e->variants[i].factors[j].level, first))
+                    second = e->variants[i].factors[j].level;
+        fprintf(out, "%s %s (%s, %s)", k ? " x" : "", v0->factors[k].name, first,
+                second ? second : "?");
+    }
+    fprintf(out, " over the variants; main effects and interaction in the report\n");
+}
+
 void experiment_summary_print(FILE *out, const char *path, const struct experiment *e)
 {
     struct exp_plan plan;
@@ -62,6 +84,8 @@ void experiment_summary_print(FILE *out, const char *path, const struct experime
     for (size_t a = 0; a < e->naxes; a++)
         fprintf(out, "%s%s[%zu]", a ? " x " : " (", e->axes[a].key->name, e->axes[a].nvalues);
     fprintf(out, "%s\n", e->naxes ? ")" : "");
+    if (e->nvariants && e->variants[0].nfactors)
+        print_design(out, e);
     fprintf(out, "runs:         %zu = (%ld runs + %ld warm-up) x %zu variants x %zu cells\n",
             plan.runs, e->runs, e->warmup, e->nvariants, plan.cells);
     fprintf(out, "duration:     %s%s (time + omit + cooldown %.3g s per run)\n",

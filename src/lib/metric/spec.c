@@ -51,6 +51,23 @@ bool spec_parallel_duts(const json_t *spec)
     return p && !strcmp(p, SPEC_PARALLEL_DUTS);
 }
 
+size_t spec_factor_count(const json_t *spec)
+{
+    return json_array_size(json_object_get(spec, SPEC_FACTORS));
+}
+
+const char *spec_factor_name(const json_t *spec, size_t i)
+{
+    return json_string_value(json_array_get(json_object_get(spec, SPEC_FACTORS), i));
+}
+
+const char *spec_variant_level(const json_t *spec, size_t v, const char *factor)
+{
+    return factor ? json_string_value(
+                        json_object_get(json_object_get(variant(spec, v), SPEC_FACTORS), factor))
+                  : NULL;
+}
+
 static const json_t *axis(const json_t *spec, size_t a)
 {
     return json_array_get(json_object_get(spec, SPEC_MATRIX), a);

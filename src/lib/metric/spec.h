@@ -24,6 +24,11 @@
 #define SPEC_DUTS "duts"         /* [{name, ssh, ...}]: several named DUTs (docs/experiment.md) */
 #define SPEC_PARALLEL "parallel" /* "duts" when their runs ran at the same time */
 #define SPEC_PARALLEL_DUTS "duts"
+/*
+ * factors: at the top, the names of a 2 x 2 design's factors in file order
+ * (["patch", "align"]); in each variant, its level of each ({"patch": "with"}).
+ */
+#define SPEC_FACTORS "factors"
 
 /* The spec in spec_json, or NULL (NULL text or not JSON). Caller has ownership (json_decref). */
 json_t *spec_parse(const char *spec_json);
@@ -40,6 +45,11 @@ bool spec_order_blocked(const json_t *spec);
 size_t spec_dut_count(const json_t *spec);
 const char *spec_dut_name(const json_t *spec, size_t i);
 bool spec_parallel_duts(const json_t *spec);
+
+/* The factors of a design over the variants: their count, factor i's name, variant v's level. */
+size_t spec_factor_count(const json_t *spec);
+const char *spec_factor_name(const json_t *spec, size_t i);
+const char *spec_variant_level(const json_t *spec, size_t v, const char *factor);
 
 /* The matrix: its axes, axis a's key (NULL if not a string), its values and value i. */
 size_t spec_axis_count(const json_t *spec);
