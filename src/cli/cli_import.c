@@ -24,6 +24,7 @@ struct import_args {
     const char *db;
     struct store_import_target t;
     enum input_format format;
+    int order; /* enum input_docs_order; 0: each format's default */
     char **files;
     int nfiles;
 };
@@ -40,8 +41,14 @@ static const struct opt options[] = {
     {"cell", 0, "NAME",
      "the matrix cell (default: the experiment's only cell,\n'default' in a new experiment)",
      opt_set_string, FIELD(t.cell), 0, 0, NULL},
-    {"format", 0, "F", "auto (default: JSON is iperf3's, text iperf2's),\niperf3 or iperf2",
+    {"format", 0, "F",
+     "auto (default: JSON is iperf3's, text iperf2's),\niperf3, iperf2 or plain (one number per "
+     "line;\na word such as -EINTR is a failed run)",
      opt_set_choice, FIELD(format), 0, 0, input_docs_format_choices},
+    {"order", 0, "O",
+     "run: the file's order is run order (default for\niperf3 and iperf2); unknown: it is not "
+     "(default\nfor plain numbers), so report judges no drift",
+     opt_set_choice, FIELD(order), 0, 0, input_docs_order_choices},
     CLI_DB_OPT(FIELD(db)),
     {0},
 };
@@ -49,7 +56,8 @@ static const struct opt options[] = {
 static const struct opt_table import_cmd = {
     .name = "import",
     .usage = "usage: netab import --variant NAME [--db PATH] [--experiment NAME|ID]\n"
-             "                    [--cell NAME] [--format auto|iperf3|iperf2] FILE...\n"
+             "                    [--cell NAME] [--format auto|iperf3|iperf2|plain]\n"
+             "                    [--order run|unknown] FILE...\n"
              "\n"
              "Records the runs of other tools in the results store as runs of variant\n"
              "NAME: every iperf3 -J document (one per file, several concatenated, or an\n"
@@ -77,7 +85,8 @@ static int parse_args(int argc, char **argv, struct import_args *a)
     if (!a->t.variant)
         return cli_usage_error("import", "which variant are the runs? (--variant NAME)");
     if (optind >= argc)
-        return cli_usage_error("import", "which files? (iperf3 -J output or iperf2 logs)");
+        return cli_usage_error("import",
+                               "which files? (iperf3 -J output, iperf2 logs or plain numbers)");
     a->files = argv + optind;
     a->nfiles = argc - optind;
     return -1;
@@ -107,7 +116,7 @@ int cli_import(int argc, char **argv)
     int rc = parse_args(argc, argv, &a);
     if (rc >= 0)
         return rc;
-    struct input_docs d = {0};
+    struct input_docs d = {.order = (enum input_docs_order)a.order};
     if (read_all(&a, &d)) {
         input_docs_free(&d);
         return cli_fail(EXIT_USAGE, "import", "nothing imported");

@@ -58,6 +58,7 @@ struct input_opts {
 struct input_failures {
     size_t n;      /* failed runs in all */
     size_t nwords; /* different words, at most INPUT_FAIL_WORDS_MAX */
+    size_t last;   /* the index in words of the latest failed run's word */
     struct {
         char word[INPUT_FAIL_WORD_MAX + 1];
         size_t count;

@@ -75,6 +75,7 @@ static int count_failure(const char *name, size_t line, const char *tok, size_t 
         if (strlen(f->words[i].word) == len && !memcmp(f->words[i].word, tok, len)) {
             f->words[i].count++;
             f->n++;
+            f->last = i;
             return 0;
         }
     if (f->nwords == INPUT_FAIL_WORDS_MAX)
@@ -84,6 +85,7 @@ static int count_failure(const char *name, size_t line, const char *tok, size_t 
                        name, line, (int)len, tok, INPUT_FAIL_WORDS_MAX);
     memcpy(f->words[f->nwords].word, tok, len);
     f->words[f->nwords].word[len] = '\0';
+    f->last = f->nwords;
     f->words[f->nwords++].count = 1;
     f->n++;
     return 0;
@@ -112,15 +114,9 @@ static int not_number(const char *name, size_t line, const char *p, const char *
     return count_failure(name, line, tok, len, out, err, errlen);
 }
 
-/*
- * One line p[0..eol-p-1] (without its '\n'), which a '\n' or a NUL byte
- * follows, so that strtod() stops at its end: the wanted column's number
- * appended to out, its failure word counted (not_number()), nothing for a
- * blank or comment-only line. Returns 0 or a negative errno with
- * "name:line: ..." in err.
- */
-static int plain_line(const char *name, size_t line, const char *p, const char *eol, unsigned want,
-                      struct input_values *out, char *err, size_t errlen)
+/* One line of plain numbers (input_priv.h). */
+int input_plain_line(const char *name, size_t line, const char *p, const char *eol, unsigned want,
+                     struct input_values *out, char *err, size_t errlen)
 {
     const char *hash = memchr(p, '#', (size_t)(eol - p));
     const char *stop = hash ? hash : eol;
@@ -169,7 +165,7 @@ int input_parse_plain(const char *name, const char *buf, size_t len, const struc
         const char *eol = memchr(p, '\n', (size_t)(end - p));
         if (!eol)
             eol = end;
-        int rc = plain_line(name, line, p, eol, want, out, err, errlen);
+        int rc = input_plain_line(name, line, p, eol, want, out, err, errlen);
         if (rc)
             return rc;
         p = eol + 1;
@@ -180,7 +176,7 @@ int input_parse_plain(const char *name, const char *buf, size_t len, const struc
 /*
  * Parses the complete lines of buf[0..*have-1] (the last one too when eof)
  * and moves what is left of an unfinished line to the front. Returns 0 or
- * plain_line()'s error.
+ * input_plain_line()'s error.
  */
 static int stream_lines(const char *name, char *buf, size_t *have, bool eof, size_t *line,
                         unsigned want, struct input_values *out, char *err, size_t errlen)
@@ -192,7 +188,7 @@ static int stream_lines(const char *name, char *buf, size_t *have, bool eof, siz
             break;
         if (!eol)
             eol = end;
-        int rc = plain_line(name, *line, p, eol, want, out, err, errlen);
+        int rc = input_plain_line(name, *line, p, eol, want, out, err, errlen);
         if (rc)
             return rc;
         (*line)++;
