@@ -54,6 +54,11 @@ struct stats_report_set {
     bool described; /* sample, sum, checks and warnings are filled (n >= 1) */
     /* Failed runs (`-EINTR`, `FAILED`): counted by word, never among values (input/input.h). */
     struct input_failures fails;
+    /*
+     * The values' order is not run order, whatever the report's options say
+     * (runs imported with their order unknown): no drift or sortedness judged.
+     */
+    bool order_unknown;
 };
 
 struct stats_report_cmp {
