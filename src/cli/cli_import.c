@@ -1,15 +1,13 @@
 /*
- * `netab import`: iperf3 -J documents and iperf2 text reports recorded in
- * the results store as runs of a named variant (docs/store.md "Imported
+ * `netab import`: iperf3 -J documents, iperf2 text reports and plain
+ * numbers recorded in the results store as runs of a named variant (docs/store.md "Imported
  * runs"), so that `netab report` compares old numbers with netab's own.
  * Every file is read and checked before anything is written, and all runs
  * go into the store in one transaction: a bad file imports nothing.
  */
-#include <errno.h>
 #include <getopt.h>
 #include <stddef.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
@@ -42,13 +40,10 @@ static const struct opt options[] = {
      "the matrix cell (default: the experiment's only cell,\n'default' in a new experiment)",
      opt_set_string, FIELD(t.cell), 0, 0, NULL},
     {"format", 0, "F",
-     "auto (default: JSON is iperf3's, text iperf2's),\niperf3, iperf2 or plain (one number per "
-     "line;\na word such as -EINTR is a failed run)",
-     opt_set_choice, FIELD(format), 0, 0, input_docs_format_choices},
-    {"order", 0, "O",
-     "run: the file's order is run order (default for\niperf3 and iperf2); unknown: it is not "
-     "(default\nfor plain numbers), so report judges no drift",
-     opt_set_choice, FIELD(order), 0, 0, input_docs_order_choices},
+     "auto (JSON iperf3's, text iperf2's), iperf3, iperf2,\nplain (-EINTR: failed)", opt_set_choice,
+     FIELD(format), 0, 0, input_docs_format_choices},
+    {"order", 0, "O", "run, or unknown (plain's default): no drift judged", opt_set_choice,
+     FIELD(order), 0, 0, input_docs_order_choices},
     CLI_DB_OPT(FIELD(db)),
     {0},
 };
@@ -60,17 +55,13 @@ static const struct opt_table import_cmd = {
              "                    [--order run|unknown] FILE...\n"
              "\n"
              "Records the runs of other tools in the results store as runs of variant\n"
-             "NAME: every iperf3 -J document (one per file, several concatenated, or an\n"
-             "array) and every iperf2 run (its [SUM] line or its one stream's final line,\n"
-             "for UDP the server report) or plain number (a word such as -EINTR: a\n"
-             "failed run), with the throughput netab stats reads from\n"
-             "them (iperf3: the receiver's view, end.sum_received), the file, the run's\n"
-             "place in it and the original document or text. `netab report` then\n"
-             "compares them with netab's runs like any others (docs/store.md).\n"
+             "NAME: every iperf3 -J document, iperf2 run or plain number (-EINTR: a\n"
+             "failed run), with the throughput netab stats reads from them, the file,\n"
+             "the run's place in it and the original. `netab report` then compares\n"
+             "them with netab's runs like any others (docs/store.md).\n"
              "\n"
              "options:\n",
-    .tail = "\n"
-            "Prints the experiment's id on standard output. exit status: 0 imported;\n"
+    .tail = "\nPrints the experiment's id on standard output. exit status: 0 imported;\n"
             "2 bad command line, a file that cannot be read or holds no run, an unknown\n"
             "experiment, or a store that cannot be written (nothing is imported).\n",
     .opts = options,
@@ -86,8 +77,7 @@ static int parse_args(int argc, char **argv, struct import_args *a)
     if (!a->t.variant)
         return cli_usage_error("import", "which variant are the runs? (--variant NAME)");
     if (optind >= argc)
-        return cli_usage_error("import",
-                               "which files? (iperf3 -J output, iperf2 logs or plain numbers)");
+        return cli_usage_error("import", "which files? (iperf3 -J, iperf2 logs, plain numbers)");
     a->files = argv + optind;
     a->nfiles = argc - optind;
     return -1;
