@@ -1,15 +1,13 @@
 /*
- * `netab import`: iperf3 -J documents and iperf2 text reports recorded in
- * the results store as runs of a named variant (docs/store.md "Imported
+ * `netab import`: iperf3 -J documents, iperf2 text reports and plain
+ * numbers recorded in the results store as runs of a named variant (docs/store.md "Imported
  * runs"), so that `netab report` compares old numbers with netab's own.
  * Every file is read and checked before anything is written, and all runs
  * go into the store in one transaction: a bad file imports nothing.
  */
-#include <errno.h>
 #include <getopt.h>
 #include <stddef.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
@@ -24,6 +22,7 @@ struct import_args {
     const char *db;
     struct store_import_target t;
     enum input_format format;
+    int order; /* enum input_docs_order; 0: each format's default */
     char **files;
     int nfiles;
 };
@@ -40,8 +39,11 @@ static const struct opt options[] = {
     {"cell", 0, "NAME",
      "the matrix cell (default: the experiment's only cell,\n'default' in a new experiment)",
      opt_set_cell_name, FIELD(t.cell), 0, 0, NULL},
-    {"format", 0, "F", "auto (default: JSON is iperf3's, text iperf2's),\niperf3 or iperf2",
-     opt_set_choice, FIELD(format), 0, 0, input_docs_format_choices},
+    {"format", 0, "F",
+     "auto (JSON iperf3's, text iperf2's), iperf3, iperf2,\nplain (-EINTR: failed)", opt_set_choice,
+     FIELD(format), 0, 0, input_docs_format_choices},
+    {"order", 0, "O", "run, or unknown (plain's default): no drift judged", opt_set_choice,
+     FIELD(order), 0, 0, input_docs_order_choices},
     CLI_DB_OPT(FIELD(db)),
     {0},
 };
@@ -49,19 +51,17 @@ static const struct opt options[] = {
 static const struct opt_table import_cmd = {
     .name = "import",
     .usage = "usage: netab import --variant NAME [--db PATH] [--experiment NAME|ID]\n"
-             "                    [--cell NAME] [--format auto|iperf3|iperf2] FILE...\n"
+             "                    [--cell NAME] [--format auto|iperf3|iperf2|plain]\n"
+             "                    [--order run|unknown] FILE...\n"
              "\n"
              "Records the runs of other tools in the results store as runs of variant\n"
-             "NAME: every iperf3 -J document (one per file, several concatenated, or an\n"
-             "array) and every iperf2 run (its [SUM] line or its one stream's final line,\n"
-             "for UDP the server report), with the throughput netab stats reads from\n"
-             "them (iperf3: the receiver's view, end.sum_received), the file, the run's\n"
-             "place in it and the original document or text. `netab report` then\n"
-             "compares them with netab's runs like any others (docs/store.md).\n"
+             "NAME: every iperf3 -J document, iperf2 run or plain number (-EINTR: a\n"
+             "failed run), with the throughput netab stats reads from them, the file,\n"
+             "the run's place in it and the original. `netab report` then compares\n"
+             "them with netab's runs like any others (docs/store.md).\n"
              "\n"
              "options:\n",
-    .tail = "\n"
-            "Prints the experiment's id on standard output. exit status: 0 imported;\n"
+    .tail = "\nPrints the experiment's id on standard output. exit status: 0 imported;\n"
             "2 bad command line, a file that cannot be read or holds no run, an unknown\n"
             "experiment, or a store that cannot be written (nothing is imported).\n",
     .opts = options,
@@ -77,7 +77,7 @@ static int parse_args(int argc, char **argv, struct import_args *a)
     if (!a->t.variant)
         return cli_usage_error("import", "which variant are the runs? (--variant NAME)");
     if (optind >= argc)
-        return cli_usage_error("import", "which files? (iperf3 -J output or iperf2 logs)");
+        return cli_usage_error("import", "which files? (iperf3 -J, iperf2 logs, plain numbers)");
     a->files = argv + optind;
     a->nfiles = argc - optind;
     return -1;
@@ -107,7 +107,7 @@ int cli_import(int argc, char **argv)
     int rc = parse_args(argc, argv, &a);
     if (rc >= 0)
         return rc;
-    struct input_docs d = {0};
+    struct input_docs d = {.order = (enum input_docs_order)a.order};
     if (read_all(&a, &d)) {
         input_docs_free(&d);
         return cli_fail(EXIT_USAGE, "import", "nothing imported");

@@ -9,6 +9,12 @@ itself from the iperf3 JSON, the iperf2 text and netab's stored documents.
 documents are checked against `netab runs export`. Bad inputs import
 nothing and exit 2 naming the file; resume of an import experiment has
 nothing to run.
+
+Plain numbers (issue 29): the AIM9 thread's -EINTR entries become failed
+runs with that error, counted as failed by the report; a sorted set
+imported with its order unknown (the default for plain numbers) gives no
+drift warning but the one sentence that drift cannot be judged, and the
+same values imported with --order run do get the drift warning.
 """
 import csv
 import io
@@ -251,6 +257,66 @@ def check_metrics(netab, db, exp):
     check("unknown metric 'bogus'" in r.stderr, "an unknown metric name is refused")
 
 
+AIM9_ON = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "unit", "stats", "data",
+                       "aim9_on.txt")
+UNKNOWN = "drift cannot be judged"
+
+
+def check_plain_failures(netab, tmp):
+    """-EINTR in plain numbers: failed runs in the store, with the word as their error."""
+    db = os.path.join(tmp, "aim9.db")
+    exp = netab_cmd(netab, "import", "--db", db, "--format", "plain", "--variant", "on",
+                    AIM9_ON).stdout.strip()
+    runs = json.loads(netab_cmd(netab, "runs", "export", "--db", db, "--experiment", exp,
+                                "--format", "json").stdout)
+    got = [(x["status"], x["error"], x["exit_code"], x["receiver_bps"]) for x in runs]
+    check_eq(got, [("ok", None, 0, 224194.0), ("ok", None, 0, 227610.0),
+                   ("ok", None, 0, 234017.0), ("failed", "-EINTR", 1, None),
+                   ("failed", "-EINTR", 1, None)],
+             "each number an ok run, each -EINTR a failed run with that error, in file order")
+    check_eq(report_json(netab, db, exp)["runs"]["failed"], 2, "the report counts 2 failed runs")
+
+
+def sorted_report(netab, tmp, order):
+    """A flat baseline and a sorted (rising) set imported as plain numbers, with order."""
+    db = os.path.join(tmp, f"order-{order or 'default'}.db")
+    flat = os.path.join(tmp, "flat.txt")
+    rising = os.path.join(tmp, "sorted.txt")
+    with open(flat, "w") as f:
+        f.write("".join(f"{1000 + (i * 7 % 5) * 0.5}\n" for i in range(15)))
+    with open(rising, "w") as f:
+        f.write("".join(f"{1000 + 3.5 * i + (i % 3) * 0.25}\n" for i in range(15)))
+    opt = ["--order", order] if order else []
+    exp = netab_cmd(netab, "import", "--db", db, "--format", "plain", *opt, "--variant", "base",
+                    flat).stdout.strip()
+    netab_cmd(netab, "import", "--db", db, "--format", "plain", *opt, "--variant", "sorted",
+              "--experiment", exp, rising)
+    text = netab_cmd(netab, "report", "--db", db, exp, expect_rc=(0, 1)).stdout
+    return text, report_json(netab, db, exp)
+
+
+def check_plain_order(netab, tmp):
+    """Sorted imported values: no drift claim when the order is unknown, drift when it is run order."""
+    for order in (None, "unknown"):
+        text, doc = sorted_report(netab, tmp, order)
+        kinds = [w["kind"] for w in doc["stats_warnings"]]
+        said = [w for w in doc["warning_summary"] if UNKNOWN in w]
+        check("drift" not in kinds and kinds.count("order_unknown") == 2 and len(said) == 1,
+              f"order {order or 'by default'}: no drift warning in the JSON, one sentence instead",
+              f"{kinds} {doc['warning_summary']}")
+        flat_text = " ".join(text.split())
+        check(flat_text.count(UNKNOWN) == 1 and "drift in" not in flat_text,
+              f"order {order or 'by default'}: the text says once that drift cannot be judged",
+              text)
+    text, doc = sorted_report(netab, tmp, "run")
+    kinds = [w["kind"] for w in doc["stats_warnings"]]
+    check("drift" in kinds and "order_unknown" not in kinds
+          and not any(UNKNOWN in w for w in doc["warning_summary"]),
+          "--order run: the same values get the drift warning", str(doc["warning_summary"]))
+    check("drift in 1 of 2 sets of runs" in " ".join(text.split()) and UNKNOWN not in text,
+          "--order run: the text warns of drift", text)
+
+
 def body(netab):
     with tempfile.TemporaryDirectory() as tmp:
         db = os.path.join(tmp, "store.db")
@@ -298,6 +364,8 @@ def body(netab):
         check_metrics(netab, db, exp)
         check_bad_inputs(netab, db, tmp, j3)
         check_hostile_names(netab, db, tmp, j3, exp)
+        check_plain_failures(netab, tmp)
+        check_plain_order(netab, tmp)
 
 
 if __name__ == "__main__":

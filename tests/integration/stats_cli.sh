@@ -19,8 +19,14 @@ check "stdin as baseline" 0 "verdict: regressed" "$netab" stats - slower.txt <ba
 check "json verdict" 0 '"verdict": "regressed"' "$netab" stats --json base.txt slower.txt
 check "json has mannwhitney_p" 0 '"mannwhitney_p":' "$netab" stats --json base.txt slower.txt
 check "csv header" 0 "baseline,other,diff,diff_ci_low" "$netab" stats --csv base.txt slower.txt
-check "bad number names file and line" 2 "netab stats: bad.txt:7: 'abc' is not a number" \
+check "bad number names file and line" 2 "netab stats: bad.txt:7: '12abc' is not a number" \
     "$netab" stats base.txt bad.txt
+# A word where a number is expected is a failed run (docs/stats.md, "Failed runs"), but a line of
+# words only is a header, refused as before, and one that starts like a number is no failure.
+check "failure word counted" 0 "failed 2 of 5 runs, not in the figures: -EINTR x2" \
+    "$netab" stats aim9_off.txt aim9_on.txt
+check "header refused" 2 ":1: 'x' is not a number, and the line holds no number" \
+    "$netab" stats base.txt <(printf 'x y\n1\n2\n')
 check "empty file" 2 "empty.txt: no values" "$netab" stats empty.txt base.txt
 check "single value" 2 "one.txt: only one value" "$netab" stats base.txt one.txt
 check "unreadable file" 2 "cannot open missing.txt" "$netab" stats base.txt missing.txt

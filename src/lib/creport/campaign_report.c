@@ -210,6 +210,16 @@ static int select_metrics(struct creport *r, const struct creport_opts *o, char 
     return 0;
 }
 
+/* True if run was imported with its order unknown (docs/store.md, "Run order"). */
+static bool order_unknown(const struct store_run *run)
+{
+    json_t *p = run->params_json ? json_loads(run->params_json, 0, NULL) : NULL;
+    const char *o = json_string_value(json_object_get(json_object_get(p, "import"), "order"));
+    bool unknown = o && !strcmp(o, "unknown");
+    json_decref(p);
+    return unknown;
+}
+
 static int fill_values(struct creport *r, const struct creport_placed *p, size_t n)
 {
     size_t nvc = r->nvariants * r->ncells;
@@ -237,6 +247,10 @@ static int fill_values(struct creport *r, const struct creport_placed *p, size_t
             if (isfinite(x))
                 en->values[en->n++] = x;
         }
+    for (size_t k = 0; k < n; k++)
+        if (order_unknown(p[k].run))
+            for (size_t m = 0; m < r->nmetrics; m++)
+                creport_at(r, p[k].v, p[k].c, m)->order_unknown = true;
     for (size_t c = 0; c < r->ncells; c++)
         for (size_t m = 0; m < r->nmetrics; m++) {
             bool any = false;
@@ -355,6 +369,7 @@ static int compare_cell_metric(struct creport *r, size_t c, size_t m, const stru
         const struct creport_entry *en = creport_at(r, v, c, m);
         e = stats_report_set_values(&sr, v, r->variants[v], "store", r->metrics[m].name, en->values,
                                     en->n);
+        sr.sets[v].order_unknown = en->order_unknown;
     }
     if (!e)
         e = stats_report_analyse(&sr, NULL, 0);
@@ -369,6 +384,11 @@ static int compare_cell_metric(struct creport *r, size_t c, size_t m, const stru
             creport_at(r, v, c, m)->has_sum = true;
             for (size_t i = 0; deciding && i < set->nwarnings && !e; i++)
                 e = add_stats_warning(r, v, c, m, set->warnings[i].kind, set->warnings[i].message);
+            /* Instead of a drift warning: why there is none (the summary says it once). */
+            if (deciding && set->order_unknown && !e)
+                e = add_stats_warning(
+                    r, v, c, m, "order_unknown",
+                    "drift not judged: the run order of imported runs is unknown");
         }
         if (v && !e)
             e = take_comparison(r, &sr, v, c, m);

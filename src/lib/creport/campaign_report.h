@@ -150,6 +150,8 @@ struct creport_entry {
     struct stats_comparison cmp;
     char why[96];              /* why there is no comparison, e.g. "baseline has 1 value" */
     struct creport_change chg; /* the change as every format shows it */
+    /* Some of its runs were imported with their order unknown: drift is not judged. */
+    bool order_unknown;
 };
 
 /*

@@ -147,6 +147,11 @@ static int summarise_kind(const struct creport *r, const struct kind_count *k, j
                  "runs (up to about %zu per variant are needed)",
                  k->sets, all * (r->nvariants - 1), all * (r->nvariants - 1) == 1 ? "" : "s", cells,
                  cells == 1 ? "" : "s", r->opts.noise * 100, runs, k->needed);
+    else if (!strcmp(k->kind, "order_unknown"))
+        snprintf(b, sizeof(b),
+                 "drift cannot be judged in %zu of %zu sets of runs: their run order is unknown "
+                 "(imported with netab import --order unknown, the default for plain numbers)",
+                 k->sets, sets);
     else
         snprintf(b, sizeof(b), "%s in %zu of %zu sets of runs, in %zu cells (first: %s)", k->kind,
                  k->sets, sets, cells, k->example);

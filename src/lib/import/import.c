@@ -35,7 +35,7 @@ int import_docs(struct store *db, const struct store_import_target *t, const str
         return err_set(err, errlen, ENOMEM, "out of memory");
     for (size_t i = 0; i < d->n; i++)
         runs[i] = (struct store_import_run){d->docs[i].result_json, d->docs[i].params_json,
-                                            d->docs[i].argv_text};
+                                            d->docs[i].argv_text, d->docs[i].error};
     int rc = store_import(db, t, runs, d->n, experiment_id, first_seq, err, errlen);
     free(runs);
     return rc;

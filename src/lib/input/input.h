@@ -3,8 +3,13 @@
  * iperf3 -J output and iperf2 text reports, with format autodetection.
  *
  * Every error message names the file and, where there is one, the line:
- * "data/a.txt:7: 'abc' is not a number". Values are never dropped or
+ * "data/a.txt:7: '1.5x' is not a number". Values are never dropped or
  * changed silently: a value that is not a finite number is an error.
+ *
+ * Failures are data: in plain numbers, a word where a value is expected
+ * (`-EINTR`, `FAILED`, `timeout`: see input_is_failure_word()) is a failed
+ * run. It is counted by its word (struct input_failures), never read as a
+ * number, and the report shows it beside the statistics.
  */
 #ifndef NETAB_INPUT_INPUT_H
 #define NETAB_INPUT_INPUT_H
@@ -41,14 +46,43 @@ struct input_opts {
     size_t values_before;     /* values already read from other inputs (the total cap) */
 };
 
+/*
+ * A failure word is at most INPUT_FAIL_WORD_MAX bytes; one input may hold at
+ * most INPUT_FAIL_WORDS_MAX different ones (more are not failures but a
+ * file of words, which is refused).
+ */
+#define INPUT_FAIL_WORD_MAX 32
+#define INPUT_FAIL_WORDS_MAX 16
+
+/* The failed runs of one input, counted by their word in order of first appearance. */
+struct input_failures {
+    size_t n;      /* failed runs in all */
+    size_t nwords; /* different words, at most INPUT_FAIL_WORDS_MAX */
+    size_t last;   /* the index in words of the latest failed run's word */
+    struct {
+        char word[INPUT_FAIL_WORD_MAX + 1];
+        size_t count;
+    } words[INPUT_FAIL_WORDS_MAX];
+};
+
+/*
+ * True if tok[0..len-1] is a failure word: 1 to INPUT_FAIL_WORD_MAX bytes
+ * of letters, digits, '_', '-', '.' and ':' that start with a letter, or
+ * with '-' or '_' and a letter ("-EINTR", "FAILED", "timeout",
+ * "E_TIMEOUT"). What starts like a number ("1.5x", ".28-rc2") or holds
+ * other characters ("GSO/TSO") is not one.
+ */
+bool input_is_failure_word(const char *tok, size_t len);
+
 struct input_values {
     double *v; /* the values in file order; owned, free with input_values_free() */
     size_t n, cap;
     size_t
         limit; /* input_push() refuses values past this many; 0 and !at_total: INPUT_VALUES_MAX */
-    bool at_total;            /* the limit is that of all inputs together, not of one */
-    enum input_format format; /* the format read (detected or forced) */
-    char metric[128];         /* the metric read, e.g. "end.receiver.bits_per_second" */
+    bool at_total;               /* the limit is that of all inputs together, not of one */
+    enum input_format format;    /* the format read (detected or forced) */
+    char metric[128];            /* the metric read, e.g. "end.receiver.bits_per_second" */
+    struct input_failures fails; /* plain numbers: the failed runs, not among v */
 };
 
 /* The formats' words: "plain", "netab", "iperf3", "iperf2", "auto" (`netab stats --format`). */

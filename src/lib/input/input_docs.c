@@ -22,6 +22,7 @@ void input_docs_free(struct input_docs *d)
         free(d->docs[i].result_json);
         free(d->docs[i].params_json);
         free(d->docs[i].argv_text);
+        free(d->docs[i].error);
     }
     free(d->docs);
     *d = (struct input_docs){0};
@@ -41,12 +42,17 @@ static int docs_add(struct input_docs *d, const struct input_run *r, const char 
     json_t *params = doc ? json_pack("{s:O}", "import", json_object_get(doc, "import")) : NULL;
     t->result_json = doc ? jsonout_compact(doc) : NULL;
     t->params_json = params ? jsonout_compact(params) : NULL;
-    const char *tool = r->tool == INPUT_IPERF3 ? "iperf3 -J" : "iperf2";
-    if (asprintf(&t->argv_text, "imported: %s output %s, run %zu", tool, file, r->index + 1) < 0)
+    const char *tool = r->tool == INPUT_IPERF3  ? "iperf3 -J output"
+                       : r->tool == INPUT_PLAIN ? "plain numbers"
+                                                : "iperf2 output";
+    if (asprintf(&t->argv_text, "imported: %s %s, run %zu", tool, file, r->index + 1) < 0)
         t->argv_text = NULL;
+    if (r->failed[0])
+        t->error = strdup(r->failed);
     json_decref(doc);
     json_decref(params);
-    return t->result_json && t->params_json && t->argv_text ? 0 : -ENOMEM;
+    bool whole = t->result_json && t->params_json && t->argv_text && (t->error || !r->failed[0]);
+    return whole ? 0 : -ENOMEM;
 }
 
 /* The file's content into *buf (owned), with the reason in err when it cannot be read. */
@@ -69,6 +75,13 @@ const struct opt_choice input_docs_format_choices[] = {
     {"auto", INPUT_AUTO},
     {"iperf3", INPUT_IPERF3},
     {"iperf2", INPUT_IPERF2},
+    {"plain", INPUT_PLAIN},
+    {NULL, 0},
+};
+
+const struct opt_choice input_docs_order_choices[] = {
+    {"run", INPUT_ORDER_RUN},
+    {"unknown", INPUT_ORDER_UNKNOWN},
     {NULL, 0},
 };
 
@@ -86,12 +99,16 @@ int input_docs_read(const char *path, enum input_format format, struct input_doc
     const char *file = realpath(path, abs) ? abs : path;
     /* The parser does not cut an iperf2 log into runs: each keeps all of it, up to 16 MiB. */
     bool each = n <= 1 || len <= ((size_t)16 << 20) / n;
-    for (size_t i = 0; !rc && i < n; i++)
+    for (size_t i = 0; !rc && i < n; i++) {
+        /* A list of numbers says nothing of the order the runs were made in, unless told. */
+        runs[i].order_unknown = d->order == INPUT_ORDER_UNKNOWN ||
+                                (d->order == INPUT_ORDER_DEFAULT && runs[i].tool == INPUT_PLAIN);
         if ((rc = docs_add(d, &runs[i], file, each || i == 0 ? buf : NULL)))
             err_set(err, errlen, rc, "out of memory");
+    }
     if (!rc) {
         *nruns = n;
-        *tool = runs[0].tool == INPUT_IPERF3 ? "iperf3" : "iperf2";
+        *tool = input_format_name(runs[0].tool);
     }
     /* Nothing of a failed file stays. */
     while (rc && d->n > before) {
@@ -99,6 +116,7 @@ int input_docs_read(const char *path, enum input_format format, struct input_doc
         free(t->result_json);
         free(t->params_json);
         free(t->argv_text);
+        free(t->error);
     }
     input_runs_free(runs, n);
     free(buf);

@@ -41,6 +41,17 @@ NB_MUST_CHECK int input_stream_plain(const char *name, FILE *f, char *buf, size_
                                      struct input_values *out, char *err, size_t errlen);
 
 /*
+ * One line p[0..eol-p-1] of plain numbers (without its '\n'), which a '\n'
+ * or a NUL byte follows, so that strtod() stops at its end: column want's
+ * number appended to out, or its failure word counted in out->fails
+ * (input.h), nothing for a blank or comment-only line. Returns 0 or a
+ * negative errno with "name:line: ..." in err.
+ */
+NB_MUST_CHECK int input_plain_line(const char *name, size_t line, const char *p, const char *eol,
+                                   unsigned want, struct input_values *out, char *err,
+                                   size_t errlen);
+
+/*
  * Each parser reads buf[0..len-1] (NUL-terminated) and appends to out.
  * Return 0 or a negative errno with "name:line: ..." in err.
  */

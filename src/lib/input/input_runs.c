@@ -209,6 +209,44 @@ static int parse_iperf2(const char *name, const char *buf, size_t len, struct ru
     return e;
 }
 
+/*
+ * Plain numbers, one run per line as `netab stats` reads them: a number is
+ * the run's throughput, a failure word a failed run with that word. The
+ * numbers carry no test, so each is taken for a TCP stream's throughput.
+ */
+static int parse_plain(const char *name, const char *buf, size_t len, struct runs *rs, char *err,
+                       size_t errlen)
+{
+    struct input_values v = {0};
+    struct input_opts o = {.format = INPUT_PLAIN};
+    input_set_limit(&o, &v);
+    const char *p = buf, *end = buf + len;
+    int e = 0;
+    for (size_t line = 1; !e && p < end; line++) {
+        const char *eol = memchr(p, '\n', (size_t)(end - p));
+        eol = eol ? eol : end;
+        size_t n = v.n, nfail = v.fails.n;
+        e = input_plain_line(name, line, p, eol, 1, &v, err, errlen);
+        p = eol + 1;
+        if (e || (v.n == n && v.fails.n == nfail))
+            continue;
+        struct input_run *r = runs_add(rs);
+        if (!r) {
+            e = err_set(err, errlen, ENOMEM, "%s: out of memory", name);
+            break;
+        }
+        r->tool = INPUT_PLAIN;
+        r->line = line;
+        r->test = "tcp_stream";
+        if (v.n > n)
+            r->receiver_bps = v.v[n];
+        else
+            snprintf(r->failed, sizeof(r->failed), "%s", v.fails.words[v.fails.last].word);
+    }
+    input_values_free(&v);
+    return e;
+}
+
 int input_runs_parse(const char *name, const char *buf, size_t len, enum input_format f,
                      struct input_run **out, size_t *n, char *err, size_t errlen)
 {
@@ -236,8 +274,11 @@ int input_runs_parse(const char *name, const char *buf, size_t len, enum input_f
         e = parse_iperf3(name, buf, len, &rs, err, errlen);
     else if (f == INPUT_IPERF2)
         e = parse_iperf2(name, buf, len, &rs, err, errlen);
+    else if (f == INPUT_PLAIN)
+        e = parse_plain(name, buf, len, &rs, err, errlen);
     else
-        e = err_set(err, errlen, EINVAL, "%s: only iperf3 and iperf2 output can be imported", name);
+        e = err_set(err, errlen, EINVAL,
+                    "%s: only iperf3 and iperf2 output and plain numbers can be imported", name);
     if (!e && rs.n == 0)
         e = err_set(err, errlen, EINVAL, "%s: no run in it", name);
     if (e) {
@@ -310,12 +351,14 @@ static int set_number(json_t *o, const char *key, double x)
 
 json_t *input_run_document(const struct input_run *r, const char *file, const char *text)
 {
-    const char *tool = r->tool == INPUT_IPERF3 ? "iperf3" : "iperf2";
+    const char *tool = input_format_name(r->tool);
     json_t *recv = json_object(), *send = json_object(), *cpu = json_object();
-    json_t *doc = json_pack("{s:{s:s, s:o, s:I, s:I}, s:{s:s}, s:{s:o, s:o, s:o}, s:n}", "import",
-                            "tool", tool, "file", text_string(file), "index", (json_int_t)r->index,
-                            "line", (json_int_t)r->line, "test", "test", r->test, "end", "receiver",
-                            recv, "sender", send, "cpu", cpu, "error");
+    json_t *doc =
+        json_pack("{s:{s:s, s:o, s:I, s:I, s:s}, s:{s:s}, s:{s:o, s:o, s:o}, s:o}", "import",
+                  "tool", tool, "file", text_string(file), "index", (json_int_t)r->index, "line",
+                  (json_int_t)r->line, "order", r->order_unknown ? "unknown" : "run", "test",
+                  "test", r->test, "end", "receiver", recv, "sender", send, "cpu", cpu, "error",
+                  r->failed[0] ? json_string(r->failed) : json_null());
     if (!doc)
         return NULL;
     int e = set_number(recv, "bits_per_second", r->receiver_bps) ||
@@ -342,9 +385,9 @@ json_t *input_run_document(const struct input_run *r, const char *file, const ch
         e = json_object_set_new(doc, "host", json_pack("{s:{s:s}}", "local", "kernel", r->kernel));
     if (!e && r->original)
         e = json_object_set(doc, "iperf3", r->original);
-    else if (!e && text)
+    else if (!e && r->tool == INPUT_IPERF2 && text)
         e = json_object_set_new(doc, "iperf2_text", text_string(text));
-    else if (!e)
+    else if (!e && r->tool == INPUT_IPERF2)
         e = json_object_set_new(doc, "iperf2_text_in_index", json_integer(0));
     if (e) {
         json_decref(doc);

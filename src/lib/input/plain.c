@@ -1,5 +1,6 @@
-#include <stdbool.h>
+#include <ctype.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,14 +13,110 @@ static int is_space(char c)
     return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
 }
 
+bool input_is_failure_word(const char *tok, size_t len)
+{
+    if (len == 0 || len > INPUT_FAIL_WORD_MAX)
+        return false;
+    size_t lead = (tok[0] == '-' || tok[0] == '_') ? 1 : 0;
+    if (lead >= len || !isalpha((unsigned char)tok[lead]))
+        return false;
+    for (size_t i = lead; i < len; i++) {
+        unsigned char c = (unsigned char)tok[i];
+        if (!isalnum(c) && c != '_' && c != '-' && c != '.' && c != ':')
+            return false;
+    }
+    return true;
+}
+
+/* True if tok[0..len-1] reads whole as a number (strtod, finite or not). */
+static bool is_number(const char *tok, size_t len)
+{
+    char *end;
+    (void)strtod(tok, &end);
+    return len && end == tok + len;
+}
+
 /*
- * One line p[0..eol-p-1] (without its '\n'), which a '\n' or a NUL byte
- * follows, so that strtod() stops at its end: the wanted column's number
- * appended to out, nothing for a blank or comment-only line. Returns 0 or a
- * negative errno with "name:line: ..." in err.
+ * True if a token of p[0..stop-p-1] other than the one at skip is a
+ * number; *several says whether the line holds more than one token. A row
+ * of a table whose wanted column failed holds numbers elsewhere; a header
+ * holds words only.
  */
-static int plain_line(const char *name, size_t line, const char *p, const char *eol, unsigned want,
-                      struct input_values *out, char *err, size_t errlen)
+static bool row_has_number(const char *p, const char *stop, const char *skip, bool *several)
+{
+    size_t ntok = 0;
+    bool num = false;
+    for (const char *q = p; q < stop;) {
+        while (q < stop && is_space(*q))
+            q++;
+        if (q >= stop)
+            break;
+        const char *t = q;
+        while (q < stop && !is_space(*q))
+            q++;
+        ntok++;
+        /* The token ends at a blank, a '#' or the line's end, where strtod() stops too. */
+        if (t != skip && !num)
+            num = is_number(t, (size_t)(q - t));
+    }
+    *several = ntok > 1;
+    return num;
+}
+
+/*
+ * Counts the failure word tok[0..len-1] in out->fails. Returns 0 or
+ * -EINVAL with "name:line: ..." when it would be one word too many.
+ */
+static int count_failure(const char *name, size_t line, const char *tok, size_t len,
+                         struct input_values *out, char *err, size_t errlen)
+{
+    struct input_failures *f = &out->fails;
+    for (size_t i = 0; i < f->nwords; i++)
+        if (strlen(f->words[i].word) == len && !memcmp(f->words[i].word, tok, len)) {
+            f->words[i].count++;
+            f->n++;
+            f->last = i;
+            return 0;
+        }
+    if (f->nwords == INPUT_FAIL_WORDS_MAX)
+        return err_set(err, errlen, EINVAL,
+                       "%s:%zu: '%.*s' is not a number, and no more than %d different words "
+                       "are taken for failed runs: is this a file of numbers?",
+                       name, line, (int)len, tok, INPUT_FAIL_WORDS_MAX);
+    memcpy(f->words[f->nwords].word, tok, len);
+    f->words[f->nwords].word[len] = '\0';
+    f->last = f->nwords;
+    f->words[f->nwords++].count = 1;
+    f->n++;
+    return 0;
+}
+
+/*
+ * The wanted token tok[0..len-1] of the line p..stop, which is not a
+ * number: a failed run when it is a failure word alone on its line or in a
+ * row that holds a number elsewhere; otherwise an error (a header's words,
+ * a misspelt number). Returns 0 or -EINVAL with "name:line: ..." in err.
+ */
+static int not_number(const char *name, size_t line, const char *p, const char *stop,
+                      const char *tok, size_t len, struct input_values *out, char *err,
+                      size_t errlen)
+{
+    int tl = len > 40 ? 40 : (int)len;
+    if (!input_is_failure_word(tok, len))
+        return err_set(err, errlen, EINVAL, "%s:%zu: '%.*s' is not a number", name, line, tl, tok);
+    bool several;
+    bool num = row_has_number(p, stop, tok, &several);
+    if (several && !num)
+        return err_set(err, errlen, EINVAL,
+                       "%s:%zu: '%.*s' is not a number, and the line holds no number: a header? "
+                       "(make it a '#' comment)",
+                       name, line, tl, tok);
+    return count_failure(name, line, tok, len, out, err, errlen);
+}
+
+/* One line of plain numbers (input_priv.h). */
+int input_plain_line(const char *name, size_t line, const char *p, const char *eol, unsigned want,
+                     struct input_values *out, char *err, size_t errlen)
 {
     const char *hash = memchr(p, '#', (size_t)(eol - p));
     const char *stop = hash ? hash : eol;
@@ -50,8 +147,7 @@ static int plain_line(const char *name, size_t line, const char *p, const char *
     errno = 0;
     double v = strtod(tok, &num_end);
     if (num_end != tok_end || tok == tok_end)
-        return err_set(err, errlen, EINVAL, "%s:%zu: '%.*s' is not a number", name, line,
-                       tl > 40 ? 40 : tl, tok);
+        return not_number(name, line, p, stop, tok, (size_t)tl, out, err, errlen);
     if (!isfinite(v))
         return err_set(err, errlen, EINVAL, "%s:%zu: '%.*s' is not a finite number", name, line,
                        tl > 40 ? 40 : tl, tok);
@@ -69,7 +165,7 @@ int input_parse_plain(const char *name, const char *buf, size_t len, const struc
         const char *eol = memchr(p, '\n', (size_t)(end - p));
         if (!eol)
             eol = end;
-        int rc = plain_line(name, line, p, eol, want, out, err, errlen);
+        int rc = input_plain_line(name, line, p, eol, want, out, err, errlen);
         if (rc)
             return rc;
         p = eol + 1;
@@ -80,7 +176,7 @@ int input_parse_plain(const char *name, const char *buf, size_t len, const struc
 /*
  * Parses the complete lines of buf[0..*have-1] (the last one too when eof)
  * and moves what is left of an unfinished line to the front. Returns 0 or
- * plain_line()'s error.
+ * input_plain_line()'s error.
  */
 static int stream_lines(const char *name, char *buf, size_t *have, bool eof, size_t *line,
                         unsigned want, struct input_values *out, char *err, size_t errlen)
@@ -92,7 +188,7 @@ static int stream_lines(const char *name, char *buf, size_t *have, bool eof, siz
             break;
         if (!eol)
             eol = end;
-        int rc = plain_line(name, *line, p, eol, want, out, err, errlen);
+        int rc = input_plain_line(name, *line, p, eol, want, out, err, errlen);
         if (rc)
             return rc;
         (*line)++;

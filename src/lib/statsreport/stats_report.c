@@ -68,7 +68,7 @@ static int describe(struct stats_report_set *s, const struct stats_opts *o,
         rc = stats_summary_compute(&s->sample, o, &s->sum);
     if (rc)
         return rc;
-    stats_checks_compute(&s->sample, o->order, &s->checks);
+    stats_checks_compute(&s->sample, s->order_unknown ? STATS_ORDER_UNKNOWN : o->order, &s->checks);
     s->nwarnings = 0;
     stats_checks_warnings(&s->checks, &s->sample, s->name, s->warnings, &s->nwarnings,
                           STATS_WARNING_MAX);

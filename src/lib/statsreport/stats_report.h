@@ -18,6 +18,7 @@
 
 #include <jansson.h>
 
+#include "input/input.h"
 #include "stats/compare.h"
 #include "stats/opts.h"
 #include "stats/sample.h"
@@ -51,6 +52,13 @@ struct stats_report_set {
     struct stats_warning warnings[STATS_WARNING_MAX];
     size_t nwarnings;
     bool described; /* sample, sum, checks and warnings are filled (n >= 1) */
+    /* Failed runs (`-EINTR`, `FAILED`): counted by word, never among values (input/input.h). */
+    struct input_failures fails;
+    /*
+     * The values' order is not run order, whatever the report's options say
+     * (runs imported with their order unknown): no drift or sortedness judged.
+     */
+    bool order_unknown;
 };
 
 struct stats_report_cmp {
@@ -124,8 +132,15 @@ NB_MUST_CHECK int stats_report_print_text(const struct stats_report *r, FILE *f)
 json_t *stats_report_json(const struct stats_report *r);
 
 /*
- * CSV (util/csv.h): a table of sets, an empty line, a table of comparisons
- * with their warnings as ';'-separated kinds. Returns 0 or -EIO.
+ * The failed runs of f as text, at most n bytes to b: each word with its
+ * count, "-EINTR x2", joined by sep ("" when there are none).
+ */
+void stats_report_failures_text(const struct input_failures *f, const char *sep, char *b, size_t n);
+
+/*
+ * CSV (util/csv.h): a table of sets (with each set's failed runs: their
+ * number, and their words as stats_report_failures_text() with ';'), an empty line, a table of
+ * comparisons with their warnings as ';'-separated kinds. Returns 0 or -EIO.
  */
 NB_MUST_CHECK int stats_report_print_csv(const struct stats_report *r, FILE *f);
 

@@ -28,6 +28,16 @@ static json_t *warnings_json(const struct stats_warning *w, size_t n)
     return a;
 }
 
+/* The failed runs by word: [{"word": "-EINTR", "count": 2}], in order of first appearance. */
+static json_t *failures_json(const struct input_failures *f)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; a && i < f->nwords; i++)
+        json_array_append_new(a, json_pack("{s:s, s:I}", "word", f->words[i].word, "count",
+                                           (json_int_t)f->words[i].count));
+    return a;
+}
+
 static json_t *set_json(const struct stats_report_set *s)
 {
     const struct stats_summary *m = &s->sum;
@@ -78,6 +88,8 @@ static json_t *set_json(const struct stats_report_set *s)
         o, "outliers",
         json_integer((json_int_t)(s->checks.outliers_low + s->checks.outliers_high)));
     json_object_set_new(o, "warnings", warnings_json(s->warnings, s->nwarnings));
+    json_object_set_new(o, "failed", json_integer((json_int_t)s->fails.n));
+    json_object_set_new(o, "failures", failures_json(&s->fails));
     return o;
 }
 
@@ -172,7 +184,7 @@ static void print_sets_csv(const struct stats_report *r, struct csv *w)
     static const char *const head[] = {
         "name", "n",   "mean",        "median",       "stddev",        "min",
         "max",  "cv",  "mean_ci_low", "mean_ci_high", "median_ci_low", "median_ci_high",
-        "p5",   "p95", "outliers"};
+        "p5",   "p95", "outliers",    "failed",       "failures"};
     csv_header(w, head, sizeof(head) / sizeof(head[0]));
     for (size_t i = 0; i < r->nsets; i++) {
         const struct stats_report_set *s = &r->sets[i];
@@ -185,6 +197,10 @@ static void print_sets_csv(const struct stats_report *r, struct csv *w)
         for (size_t k = 0; k < sizeof(v) / sizeof(v[0]); k++)
             csv_number(w, v[k]);
         csv_integer(w, (long long)(s->checks.outliers_low + s->checks.outliers_high));
+        csv_integer(w, (long long)s->fails.n);
+        char words[INPUT_FAIL_WORDS_MAX * (INPUT_FAIL_WORD_MAX + 24)] = "";
+        stats_report_failures_text(&s->fails, ";", words, sizeof(words));
+        csv_text(w, words);
         csv_end(w);
     }
 }

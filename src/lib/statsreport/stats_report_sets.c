@@ -15,6 +15,8 @@ static int read_set(struct stats_report *r, const struct input_sets *s, size_t i
     if (rc)
         return rc;
     rc = stats_report_set_values(r, i, shown, input_format_name(in.format), in.metric, in.v, in.n);
+    if (!rc)
+        r->sets[i].fails = in.fails;
     input_values_free(&in);
     return rc ? err_set(err, errlen, -rc, "%s: %s", shown, strerror(-rc)) : 0;
 }

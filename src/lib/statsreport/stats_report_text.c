@@ -107,6 +107,30 @@ static const char *fmt_num(char *b, size_t n, const char *fmt, double v)
     return b;
 }
 
+void stats_report_failures_text(const struct input_failures *f, const char *sep, char *b, size_t n)
+{
+    size_t used = 0;
+    b[0] = '\0';
+    for (size_t i = 0; i < f->nwords && used < n; i++)
+        used += (size_t)snprintf(b + used, n - used, "%s%s x%zu", i ? sep : "", f->words[i].word,
+                                 f->words[i].count);
+}
+
+/*
+ * A set's failed runs, when it has any, under its figures: they are runs
+ * too, and a report that left them out would make the set look cleaner
+ * than it was.
+ */
+static void print_failures(const struct stats_report_set *s, FILE *f)
+{
+    if (!s->fails.n)
+        return;
+    char words[INPUT_FAIL_WORDS_MAX * (INPUT_FAIL_WORD_MAX + 24)];
+    stats_report_failures_text(&s->fails, ", ", words, sizeof(words));
+    fprintf(f, "    failed %zu of %zu runs, not in the figures: %s\n", s->fails.n,
+            s->n + s->fails.n, words);
+}
+
 static void print_sets(const struct stats_report *r, FILE *f)
 {
     double conf = r->opts.confidence * 100;
@@ -128,6 +152,7 @@ static void print_sets(const struct stats_report *r, FILE *f)
                 s->median_ci_high, s->median_resamples);
         fprintf(f, "    p1 %.6g  p5 %.6g  p25 %.6g  p75 %.6g  p95 %.6g  p99 %.6g\n", s->p1, s->p5,
                 s->p25, s->p75, s->p95, s->p99);
+        print_failures(&r->sets[i], f);
     }
 }
 

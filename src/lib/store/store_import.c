@@ -208,7 +208,8 @@ static int add_run(struct store *s, int64_t id, int seq, int round,
     e = store_insert_id(s, st, &run_id, WHAT, err, errlen);
     if (e)
         return e;
-    return store_finish_in_tx(s, run_id, STORE_RUN_OK, 0, NULL, r->result_json, WHAT, err, errlen);
+    return store_finish_in_tx(s, run_id, r->error ? STORE_RUN_FAILED : STORE_RUN_OK,
+                              r->error ? 1 : 0, r->error, r->result_json, WHAT, err, errlen);
 }
 
 int store_import(struct store *s, const struct store_import_target *t,

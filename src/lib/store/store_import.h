@@ -5,9 +5,10 @@
  *
  * Imported runs get a plan entry each (seq after the experiment's last, not
  * a warm-up, round 1, 2, ...) and a run row with status ok, so that reports
- * treat them as measured runs. An experiment created by an import has no
- * experiment file, status 'done' and the spec {"origin": "import"}: there
- * is nothing to run or resume in it.
+ * treat them as measured runs; a run with an error gets status failed,
+ * exit code 1 and that error, so that reports count it as a failed run. An experiment created by an
+ * import has no experiment file, status 'done' and the spec {"origin": "import"}: there is nothing
+ * to run or resume in it.
  */
 #ifndef NETAB_STORE_STORE_IMPORT_H
 #define NETAB_STORE_STORE_IMPORT_H
@@ -23,6 +24,8 @@ struct store_import_run {
     const char *result_json; /* its document, shaped like `netab run --json` */
     const char *params_json; /* where it came from, e.g. {"import": {...}}; may be NULL */
     const char *argv_text;   /* a line saying what it was, e.g. "iperf3 -J a.json #1" */
+    /* NULL: the run gave its value (status ok); else it failed, and this is why ("-EINTR") */
+    const char *error;
 };
 
 /* Where the runs go. */

@@ -118,7 +118,7 @@ static void test_outcome(void **state)
     assert_non_null(strstr(text, "the reboot command returned and the machine did not reboot"));
 
     /* Imported runs: nothing to run or resume, said; a planned experiment: something. */
-    struct store_import_run run = {"{\"end\": {}}", NULL, "imported"};
+    struct store_import_run run = {"{\"end\": {}}", NULL, "imported", NULL};
     struct store_import_target t = {.variant = "iperf3"};
     int64_t imported, planned;
     int seq;

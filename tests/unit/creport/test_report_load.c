@@ -179,8 +179,8 @@ static void test_several(void **state)
     int64_t ea = experiment(c->db, "old", "nb", a, 2);
     int64_t eb = experiment(c->db, "new", "nb", b, 2);
     char *imp = doc(5e8, 1, "{}", "6.1");
-    struct store_import_run ir[] = {{imp, "{\"import\": {}}", "imported"},
-                                    {imp, "{\"import\": {}}", "imported"}};
+    struct store_import_run ir[] = {{imp, "{\"import\": {}}", "imported", NULL},
+                                    {imp, "{\"import\": {}}", "imported", NULL}};
     struct store_import_target t = {.experiment = "iperf-2019", .variant = "iperf3"};
     int64_t ei;
     int seq;
@@ -313,7 +313,7 @@ static void test_import_targets(void **state)
     char *d[] = {doc(1e9, 1, "{}", "6.1")};
     int64_t e = experiment(c->db, "mine", "base", d, 1);
     char *imp = doc(7e8, 1, "{}", "6.1");
-    struct store_import_run ir[] = {{imp, NULL, "imported"}};
+    struct store_import_run ir[] = {{imp, NULL, "imported", NULL}};
     char id[24];
     snprintf(id, sizeof(id), "%lld", (long long)e);
     int64_t got;

@@ -1,7 +1,8 @@
 /*
  * Runs made outside a netab experiment recorded in the store (import.c):
- * other tools' runs become the ok runs of the variant given, in order,
- * with their documents, parameters and lines; a `netab run --json`
+ * other tools' runs become the runs of the variant given, in order, with
+ * their documents, parameters and lines, ok or, with an error (a failure
+ * word such as -EINTR), failed with that error; a `netab run --json`
  * document becomes a single run with the exit status it implies and the
  * line given or "imported from FILE"; a file that is not such a document
  * is refused naming it, and records nothing.
@@ -63,9 +64,11 @@ static void test_docs_in_order(void **state)
          r1[] = "{\"end\": {\"sum_received\": {\"bits_per_second\": 2e9}}}",
          p0[] = "{\"import\": {\"tool\": \"iperf3\", \"index\": 1}}",
          p1[] = "{\"import\": {\"tool\": \"iperf3\", \"index\": 2}}", a0[] = "iperf3 a.json #1",
-         a1[] = "iperf3 a.json #2";
-    struct input_doc v[] = {{r0, p0, a0}, {r1, p1, a1}};
-    struct input_docs d = {v, 2};
+         a1[] = "iperf3 a.json #2", r2[] = "{\"error\": \"-EINTR\"}",
+         p2[] = "{\"import\": {\"tool\": \"plain\", \"index\": 3}}", a2[] = "plain a.txt #3",
+         e2[] = "-EINTR";
+    struct input_doc v[] = {{r0, p0, a0, NULL}, {r1, p1, a1, NULL}, {r2, p2, a2, e2}};
+    struct input_docs d = {v, 3, INPUT_ORDER_DEFAULT};
     struct store_import_target t = {.variant = "old"};
     char err[NB_ERRLEN * 2] = "";
     int64_t id = 0;
@@ -75,10 +78,16 @@ static void test_docs_in_order(void **state)
     struct store_run *runs = NULL;
     size_t n = 0;
     assert_int_equal(store_run_list(db, id, true, &runs, &n, err, sizeof(err)), 0);
-    ASSERT_EQ(n, 2);
+    ASSERT_EQ(n, 3);
     for (size_t i = 0; i < n; i++) {
         ASSERT_EQ(runs[i].seq, seq + (int)i);
-        ASSERT_EQ(runs[i].status, STORE_RUN_OK);
+        /* A failed run is recorded as failed, with its word as the error, so reports count it. */
+        ASSERT_EQ(runs[i].status, v[i].error ? STORE_RUN_FAILED : STORE_RUN_OK);
+        ASSERT_EQ(runs[i].exit_code, v[i].error ? 1 : 0);
+        if (v[i].error)
+            assert_string_equal(runs[i].error, "-EINTR");
+        else
+            assert_null(runs[i].error);
         assert_string_equal(runs[i].variant, "old");
         assert_string_equal(runs[i].argv_text, v[i].argv_text);
         assert_string_equal(runs[i].result_json, v[i].result_json);

@@ -47,7 +47,7 @@ static int setup(void **state)
         return -1;
     run_doc(a, sizeof(a), "tcp_sendmsg", 999);
     run_doc(b, sizeof(b), "ip_rcv", 999);
-    struct store_import_run ra = {a, NULL, "a"}, rb = {b, NULL, "b"};
+    struct store_import_run ra = {a, NULL, "a", NULL}, rb = {b, NULL, "b", NULL};
     struct store_import_target t = {.variant = "a"};
     int64_t id = 0;
     int rc = store_import(db, &t, &ra, 1, &id, NULL, err, sizeof(err));

@@ -61,7 +61,8 @@ static void test_plain(void **state)
     assert_int_equal(v.n, 2);
     ASSERT_REL(v.v[1], 20, 1e-12);
     input_values_free(&v);
-    expect_error("1\n2\n3\n4\n5\n6\nabc\n", INPUT_AUTO, NULL, 0, "f.txt:7: 'abc' is not a number");
+    expect_error("1\n2\n3\n4\n5\n6\n12abc\n", INPUT_AUTO, NULL, 0,
+                 "f.txt:7: '12abc' is not a number");
     expect_error("1\nnan\n", INPUT_AUTO, NULL, 0, "f.txt:2: 'nan' is not a finite number");
     expect_error("inf\n", INPUT_PLAIN, NULL, 0, "f.txt:1: 'inf' is not a finite number");
     expect_error("1e999\n", INPUT_PLAIN, NULL, 0, "f.txt:1: '1e999' is not a finite number");

@@ -182,8 +182,14 @@ static void test_csv(void **state)
     (void)state;
     struct stats_report r;
     build(&r);
+    /* A set's failed runs close its row: their number and their words. */
+    r.sets[1].fails = (struct input_failures){.n = 3, .nwords = 2};
+    snprintf(r.sets[1].fails.words[0].word, sizeof(r.sets[1].fails.words[0].word), "-EINTR");
+    r.sets[1].fails.words[0].count = 2;
+    snprintf(r.sets[1].fails.words[1].word, sizeof(r.sets[1].fails.words[1].word), "timeout");
+    r.sets[1].fails.words[1].count = 1;
     char *t = render(&r, 1);
-    size_t want[] = {15, 15, 15, 15, 0, 13, 13, 13};
+    size_t want[] = {17, 17, 17, 17, 0, 13, 13, 13};
     size_t line = 0;
     for (char *p = t, *nl; *p; p = nl + 1, line++) {
         nl = strchr(p, '\n');
@@ -193,9 +199,15 @@ static void test_csv(void **state)
     }
     assert_int_equal(line, N(want));
     assert_non_null(strstr(t, "\nbase,8,100.0125,"));
+    assert_non_null(strstr(t, ",outliers,failed,failures\n"));
+    assert_non_null(strstr(t, ",3,-EINTR x2;timeout x1\n"));
     assert_non_null(strstr(t, "\n\"same, \"\"again\"\"\",8,"));
     assert_non_null(strstr(t, "\nbase,slower,-10,"));
     assert_non_null(strstr(t, ",regressed,"));
+    free(t);
+    t = render(&r, 0);
+    assert_non_null(
+        strstr(t, "    failed 3 of 11 runs, not in the figures: -EINTR x2, timeout x1\n"));
     free(t);
     stats_report_free(&r);
 }
