@@ -64,7 +64,9 @@ def nm_functions(exe, sized=True):
     A function is a defined symbol of type t/T, or W/w/i inside the t/T
     address range (weak and indirect symbols can also be data). Without -S a
     size is the distance to the next higher address of any defined,
-    non-absolute symbol.
+    non-absolute symbol, and the third member of each entry is that address's
+    alignment (its lowest set bit, at most 4096), which bounds the padding the
+    gap may hold; with -S it is 0 (the size is exact).
     """
     args = ["nm", "-n"] + (["-S"] if sized else []) + [exe]
     rows = []
@@ -86,13 +88,29 @@ def nm_functions(exe, sized=True):
     for addr, size, typ, name in rows:
         if not (typ in "tT" or (typ in "Wwi" and lo <= addr <= hi)):
             continue
+        align = 0
         if not sized:
             higher = [a for a in addrs if a > addr]
             size = higher[0] - addr if higher else 0
-        out.setdefault(name, []).append((addr, size))
+            align = min(higher[0] & -higher[0], 4096) if higher else 0
+        out.setdefault(name, []).append((addr, size, align))
     for v in out.values():
         v.sort()
     return out
+
+
+def padding(size, align, line=LINE):
+    """The most padding a gap of size bytes before an align-aligned symbol may hold."""
+    if not align or not size:
+        return 0
+    return min(min(align, line) - 1, size - 1)
+
+
+def expected_delta(old, new, line=LINE):
+    """The size change docs/layout.md promises: 0 when the possible sizes overlap."""
+    (_, os_, oa), (_, ns, na) = old, new
+    olo, nlo = os_ - padding(os_, oa, line), ns - padding(ns, na, line)
+    return 0 if nlo <= os_ and olo <= ns else ns - os_
 
 
 def lines(addr, size, line=LINE):
@@ -105,7 +123,7 @@ def layout(netab, *args, rc=0):
 
 def check_against_nm(doc, old, new, line=LINE, what=""):
     """Every function of doc matches the nm tables old/new, and nothing is missing."""
-    seen = {}
+    seen, truths = {}, {}
     for f in doc["functions"]:
         name = f["name"]
         k = seen.get(name, 0)
@@ -114,8 +132,13 @@ def check_against_nm(doc, old, new, line=LINE, what=""):
             entry = f[side]
             truth = table.get(name, [])
             if k < len(truth):
-                addr, size = truth[k]
+                addr, size, align = truth[k]
+                truths[(name, k, side)] = truth[k]
                 check(entry is not None, f"{what}{name}: missing on the {side} side")
+                check_eq(entry["padding_max"], padding(size, align, line),
+                         f"{what}{name} {side} padding")
+                check_eq(entry["size_known"], doc[side]["source"] != "System.map",
+                         f"{what}{name} {side} size_known")
                 check_eq(int(entry["addr"], 16), addr, f"{what}{name} {side} address")
                 check_eq(entry["size"], size, f"{what}{name} {side} size")
                 check_eq(entry["offset"], addr % line, f"{what}{name} {side} offset")
@@ -129,7 +152,10 @@ def check_against_nm(doc, old, new, line=LINE, what=""):
             check_eq(f["offset_changed"], moved, f"{what}{name} offset_changed")
             check_eq(f["lines_changed"], f["old"]["lines"] != f["new"]["lines"],
                      f"{what}{name} lines_changed")
-            check_eq(f["size_delta"], f["new"]["size"] - f["old"]["size"], f"{what}{name} delta")
+            want = expected_delta(truths[(name, k, "old")], truths[(name, k, "new")], line)
+            check_eq(f["size_delta"], want, f"{what}{name} delta")
+            check_eq(f["padding_only"], want == 0 and f["new"]["size"] != f["old"]["size"],
+                     f"{what}{name} padding_only")
     for side, table in (("old", old), ("new", new)):
         for name, occ in table.items():
             have = sum(1 for f in doc["functions"] if f["name"] == name and f[side])
@@ -139,9 +165,9 @@ def check_against_nm(doc, old, new, line=LINE, what=""):
     check_eq(s["common"], len(common), f"{what}summary.common")
     check_eq(s["offset_changed"], sum(f["offset_changed"] for f in common),
              f"{what}summary.offset_changed")
-    check_eq(s["size"]["old_total"], sum(sz for v in old.values() for _, sz in v),
+    check_eq(s["size"]["old_total"], sum(sz for v in old.values() for _, sz, _ in v),
              f"{what}old total size")
-    check_eq(s["size"]["new_total"], sum(sz for v in new.values() for _, sz in v),
+    check_eq(s["size"]["new_total"], sum(sz for v in new.values() for _, sz, _ in v),
              f"{what}new total size")
 
 
