@@ -173,8 +173,7 @@ static void print_layout(FILE *f, const struct creport *r)
         return;
     const char *src = layout_source(r);
     if (src)
-        fprintf(f, "Code layout against %s (netab layout, hot set from the %s):\n", r->variants[0],
-                src);
+        fprintf(f, "Code layout against %s (netab layout, hot set: %s):\n", r->variants[0], src);
     else
         fprintf(f, "Code layout against %s (netab layout, built-in network hot set):\n",
                 r->variants[0]);
@@ -461,7 +460,7 @@ static void md_layout(FILE *f, const struct creport *r)
     fprintf(f, "\n### Code layout against ");
     creport_md_text(f, r->variants[0]);
     if (layout_source(r)) {
-        fputs(" (hot set from the ", f);
+        fputs(" (hot set: ", f);
         creport_md_text(f, layout_source(r));
         fputs(")", f);
     }

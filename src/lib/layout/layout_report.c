@@ -174,9 +174,13 @@ static void print_summary(FILE *f, const struct layout_diff *d, const struct lay
 
 static void print_sizes(FILE *f, const struct layout_diff *d, size_t top)
 {
-    int64_t total = (int64_t)d->new_total - (int64_t)d->old_total;
-    fprintf(f, "\nsize: %" PRIu64 " -> %" PRIu64 " bytes (%+" PRId64 ")\n", d->old_total,
-            d->new_total, total);
+    /* With exact sizes up + down is the totals' difference; with gaps it leaves padding out. */
+    if (d->padding_only)
+        fprintf(f, "\nsize: %" PRIu64 " -> %" PRIu64 " bytes of gaps (%+" PRId64 " counted)\n",
+                d->old_total, d->new_total, d->up + d->down);
+    else
+        fprintf(f, "\nsize: %" PRIu64 " -> %" PRIu64 " bytes (%+" PRId64 ")\n", d->old_total,
+                d->new_total, d->up + d->down);
     fprintf(f,
             "add/remove: %zu/%zu grow/shrink: %zu/%zu up/down: %" PRId64 "/%" PRId64 " (%" PRId64
             ")\n",
@@ -338,9 +342,9 @@ json_t *layout_summary_json(const struct layout_diff *d, const struct layout_hot
         "lines_changed", (json_int_t)d->hot_lines_changed, "added", (json_int_t)d->hot_added,
         "removed", (json_int_t)d->hot_removed, "unmatched", unmatched_json(d), "size", "old_total",
         (json_int_t)d->old_total, "new_total", (json_int_t)d->new_total, "delta",
-        (json_int_t)((int64_t)d->new_total - (int64_t)d->old_total), "grow", (json_int_t)d->grow,
-        "shrink", (json_int_t)d->shrink, "up", (json_int_t)d->up, "down", (json_int_t)d->down,
-        "padding_only", (json_int_t)d->padding_only, "verdict", verdict);
+        (json_int_t)(d->up + d->down), "grow", (json_int_t)d->grow, "shrink", (json_int_t)d->shrink,
+        "up", (json_int_t)d->up, "down", (json_int_t)d->down, "padding_only",
+        (json_int_t)d->padding_only, "verdict", verdict);
 }
 
 /* One side of a function; a size that is a gap says so and how much of it may be padding. */
