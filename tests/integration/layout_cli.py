@@ -272,6 +272,52 @@ def test_hot(netab, d, old_exe, new_exe):
     log("ok: --hot comma list, perf report file, names file, bad file")
 
 
+def test_user_hot(netab, old_exe, al_exe):
+    """--hot repeated, a pattern that matches nothing, a bad pattern, and padding shown."""
+    doc = layout(netab, old_exe, al_exe, "--json", "--hot", "ip_rcv", "--hot",
+                 "nf_nat_*,v7_dma_nope").doc
+    s = doc["summary"]
+    hot = sorted(f["name"] for f in doc["functions"] if f["hot"])
+    check_eq(hot, ["ip_rcv", "nf_nat_fn"], "the union of two --hot values")
+    check_eq(s["hot"]["source"], "command line", "hot source")
+    check_eq(s["hot"]["unmatched"], ["v7_dma_nope"], "unmatched pattern")
+    r = layout(netab, old_exe, al_exe, "--hot", "ip_rcv", "--hot", "v7_dma_nope")
+    check("hot patterns that match no function in either build: v7_dma_nope" in
+          " ".join(r.stdout.split()), "unmatched pattern in text", r.stdout)
+    r = layout(netab, old_exe, al_exe, "--hot", "ip_rcv,ip_[rcv", rc=2)
+    check("'ip_[rcv'" in r.stderr and "never closed" in r.stderr, "bad pattern named", r.stderr)
+
+    # -falign-functions=64 moved the functions, not their code: the ELF files' st_size is
+    # unchanged, so nothing grew, though the gaps between the functions did.
+    old, new = nm_functions(old_exe), nm_functions(al_exe)
+    same = [n for n in OUR_FUNCS if n in old and n in new and old[n][0][1] == new[n][0][1]]
+    check(len(same) >= 4, "our functions kept their st_size", old, new)
+    fns = {f["name"]: f for f in doc["functions"]}
+    for n in same:
+        check_eq(fns[n]["size_delta"], 0, f"{n}: no growth from st_size")
+    # The same builds as nm -n maps (no sizes): gaps that grew within the 64-byte alignment's
+    # padding are shown as such, not as growth.
+    maps = []
+    for exe in (old_exe, al_exe):
+        m = exe + ".plain.map"
+        with open(m, "w") as f:
+            f.write(sh("nm", "-n", exe))
+        maps.append(m)
+    pdoc = layout(netab, *maps, "--json", "--hot", ",".join(sorted(OUR_FUNCS))).doc
+    pfns = {f["name"]: f for f in pdoc["functions"]}
+    grown = [n for n in same if n in pfns and pfns[n]["new"]["size"] != pfns[n]["old"]["size"]]
+    check(grown, "some gap changed with the alignment", pfns)
+    for n in grown:
+        check(pfns[n]["padding_only"] and pfns[n]["size_delta"] == 0,
+              f"{n}: its gap change is padding", pfns[n])
+    r = layout(netab, *maps, "--hot", ",".join(sorted(OUR_FUNCS)))
+    for i, line in enumerate(r.stdout.splitlines()):
+        check(len(line) <= 72, f"text line {i + 1} is wider than 72 columns", repr(line))
+    check("size unknown (gap" in r.stdout and "not growth" in " ".join(r.stdout.split()),
+          "padding shown in text", r.stdout)
+    log("ok: --hot repeated, unmatched and bad patterns; st_size kept; padding is not growth")
+
+
 def test_bad_input(netab, d, exe):
     stripped = os.path.join(d, "stripped")
     shutil.copy(exe, stripped)
@@ -354,6 +400,7 @@ def body(netab):
 
         test_text(netab, old_exe, new_exe)
         test_hot(netab, d, old_exe, new_exe)
+        test_user_hot(netab, old_exe, al_exe)
         test_bad_input(netab, d, old_exe)
     finally:
         shutil.rmtree(d, ignore_errors=True)

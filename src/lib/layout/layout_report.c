@@ -46,10 +46,15 @@ void layout_verdict(const struct layout_diff *d, const struct layout_hot *hot, c
                  d->hot_common, d->line);
 }
 
-/* Prints text wrapped at LAYOUT_TEXT_WIDTH, every line after the first indented by `indent`. */
-static void print_wrapped(FILE *f, const char *text, int indent)
+/*
+ * Prints text wrapped at LAYOUT_TEXT_WIDTH, the first line indented by
+ * `first`, every line after it by `indent`.
+ */
+static void print_indented(FILE *f, const char *text, int first, int indent)
 {
-    int col = 0;
+    fprintf(f, "%*s", first, "");
+    int col = first;
+    bool started = false; /* a word is on the first line */
     const char *p = text;
     while (*p) {
         while (*p == ' ')
@@ -57,18 +62,25 @@ static void print_wrapped(FILE *f, const char *text, int indent)
         size_t w = strcspn(p, " ");
         if (!w)
             break;
-        if (col && col + 1 + (int)w > LAYOUT_TEXT_WIDTH) {
+        if (started && col + 1 + (int)w > LAYOUT_TEXT_WIDTH) {
             fprintf(f, "\n%*s", indent, "");
             col = indent;
-        } else if (col) {
+        } else if (started) {
             fputc(' ', f);
             col++;
         }
         fprintf(f, "%.*s", (int)w, p);
+        started = true;
         col += (int)w;
         p += w;
     }
     fputc('\n', f);
+}
+
+/* Prints text wrapped at LAYOUT_TEXT_WIDTH, every line after the first indented by `indent`. */
+static void print_wrapped(FILE *f, const char *text, int indent)
+{
+    print_indented(f, text, 0, indent);
 }
 
 /* Prints a table's name column: the name, or for a long one the name alone on its line. */
@@ -262,8 +274,7 @@ static void print_row(FILE *f, const struct layout_fn *fn, unsigned line)
                  " bytes, of which padding up to %" PRIu64 " -> %" PRIu64
                  " bytes before the next aligned symbol): not growth",
                  fn->old_size, fn->new_size, fn->old_pad, fn->new_pad);
-        fputs("  ", f);
-        print_wrapped(f, buf, 4);
+        print_indented(f, buf, 2, 4);
     }
 }
 
