@@ -17,7 +17,8 @@
 #include "layout/layout_report.h"
 
 struct layout_args {
-    const char *old_path, *new_path, *hot, *hot_from, *db;
+    const char *old_path, *new_path, *hot_from, *db;
+    struct layout_hot hot; /* --hot, repeatable: the union of every value's patterns */
     long line, top;
     bool json, all, show_hot;
 };
@@ -37,9 +38,9 @@ static int set_line(void *field, const char *value, const struct opt *o, char *e
 static const struct opt options[] = {
     {"hot", 0, "FILE|LIST",
      "the hot functions: a file of names or globs (one a\nline), perf report --stdio or perf "
-     "script output,\n'-' for stdin, or a comma list (ip_rcv,nf_nat_*);\ndefault: the built-in "
-     "network paths (--show-hot)",
-     opt_set_string, FIELD(hot), 0, 0, NULL},
+     "script output,\n'-' for stdin, or a comma list (ip_rcv,nf_nat_*);\nrepeatable; default: the "
+     "built-in network paths\n(--show-hot)",
+     layout_hot_opt_add, FIELD(hot), 0, 0, NULL},
     {"line", 0, "BYTES", "cache line size, a power of two 8..4096 (default 64)", set_line,
      FIELD(line), 8, 4096, NULL},
     {"top", 0, "N", "size changes shown in text (default 10, 0 = all)", opt_set_long, FIELD(top), 0,
@@ -62,8 +63,7 @@ static const struct opt options[] = {
 static const struct opt_table layout_cmd = {
     .name = "layout",
     .usage = "usage: netab layout OLD NEW [--hot FILE|LIST | --hot-from RUN|EXP[:VARIANT]]\n"
-             "                    [--line BYTES] [--json]\n"
-             "                            [--all] [--top N]\n"
+             "                    [--line BYTES] [--json] [--all] [--top N]\n"
              "       netab layout --show-hot\n"
              "\n"
              "Compares where the functions of two builds lie in memory: for each\n"
@@ -87,7 +87,7 @@ static int parse_args(int argc, char **argv, struct layout_args *a)
     int rc = cli_opts_parse(&layout_cmd, argc, argv, a);
     if (rc >= 0 || a->show_hot)
         return rc;
-    if (a->hot && a->hot_from)
+    if (layout_hot_given(&a->hot) && a->hot_from)
         return cli_usage_error("layout", "--hot and --hot-from are two sources: give one");
     if (argc - optind != 2)
         return cli_usage_error("layout", "give two files, OLD and NEW (got %d)", argc - optind);
@@ -109,31 +109,27 @@ int cli_layout(int argc, char **argv)
 {
     struct layout_args a;
     int rc = parse_args(argc, argv, &a);
-    if (rc >= 0)
-        return rc;
-    if (a.show_hot) {
-        for (const char *const *p = layout_hot_builtin_patterns(); *p; p++)
-            printf("%s\n", *p);
-        return EXIT_OK;
-    }
-    char err[NB_ERRLEN * 2];
-    struct layout_hot hot = {0};
     struct layout_files f = {0};
-    int lrc = a.hot ? layout_hot_load(a.hot, &hot, err, sizeof(err))
-              : a.hot_from
-                  ? layout_hot_from(a.hot_from, a.db, LAYOUT_HOT_MIN_SHARE, &hot, err, sizeof(err))
-                  : layout_hot_builtin(&hot);
-    if (!a.hot && !a.hot_from && lrc)
-        snprintf(err, sizeof(err), "out of memory");
+    if (rc >= 0 || a.show_hot) {
+        for (const char *const *p = layout_hot_builtin_patterns(); a.show_hot && *p; p++)
+            printf("%s\n", *p);
+        rc = rc >= 0 ? rc : EXIT_OK;
+        goto out;
+    }
+    char err[NB_ERRLEN * 2] = "out of memory"; /* the one way layout_hot_builtin() fails */
+    int lrc = layout_hot_given(&a.hot) ? 0
+              : a.hot_from ? layout_hot_from(a.hot_from, a.db, LAYOUT_HOT_MIN_SHARE, &a.hot, err,
+                                             sizeof(err))
+                           : layout_hot_builtin(&a.hot);
     if (!lrc)
-        lrc = layout_files_compare(a.old_path, a.new_path, &hot, (unsigned)a.line, &f, err,
+        lrc = layout_files_compare(a.old_path, a.new_path, &a.hot, (unsigned)a.line, &f, err,
                                    sizeof(err));
     /* Out of memory is no fault of the input: no error document blames it. */
     if (lrc) {
         rc = lrc == -ENOMEM ? cli_fail(EXIT_ERROR, "layout", "%s", err) : input_error(&a, err);
         goto out;
     }
-    struct layout_input in = {a.old_path, a.new_path, &f.old, &f.new, &hot};
+    struct layout_input in = {a.old_path, a.new_path, &f.old, &f.new, &a.hot};
     rc = EXIT_OK;
     if (a.json)
         rc = cli_json_print("layout", layout_report_json(&f.diff, &in)) ? EXIT_ERROR : EXIT_OK;
@@ -141,6 +137,6 @@ int cli_layout(int argc, char **argv)
         layout_report_text(stdout, &f.diff, &in, (size_t)a.top, a.all);
 out:
     layout_files_free(&f);
-    layout_hot_free(&hot);
+    layout_hot_free(&a.hot);
     return rc;
 }

@@ -118,6 +118,8 @@ static const struct opt options[] = {
      "compare the other variants with this one (default:\nthe first variant of the experiment "
      "file)",
      set_baseline, FIELD(opts.baseline), 0, 0, NULL},
+    {"hot", 0, "FILE|LIST", "the code layout's hot functions, as layout --hot\n(repeatable)",
+     layout_hot_opt_add, FIELD(opts.hot), 0, 0, NULL},
     {"pairs", 0, "all",
      "also compare every pair of variants, Bonferroni-\ncorrected (docs/report.md)", cli_set_pairs,
      FIELD(opts.pairs_all), 0, 0, NULL},
@@ -221,19 +223,21 @@ int cli_report(int argc, char **argv)
 {
     struct report_args a;
     int rc = parse_args(argc, argv, &a);
-    if (rc >= 0)
-        return rc;
     char err[NB_ERRLEN * 2];
     struct creport *r = NULL;
-    int e = creport_open(a.db, a.id, a.ids, a.nids, a.label, &a.opts, &r, err, sizeof(err));
-    if (e)
-        return cli_fail(EXIT_USAGE, "report", "%s", err);
-    e = creport_render(r, a.format, (const char *const *)argv, stdout);
-    rc = creport_exit_status(r);
-    if (!e && a.fig.path && draw_figures(r, &a))
-        rc = EXIT_USAGE;
+    int e =
+        rc < 0 && creport_open(a.db, a.id, a.ids, a.nids, a.label, &a.opts, &r, err, sizeof(err));
+    if (e) {
+        rc = cli_fail(EXIT_USAGE, "report", "%s", err);
+    } else if (rc < 0) {
+        e = creport_render(r, a.format, (const char *const *)argv, stdout);
+        rc = creport_exit_status(r);
+        if (!e && a.fig.path && draw_figures(r, &a))
+            rc = EXIT_USAGE;
+        if (e || fflush(stdout))
+            rc = cli_fail(EXIT_USAGE, "report", "could not write the report");
+    }
     creport_free(r);
-    if (e || fflush(stdout))
-        return cli_fail(EXIT_USAGE, "report", "could not write the report");
+    layout_hot_free(&a.opts.hot); /* --hot's set, which the report pointed into */
     return rc;
 }

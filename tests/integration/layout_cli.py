@@ -64,7 +64,9 @@ def nm_functions(exe, sized=True):
     A function is a defined symbol of type t/T, or W/w/i inside the t/T
     address range (weak and indirect symbols can also be data). Without -S a
     size is the distance to the next higher address of any defined,
-    non-absolute symbol.
+    non-absolute symbol, and the third member of each entry is that address's
+    alignment (its lowest set bit, at most 4096), which bounds the padding the
+    gap may hold; with -S it is 0 (the size is exact).
     """
     args = ["nm", "-n"] + (["-S"] if sized else []) + [exe]
     rows = []
@@ -86,13 +88,29 @@ def nm_functions(exe, sized=True):
     for addr, size, typ, name in rows:
         if not (typ in "tT" or (typ in "Wwi" and lo <= addr <= hi)):
             continue
+        align = 0
         if not sized:
             higher = [a for a in addrs if a > addr]
             size = higher[0] - addr if higher else 0
-        out.setdefault(name, []).append((addr, size))
+            align = min(higher[0] & -higher[0], 4096) if higher else 0
+        out.setdefault(name, []).append((addr, size, align))
     for v in out.values():
         v.sort()
     return out
+
+
+def padding(size, align, line=LINE):
+    """The most padding a gap of size bytes before an align-aligned symbol may hold."""
+    if not align or not size:
+        return 0
+    return min(min(align, line) - 1, size - 1)
+
+
+def expected_delta(old, new, line=LINE):
+    """The size change docs/layout.md promises: 0 when the possible sizes overlap."""
+    (_, os_, oa), (_, ns, na) = old, new
+    olo, nlo = os_ - padding(os_, oa, line), ns - padding(ns, na, line)
+    return 0 if nlo <= os_ and olo <= ns else ns - os_
 
 
 def lines(addr, size, line=LINE):
@@ -105,7 +123,7 @@ def layout(netab, *args, rc=0):
 
 def check_against_nm(doc, old, new, line=LINE, what=""):
     """Every function of doc matches the nm tables old/new, and nothing is missing."""
-    seen = {}
+    seen, truths = {}, {}
     for f in doc["functions"]:
         name = f["name"]
         k = seen.get(name, 0)
@@ -114,8 +132,13 @@ def check_against_nm(doc, old, new, line=LINE, what=""):
             entry = f[side]
             truth = table.get(name, [])
             if k < len(truth):
-                addr, size = truth[k]
+                addr, size, align = truth[k]
+                truths[(name, k, side)] = truth[k]
                 check(entry is not None, f"{what}{name}: missing on the {side} side")
+                check_eq(entry["padding_max"], padding(size, align, line),
+                         f"{what}{name} {side} padding")
+                check_eq(entry["size_known"], doc[side]["source"] != "System.map",
+                         f"{what}{name} {side} size_known")
                 check_eq(int(entry["addr"], 16), addr, f"{what}{name} {side} address")
                 check_eq(entry["size"], size, f"{what}{name} {side} size")
                 check_eq(entry["offset"], addr % line, f"{what}{name} {side} offset")
@@ -129,7 +152,10 @@ def check_against_nm(doc, old, new, line=LINE, what=""):
             check_eq(f["offset_changed"], moved, f"{what}{name} offset_changed")
             check_eq(f["lines_changed"], f["old"]["lines"] != f["new"]["lines"],
                      f"{what}{name} lines_changed")
-            check_eq(f["size_delta"], f["new"]["size"] - f["old"]["size"], f"{what}{name} delta")
+            want = expected_delta(truths[(name, k, "old")], truths[(name, k, "new")], line)
+            check_eq(f["size_delta"], want, f"{what}{name} delta")
+            check_eq(f["padding_only"], want == 0 and f["new"]["size"] != f["old"]["size"],
+                     f"{what}{name} padding_only")
     for side, table in (("old", old), ("new", new)):
         for name, occ in table.items():
             have = sum(1 for f in doc["functions"] if f["name"] == name and f[side])
@@ -139,9 +165,9 @@ def check_against_nm(doc, old, new, line=LINE, what=""):
     check_eq(s["common"], len(common), f"{what}summary.common")
     check_eq(s["offset_changed"], sum(f["offset_changed"] for f in common),
              f"{what}summary.offset_changed")
-    check_eq(s["size"]["old_total"], sum(sz for v in old.values() for _, sz in v),
+    check_eq(s["size"]["old_total"], sum(sz for v in old.values() for _, sz, _ in v),
              f"{what}old total size")
-    check_eq(s["size"]["new_total"], sum(sz for v in new.values() for _, sz in v),
+    check_eq(s["size"]["new_total"], sum(sz for v in new.values() for _, sz, _ in v),
              f"{what}new total size")
 
 
@@ -246,6 +272,52 @@ def test_hot(netab, d, old_exe, new_exe):
     log("ok: --hot comma list, perf report file, names file, bad file")
 
 
+def test_user_hot(netab, old_exe, al_exe):
+    """--hot repeated, a pattern that matches nothing, a bad pattern, and padding shown."""
+    doc = layout(netab, old_exe, al_exe, "--json", "--hot", "ip_rcv", "--hot",
+                 "nf_nat_*,v7_dma_nope").doc
+    s = doc["summary"]
+    hot = sorted(f["name"] for f in doc["functions"] if f["hot"])
+    check_eq(hot, ["ip_rcv", "nf_nat_fn"], "the union of two --hot values")
+    check_eq(s["hot"]["source"], "command line", "hot source")
+    check_eq(s["hot"]["unmatched"], ["v7_dma_nope"], "unmatched pattern")
+    r = layout(netab, old_exe, al_exe, "--hot", "ip_rcv", "--hot", "v7_dma_nope")
+    check("hot patterns that match no function in either build: v7_dma_nope" in
+          " ".join(r.stdout.split()), "unmatched pattern in text", r.stdout)
+    r = layout(netab, old_exe, al_exe, "--hot", "ip_rcv,ip_[rcv", rc=2)
+    check("'ip_[rcv'" in r.stderr and "never closed" in r.stderr, "bad pattern named", r.stderr)
+
+    # -falign-functions=64 moved the functions, not their code: the ELF files' st_size is
+    # unchanged, so nothing grew, though the gaps between the functions did.
+    old, new = nm_functions(old_exe), nm_functions(al_exe)
+    same = [n for n in OUR_FUNCS if n in old and n in new and old[n][0][1] == new[n][0][1]]
+    check(len(same) >= 4, "our functions kept their st_size", old, new)
+    fns = {f["name"]: f for f in doc["functions"]}
+    for n in same:
+        check_eq(fns[n]["size_delta"], 0, f"{n}: no growth from st_size")
+    # The same builds as nm -n maps (no sizes): gaps that grew within the 64-byte alignment's
+    # padding are shown as such, not as growth.
+    maps = []
+    for exe in (old_exe, al_exe):
+        m = exe + ".plain.map"
+        with open(m, "w") as f:
+            f.write(sh("nm", "-n", exe))
+        maps.append(m)
+    pdoc = layout(netab, *maps, "--json", "--hot", ",".join(sorted(OUR_FUNCS))).doc
+    pfns = {f["name"]: f for f in pdoc["functions"]}
+    grown = [n for n in same if n in pfns and pfns[n]["new"]["size"] != pfns[n]["old"]["size"]]
+    check(grown, "some gap changed with the alignment", pfns)
+    for n in grown:
+        check(pfns[n]["padding_only"] and pfns[n]["size_delta"] == 0,
+              f"{n}: its gap change is padding", pfns[n])
+    r = layout(netab, *maps, "--hot", ",".join(sorted(OUR_FUNCS)))
+    for i, line in enumerate(r.stdout.splitlines()):
+        check(len(line) <= 72, f"text line {i + 1} is wider than 72 columns", repr(line))
+    check("size unknown (gap" in r.stdout and "not growth" in " ".join(r.stdout.split()),
+          "padding shown in text", r.stdout)
+    log("ok: --hot repeated, unmatched and bad patterns; st_size kept; padding is not growth")
+
+
 def test_bad_input(netab, d, exe):
     stripped = os.path.join(d, "stripped")
     shutil.copy(exe, stripped)
@@ -328,6 +400,7 @@ def body(netab):
 
         test_text(netab, old_exe, new_exe)
         test_hot(netab, d, old_exe, new_exe)
+        test_user_hot(netab, old_exe, al_exe)
         test_bad_input(netab, d, old_exe)
     finally:
         shutil.rmtree(d, ignore_errors=True)

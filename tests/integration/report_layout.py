@@ -8,6 +8,16 @@ baseline's, with the counts that follow from the maps (text within 72
 columns, Markdown and JSON), say why a variant with a broken map was not
 compared, and leave out variants without a file. `netab experiment
 validate` must refuse a layout file that does not exist.
+
+Then the user's own hot set: a program built twice with cc, once with
+v7_dma_clean_range `__attribute__((aligned(64)))`, whose `nm -n` listings
+(System.map form: no sizes) are two variants' layout files. The
+experiment's `layout: {hot: [v7_dma_*, tcp_v4_rcv]}` must make those the
+hot functions of the report's code layout section (text, Markdown, JSON),
+name tcp_v4_rcv as matching nothing, and not count v7_dma_inv_range's gap,
+which grew only by the padding before the aligned function, as growth;
+`netab report --hot` (repeatable) must replace the file's set; a bad
+pattern must be refused, naming it, by validate and by report.
 """
 
 import os
@@ -15,6 +25,36 @@ import shutil
 import tempfile
 
 from netab_helpers import check, check_eq, log, run_cmd, run_main
+
+PROGRAM = r"""
+#define NI __attribute__((noinline, used))
+NI int v7_dma_inv_range(int x) { return x * 3 + 1; }
+NI ALIGN int v7_dma_clean_range(int x) { return (x ^ 0x55) * 7; }
+NI int v7_dma_flush_range(int x) { return x - 9; }
+NI int other_fn(int x) { return x + 2; }
+int main(int argc, char **argv)
+{
+    (void)argv;
+    return v7_dma_inv_range(argc) + v7_dma_clean_range(argc) + v7_dma_flush_range(argc) +
+           other_fn(argc);
+}
+"""
+
+USER_EXPERIMENT = """name: userhot
+runs: 1
+warmup: 0
+seed: 5
+test:
+  time: 0.2
+  interval: 0
+layout:
+  hot: [v7_dma_*, "tcp_v4_rcv"]
+variants:
+  - name: base
+    layout: old.map
+  - name: aligned
+    layout: new.map
+"""
 
 # Four functions of the built-in hot set and one that is not hot.
 BASE = """ffffffff81000000 T _stext
@@ -87,8 +127,11 @@ def body(netab):
         for i, line in enumerate(text.splitlines()):
             check(len(line) <= 72, f"report line {i + 1} is wider than 72 columns", repr(line))
         check("Code layout against base" in text, "section heading", text)
-        check("patched: 3 of 4 hot functions (4 of 7 in all) changed offset; size +0" in text,
-              "patched's counts", text)
+        # ip_rcv grew by 16 (its gap went from 64, up to 63 of it padding before a 64-aligned
+        # symbol, to 80 before a 16-aligned one); ext4_readdir's gap to _etext shrank by 16,
+        # within the padding before _etext, so it is no shrinkage: +16 in all.
+        check("patched: 3 of 4 hot functions (4 of 7 in all) changed offset; size +16" in
+              " ".join(text.split()), "patched's counts", text)
         check("3 of 4 hot functions changed their offset within a 64-byte line" in text,
               "patched's verdict", text)
         check("shifted: 0 of 4 hot functions (0 of 7 in all) changed offset; size +0" in text,
@@ -128,5 +171,115 @@ def body(netab):
         shutil.rmtree(d, ignore_errors=True)
 
 
+def text_map(d, name, align):
+    """Builds PROGRAM and writes its text symbols as `nm -n` prints them (no sizes)."""
+    src = os.path.join(d, name + ".c")
+    with open(src, "w") as f:
+        f.write(PROGRAM)
+    exe = os.path.join(d, name)
+    run_cmd(["cc", "-O2", "-fno-inline", "-fno-reorder-functions", "-falign-functions=16",
+             "-DALIGN=" + align, "-o", exe, src], timeout=60)
+    lines = [line for line in run_cmd(["nm", "-n", exe], timeout=60).stdout.splitlines()
+             if len(line.split()) == 3 and line.split()[1] in "tT"]
+    with open(os.path.join(d, name + ".map"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+    return {line.split()[2]: int(line.split()[0], 16) for line in lines}, exe
+
+
+def gap(addrs, name):
+    """The distance from name to the next higher address: its size in a map without sizes."""
+    return min(a for a in addrs.values() if a > addrs[name]) - addrs[name]
+
+
+def user_hot(netab):
+    d = tempfile.mkdtemp(prefix="netab-report-userhot-")
+    try:
+        old, old_exe = text_map(d, "old", "")
+        new, new_exe = text_map(d, "new", "__attribute__((aligned(64)))")
+        # The fixture does what it is for: the aligned function starts a line in the new
+        # build, v7_dma_inv_range's gap grew by no more than that alignment's padding, and
+        # its code did not change (the ELF files' st_size, as nm -S prints it).
+        check_eq(new["v7_dma_clean_range"] % 64, 0, "aligned function on a line")
+        g_old, g_new = gap(old, "v7_dma_inv_range"), gap(new, "v7_dma_inv_range")
+        check(g_new > g_old and g_new - g_old <= 63, "the gap grew within padding", g_old, g_new)
+        sizes = [[line.split()[1] for line in run_cmd(["nm", "-S", exe], timeout=60)
+                  .stdout.splitlines() if line.endswith(" v7_dma_inv_range")] for exe in
+                 (old_exe, new_exe)]
+        check_eq(sizes[0], sizes[1], "st_size of v7_dma_inv_range in both builds")
+        # What the report must count, worked out from nm's addresses.
+        hot = ["v7_dma_inv_range", "v7_dma_clean_range", "v7_dma_flush_range"]
+        moved_hot = sum(old[n] % 64 != new[n] % 64 for n in hot)
+        moved_all = sum(old[n] % 64 != new[n] % 64 for n in old if n in new)
+
+        exp = os.path.join(d, "exp.yaml")
+        with open(exp, "w") as f:
+            f.write(USER_EXPERIMENT)
+        bad = os.path.join(d, "bad.yaml")
+        with open(bad, "w") as f:
+            f.write(USER_EXPERIMENT.replace('"tcp_v4_rcv"', '"v7_dma_[inv"'))
+        r = run_cmd([netab, "experiment", "validate", bad], expect_rc=2)
+        check("pattern 'v7_dma_[inv'" in r.stderr and "never closed" in r.stderr,
+              "validate names the bad pattern", r.stderr)
+        db = os.path.join(d, "x.db")
+        run_cmd([netab, "experiment", "run", "--db", db, exp], timeout=120)
+
+        text = run_cmd([netab, "report", "--db", db, "1"], expect_rc=(0, 1)).stdout
+        for i, line in enumerate(text.splitlines()):
+            check(len(line) <= 72, f"report line {i + 1} is wider than 72 columns", repr(line))
+        check("Code layout against base (netab layout, hot set: experiment file):"
+              in text, "heading names the experiment's hot set", text)
+        gist = (f"aligned: {moved_hot} of 3 hot functions ({moved_all} of {len(old)} in all) "
+                "changed offset; size +0 bytes.")
+        flat = " ".join(text.split())
+        check(gist in flat, "the user's functions counted, padding not growth", gist, text)
+        check("hot patterns that match no function in either build: tcp_v4_rcv." in flat,
+              "the unmatched pattern is named", text)
+        log("ok: experiment layout: hot: in the text report")
+
+        doc = run_cmd([netab, "report", "--db", db, "--format", "json", "1"], expect_rc=(0, 1)).doc
+        s = doc["layout"][0]["summary"]
+        check_eq(s["hot"]["source"], "experiment file", "hot source")
+        check_eq(s["hot"]["in_both"], 3, "v7_dma_* in both builds")
+        check_eq(s["hot"]["offset_changed"], moved_hot, "hot offsets changed")
+        check_eq(s["hot"]["unmatched"], ["tcp_v4_rcv"], "unmatched patterns")
+        check_eq(s["size"]["delta"], 0, "no growth counted")
+        check_eq(s["size"]["grow"], 0, "no function grew")
+        check(s["size"]["padding_only"] >= 1, "padding-only gaps counted", s["size"])
+        log("ok: experiment layout: hot: in the JSON report")
+
+        md = run_cmd([netab, "report", "--db", db, "--format", "markdown", "1"],
+                     expect_rc=(0, 1)).stdout
+        check("### Code layout against base (hot set: experiment file)" in md,
+              "markdown heading", md)
+        check(f"| aligned | {moved_hot} of 3 hot" in md and "either build: tcp_v4_rcv." in md,
+              "markdown row", md)
+        log("ok: experiment layout: hot: in the Markdown report")
+
+        # --hot replaces the file's set; two of them add up.
+        args = [netab, "report", "--db", db, "--hot", "v7_dma_inv_range", "--hot",
+                "v7_dma_flush_range,v7_dma_nope"]
+        doc = run_cmd(args + ["--format", "json", "1"], expect_rc=(0, 1)).doc
+        s = doc["layout"][0]["summary"]
+        check_eq(s["hot"]["source"], "command line", "--hot source")
+        check_eq(s["hot"]["in_both"], 2, "--hot functions in both")
+        check_eq(s["hot"]["unmatched"], ["v7_dma_nope"], "--hot unmatched")
+        text = run_cmd(args + ["1"], expect_rc=(0, 1)).stdout
+        check("(netab layout, hot set: command line)" in text and "v7_dma_nope" in text,
+              "--hot in the text report", text)
+        md = run_cmd(args + ["--format", "markdown", "1"], expect_rc=(0, 1)).stdout
+        check("(hot set: command line)" in md and "either build: v7_dma_nope." in md,
+              "--hot in the Markdown report", md)
+        r = run_cmd([netab, "report", "--db", db, "--hot", "ok_fn,bad[fn", "1"], expect_rc=2)
+        check("'bad[fn'" in r.stderr, "report names the bad --hot pattern", r.stderr)
+        log("ok: report --hot replaces the experiment's hot set; a bad one is refused")
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+
+
+def all_tests(netab):
+    body(netab)
+    user_hot(netab)
+
+
 if __name__ == "__main__":
-    run_main(body)
+    run_main(all_tests)

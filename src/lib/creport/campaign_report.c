@@ -87,6 +87,7 @@ void creport_free(struct creport *r)
     for (size_t v = 0; r->layouts && v < r->nvariants; v++)
         free(r->layouts[v]);
     free(r->layouts);
+    json_decref(r->layout_hot);
     json_decref(r->layout);
     for (size_t i = 0; r->runlist && i < r->nrunlist; i++)
         free(r->runlist[i].values);
@@ -135,6 +136,13 @@ static int collect_variants(struct creport *r, json_t *spec, const struct store_
         const char *layout = spec_variant_layout(spec, i);
         long v = name && layout && !e ? creport_find_name(r->variants, r->nvariants, name) : -1;
         if (v >= 0 && !r->layouts[v] && !(r->layouts[v] = strdup(layout)))
+            e = -ENOMEM;
+    }
+    for (size_t i = 0; !e && i < spec_layout_hot_count(spec); i++) {
+        const char *pat = spec_layout_hot(spec, i);
+        if (!r->layout_hot && !(r->layout_hot = json_array()))
+            e = -ENOMEM;
+        else if (pat && json_array_append_new(r->layout_hot, json_string(pat)))
             e = -ENOMEM;
     }
     return e;

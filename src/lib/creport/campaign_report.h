@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "layout/layout_hot.h"
 #include "stats/compare.h"
 #include "stats/opts.h"
 #include "metric/metric.h"
@@ -109,6 +110,13 @@ struct creport_opts {
      * are aggregated. Any other mask prints its sections in full.
      */
     unsigned sections;
+    /*
+     * --hot (repeatable): the code layout section's hot set, in place of the
+     * experiment's `layout: {hot: [...]}` and of the built-in one; zeroed
+     * when not given. The caller owns it (layout_hot_free()); the report
+     * keeps pointers into it.
+     */
+    struct layout_hot hot;
 };
 
 /* Defaults: 95 % confidence, 1 % noise floor, all metrics. */
@@ -251,6 +259,7 @@ struct creport {
     size_t nprofdiffs;
     unsigned place_line; /* the placement's line size in bytes; 0 when nothing was placed */
     char **layouts;      /* [nvariants]: the variant's `layout:` file from the spec, or NULL */
+    json_t *layout_hot;  /* the spec's `layout: {hot: [...]}` patterns (strings), or NULL */
     /*
      * Code layout against the baseline, one entry per variant with a layout
      * file: {"variant", "against", "file", "baseline_file", "summary": the

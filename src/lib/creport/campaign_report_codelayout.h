@@ -11,7 +11,10 @@
 /*
  * Fills r->layout (one entry per variant after the baseline that names a
  * layout file: variant, against, file, baseline_file, the summary of
- * `netab layout --json` or null, error) when any variant names one. A file
+ * `netab layout --json` or null, error) when any variant names one. The hot
+ * set is --hot's (r->opts.hot) when given, else the experiment's `layout:
+ * {hot: [...]}`, else the built-in one; the summary names the patterns
+ * that match no function of either build. A file
  * that does not load is an error sentence in its entry, not a failed
  * report: the performance verdicts stand on their own. Returns 0 or
  * -ENOMEM.

@@ -129,6 +129,42 @@ static void layout_gist(const json_t *sum, char *b, size_t n)
              (long long)json_integer_value(json_object_get(size, "delta")));
 }
 
+/*
+ * The hot patterns of a layout summary that matched no function, as one
+ * phrase ("" when all matched), so that an empty hot set is never silent.
+ */
+static void layout_unmatched(const json_t *sum, char *b, size_t n)
+{
+    const json_t *u = json_object_get(json_object_get(sum, "hot"), "unmatched"), *p;
+    size_t i, k = 0;
+    b[0] = '\0';
+    json_array_foreach(u, i, p)
+    {
+        k += (size_t)snprintf(b + k, n - k, "%s%s",
+                              i ? ", "
+                                : "hot patterns that match no "
+                                  "function in either build: ",
+                              json_string_value(p));
+        if (k >= n)
+            break;
+    }
+}
+
+/* The hot set's source of the section, as its heading names it. */
+static const char *layout_source(const struct creport *r)
+{
+    size_t i;
+    json_t *x;
+    json_array_foreach(r->layout, i, x)
+    {
+        const char *src = json_string_value(
+            json_object_get(json_object_get(json_object_get(x, "summary"), "hot"), "source"));
+        if (src && strcmp(src, "built-in network paths"))
+            return src;
+    }
+    return NULL;
+}
+
 /* The "Code layout" section: each variant's layout file against the baseline's. */
 static void print_layout(FILE *f, const struct creport *r)
 {
@@ -136,8 +172,12 @@ static void print_layout(FILE *f, const struct creport *r)
     json_t *x;
     if (!json_array_size(r->layout))
         return;
-    fprintf(f, "Code layout against %s (netab layout, built-in network hot set):\n",
-            r->variants[0]);
+    const char *src = layout_source(r);
+    if (src)
+        fprintf(f, "Code layout against %s (netab layout, hot set: %s):\n", r->variants[0], src);
+    else
+        fprintf(f, "Code layout against %s (netab layout, built-in network hot set):\n",
+                r->variants[0]);
     json_array_foreach(r->layout, i, x)
     {
         const char *name = json_string_value(json_object_get(x, "variant"));
@@ -151,6 +191,9 @@ static void print_layout(FILE *f, const struct creport *r)
         layout_gist(sum, gist, sizeof(gist));
         wrapf(f, "  ", "    ", "%s: %s.", name, gist);
         wrap(f, "    ", "    ", json_string_value(json_object_get(sum, "verdict")));
+        layout_unmatched(sum, gist, sizeof(gist));
+        if (gist[0])
+            wrapf(f, "    ", "    ", "%s.", gist);
     }
 }
 
@@ -419,6 +462,11 @@ static void md_layout(FILE *f, const struct creport *r)
         return;
     fprintf(f, "\n### Code layout against ");
     creport_md_text(f, r->variants[0]);
+    if (layout_source(r)) {
+        fputs(" (hot set: ", f);
+        creport_md_text(f, layout_source(r));
+        fputs(")", f);
+    }
     fprintf(f, "\n\n| variant | layout | verdict |\n|---|---|---|\n");
     json_array_foreach(r->layout, i, x)
     {
@@ -433,6 +481,12 @@ static void md_layout(FILE *f, const struct creport *r)
         fputs(" | ", f);
         creport_md_text(f, json_is_object(sum) ? json_string_value(json_object_get(sum, "verdict"))
                                                : json_string_value(json_object_get(x, "error")));
+        layout_unmatched(sum, gist, sizeof(gist));
+        if (gist[0]) {
+            fputs(" ", f);
+            creport_md_text(f, gist);
+            fputs(".", f);
+        }
         fputs(" |\n", f);
     }
 }

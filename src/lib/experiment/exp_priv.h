@@ -71,6 +71,12 @@ bool exp_is_plain(const yaml_node_t *n);
 bool exp_map_fields(struct exp_ctx *c, yaml_node_t *map, const char *where,
                     const char *const *names, size_t n, yaml_node_t **vals);
 
+/*
+ * The top-level `layout:` mapping: `hot:`, a non-empty list of function
+ * names or fnmatch(3) globs (each checked) into e->layout_hot.
+ */
+void exp_parse_layout(struct exp_ctx *c, yaml_node_t *n, struct experiment *e);
+
 /* Value readers: each reports its own error and returns false. */
 bool exp_get_string(struct exp_ctx *c, yaml_node_t *n, const char *key, char **out);
 bool exp_get_int(struct exp_ctx *c, yaml_node_t *n, const char *key, long min, long max, long *out);

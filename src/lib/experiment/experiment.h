@@ -172,6 +172,9 @@ struct experiment {
     size_t nvariants;      /* >= 1 */
     struct exp_axis *axes; /* matrix axes in file order; none without a matrix */
     size_t naxes;
+    /* `layout: {hot: [...]}`: the code layout report's hot patterns (globs); NULL/0 without. */
+    char **layout_hot;
+    size_t nlayout_hot;
 };
 
 /*

@@ -11,6 +11,9 @@ void experiment_free(struct experiment *e)
         return;
     free(e->name);
     free(e->prepare);
+    for (size_t i = 0; i < e->nlayout_hot; i++)
+        free(e->layout_hot[i]);
+    free(e->layout_hot);
     for (size_t i = 0; i < e->ntest; i++)
         free(e->test[i].value);
     free(e->test);
@@ -105,6 +108,16 @@ static int factors_json(const struct experiment *e, json_t *root, json_t *varian
     return err;
 }
 
+/* layout: {hot: [...]} (only when set, so older specs read the same). */
+static int layout_json(const struct experiment *e, json_t *root)
+{
+    json_t *hot = json_array();
+    int err = json_object_set_new(root, SPEC_LAYOUT, json_pack("{s:o}", SPEC_LAYOUT_HOT, hot));
+    for (size_t i = 0; !err && i < e->nlayout_hot; i++)
+        err = json_array_append_new(hot, json_string(e->layout_hot[i]));
+    return err;
+}
+
 json_t *experiment_to_json(const struct experiment *e)
 {
     json_t *test = json_object(), *variants = json_array(), *matrix = json_array();
@@ -149,6 +162,8 @@ json_t *experiment_to_json(const struct experiment *e)
     err |= factors_json(e, root, variants);
     err |= json_object_set_new(
         root, SPEC_ORDER, json_string(e->order == EXP_ORDER_BLOCKED ? SPEC_BLOCKED : "randomized"));
+    if (e->nlayout_hot)
+        err |= layout_json(e, root);
     if (e->nduts && !e->named_duts)
         err |= json_object_set_new(root, "dut", dut_json(e, &e->duts[0]));
     else if (e->nduts)

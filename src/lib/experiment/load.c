@@ -224,11 +224,12 @@ enum {
     K_DUT,
     K_DUTS,
     K_PARALLEL,
+    K_LAYOUT,
     K_COUNT
 };
 static const char *const top_keys[K_COUNT] = {"name",    "runs",  "warmup", "seed",     "cooldown",
                                               "prepare", "reset", "test",   "variants", "matrix",
-                                              "order",   "dut",   "duts",   "parallel"};
+                                              "order",   "dut",   "duts",   "parallel", "layout"};
 
 static void parse_order(struct exp_ctx *c, yaml_node_t *n, struct experiment *e)
 {
@@ -299,6 +300,8 @@ static void parse_top(struct exp_ctx *c, yaml_node_t *root, struct experiment *e
         exp_parse_variants(c, v[K_VARIANTS], e);
     if (v[K_MATRIX])
         exp_parse_matrix(c, v[K_MATRIX], e);
+    if (v[K_LAYOUT])
+        exp_parse_layout(c, v[K_LAYOUT], e);
     struct exp_dut_marks marks = {.root = root,
                                   .prepare = v[K_PREPARE],
                                   .matrix = v[K_MATRIX],

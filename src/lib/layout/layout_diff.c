@@ -5,11 +5,36 @@
 #include <stdlib.h>
 #include <string.h>
 
-int64_t layout_fn_delta(const struct layout_fn *f)
+int64_t layout_fn_gap_delta(const struct layout_fn *f)
 {
     int64_t n = f->in_new ? (int64_t)f->new_size : 0;
     int64_t o = f->in_old ? (int64_t)f->old_size : 0;
     return n - o;
+}
+
+int64_t layout_fn_delta(const struct layout_fn *f)
+{
+    if (f->in_old && f->in_new) {
+        /* Sizes are ranges [size - pad, size]; overlapping ranges prove no change. */
+        uint64_t olo = f->old_size - f->old_pad, nlo = f->new_size - f->new_pad;
+        if (nlo <= f->old_size && olo <= f->new_size)
+            return 0;
+    }
+    return layout_fn_gap_delta(f);
+}
+
+bool layout_fn_padding_only(const struct layout_fn *f)
+{
+    return f->in_old && f->in_new && layout_fn_gap_delta(f) && !layout_fn_delta(f);
+}
+
+/* The most padding s's size may hold for `line`-byte lines (layout_fn's old_pad). */
+static uint64_t pad_of(const struct symtab_sym *s, unsigned line)
+{
+    if (!s->next_align || !s->size)
+        return 0;
+    uint64_t a = s->next_align < line ? s->next_align : line;
+    return a - 1 < s->size - 1 ? a - 1 : s->size - 1;
 }
 
 bool layout_fn_offset_changed(const struct layout_fn *f, unsigned line)
@@ -98,6 +123,7 @@ static void pair(const struct symtab *old, const size_t *oi, const struct symtab
             f->section = o->section;
             f->old_addr = o->addr;
             f->old_size = o->size;
+            f->old_pad = pad_of(o, d->line);
             i++;
         }
         if (c >= 0) {
@@ -106,6 +132,7 @@ static void pair(const struct symtab *old, const size_t *oi, const struct symtab
             f->section = n->section;
             f->new_addr = n->addr;
             f->new_size = n->size;
+            f->new_pad = pad_of(n, d->line);
             j++;
         }
     }
@@ -135,6 +162,7 @@ static void summarise(const struct symtab *old, const struct symtab *new, struct
             continue;
         }
         d->common++;
+        d->padding_only += layout_fn_padding_only(f);
         d->grow += delta > 0;
         d->shrink += delta < 0;
         bool moved = layout_fn_offset_changed(f, d->line);
@@ -151,6 +179,31 @@ static void summarise(const struct symtab *old, const struct symtab *new, struct
                 d->first_hot = f;
         }
     }
+}
+
+/*
+ * Collects the patterns of a user's hot set that match no function of
+ * either build, so the report can name them rather than stay silent; the
+ * built-in set is a catalogue, most of which any one build lacks.
+ */
+static int find_unmatched(const struct layout_hot *hot, struct layout_diff *d)
+{
+    size_t np = hot ? hot->nexact + hot->nglobs : 0;
+    if (!np || hot->kind == LAYOUT_HOT_BUILTIN)
+        return 0;
+    bool *hits = calloc(np, sizeof(*hits));
+    d->unmatched = malloc(np * sizeof(*d->unmatched));
+    if (!hits || !d->unmatched) {
+        free(hits);
+        return -ENOMEM;
+    }
+    for (size_t i = 0; i < d->n; i++)
+        layout_hot_mark(hot, d->fns[i].name, hits);
+    for (size_t i = 0; i < np; i++)
+        if (!hits[i])
+            d->unmatched[d->nunmatched++] = layout_hot_pattern(hot, i);
+    free(hits);
+    return 0;
 }
 
 int layout_diff_build(const struct symtab *old, const struct symtab *new,
@@ -175,6 +228,10 @@ int layout_diff_build(const struct symtab *old, const struct symtab *new,
     free(ni);
     for (size_t i = 0; i < out->n && hot; i++)
         out->fns[i].hot = layout_hot_match(hot, out->fns[i].name);
+    if (find_unmatched(hot, out)) {
+        layout_diff_free(out);
+        return -ENOMEM;
+    }
     qsort(out->fns, out->n, sizeof(*out->fns), fn_cmp);
     summarise(old, new, out);
     qsort_r(out->by_delta, out->ndelta, sizeof(*out->by_delta), delta_cmp, out->fns);
@@ -185,5 +242,6 @@ void layout_diff_free(struct layout_diff *d)
 {
     free(d->fns);
     free(d->by_delta);
+    free(d->unmatched);
     memset(d, 0, sizeof(*d));
 }

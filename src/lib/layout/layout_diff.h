@@ -5,7 +5,8 @@
  * style size changes and the hot set's share of the moves.
  *
  * Ownership: a struct layout_diff belongs to the caller (layout_diff_free);
- * its names point into the two symbol tables, which must outlive it.
+ * its names point into the two symbol tables and the hot set, which must
+ * outlive it.
  */
 #ifndef NETAB_LAYOUT_LAYOUT_DIFF_H
 #define NETAB_LAYOUT_LAYOUT_DIFF_H
@@ -23,6 +24,13 @@ struct layout_fn {
     const char *section; /* the new build's section, else the old one's; NULL for maps */
     bool in_old, in_new, hot;
     uint64_t old_addr, old_size, new_addr, new_size;
+    /*
+     * The most padding each side's size may hold: 0 for an exact size
+     * (ELF st_size, nm -S); for a gap to the next symbol (System.map, plain
+     * nm) one less than the smaller of that symbol's address alignment and
+     * the line size, at most the gap less one byte (layout_fn_delta()).
+     */
+    uint64_t old_pad, new_pad;
 };
 
 struct layout_diff {
@@ -42,6 +50,10 @@ struct layout_diff {
     /* Indices into fns of every function whose size changed, biggest |delta| first. */
     size_t *by_delta;
     size_t ndelta;
+    size_t padding_only; /* common functions whose gap changed within the padding only */
+    /* The hot set's patterns that match no function of either build (a user's set only). */
+    const char **unmatched;
+    size_t nunmatched;
 };
 
 /* Offset of addr within its line. */
@@ -56,8 +68,19 @@ static inline uint64_t layout_lines(uint64_t addr, uint64_t size, unsigned line)
     return size ? (layout_offset(addr, line) + size + line - 1) / line : 0;
 }
 
-/* Size change of f (new minus old; a missing side counts as 0). */
+/*
+ * Size change of f (new minus old; a missing side counts as 0). Each side's
+ * size may lie anywhere in [size - pad, size]; when the two ranges overlap
+ * (a gap that grew only because the next symbol is aligned further away)
+ * the change is 0: padding is not growth.
+ */
 int64_t layout_fn_delta(const struct layout_fn *f);
+
+/* The change of the sizes as the files give them (gaps included), new minus old. */
+int64_t layout_fn_gap_delta(const struct layout_fn *f);
+
+/* Whether a common function's gap changed but layout_fn_delta() is 0 (padding only). */
+bool layout_fn_padding_only(const struct layout_fn *f);
 
 /* Whether a common function starts at a different offset within its line. */
 bool layout_fn_offset_changed(const struct layout_fn *f, unsigned line);

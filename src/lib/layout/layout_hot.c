@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "util/opttable.h"
 #include "util/textfile.h"
 
 /*
@@ -70,6 +71,8 @@ const char *layout_hot_kind_name(enum layout_hot_kind kind)
         return "perf script";
     case LAYOUT_HOT_PROFILE:
         return "netab profile";
+    case LAYOUT_HOT_EXPERIMENT:
+        return "experiment file";
     }
     return "?";
 }
@@ -172,6 +175,13 @@ int layout_hot_parse_list(const char *list, struct layout_hot *hot, char *err, s
                          "--hot '%s': item %zu is empty or holds a blank; give names or globs "
                          "separated by commas",
                          list, exact.n + globs.n + 1);
+            break;
+        }
+        char item[256], why[NB_ERRLEN];
+        snprintf(item, sizeof(item), "%.*s", (int)(len < 255 ? len : 255), p);
+        if (len > 255 || layout_hot_check_pattern(item, why, sizeof(why))) {
+            rc = err_set(err, errlen, EINVAL, "--hot '%s': %s", list,
+                         len > 255 ? "a pattern longer than 255 characters" : why);
             break;
         }
         if ((rc = hot_add(&exact, &globs, p, len)))
@@ -320,6 +330,13 @@ int layout_hot_parse_text(const char *name, const char *text, size_t len, struct
                          name, lineno, shown, tok[0]);
             break;
         }
+        char item[256], why[NB_ERRLEN];
+        snprintf(item, sizeof(item), "%.*s", (int)(tl[0] < 255 ? tl[0] : 255), tok[0]);
+        if (tl[0] > 255 || layout_hot_check_pattern(item, why, sizeof(why))) {
+            rc = err_set(err, errlen, EINVAL, "%s line %zu: %s", name, lineno,
+                         tl[0] > 255 ? "a pattern longer than 255 characters" : why);
+            break;
+        }
         if ((rc = hot_add(&exact, &globs, tok[0], tl[0])))
             break;
     }
@@ -362,6 +379,91 @@ int layout_hot_load(const char *arg, struct layout_hot *hot, char *err, size_t e
     return rc;
 }
 
+int layout_hot_check_pattern(const char *p, char *why, size_t whylen)
+{
+    if (!*p)
+        return err_set(why, whylen, EINVAL, "an empty pattern names no function");
+    for (const char *q = p; *q; q++) {
+        if (isspace((unsigned char)*q) || iscntrl((unsigned char)*q))
+            return err_set(why, whylen, EINVAL,
+                           "pattern '%s' holds a blank or control character: a function name "
+                           "has none",
+                           p);
+        if (*q == '\\' && !q[1])
+            return err_set(why, whylen, EINVAL, "pattern '%s' ends in a lone '\\'", p);
+        if (*q == '\\') {
+            q++;
+            continue;
+        }
+        if (*q != '[')
+            continue;
+        /* fnmatch(3) takes an unclosed '[' literally; that is never what was meant. */
+        const char *c = q + 1;
+        if (*c == '!' || *c == '^')
+            c++;
+        if (*c == ']')
+            c++;
+        c = strchr(c, ']');
+        if (!c)
+            return err_set(why, whylen, EINVAL,
+                           "pattern '%s' opens a '[' class that is never closed with ']'", p);
+        q = c;
+    }
+    return 0;
+}
+
+int layout_hot_from_patterns(const char *const *pats, size_t n, enum layout_hot_kind kind,
+                             struct layout_hot *hot, char *err, size_t errlen)
+{
+    struct strv exact = {0}, globs = {0};
+    int rc = n ? 0 : err_set(err, errlen, EINVAL, "the hot list is empty: give at least one name");
+    for (size_t i = 0; !rc && i < n; i++) {
+        rc = layout_hot_check_pattern(pats[i], err, errlen);
+        if (!rc && (rc = hot_add(&exact, &globs, pats[i], strlen(pats[i]))))
+            err_set(err, errlen, ENOMEM, "out of memory");
+    }
+    if (rc) {
+        strv_free(&exact);
+        strv_free(&globs);
+        return rc;
+    }
+    hot_take(hot, kind, &exact, &globs);
+    return 0;
+}
+
+/* Appends copies of the n strings of from to s. */
+static int strv_take_all(struct strv *s, char **from, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (strv_push(s, from[i], strlen(from[i])))
+            return -ENOMEM;
+    }
+    return 0;
+}
+
+int layout_hot_opt_add(void *field, const char *value, const struct opt *o, char *err,
+                       size_t errlen)
+{
+    struct layout_hot *acc = field, add;
+    (void)o;
+    int rc = layout_hot_load(value, &add, err, errlen);
+    if (rc)
+        return rc;
+    if (!layout_hot_given(acc)) {
+        *acc = add;
+        return 0;
+    }
+    struct strv exact = {acc->exact, acc->nexact, acc->nexact};
+    struct strv globs = {acc->globs, acc->nglobs, acc->nglobs};
+    enum layout_hot_kind kind = acc->kind == add.kind ? add.kind : LAYOUT_HOT_LIST;
+    rc = strv_take_all(&exact, add.exact, add.nexact);
+    if (!rc)
+        rc = strv_take_all(&globs, add.globs, add.nglobs);
+    layout_hot_free(&add);
+    hot_take(acc, kind, &exact, &globs);
+    return rc ? err_set(err, errlen, ENOMEM, "--hot: out of memory") : 0;
+}
+
 static bool match_one(const struct layout_hot *hot, const char *name)
 {
     if (hot->nexact && bsearch(&name, hot->exact, hot->nexact, sizeof(hot->exact[0]), str_cmp))
@@ -385,6 +487,36 @@ bool layout_hot_match(const struct layout_hot *hot, const char *name)
     memcpy(base, name, (size_t)(dot - name));
     base[dot - name] = '\0';
     return match_one(hot, base);
+}
+
+/* Marks the patterns that name itself matches. */
+static void mark_one(const struct layout_hot *hot, const char *name, bool *hits)
+{
+    char **e = hot->nexact ? bsearch(&name, hot->exact, hot->nexact, sizeof(hot->exact[0]), str_cmp)
+                           : NULL;
+    if (e)
+        hits[e - hot->exact] = true;
+    for (size_t i = 0; i < hot->nglobs; i++)
+        if (!fnmatch(hot->globs[i], name, 0))
+            hits[hot->nexact + i] = true;
+}
+
+void layout_hot_mark(const struct layout_hot *hot, const char *name, bool *hits)
+{
+    mark_one(hot, name, hits);
+    /* The same clone rule as layout_hot_match(): a .cold part counts only under its own name. */
+    const char *dot = strchr(name, '.');
+    if (!dot || dot == name || dot - name > 255 || strstr(dot, ".cold"))
+        return;
+    char base[256];
+    memcpy(base, name, (size_t)(dot - name));
+    base[dot - name] = '\0';
+    mark_one(hot, base, hits);
+}
+
+const char *layout_hot_pattern(const struct layout_hot *hot, size_t i)
+{
+    return i < hot->nexact ? hot->exact[i] : hot->globs[i - hot->nexact];
 }
 
 void layout_hot_free(struct layout_hot *hot)

@@ -19,6 +19,8 @@
 
 #include "util/err.h"
 
+struct opt;
+
 enum layout_hot_kind {
     LAYOUT_HOT_BUILTIN,     /* the built-in network path list */
     LAYOUT_HOT_LIST,        /* a comma list on the command line */
@@ -26,6 +28,7 @@ enum layout_hot_kind {
     LAYOUT_HOT_PERF_REPORT, /* perf report --stdio output */
     LAYOUT_HOT_PERF_SCRIPT, /* perf script output */
     LAYOUT_HOT_PROFILE,     /* sampled profiles of netab runs (--hot-from) */
+    LAYOUT_HOT_EXPERIMENT,  /* an experiment file's `layout: {hot: [...]}` */
 };
 
 struct layout_hot {
@@ -64,6 +67,39 @@ NB_MUST_CHECK int layout_hot_parse_text(const char *name, const char *text, size
                                         struct layout_hot *hot, char *err, size_t errlen);
 
 /*
+ * Checks one name or glob (fnmatch(3) syntax, as in the shell): it must not
+ * be empty, hold a blank or control character, leave a '[' class unclosed
+ * or end in a lone '\\'. Returns 0, or -EINVAL with why naming the pattern.
+ */
+NB_MUST_CHECK int layout_hot_check_pattern(const char *p, char *why, size_t whylen);
+
+/*
+ * The hot set of the n patterns pats (names or globs, each checked by
+ * layout_hot_check_pattern), of the given kind. Returns 0, -EINVAL naming
+ * the first bad pattern (or saying the list is empty) or -ENOMEM.
+ */
+NB_MUST_CHECK int layout_hot_from_patterns(const char *const *pats, size_t n,
+                                           enum layout_hot_kind kind, struct layout_hot *hot,
+                                           char *err, size_t errlen);
+
+/*
+ * The opttable setter of a repeatable `--hot FILE|LIST` (netab layout and
+ * netab report give it one meaning): field is a struct layout_hot, zeroed
+ * before parsing; each value is read as layout_hot_load() reads it and its
+ * patterns are added to those of earlier --hot values (a union; two
+ * different sources read as "command line"). A bad value is -EINVAL naming
+ * it. The caller frees the set with layout_hot_free().
+ */
+int layout_hot_opt_add(void *field, const char *value, const struct opt *o, char *err,
+                       size_t errlen);
+
+/* Whether hot holds any pattern (a set given by --hot or a file, not a zeroed one). */
+static inline bool layout_hot_given(const struct layout_hot *hot)
+{
+    return hot->nexact + hot->nglobs > 0;
+}
+
+/*
  * What --hot ARG means: "-" reads standard input, the name of an existing
  * file reads that file, anything else is a comma list.
  */
@@ -77,6 +113,16 @@ NB_MUST_CHECK int layout_hot_load(const char *arg, struct layout_hot *hot, char 
  * to .text.unlikely) is hot only when named or matched as itself.
  */
 bool layout_hot_match(const struct layout_hot *hot, const char *name);
+
+/*
+ * Marks in hits ([nexact + nglobs], exact names first, then globs, as in
+ * hot) every pattern that `name` matches as layout_hot_match() matches, so
+ * that a caller can name the patterns that matched no function at all.
+ */
+void layout_hot_mark(const struct layout_hot *hot, const char *name, bool *hits);
+
+/* Pattern i of hot in layout_hot_mark()'s order. */
+const char *layout_hot_pattern(const struct layout_hot *hot, size_t i);
 
 /* The share of all samples (percent) from which a profiled function is hot (docs/layout.md). */
 #define LAYOUT_HOT_MIN_SHARE 0.5

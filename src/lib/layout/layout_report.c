@@ -46,10 +46,15 @@ void layout_verdict(const struct layout_diff *d, const struct layout_hot *hot, c
                  d->hot_common, d->line);
 }
 
-/* Prints text wrapped at LAYOUT_TEXT_WIDTH, every line after the first indented by `indent`. */
-static void print_wrapped(FILE *f, const char *text, int indent)
+/*
+ * Prints text wrapped at LAYOUT_TEXT_WIDTH, the first line indented by
+ * `first`, every line after it by `indent`.
+ */
+static void print_indented(FILE *f, const char *text, int first, int indent)
 {
-    int col = 0;
+    fprintf(f, "%*s", first, "");
+    int col = first;
+    bool started = false; /* a word is on the first line */
     const char *p = text;
     while (*p) {
         while (*p == ' ')
@@ -57,18 +62,25 @@ static void print_wrapped(FILE *f, const char *text, int indent)
         size_t w = strcspn(p, " ");
         if (!w)
             break;
-        if (col && col + 1 + (int)w > LAYOUT_TEXT_WIDTH) {
+        if (started && col + 1 + (int)w > LAYOUT_TEXT_WIDTH) {
             fprintf(f, "\n%*s", indent, "");
             col = indent;
-        } else if (col) {
+        } else if (started) {
             fputc(' ', f);
             col++;
         }
         fprintf(f, "%.*s", (int)w, p);
+        started = true;
         col += (int)w;
         p += w;
     }
     fputc('\n', f);
+}
+
+/* Prints text wrapped at LAYOUT_TEXT_WIDTH, every line after the first indented by `indent`. */
+static void print_wrapped(FILE *f, const char *text, int indent)
+{
+    print_indented(f, text, 0, indent);
 }
 
 /* Prints a table's name column: the name, or for a long one the name alone on its line. */
@@ -131,6 +143,20 @@ static void print_shift(FILE *f, const char *what, const struct layout_fn *fn, u
     print_wrapped(f, buf, 4);
 }
 
+/* Names the hot patterns that matched no function, so an empty result is never silent. */
+static void print_unmatched(FILE *f, const struct layout_diff *d)
+{
+    if (!d->nunmatched)
+        return;
+    char buf[1024];
+    size_t k = (size_t)snprintf(buf, sizeof(buf),
+                                "hot patterns that match no function in "
+                                "either build:");
+    for (size_t i = 0; i < d->nunmatched && k < sizeof(buf); i++)
+        k += (size_t)snprintf(buf + k, sizeof(buf) - k, " %s", d->unmatched[i]);
+    print_wrapped(f, buf, 4);
+}
+
 static void print_summary(FILE *f, const struct layout_diff *d, const struct layout_input *in)
 {
     char buf[512];
@@ -152,6 +178,7 @@ static void print_summary(FILE *f, const struct layout_diff *d, const struct lay
              d->hot_common, d->hot_offset_changed, d->hot_lines_changed, d->hot_added,
              d->hot_removed);
     print_wrapped(f, buf, 4);
+    print_unmatched(f, d);
     layout_verdict(d, in->hot, buf, sizeof(buf));
     fputc('\n', f);
     print_wrapped(f, buf, 0);
@@ -159,9 +186,13 @@ static void print_summary(FILE *f, const struct layout_diff *d, const struct lay
 
 static void print_sizes(FILE *f, const struct layout_diff *d, size_t top)
 {
-    int64_t total = (int64_t)d->new_total - (int64_t)d->old_total;
-    fprintf(f, "\nsize: %" PRIu64 " -> %" PRIu64 " bytes (%+" PRId64 ")\n", d->old_total,
-            d->new_total, total);
+    /* With exact sizes up + down is the totals' difference; with gaps it leaves padding out. */
+    if (d->padding_only)
+        fprintf(f, "\nsize: %" PRIu64 " -> %" PRIu64 " bytes of gaps (%+" PRId64 " counted)\n",
+                d->old_total, d->new_total, d->up + d->down);
+    else
+        fprintf(f, "\nsize: %" PRIu64 " -> %" PRIu64 " bytes (%+" PRId64 ")\n", d->old_total,
+                d->new_total, d->up + d->down);
     fprintf(f,
             "add/remove: %zu/%zu grow/shrink: %zu/%zu up/down: %" PRId64 "/%" PRId64 " (%" PRId64
             ")\n",
@@ -182,6 +213,22 @@ static void print_sizes(FILE *f, const struct layout_diff *d, size_t top)
     }
     if (n < d->ndelta)
         fprintf(f, "(%zu more size changes: --all or --json lists every one)\n", d->ndelta - n);
+}
+
+/*
+ * Says how many gaps changed within their padding only: those functions'
+ * sizes are unknown and are not counted as growth (layout_fn_delta()).
+ */
+static void print_padding(FILE *f, const struct layout_diff *d)
+{
+    if (!d->padding_only)
+        return;
+    char buf[400];
+    snprintf(buf, sizeof(buf),
+             "not counted: %zu functions whose size is unknown and whose gap to the next "
+             "symbol changed only within alignment padding (the hot table shows each hot one)",
+             d->padding_only);
+    print_wrapped(f, buf, 4);
 }
 
 /* Prints one formatted table line without trailing blanks. */
@@ -220,6 +267,15 @@ static void print_row(FILE *f, const struct layout_fn *fn, unsigned line)
                (int64_t)(fn->new_addr - fn->old_addr), layout_offset(fn->old_addr, line),
                layout_offset(fn->new_addr, line), layout_lines(fn->old_addr, fn->old_size, line),
                layout_lines(fn->new_addr, fn->new_size, line), fn->old_size, fn->new_size, mark);
+    if (layout_fn_padding_only(fn)) {
+        char buf[300];
+        snprintf(buf, sizeof(buf),
+                 "size unknown (gap %" PRIu64 " -> %" PRIu64
+                 " bytes, of which padding up to %" PRIu64 " -> %" PRIu64
+                 " bytes before the next aligned symbol): not growth",
+                 fn->old_size, fn->new_size, fn->old_pad, fn->new_pad);
+        print_indented(f, buf, 2, 4);
+    }
 }
 
 /*
@@ -243,6 +299,7 @@ void layout_report_text(FILE *f, const struct layout_diff *d, const struct layou
 {
     print_summary(f, d, in);
     print_sizes(f, d, all ? 0 : top);
+    print_padding(f, d);
     if (d->hot_common + d->hot_added + d->hot_removed)
         print_table(f, d, "hot functions", true);
     if (all)
@@ -267,13 +324,25 @@ static json_t *shift_json(const struct layout_fn *fn, unsigned line)
                      (int)layout_offset(fn->new_addr, line));
 }
 
+/* The unmatched hot patterns as a JSON array (empty for the built-in set). */
+static json_t *unmatched_json(const struct layout_diff *d)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; a && i < d->nunmatched; i++)
+        if (json_array_append_new(a, json_string(d->unmatched[i]))) {
+            json_decref(a);
+            return NULL;
+        }
+    return a;
+}
+
 json_t *layout_summary_json(const struct layout_diff *d, const struct layout_hot *hot)
 {
     char verdict[1024];
     layout_verdict(d, hot, verdict, sizeof(verdict));
     return json_pack(
-        "{s:i, s:I, s:I, s:I, s:I, s:I, s:o, s:o, s:{s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I},"
-        " s:{s:I, s:I, s:I, s:I, s:I, s:I, s:I}, s:s}",
+        "{s:i, s:I, s:I, s:I, s:I, s:I, s:o, s:o, s:{s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:o},"
+        " s:{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}, s:s}",
         "line", (int)d->line, "common", (json_int_t)d->common, "added", (json_int_t)d->added,
         "removed", (json_int_t)d->removed, "offset_changed", (json_int_t)d->offset_changed,
         "lines_changed", (json_int_t)d->lines_changed, "first_shift", shift_json(d->first, d->line),
@@ -282,32 +351,36 @@ json_t *layout_summary_json(const struct layout_diff *d, const struct layout_hot
         (json_int_t)(hot ? hot->nexact : 0), "globs", (json_int_t)(hot ? hot->nglobs : 0),
         "in_both", (json_int_t)d->hot_common, "offset_changed", (json_int_t)d->hot_offset_changed,
         "lines_changed", (json_int_t)d->hot_lines_changed, "added", (json_int_t)d->hot_added,
-        "removed", (json_int_t)d->hot_removed, "size", "old_total", (json_int_t)d->old_total,
-        "new_total", (json_int_t)d->new_total, "delta",
-        (json_int_t)((int64_t)d->new_total - (int64_t)d->old_total), "grow", (json_int_t)d->grow,
-        "shrink", (json_int_t)d->shrink, "up", (json_int_t)d->up, "down", (json_int_t)d->down,
-        "verdict", verdict);
+        "removed", (json_int_t)d->hot_removed, "unmatched", unmatched_json(d), "size", "old_total",
+        (json_int_t)d->old_total, "new_total", (json_int_t)d->new_total, "delta",
+        (json_int_t)(d->up + d->down), "grow", (json_int_t)d->grow, "shrink", (json_int_t)d->shrink,
+        "up", (json_int_t)d->up, "down", (json_int_t)d->down, "padding_only",
+        (json_int_t)d->padding_only, "verdict", verdict);
 }
 
-static json_t *side_json(bool present, uint64_t addr, uint64_t size, unsigned line)
+/* One side of a function; a size that is a gap says so and how much of it may be padding. */
+static json_t *side_json(bool present, uint64_t addr, uint64_t size, uint64_t pad, bool exact,
+                         unsigned line)
 {
     if (!present)
         return json_null();
-    return json_pack("{s:o, s:I, s:i, s:I}", "addr", hex(addr), "size", (json_int_t)size, "offset",
+    return json_pack("{s:o, s:I, s:b, s:I, s:i, s:I}", "addr", hex(addr), "size", (json_int_t)size,
+                     "size_known", exact, "padding_max", (json_int_t)pad, "offset",
                      (int)layout_offset(addr, line), "lines",
                      (json_int_t)layout_lines(addr, size, line));
 }
 
-static json_t *fn_json(const struct layout_fn *fn, unsigned line)
+static json_t *fn_json(const struct layout_fn *fn, unsigned line, bool old_exact, bool new_exact)
 {
     const char *state = fn->in_old && fn->in_new ? "common" : fn->in_new ? "added" : "removed";
-    return json_pack("{s:s, s:s?, s:s, s:b, s:o, s:o, s:b, s:b, s:I}", "name", fn->name, "section",
-                     fn->section, "state", state, "hot", fn->hot, "old",
-                     side_json(fn->in_old, fn->old_addr, fn->old_size, line), "new",
-                     side_json(fn->in_new, fn->new_addr, fn->new_size, line), "offset_changed",
-                     layout_fn_offset_changed(fn, line), "lines_changed",
-                     layout_fn_lines_changed(fn, line), "size_delta",
-                     (json_int_t)layout_fn_delta(fn));
+    return json_pack(
+        "{s:s, s:s?, s:s, s:b, s:o, s:o, s:b, s:b, s:I, s:b}", "name", fn->name, "section",
+        fn->section, "state", state, "hot", fn->hot, "old",
+        side_json(fn->in_old, fn->old_addr, fn->old_size, fn->old_pad, old_exact, line), "new",
+        side_json(fn->in_new, fn->new_addr, fn->new_size, fn->new_pad, new_exact, line),
+        "offset_changed", layout_fn_offset_changed(fn, line), "lines_changed",
+        layout_fn_lines_changed(fn, line), "size_delta", (json_int_t)layout_fn_delta(fn),
+        "padding_only", layout_fn_padding_only(fn));
 }
 
 static json_t *input_json(const char *path, const struct symtab *t)
@@ -320,7 +393,8 @@ json_t *layout_report_json(const struct layout_diff *d, const struct layout_inpu
 {
     json_t *fns = json_array(), *sizes = json_array();
     for (size_t i = 0; fns && i < d->n; i++)
-        if (json_array_append_new(fns, fn_json(&d->fns[i], d->line))) {
+        if (json_array_append_new(fns, fn_json(&d->fns[i], d->line, in->old->source != SYMTAB_MAP,
+                                               in->new->source != SYMTAB_MAP))) {
             json_decref(fns);
             fns = NULL;
         }
@@ -347,24 +421,24 @@ json_t *layout_report_json(const struct layout_diff *d, const struct layout_inpu
                      "error");
 }
 
-json_t *layout_compare_files(const char *old, const char *new, unsigned line, char *err,
-                             size_t errlen)
+json_t *layout_compare_files(const char *old, const char *new, const struct layout_hot *user,
+                             unsigned line, char *err, size_t errlen)
 {
     struct symtab a = {0}, b = {0};
     struct layout_hot hot = {0};
     struct layout_diff d = {0};
     json_t *sum = NULL;
-    if (layout_hot_builtin(&hot)) {
+    if (!user && layout_hot_builtin(&hot)) {
         err_set(err, errlen, ENOMEM, "out of memory");
         goto out;
     }
     if (symtab_load(old, &a, err, errlen) || symtab_load(new, &b, err, errlen))
         goto out;
-    if (layout_diff_build(&a, &b, &hot, line, &d)) {
+    if (layout_diff_build(&a, &b, user ? user : &hot, line, &d)) {
         err_set(err, errlen, ENOMEM, "out of memory");
         goto out;
     }
-    if (!(sum = layout_summary_json(&d, &hot)))
+    if (!(sum = layout_summary_json(&d, user ? user : &hot)))
         err_set(err, errlen, ENOMEM, "out of memory");
 out:
     layout_diff_free(&d);

@@ -52,12 +52,12 @@ json_t *layout_report_json(const struct layout_diff *d, const struct layout_inpu
 json_t *layout_summary_json(const struct layout_diff *d, const struct layout_hot *hot);
 
 /*
- * Compares the symbol files old and new with the built-in hot set and
- * `line`-byte lines, and returns the summary object of layout_summary_json()
+ * Compares the symbol files old and new with the hot set hot (NULL: the
+ * built-in one) and `line`-byte lines, and returns the summary object of layout_summary_json()
  * (caller has ownership), or NULL with the reason in err (a file that does
  * not load, or out of memory).
  */
-json_t *layout_compare_files(const char *old, const char *new, unsigned line, char *err,
-                             size_t errlen);
+json_t *layout_compare_files(const char *old, const char *new, const struct layout_hot *hot,
+                             unsigned line, char *err, size_t errlen);
 
 #endif

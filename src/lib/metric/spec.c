@@ -28,6 +28,21 @@ const char *spec_variant_layout(const json_t *spec, size_t i)
     return json_string_value(json_object_get(variant(spec, i), SPEC_LAYOUT));
 }
 
+static const json_t *layout_hot(const json_t *spec)
+{
+    return json_object_get(json_object_get(spec, SPEC_LAYOUT), SPEC_LAYOUT_HOT);
+}
+
+size_t spec_layout_hot_count(const json_t *spec)
+{
+    return json_array_size(layout_hot(spec));
+}
+
+const char *spec_layout_hot(const json_t *spec, size_t i)
+{
+    return json_string_value(json_array_get(layout_hot(spec), i));
+}
+
 bool spec_order_blocked(const json_t *spec)
 {
     const char *order = json_string_value(json_object_get(spec, SPEC_ORDER));

@@ -15,7 +15,8 @@
 
 #define SPEC_VARIANTS "variants" /* [{name, opts, ..., layout}] */
 #define SPEC_NAME "name"
-#define SPEC_LAYOUT "layout"
+#define SPEC_LAYOUT "layout" /* a variant's file; at the top level {hot: [...]} */
+#define SPEC_LAYOUT_HOT "hot"
 #define SPEC_ORDER "order" /* "randomized" or "blocked" */
 #define SPEC_BLOCKED "blocked"
 #define SPEC_MATRIX "matrix" /* [{key, values: [...]}] */
@@ -37,6 +38,14 @@ json_t *spec_parse(const char *spec_json);
 size_t spec_variant_count(const json_t *spec);
 const char *spec_variant_name(const json_t *spec, size_t i);
 const char *spec_variant_layout(const json_t *spec, size_t i);
+
+/*
+ * The experiment's own hot set for the code layout section (the top-level
+ * `layout: {hot: [...]}`): the number of patterns (0 without one) and
+ * pattern i (NULL if absent or not a string).
+ */
+size_t spec_layout_hot_count(const json_t *spec);
+const char *spec_layout_hot(const json_t *spec, size_t i);
 
 /* True when the spec's order is blocked (each variant's runs together). */
 bool spec_order_blocked(const json_t *spec);

@@ -42,7 +42,7 @@ int symtab_add(struct symtab *t, const char *name, size_t namelen, const char *s
     char *copy = strndup(name, namelen);
     if (!copy)
         return -ENOMEM;
-    t->syms[t->n++] = (struct symtab_sym){copy, section, addr, size};
+    t->syms[t->n++] = (struct symtab_sym){copy, section, addr, size, 0};
     return 0;
 }
 

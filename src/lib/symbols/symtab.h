@@ -22,7 +22,13 @@ struct symtab_sym {
     char *name;          /* owned */
     const char *section; /* ELF section name (owned by the table), or NULL for text maps */
     uint64_t addr;       /* run-time address, or offset in its section for relocatable files */
-    uint64_t size;       /* bytes; 0 when unknown */
+    uint64_t size;       /* bytes; 0 when unknown; for SYMTAB_MAP the gap to the next symbol */
+    /*
+     * For a size that is a gap (SYMTAB_MAP): the alignment of the next
+     * symbol's address (its lowest set bit, at most 4096), which bounds the
+     * padding the gap may hold; 0 for exact sizes and for the last symbol.
+     */
+    uint64_t next_align;
 };
 
 /* Where the symbols of a table came from. */
@@ -72,7 +78,10 @@ NB_MUST_CHECK int symtab_load_elf(const char *path, struct symtab *out, char *er
  * symbols of type t/T and, when their address lies within the t/T range,
  * W/w/i (weak and indirect symbols can also be data). Without any size
  * column a function's size is the distance to the next higher address in
- * the map (so it includes alignment padding); the last symbol's is 0.
+ * the map (so it includes alignment padding); the last symbol's is 0. Such
+ * a symbol's next_align is the alignment of that next address, so that a
+ * reader can tell how much of the gap may be padding (docs/layout.md,
+ * "Sizes").
  */
 NB_MUST_CHECK int symtab_parse_map(const char *path, const char *text, size_t len,
                                    struct symtab *out, char *err, size_t errlen);

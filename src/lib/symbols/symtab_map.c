@@ -166,6 +166,16 @@ static bool is_weak_code_type(char t)
     return t == 'W' || t == 'w' || t == 'i';
 }
 
+/*
+ * The alignment an address shows: its lowest set bit, capped at a page,
+ * beyond which no function is aligned.
+ */
+static uint64_t next_align(uint64_t addr)
+{
+    uint64_t a = addr & -addr;
+    return !a || a > 4096 ? 4096 : a;
+}
+
 /* Adds the functions among ls (sorted by address) to out, sizes as symtab.h says. */
 static int add_functions(const struct map_lines *ls, bool sized, struct symtab *out)
 {
@@ -184,12 +194,15 @@ static int add_functions(const struct map_lines *ls, bool sized, struct symtab *
             is_text_type(l->type) || (is_weak_code_type(l->type) && l->addr >= lo && l->addr <= hi);
         if (!fn)
             continue;
-        uint64_t size = l->size;
-        if (!sized)
-            size = next < ls->n ? ls->v[next].addr - l->addr : 0;
+        uint64_t size = l->size, align = 0;
+        if (!sized && next < ls->n) {
+            size = ls->v[next].addr - l->addr;
+            align = next_align(ls->v[next].addr);
+        }
         int rc = symtab_add(out, l->name, l->namelen, NULL, l->addr, size);
         if (rc)
             return rc;
+        out->syms[out->n - 1].next_align = align;
     }
     return 0;
 }

@@ -12,6 +12,7 @@
 #include "netab_assert.h"
 
 #include "experiment/experiment.h"
+#include "metric/spec.h"
 #include "runspec/run_spec.h"
 
 static struct experiment *load_ok(const char *path)
@@ -244,6 +245,56 @@ static struct experiment *load_text(const char *y, char *msg, size_t len)
     return e;
 }
 
+/* layout: {hot: [...]}: the report's hot patterns, checked, kept in order, in the spec. */
+static void test_layout_hot(void **state)
+{
+    (void)state;
+    char msg[NB_ERRLEN];
+    struct experiment *e = load_text("name: h\nlayout:\n  hot: [v7_dma_*, \"tcp_v4_rcv\"]\n"
+                                     "variants:\n  - name: a\n",
+                                     msg, sizeof(msg));
+    if (!e)
+        fail_msg("load failed: %s", msg);
+    ASSERT_EQ(e->nlayout_hot, 2);
+    assert_string_equal(e->layout_hot[0], "v7_dma_*");
+    assert_string_equal(e->layout_hot[1], "tcp_v4_rcv");
+    json_t *j = experiment_to_json(e);
+    assert_non_null(j);
+    ASSERT_EQ(spec_layout_hot_count(j), 2);
+    assert_string_equal(spec_layout_hot(j, 0), "v7_dma_*");
+    assert_string_equal(spec_layout_hot(j, 1), "tcp_v4_rcv");
+    json_decref(j);
+    experiment_free(e);
+
+    /* Without the section the spec has no layout member at all (as older specs). */
+    e = load_text("name: h\nvariants:\n  - name: a\n", msg, sizeof(msg));
+    assert_non_null(e);
+    j = experiment_to_json(e);
+    assert_null(json_object_get(j, "layout"));
+    ASSERT_EQ(spec_layout_hot_count(j), 0);
+    json_decref(j);
+    experiment_free(e);
+
+    static const struct {
+        const char *yaml, *want;
+    } bad[] = {
+        {"layout:\n  hot: [\"v7_dma_[inv\"]\n", "pattern 'v7_dma_[inv': it opens a '['"},
+        {"layout:\n  hot: [\"v7 dma\"]\n", "pattern 'v7 dma': it holds a blank"},
+        {"layout:\n  hot: []\n", "layout: 'hot' must be a non-empty list"},
+        {"layout:\n  hot: v7_dma_*\n", "layout: 'hot' must be a non-empty list"},
+        {"layout:\n  hott: [x]\n", "hott"},
+        {"layout: x\n", "layout"},
+    };
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        char y[256];
+        snprintf(y, sizeof(y), "name: h\n%svariants:\n  - name: a\n", bad[i].yaml);
+        e = load_text(y, msg, sizeof(msg));
+        assert_null(e);
+        if (!strstr(msg, bad[i].want))
+            fail_msg("%s: message '%s' lacks '%s'", bad[i].yaml, msg, bad[i].want);
+    }
+}
+
 /* bitrate: reaches udp_stream runs only; a rate no run takes is an error, not ignored. */
 static void test_bitrate_udp_only(void **state)
 {
@@ -441,6 +492,7 @@ int main(void)
         cmocka_unit_test(test_duts),
         cmocka_unit_test(test_bitrate_udp_only),
         cmocka_unit_test(test_empty_opts),
+        cmocka_unit_test(test_layout_hot),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

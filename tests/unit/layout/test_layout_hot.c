@@ -13,6 +13,7 @@
 #include "netab_assert.h"
 
 #include "layout/layout_hot.h"
+#include "util/opttable.h"
 
 static void text_ok(const char *text, struct layout_hot *h)
 {
@@ -62,6 +63,92 @@ static void test_comma_list(void **state)
     assert_non_null(strstr(err, "item 2"));
     assert_int_equal(layout_hot_parse_list("", &h, err, sizeof(err)), -EINVAL);
     assert_int_equal(layout_hot_parse_list("ip_rcv, udp_rcv", &h, err, sizeof(err)), -EINVAL);
+}
+
+static void test_pattern_check(void **state)
+{
+    (void)state;
+    char why[NB_ERRLEN] = "";
+    ASSERT_EQ(layout_hot_check_pattern("v7_dma_*", why, sizeof(why)), 0);
+    ASSERT_EQ(layout_hot_check_pattern("nf_nat_[ai]*", why, sizeof(why)), 0);
+    ASSERT_EQ(layout_hot_check_pattern("[]x]", why, sizeof(why)), 0);
+    ASSERT_EQ(layout_hot_check_pattern("a\\*b", why, sizeof(why)), 0);
+    ASSERT_EQ(layout_hot_check_pattern("v7_dma_[inv", why, sizeof(why)), -EINVAL);
+    ASSERT_STARTS_WITH(why, "pattern 'v7_dma_[inv' opens a '[' class");
+    ASSERT_EQ(layout_hot_check_pattern("v7 dma", why, sizeof(why)), -EINVAL);
+    assert_non_null(strstr(why, "'v7 dma'"));
+    ASSERT_EQ(layout_hot_check_pattern("x\\", why, sizeof(why)), -EINVAL);
+    assert_non_null(strstr(why, "lone"));
+    ASSERT_EQ(layout_hot_check_pattern("", why, sizeof(why)), -EINVAL);
+
+    /* A comma list and a names file name the bad pattern too. */
+    struct layout_hot h;
+    char err[NB_ERRLEN] = "";
+    ASSERT_EQ(layout_hot_parse_list("ip_rcv,v7_dma_[inv", &h, err, sizeof(err)), -EINVAL);
+    assert_non_null(strstr(err, "'v7_dma_[inv'"));
+    const char *file = "ip_rcv\nnf_[nat\n";
+    ASSERT_EQ(layout_hot_parse_text("hot.txt", file, strlen(file), &h, err, sizeof(err)), -EINVAL);
+    assert_non_null(strstr(err, "hot.txt line 2"));
+    assert_non_null(strstr(err, "'nf_[nat'"));
+}
+
+static void test_from_patterns_and_mark(void **state)
+{
+    (void)state;
+    char err[NB_ERRLEN] = "";
+    struct layout_hot h;
+    const char *pats[] = {"v7_dma_*", "tcp_v4_rcv", "nf_nat_*", "no_such_fn"};
+    ASSERT_EQ(layout_hot_from_patterns(pats, 4, LAYOUT_HOT_EXPERIMENT, &h, err, sizeof(err)), 0);
+    ASSERT_EQ(h.kind, LAYOUT_HOT_EXPERIMENT);
+    assert_string_equal(layout_hot_kind_name(h.kind), "experiment file");
+    ASSERT_EQ(h.nexact, 2);
+    ASSERT_EQ(h.nglobs, 2);
+    assert_true(layout_hot_match(&h, "v7_dma_inv_range"));
+    assert_true(layout_hot_match(&h, "v7_dma_clean_range.part.0"));
+    assert_false(layout_hot_match(&h, "v7_flush_kern_cache_all"));
+    /* Marking: which patterns some function matched; the rest match nothing. */
+    bool hits[4] = {false, false, false, false};
+    layout_hot_mark(&h, "v7_dma_inv_range", hits);
+    layout_hot_mark(&h, "tcp_v4_rcv.isra.0", hits);
+    layout_hot_mark(&h, "nf_nat_fn.cold", hits); /* a .cold part is not nf_nat_fn's clone */
+    size_t unmatched = 0;
+    for (size_t i = 0; i < 4; i++)
+        if (!hits[i]) {
+            unmatched++;
+            const char *p = layout_hot_pattern(&h, i);
+            if (strcmp(p, "no_such_fn") && strcmp(p, "nf_nat_*"))
+                fail_msg("pattern %s unexpectedly unmatched", p);
+        }
+    /* nf_nat_fn.cold matches nf_nat_* as itself: only no_such_fn is left. */
+    ASSERT_EQ(unmatched, 1);
+    layout_hot_free(&h);
+
+    const char *bad[] = {"ok_fn", "bad[fn"};
+    ASSERT_EQ(layout_hot_from_patterns(bad, 2, LAYOUT_HOT_EXPERIMENT, &h, err, sizeof(err)),
+              -EINVAL);
+    assert_non_null(strstr(err, "'bad[fn'"));
+    ASSERT_EQ(layout_hot_from_patterns(bad, 0, LAYOUT_HOT_EXPERIMENT, &h, err, sizeof(err)),
+              -EINVAL);
+}
+
+static void test_opt_add_repeatable(void **state)
+{
+    (void)state;
+    char err[NB_ERRLEN] = "";
+    struct layout_hot h = {0};
+    assert_false(layout_hot_given(&h));
+    ASSERT_EQ(layout_hot_opt_add(&h, "v7_dma_*,ip_rcv", NULL, err, sizeof(err)), 0);
+    ASSERT_EQ(layout_hot_opt_add(&h, "tcp_v4_rcv", NULL, err, sizeof(err)), 0);
+    ASSERT_EQ(layout_hot_opt_add(&h, "ip_rcv", NULL, err, sizeof(err)), 0); /* a duplicate */
+    assert_true(layout_hot_given(&h));
+    ASSERT_EQ(h.kind, LAYOUT_HOT_LIST);
+    exact_is(&h, (const char *const[]){"ip_rcv", "tcp_v4_rcv", NULL});
+    ASSERT_EQ(h.nglobs, 1);
+    assert_true(layout_hot_match(&h, "v7_dma_flush_range"));
+    ASSERT_EQ(layout_hot_opt_add(&h, "x,[y", NULL, err, sizeof(err)), -EINVAL);
+    assert_non_null(strstr(err, "'[y'"));
+    ASSERT_EQ(h.nexact, 2); /* the bad value added nothing */
+    layout_hot_free(&h);
 }
 
 static void test_names_file(void **state)
@@ -229,10 +316,16 @@ static void test_from_profiles(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_comma_list),    cmocka_unit_test(test_names_file),
-        cmocka_unit_test(test_perf_report),   cmocka_unit_test(test_perf_script),
-        cmocka_unit_test(test_builtin),       cmocka_unit_test(test_load_file_or_list),
+        cmocka_unit_test(test_comma_list),
+        cmocka_unit_test(test_names_file),
+        cmocka_unit_test(test_perf_report),
+        cmocka_unit_test(test_perf_script),
+        cmocka_unit_test(test_builtin),
+        cmocka_unit_test(test_load_file_or_list),
         cmocka_unit_test(test_from_profiles),
+        cmocka_unit_test(test_pattern_check),
+        cmocka_unit_test(test_from_patterns_and_mark),
+        cmocka_unit_test(test_opt_add_repeatable),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
