@@ -23,7 +23,7 @@ check "bad number names file and line" 2 "netab stats: bad.txt:7: '12abc' is not
     "$netab" stats base.txt bad.txt
 # A word where a number is expected is a failed run (docs/stats.md, "Failed runs"), but a line of
 # words only is a header, refused as before, and one that starts like a number is no failure.
-check "failure word counted" 0 "failed 2 of 5 runs, not in the figures: -EINTR x2" \
+check "failure word counted" 0 "failed 2 of 15 runs, not in the figures: -EINTR x2" \
     "$netab" stats aim9_off.txt aim9_on.txt
 check "header refused" 2 ":1: 'x' is not a number, and the line holds no number" \
     "$netab" stats base.txt <(printf 'x y\n1\n2\n')

@@ -200,7 +200,8 @@ static void test_csv(void **state)
     assert_int_equal(line, N(want));
     assert_non_null(strstr(t, "\nbase,8,100.0125,"));
     assert_non_null(strstr(t, ",outliers,failed,failures\n"));
-    assert_non_null(strstr(t, ",3,-EINTR x2;timeout x1\n"));
+    /* A field starting with '-' that is not a number is guarded for spreadsheets (util/csv). */
+    assert_non_null(strstr(t, ",3,'-EINTR x2;timeout x1\n"));
     assert_non_null(strstr(t, "\n\"same, \"\"again\"\"\",8,"));
     assert_non_null(strstr(t, "\nbase,slower,-10,"));
     assert_non_null(strstr(t, ",regressed,"));
