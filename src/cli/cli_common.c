@@ -9,6 +9,7 @@
 #include "metric/metric.h"
 #include "util/err.h"
 #include "util/jsonout.h"
+#include "util/printable.h"
 #include "util/textwrap.h"
 
 int cli_usage_error(const char *cmd, const char *fmt, ...)
@@ -16,7 +17,7 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
     va_list ap;
     fprintf(stderr, "netab %s: ", cmd);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    (void)printable_vfprintf(stderr, fmt, ap); /* it may quote outside text */
     va_end(ap);
     fprintf(stderr, "\n(see 'netab %s --help')\n", cmd);
     return EXIT_USAGE;
@@ -27,7 +28,7 @@ int cli_fail(int status, const char *cmd, const char *fmt, ...)
     va_list ap;
     fprintf(stderr, "netab %s: ", cmd);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    (void)printable_vfprintf(stderr, fmt, ap);
     va_end(ap);
     fputc('\n', stderr);
     return status;

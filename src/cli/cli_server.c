@@ -149,10 +149,9 @@ static int serve(struct server_opts o)
     int rc;
     FILE *log = NULL;
     if (o.logfile) {
-        log = fopen(o.logfile, "a");
-        if (!log)
-            return cli_fail(EXIT_ERROR, "server", "cannot open log file %s: %s", o.logfile,
-                            strerror(errno));
+        char lerr[NB_ERRLEN];
+        if (!(log = outfile_append(o.logfile, lerr, sizeof(lerr))))
+            return cli_fail(EXIT_ERROR, "server", "--logfile: %s", lerr);
         o.cfg.log = log;
     } else if (o.daemon) {
         o.cfg.log = NULL;

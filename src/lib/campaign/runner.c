@@ -149,7 +149,8 @@ static int lock_store(const char *db_path, int *fd, char *err, size_t errlen)
     if (snprintf(path, sizeof(path), "%s.lock", db_path) >= (int)sizeof(path))
         return err_set(err, errlen, ENAMETOOLONG,
                        "the results store path is too long for its lock file: %s", db_path);
-    *fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    /* Never through a link: netab often runs as root, and a planted link would create a file. */
+    *fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
     if (*fd < 0)
         return err_set(err, errlen, errno, "cannot open the lock file %s: %s", path,
                        strerror(errno));

@@ -217,3 +217,31 @@ int outfile_write(const char *path, const void *data, size_t len, char *err, siz
     }
     return outfile_commit(&o, err, errlen);
 }
+
+FILE *outfile_append(const char *path, char *err, size_t errlen)
+{
+    struct stat st;
+    bool link = !lstat(path, &st) && S_ISLNK(st.st_mode);
+    bool stream = link && !stat(path, &st) && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode) &&
+                  !S_ISBLK(st.st_mode);
+    if (link && !stream && strncmp(path, "/dev/", 5)) {
+        err_set(err, errlen, ELOOP,
+                "cannot append to %s: it is a symbolic link to a file (a log is never written "
+                "through one; name the file itself)",
+                path);
+        return NULL;
+    }
+    int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | (link ? 0 : O_NOFOLLOW), 0644);
+    if (fd >= 0 && !fstat(fd, &st) && (S_ISDIR(st.st_mode) || S_ISBLK(st.st_mode))) {
+        close(fd);
+        fd = -1;
+        errno = S_ISDIR(st.st_mode) ? EISDIR : ENOTSUP;
+    }
+    FILE *f = fd >= 0 ? fdopen(fd, "a") : NULL;
+    if (!f) {
+        err_set(err, errlen, errno, "cannot append to %s: %s", path, strerror(errno));
+        if (fd >= 0)
+            close(fd);
+    }
+    return f;
+}

@@ -55,4 +55,14 @@ void outfile_abort(struct outfile *o);
 NB_MUST_CHECK int outfile_write(const char *path, const void *data, size_t len, char *err,
                                 size_t errlen);
 
+/*
+ * Opens path for appending (a log): created 0644 when absent, never through
+ * a symbolic link to a regular file, since a log's lines cannot be renamed
+ * into place and a planted link must not make root append to any file. A
+ * link to a stream (/dev/stderr, a FIFO, a terminal) is followed. A
+ * directory or a block device is refused. Returns the stream, or NULL with
+ * "cannot append to PATH: REASON" in err.
+ */
+FILE *outfile_append(const char *path, char *err, size_t errlen);
+
 #endif

@@ -83,3 +83,12 @@ int printable_write(FILE *f, const char *buf, size_t len, bool keep_newlines)
     fwrite(p + start, 1, len - start, f);
     return ferror(f) ? -EIO : 0;
 }
+
+int printable_vfprintf(FILE *f, const char *fmt, va_list ap)
+{
+    char buf[4096];
+    int n = vsnprintf(buf, sizeof(buf), fmt, ap);
+    if (n < 0)
+        return -EIO;
+    return printable_write(f, buf, (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1, true);
+}

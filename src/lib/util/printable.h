@@ -17,6 +17,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdarg.h>
 #include <stdio.h>
 
 /* True if s (NULL: none) holds a byte that printable_copy() would escape. */
@@ -39,5 +40,12 @@ char *printable_dup(const char *src);
  * its own). Returns 0, or -EIO when writing failed.
  */
 int printable_write(FILE *f, const char *buf, size_t len, bool keep_newlines);
+
+/*
+ * vfprintf() into f with the formatted text made printable (newlines kept),
+ * for messages that may quote outside text (a server's error, a file name).
+ * Text past 4 KiB is cut. Returns 0, or -EIO when writing failed.
+ */
+int printable_vfprintf(FILE *f, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
 
 #endif

@@ -148,6 +148,45 @@ static void test_fifo_stream(void **state)
 }
 
 /* An abandoned file leaves nothing: neither the name nor the temporary file. */
+/* A log is appended to, created 0644, never through a link to a file; a link to a stream is. */
+static void test_append(void **state)
+{
+    (void)state;
+    char log[128], victim[128], link[128], err[NB_ERRLEN], buf[64];
+    in_dir(log, sizeof(log), "server.log");
+    in_dir(victim, sizeof(victim), "victim");
+    in_dir(link, sizeof(link), "link.log");
+    for (int i = 0; i < 2; i++) {
+        FILE *f = outfile_append(log, err, sizeof(err));
+        assert_non_null(f);
+        fputs(i ? "two\n" : "one\n", f);
+        ASSERT_EQ(fclose(f), 0);
+    }
+    slurp(log, buf, sizeof(buf));
+    assert_string_equal(buf, "one\ntwo\n");
+    struct stat st;
+    ASSERT_EQ(stat(log, &st), 0);
+    ASSERT_EQ(st.st_mode & 0777, 0644 & ~(mode_t)umask(022));
+    FILE *v = fopen(victim, "w");
+    assert_non_null(v);
+    fputs("keep", v);
+    fclose(v);
+    ASSERT_EQ(symlink(victim, link), 0);
+    assert_null(outfile_append(link, err, sizeof(err)));
+    assert_non_null(strstr(err, "is a symbolic link to a file"));
+    slurp(victim, buf, sizeof(buf));
+    assert_string_equal(buf, "keep");
+    /* A link to a stream (as /dev/stderr is) is followed. */
+    char fifo_link[128];
+    in_dir(fifo_link, sizeof(fifo_link), "null.log");
+    ASSERT_EQ(symlink("/dev/null", fifo_link), 0);
+    FILE *n = outfile_append(fifo_link, err, sizeof(err));
+    assert_non_null(n);
+    fclose(n);
+    assert_null(outfile_append(dir, err, sizeof(err)));
+    assert_non_null(strstr(err, "cannot append to"));
+}
+
 static void test_abort(void **state)
 {
     (void)state;
@@ -169,6 +208,7 @@ int main(void)
         cmocka_unit_test(test_refused),
         cmocka_unit_test(test_fifo_stream),
         cmocka_unit_test(test_abort),
+        cmocka_unit_test(test_append),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -79,12 +79,39 @@ static void test_write_keeps_lines_when_asked(void **state)
     free(b);
 }
 
+static char *vprinted(const char *fmt, ...)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    va_list ap;
+    va_start(ap, fmt);
+    ASSERT_EQ(printable_vfprintf(f, fmt, ap), 0);
+    va_end(ap);
+    ASSERT_EQ(fclose(f), 0);
+    return buf;
+}
+
+/* A formatted message that quotes a peer's words: its control bytes escaped, newlines kept. */
+static void test_vfprintf(void **state)
+{
+    (void)state;
+    char *a = vprinted("server said: %s (%d)\n",
+                       "\x1b]0;title\x07"
+                       "boom",
+                       7);
+    assert_string_equal(a, "server said: \\x1b]0;title\\x07boom (7)\n");
+    free(a);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_copy_escapes_controls),
         cmocka_unit_test(test_copy_truncates_whole_escapes),
         cmocka_unit_test(test_write_keeps_lines_when_asked),
+        cmocka_unit_test(test_vfprintf),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
