@@ -83,8 +83,10 @@ int compare_campaign_init(struct compare_campaign *c, const struct compare_confi
         const char *want = cfg->metric;
         if (!want) {
             int krc = variants_kind(cfg, &c->kind, err, errlen);
-            if (krc)
+            if (krc) {
+                compare_campaign_free(c);
                 return krc;
+            }
             want = judge_decider(c->kind)->name;
         }
         const struct compare_metric *m = compare_metric_find(want);
