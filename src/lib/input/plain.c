@@ -37,6 +37,23 @@ static bool is_number(const char *tok, size_t len)
 }
 
 /*
+ * The next whitespace-separated token of q[0..stop-q-1]: its start, with
+ * its end in *end; NULL when only blanks are left.
+ */
+static const char *next_token(const char *q, const char *stop, const char **end)
+{
+    while (q < stop && is_space(*q))
+        q++;
+    if (q >= stop)
+        return NULL;
+    const char *t = q;
+    while (q < stop && !is_space(*q))
+        q++;
+    *end = q;
+    return t;
+}
+
+/*
  * True if a token of p[0..stop-p-1] other than the one at skip is a
  * number; *several says whether the line holds more than one token. A row
  * of a table whose wanted column failed holds numbers elsewhere; a header
@@ -46,14 +63,7 @@ static bool row_has_number(const char *p, const char *stop, const char *skip, bo
 {
     size_t ntok = 0;
     bool num = false;
-    for (const char *q = p; q < stop;) {
-        while (q < stop && is_space(*q))
-            q++;
-        if (q >= stop)
-            break;
-        const char *t = q;
-        while (q < stop && !is_space(*q))
-            q++;
+    for (const char *q = p, *t; (t = next_token(q, stop, &q));) {
         ntok++;
         /* The token ends at a blank, a '#' or the line's end, where strtod() stops too. */
         if (t != skip && !num)
@@ -122,15 +132,8 @@ int input_plain_line(const char *name, size_t line, const char *p, const char *e
     const char *stop = hash ? hash : eol;
     /* Find the wanted whitespace-separated token. */
     unsigned col = 0;
-    const char *tok = NULL, *tok_end = NULL, *q = p;
-    while (q < stop) {
-        while (q < stop && is_space(*q))
-            q++;
-        if (q >= stop)
-            break;
-        const char *t = q;
-        while (q < stop && !is_space(*q))
-            q++;
+    const char *tok = NULL, *tok_end = NULL;
+    for (const char *q = p, *t; (t = next_token(q, stop, &q));) {
         if (++col == want) {
             tok = t;
             tok_end = q;
