@@ -146,17 +146,26 @@ static void strv_free(struct strv *s)
     memset(s, 0, sizeof(*s));
 }
 
+/* rc 0: exact and globs become hot's set (hot_take()); otherwise they are released. Returns rc. */
+static int hot_finish(int rc, struct layout_hot *hot, enum layout_hot_kind kind, struct strv *exact,
+                      struct strv *globs)
+{
+    if (!rc) {
+        hot_take(hot, kind, exact, globs);
+        return 0;
+    }
+    strv_free(exact);
+    strv_free(globs);
+    return rc;
+}
+
 int layout_hot_builtin(struct layout_hot *hot)
 {
     struct strv exact = {0}, globs = {0};
-    for (size_t i = 0; builtin[i]; i++)
-        if (hot_add(&exact, &globs, builtin[i], strlen(builtin[i]))) {
-            strv_free(&exact);
-            strv_free(&globs);
-            return -ENOMEM;
-        }
-    hot_take(hot, LAYOUT_HOT_BUILTIN, &exact, &globs);
-    return 0;
+    int rc = 0;
+    for (size_t i = 0; !rc && builtin[i]; i++)
+        rc = hot_add(&exact, &globs, builtin[i], strlen(builtin[i])) ? -ENOMEM : 0;
+    return hot_finish(rc, hot, LAYOUT_HOT_BUILTIN, &exact, &globs);
 }
 
 int layout_hot_parse_list(const char *list, struct layout_hot *hot, char *err, size_t errlen)
@@ -190,13 +199,7 @@ int layout_hot_parse_list(const char *list, struct layout_hot *hot, char *err, s
             break;
         p = comma + 1;
     }
-    if (rc) {
-        strv_free(&exact);
-        strv_free(&globs);
-        return rc;
-    }
-    hot_take(hot, LAYOUT_HOT_LIST, &exact, &globs);
-    return 0;
+    return hot_finish(rc, hot, LAYOUT_HOT_LIST, &exact, &globs);
 }
 
 #define MAX_TOKENS 24
@@ -345,13 +348,7 @@ int layout_hot_parse_text(const char *name, const char *text, size_t len, struct
                      layout_hot_kind_name(kind));
     if (rc == -ENOMEM)
         err_set(err, errlen, ENOMEM, "out of memory reading %s", name);
-    if (rc) {
-        strv_free(&exact);
-        strv_free(&globs);
-        return rc;
-    }
-    hot_take(hot, kind, &exact, &globs);
-    return 0;
+    return hot_finish(rc, hot, kind, &exact, &globs);
 }
 
 /* A hot list is small; a larger input is a mistake (a binary, a device), refused early. */
@@ -422,13 +419,7 @@ int layout_hot_from_patterns(const char *const *pats, size_t n, enum layout_hot_
         if (!rc && (rc = hot_add(&exact, &globs, pats[i], strlen(pats[i]))))
             err_set(err, errlen, ENOMEM, "out of memory");
     }
-    if (rc) {
-        strv_free(&exact);
-        strv_free(&globs);
-        return rc;
-    }
-    hot_take(hot, kind, &exact, &globs);
-    return 0;
+    return hot_finish(rc, hot, kind, &exact, &globs);
 }
 
 /* Appends copies of the n strings of from to s. */
