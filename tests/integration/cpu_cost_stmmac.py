@@ -172,7 +172,8 @@ def run_compare(netab, ns, srv, db):
 def check_compare(c, text):
     c.check("summary: small vs big: throughput within noise, CPU cost regressed" in text,
             "compare: 'throughput within noise, CPU cost regressed'")
-    c.check("CPU cost is decided on local_process_demand: the system-wide figure local_demand "
+    # The judgement's one sentence (judge_cost_sentence()), as the report says it.
+    c.check("CPU cost is decided on local_process_demand; the system-wide local_demand "
             "is polluted" in text, "compare: decided on the process figure, polluted named")
 
 
