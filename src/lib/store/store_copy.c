@@ -40,7 +40,15 @@ static const struct copy_col run_cols[] = {
 };
 #define N_RUN (sizeof(run_cols) / sizeof(run_cols[0]))
 /* Indexes of run_cols the matching of runs reads. */
-enum { RC_SEQ = 0, RC_VARIANT = 1, RC_STATUS = 3, RC_ATTEMPT = 4, RC_STARTED = 5, RC_ARGV = 12 };
+enum {
+    RC_SEQ = 0,
+    RC_VARIANT = 1,
+    RC_STATUS = 3,
+    RC_ATTEMPT = 4,
+    RC_STARTED = 5,
+    RC_RESULT = 10,
+    RC_ARGV = 12
+};
 
 static const struct copy_col iv_cols[] = {
     {"idx", 'i'}, {"start", 'd'}, {"\"end\"", 'd'}, {"bits_per_second", 'd'}, {"packets", 'i'},
@@ -254,7 +262,8 @@ static int run_present(struct store *to, struct sqldb_stmt *src, int64_t to_id, 
         to_id ? "SELECT 1 FROM runs WHERE experiment_id = ? AND seq = ? AND attempt = ?"
               : "SELECT 1 FROM runs WHERE experiment_id IS NULL AND started = ?2 AND "
                 "coalesce(argv_text, '') = coalesce(?3, '') AND "
-                "coalesce(variant, '') = coalesce(?4, '') AND ?1 = 0",
+                "coalesce(variant, '') = coalesce(?4, '') AND "
+                "coalesce(result_json, '') = coalesce(?5, '') AND ?1 = 0",
         &st, err, errlen);
     if (e)
         return e;
@@ -266,6 +275,12 @@ static int run_present(struct store *to, struct sqldb_stmt *src, int64_t to_id, 
         bind_from(st, 2, src, RC_STARTED, 't');
         (void)sqldb_bind_text(st, 3, sqldb_column_text(src, RC_ARGV));
         (void)sqldb_bind_text(st, 4, sqldb_column_text(src, RC_VARIANT));
+        /*
+         * Two runs of one command in the same second (start times are whole
+         * seconds, and a password dropped from --db makes two command lines
+         * one) are still two runs: their documents differ.
+         */
+        (void)sqldb_bind_text(st, 5, sqldb_column_text(src, RC_RESULT));
     }
     return exists(to, st, have, err, errlen);
 }

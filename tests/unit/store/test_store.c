@@ -880,6 +880,37 @@ static void test_copy_all(void **state)
     store_close(s);
 }
 
+/*
+ * Two single runs of one command that started in the same second (start
+ * times are whole seconds; a password dropped from --db makes two command
+ * lines one) are two runs to copy, not one: their documents differ.
+ */
+static void test_copy_same_second(void **state)
+{
+    struct ctx *c = *state;
+    char err[512] = "", to_path[600], out[256] = "";
+    char *text = fixture("tcp_stream.json");
+    char *argv[] = {"run", "-t", "0.2"};
+    for (int i = 0; i < 2; i++) {
+        json_t *doc = json_loads(text, 0, NULL);
+        assert_non_null(doc);
+        json_object_set_new(doc, "which", json_integer(i));
+        assert_int_equal(store_record_run_doc(c->path, NULL, 3, argv, doc, 0, err, sizeof(err)), 0);
+        json_decref(doc);
+    }
+    struct store *s = open_ok(c->path);
+    snprintf(to_path, sizeof(to_path), "%s/copy.db", c->dir);
+    struct store *t = open_ok(to_path);
+    FILE *f = fmemopen(out, sizeof(out) - 1, "w");
+    assert_non_null(f);
+    assert_int_equal(store_copy_all(s, t, NULL, 0, f, err, sizeof(err)), 0);
+    assert_int_equal(fclose(f), 0);
+    assert_string_equal(out, "single runs: 2 copied, 0 already there\n");
+    store_close(t);
+    store_close(s);
+    free(text);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -898,6 +929,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_export, setup, teardown),
         cmocka_unit_test_setup_teardown(test_record_start_time, setup, teardown),
         cmocka_unit_test_setup_teardown(test_record_run_doc, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_copy_same_second, setup, teardown),
         cmocka_unit_test_setup_teardown(test_record_single, setup, teardown),
         cmocka_unit_test_setup_teardown(test_readonly, setup, teardown),
         cmocka_unit_test(test_url_refused),
