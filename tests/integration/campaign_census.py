@@ -3,11 +3,12 @@
 - a campaign in namespace A against a `netab server` in namespace B (same
   host) prints no competing-process warning; every run's stored snapshot
   has no competitor and lists that server (by its pid) among the test's own
-  processes, and the campaign report has no "competing" line;
+  processes, and the campaign report (default or --full) has no "competing" line;
 - the same campaign while an unrelated `netab server` listens on another
   port on loopback and a `netab run` (1 Mbit/s of UDP) is in flight against
   it: the warnings name both with their command lines and pids, the stored
-  snapshots list exactly those two, the report counts each in every run.
+  snapshots list exactly those two, the --full report counts each command line in
+  every run, the default one counts them by program name ("netab x4").
 
 The test runs itself in a PID namespace of its own (unshare --pid
 --mount-proc), so that the census sees only what this test started and not
@@ -58,8 +59,10 @@ def run_campaign(tmp, db, pair, server, tag):
     con.close()
     if len(envs) != 2:
         fail(f"{tag}: {len(envs)} runs stored, want 2")
+    # The default report counts competitors by program name; --full names their command lines.
     rep = netab_cmd(NETAB, "report", str(xid), "--db", db, timeout=60)
-    return r.stderr, envs, rep.stdout
+    full = netab_cmd(NETAB, "report", str(xid), "--db", db, "--full", timeout=60)
+    return r.stderr, envs, (rep.stdout, full.stdout)
 
 
 def check_own_server(tag, envs, server):
@@ -85,11 +88,16 @@ def check_other(tmp, db, pair, server, other, flight, run_cmd):
         if pids != sorted([other.pid(), flight.pid]):
             fail(f"other: run {i + 1}: competitors {env['noise_processes']}, want pids "
                  f"{other.pid()} and {flight.pid}")
-    flat = " ".join(report.split())
+    brief, full = report
+    flat = " ".join(full.split())
     for cmd in (srv_cmd, run_cmd):
         if f"netab ({cmd}) x2" not in flat or "competing benchmark processes in 2 of 2 runs" \
                 not in flat:
-            fail(f"other: the report does not count `{cmd}` in 2 of 2 runs:\n{report}")
+            fail(f"other: the --full report does not count `{cmd}` in 2 of 2 runs:\n{full}")
+    # Two netab processes in each of 2 runs, counted by name in one line, no command line.
+    want = "- competing processes in 2 of 2 runs: netab x4\n"
+    if want not in brief or srv_cmd in brief or run_cmd in brief:
+        fail(f"other: the default report does not say {want!r} alone:\n{brief}")
     print(f"other: warned, named: {srv_cmd} and {run_cmd}", flush=True)
 
 
@@ -105,7 +113,8 @@ def inner():
             for i, env in enumerate(envs):
                 if env["noise_processes"] != []:
                     fail(f"alone: run {i + 1} has competitors: {env['noise_processes']}")
-            if "competing benchmark" in report:
+            if any("competing processes" in text or "competing benchmark" in text
+                   for text in report):
                 fail(f"alone: the report warns of competition:\n{report}")
             print("alone: no competing-process warning; the server in the other namespace "
                   f"(pid {server.pid()}) is the test's own", flush=True)

@@ -128,10 +128,18 @@ def log_runs(netab, db):
 
 def check_report(c, netab, db):
     log_runs(netab, db)
-    text = run_cmd([netab, "report", "--db", db, "--noise", NOISE, "1"], expect_rc=(0, 1)).stdout
-    log(text)
+    brief = run_cmd([netab, "report", "--db", db, "--noise", NOISE, "1"],
+                    expect_rc=(0, 1)).stdout
+    log(brief)
+    # The default report names the CPU cost's figure once, under the headline; the per-cell
+    # section is in --full.
+    c.check("CPU cost against" not in brief, "default report: no per-cell CPU cost section")
+    c.check("decided on loc proc us/KiB; the system-wide loc us/KiB is polluted"
+            in " ".join(brief.split()), "default report: one line names the deciding figure")
+    text = run_cmd([netab, "report", "--db", db, "--noise", NOISE, "--full", "1"],
+                   expect_rc=(0, 1)).stdout
     flat = " ".join(text.split())
-    c.check("CPU cost against big" in text, "report: a CPU cost section")
+    c.check("CPU cost against big" in text, "report --full: a CPU cost section")
     c.check("small @ default: throughput within noise, CPU cost regressed" in flat,
             "report: 'throughput within noise, CPU cost regressed'")
     c.check("default: decided on loc proc us/KiB; the system-wide loc us/KiB is polluted" in flat,

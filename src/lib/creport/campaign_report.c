@@ -84,6 +84,7 @@ void creport_free(struct creport *r)
     json_decref(r->effects);
     json_decref(r->warning_summary);
     json_decref(r->counters_notable);
+    json_decref(r->env_by_name);
     for (size_t v = 0; r->layouts && v < r->nvariants; v++)
         free(r->layouts[v]);
     free(r->layouts);
@@ -161,13 +162,19 @@ static int collect_env_warnings(struct creport *r, const struct store_run *runs,
     for (size_t k = 0; k < nruns; k++)
         envs[k] = runs[k].env_json ? json_loads(runs[k].env_json, 0, NULL) : NULL;
     json_t *w = env_warnings_summary((const json_t *const *)envs, nruns);
+    json_t *b = env_warnings_summary_by_name((const json_t *const *)envs, nruns);
     for (size_t k = 0; k < nruns; k++)
         json_decref(envs[k]);
     free(envs);
-    if (!w)
+    if (!w || !b) {
+        json_decref(w);
+        json_decref(b);
         return -ENOMEM;
+    }
     json_decref(r->env_warnings);
     r->env_warnings = w;
+    json_decref(r->env_by_name);
+    r->env_by_name = b;
     return 0;
 }
 

@@ -295,6 +295,11 @@ struct creport {
      */
     json_t *warning_summary;
     json_t *counters_notable;
+    /*
+     * env_warnings' first sentences as env_warnings_summary_by_name() words
+     * them (competing processes by program name), for warning_summary.
+     */
+    json_t *env_by_name;
 };
 
 /* The report's metric called name (a built-in or a --metric path), or NULL. */

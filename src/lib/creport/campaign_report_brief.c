@@ -4,6 +4,7 @@
  * where a change was found, and the section names of --sections.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -68,11 +69,12 @@ int creport_section_parse(const char *list, unsigned *mask, char *err, size_t er
 static void change_line(FILE *f, const struct creport *r, size_t v, size_t c, size_t m)
 {
     const struct creport_entry *en = creport_at(r, v, c, m);
-    char head[96], chg[128], line[512];
+    char head[96], chg[128], words[256], line[640];
     creport_cell_heading(r, c, CREPORT_HEAD_FULL, head, sizeof(head));
     creport_fmt_change_full(chg, sizeof(chg), &en->chg);
-    snprintf(line, sizeof(line), "%s @ %s: %s %s p=%.2g %s", r->variants[v], head,
-             r->metrics[m].label, chg, en->cmp.welch.p, stats_verdict_name(en->cmp.verdict.kind));
+    creport_verdict_words(r, en, words, sizeof(words));
+    snprintf(line, sizeof(line), "%s @ %s: %s %s %s", r->variants[v], head, r->metrics[m].label,
+             chg, words);
     creport_wrap(f, "  ", "    ", line);
 }
 
@@ -110,8 +112,8 @@ void creport_print_changes_brief(FILE *f, const struct creport *r)
     size_t shown = 0, unproven = 0, total = 0;
     if (r->nvariants < 2)
         return;
-    fprintf(f, "\nChanges found against %s (%g%% CI, Welch p):\n", r->variants[0],
-            r->opts.confidence * 100);
+    fprintf(f, "\nChanges of the headline's figures against %s (%g%% CI, Welch p):\n",
+            r->variants[0], r->opts.confidence * 100);
     for (size_t c = 0; c < r->ncells; c++)
         for (size_t v = 1; r->cells[c].decide >= 0 && v < r->nvariants; v++) {
             int ms[2] = {r->cells[c].decide, r->cells[c].cost};
@@ -129,7 +131,7 @@ void creport_print_changes_brief(FILE *f, const struct creport *r)
             }
         }
     if (!shown)
-        fprintf(f, "  none\n");
+        fprintf(f, "  none in the headline's figures\n");
     if (unproven) {
         char line[256];
         snprintf(line, sizeof(line),
@@ -139,6 +141,79 @@ void creport_print_changes_brief(FILE *f, const struct creport *r)
         creport_wrap(f, "  ", "    ", line);
     }
     print_others(f, r);
+}
+
+/* Verdict counts of one set of comparisons: [enum stats_verdict_kind], then not compared. */
+struct tally {
+    size_t n, kind[5], significant; /* significant: "no difference proven" with p < alpha */
+};
+
+/* Whether metric m is one of the headline's figures of cell c (deciding or CPU cost). */
+static bool in_headline(const struct creport *r, size_t c, size_t m)
+{
+    return r->cells[c].decide >= 0 && ((int)m == r->cells[c].decide || (int)m == r->cells[c].cost);
+}
+
+/* Counts every comparison shown into hl (the headline's figures) or other. */
+static void tally_all(const struct creport *r, struct tally *hl, struct tally *other)
+{
+    for (size_t v = 1; v < r->nvariants; v++)
+        for (size_t c = 0; c < r->ncells; c++)
+            for (size_t m = 0; m < r->nmetrics; m++) {
+                const struct creport_entry *en = creport_at(r, v, c, m);
+                struct tally *t = in_headline(r, c, m) ? hl : other;
+                if (!en->shown)
+                    continue;
+                t->n++;
+                t->kind[en->has_cmp ? (size_t)en->cmp.verdict.kind : 4]++;
+                t->significant += en->has_cmp && en->cmp.verdict.kind == STATS_NO_DIFFERENCE &&
+                                  en->cmp.verdict.significant;
+            }
+}
+
+/* "headline (16): 1 improved, 5 regressed, 10 no difference proven", wrapped. */
+static void tally_line(FILE *f, const char *what, const struct tally *t, const char *tail)
+{
+    /* The verdict line's order: improved, regressed, within noise, no difference, not compared. */
+    static const size_t order[5] = {STATS_IMPROVED, STATS_REGRESSED, STATS_WITHIN_NOISE,
+                                    STATS_NO_DIFFERENCE, 4};
+    char line[512];
+    size_t u = (size_t)snprintf(line, sizeof(line), "%s (%zu):", what, t->n);
+    bool first = true;
+    for (size_t i = 0; i < 5 && u < sizeof(line); i++) {
+        size_t k = order[i];
+        if (!t->kind[k])
+            continue;
+        u += (size_t)snprintf(line + u, sizeof(line) - u, "%s %zu %s", first ? "" : ",", t->kind[k],
+                              k < 4 ? stats_verdict_name((enum stats_verdict_kind)k)
+                                    : "not compared");
+        first = false;
+    }
+    if (u < sizeof(line))
+        snprintf(line + u, sizeof(line) - u, "%s", tail);
+    creport_wrap(f, "  ", "    ", line);
+}
+
+void creport_print_verdicts_brief(FILE *f, const struct creport *r)
+{
+    struct tally hl = {0}, other = {0};
+    if (r->nvariants < 2)
+        return;
+    tally_all(r, &hl, &other);
+    fprintf(f, "\nVerdicts against %s (%g%% CI, %g%% noise floor):\n", r->variants[0],
+            r->opts.confidence * 100, r->opts.noise * 100);
+    tally_line(f, "headline", &hl, "");
+    if (other.n)
+        tally_line(f, "others", &other, "");
+    if (hl.significant) {
+        char line[256];
+        snprintf(line, sizeof(line),
+                 "%zu headline \"%s\" with p < %g: the interval reaches inside the %g%% noise "
+                 "floor",
+                 hl.significant, stats_verdict_name(STATS_NO_DIFFERENCE), 1 - r->opts.confidence,
+                 r->opts.noise * 100);
+        creport_wrap(f, "  ", "    ", line);
+    }
 }
 
 void creport_print_warnings_brief(FILE *f, const struct creport *r)
@@ -153,8 +228,31 @@ void creport_print_warnings_brief(FILE *f, const struct creport *r)
 
 void creport_print_counters_brief(FILE *f, const struct creport *r)
 {
-    if (!json_array_size(r->counters_notable))
+    size_t n = json_array_size(r->counters_notable);
+    if (!n)
         return;
-    fputc('\n', f);
-    creport_print_counter_list(f, r, r->counters_notable, "where the deciding metric changed");
+    char line[200];
+    snprintf(line, sizeof(line),
+             "Counters: %zu difference%s where a deciding metric changed (--full)", n,
+             n == 1 ? "" : "s");
+    creport_wrap(f, "", "  ", line);
+}
+
+/* The short report's pointer to the environment differences: how many facts differ. */
+void creport_print_environment_brief(FILE *f, const struct creport *r)
+{
+    size_t i, n = 0;
+    json_t *d;
+    char line[200];
+    json_array_foreach(r->env_diffs, i, d)
+    {
+        n += json_array_size(json_object_get(d, "differences")) +
+             json_array_size(json_object_get(d, "identity_notes"));
+    }
+    if (!n)
+        return;
+    snprintf(line, sizeof(line),
+             "Environment: %zu difference%s from %s's first run (--sections environment).", n,
+             n == 1 ? "" : "s", r->variants[0]);
+    creport_wrap(f, "", "  ", line);
 }

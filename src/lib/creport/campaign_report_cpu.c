@@ -151,6 +151,37 @@ void creport_print_cpu_text(FILE *f, const struct creport *r, bool polluted_only
     walk(f, r, polluted_only, text_line);
 }
 
+void creport_print_cpu_line(FILE *f, const struct creport *r)
+{
+    struct creport_cpu_cost worst = {.metric = -1}, k;
+    size_t cells = 0, polluted = 0, at = 0;
+    for (size_t c = 0; c < r->ncells; c++) {
+        creport_cpu_cost(r, c, &k);
+        if (k.metric < 0 || k.metric != r->cells[c].cost)
+            continue;
+        cells++;
+        polluted += k.polluted;
+        /* The worst case: the most CPU taken by others; NaN (unknown) only when none is known. */
+        if (worst.metric < 0 || (isfinite(k.others_pct) && !(worst.others_pct >= k.others_pct))) {
+            worst = k;
+            at = c;
+        }
+    }
+    if (worst.metric < 0)
+        return;
+    char why[400], line[600];
+    judge_cost_sentence(&worst.rule, r->metrics[worst.metric].label,
+                        worst.system >= 0 ? r->metrics[worst.system].label : "", why, sizeof(why));
+    if (cells > 1 && polluted && polluted < cells)
+        snprintf(line, sizeof(line), "CPU cost: %s, in %s; %zu of %zu cells polluted", why,
+                 r->cells[at].name[0] ? r->cells[at].name : "(all)", polluted, cells);
+    else if (cells > 1)
+        snprintf(line, sizeof(line), "CPU cost, worst cell: %s", why);
+    else
+        snprintf(line, sizeof(line), "CPU cost: %s", why);
+    creport_wrap(f, "", "  ", line);
+}
+
 static json_t *name_or_null(const struct creport *r, int m)
 {
     return m >= 0 ? json_string(r->metrics[m].name) : json_null();

@@ -39,6 +39,14 @@ void creport_cpu_cost(const struct creport *r, size_t c, struct creport_cpu_cost
  */
 void creport_print_cpu_text(FILE *f, const struct creport *r, bool polluted_only);
 
+/*
+ * The headline's CPU cost column in one line, for the short report: which
+ * figure decided it and why, judge_cost_sentence() of the cell where other
+ * processes took the most CPU (the worst case), with how many of the cells
+ * had their system-wide figure polluted. Nothing when no cell has a cost.
+ */
+void creport_print_cpu_line(FILE *f, const struct creport *r);
+
 /* The same section in Markdown: a heading and a nested list. */
 void creport_print_cpu_markdown(FILE *f, const struct creport *r);
 

@@ -15,10 +15,16 @@
 
 #define W CREPORT_TEXT_WIDTH
 #define VARIANT_MAX 14 /* longer variant names are cut with '~' */
+#define VARIANT_MIN 8  /* ... and this short when even cell labels do not fit */
 #define NCOL 6         /* cell, variant, mean, change, cost, change */
 
-/* The change and mark of en, "+0.7% *"; "" for the baseline. */
-static void change_mark(char *b, size_t n, const struct creport_entry *en, size_t v)
+/*
+ * The change and mark of en, "+0.7% *"; "" for the baseline. A change in
+ * the metric's unit (the baseline's mean is 0, creport_change) carries that
+ * unit, "+521 us/tran ?", so that no bare number stands beside percentages.
+ */
+static void change_mark(char *b, size_t n, const struct creport_entry *en, size_t v,
+                        const char *unit)
 {
     char x[32];
     if (!v) {
@@ -26,7 +32,9 @@ static void change_mark(char *b, size_t n, const struct creport_entry *en, size_
         return;
     }
     creport_fmt_change(x, sizeof(x), &en->chg, 1);
-    snprintf(b, n, "%s %c", x, en->chg.kind == CREPORT_CHANGE_NONE ? ' ' : creport_marker(en));
+    bool diff = en->chg.kind == CREPORT_CHANGE_DIFF && unit && *unit;
+    snprintf(b, n, "%s%s%s %c", x, diff ? " " : "", diff ? unit : "",
+             en->chg.kind == CREPORT_CHANGE_NONE ? ' ' : creport_marker(en));
     size_t len = strlen(b);
     while (len && b[len - 1] == ' ')
         b[--len] = 0;
@@ -40,12 +48,12 @@ void creport_headline_row(const struct creport *r, size_t c, size_t v, struct cr
     /* Failures are data: a variant whose runs all failed says so in its cell. */
     if (!en->n && creport_fail_at(r, v, c)->failed)
         creport_fail_cell(r, v, c, o->mean, sizeof(o->mean));
-    change_mark(o->change, sizeof(o->change), en, v);
+    change_mark(o->change, sizeof(o->change), en, v, r->metrics[r->cells[c].decide].unit);
     if (r->cells[c].cost < 0)
         return;
     en = creport_at(r, v, c, (size_t)r->cells[c].cost);
     creport_fmt_num(o->cost, sizeof(o->cost), en->mean);
-    change_mark(o->cost_change, sizeof(o->cost_change), en, v);
+    change_mark(o->cost_change, sizeof(o->cost_change), en, v, r->metrics[r->cells[c].cost].unit);
 }
 
 bool creport_headline_same(const struct creport *r, size_t a, size_t b)
@@ -60,17 +68,28 @@ struct hl_grid {
     size_t width[NCOL];
 };
 
-/* The cells from c0 on that share c0's table; returns the one after the last. */
-static size_t group_end(const struct creport *r, size_t c0)
+/*
+ * Whether cell c is in the table that starts at cell c0: one table holds
+ * every cell sharing c0's metrics, in matrix order, so that a matrix that
+ * alternates test kinds (streams x test) gives one table per kind rather
+ * than one per cell.
+ */
+static bool in_table(const struct creport *r, size_t c0, size_t c)
 {
-    size_t c = c0 + 1;
-    while (c < r->ncells && (r->cells[c].decide < 0 || creport_headline_same(r, c0, c)))
-        c++;
-    return c;
+    return r->cells[c].decide >= 0 && creport_headline_same(r, c0, c);
 }
 
-static void grid_fill(struct hl_grid *g, const struct creport *r, size_t c0, size_t c1,
-                      enum creport_heading h)
+/* Whether cell c0 starts a table: it has a deciding metric that no earlier cell shares. */
+static bool table_start(const struct creport *r, size_t c0)
+{
+    for (size_t c = 0; c < c0; c++)
+        if (in_table(r, c, c0))
+            return false;
+    return r->cells[c0].decide >= 0;
+}
+
+static void grid_fill(struct hl_grid *g, const struct creport *r, size_t c0, enum creport_heading h,
+                      int vmax)
 {
     const struct creport_metric *md = r->metrics;
     int d = r->cells[c0].decide, k = r->cells[c0].cost;
@@ -83,8 +102,8 @@ static void grid_fill(struct hl_grid *g, const struct creport *r, size_t c0, siz
     size_t row = 0;
     for (size_t j = 0; j < NCOL; j++)
         snprintf(g->t[0][j], sizeof(g->t[0][j]), "%s", head[j]);
-    for (size_t c = c0; c < c1; c++) {
-        if (r->cells[c].decide < 0)
+    for (size_t c = c0; c < r->ncells; c++) {
+        if (!in_table(r, c0, c))
             continue;
         for (size_t v = 0; v < r->nvariants; v++) {
             struct creport_hl_row x;
@@ -94,8 +113,8 @@ static void grid_fill(struct hl_grid *g, const struct creport *r, size_t c0, siz
                 t[0][0] = 0;
             else
                 creport_cell_heading(r, c, h, t[0], sizeof(t[0]));
-            if (strlen(r->variants[v]) > VARIANT_MAX)
-                snprintf(t[1], sizeof(t[1]), "%.*s~", VARIANT_MAX - 1, r->variants[v]);
+            if (strlen(r->variants[v]) > (size_t)vmax)
+                snprintf(t[1], sizeof(t[1]), "%.*s~", vmax - 1, r->variants[v]);
             else
                 snprintf(t[1], sizeof(t[1]), "%s", r->variants[v]);
             snprintf(t[2], sizeof(t[2]), "%s", x.mean);
@@ -156,26 +175,25 @@ int creport_print_headline_text(FILE *f, const struct creport *r, bool *legend)
     if (!g.t)
         return -ENOMEM;
     bool first = true;
-    for (size_t c0 = 0; c0 < r->ncells;) {
-        if (r->cells[c0].decide < 0) {
-            c0++;
+    for (size_t c0 = 0; c0 < r->ncells; c0++) {
+        if (!table_start(r, c0))
             continue;
-        }
-        size_t c1 = group_end(r, c0);
         enum creport_heading h = CREPORT_HEAD_FULL;
         for (; h <= CREPORT_HEAD_LABEL; h++) {
-            grid_fill(&g, r, c0, c1, h);
+            grid_fill(&g, r, c0, h, VARIANT_MAX);
             if (grid_total(&g) <= W)
                 break;
         }
         if (h > CREPORT_HEAD_LABEL)
             h = CREPORT_HEAD_LABEL;
+        /* A change in a unit ("+0.0 us/KiB", a baseline of 0) is wide: variants give way. */
+        if (grid_total(&g) > W)
+            grid_fill(&g, r, c0, h, VARIANT_MIN);
         *legend |= h == CREPORT_HEAD_LABEL;
         if (!first)
             fputc('\n', f);
         grid_print(f, &g);
         first = false;
-        c0 = c1;
     }
     free(g.t);
     return 0;
@@ -187,12 +205,9 @@ void creport_print_headline_markdown(FILE *f, const struct creport *r)
         creport_print_dutcols_markdown(f, r);
     if (r->dutcols && r->dutcols->ngroups)
         return;
-    for (size_t c0 = 0; c0 < r->ncells;) {
-        if (r->cells[c0].decide < 0) {
-            c0++;
+    for (size_t c0 = 0; c0 < r->ncells; c0++) {
+        if (!table_start(r, c0))
             continue;
-        }
-        size_t c1 = group_end(r, c0);
         int d = r->cells[c0].decide, k = r->cells[c0].cost;
         fputs("\n| cell | variant | ", f);
         creport_md_text(f, r->metrics[d].label);
@@ -203,8 +218,8 @@ void creport_print_headline_markdown(FILE *f, const struct creport *r)
             fputs(" | change |", f);
         }
         fputs(k >= 0 ? "\n|---|---|---:|---|---:|---|\n" : "\n|---|---|---:|---|\n", f);
-        for (size_t c = c0; c < c1; c++)
-            for (size_t v = 0; r->cells[c].decide >= 0 && v < r->nvariants; v++) {
+        for (size_t c = c0; c < r->ncells; c++)
+            for (size_t v = 0; in_table(r, c0, c) && v < r->nvariants; v++) {
                 struct creport_hl_row x;
                 char head[96];
                 creport_headline_row(r, c, v, &x);
@@ -223,7 +238,6 @@ void creport_print_headline_markdown(FILE *f, const struct creport *r)
                 }
                 fputs(" |\n", f);
             }
-        c0 = c1;
     }
 }
 

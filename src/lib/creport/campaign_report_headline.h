@@ -27,9 +27,9 @@ bool creport_headline_same(const struct creport *r, size_t a, size_t b);
 
 /*
  * The text headline, within CREPORT_TEXT_WIDTH: one table per set of cells
- * sharing their metrics, a row per variant, cells headed by their values
- * (shortened, or labels c1, c2 when needed: *legend is then set). Returns 0
- * or -ENOMEM.
+ * sharing their metrics (in matrix order, adjacent or not), a row per variant, cells headed by
+ * their values (shortened, or labels c1, c2 when needed: *legend is then set). Returns 0 or
+ * -ENOMEM.
  */
 NB_MUST_CHECK int creport_print_headline_text(FILE *f, const struct creport *r, bool *legend);
 

@@ -5,6 +5,7 @@
  */
 #include "creport/campaign_report_model.h"
 #include "creport/campaign_report_cpu.h"
+#include "creport/campaign_report_layout.h"
 
 #include <errno.h>
 #include <math.h>
@@ -27,12 +28,14 @@ bool creport_entry_changed(const struct creport_entry *en)
 /*
  * One unit per metric: percentage points for metrics in %, so that a table
  * of CPU utilisation never mixes "+0.9" (points) with "-0.7%" (percent);
- * for the others the relative change, or the difference in the metric's
- * unit where the ratio is undefined.
+ * for the others the relative change, of the baseline's mean base where the
+ * verdict is decided on the difference (the baseline's interval reaches 0),
+ * and the difference in the metric's unit only where that mean is 0.
  */
-static void set_change(const struct creport_metric *md, struct creport_entry *en)
+static void set_change(const struct creport_metric *md, double base, struct creport_entry *en)
 {
     const struct stats_comparison *c = &en->cmp;
+    double b = fabs(base);
     if (!en->has_cmp) {
         en->chg = (struct creport_change){CREPORT_CHANGE_NONE, 0, 0, 0};
         return;
@@ -40,6 +43,10 @@ static void set_change(const struct creport_metric *md, struct creport_entry *en
     if (!strcmp(md->unit, "%"))
         en->chg =
             (struct creport_change){CREPORT_CHANGE_PP, c->diff, c->diff_ci_low, c->diff_ci_high};
+    else if ((c->verdict.on_difference || !isfinite(c->verdict.rel)) && isfinite(b) && b > 0)
+        /* Decided on the difference (the baseline's interval reaches 0), shown in percent. */
+        en->chg = (struct creport_change){CREPORT_CHANGE_PCT, 100 * c->diff / b,
+                                          100 * c->diff_ci_low / b, 100 * c->diff_ci_high / b};
     else if (c->verdict.on_difference || !isfinite(c->verdict.rel))
         en->chg =
             (struct creport_change){CREPORT_CHANGE_DIFF, c->diff, c->diff_ci_low, c->diff_ci_high};
@@ -74,6 +81,35 @@ static void choose_cost(struct creport *r, size_t c)
         if (k < r->nmetrics && (int)k != cell->decide && creport_at(r, 0, c, k)->shown)
             cell->cost = (int)k;
     }
+}
+
+void creport_verdict_words(const struct creport *r, const struct creport_entry *en, char *b,
+                           size_t n)
+{
+    if (!en->has_cmp) {
+        snprintf(b, n, "not compared");
+        return;
+    }
+    const struct stats_verdict *v = &en->cmp.verdict;
+    const char *name = stats_verdict_name(v->kind);
+    if (v->kind != STATS_NO_DIFFERENCE || !v->significant || en->chg.kind == CREPORT_CHANGE_NONE) {
+        snprintf(b, n, "p=%.2g %s", en->cmp.welch.p, name);
+        return;
+    }
+    /* Significant yet not proven: the interval, in the change's own unit, reaches the floor. */
+    char lo[32], hi[32], fl[32];
+    struct creport_change l = en->chg, h = en->chg;
+    l.value = en->chg.lo;
+    h.value = en->chg.hi;
+    creport_fmt_change(lo, sizeof(lo), &l, 1);
+    creport_fmt_change(hi, sizeof(hi), &h, 1);
+    /* A difference's floor is in the metric's unit, which the percentages do not show. */
+    if (v->on_difference)
+        snprintf(fl, sizeof(fl), "%s", "");
+    else
+        snprintf(fl, sizeof(fl), "%g%% ", r->opts.noise * 100);
+    snprintf(b, n, "%s (p = %.2g, but the interval %s .. %s reaches inside the %snoise floor)",
+             name, en->cmp.welch.p, lo, hi, fl);
 }
 
 static long index_of(char *const *names, size_t n, const char *name)
@@ -131,22 +167,18 @@ static int summarise_kind(const struct creport *r, const struct kind_count *k, j
         snprintf(runs, sizeof(runs), "%zu to %zu", k->nmin, k->nmax);
     if (!strcmp(k->kind, "too_few_runs"))
         snprintf(b, sizeof(b),
-                 "only %s runs per variant in %zu of %zu cell%s (at least %d are needed for "
-                 "intervals worth trusting)",
-                 runs, cells, all, all == 1 ? "" : "s", STATS_MIN_RUNS);
+                 "only %s runs per variant in %zu of %zu cell%s (intervals want %d or more)", runs,
+                 cells, all, all == 1 ? "" : "s", STATS_MIN_RUNS);
     else if (!strcmp(k->kind, "underpowered") && k->needed >= STATS_REPORT_RUNS_COUNTABLE)
         snprintf(b, sizeof(b),
-                 "%zu of %zu comparison%s in %zu cell%s cannot resolve a %g%% change with %s "
-                 "runs (more than %zu per variant are needed)",
-                 k->sets, all * (r->nvariants - 1), all * (r->nvariants - 1) == 1 ? "" : "s", cells,
-                 cells == 1 ? "" : "s", r->opts.noise * 100, runs,
-                 (size_t)STATS_REPORT_RUNS_COUNTABLE);
+                 "%zu of %zu comparison%s need more than %zu runs per variant to resolve %g%%",
+                 k->sets, all * (r->nvariants - 1), all * (r->nvariants - 1) == 1 ? "" : "s",
+                 (size_t)STATS_REPORT_RUNS_COUNTABLE, r->opts.noise * 100);
     else if (!strcmp(k->kind, "underpowered"))
         snprintf(b, sizeof(b),
-                 "%zu of %zu comparison%s in %zu cell%s cannot resolve a %g%% change with %s "
-                 "runs (up to about %zu per variant are needed)",
-                 k->sets, all * (r->nvariants - 1), all * (r->nvariants - 1) == 1 ? "" : "s", cells,
-                 cells == 1 ? "" : "s", r->opts.noise * 100, runs, k->needed);
+                 "%zu of %zu comparison%s need up to ~%zu runs per variant to resolve %g%%",
+                 k->sets, all * (r->nvariants - 1), all * (r->nvariants - 1) == 1 ? "" : "s",
+                 k->needed, r->opts.noise * 100);
     else if (!strcmp(k->kind, "order_unknown"))
         snprintf(b, sizeof(b),
                  "drift cannot be judged in %zu of %zu sets of runs: their run order is unknown "
@@ -187,10 +219,33 @@ static int count_warning(const struct creport *r, struct kind_count *ks, size_t 
     return 0;
 }
 
+/* Where a short warning ends: a sentence that does not fit a line loses its ": why". */
+#define SHORT_WARNING 68
+
+/*
+ * Environment warning i as the short report words it: competing processes
+ * by program name (r->env_by_name), and a sentence longer than a line cut
+ * before its explanation ("turbo/boost is on: the clock speed depends
+ * ..."), which the JSON's env_warnings and --full keep. Returns 0 or -ENOMEM.
+ */
+static int short_env_warning(struct creport *r, size_t i)
+{
+    const json_t *w = i < json_array_size(r->env_by_name) ? json_array_get(r->env_by_name, i)
+                                                          : json_array_get(r->env_warnings, i);
+    const char *s = json_string_value(w), *cut = s ? strstr(s, ": ") : NULL;
+    if (!s)
+        return 0;
+    if (strlen(s) > SHORT_WARNING && strncmp(s, "competing ", 10) && cut && cut - s >= 24)
+        return json_array_append_new(r->warning_summary, json_stringn(s, (size_t)(cut - s)))
+                   ? -ENOMEM
+                   : 0;
+    return json_array_append_new(r->warning_summary, json_string(s)) ? -ENOMEM : 0;
+}
+
 /*
  * The warnings, one sentence per kind: the environment's as they are (they
- * are aggregated already), the statistics' counted over the cells, so that
- * 12 "only 3 runs" warnings read as one line.
+ * are aggregated already) but short (short_env_warning()), the statistics'
+ * counted over the cells, so that 12 "only 3 runs" warnings read as one line.
  */
 static int summarise_warnings(struct creport *r)
 {
@@ -198,11 +253,8 @@ static int summarise_warnings(struct creport *r)
     json_t *w;
     struct kind_count *ks = calloc(max + 1, sizeof(*ks));
     int e = ks && (r->warning_summary = json_array()) ? 0 : -ENOMEM;
-    json_array_foreach(r->env_warnings, i, w)
-    {
-        if (!e && json_array_append(r->warning_summary, w))
-            e = -ENOMEM;
-    }
+    for (i = 0; !e && i < json_array_size(r->env_warnings); i++)
+        e = short_env_warning(r, i);
     json_array_foreach(r->stats_warnings, i, w)
     {
         long v =
@@ -263,7 +315,7 @@ int creport_model_finish(struct creport *r)
     for (size_t v = 0; v < r->nvariants; v++)
         for (size_t c = 0; c < r->ncells; c++)
             for (size_t m = 0; m < r->nmetrics; m++) {
-                set_change(&r->metrics[m], creport_at(r, v, c, m));
+                set_change(&r->metrics[m], creport_at(r, 0, c, m)->mean, creport_at(r, v, c, m));
                 if (sort_values(creport_at(r, v, c, m)))
                     return -ENOMEM;
             }

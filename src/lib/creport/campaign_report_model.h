@@ -17,4 +17,15 @@ NB_MUST_CHECK int creport_model_finish(struct creport *r);
 /* Whether a change was found: the comparison improved or regressed. */
 bool creport_entry_changed(const struct creport_entry *en);
 
+/*
+ * The verdict of en in words with its p-value, for a line that shows
+ * them: "regressed p=0.0021"; where p is below 1 - confidence but the
+ * verdict is "no difference proven" (stats/verdict.h's rule: the interval
+ * reaches inside the noise floor), the same line says so: "no difference
+ * proven (p = 1e-08, but the interval -0.4% .. +0.9% reaches inside the 1%
+ * noise floor)". "not compared" without a comparison.
+ */
+void creport_verdict_words(const struct creport *r, const struct creport_entry *en, char *b,
+                           size_t n);
+
 #endif

@@ -19,6 +19,7 @@
 #include "creport/campaign_report_headline.h"
 #include "creport/campaign_report_layout.h"
 #include "creport/campaign_report_fails.h"
+#include "creport/campaign_report_model.h"
 #include "util/textwrap.h"
 #include "util/jsonout.h"
 
@@ -100,11 +101,10 @@ static void print_details(FILE *f, const struct creport *r)
                     wrapf(f, lead, "    ", "%-11s not compared: %s", md[m].label, en->why);
                     continue;
                 }
-                char chg[96], p[32];
+                char chg[96], words[256];
                 creport_fmt_change_full(chg, sizeof(chg), &en->chg);
-                snprintf(p, sizeof(p), "%.2g", en->cmp.welch.p);
-                wrapf(f, lead, "    ", "%-11s %s p=%s %s", md[m].label, chg, p,
-                      stats_verdict_name(en->cmp.verdict.kind));
+                creport_verdict_words(r, en, words, sizeof(words));
+                wrapf(f, lead, "    ", "%-11s %s %s", md[m].label, chg, words);
             }
         }
 }
@@ -226,22 +226,6 @@ static void print_environment(FILE *f, const struct creport *r)
     }
 }
 
-/* The short report's pointer to the environment differences: how many facts differ. */
-static void count_environment(FILE *f, const struct creport *r)
-{
-    size_t i, n = 0;
-    json_t *d;
-    json_array_foreach(r->env_diffs, i, d)
-    {
-        n += json_array_size(json_object_get(d, "differences")) +
-             json_array_size(json_object_get(d, "identity_notes"));
-    }
-    if (n)
-        wrapf(f, "\n", "  ",
-              "Environment: %zu difference%s from %s's first run (--sections environment).", n,
-              n == 1 ? "" : "s", r->variants[0]);
-}
-
 /* Every warning, one line each, as the report's JSON lists them. */
 static void print_warnings(FILE *f, const struct creport *r)
 {
@@ -264,12 +248,14 @@ static void print_warnings(FILE *f, const struct creport *r)
     }
 }
 
-static void print_verdict(FILE *f, const struct creport *r)
+/* The verdict counts (the short report's are creport_print_verdicts_brief()'s) and regression. */
+static void print_verdict(FILE *f, const struct creport *r, bool brief)
 {
-    wrapf(f, "", "  ",
-          "Verdicts: %zu improved, %zu regressed, %zu within noise, %zu no difference "
-          "proven, %zu not compared.",
-          r->n_improved, r->n_regressed, r->n_within, r->n_unproven, r->n_nocmp);
+    if (!brief)
+        wrapf(f, "", "  ",
+              "Verdicts: %zu improved, %zu regressed, %zu within noise, %zu no difference "
+              "proven, %zu not compared.",
+              r->n_improved, r->n_regressed, r->n_within, r->n_unproven, r->n_nocmp);
     if (r->n_regressed_deciding)
         wrapf(f, "", "  ",
               "REGRESSION: %zu deciding-metric comparison%s regressed (exit status 1).",
@@ -318,7 +304,7 @@ static int print_footer(FILE *f, const struct creport *r, unsigned s, bool brief
     if (s & CREPORT_SEC_ENVIRONMENT)
         print_environment(f, r);
     if (brief)
-        count_environment(f, r);
+        creport_print_environment_brief(f, r);
     if ((s & CREPORT_SEC_COUNTERS) && brief)
         creport_print_counters_brief(f, r);
     else if (s & CREPORT_SEC_COUNTERS)
@@ -330,7 +316,7 @@ static int print_footer(FILE *f, const struct creport *r, unsigned s, bool brief
     if (s & CREPORT_SEC_VERDICT) {
         if (brief)
             fputc('\n', f);
-        print_verdict(f, r);
+        print_verdict(f, r, brief);
     }
     if (*legend)
         creport_print_legend(f, r);
@@ -356,11 +342,7 @@ static void print_title(FILE *f, const struct creport *r, bool brief)
     }
     if (!r->runs.measured)
         fprintf(f, "\nNo measured ok runs yet.\n");
-    else if (brief)
-        wrapf(f, "", "  ",
-              "Entries: mean of the measured runs, change of the mean: * improved, ! "
-              "regressed, = within noise, ? not proven. --full: everything.");
-    else
+    else if (!brief)
         wrapf(f, "", "  ",
               "Entries: the mean of the measured runs and, for other variants, the change of "
               "the mean against the baseline, on which the verdict mark is decided.");
@@ -378,15 +360,23 @@ int creport_print_text(const struct creport *r, FILE *f)
     }
     if (s & CREPORT_SEC_HEADLINE)
         creport_print_fails_text(f, r);
-    if (s & CREPORT_SEC_CHANGES)
+    /* The short report: the CPU cost column's basis and the marks, once, under the headline. */
+    if (brief && r->runs.measured) {
+        fputc('\n', f);
+        creport_print_cpu_line(f, r);
+        wrapf(f, "", "  ", "* improved, ! regressed, = within noise, ? not proven; --full: all");
+    }
+    if ((s & CREPORT_SEC_CHANGES) && brief)
+        creport_print_verdicts_brief(f, r);
+    else if (s & CREPORT_SEC_CHANGES)
         creport_print_changes_brief(f, r);
     if (!e && (s & CREPORT_SEC_TABLES))
         e = print_metric_tables(f, r, &legend);
     if (s & CREPORT_SEC_DETAILS)
         print_details(f, r);
-    /* The short report shows it where the headline's CPU column is not the deciding figure. */
-    if (s & CREPORT_SEC_CPU)
-        creport_print_cpu_text(f, r, brief);
+    /* The short report names the CPU cost's figure in one line under the headline instead. */
+    if ((s & CREPORT_SEC_CPU) && !brief)
+        creport_print_cpu_text(f, r, false);
     if (s & CREPORT_SEC_PROFILE)
         creport_print_profile_text(f, r);
     if (s & CREPORT_SEC_PAIRS)
@@ -441,9 +431,10 @@ static void md_metric_tables(FILE *f, const struct creport *r)
                     fputc('\n', f);
                     continue;
                 }
+                char words[256];
                 creport_fmt_change_full(chg, sizeof(chg), &en->chg);
-                fprintf(f, ": %s, p=%.2g, %s%s\n", chg, en->cmp.welch.p,
-                        stats_verdict_name(en->cmp.verdict.kind),
+                creport_verdict_words(r, en, words, sizeof(words));
+                fprintf(f, ": %s, %s%s\n", chg, words,
                         (int)m == r->cells[c].decide ? " (deciding)" : "");
             }
     }

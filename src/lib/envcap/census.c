@@ -5,8 +5,9 @@
  *
  *   a process is of this test when it is this process, one of its
  *   ancestors (the campaign's controller: netab compare, a wrapper), a
- *   descendant of this process, the run's server on this host, or a
- *   descendant of that server.
+ *   descendant of this process, of the nearest netab-like ancestor (the
+ *   controller's servers and workers) or of the run's server on this host,
+ *   or that server.
  *
  * The run's server is found by its listening socket, in whatever network
  * namespace it lives: a netab-like process that owns (an fd in
@@ -328,10 +329,22 @@ static void mark_ours(const char *proc, struct pinfo *t, size_t n, const struct 
     if (p) {
         p->mark = OURS_TREE;
         p->why = "this process";
-        /* Bounded: a cycle cannot happen in a real table, but a fake one could have one. */
+        /*
+         * Bounded: a cycle cannot happen in a real table, but a fake one could
+         * have one. The nearest netab-like ancestor is the campaign's
+         * controller (netab experiment run, compare): what it started beside
+         * this run (its servers, workers of other DUTs, their children) is
+         * the campaign's own, not competition; ancestors above it are not.
+         */
+        bool controller = false;
         for (size_t hops = 0; hops < n && (p = find(t, n, p->ppid)) && !p->mark; hops++) {
             p->mark = OURS_ANCESTOR;
-            p->why = "the campaign's controller (an ancestor of this process)";
+            p->why = "an ancestor of this process";
+            if (!controller && p->noise) {
+                p->mark = OURS_TREE;
+                p->why = "the campaign's controller (the nearest netab-like ancestor)";
+                controller = true;
+            }
         }
     }
     for (size_t i = 0; have_target && i < n; i++)
@@ -345,7 +358,8 @@ static void mark_ours(const char *proc, struct pinfo *t, size_t n, const struct 
             struct pinfo *parent = t[i].mark ? NULL : find(t, n, t[i].ppid);
             if (parent && parent->mark == OURS_TREE) {
                 t[i].mark = OURS_TREE;
-                t[i].why = "a descendant of this process or of the run's server";
+                t[i].why = "a descendant of this process, of the campaign's controller or of "
+                           "the run's server";
                 changed = true;
             }
         }

@@ -84,6 +84,14 @@ json_t *env_warnings(const json_t *env);
 json_t *env_warnings_summary(const json_t *const *envs, size_t n);
 
 /*
+ * The same sentences, in the same order and number, for a short report:
+ * competing processes counted by program name alone, "competing processes
+ * in 8 of 8 runs: netab x48, iperf3 x16" (the list cut with ", ..." to stay
+ * within a line), their command lines left to env_warnings_summary().
+ */
+json_t *env_warnings_summary_by_name(const json_t *const *envs, size_t n);
+
+/*
  * The leaves that differ between two snapshots, as an array of objects
  * {"path": JSON Pointer (RFC 6901), "a": value or null, "b": value or null}
  * in a's order then b's extra paths. Volatile facts are left out; see

@@ -2,6 +2,7 @@
 #include "envcap/envcap.h"
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -116,6 +117,7 @@ json_t *env_warnings(const json_t *env)
 
 /* Tallies over the runs: counts[message] for setting warnings, counts[name] for processes. */
 struct tally {
+    bool by_name; /* processes named by their program name alone (comm) */
     size_t runs, load_runs, proc_runs;
     double load_max;
     json_t *settings; /* message -> runs that had it, in first-seen order */
@@ -144,7 +146,11 @@ static int tally_add(struct tally *t, const json_t *env)
     json_array_foreach(procs, i, p)
     {
         char name[400];
-        proc_name(p, name, sizeof(name));
+        const char *comm = json_string_value(json_object_get(p, "comm"));
+        if (t->by_name)
+            snprintf(name, sizeof(name), "%s", comm ? comm : "?");
+        else
+            proc_name(p, name, sizeof(name));
         if (count_up(t->procs, name))
             return -1;
     }
@@ -179,13 +185,14 @@ static void tally_sentences(const struct tally *t, json_t *out)
             LOAD_WARN, t->load_runs, t->runs, t->load_max);
     if (!t->proc_runs)
         return;
+    /* By name the sentence stays one line of a mail: the list is cut sooner. */
     char list[1200] = "";
-    size_t used = 0;
+    size_t used = 0, room = t->by_name ? 40 : sizeof(list);
     json_object_foreach(t->procs, k, v)
     {
         int n = snprintf(list + used, sizeof(list) - used, "%s%s x%lld", used ? ", " : "", k,
                          (long long)json_integer_value(v));
-        if (n < 0 || (size_t)n >= sizeof(list) - used - 8) {
+        if (n < 0 || (size_t)n >= room - used - 8) {
             /* Out of room: say that the list goes on rather than cut a name. */
             list[used] = '\0';
             strcat(list, ", ...");
@@ -193,12 +200,14 @@ static void tally_sentences(const struct tally *t, json_t *out)
         }
         used += (size_t)n;
     }
-    add(out, "competing benchmark processes in %zu of %zu runs: %s", t->proc_runs, t->runs, list);
+    add(out, "competing %sprocesses in %zu of %zu runs: %s", t->by_name ? "" : "benchmark ",
+        t->proc_runs, t->runs, list);
 }
 
-json_t *env_warnings_summary(const json_t *const *envs, size_t n)
+/* env_warnings_summary() (by_name false) and env_warnings_summary_by_name(). */
+static json_t *summary(const json_t *const *envs, size_t n, bool by_name)
 {
-    struct tally t = {0};
+    struct tally t = {.by_name = by_name};
     t.settings = json_object();
     t.procs = json_object();
     json_t *out = json_array();
@@ -215,4 +224,14 @@ json_t *env_warnings_summary(const json_t *const *envs, size_t n)
         return NULL;
     }
     return out;
+}
+
+json_t *env_warnings_summary(const json_t *const *envs, size_t n)
+{
+    return summary(envs, n, false);
+}
+
+json_t *env_warnings_summary_by_name(const json_t *const *envs, size_t n)
+{
+    return summary(envs, n, true);
 }

@@ -22,6 +22,33 @@ const char *input_format_name(enum input_format f)
     return "?";
 }
 
+/* Whether s ends with tail. */
+static bool ends_with(const char *s, const char *tail)
+{
+    size_t n = strlen(s), k = strlen(tail);
+    return n >= k && !strcmp(s + n - k, tail);
+}
+
+const char *input_display_unit(const char *format, const char *metric, double *scale)
+{
+    *scale = 1;
+    if (!format || !metric || !strcmp(format, "plain"))
+        return "";
+    bool iperf2 = !strcmp(format, "iperf2");
+    /* iperf2's bandwidth and the JSON formats' bits_per_second are bits per second. */
+    if ((iperf2 && !strcmp(metric, "bandwidth")) || ends_with(metric, "bits_per_second")) {
+        *scale = 1e-6;
+        return "Mbit/s";
+    }
+    if ((iperf2 && !strcmp(metric, "jitter")) || ends_with(metric, "jitter_ms"))
+        return "ms";
+    if ((iperf2 && !strcmp(metric, "loss")) || ends_with(metric, "lost_percent"))
+        return "%";
+    if ((iperf2 && !strcmp(metric, "transfer")) || ends_with(metric, ".bytes"))
+        return "bytes";
+    return "";
+}
+
 void input_set_limit(const struct input_opts *o, struct input_values *out)
 {
     size_t before = o->values_before, left = 0;

@@ -121,6 +121,16 @@ NB_MUST_CHECK int input_parse_buffer(const char *name, const char *buf, size_t l
 NB_MUST_CHECK int input_read_set(const char *path, const char *name, const struct input_opts *o,
                                  struct input_values *out, char *err, size_t errlen);
 
+/*
+ * The unit in which the values of metric (input_values.metric) read as
+ * format (input_format_name()) are best shown, and the factor *scale from
+ * the input's own unit: "Mbit/s" and 1e-6 for bits per second (iperf3's
+ * and netab's bits_per_second, iperf2's bandwidth), "ms" for jitter, "%"
+ * for loss, "bytes" for a transfer; "" and 1 when it is not known (plain
+ * numbers, another JSON path). A static string.
+ */
+const char *input_display_unit(const char *format, const char *metric, double *scale);
+
 /* Frees out's values and zeroes it. */
 void input_values_free(struct input_values *out);
 

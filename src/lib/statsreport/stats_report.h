@@ -75,6 +75,14 @@ struct stats_report {
     size_t nsets;
     struct stats_report_cmp *cmps; /* nsets - 1 comparisons, after stats_report_analyse() */
     bool plot;                     /* the text report starts with the distribution plot */
+    /*
+     * The unit the text report shows values in, and the factor from the
+     * values' own unit ("Mbit/s", 1e-6 for bits per second): set by
+     * stats_report_read_sets() when every set's input names the same one
+     * (input_display_unit()); NULL (and any scale) shows the values as read.
+     */
+    const char *unit;
+    double scale;
 };
 
 /*

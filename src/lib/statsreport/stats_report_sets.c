@@ -35,5 +35,16 @@ int stats_report_read_sets(struct stats_report *r, const struct input_sets *s,
         if (rc)
             return rc;
     }
+    /* The sets' unit, when every input names the same one: iperf's bits/s shown in Mbit/s. */
+    for (size_t i = 0; i < s->n; i++) {
+        double scale;
+        const char *u = input_display_unit(r->sets[i].format, r->sets[i].metric, &scale);
+        if (!*u || (i && (!r->unit || strcmp(u, r->unit) || scale != r->scale))) {
+            r->unit = NULL;
+            break;
+        }
+        r->unit = u;
+        r->scale = scale;
+    }
     return 0;
 }

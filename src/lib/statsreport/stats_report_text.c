@@ -107,6 +107,34 @@ static const char *fmt_num(char *b, size_t n, const char *fmt, double v)
     return b;
 }
 
+/*
+ * A value of r's sets into b as the text shows it: in r's unit (scaled),
+ * with "%.6g" unless that switches to an exponent (7.61667e+08), then in
+ * fixed notation with six significant digits at most after the point
+ * (761666667, 0.0000123457), so that a reader never meets "e+08"; "n/a"
+ * when not finite. sign: always a sign, as a difference has.
+ */
+static const char *fmt_val(char *b, size_t n, const struct stats_report *r, double v, bool sign)
+{
+    double x = v * (r->unit ? r->scale : 1);
+    if (!isfinite(x)) {
+        snprintf(b, n, "n/a");
+        return b;
+    }
+    snprintf(b, n, sign ? "%+.6g" : "%.6g", x);
+    if (!strchr(b, 'e'))
+        return b;
+    int digits = fabs(x) >= 1 ? 0 : 5 - (int)floor(log10(fabs(x)));
+    snprintf(b, n, sign ? "%+.*f" : "%.*f", digits > 30 ? 30 : digits, x);
+    /* Six significant digits, not trailing zeros: 0.0000123, not 0.0000123000. */
+    size_t len = strlen(b);
+    while (digits > 0 && len > 1 && b[len - 1] == '0')
+        b[--len] = '\0';
+    if (len && b[len - 1] == '.')
+        b[--len] = '\0';
+    return b;
+}
+
 void stats_report_failures_text(const struct input_failures *f, const char *sep, char *b, size_t n)
 {
     size_t used = 0;
@@ -134,24 +162,33 @@ static void print_failures(const struct stats_report_set *s, FILE *f)
 static void print_sets(const struct stats_report *r, FILE *f)
 {
     double conf = r->opts.confidence * 100;
-    char cv[32];
+    char cv[32], x[6][48];
+    if (r->unit)
+        fprintf(f, "Values in %s.\n", r->unit);
     fprintf(f, "    %9s %13s %13s %13s %13s %13s %7s\n", "N", "Min", "Max", "Median", "Mean",
             "Stddev", "CV%");
     for (size_t i = 0; i < r->nsets; i++) {
         const struct stats_summary *s = &r->sets[i].sum;
-        fprintf(f, "%c   %9zu %13.6g %13.6g %13.6g %13.6g %13.6g %7s  %s\n", r->sets[i].symbol,
-                s->n, s->min, s->max, s->median, s->mean, s->stddev,
+        fprintf(f, "%c   %9zu %13s %13s %13s %13s %13s %7s  %s\n", r->sets[i].symbol, s->n,
+                fmt_val(x[0], 48, r, s->min, false), fmt_val(x[1], 48, r, s->max, false),
+                fmt_val(x[2], 48, r, s->median, false), fmt_val(x[3], 48, r, s->mean, false),
+                fmt_val(x[4], 48, r, s->stddev, false),
                 fmt_num(cv, sizeof(cv), "%.3f", s->cv * 100), r->sets[i].name);
     }
     for (size_t i = 0; i < r->nsets; i++) {
         const struct stats_summary *s = &r->sets[i].sum;
         fprintf(f,
-                "%c   mean %g%% CI [%.6g, %.6g] (t); median %g%% CI [%.6g, %.6g] (bootstrap, %zu "
+                "%c   mean %g%% CI [%s, %s] (t); median %g%% CI [%s, %s] (bootstrap, %zu "
                 "resamples)\n",
-                r->sets[i].symbol, conf, s->mean_ci_low, s->mean_ci_high, conf, s->median_ci_low,
-                s->median_ci_high, s->median_resamples);
-        fprintf(f, "    p1 %.6g  p5 %.6g  p25 %.6g  p75 %.6g  p95 %.6g  p99 %.6g\n", s->p1, s->p5,
-                s->p25, s->p75, s->p95, s->p99);
+                r->sets[i].symbol, conf, fmt_val(x[0], 48, r, s->mean_ci_low, false),
+                fmt_val(x[1], 48, r, s->mean_ci_high, false), conf,
+                fmt_val(x[2], 48, r, s->median_ci_low, false),
+                fmt_val(x[3], 48, r, s->median_ci_high, false), s->median_resamples);
+        const double p[6] = {s->p1, s->p5, s->p25, s->p75, s->p95, s->p99};
+        for (size_t k = 0; k < 6; k++)
+            fmt_val(x[k], 48, r, p[k], false);
+        fprintf(f, "    p1 %s  p5 %s  p25 %s  p75 %s  p95 %s  p99 %s\n", x[0], x[1], x[2], x[3],
+                x[4], x[5]);
         print_failures(&r->sets[i], f);
     }
 }
@@ -159,10 +196,11 @@ static void print_sets(const struct stats_report *r, FILE *f)
 /* The ratio lines: the ratio of means and of medians, or why there is none. */
 static void print_ratios(const struct stats_report *r, const struct stats_comparison *c, FILE *f)
 {
-    char lo[32], hi[32];
+    char lo[48], hi[48];
     if (!c->ratio_defined) {
-        fprintf(f, "  ratios undefined: the baseline's %g%% interval [%.6g, %.6g] reaches zero\n",
-                r->opts.confidence * 100, c->base_ci_low, c->base_ci_high);
+        fprintf(f, "  ratios undefined: the baseline's %g%% interval [%s, %s] reaches zero\n",
+                r->opts.confidence * 100, fmt_val(lo, sizeof(lo), r, c->base_ci_low, false),
+                fmt_val(hi, sizeof(hi), r, c->base_ci_high, false));
         return;
     }
     fmt_num(lo, sizeof(lo), "%.6f", c->ratio_ci_low);
@@ -195,10 +233,15 @@ static void print_comparison(const struct stats_report *r, const struct stats_re
         snprintf(t, sizeof(t), "t = %.3f", c->welch.t);
     else
         snprintf(t, sizeof(t), "t undefined (no spread)");
-    fprintf(f, "  mean   diff  %+.6g [%+.6g, %+.6g] (%s)   Welch %s, df = %.1f, p = %.3g\n",
-            c->diff, c->diff_ci_low, c->diff_ci_high, pct, t, c->welch.df, c->welch.p);
-    fprintf(f, "  median diff  %+.6g [%+.6g, %+.6g] (bootstrap, %zu resamples)\n", c->median_diff,
-            c->median_diff_ci_low, c->median_diff_ci_high, c->median_resamples);
+    char x[3][48];
+    const char *u = r->unit ? r->unit : "", *sp = r->unit ? " " : "";
+    fprintf(f, "  mean   diff  %s [%s, %s]%s%s (%s)   Welch %s, df = %.1f, p = %.3g\n",
+            fmt_val(x[0], 48, r, c->diff, true), fmt_val(x[1], 48, r, c->diff_ci_low, true),
+            fmt_val(x[2], 48, r, c->diff_ci_high, true), sp, u, pct, t, c->welch.df, c->welch.p);
+    fprintf(f, "  median diff  %s [%s, %s]%s%s (bootstrap, %zu resamples)\n",
+            fmt_val(x[0], 48, r, c->median_diff, true),
+            fmt_val(x[1], 48, r, c->median_diff_ci_low, true),
+            fmt_val(x[2], 48, r, c->median_diff_ci_high, true), sp, u, c->median_resamples);
     print_ratios(r, c, f);
     fprintf(f, "  Mann-Whitney U = %.1f, p = %.3g (%s)\n", c->mw.u, c->mw.p,
             c->mw.exact ? "exact" : "normal approximation, tie and continuity corrected");

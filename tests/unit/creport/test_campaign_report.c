@@ -837,6 +837,79 @@ static void test_entry_shows_what_the_change_is_on(void **state)
     creport_free(r);
 }
 
+/* Wrapped lines continue after a newline and spaces: s rewritten as one line. */
+static void flatten(char *s)
+{
+    for (char *p = s, *q = s; (*q = *p); p++, q++)
+        if (*p == '\n')
+            for (*q = ' '; p[1] == ' '; p++)
+                ;
+}
+
+/*
+ * A change of +1.0% with a narrow interval (about +0.9% .. +1.1%) and a tiny
+ * p: significant, yet not wholly beyond the 1% floor, so "no difference
+ * proven". Every line that prints that verdict says why in the same line
+ * (--full's details, Markdown's list), and the short report counts it
+ * beside the headline's verdicts.
+ */
+static void test_significant_but_not_proven(void **state)
+{
+    (void)state;
+    enum { PER = 5 };
+    static const double base[PER] = {1000, 1001, 999, 1000.5, 999.5};
+    struct store_experiment x = {.id = 4, .name = "floor", .status = "done", .seed = 1};
+    struct store_plan_row plan[2 * PER];
+    struct store_run runs[2 * PER];
+    memset(runs, 0, sizeof(runs));
+    size_t n = 0;
+    for (int k = 0; k < PER; k++)
+        for (int v = 0; v < 2; v++) {
+            plan[n] = (struct store_plan_row){(int)n, v ? "b" : "a", "", false, k};
+            struct store_run *r = &runs[n];
+            r->id = (int64_t)n + 1;
+            r->seq = (int)n;
+            r->status = STORE_RUN_OK;
+            r->receiver_bps = (base[k] + (v ? 10 : 0)) * 1e6;
+            r->sender_bps = r->local_us_per_kib = r->remote_us_per_kib = r->cpu_local_pct =
+                r->cpu_remote_pct = r->transactions_per_second = r->latency_p50_us =
+                    r->latency_p99_us = r->lost_percent = NAN;
+            n++;
+        }
+    struct creport_opts o;
+    creport_opts_default(&o);
+    struct creport *r;
+    char err[NB_ERRLEN];
+    assert_int_equal(creport_build(&x, NULL, plan, n, runs, n, &o, &r, err, sizeof(err)), 0);
+    const struct creport_entry *en = creport_at(r, 1, 0, (size_t)r->cells[0].decide);
+    ASSERT_EQ(en->cmp.verdict.kind, STATS_NO_DIFFERENCE);
+    ASSERT_LT(en->cmp.welch.p, 1e-6);
+    char *t = render(r, 0), *md = render(r, 1);
+    if (getenv("REPORT_TEST_PRINT"))
+        fputs(t, stdout);
+    flatten(t);
+    assert_non_null(strstr(t, "no difference proven (p = "));
+    assert_non_null(strstr(t, "reaches inside the 1% noise floor)"));
+    assert_non_null(strstr(md, "no difference proven (p = "));
+    assert_non_null(strstr(md, "% .. +1.1% reaches inside the 1% noise floor) (deciding)"));
+    free(t);
+    free(md);
+    /* The short default report: one statement with the count and why. */
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    assert_int_equal(creport_print_text(r, f), 0);
+    fclose(f);
+    assert_non_null(strstr(buf, "  headline (2): 1 within noise, 1 no difference proven\n"));
+    flatten(buf);
+    assert_non_null(strstr(buf, "1 headline \"no difference proven\" with p < 0.05: the interval "
+                                "reaches inside the 1% noise floor "));
+    assert_null(strstr(buf, "Changes found"));
+    free(buf);
+    creport_free(r);
+}
+
 /*
  * Runs paused by the hypervisor: each run's larger steal_pct of its two ends
  * is counted when above 1%; runs without a result or a CPU block are not
@@ -976,6 +1049,7 @@ int main(void)
         cmocka_unit_test(test_effects_capped),
         cmocka_unit_test(test_entry_shows_what_the_change_is_on),
         cmocka_unit_test(test_steal_is_warned),
+        cmocka_unit_test(test_significant_but_not_proven),
     };
     int failed = cmocka_run_group_tests(tests, setup, teardown);
     plot_shutdown(); /* fontconfig's caches, for LeakSanitizer */

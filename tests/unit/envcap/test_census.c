@@ -164,6 +164,43 @@ static void server_in_other_namespace_is_ours(void **state)
     json_decref(env);
 }
 
+/*
+ * The campaign's controller (the nearest netab-like ancestor of this
+ * process) and what it started beside this run (a netab server of its own,
+ * that server's child) are the campaign's; a netab above the controller is
+ * an ancestor only (of the test, as every ancestor), its other children
+ * compete. Runs last: it adds to the
+ * tree the other test reads.
+ */
+static void controller_children_are_ours(void **state)
+{
+    (void)state;
+    long self = (long)getpid();
+    char rel[64], text[128];
+    /* Beyond any pid_max (2^22), so that none is this process's pid. */
+    PROC(5000700, "netab", 1, "netab\0shell\0", NULL, 0);
+    PROC(5000701, "netab", 5000700, "netab\0server\0-p\0006000\0", NULL, 0);
+    PROC(5000500, "netab", 5000700, "netab\0experiment\0run\0x.yaml\0", NULL, 0);
+    PROC(5000510, "bash", 5000500, "bash\0hook.sh\0", NULL, 0);
+    PROC(5000501, "netab", 5000500, "netab\0server\0-p\0006001\0", NULL, 0);
+    PROC(5000502, "netab", 5000501, "netab\0server\0", NULL, 0);
+    /* This process, under the controller as a run is (here through a hook's shell). */
+    snprintf(rel, sizeof(rel), "%ld/comm", self);
+    PUT(rel, "netab\n");
+    snprintf(rel, sizeof(rel), "%ld/stat", self);
+    snprintf(text, sizeof(text), "%ld (netab) S 5000510 1 1 0 -1\n", self);
+    put(rel, text, strlen(text));
+    snprintf(rel, sizeof(rel), "%ld/cmdline", self);
+    PUT(rel, "netab\0run\0");
+    json_t *env = env_capture_run(NULL, "/nonexistent-netab-sys", root, NULL);
+    assert_non_null(env);
+    assert_pids(json_object_get(env, "noise_processes"), "[100,101,200,300,400,5000701]");
+    char want[128];
+    snprintf(want, sizeof(want), "[%ld,5000500,5000501,5000502,5000700]", self);
+    assert_pids(json_object_get(env, "test_processes"), want);
+    json_decref(env);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -186,6 +223,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(server_in_other_namespace_is_ours),
+        cmocka_unit_test(controller_children_are_ours),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
