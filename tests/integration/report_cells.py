@@ -112,7 +112,7 @@ def store_means(db, exp_id, streams=None):
 def text_tables(text):
     """The cell table(s) of the text report: {variant: {column: entry}}, in order."""
     lines = text.splitlines()
-    start = next(i for i, line in enumerate(lines) if line.startswith("Cells: rows are"))
+    start = next(i for i, line in enumerate(lines) if line.startswith("Cell table: rows are"))
     table, cols, i = {}, None, start + 1
     while i < len(lines):
         line = lines[i]

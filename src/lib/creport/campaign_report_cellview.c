@@ -24,7 +24,7 @@ static void describe(char *b, size_t n, const struct creport *r)
 {
     const struct creport_celltab *t = r->celltab;
     snprintf(b, n,
-             "Cells: rows are the variants, columns %s%s; each placeholder's mean, marked "
+             "Cell table: rows are the variants, columns %s%s; each placeholder's mean, marked "
              "against %s: * improved, ! regressed, = within noise, ? not proven.",
              t->axis ? "the axis " : "all cells together", t->axis ? t->axis : "",
              r->nvariants ? r->variants[0] : "the baseline");
@@ -105,7 +105,7 @@ void creport_print_celltable_markdown(FILE *f, const struct creport *r)
     if (!t)
         return;
     describe(about, sizeof(about), r);
-    fputs("\n### Cells\n\n", f);
+    fputs("\n### Cell table\n\n", f);
     creport_md_text(f, about);
     fputc('\n', f);
     for (size_t g = 0; g < t->ngroups; g++) {
@@ -152,7 +152,7 @@ void creport_print_celltable_html(FILE *f, const struct creport *r)
     if (!t)
         return;
     describe(about, sizeof(about), r);
-    fputs("<section id=\"cells\">\n<h2>Cells</h2>\n", f);
+    fputs("<section id=\"cells\">\n<h2>Cell table</h2>\n", f);
     html_tagged(f, "<p>", about, "</p>\n");
     for (size_t g = 0; g < t->ngroups; g++) {
         const struct creport_cellgroup *grp = &t->groups[g];

@@ -139,7 +139,7 @@ static void print_head(FILE *f, const struct creport *r)
     if (s & CREPORT_SEC_HEADLINE)
         fputs("<li><a href=\"#headline\">Headline</a></li>\n", f);
     if (r->celltab && (s & CREPORT_SEC_HEADLINE))
-        fputs("<li><a href=\"#cells\">Cells</a></li>\n", f);
+        fputs("<li><a href=\"#cells\">Cell table</a></li>\n", f);
     if (s & CREPORT_SEC_TABLES)
         fputs("<li><a href=\"#tables\">Means per variant and cell</a></li>\n", f);
     if (s & CREPORT_SEC_CHANGES) {
