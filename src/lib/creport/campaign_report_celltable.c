@@ -233,9 +233,12 @@ static int check_cells(const struct creport *r, const struct creport_celltab *t,
                 !strcmp(cell_test(r, a, ta), cell_test(r, b, ta)))
                 return err_set(err, errlen, EINVAL,
                                "the cell table would put cells '%s' and '%s' (both %s) in one "
-                               "entry: name the axis that tells them apart with --columns",
+                               "entry: %s",
                                r->cells[a].name, r->cells[b].name,
-                               cell_test(r, a, ta)[0] ? cell_test(r, a, ta) : "of unknown test");
+                               cell_test(r, a, ta)[0] ? cell_test(r, a, ta) : "of unknown test",
+                               r->naxes ? "name the axis that tells them apart with --columns"
+                                        : "the report has no matrix axes to tell them apart "
+                                          "(--experiments merges cells by name)");
     for (size_t i = 0; i < t->nph; i++) {
         const struct metric *m = metric_find(t->ph[i].metric);
         bool found = false;

@@ -140,8 +140,8 @@ static void fill_run(struct store_run *run, int v, int c, int k)
 }
 
 /* The report of spec over the runs above with o's template; its creport_build() status. */
-static int build(const char *spec, const char *cell, const char *columns, struct creport **r,
-                 char *err, size_t errlen)
+static int build_cells(const char *spec, const char *const *cell_names, const char *cell,
+                       const char *columns, struct creport **r, char *err, size_t errlen)
 {
     struct store_experiment x = {.id = 29, .name = "cells", .status = "done", .seed = 1};
     static struct store_plan_row plan[N];
@@ -151,13 +151,13 @@ static int build(const char *spec, const char *cell, const char *columns, struct
     for (int k = 0; k < PER; k++)
         for (int c = 0; c < CELLS; c++)
             for (int v = 0; v < VARS; v++) {
-                plan[n] =
-                    (struct store_plan_row){(int)n, (char *)vars[v], (char *)cells[c], false, k};
+                plan[n] = (struct store_plan_row){(int)n, (char *)vars[v], (char *)cell_names[c],
+                                                  false, k};
                 runs[n] = (struct store_run){.id = (int64_t)n + 1,
                                              .seq = (int)n,
                                              .status = STORE_RUN_OK,
                                              .variant = (char *)vars[v],
-                                             .cell = (char *)cells[c]};
+                                             .cell = (char *)cell_names[c]};
                 fill_run(&runs[n], v, c, k);
                 n++;
             }
@@ -166,6 +166,12 @@ static int build(const char *spec, const char *cell, const char *columns, struct
     o.cell = cell;
     o.columns = columns;
     return creport_build(&x, spec, plan, n, runs, n, &o, r, err, errlen);
+}
+
+static int build(const char *spec, const char *cell, const char *columns, struct creport **r,
+                 char *err, size_t errlen)
+{
+    return build_cells(spec, cells, cell, columns, r, err, errlen);
 }
 
 static const struct creport_cellbox *box(const struct creport *r, size_t v, size_t col)
@@ -217,6 +223,54 @@ static void test_table_by_hand(void **state)
     creport_free(r);
 }
 
+/*
+ * The same runs under the axis dut (its values the two DUTs): the columns
+ * are the DUTs without --columns, as in the 8139 thread; with --columns and
+ * a third axis, the rest makes one table per value.
+ */
+static void test_dut_columns(void **state)
+{
+    (void)state;
+    static const char spec_dut[] =
+        "{\"variants\": [{\"name\": \"a\"}, {\"name\": \"b\"}, {\"name\": \"c\"}], "
+        "\"matrix\": [{\"key\": \"dut\", \"values\": [\"p3\", \"pe\"]}, {\"key\": \"test\", "
+        "\"values\": [\"tcp_stream\", \"udp_stream\"]}]}";
+    static const char *const dut_cells[CELLS] = {"dut=p3,test=tcp_stream", "dut=p3,test=udp_stream",
+                                                 "dut=pe,test=tcp_stream",
+                                                 "dut=pe,test=udp_stream"};
+    struct creport *r;
+    char err[NB_ERRLEN] = "";
+    int rc = build_cells(spec_dut, dut_cells, THREAD, NULL, &r, err, sizeof(err));
+    if (rc)
+        fail_msg("%s", err);
+    assert_string_equal(r->celltab->axis, "dut");
+    assert_string_equal(r->celltab->cols[0], "p3");
+    assert_string_equal(r->celltab->cols[1], "pe");
+    assert_string_equal(box(r, 1, 1)->text, "tcp 1211*/1201* udp 50=/50= cpu 16%!");
+    creport_free(r);
+    /* --columns test's other axis: the DUTs become the tables' headings. */
+    ASSERT_EQ(
+        build_cells(spec_dut, dut_cells, "{tcp_stream:throughput}", "test", &r, err, sizeof(err)),
+        -EINVAL);
+    static const char spec_len[] =
+        "{\"variants\": [{\"name\": \"a\"}, {\"name\": \"b\"}, {\"name\": \"c\"}], "
+        "\"matrix\": [{\"key\": \"length\", \"values\": [\"8K\", \"64K\"]}, {\"key\": "
+        "\"streams\", \"values\": [1]}, {\"key\": \"test\", \"values\": [\"tcp_stream\", "
+        "\"udp_stream\"]}]}";
+    static const char *const len_cells[CELLS] = {
+        "length=8K,streams=1,test=tcp_stream", "length=8K,streams=1,test=udp_stream",
+        "length=64K,streams=1,test=tcp_stream", "length=64K,streams=1,test=udp_stream"};
+    ASSERT_EQ(build_cells(spec_len, len_cells, "{tcp_stream:throughput}", "streams", &r, err,
+                          sizeof(err)),
+              0);
+    ASSERT_EQ(r->celltab->ncols, 1);
+    ASSERT_EQ(r->celltab->ngroups, 2);
+    assert_string_equal(r->celltab->groups[0].heading, "length=8K");
+    assert_string_equal(r->celltab->groups[1].heading, "length=64K");
+    assert_string_equal(r->celltab->groups[1].boxes[1].text, "1201*");
+    creport_free(r);
+}
+
 /* Building with template and columns fails with -EINVAL and a message holding want. */
 static void build_refused(const char *spec, const char *cell, const char *columns, const char *want)
 {
@@ -253,6 +307,7 @@ int main(void)
         cmocka_unit_test(test_cell_num),
         cmocka_unit_test(test_table_by_hand),
         cmocka_unit_test(test_layout_refusals),
+        cmocka_unit_test(test_dut_columns),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
