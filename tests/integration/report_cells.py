@@ -176,6 +176,12 @@ def experiment_one(netab, tmp, db):
         check(abs(got - x) <= 1e-6 * max(1, abs(x)), f"json: small's figure {i} is the mean",
               got, x)
     check(rows["refused"]["fails"], "json: refused's entry failed")
+    # The table belongs to the headline section: --sections keeps it with headline only.
+    for sections, has in (("headline", True), ("tables", False)):
+        cut = json.loads(netab_cmd(netab, "report", "1", "--db", db, "--format", "json",
+                                   "--cell", TEMPLATE, "--sections", sections,
+                                   expect_rc=(0, 1)).stdout)
+        check_eq("cell_table" in cut, has, f"json --sections {sections}: cell_table")
     log("ok: the cell table of experiment 1 in text, Markdown, HTML and JSON:",
         *(f"{v}: {table[v]['(all)']}" for v in table))
 

@@ -19,14 +19,14 @@ static const char *col_heading(const struct creport_celltab *t, size_t col)
     return t->cols[col][0] ? t->cols[col] : "(all)";
 }
 
-/* The sentence above the table: what its rows, columns and marks are. */
-static void describe(char *b, size_t n, const struct creport *r)
+/* The sentence above the table, after lead: what its rows, columns and marks are. */
+static void describe(char *b, size_t n, const struct creport *r, const char *lead)
 {
     const struct creport_celltab *t = r->celltab;
     snprintf(b, n,
-             "Cell table: rows are the variants, columns %s%s; each placeholder's mean, marked "
-             "against %s: * improved, ! regressed, = within noise, ? not proven.",
-             t->axis ? "the axis " : "all cells together", t->axis ? t->axis : "",
+             "%s are the variants, columns %s%s; each placeholder's mean, marked against %s: * "
+             "improved, ! regressed, = within noise, ? not proven.",
+             lead, t->axis ? "the axis " : "all cells together", t->axis ? t->axis : "",
              r->nvariants ? r->variants[0] : "the baseline");
 }
 
@@ -77,7 +77,7 @@ int creport_print_celltable_text(FILE *f, const struct creport *r)
     char about[512];
     if (!t)
         return 0;
-    describe(about, sizeof(about), r);
+    describe(about, sizeof(about), r, "Cell table: rows");
     fputc('\n', f);
     creport_wrap(f, "", "  ", about);
     size_t lw = label_width(r);
@@ -104,7 +104,7 @@ void creport_print_celltable_markdown(FILE *f, const struct creport *r)
     char about[512];
     if (!t)
         return;
-    describe(about, sizeof(about), r);
+    describe(about, sizeof(about), r, "Rows");
     fputs("\n### Cell table\n\n", f);
     creport_md_text(f, about);
     fputc('\n', f);
@@ -151,7 +151,7 @@ void creport_print_celltable_html(FILE *f, const struct creport *r)
     char about[512];
     if (!t)
         return;
-    describe(about, sizeof(about), r);
+    describe(about, sizeof(about), r, "Rows");
     fputs("<section id=\"cells\">\n<h2>Cell table</h2>\n", f);
     html_tagged(f, "<p>", about, "</p>\n");
     for (size_t g = 0; g < t->ngroups; g++) {
