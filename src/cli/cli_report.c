@@ -65,16 +65,6 @@ static int set_metric(void *field, const char *value, const struct opt *o, char 
     return 0;
 }
 
-static int set_baseline(void *field, const char *value, const struct opt *o, char *err,
-                        size_t errlen)
-{
-    (void)o;
-    if (!*value)
-        return err_set(err, errlen, EINVAL, "--baseline needs a variant name");
-    *(const char **)field = value;
-    return 0;
-}
-
 /* --full and --sections LIST: once, one or the other. */
 static int set_sections(void *field, const char *value, const struct opt *o, char *err,
                         size_t errlen)
@@ -117,7 +107,13 @@ static const struct opt options[] = {
     {"baseline", 0, "VARIANT",
      "compare the other variants with this one (default:\nthe first variant of the experiment "
      "file)",
-     set_baseline, FIELD(opts.baseline), 0, 0, NULL},
+     opt_set_nonempty, FIELD(opts.baseline), 0, 0, NULL},
+    {"cell", 0, "TEMPLATE",
+     "also a table of variants by --columns' values, each\nentry "
+     "TEMPLATE filled in: 'tcp {tcp_stream:throughput}'",
+     opt_set_nonempty, FIELD(opts.cell), 0, 0, NULL},
+    {"columns", 0, "AXIS", "--cell's columns (default: dut, or the one axis\nbesides test)",
+     opt_set_nonempty, FIELD(opts.columns), 0, 0, NULL},
     {"hot", 0, "FILE|LIST", "the code layout's hot functions, as layout --hot\n(repeatable)",
      layout_hot_opt_add, FIELD(opts.hot), 0, 0, NULL},
     {"pairs", 0, "all",
@@ -158,6 +154,7 @@ static const struct opt_table report_cmd = {
              "                       [--metric NAME]... [--noise PCT] [--confidence P]\n"
              "                       [--baseline VARIANT] [--pairs all] [--transpose]\n"
              "                       [--full | --sections NAME,...]\n"
+             "                       [--cell TEMPLATE [--columns AXIS]]\n"
              "                       [--plot DIR [--plot-format png|svg|pdf]]\n"
              "\n"
              "The matrix report of experiment ID from the results store: the mean of\n"

@@ -9,7 +9,8 @@ command finds its DUT's script through NETAB_DUT). Checks:
 1. sequential (the default): every run ok on the DUT of its cell, its recorded DUT name and
    identity those of that DUT and variant, each DUT's boots exactly where its own next run needs
    another kernel (so each DUT's plan is its own), no two runs overlapping in time, and the
-   report's headline has the DUTs as columns (text, Markdown, HTML and JSON);
+   report's headline has the DUTs as columns (text, Markdown, HTML and JSON), and so has
+   `--cell`'s table, a row per variant, each DUT's entry "tcp S/R cpu C%";
 2. parallel: duts: the same results, runs of the two DUTs overlapping in time (by their recorded
    start and finish), each DUT's runs one at a time in plan order, the report saying the DUTs ran
    concurrently; both wall times printed (not asserted: a shared machine's clock proves nothing);
@@ -24,6 +25,7 @@ command finds its DUT's script through NETAB_DUT). Checks:
 """
 import json
 import os
+import re
 import signal
 import sqlite3
 import tempfile
@@ -150,7 +152,28 @@ def check_report(netab, db, xid, parallel):
             check(entry in text, "a JSON entry is in the text report", entry)
     said = "ran concurrently" in text
     check_eq(said, parallel, "the text report says whether the DUTs ran concurrently")
+    check_cell_table(netab, db, xid)
     return text
+
+
+def check_cell_table(netab, db, xid):
+    """--cell: the 8139 thread's shape, the DUTs as columns by default, a row per variant."""
+    tpl = "tcp {tcp_stream:sender_throughput}/{tcp_stream:throughput} cpu {cpu_remote}"
+    args = ("report", "--db", db, str(xid), "--cell", tpl)
+    ct = json.loads(netab_cmd(netab, *args, "--format", "json", expect_rc=(0, 1)).stdout)
+    ct = ct["cell_table"]
+    check_eq((ct["columns_axis"], ct["columns"]), ("dut", list(NAMES)), "--cell: DUT columns")
+    rows = ct["tables"][0]["rows"]
+    check_eq([row["variant"] for row in rows], ["a", "b"], "--cell: a row per variant")
+    text = netab_cmd(netab, *args, expect_rc=(0, 1)).stdout
+    text = text[text.index("Cell table: "):]
+    for row in rows:
+        for cell in row["cells"]:
+            check(re.fullmatch(r"tcp [0-9.]+/[0-9.]+ cpu [0-9.]+%", cell["text"]),
+                  "--cell: two throughputs and a CPU figure per DUT", cell)
+        line = next((ln for ln in text.splitlines() if ln.startswith(row["variant"] + " ")), "")
+        check_eq(line.split()[1:], " ".join(c["text"] for c in row["cells"]).split(),
+                 f"--cell: the text row of {row['variant']} holds the JSON's entries")
 
 
 def campaign(netab, star, duts, base, name, parallel):

@@ -88,7 +88,7 @@ check "--baseline: base improved" 0 "Changes against patched:" \
     "$netab" report --db "$reg" --baseline patched --full "$id"
 check "--baseline unknown" 2 "no variant 'nope' (variants: base, patched)" \
     "$netab" report --db "$reg" --baseline nope "$id"
-check "--baseline empty" 2 "--baseline needs a variant name" \
+check "--baseline empty" 2 "--baseline: the value must not be empty" \
     "$netab" report --db "$reg" --baseline "" "$id"
 check "--pairs bad" 2 "--pairs: 'some' is not all or baseline" \
     "$netab" report --db "$reg" --pairs some "$id"

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "envcap/envcap.h"
+#include "creport/campaign_report_celltable.h"
 #include "creport/campaign_report_duts.h"
 #include "judge/judge.h"
 #include "metric/spec.h"
@@ -71,6 +72,7 @@ void creport_free(struct creport *r)
     free(r->n_measured);
     free(r->fails);
     creport_dutcols_free(r);
+    creport_celltab_free(r->celltab);
     for (size_t i = 0; r->duts && i < r->nduts; i++)
         free(r->duts[i]);
     free(r->duts);
@@ -195,6 +197,15 @@ static int warn_blocked_order(struct creport *r, json_t *spec)
                : 0;
 }
 
+/* Selects metric m (shown and compared) after those selected, unless it is already. */
+static void select_one(struct creport *r, size_t m)
+{
+    if (m < r->nmetrics && !r->metric_selected[m]) {
+        r->metric_selected[m] = true;
+        r->order[r->norder++] = m;
+    }
+}
+
 static int select_metrics(struct creport *r, const struct creport_opts *o, char *err, size_t errlen)
 {
     int e = creport_metrics_build(o->metrics, o->nmetrics, &r->metrics, &r->nmetrics, err, errlen);
@@ -213,15 +224,12 @@ static int select_metrics(struct creport *r, const struct creport_opts *o, char 
             r->metric_selected[m] = true;
             r->order[r->norder++] = m;
         }
-        return 0;
     }
-    for (size_t i = 0; i < o->nmetrics; i++) {
-        size_t m = creport_metric_index(r->metrics, r->nmetrics, o->metrics[i]);
-        if (!r->metric_selected[m]) {
-            r->metric_selected[m] = true;
-            r->order[r->norder++] = m;
-        }
-    }
+    for (size_t i = 0; i < o->nmetrics; i++)
+        select_one(r, creport_metric_index(r->metrics, r->nmetrics, o->metrics[i]));
+    /* The cell template's figures are compared too, after those --metric named. */
+    for (size_t i = 0; r->celltab && i < r->celltab->nph; i++)
+        select_one(r, creport_metric_index(r->metrics, r->nmetrics, r->celltab->ph[i].metric));
     return 0;
 }
 
@@ -505,7 +513,11 @@ int creport_build(const struct store_experiment *x, const char *spec_json,
     r->stats_warnings = json_array();
     if (!r->name || !r->status || !r->env_diffs || !r->env_warnings || !r->stats_warnings)
         goto out;
-    if ((e = select_metrics(r, o, err, errlen)))
+    /* The cell template first: the report compares its figures too. */
+    if ((e = creport_celltab_parse(o->cell ? o->cell : spec_report_cell(spec),
+                                   o->columns ? o->columns : spec_report_columns(spec), &r->celltab,
+                                   err, errlen)) ||
+        (e = select_metrics(r, o, err, errlen)))
         goto out;
     if ((e = collect_duts(r, spec)) || (e = collect_variants(r, spec, plan, nplan, err, errlen)) ||
         (e = creport_collect_cells(r, spec, plan, nplan)) ||
@@ -535,6 +547,8 @@ int creport_build(const struct store_experiment *x, const char *spec_json,
         e = creport_model_finish(r);
     if (!e)
         e = creport_dutcols_build(r);
+    if (!e)
+        e = creport_celltab_build(r, err, errlen);
 out:
     free(p);
     json_decref(spec);

@@ -117,6 +117,11 @@ struct creport_opts {
      * keeps pointers into it.
      */
     struct layout_hot hot;
+    /*
+     * --cell TEMPLATE and --columns AXIS: the cell table (campaign_report_celltable.h),
+     * in place of the experiment's report: {cell, columns}; NULL when not given.
+     */
+    const char *cell, *columns;
 };
 
 /* Defaults: 95 % confidence, 1 % noise floor, all metrics. */
@@ -213,6 +218,7 @@ struct creport_run_counts {
 };
 
 struct creport_dutcols;
+struct creport_celltab;
 
 struct creport {
     int64_t id;
@@ -300,6 +306,8 @@ struct creport {
      * them (competing processes by program name), for warning_summary.
      */
     json_t *env_by_name;
+    /* The cells the user asked for (campaign_report_celltable.h); NULL without a template. */
+    struct creport_celltab *celltab;
 };
 
 /* The report's metric called name (a built-in or a --metric path), or NULL. */

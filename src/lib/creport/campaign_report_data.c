@@ -8,6 +8,7 @@
 #include "creport/campaign_report_cpu.h"
 #include "creport/campaign_report_profile.h"
 #include "creport/campaign_report_duts.h"
+#include "creport/campaign_report_celltable.h"
 #include "creport/campaign_report_headline.h"
 #include "creport/campaign_report_layout.h"
 #include "creport/campaign_report_fails.h"
@@ -147,6 +148,9 @@ static json_t *add_members(json_t *root, const struct creport *r)
         e |= json_object_set(root, "counter_differences", r->counter_diffs);
     /* The headline table and the warnings aggregated, as the short text report shows them. */
     e |= json_object_set_new(root, "headline", creport_headline_json(r));
+    /* The cells the user asked for (campaign_report_celltable.h): only with a template. */
+    if (r->celltab)
+        e |= json_object_set_new(root, "cell_table", creport_celltable_json(r));
     /* Failed runs per variant and cell (campaign_report_fails.h), [] when none. */
     e |= json_object_set_new(root, "failures", creport_fails_json(r));
     e |= json_object_set(root, "warning_summary", r->warning_summary);

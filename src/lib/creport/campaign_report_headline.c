@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "creport/campaign_report_celltable.h"
 #include "creport/campaign_report_duts.h"
 #include "creport/campaign_report_layout.h"
 #include "creport/campaign_report_matrix.h"
@@ -163,7 +164,8 @@ static void grid_print(FILE *f, const struct hl_grid *g)
     }
 }
 
-int creport_print_headline_text(FILE *f, const struct creport *r, bool *legend)
+/* The headline tables in text (the DUTs as columns when the matrix has them). */
+static int headline_text(FILE *f, const struct creport *r, bool *legend)
 {
     /* Several DUTs: the sentence, and with the axis dut the DUTs as the columns instead. */
     if (r->nduts)
@@ -199,7 +201,8 @@ int creport_print_headline_text(FILE *f, const struct creport *r, bool *legend)
     return 0;
 }
 
-void creport_print_headline_markdown(FILE *f, const struct creport *r)
+/* The same in Markdown. */
+static void headline_markdown(FILE *f, const struct creport *r)
 {
     if (r->nduts)
         creport_print_dutcols_markdown(f, r);
@@ -239,6 +242,19 @@ void creport_print_headline_markdown(FILE *f, const struct creport *r)
                 fputs(" |\n", f);
             }
     }
+}
+
+/* The headline, then the cells the user asked for (--cell), which belong to its section. */
+int creport_print_headline_text(FILE *f, const struct creport *r, bool *legend)
+{
+    int e = headline_text(f, r, legend);
+    return e ? e : creport_print_celltable_text(f, r);
+}
+
+void creport_print_headline_markdown(FILE *f, const struct creport *r)
+{
+    headline_markdown(f, r);
+    creport_print_celltable_markdown(f, r);
 }
 
 static json_t *num(double x)

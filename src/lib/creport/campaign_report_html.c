@@ -12,6 +12,7 @@
 
 #include "creport/campaign_report.h"
 #include "creport/campaign_report_html.h"
+#include "creport/campaign_report_celltable.h"
 #include "creport/campaign_report_layout.h"
 #include "creport/campaign_report_plot.h"
 #include "creport/campaign_report_svg.h"
@@ -137,6 +138,8 @@ static void print_head(FILE *f, const struct creport *r)
     unsigned s = html_sections(r);
     if (s & CREPORT_SEC_HEADLINE)
         fputs("<li><a href=\"#headline\">Headline</a></li>\n", f);
+    if (r->celltab && (s & CREPORT_SEC_HEADLINE))
+        fputs("<li><a href=\"#cells\">Cell table</a></li>\n", f);
     if (s & CREPORT_SEC_TABLES)
         fputs("<li><a href=\"#tables\">Means per variant and cell</a></li>\n", f);
     if (s & CREPORT_SEC_CHANGES) {
@@ -547,8 +550,10 @@ int creport_print_html(const struct creport *r, const char *const *cmd, FILE *f)
     /* What a reader needs first, the numbers; the figures that explain them after. */
     unsigned s = html_sections(r);
     print_summary(f, r);
-    if (s & CREPORT_SEC_HEADLINE)
+    if (s & CREPORT_SEC_HEADLINE) {
         creport_html_headline(f, r);
+        creport_print_celltable_html(f, r);
+    }
     if (s & CREPORT_SEC_TABLES)
         print_tables(f, r);
     if (s & CREPORT_SEC_CHANGES)

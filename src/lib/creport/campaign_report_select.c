@@ -31,6 +31,7 @@ static const struct {
     {"cells", 0},
     {"metrics", 0},
     {"headline", CREPORT_SEC_HEADLINE},
+    {"cell_table", CREPORT_SEC_HEADLINE},
     {"results",
      CREPORT_SEC_TABLES | CREPORT_SEC_CHANGES | CREPORT_SEC_DETAILS | CREPORT_SEC_VALUES},
     {"runs", CREPORT_SEC_RUNS},

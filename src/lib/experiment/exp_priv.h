@@ -77,6 +77,13 @@ bool exp_map_fields(struct exp_ctx *c, yaml_node_t *map, const char *where,
  */
 void exp_parse_layout(struct exp_ctx *c, yaml_node_t *n, struct experiment *e);
 
+/*
+ * The top-level `report:` mapping: `cell:` (a cell template, checked by
+ * metric/celltpl) and `columns:` (an axis of the matrix besides test) into
+ * e->report_cell and e->report_columns; after the matrix is parsed.
+ */
+void exp_parse_report(struct exp_ctx *c, yaml_node_t *n, struct experiment *e);
+
 /* Value readers: each reports its own error and returns false. */
 bool exp_get_string(struct exp_ctx *c, yaml_node_t *n, const char *key, char **out);
 bool exp_get_int(struct exp_ctx *c, yaml_node_t *n, const char *key, long min, long max, long *out);

@@ -175,6 +175,8 @@ struct experiment {
     /* `layout: {hot: [...]}`: the code layout report's hot patterns (globs); NULL/0 without. */
     char **layout_hot;
     size_t nlayout_hot;
+    /* `report: {cell: T, columns: AXIS}`: the report's cell table; NULL without. */
+    char *report_cell, *report_columns;
 };
 
 /*

@@ -14,6 +14,8 @@ void experiment_free(struct experiment *e)
     for (size_t i = 0; i < e->nlayout_hot; i++)
         free(e->layout_hot[i]);
     free(e->layout_hot);
+    free(e->report_cell);
+    free(e->report_columns);
     for (size_t i = 0; i < e->ntest; i++)
         free(e->test[i].value);
     free(e->test);
@@ -164,6 +166,11 @@ json_t *experiment_to_json(const struct experiment *e)
         root, SPEC_ORDER, json_string(e->order == EXP_ORDER_BLOCKED ? SPEC_BLOCKED : "randomized"));
     if (e->nlayout_hot)
         err |= layout_json(e, root);
+    /* report: {cell, columns} (only when set, so older specs read the same). */
+    if (e->report_cell)
+        err |= json_object_set_new(root, SPEC_REPORT,
+                                   json_pack("{s:s, s:s?}", SPEC_REPORT_CELL, e->report_cell,
+                                             SPEC_REPORT_COLUMNS, e->report_columns));
     if (e->nduts && !e->named_duts)
         err |= json_object_set_new(root, "dut", dut_json(e, &e->duts[0]));
     else if (e->nduts)

@@ -225,11 +225,12 @@ enum {
     K_DUTS,
     K_PARALLEL,
     K_LAYOUT,
+    K_REPORT,
     K_COUNT
 };
-static const char *const top_keys[K_COUNT] = {"name",    "runs",  "warmup", "seed",     "cooldown",
-                                              "prepare", "reset", "test",   "variants", "matrix",
-                                              "order",   "dut",   "duts",   "parallel", "layout"};
+static const char *const top_keys[K_COUNT] = {
+    "name",     "runs",   "warmup", "seed", "cooldown", "prepare",  "reset",  "test",
+    "variants", "matrix", "order",  "dut",  "duts",     "parallel", "layout", "report"};
 
 static void parse_order(struct exp_ctx *c, yaml_node_t *n, struct experiment *e)
 {
@@ -302,6 +303,8 @@ static void parse_top(struct exp_ctx *c, yaml_node_t *root, struct experiment *e
         exp_parse_matrix(c, v[K_MATRIX], e);
     if (v[K_LAYOUT])
         exp_parse_layout(c, v[K_LAYOUT], e);
+    if (v[K_REPORT])
+        exp_parse_report(c, v[K_REPORT], e);
     struct exp_dut_marks marks = {.root = root,
                                   .prepare = v[K_PREPARE],
                                   .matrix = v[K_MATRIX],

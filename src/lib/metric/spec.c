@@ -107,3 +107,14 @@ const json_t *spec_axis_value(const json_t *spec, size_t a, size_t i)
 {
     return json_array_get(json_object_get(axis(spec, a), SPEC_VALUES), i);
 }
+
+const char *spec_report_cell(const json_t *spec)
+{
+    return json_string_value(json_object_get(json_object_get(spec, SPEC_REPORT), SPEC_REPORT_CELL));
+}
+
+const char *spec_report_columns(const json_t *spec)
+{
+    return json_string_value(
+        json_object_get(json_object_get(spec, SPEC_REPORT), SPEC_REPORT_COLUMNS));
+}

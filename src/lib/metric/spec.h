@@ -30,6 +30,10 @@
  * (["patch", "align"]); in each variant, its level of each ({"patch": "with"}).
  */
 #define SPEC_FACTORS "factors"
+/* report: {cell, columns}: the report's cell template and its column axis (docs/report.md). */
+#define SPEC_REPORT "report"
+#define SPEC_REPORT_CELL "cell"
+#define SPEC_REPORT_COLUMNS "columns"
 
 /* The spec in spec_json, or NULL (NULL text or not JSON). Caller has ownership (json_decref). */
 json_t *spec_parse(const char *spec_json);
@@ -59,6 +63,10 @@ bool spec_parallel_duts(const json_t *spec);
 size_t spec_factor_count(const json_t *spec);
 const char *spec_factor_name(const json_t *spec, size_t i);
 const char *spec_variant_level(const json_t *spec, size_t v, const char *factor);
+
+/* The experiment's `report: {cell: T, columns: AXIS}`: its template and axis, NULL when absent. */
+const char *spec_report_cell(const json_t *spec);
+const char *spec_report_columns(const json_t *spec);
 
 /* The matrix: its axes, axis a's key (NULL if not a string), its values and value i. */
 size_t spec_axis_count(const json_t *spec);

@@ -476,6 +476,51 @@ static void test_duts(void **state)
     experiment_free(e);
 }
 
+/* report: {cell, columns}: stored in the spec as the report reads it; bad ones refused at their
+ * line. */
+static void test_report_cell(void **state)
+{
+    (void)state;
+    char msg[NB_ERRLEN];
+    static const char base[] = "name: h\nvariants:\n  - name: a\nmatrix:\n  streams: [1, 2]\n"
+                               "  length: [8K]\n  test: [tcp_stream, udp_stream]\n";
+    char y[512];
+    snprintf(y, sizeof(y),
+             "%sreport:\n  cell: 'r {tcp_stream:throughput} c {cpu_remote}'\n"
+             "  columns: streams\n",
+             base);
+    struct experiment *e = load_text(y, msg, sizeof(msg));
+    if (!e)
+        fail_msg("load failed: %s", msg);
+    assert_string_equal(e->report_cell, "r {tcp_stream:throughput} c {cpu_remote}");
+    assert_string_equal(e->report_columns, "streams");
+    json_t *j = experiment_to_json(e);
+    assert_string_equal(spec_report_cell(j), "r {tcp_stream:throughput} c {cpu_remote}");
+    assert_string_equal(spec_report_columns(j), "streams");
+    json_decref(j);
+    experiment_free(e);
+
+    static const struct {
+        const char *yaml, *want;
+    } bad[] = {
+        {"report: {cell: 'x {tcp_stream:thruput}', columns: streams}\n",
+         "report: cell template: {tcp_stream:thruput}: unknown metric 'thruput'"},
+        {"report: {cell: 'x {cpu_remote', columns: streams}\n", "is never closed with '}'"},
+        {"report: {cell: 'x {cpu_remote}', columns: test}\n", "columns: test: the test axis"},
+        {"report: {cell: 'x {cpu_remote}', columns: mss}\n", "'mss' is no axis of the matrix"},
+        {"report: {cell: 'x {cpu_remote}'}\n", "the matrix has 2 axes besides test"},
+        {"report: {columns: streams}\n", "'columns' goes with 'cell'"},
+        {"report: {cel: x}\n", "cel"},
+    };
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        snprintf(y, sizeof(y), "%s%s", base, bad[i].yaml);
+        e = load_text(y, msg, sizeof(msg));
+        assert_null(e);
+        if (!strstr(msg, bad[i].want))
+            fail_msg("%s: message '%s' lacks '%s'", bad[i].yaml, msg, bad[i].want);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -493,6 +538,7 @@ int main(void)
         cmocka_unit_test(test_bitrate_udp_only),
         cmocka_unit_test(test_empty_opts),
         cmocka_unit_test(test_layout_hot),
+        cmocka_unit_test(test_report_cell),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
