@@ -39,11 +39,18 @@ void creport_cpu_cost(const struct creport *r, size_t c, struct creport_cpu_cost
     int sys = shown_figure(r, c, METRIC_COST_SYSTEM);
     int proc = shown_figure(r, c, METRIC_COST_PROCESS);
     int pol = shown_figure(r, c, METRIC_POLLUTION);
-    for (size_t v = 0; pol >= 0 && v < r->nvariants; v++) {
-        double m = median(creport_at(r, v, c, (size_t)pol));
-        if (isfinite(m) && !(out->others_pct >= m))
-            out->others_pct = m;
-    }
+    /*
+     * The worst variant's median over every cell of the same test kind: one
+     * figure decides a kind's CPU cost in every cell, so that the headline's
+     * cost column means the same thing down the table.
+     */
+    for (size_t c2 = 0; pol >= 0 && c2 < r->ncells; c2++)
+        for (size_t v = 0; r->cells[c2].test_kind == r->cells[c].test_kind && v < r->nvariants;
+             v++) {
+            double m = median(creport_at(r, v, c2, (size_t)pol));
+            if (isfinite(m) && !(out->others_pct >= m))
+                out->others_pct = m;
+        }
     judge_cost_choose(r->cells[c].test_kind, out->others_pct, sys >= 0, proc >= 0, &out->rule);
     out->system = sys;
     out->polluted = out->rule.polluted;
@@ -154,28 +161,23 @@ void creport_print_cpu_text(FILE *f, const struct creport *r, bool polluted_only
 void creport_print_cpu_line(FILE *f, const struct creport *r)
 {
     struct creport_cpu_cost worst = {.metric = -1}, k;
-    size_t cells = 0, polluted = 0, at = 0;
+    size_t cells = 0;
     for (size_t c = 0; c < r->ncells; c++) {
         creport_cpu_cost(r, c, &k);
         if (k.metric < 0 || k.metric != r->cells[c].cost)
             continue;
         cells++;
-        polluted += k.polluted;
         /* The worst case: the most CPU taken by others; NaN (unknown) only when none is known. */
-        if (worst.metric < 0 || (isfinite(k.others_pct) && !(worst.others_pct >= k.others_pct))) {
+        if (worst.metric < 0 || (isfinite(k.others_pct) && !(worst.others_pct >= k.others_pct)))
             worst = k;
-            at = c;
-        }
     }
     if (worst.metric < 0)
         return;
     char why[400], line[600];
     judge_cost_sentence(&worst.rule, r->metrics[worst.metric].label,
                         worst.system >= 0 ? r->metrics[worst.system].label : "", why, sizeof(why));
-    if (cells > 1 && polluted && polluted < cells)
-        snprintf(line, sizeof(line), "CPU cost: %s, in %s; %zu of %zu cells polluted", why,
-                 r->cells[at].name[0] ? r->cells[at].name : "(all)", polluted, cells);
-    else if (cells > 1)
+    /* Each table's cost column names its figure; this line says why, for the worst cell. */
+    if (cells > 1)
         snprintf(line, sizeof(line), "CPU cost, worst cell: %s", why);
     else
         snprintf(line, sizeof(line), "CPU cost: %s", why);

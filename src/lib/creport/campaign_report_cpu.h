@@ -20,15 +20,16 @@ struct creport_cpu_cost {
     int metric;        /* index in r->metrics of the figure deciding CPU cost; -1: none shown */
     int system;        /* index of the system-wide figure; -1 when not shown */
     bool polluted;     /* system-wide polluted (others_pct >= JUDGE_POLLUTED_PCT) */
-    double others_pct; /* largest median over variants of the others' share; NaN unknown */
+    double others_pct; /* largest median over variants and the kind's cells; NaN unknown */
     struct judge_cost rule; /* the judgement's choice (judge.h) */
 };
 
 /*
  * The CPU cost decision of cell c: the process figure when the system-wide
- * one is polluted in some variant (median end.cpu.local.others_pct of its
- * measured runs at or above JUDGE_POLLUTED_PCT) or not shown; else the
- * system-wide one. Pure: reads r only.
+ * one is polluted in some variant in some cell of c's test kind (median
+ * end.cpu.local.others_pct of its measured runs at or above
+ * JUDGE_POLLUTED_PCT) or not shown; else the system-wide one. Every cell of
+ * a kind is so decided on the same figure. Pure: reads r only.
  */
 void creport_cpu_cost(const struct creport *r, size_t c, struct creport_cpu_cost *out);
 
