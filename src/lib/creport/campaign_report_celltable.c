@@ -8,6 +8,8 @@
 
 #include "creport/campaign_report_layout.h"
 #include "creport/campaign_report_metric.h"
+#include "creport/campaign_report_matrix.h"
+#include "creport/campaign_report_place.h"
 
 void creport_cell_num(char *b, size_t n, double v)
 {
@@ -142,26 +144,6 @@ static int choose_axis(const struct creport *r, struct creport_celltab *t, long 
     return 0;
 }
 
-/* Cell c's values on the axes but ta and ca, "k=v,k=v", into b. */
-static void group_key(const struct creport *r, size_t c, long ta, long ca, char *b, size_t n)
-{
-    size_t u = 0;
-    *b = '\0';
-    for (size_t a = 0; a < r->naxes && u < n; a++)
-        if ((long)a != ta && (long)a != ca)
-            u += (size_t)snprintf(b + u, n - u, "%s%s=%s", u ? "," : "", r->axes[a],
-                                  r->cells[c].values[a] ? r->cells[c].values[a] : "?");
-}
-
-/* The index of s in v[0..n), or -1. */
-static long find(char *const *v, size_t n, const char *s)
-{
-    for (size_t i = 0; i < n; i++)
-        if (!strcmp(v[i], s))
-            return (long)i;
-    return -1;
-}
-
 /* Adds group h with its boxes; its index, or -1 on ENOMEM. */
 static long add_group(struct creport_celltab *t, const char *h)
 {
@@ -196,7 +178,7 @@ static int place_cells(const struct creport *r, struct creport_celltab *t, long 
         const char *col = ca >= 0 && in ? r->cells[c].values[ca] : "";
         if (!in)
             continue;
-        colof[c] = find(t->cols, t->ncols, col);
+        colof[c] = creport_find_name(t->cols, t->ncols, col);
         if (colof[c] < 0) {
             if (!(t->cols[t->ncols] = strdup(col)))
                 return -ENOMEM;
@@ -209,7 +191,7 @@ static int place_cells(const struct creport *r, struct creport_celltab *t, long 
         if (colof[c] < 0)
             continue;
         if (r->cells[c].values)
-            group_key(r, c, ta, ca, h, sizeof(h));
+            creport_cell_axes_but(r, c, ta, ca, h, sizeof(h));
         for (size_t g = 0; g < t->ngroups && grpof[c] < 0; g++)
             if (!strcmp(t->groups[g].heading, h))
                 grpof[c] = (long)g;

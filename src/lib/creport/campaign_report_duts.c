@@ -1,5 +1,7 @@
 /* The DUT columns of the headline (campaign_report_duts.h): the model's part. */
 #include "creport/campaign_report_duts.h"
+#include "creport/campaign_report_matrix.h"
+#include "creport/campaign_report_place.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -12,26 +14,6 @@ static int dut_axis(const struct creport *r)
     for (size_t a = 0; a < r->naxes; a++)
         if (r->axes[a] && !strcmp(r->axes[a], "dut"))
             return (int)a;
-    return -1;
-}
-
-/* Cell c's values on every axis but dut, "k=v,k=v", into b. */
-static void rest_heading(const struct creport *r, size_t c, int skip, char *b, size_t n)
-{
-    size_t u = 0;
-    *b = '\0';
-    for (size_t a = 0; a < r->naxes && u < n; a++)
-        if ((int)a != skip)
-            u += (size_t)snprintf(b + u, n - u, "%s%s=%s", u ? "," : "", r->axes[a],
-                                  r->cells[c].values[a] ? r->cells[c].values[a] : "?");
-}
-
-/* The index of s in v[0..n), or -1. */
-static long find(char *const *v, size_t n, const char *s)
-{
-    for (size_t i = 0; i < n; i++)
-        if (!strcmp(v[i], s))
-            return (long)i;
     return -1;
 }
 
@@ -70,14 +52,14 @@ int creport_dutcols_build(struct creport *r)
         const char *dut = r->cells[c].values ? r->cells[c].values[a] : NULL;
         if (!dut)
             continue; /* not a cell of the matrix */
-        long k = find(d->cols, d->ncols, dut);
+        long k = creport_find_name(d->cols, d->ncols, dut);
         if (k < 0) {
             if (!(d->cols[d->ncols] = strdup(dut)))
                 return -ENOMEM;
             k = (long)d->ncols++;
         }
         char h[256];
-        rest_heading(r, c, a, h, sizeof(h));
+        creport_cell_axes_but(r, c, a, -1, h, sizeof(h));
         struct creport_dutgroup *g = NULL;
         for (size_t i = 0; i < d->ngroups && !g; i++)
             if (!strcmp(d->groups[i].heading, h))

@@ -229,3 +229,15 @@ void creport_cell_heading(const struct creport *r, size_t c, enum creport_headin
         u += (size_t)snprintf(b + u, n - u, "%s%.*s", a ? " " : "", (int)len, v);
     }
 }
+
+void creport_cell_axes_but(const struct creport *r, size_t c, long skip1, long skip2, char *b,
+                           size_t n)
+{
+    size_t u = 0;
+    if (n)
+        *b = '\0';
+    for (size_t a = 0; a < r->naxes && u < n; a++)
+        if ((long)a != skip1 && (long)a != skip2)
+            u += (size_t)snprintf(b + u, n - u, "%s%s=%s", u ? "," : "", r->axes[a],
+                                  r->cells[c].values[a] ? r->cells[c].values[a] : "?");
+}

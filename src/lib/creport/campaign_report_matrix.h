@@ -48,6 +48,13 @@ enum creport_heading {
 };
 
 /*
+ * Cell c's values on every matrix axis but the axes skip1 and skip2 (-1:
+ * none), "k=v,k=v" (a missing value as "?"), into b.
+ */
+void creport_cell_axes_but(const struct creport *r, size_t c, long skip1, long skip2, char *b,
+                           size_t n);
+
+/*
  * Writes cell c's heading in style h into b (n bytes). Boolean values
  * become words: reverse false/true "send"/"recv", another key KEY/"no-KEY".
  * A cell without
