@@ -156,6 +156,11 @@ static int check_numbers(const json_t *doc, const struct iperf3_limits *lim, str
                        "limit of %lld s (--max-duration)",
                        time, omit, max_time);
     p->bytes = num ? (uint64_t)num : (uint64_t)blocks * (uint64_t)len;
+    /* The same bound as 'num', so that the test netab runs can be said back as 'num'. */
+    if (p->bytes > (uint64_t)1 << 50)
+        return err_set(err, errlen, EINVAL,
+                       "iperf3 parameters 'blockcount' %lld x 'len' %lld: more than 2^50 bytes",
+                       blocks, len);
     if (!p->bytes && time == 0)
         return err_set(err, errlen, EINVAL, "iperf3 parameters give neither a time nor a size");
     p->duration_s = p->bytes ? lim->max_duration : (double)time;
