@@ -110,27 +110,43 @@ def store_means(db, exp_id, streams=None):
 
 
 def text_tables(text):
-    """The cell table(s) of the text report: {variant: {column: entry}}, in order."""
+    """The cell table(s) of the text report: {variant: {column: entry}}, in order.
+
+    Columns start where their headings do; a row starts with its variant's name, and a
+    line that starts with blanks continues the row above (an entry wrapped into lines
+    when the columns stand side by side only that way, as the 8139 thread's table).
+    """
     lines = text.splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith("Cell table: rows are"))
-    table, cols, i = {}, None, start + 1
+    table, cols, row, i = {}, None, None, start + 1
     while i < len(lines):
         line = lines[i]
         if line.startswith("variant  "):
-            cols = re.split(r"\s{2,}", line.strip())[1:]
-        elif not line.strip() or line.startswith("  "):
-            if cols is None and line.startswith("  "):
-                i += 1
-                continue
-            if not line.strip() and i + 1 < len(lines) and lines[i + 1].startswith("variant  "):
-                i += 1
-                continue
-            if cols is not None and not line.strip():
+            heads = list(re.finditer(r"\S+(?: \S+)*", line))[1:]
+            cols = [(m.group(), m.start()) for m in heads]
+            row = None
+        elif not line.strip():
+            nxt = lines[i + 1] if i + 1 < len(lines) else ""
+            if cols is not None and not nxt.startswith("variant  "):
                 break
-        elif cols is not None:
-            parts = re.split(r"\s{2,}", line.strip())
-            check_eq(len(parts), len(cols) + 1, f"text: one entry per column: {line!r}")
-            table.setdefault(parts[0], {}).update(zip(cols, parts[1:]))
+        elif cols is None:
+            pass  # the sentence above the table
+        else:
+            check(all(not line[at - 2:at].strip() for _, at in cols if len(line) > at),
+                  f"text: entries start at their column: {line!r}")
+            starts = [at for _, at in cols] + [None]
+            parts = [line[a:b].strip() if len(line) > a else ""
+                     for a, b in zip(starts, starts[1:])]
+            if line[0] != " ":
+                row = line[:cols[0][1]].strip()
+                check(row, f"text: a row starts with its variant: {line!r}")
+                check(all(parts), f"text: one entry per column: {line!r}")
+                table.setdefault(row, {}).update((c, p) for (c, _), p in zip(cols, parts))
+            else:
+                check(row is not None, f"text: a continued line follows a row: {line!r}")
+                for (c, _), p in zip(cols, parts):
+                    if p:
+                        table[row][c] += " " + p
         i += 1
     return table
 
@@ -197,6 +213,13 @@ def experiment_two(netab, tmp, db):
     check("columns the axis streams" in " ".join(text.split()), "text: the columns are streams")
     table = text_tables(text)
     check_eq(sorted(table), ["big", "small"], "text: one row per variant")
+    # Two 40-character entries do not fit 72 columns on one line: they wrap, side by side.
+    cells = text[text.index("Cell table: rows are"):]
+    cells = cells[:cells.index("\n\n", cells.index("\nvariant  "))].splitlines()
+    check(sum(x.startswith("variant  ") for x in cells) == 1,
+          "text: both columns in one table, entries wrapped (the thread's shape)", cells)
+    check(all(len(x) <= 72 for x in cells) and any(x.startswith("   ") for x in cells),
+          "text: wrapped lines within 72 columns", cells)
     for streams in ("1", "2"):
         means = store_means(db, 2, streams)
         for v in ("big", "small"):

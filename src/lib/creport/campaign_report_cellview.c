@@ -51,23 +51,146 @@ static size_t col_width(const struct creport *r, const struct creport_cellgroup 
     return w;
 }
 
+/*
+ * An entry as the lines of a column cw wide, the thread's way (one test's
+ * figures to a line): the entry splits before each word that starts with a
+ * letter ("tcp 94/94 udp 96/96 cpu 15%" -> "tcp 94/94", "udp 96/96",
+ * "cpu 15%"), and the pieces are packed greedily into lines of at most cw.
+ * Returns the number of lines (at most max, each in lines[k], NUL-ended),
+ * or 0 when a piece is wider than cw or they do not fit.
+ */
+static size_t wrap_entry(const char *s, size_t cw, char lines[][W + 1], size_t max)
+{
+    size_t n = 0, len = 0;
+    while (*s) {
+        const char *e = s + 1;
+        while (*e && !(e[-1] == ' ' && ((*e >= 'a' && *e <= 'z') || (*e >= 'A' && *e <= 'Z'))))
+            e++;
+        size_t k = (size_t)(e - s);
+        while (k && s[k - 1] == ' ')
+            k--;
+        if (k > cw)
+            return 0;
+        if (n && len + 1 + k <= cw) {
+            lines[n - 1][len++] = ' ';
+        } else {
+            if (n == max)
+                return 0;
+            len = 0;
+            n++;
+        }
+        memcpy(lines[n - 1] + len, s, k);
+        len += k;
+        lines[n - 1][len] = '\0';
+        s = e;
+    }
+    return n;
+}
+
+/* Lines an entry may take when wrapped. */
+#define WRAP_LINES 8
+
+/*
+ * Whether every entry of group g wraps into columns of at most cw: then
+ * widths[col] holds each column's width.
+ */
+static bool wrap_measure(const struct creport *r, const struct creport_cellgroup *g, size_t cw,
+                         size_t *widths)
+{
+    const struct creport_celltab *t = r->celltab;
+    char lines[WRAP_LINES][W + 1];
+    for (size_t col = 0; col < t->ncols; col++) {
+        widths[col] = strlen(col_heading(t, col));
+        if (widths[col] > cw)
+            return false;
+        for (size_t v = 0; v < r->nvariants; v++) {
+            size_t n = wrap_entry(g->boxes[v * t->ncols + col].text, cw, lines, WRAP_LINES);
+            if (!n)
+                return false;
+            for (size_t k = 0; k < n; k++)
+                widths[col] = strlen(lines[k]) > widths[col] ? strlen(lines[k]) : widths[col];
+        }
+    }
+    return true;
+}
+
+/* One text line: the label, then each column's piece padded to its width, trailing blanks cut. */
+static void wrap_line(FILE *f, const char *label, size_t lw, const char *const *pieces,
+                      const size_t *widths, size_t ncols)
+{
+    char line[4096];
+    size_t u = (size_t)snprintf(line, sizeof(line), "%-*s", (int)lw, label);
+    for (size_t col = 0; col < ncols && u < sizeof(line); col++)
+        u += (size_t)snprintf(line + u, sizeof(line) - u, "  %-*s", (int)widths[col], pieces[col]);
+    u = u < sizeof(line) ? u : sizeof(line) - 1;
+    while (u && line[u - 1] == ' ')
+        line[--u] = '\0';
+    fprintf(f, "%s\n", line);
+}
+
+/*
+ * The width cw every entry of group g wraps into so that all its columns
+ * stand side by side in 72 columns, each column's width in widths[] (64 at
+ * most); false when some
+ * entry cannot be wrapped that narrow.
+ */
+static bool wrap_plan(const struct creport *r, const struct creport_cellgroup *g, size_t lw,
+                      size_t *cw, size_t *widths)
+{
+    size_t ncols = r->celltab->ncols;
+    if (!ncols || lw + 2 * ncols >= W || ncols > 64)
+        return false;
+    *cw = (W - lw - 2 * ncols) / ncols;
+    return wrap_measure(r, g, *cw, widths);
+}
+
+/*
+ * Group g with every column side by side, each entry wrapped into lines
+ * of at most cw (the mailing-list thread's table), as wrap_plan() measured
+ * it; a variant's row starts with its name, its further lines with blanks.
+ */
+static void text_wrapped(FILE *f, const struct creport *r, const struct creport_cellgroup *g,
+                         size_t lw, size_t cw, const size_t *widths)
+{
+    const struct creport_celltab *t = r->celltab;
+    const char *pieces[64];
+    char(*lines)[WRAP_LINES][W + 1] = malloc(t->ncols * sizeof(*lines));
+    for (size_t col = 0; col < t->ncols; col++)
+        pieces[col] = col_heading(t, col);
+    wrap_line(f, "variant", lw, pieces, widths, t->ncols);
+    for (size_t v = 0; lines && v < r->nvariants; v++) {
+        size_t n[64], rows = 0;
+        for (size_t col = 0; col < t->ncols; col++) {
+            n[col] = wrap_entry(g->boxes[v * t->ncols + col].text, cw, lines[col], WRAP_LINES);
+            rows = n[col] > rows ? n[col] : rows;
+        }
+        for (size_t k = 0; k < rows; k++) {
+            for (size_t col = 0; col < t->ncols; col++)
+                pieces[col] = k < n[col] ? lines[col][k] : "";
+            wrap_line(f, k ? "" : r->variants[v], lw, pieces, widths, t->ncols);
+        }
+    }
+    if (!lines)
+        fputs("(out of memory)\n", f);
+    free(lines);
+}
+
 /* Columns [c0, c1) of group g as a text table, labels left, entries left-aligned. */
 static void text_chunk(FILE *f, const struct creport *r, const struct creport_cellgroup *g,
                        size_t c0, size_t c1, size_t lw)
 {
     const struct creport_celltab *t = r->celltab;
-    for (size_t row = 0; row <= r->nvariants; row++) {
-        char line[4096];
-        size_t u = (size_t)snprintf(line, sizeof(line), "%-*s", (int)lw,
-                                    row ? r->variants[row - 1] : "variant");
-        for (size_t col = c0; col < c1 && u < sizeof(line); col++)
-            u += (size_t)snprintf(line + u, sizeof(line) - u, "  %-*s", (int)col_width(r, g, col),
-                                  row ? g->boxes[(row - 1) * t->ncols + col].text
-                                      : col_heading(t, col));
-        u = u < sizeof(line) ? u : sizeof(line) - 1;
-        while (u && line[u - 1] == ' ')
-            line[--u] = '\0';
-        fprintf(f, "%s\n", line);
+    const char *pieces[W];
+    size_t widths[W];
+    for (size_t col = c0; col < c1; col++) {
+        widths[col - c0] = col_width(r, g, col);
+        pieces[col - c0] = col_heading(t, col);
+    }
+    wrap_line(f, "variant", lw, pieces, widths, c1 - c0);
+    for (size_t v = 0; v < r->nvariants; v++) {
+        for (size_t col = c0; col < c1; col++)
+            pieces[col - c0] = g->boxes[v * t->ncols + col].text;
+        wrap_line(f, r->variants[v], lw, pieces, widths, c1 - c0);
     }
 }
 
@@ -83,6 +206,16 @@ int creport_print_celltable_text(FILE *f, const struct creport *r)
     size_t lw = label_width(r);
     for (size_t g = 0; g < t->ngroups; g++) {
         const struct creport_cellgroup *grp = &t->groups[g];
+        size_t all = lw, cw, widths[64];
+        for (size_t col = 0; col < t->ncols; col++)
+            all += 2 + col_width(r, grp, col);
+        if (all > W && wrap_plan(r, grp, lw, &cw, widths)) {
+            fputc('\n', f);
+            if (grp->heading[0])
+                fprintf(f, "%s:\n", grp->heading);
+            text_wrapped(f, r, grp, lw, cw, widths);
+            continue;
+        }
         /* As many columns per table as fit 72 columns; a wider single one stands alone. */
         for (size_t c0 = 0; c0 < t->ncols;) {
             size_t c1 = c0 + 1, width = lw + 2 + col_width(r, grp, c0);
