@@ -19,6 +19,7 @@
 
 #include "creport/campaign_report.h"
 #include "model_fixture.h"
+#include "netab_assert.h"
 
 /* Figures that a renderer would print only by recomputing them from the values. */
 static const char *const recomputed[] = {
@@ -237,35 +238,35 @@ static void test_json(void **state)
     json_t *root = creport_to_json(r);
     assert_non_null(root);
     json_t *base = result(root, "zebra-base", "okapi=7", "gnu_rate");
-    assert_true(number_at(base, "mean") == 42.5);
-    assert_true(number_at(base, "median") == 17.25);
+    ASSERT_EQ(number_at(base, "mean"), 42.5);
+    ASSERT_EQ(number_at(base, "median"), 17.25);
     assert_int_equal(json_integer_value(json_object_get(base, "n")), 3);
-    assert_true(json_number_value(json_array_get(json_object_get(base, "values"), 0)) == 3);
-    assert_true(json_number_value(json_array_get(json_object_get(base, "sorted"), 0)) == 11.5);
+    ASSERT_EQ(json_number_value(json_array_get(json_object_get(base, "values"), 0)), 3);
+    ASSERT_EQ(json_number_value(json_array_get(json_object_get(base, "sorted"), 0)), 11.5);
     json_t *q = result(root, "quokka-v2", "okapi=7", "gnu_rate");
-    assert_true(number_at(q, "mean") == 77.75);
-    assert_true(number_at(q, "median") == 33.125);
+    ASSERT_EQ(number_at(q, "mean"), 77.75);
+    ASSERT_EQ(number_at(q, "median"), 33.125);
     json_t *cmp = json_object_get(q, "comparison");
     assert_string_equal(json_string_value(json_object_get(cmp, "verdict")), "regressed");
-    assert_true(number_at(cmp, "welch_p") == 0.0123);
-    assert_true(number_at(cmp, "baseline_mean") == 42.5);
-    assert_true(number_at(cmp, "rel_change_pct") == 12.5);
+    ASSERT_EQ(number_at(cmp, "welch_p"), 0.0123);
+    ASSERT_EQ(number_at(cmp, "baseline_mean"), 42.5);
+    ASSERT_EQ(number_at(cmp, "rel_change_pct"), 12.5);
     json_t *chg = json_object_get(cmp, "change");
-    assert_true(number_at(chg, "value") == 12.5);
-    assert_true(number_at(chg, "ci_low") == 4.25);
-    assert_true(number_at(chg, "ci_high") == 21.5);
+    ASSERT_EQ(number_at(chg, "value"), 12.5);
+    ASSERT_EQ(number_at(chg, "ci_low"), 4.25);
+    ASSERT_EQ(number_at(chg, "ci_high"), 21.5);
     assert_string_equal(json_string_value(json_object_get(chg, "text")), "+12.5% [+4.25, +21.5]");
     json_t *gone = result(root, "quokka-v2", "okapi=9", "gnu_rate");
     assert_string_equal(json_string_value(json_object_get(gone, "no_comparison")),
                         "quokka ran off");
     json_t *runs = json_object_get(root, "runs");
-    assert_true(number_at(runs, "planned") == 1001);
-    assert_true(number_at(runs, "measured") == 502);
-    assert_true(number_at(runs, "failed") == 104);
+    ASSERT_EQ(number_at(runs, "planned"), 1001);
+    ASSERT_EQ(number_at(runs, "measured"), 502);
+    ASSERT_EQ(number_at(runs, "failed"), 104);
     json_t *sum = json_object_get(root, "summary");
-    assert_true(number_at(sum, "improved") == 11);
-    assert_true(number_at(sum, "regressed_deciding") == 3);
-    assert_true(number_at(root, "exit_status") == 1);
+    ASSERT_EQ(number_at(sum, "improved"), 11);
+    ASSERT_EQ(number_at(sum, "regressed_deciding"), 3);
+    ASSERT_EQ(number_at(root, "exit_status"), 1);
     json_t *cell = json_array_get(json_object_get(root, "cells"), 0);
     assert_int_equal(json_integer_value(json_array_get(json_object_get(cell, "n_measured"), 1)),
                      33);
