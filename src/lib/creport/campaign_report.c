@@ -25,6 +25,7 @@
 #include "creport/campaign_report_pairs.h"
 #include "creport/campaign_report_place.h"
 #include "creport/campaign_report_profile.h"
+#include "creport/campaign_report_rundoc.h"
 #include "statsreport/stats_report.h"
 #include "stats/warnings.h"
 
@@ -156,17 +157,15 @@ static int collect_variants(struct creport *r, json_t *spec, const struct store_
  * one line per kind with how many runs it concerned, never one per
  * competing process per run. Returns 0 or -ENOMEM.
  */
-static int collect_env_warnings(struct creport *r, const struct store_run *runs, size_t nruns)
+static int collect_env_warnings(struct creport *r, const struct creport_rundoc *docs, size_t nruns)
 {
-    json_t **envs = calloc(nruns ? nruns : 1, sizeof(*envs));
+    const json_t **envs = calloc(nruns ? nruns : 1, sizeof(*envs));
     if (!envs)
         return -ENOMEM;
     for (size_t k = 0; k < nruns; k++)
-        envs[k] = runs[k].env_json ? json_loads(runs[k].env_json, 0, NULL) : NULL;
-    json_t *w = env_warnings_summary((const json_t *const *)envs, nruns);
-    json_t *b = env_warnings_summary_by_name((const json_t *const *)envs, nruns);
-    for (size_t k = 0; k < nruns; k++)
-        json_decref(envs[k]);
+        envs[k] = docs[k].env;
+    json_t *w = env_warnings_summary(envs, nruns);
+    json_t *b = env_warnings_summary_by_name(envs, nruns);
     free(envs);
     if (!w || !b) {
         json_decref(w);
@@ -233,16 +232,6 @@ static int select_metrics(struct creport *r, const struct creport_opts *o, char 
     return 0;
 }
 
-/* True if run was imported with its order unknown (docs/store.md, "Run order"). */
-static bool order_unknown(const struct store_run *run)
-{
-    json_t *p = run->params_json ? json_loads(run->params_json, 0, NULL) : NULL;
-    const char *o = json_string_value(json_object_get(json_object_get(p, "import"), "order"));
-    bool unknown = o && !strcmp(o, "unknown");
-    json_decref(p);
-    return unknown;
-}
-
 static int fill_values(struct creport *r, const struct creport_placed *p, size_t n)
 {
     size_t nvc = r->nvariants * r->ncells;
@@ -271,7 +260,7 @@ static int fill_values(struct creport *r, const struct creport_placed *p, size_t
                 en->values[en->n++] = x;
         }
     for (size_t k = 0; k < n; k++)
-        if (order_unknown(p[k].run))
+        if (p[k].doc->order_unknown) /* imported runs (docs/store.md, "Run order") */
             for (size_t m = 0; m < r->nmetrics; m++)
                 creport_at(r, p[k].v, p[k].c, m)->order_unknown = true;
     for (size_t c = 0; c < r->ncells; c++)
@@ -447,9 +436,9 @@ static int env_differences(struct creport *r, const struct creport_placed *p, si
     int64_t *ids = calloc(r->nvariants ? r->nvariants : 1, sizeof(*ids));
     int e = env && ids ? 0 : -ENOMEM;
     for (size_t k = 0; !e && k < n; k++)
-        if (!env[p[k].v] && p[k].run->env_json) {
-            env[p[k].v] = json_loads(p[k].run->env_json, 0, NULL);
-            ids[p[k].v] = p[k].run->id;
+        if (!env[p[k].v] && p[k].doc->run->env_json) {
+            env[p[k].v] = p[k].doc->env;
+            ids[p[k].v] = p[k].doc->run->id;
         }
     for (size_t v = 1; !e && v < r->nvariants; v++) {
         if (!env || !env[0] || !env[v])
@@ -462,8 +451,6 @@ static int env_differences(struct creport *r, const struct creport_placed *p, si
         if (!o || json_array_append_new(r->env_diffs, o))
             e = -ENOMEM;
     }
-    for (size_t v = 0; env && v < r->nvariants; v++)
-        json_decref(env[v]);
     free(env);
     free(ids);
     return e;
@@ -486,10 +473,10 @@ static int collect_duts(struct creport *r, const json_t *spec)
     return 0;
 }
 
-int creport_build(const struct store_experiment *x, const char *spec_json,
-                  const struct store_plan_row *plan, size_t nplan, const struct store_run *runs,
-                  size_t nruns, const struct creport_opts *o, struct creport **out, char *err,
-                  size_t errlen)
+int creport_build_docs(const struct store_experiment *x, const char *spec_json,
+                       const struct store_plan_row *plan, size_t nplan,
+                       const struct creport_rundoc *runs, size_t nruns,
+                       const struct creport_opts *o, struct creport **out, char *err, size_t errlen)
 {
     struct creport *r = calloc(1, sizeof(*r));
     struct creport_placed *p = NULL;

@@ -94,26 +94,24 @@ static bool same(const char *a, const char *b)
 }
 
 /* Medians of every figure for one variant and cell: vals[f], counts[f]. */
-static int medians_of(const struct store_plan_row *plan, size_t nplan, const struct store_run *runs,
-                      size_t nruns, const char *variant, const char *cell, double *med,
-                      size_t *count)
+static int medians_of(const struct store_plan_row *plan, size_t nplan,
+                      const struct creport_rundoc *runs, size_t nruns, const char *variant,
+                      const char *cell, double *med, size_t *count)
 {
     double *vals = calloc((nruns ? nruns : 1) * NFIG, sizeof(double));
     if (!vals)
         return -ENOMEM;
     memset(count, 0, NFIG * sizeof(*count));
     for (size_t k = 0; k < nruns; k++) {
-        const struct store_run *run = &runs[k];
+        const struct store_run *run = runs[k].run;
         if (run->status != STORE_RUN_OK || !same(run->variant, variant) || !same(run->cell, cell) ||
             is_warmup(plan, nplan, run->seq) || !run->result_json)
             continue;
-        json_t *doc = json_loads(run->result_json, 0, NULL);
-        for (size_t f = 0; doc && f < NFIG; f++) {
+        for (size_t f = 0; runs[k].result && f < NFIG; f++) {
             double x;
-            if (figure_of(doc, figures[f], &x))
+            if (figure_of(runs[k].result, figures[f], &x))
                 vals[f * nruns + count[f]++] = x;
         }
-        json_decref(doc);
     }
     for (size_t f = 0; f < NFIG; f++)
         med[f] = count[f] ? median(&vals[f * nruns], count[f]) : NAN;
@@ -122,7 +120,7 @@ static int medians_of(const struct store_plan_row *plan, size_t nplan, const str
 }
 
 int creport_counter_diffs(struct creport *r, const struct store_plan_row *plan, size_t nplan,
-                          const struct store_run *runs, size_t nruns)
+                          const struct creport_rundoc *runs, size_t nruns)
 {
     double base[NFIG], med[NFIG];
     size_t nbase[NFIG], n[NFIG];

@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "creport/campaign_report.h"
+#include "creport/campaign_report_rundoc.h"
 
 /* A median must differ by more than this share of the larger one to be listed. */
 #define CREPORT_COUNTER_DIFF 0.10
@@ -23,6 +24,7 @@
  * netab, NETAB_NO_COUNTERS) do not count. Returns 0 or -ENOMEM.
  */
 NB_MUST_CHECK int creport_counter_diffs(struct creport *r, const struct store_plan_row *plan,
-                                        size_t nplan, const struct store_run *runs, size_t nruns);
+                                        size_t nplan, const struct creport_rundoc *runs,
+                                        size_t nruns);
 
 #endif

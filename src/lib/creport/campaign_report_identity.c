@@ -5,28 +5,14 @@
 
 #include "envcap/envcap.h"
 
-static const struct store_run *find_run(const struct store_run *runs, size_t n, json_int_t id)
-{
-    for (size_t i = 0; i < n; i++)
-        if (runs[i].id == id)
-            return &runs[i];
-    return NULL;
-}
-
-/* A stored document parsed, or NULL when absent or not JSON. */
-static json_t *load(const char *text)
-{
-    return text ? json_loads(text, 0, NULL) : NULL;
-}
-
 /*
  * The two identities of a run (new references; JSON null when unknown):
  * local from its environment snapshot, else from its result's host.local;
  * remote from its result's host.remote.
  */
-static void identities(const struct store_run *run, json_t **local, json_t **remote)
+static void identities(const struct creport_rundoc *run, json_t **local, json_t **remote)
 {
-    json_t *env = run ? load(run->env_json) : NULL, *res = run ? load(run->result_json) : NULL;
+    json_t *env = run ? run->env : NULL, *res = run ? run->result : NULL;
     json_t *host = json_object_get(res, "host");
     json_t *l = json_object_get(env, "identity");
     if (!json_is_object(l))
@@ -34,8 +20,6 @@ static void identities(const struct store_run *run, json_t **local, json_t **rem
     json_t *rm = json_object_get(json_object_get(host, "remote"), "identity");
     *local = json_is_object(l) ? json_incref(l) : json_null();
     *remote = json_is_object(rm) ? json_incref(rm) : json_null();
-    json_decref(env);
-    json_decref(res);
 }
 
 /* Appends b's array elements to a. Returns 0 or -ENOMEM. */
@@ -47,12 +31,12 @@ static int extend(json_t *a, json_t *b)
 }
 
 /* The notes and remote rows of one env_diffs entry d. */
-static int one(json_t *d, const struct store_run *runs, size_t nruns)
+static int one(json_t *d, const struct creport_rundoc *runs, size_t nruns)
 {
-    const struct store_run *base =
-        find_run(runs, nruns, json_integer_value(json_object_get(d, "baseline_run")));
-    const struct store_run *run =
-        find_run(runs, nruns, json_integer_value(json_object_get(d, "run")));
+    const struct creport_rundoc *base =
+        creport_rundoc_find(runs, nruns, json_integer_value(json_object_get(d, "baseline_run")));
+    const struct creport_rundoc *run =
+        creport_rundoc_find(runs, nruns, json_integer_value(json_object_get(d, "run")));
     json_t *la, *ra, *lb, *rb;
     identities(base, &la, &ra);
     identities(run, &lb, &rb);
@@ -76,7 +60,7 @@ static int one(json_t *d, const struct store_run *runs, size_t nruns)
     return e;
 }
 
-int creport_identity_notes(struct creport *r, const struct store_run *runs, size_t nruns)
+int creport_identity_notes(struct creport *r, const struct creport_rundoc *runs, size_t nruns)
 {
     size_t i;
     json_t *d;

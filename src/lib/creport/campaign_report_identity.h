@@ -12,15 +12,16 @@
 #define NETAB_CREPORT_CAMPAIGN_REPORT_IDENTITY_H
 
 #include "creport/campaign_report.h"
+#include "creport/campaign_report_rundoc.h"
 
 /*
  * For every entry of r->env_diffs (which names "run" and "baseline_run"),
  * appends the remote identity's differing leaves to its "differences" and
  * sets "identity_notes" (an array of sentences, possibly empty), reading
- * those runs' stored env and result documents among runs[0..nruns).
+ * those runs' env and result documents among runs[0..nruns).
  * Returns 0 or -ENOMEM.
  */
-NB_MUST_CHECK int creport_identity_notes(struct creport *r, const struct store_run *runs,
+NB_MUST_CHECK int creport_identity_notes(struct creport *r, const struct creport_rundoc *runs,
                                          size_t nruns);
 
 #endif

@@ -255,11 +255,3 @@ double creport_metric_value(const struct creport_metric *m, const struct store_r
         x = 0;
     return isfinite(x) ? x * m->scale : NAN;
 }
-
-bool creport_metrics_need_doc(const struct creport_metric *metrics, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (metrics[i].path)
-            return true;
-    return false;
-}

@@ -39,17 +39,14 @@ size_t creport_metric_index(const struct creport_metric *m, size_t n, const char
 
 /*
  * The value of metric m for run in display units, NAN when the run has none.
- * A path metric reads doc, run->result_json parsed once by the caller for
- * all metrics (NULL when the run has none): an absent or non-numeric figure is
- * NAN (the run is left out of that metric, never given a made-up value),
- * except a kernel counter (end.kernel.local.* or end.kernel.remote.*) of a
- * run whose end.kernel.local/remote is an object: those record only the
- * counters that changed, so an absent one is 0.
+ * A path metric reads doc, run->result_json as parsed once for the report
+ * (campaign_report_rundoc.h; NULL when the run has none): an absent or
+ * non-numeric figure is NAN (the run is left out of that metric, never
+ * given a made-up value), except a kernel counter (end.kernel.local.* or
+ * end.kernel.remote.*) of a run whose end.kernel.local/remote is an object:
+ * those record only the counters that changed, so an absent one is 0.
  */
 double creport_metric_value(const struct creport_metric *m, const struct store_run *run,
                             json_t *doc);
-
-/* Whether some metric of metrics[0..n-1] is a path into the run documents. */
-bool creport_metrics_need_doc(const struct creport_metric *metrics, size_t n);
 
 #endif

@@ -2,8 +2,8 @@
  * Several experiments in one report (campaign_report_multi.h): their plans
  * and runs are put together as one plan, each plan row's variant replaced
  * by its group's label and its seq moved past the experiments before it,
- * and handed to creport_build(), so that every statistic, figure and
- * printer works on them unchanged.
+ * and handed to creport_build_docs() with the runs' documents parsed once,
+ * so that every statistic, figure and printer works on them unchanged.
  */
 #include "creport/campaign_report_multi.h"
 
@@ -16,6 +16,7 @@
 
 #include "creport/campaign_report_codelayout.h"
 #include "creport/campaign_report_hotplace.h"
+#include "creport/campaign_report_rundoc.h"
 #include "metric/spec.h"
 #include "util/optval.h"
 #include "util/jsonout.h"
@@ -28,9 +29,10 @@ struct source {
     size_t nplan;
     struct store_run *runs;
     size_t nruns;
-    size_t nvariants; /* distinct variants in its plan */
-    char **labels;    /* [nplan]: the label of each plan row */
-    char **builds;    /* [nplan]: --label kernel: each row's build ID prefix, or NULL */
+    struct creport_rundoc *docs; /* [nruns]: the runs' documents, parsed once */
+    size_t nvariants;            /* distinct variants in its plan */
+    char **labels;               /* [nplan]: the label of each plan row */
+    char **builds;               /* [nplan]: --label kernel: each row's build ID prefix, or NULL */
 };
 
 const struct opt_choice creport_label_choices[] = {
@@ -48,6 +50,7 @@ static void source_free(struct source *s)
     for (size_t i = 0; s->builds && i < s->nplan; i++)
         free(s->builds[i]);
     free(s->builds);
+    creport_rundocs_free(s->docs, s->nruns);
     store_run_list_free(s->runs, s->nruns);
     store_plan_list_free(s->plan, s->nplan);
     store_experiment_free(&s->x);
@@ -61,6 +64,8 @@ static int source_load(struct store *db, int64_t id, struct source *s, char *err
         e = store_plan_list(db, id, &s->plan, &s->nplan, err, errlen);
     if (!e)
         e = store_run_list(db, id, true, &s->runs, &s->nruns, err, errlen);
+    if (!e && creport_rundocs_parse(s->runs, s->nruns, &s->docs))
+        e = err_set(err, errlen, ENOMEM, "out of memory");
     for (size_t i = 0; !e && i < s->nplan; i++) {
         bool seen = false;
         for (size_t j = 0; j < i && !seen; j++)
@@ -68,23 +73,6 @@ static int source_load(struct store *db, int64_t id, struct source *s, char *err
         s->nvariants += !seen;
     }
     return e;
-}
-
-/* The kernel release a run recorded: its environment capture's, else its document's host. */
-static char *run_kernel(const struct store_run *run)
-{
-    json_t *env = run->env_json ? json_loads(run->env_json, 0, NULL) : NULL;
-    const char *k = json_string_value(json_object_get(env, "kernel"));
-    json_t *doc = NULL;
-    if (!k || !*k) {
-        doc = run->result_json ? json_loads(run->result_json, 0, NULL) : NULL;
-        k = json_string_value(
-            json_object_get(json_object_get(json_object_get(doc, "host"), "local"), "kernel"));
-    }
-    char *out = k && *k ? strdup(k) : NULL;
-    json_decref(env);
-    json_decref(doc);
-    return out;
 }
 
 /* The label of plan row pr of s before clashes are resolved; NULL when out of memory. */
@@ -97,8 +85,8 @@ static char *raw_label(const struct source *s, const struct store_plan_row *pr,
     if (label == CREPORT_LABEL_EXPERIMENT)
         base = strdup(s->x.name && *s->x.name ? s->x.name : "experiment");
     for (size_t k = 0; label == CREPORT_LABEL_KERNEL && !base && k < s->nruns; k++)
-        if (s->runs[k].seq == pr->seq)
-            base = run_kernel(&s->runs[k]);
+        if (s->runs[k].seq == pr->seq && s->docs[k].kernel)
+            base = strdup(s->docs[k].kernel);
     if (!base)
         return strdup(pr->variant);
     if (s->nvariants < 2)
@@ -119,23 +107,15 @@ static bool clashes(const struct source *src, size_t n, size_t i, const char *l)
     return false;
 }
 
-/* The first 12 hex digits of the kernel build ID in a run's environment capture, or NULL. */
-static char *run_build_id(const struct store_run *run)
-{
-    json_t *env = run->env_json ? json_loads(run->env_json, 0, NULL) : NULL;
-    const char *b =
-        json_string_value(json_object_get(json_object_get(env, "identity"), "build_id"));
-    char *out = b && *b ? strndup(b, 12) : NULL;
-    json_decref(env);
-    return out;
-}
-
-/* The build ID of the run of plan row k of s, or NULL. */
+/*
+ * The first 12 hex digits of the kernel build ID in the environment capture
+ * of the run of plan row k of s, or NULL.
+ */
 static char *row_build_id(const struct source *s, size_t k)
 {
     for (size_t j = 0; j < s->nruns; j++)
         if (s->runs[j].seq == s->plan[k].seq)
-            return run_build_id(&s->runs[j]);
+            return s->docs[j].build_id ? strndup(s->docs[j].build_id, 12) : NULL;
     return NULL;
 }
 
@@ -258,9 +238,12 @@ static char *groups_spec(const struct source *src, size_t n)
     return s;
 }
 
-/* The merged plan and runs: seqs moved past the experiments before, variants = labels. */
+/*
+ * The merged plan and runs: seqs moved past the experiments before,
+ * variants = labels; docs[k] is runs[k] with the documents src parsed.
+ */
 static int merge(const struct source *src, size_t n, struct store_plan_row **plan, size_t *nplan,
-                 struct store_run **runs, size_t *nruns)
+                 struct store_run **runs, struct creport_rundoc **docs, size_t *nruns)
 {
     size_t np = 0, nr = 0;
     for (size_t i = 0; i < n; i++) {
@@ -269,7 +252,8 @@ static int merge(const struct source *src, size_t n, struct store_plan_row **pla
     }
     *plan = calloc(np ? np : 1, sizeof(**plan));
     *runs = calloc(nr ? nr : 1, sizeof(**runs));
-    if (!*plan || !*runs)
+    *docs = calloc(nr ? nr : 1, sizeof(**docs));
+    if (!*plan || !*runs || !*docs)
         return -ENOMEM;
     int offset = 0;
     for (size_t i = 0; i < n; i++) {
@@ -285,9 +269,12 @@ static int merge(const struct source *src, size_t n, struct store_plan_row **pla
         }
         /* Shallow copies: the strings stay owned by src. */
         for (size_t k = 0; k < src[i].nruns; k++) {
-            struct store_run *r = &(*runs)[(*nruns)++];
+            struct store_run *r = &(*runs)[*nruns];
+            struct creport_rundoc *d = &(*docs)[(*nruns)++];
             *r = src[i].runs[k];
             r->seq += offset;
+            *d = src[i].docs[k];
+            d->run = r;
             top = src[i].runs[k].seq > top ? src[i].runs[k].seq : top;
         }
         offset += top;
@@ -316,9 +303,10 @@ static int build(const struct source *src, size_t n, enum creport_label label,
 {
     struct store_plan_row *plan = NULL;
     struct store_run *runs = NULL;
+    struct creport_rundoc *docs = NULL;
     size_t nplan = 0, nruns = 0;
     char *spec = groups_spec(src, n), *name = merged_name(src, n, label);
-    int e = spec && name ? merge(src, n, &plan, &nplan, &runs, &nruns) : -ENOMEM;
+    int e = spec && name ? merge(src, n, &plan, &nplan, &runs, &docs, &nruns) : -ENOMEM;
     bool done = true;
     for (size_t i = 0; i < n; i++)
         done &= src[i].x.status && !strcmp(src[i].x.status, "done");
@@ -326,11 +314,12 @@ static int build(const struct source *src, size_t n, enum creport_label label,
     x.name = name;
     x.status = done ? "done" : "unfinished";
     if (!e)
-        e = creport_build(&x, spec, plan, nplan, runs, nruns, o, out, err, errlen);
+        e = creport_build_docs(&x, spec, plan, nplan, docs, nruns, o, out, err, errlen);
     else
         err_set(err, errlen, ENOMEM, "out of memory building the report");
     store_plan_list_free(plan, nplan);
     free(runs);
+    free(docs);
     free(spec);
     free(name);
     return e;

@@ -37,29 +37,19 @@ static const struct store_plan_row *plan_find(const struct store_plan_row *plan,
     return NULL;
 }
 
-/* The test named in a `netab run --json` document ("test": {"test": ...}), or NULL. */
-static char *result_test(const char *result_json)
-{
-    json_t *doc = result_json ? json_loads(result_json, 0, NULL) : NULL;
-    const char *t = json_string_value(json_object_get(json_object_get(doc, "test"), "test"));
-    char *c = t ? strdup(t) : NULL;
-    json_decref(doc);
-    return c;
-}
-
 /*
  * The command line run ran: its argv_text when the store has one, else the
  * "argv" its step recorded in params_json, words single-quoted where a shell
  * would split them; passwords of database URLs removed (util/redact). NULL
  * when neither is there or out of memory; caller has ownership.
  */
-static char *run_command(const struct store_run *run)
+static char *run_command(const struct creport_rundoc *d)
 {
+    const struct store_run *run = d->run;
     /* Stores older than redaction may hold a --db URL's password: it never reaches a report. */
     if (run->argv_text && run->argv_text[0])
         return redact_text(run->argv_text);
-    json_t *p = run->params_json ? json_loads(run->params_json, 0, NULL) : NULL;
-    json_t *argv = json_object_get(p, "argv");
+    json_t *argv = json_object_get(d->params, "argv");
     size_t n = json_array_size(argv);
     const char **words = n ? calloc(n, sizeof(*words)) : NULL;
     char *out = NULL;
@@ -69,7 +59,6 @@ static char *run_command(const struct store_run *run)
         out = redact_command(words, n);
     }
     free(words);
-    json_decref(p);
     return out;
 }
 
@@ -78,22 +67,19 @@ static char *run_command(const struct store_run *run)
  * and keeps the argv of each variant's first measured run for the
  * commands to reproduce. Returns 0 or -ENOMEM.
  */
-static int list_run(struct creport *r, const struct store_run *run, size_t v, size_t c, bool warmup)
+static int list_run(struct creport *r, const struct creport_rundoc *d, size_t v, size_t c,
+                    bool warmup)
 {
+    const struct store_run *run = d->run;
     struct creport_run *x = &r->runlist[r->nrunlist];
     if (!(x->values = malloc(r->nmetrics * sizeof(double))))
         return -ENOMEM;
     r->nrunlist++;
     *x = (struct creport_run){run->seq, v, c, warmup, x->values};
-    /* The run's document parsed once for every path metric, not once per metric. */
-    json_t *doc = run->result_json && creport_metrics_need_doc(r->metrics, r->nmetrics)
-                      ? json_loads(run->result_json, 0, NULL)
-                      : NULL;
     for (size_t m = 0; m < r->nmetrics; m++)
-        x->values[m] = creport_metric_value(&r->metrics[m], run, doc);
-    json_decref(doc);
+        x->values[m] = creport_metric_value(&r->metrics[m], run, d->result);
     if (!warmup && !r->commands[v])
-        r->commands[v] = run_command(run);
+        r->commands[v] = run_command(d);
     return 0;
 }
 
@@ -136,7 +122,7 @@ static void count_failure(struct creport *r, const struct store_plan_row *plan, 
  * counted in r->runs. Returns 0 or -ENOMEM.
  */
 int creport_place_runs(struct creport *r, const struct store_plan_row *plan, size_t nplan,
-                       const struct store_run *runs, size_t nruns, struct creport_placed **out,
+                       const struct creport_rundoc *runs, size_t nruns, struct creport_placed **out,
                        size_t *nout)
 {
     struct creport_placed *p = calloc(nruns ? nruns : 1, sizeof(*p));
@@ -148,7 +134,7 @@ int creport_place_runs(struct creport *r, const struct store_plan_row *plan, siz
     size_t n = 0, v, c;
     int e = (p && taken && r->runlist && r->commands && r->fails) ? 0 : -ENOMEM;
     for (size_t k = 0; !e && k < nruns; k++) {
-        const struct store_run *run = &runs[k];
+        const struct store_run *run = runs[k].run;
         switch (run->status) {
         case STORE_RUN_FAILED:
             r->runs.failed++;
@@ -169,14 +155,14 @@ int creport_place_runs(struct creport *r, const struct store_plan_row *plan, siz
         taken[pr - plan] = true;
         bool known = locate(r, pr, &v, &c);
         if (known)
-            e = list_run(r, run, v, c, pr->warmup);
+            e = list_run(r, &runs[k], v, c, pr->warmup);
         if (pr->warmup) {
             r->runs.warmup++;
             continue;
         }
         if (!known)
             continue;
-        p[n++] = (struct creport_placed){run, v, c, r->nrunlist - 1};
+        p[n++] = (struct creport_placed){&runs[k], v, c, r->nrunlist - 1};
         r->fails[v * r->ncells + c].ok++;
         r->runs.measured++;
     }
@@ -195,9 +181,10 @@ int creport_find_tests(struct creport *r, const struct creport_placed *p, size_t
 {
     for (size_t k = 0; k < n; k++) {
         struct creport_cell *cell = &r->cells[p[k].c];
-        if (cell->test)
+        if (cell->test || !p[k].doc->test)
             continue;
-        cell->test = result_test(p[k].run->result_json);
+        if (!(cell->test = strdup(p[k].doc->test)))
+            return -ENOMEM;
     }
     for (size_t c = 0; c < r->ncells; c++) {
         if (!r->cells[c].test && !(r->cells[c].test = strdup("")))

@@ -10,10 +10,11 @@
 #include <stddef.h>
 
 #include "creport/campaign_report.h"
+#include "creport/campaign_report_rundoc.h"
 
 /* One measured ok run per planned seq (the first), in its variant and cell. */
 struct creport_placed {
-    const struct store_run *run;
+    const struct creport_rundoc *doc; /* the run and its parsed documents */
     size_t v, c;
     size_t listed; /* its entry in r->runlist, which holds its metrics' values */
 };
@@ -22,7 +23,7 @@ struct creport_placed {
 long creport_find_name(char *const *list, size_t n, const char *name);
 
 NB_MUST_CHECK int creport_place_runs(struct creport *r, const struct store_plan_row *plan,
-                                     size_t nplan, const struct store_run *runs, size_t nruns,
+                                     size_t nplan, const struct creport_rundoc *runs, size_t nruns,
                                      struct creport_placed **out, size_t *nout);
 
 /* Fills each cell's test from its first measured run that names one. Returns 0 or -ENOMEM. */

@@ -3,19 +3,15 @@
 
 #include <errno.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "creport/campaign_report_hotplace.h"
 #include "profdiff/profdiff.h"
 
-/* A run's end.profile.local, parsed from its document only when it holds a profile. */
-static json_t *profile_of(const struct store_run *run, json_t **doc)
+/* A run's end.profile.local, or NULL when it holds no profile. */
+static json_t *profile_of(const struct creport_rundoc *d)
 {
-    *doc = NULL;
-    if (!run->result_json || !strstr(run->result_json, "\"profile\""))
-        return NULL;
-    *doc = json_loads(run->result_json, 0, NULL);
-    json_t *p = json_object_get(json_object_get(json_object_get(*doc, "end"), "profile"), "local");
+    json_t *p =
+        json_object_get(json_object_get(json_object_get(d->result, "end"), "profile"), "local");
     return json_is_object(p) ? p : NULL;
 }
 
@@ -47,10 +43,9 @@ int creport_profiles(struct creport *r, const struct creport_placed *p, size_t n
     size_t slots = r->nvariants * r->ncells;
     json_t ***prof = calloc(slots ? slots : 1, sizeof(*prof));
     size_t *nprof = calloc(slots ? slots : 1, sizeof(*nprof));
-    json_t **docs = calloc(np ? np : 1, sizeof(*docs));
-    int e = prof && nprof && docs ? 0 : -ENOMEM;
+    int e = prof && nprof ? 0 : -ENOMEM;
     for (size_t i = 0; !e && i < np; i++) {
-        json_t *pr = profile_of(p[i].run, &docs[i]);
+        json_t *pr = profile_of(p[i].doc);
         size_t k = p[i].v * r->ncells + p[i].c;
         if (!pr)
             continue;
@@ -67,11 +62,8 @@ int creport_profiles(struct creport *r, const struct creport_placed *p, size_t n
             e = compare_one(r, prof, nprof, v, c);
     for (size_t k = 0; prof && k < slots; k++)
         free(prof[k]);
-    for (size_t i = 0; docs && i < np; i++)
-        json_decref(docs[i]);
     free(prof);
     free(nprof);
-    free(docs);
     return e;
 }
 

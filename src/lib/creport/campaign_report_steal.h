@@ -3,13 +3,14 @@
 #define NETAB_CREPORT_CAMPAIGN_REPORT_STEAL_H
 
 #include "creport/campaign_report.h"
+#include "creport/campaign_report_rundoc.h"
 
 /*
- * Reads the steal figures of every run with a stored result among
- * runs[0..nruns) and, when some run's is above METRIC_STEAL_WARN_PCT, appends
+ * Counts the steal figure of every run with a stored result among
+ * runs[0..nruns) (their steal_pct) and, when some run's is above METRIC_STEAL_WARN_PCT, appends
  * metric_steal_sentence() to r->env_warnings. Returns 0 or -ENOMEM.
  */
-NB_MUST_CHECK int creport_steal_warning(struct creport *r, const struct store_run *runs,
+NB_MUST_CHECK int creport_steal_warning(struct creport *r, const struct creport_rundoc *runs,
                                         size_t nruns);
 
 #endif

@@ -17,6 +17,7 @@
 
 #include "creport/campaign_report.h"
 #include "creport/campaign_report_counters.h"
+#include "creport/campaign_report_rundoc.h"
 #include "creport/campaign_report_sections.h"
 
 #define NRUNS 8
@@ -80,7 +81,10 @@ static void test_counter_diffs(void **state)
                 runs[i].result_json = strdup(buf);
             }
         }
-    assert_int_equal(creport_counter_diffs(&r, plan, 3 * NRUNS, runs, 3 * NRUNS), 0);
+    struct creport_rundoc *docs = NULL;
+    assert_int_equal(creport_rundocs_parse(runs, 3 * NRUNS, &docs), 0);
+    assert_int_equal(creport_counter_diffs(&r, plan, 3 * NRUNS, docs, 3 * NRUNS), 0);
+    creport_rundocs_free(docs, 3 * NRUNS);
     json_t *cs = find(r.counter_diffs, "patched", "end.perf.local.context_switches");
     assert_non_null(cs);
     assert_float_equal(json_number_value(json_object_get(cs, "baseline")), 1000, 0);
