@@ -91,9 +91,7 @@ void creport_free(struct creport *r)
     for (size_t v = 0; r->layouts && v < r->nvariants; v++)
         free(r->layouts[v]);
     free(r->layouts);
-    for (size_t i = 0; i < r->nlayout_hot; i++)
-        free(r->layout_hot[i]);
-    free(r->layout_hot);
+    creport_layout_hot_free(r);
     creport_code_layout_free(r);
     for (size_t i = 0; r->runlist && i < r->nrunlist; i++)
         free(r->runlist[i].values);
@@ -144,14 +142,8 @@ static int collect_variants(struct creport *r, json_t *spec, const struct store_
         if (v >= 0 && !r->layouts[v] && !(r->layouts[v] = strdup(layout)))
             e = -ENOMEM;
     }
-    size_t nhot = spec_layout_hot_count(spec);
-    if (!e && nhot && !(r->layout_hot = calloc(nhot, sizeof(*r->layout_hot))))
-        e = -ENOMEM;
-    for (size_t i = 0; !e && i < nhot; i++) {
-        const char *pat = spec_layout_hot(spec, i);
-        if (pat && !(r->layout_hot[r->nlayout_hot++] = strdup(pat)))
-            e = -ENOMEM;
-    }
+    if (!e)
+        e = creport_layout_hot_read(r, spec);
     return e;
 }
 

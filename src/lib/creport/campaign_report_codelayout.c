@@ -6,6 +6,29 @@
 #include <string.h>
 
 #include "layout/layout_report.h"
+#include "metric/spec.h"
+
+int creport_layout_hot_read(struct creport *r, const json_t *spec)
+{
+    size_t n = spec_layout_hot_count(spec);
+    if (n && !(r->layout_hot = calloc(n, sizeof(*r->layout_hot))))
+        return -ENOMEM;
+    for (size_t i = 0; i < n; i++) {
+        const char *pat = spec_layout_hot(spec, i);
+        if (pat && !(r->layout_hot[r->nlayout_hot++] = strdup(pat)))
+            return -ENOMEM;
+    }
+    return 0;
+}
+
+void creport_layout_hot_free(struct creport *r)
+{
+    for (size_t i = 0; i < r->nlayout_hot; i++)
+        free(r->layout_hot[i]);
+    free(r->layout_hot);
+    r->layout_hot = NULL;
+    r->nlayout_hot = 0;
+}
 
 /*
  * The hot set of the section: --hot's when given, else the experiment's

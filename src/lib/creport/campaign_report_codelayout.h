@@ -20,6 +20,15 @@ struct creport_codelayout {
 };
 
 /*
+ * Copies the spec's `layout: {hot: [...]}` patterns (strings; spec may be
+ * NULL) into r->layout_hot, for creport_code_layout(). Returns 0 or -ENOMEM.
+ */
+NB_MUST_CHECK int creport_layout_hot_read(struct creport *r, const json_t *spec);
+
+/* Releases r->layout_hot. */
+void creport_layout_hot_free(struct creport *r);
+
+/*
  * Fills r->layout (r->nlayout rows, one per variant after the baseline that
  * names a layout file: variant, against, file, baseline_file, the summary
  * of `netab layout --json` or the error) when any variant names one. The hot
