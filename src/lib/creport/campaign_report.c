@@ -20,6 +20,7 @@
 #include "creport/campaign_report_steal.h"
 #include "creport/campaign_report_metric.h"
 #include "creport/campaign_report_model.h"
+#include "creport/campaign_report_codelayout.h"
 #include "creport/campaign_report_effects.h"
 #include "creport/campaign_report_matrix.h"
 #include "creport/campaign_report_pairs.h"
@@ -83,16 +84,16 @@ void creport_free(struct creport *r)
     json_decref(r->counter_diffs);
     json_decref(r->env_warnings);
     json_decref(r->stats_warnings);
-    json_decref(r->pairs);
-    json_decref(r->effects);
+    free(r->pairs);
+    creport_effects_free(r);
     json_decref(r->warning_summary);
     json_decref(r->counters_notable);
     json_decref(r->env_by_name);
     for (size_t v = 0; r->layouts && v < r->nvariants; v++)
         free(r->layouts[v]);
     free(r->layouts);
-    json_decref(r->layout_hot);
-    json_decref(r->layout);
+    creport_layout_hot_free(r);
+    creport_code_layout_free(r);
     for (size_t i = 0; r->runlist && i < r->nrunlist; i++)
         free(r->runlist[i].values);
     free(r->runlist);
@@ -142,13 +143,8 @@ static int collect_variants(struct creport *r, json_t *spec, const struct store_
         if (v >= 0 && !r->layouts[v] && !(r->layouts[v] = strdup(layout)))
             e = -ENOMEM;
     }
-    for (size_t i = 0; !e && i < spec_layout_hot_count(spec); i++) {
-        const char *pat = spec_layout_hot(spec, i);
-        if (!r->layout_hot && !(r->layout_hot = json_array()))
-            e = -ENOMEM;
-        else if (pat && json_array_append_new(r->layout_hot, json_string(pat)))
-            e = -ENOMEM;
-    }
+    if (!e)
+        e = creport_layout_hot_read(r, spec);
     return e;
 }
 

@@ -219,6 +219,9 @@ struct creport_run_counts {
 
 struct creport_dutcols;
 struct creport_celltab;
+struct creport_pair;
+struct creport_design;
+struct creport_codelayout;
 
 struct creport {
     int64_t id;
@@ -265,30 +268,34 @@ struct creport {
     size_t nprofdiffs;
     unsigned place_line; /* the placement's line size in bytes; 0 when nothing was placed */
     char **layouts;      /* [nvariants]: the variant's `layout:` file from the spec, or NULL */
-    json_t *layout_hot;  /* the spec's `layout: {hot: [...]}` patterns (strings), or NULL */
+    char **layout_hot;   /* the spec's `layout: {hot: [...]}` patterns; NULL/0 without */
+    size_t nlayout_hot;
     /*
-     * Code layout against the baseline, one entry per variant with a layout
-     * file: {"variant", "against", "file", "baseline_file", "summary": the
-     * summary object of `netab layout --json` or null, "error": a sentence or
-     * null}. The report reads no files itself: NULL (no section) until the
-     * caller, which may read them, sets it; creport_free() releases it.
+     * Code layout against the baseline, one row per variant with a layout
+     * file (campaign_report_codelayout.h). The report reads no files itself:
+     * NULL/0 (no section) until the caller, which may read them, sets it
+     * (creport_code_layout()); creport_free() releases it.
      */
-    json_t *layout;
+    struct creport_codelayout *layout;
+    size_t nlayout;
     struct creport_run *runlist; /* every ok run of the plan in run order, warm-ups included */
     size_t nrunlist;
     char **commands; /* [nvariants]: the argv of the variant's first measured run, or NULL */
     /*
-     * --pairs all (campaign_report_pairs.c): every pair of variants in each
-     * cell on its deciding metric, [{"cell", "metric", "a", "b", ...}], and
-     * the Bonferroni correction: with npairs > 1 pairs, opts.confidence is
-     * the per-comparison level 1 - (1 - family_confidence) / npairs, which
-     * the tables' comparisons with the baseline use too. NULL/0 without.
+     * --pairs all (campaign_report_pairs.h): every pair of variants in each
+     * cell on its deciding metric, npair_rows of them (NULL without --pairs
+     * all, non-NULL with it even for none), and the Bonferroni correction:
+     * with npairs > 1 pairs per cell, opts.confidence is the per-comparison
+     * level 1 - (1 - family_confidence) / npairs, which the tables'
+     * comparisons with the baseline use too. NULL/0 without.
      */
-    json_t *pairs;
+    struct creport_pair *pairs;
+    size_t npair_rows;
     size_t npairs;
     double family_confidence;
-    /* 2x2 designs' main effects and interactions (campaign_report_effects.c); [] if none. */
-    json_t *effects;
+    /* 2x2 designs' main effects and interactions (campaign_report_effects.h); NULL/0 if none. */
+    struct creport_design *effects;
+    size_t neffects;
     /* Verdict counts over every comparison shown, and over the deciding metrics. */
     size_t n_improved, n_regressed, n_within, n_unproven, n_nocmp;
     size_t n_regressed_deciding;

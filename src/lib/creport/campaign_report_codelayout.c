@@ -3,8 +3,32 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "layout/layout_report.h"
+#include "metric/spec.h"
+
+int creport_layout_hot_read(struct creport *r, const json_t *spec)
+{
+    size_t n = spec_layout_hot_count(spec);
+    if (n && !(r->layout_hot = calloc(n, sizeof(*r->layout_hot))))
+        return -ENOMEM;
+    for (size_t i = 0; i < n; i++) {
+        const char *pat = spec_layout_hot(spec, i);
+        if (pat && !(r->layout_hot[r->nlayout_hot++] = strdup(pat)))
+            return -ENOMEM;
+    }
+    return 0;
+}
+
+void creport_layout_hot_free(struct creport *r)
+{
+    for (size_t i = 0; i < r->nlayout_hot; i++)
+        free(r->layout_hot[i]);
+    free(r->layout_hot);
+    r->layout_hot = NULL;
+    r->nlayout_hot = 0;
+}
 
 /*
  * The hot set of the section: --hot's when given, else the experiment's
@@ -20,30 +44,46 @@ static int section_hot(const struct creport *r, struct layout_hot *own,
         *hot = &r->opts.hot;
         return 0;
     }
-    size_t n = json_array_size(r->layout_hot);
-    if (!n)
+    if (!r->nlayout_hot)
         return 0;
-    const char **pats = calloc(n, sizeof(*pats));
-    if (!pats)
-        return -ENOMEM;
-    for (size_t i = 0; i < n; i++)
-        pats[i] = json_string_value(json_array_get(r->layout_hot, i));
-    int e = layout_hot_from_patterns(pats, n, LAYOUT_HOT_EXPERIMENT, own, err, errlen);
-    free(pats);
+    int e = layout_hot_from_patterns((const char *const *)r->layout_hot, r->nlayout_hot,
+                                     LAYOUT_HOT_EXPERIMENT, own, err, errlen);
     if (!e)
         *hot = own;
     return e;
 }
 
+/* Variant v's row: its file compared with the baseline's, or why not. 0 or -ENOMEM. */
+static int compare_one(const struct creport *r, size_t v, const struct layout_hot *hot,
+                       bool hot_bad, const char *herr, struct creport_codelayout *x)
+{
+    char err[NB_ERRLEN * 2] = "";
+    if (!r->layouts[0])
+        snprintf(err, sizeof(err), "the baseline '%s' names no layout file", r->variants[0]);
+    else if (hot_bad)
+        snprintf(err, sizeof(err), "layout: hot: %.400s", herr);
+    else
+        x->compared =
+            !layout_compare_files(r->layouts[0], r->layouts[v], hot, 64, &x->sum, err, sizeof(err));
+    x->variant = strdup(r->variants[v]);
+    x->against = strdup(r->variants[0]);
+    x->file = strdup(r->layouts[v]);
+    x->baseline_file = r->layouts[0] ? strdup(r->layouts[0]) : NULL;
+    x->error = x->compared ? NULL : strdup(err);
+    return x->variant && x->against && x->file && (x->baseline_file || !r->layouts[0]) &&
+                   (x->compared || x->error)
+               ? 0
+               : -ENOMEM;
+}
+
 int creport_code_layout(struct creport *r)
 {
-    bool any = false;
+    size_t n = 0;
     for (size_t v = 1; v < r->nvariants; v++)
-        any |= r->layouts[v] != NULL;
-    if (!any)
+        n += r->layouts[v] != NULL;
+    if (!n)
         return 0;
-    json_t *arr = json_array();
-    if (!arr)
+    if (!(r->layout = calloc(n, sizeof(*r->layout))))
         return -ENOMEM;
     struct layout_hot own = {0};
     const struct layout_hot *hot;
@@ -51,28 +91,45 @@ int creport_code_layout(struct creport *r)
     int e = section_hot(r, &own, &hot, herr, sizeof(herr));
     bool hot_bad = e == -EINVAL;
     e = hot_bad ? 0 : e;
-    for (size_t v = 1; v < r->nvariants && !e; v++) {
-        if (!r->layouts[v])
-            continue;
-        char err[NB_ERRLEN * 2] = "";
-        json_t *sum = NULL;
-        if (!r->layouts[0])
-            snprintf(err, sizeof(err), "the baseline '%s' names no layout file", r->variants[0]);
-        else if (hot_bad)
-            snprintf(err, sizeof(err), "layout: hot: %.400s", herr);
-        else
-            sum = layout_compare_files(r->layouts[0], r->layouts[v], hot, 64, err, sizeof(err));
-        json_t *x =
-            json_pack("{s:s, s:s, s:s, s:s?, s:o, s:s?}", "variant", r->variants[v], "against",
-                      r->variants[0], "file", r->layouts[v], "baseline_file", r->layouts[0],
-                      "summary", sum ? sum : json_null(), "error", sum ? NULL : err);
-        e = json_array_append_new(arr, x) ? -ENOMEM : 0;
-    }
+    for (size_t v = 1; v < r->nvariants && !e; v++)
+        if (r->layouts[v])
+            e = compare_one(r, v, hot, hot_bad, herr, &r->layout[r->nlayout++]);
     layout_hot_free(&own);
-    if (e) {
-        json_decref(arr);
-        return e;
+    if (e)
+        creport_code_layout_free(r);
+    return e;
+}
+
+void creport_code_layout_free(struct creport *r)
+{
+    for (size_t i = 0; i < r->nlayout; i++) {
+        struct creport_codelayout *x = &r->layout[i];
+        free(x->variant);
+        free(x->against);
+        free(x->file);
+        free(x->baseline_file);
+        free(x->error);
+        layout_summary_free(&x->sum);
     }
-    r->layout = arr;
-    return 0;
+    free(r->layout);
+    r->layout = NULL;
+    r->nlayout = 0;
+}
+
+json_t *creport_code_layout_json(const struct creport *r)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; a && i < r->nlayout; i++) {
+        const struct creport_codelayout *x = &r->layout[i];
+        json_t *sum = x->compared ? layout_summary_to_json(&x->sum) : json_null();
+        if (json_array_append_new(a, sum ? json_pack("{s:s, s:s, s:s, s:s?, s:o, s:s?}", "variant",
+                                                     x->variant, "against", x->against, "file",
+                                                     x->file, "baseline_file", x->baseline_file,
+                                                     "summary", sum, "error", x->error)
+                                         : NULL)) {
+            json_decref(a);
+            a = NULL;
+        }
+    }
+    return a;
 }

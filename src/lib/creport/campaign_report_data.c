@@ -5,7 +5,10 @@
 #include <string.h>
 
 #include "creport/campaign_report.h"
+#include "creport/campaign_report_codelayout.h"
 #include "creport/campaign_report_cpu.h"
+#include "creport/campaign_report_effects.h"
+#include "creport/campaign_report_pairs.h"
 #include "creport/campaign_report_profile.h"
 #include "creport/campaign_report_duts.h"
 #include "creport/campaign_report_celltable.h"
@@ -155,11 +158,10 @@ static json_t *add_members(json_t *root, const struct creport *r)
     e |= json_object_set_new(root, "failures", creport_fails_json(r));
     e |= json_object_set(root, "warning_summary", r->warning_summary);
     /* 2x2 designs (campaign_report_effects.h), [] when there is none. */
-    e |= r->effects ? json_object_set(root, "effects", r->effects)
-                    : json_object_set_new(root, "effects", json_array());
+    e |= json_object_set_new(root, "effects", creport_effects_json(r));
     /* --pairs all: every pair and the correction that applies to every comparison. */
     if (r->pairs)
-        e |= json_object_set(root, "pairs", r->pairs) |
+        e |= json_object_set_new(root, "pairs", creport_pairs_json(r)) |
              json_object_set_new(
                  root, "correction",
                  report_pairs_correction_json(r->npairs, r->opts.confidence, r->family_confidence));
@@ -168,7 +170,7 @@ static json_t *add_members(json_t *root, const struct creport *r)
         e |= json_object_set_new(root, "duts", creport_duts_json(r));
     /* Only a report with layout files has the member, so older readers see no change. */
     if (r->layout)
-        e |= json_object_set(root, "layout", r->layout);
+        e |= json_object_set_new(root, "layout", creport_code_layout_json(r));
     if (e) {
         json_decref(root);
         return NULL;

@@ -50,19 +50,6 @@ static long sibling(const struct creport *r, size_t c, size_t a, const char *val
     return -1;
 }
 
-static json_t *num(double v)
-{
-    return isfinite(v) ? json_real(v) : json_null();
-}
-
-static json_t *effect_json(const struct stats_effect *e)
-{
-    return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "estimate", num(e->estimate),
-                     "ci_low", num(e->ci_low), "ci_high", num(e->ci_high), "se", num(e->se), "df",
-                     num(e->df), "p", num(e->p), "pct", num(e->pct), "pct_ci_low", num(e->pct_low),
-                     "pct_ci_high", num(e->pct_high));
-}
-
 /* The slice a design is in: "test=tcp_stream" for the axes other than the factors'. */
 static void slice_name(const struct creport *r, size_t c, long x, long y, char *b, size_t n)
 {
@@ -88,38 +75,42 @@ struct factor {
     const char *name, *l1, *l2;
 };
 
+/* A copy of f into out; 0 or -ENOMEM. */
+static int factor_copy(const struct factor *f, struct creport_factor *out)
+{
+    out->name = strdup(f->name);
+    out->levels[0] = strdup(f->l1);
+    out->levels[1] = strdup(f->l2);
+    return out->name && out->levels[0] && out->levels[1] ? 0 : -ENOMEM;
+}
+
 /*
  * Appends the design of variants va, vb (equal for an axis-only design) and
  * cells cell[i][j] (i = factor A's level, j = factor B's) on metric m.
  * Returns 0 or -ENOMEM.
  */
-static int add_design(struct creport *r, const char *kind, const struct factor *fa,
+static int add_design(struct creport *r, enum creport_design_kind kind, const struct factor *fa,
                       const struct factor *fb, const size_t v[2][2], const size_t cl[2][2],
                       const char *slice, size_t m)
 {
-    const struct creport_metric *md = r->metrics; /* built-ins, then --metric paths */
+    struct creport_design *ds = realloc(r->effects, (r->neffects + 1) * sizeof(*ds));
+    if (!ds)
+        return -ENOMEM;
+    r->effects = ds;
+    struct creport_design *d = &ds[r->neffects++];
+    *d = (struct creport_design){.kind = kind, .m = m, .confidence = r->opts.confidence};
     struct stats_cell sc[2][2];
-    json_t *cells = json_array();
     for (int i = 0; i < 2; i++)
         for (int j = 0; j < 2; j++) {
             sc[i][j] = cell_of(creport_at(r, v[i][j], cl[i][j], m));
-            json_array_append_new(
-                cells, json_pack("{s:s, s:s, s:o, s:o, s:I}", "variant", r->variants[v[i][j]],
-                                 "cell", r->cells[cl[i][j]].name, "mean", num(sc[i][j].mean),
-                                 "variance", num(sc[i][j].var), "n", (json_int_t)sc[i][j].n));
+            d->cells[i][j] = (struct creport_design_cell){v[i][j], cl[i][j], sc[i][j]};
         }
-    struct stats_2x2 fx;
-    bool ok = stats_factorial_2x2((const struct stats_cell(*)[2])sc, r->opts.confidence, &fx) == 0;
-    json_t *o = json_pack(
-        "{s:s, s:s, s:s, s:s, s:{s:s, s:[s, s]}, s:{s:s, s:[s, s]}, s:o, s:f, s:o, s:o, s:o, "
-        "s:s?}",
-        "design", kind, "metric", md[m].name, "unit", md[m].unit, "slice", slice, "factor_a",
-        "name", fa->name, "levels", fa->l1, fa->l2, "factor_b", "name", fb->name, "levels", fb->l1,
-        fb->l2, "cells", cells ? cells : json_null(), "confidence", r->opts.confidence, "main_a",
-        ok ? effect_json(&fx.a) : json_null(), "main_b", ok ? effect_json(&fx.b) : json_null(),
-        "interaction", ok ? effect_json(&fx.interaction) : json_null(), "not_computed",
-        ok ? NULL : "every cell needs 2 values or more");
-    return o && !json_array_append_new(r->effects, o) ? 0 : -ENOMEM;
+    d->computed =
+        stats_factorial_2x2((const struct stats_cell(*)[2])sc, r->opts.confidence, &d->fx) == 0;
+    if (!d->computed)
+        d->fx = (struct stats_2x2){.a = {0}};
+    d->slice = strdup(slice);
+    return d->slice && !factor_copy(fa, &d->a) && !factor_copy(fb, &d->b) ? 0 : -ENOMEM;
 }
 
 /* The deciding metric of cell c0 if the cells of cl all show it, else -1. */
@@ -151,7 +142,9 @@ static int variant_designs(struct creport *r, size_t v, size_t x)
         const size_t cl[2][2] = {{c, (size_t)c2}, {c, (size_t)c2}};
         long m = design_metric(r, c, cl);
         slice_name(r, c, (long)x, -1, slice, sizeof(slice));
-        int e = m < 0 ? 0 : add_design(r, "variant_axis", &fa, &fb, vv, cl, slice, (size_t)m);
+        int e =
+            m < 0 ? 0
+                  : add_design(r, CREPORT_DESIGN_VARIANT_AXIS, &fa, &fb, vv, cl, slice, (size_t)m);
         if (e)
             return e;
     }
@@ -178,7 +171,7 @@ static int axis_designs(struct creport *r, size_t x, size_t y)
         const size_t cl[2][2] = {{c, (size_t)c01}, {(size_t)c10, (size_t)c11}};
         long m = design_metric(r, c, cl);
         slice_name(r, c, (long)x, (long)y, slice, sizeof(slice));
-        int e = m < 0 ? 0 : add_design(r, "axes", &fa, &fb, vv, cl, slice, (size_t)m);
+        int e = m < 0 ? 0 : add_design(r, CREPORT_DESIGN_AXES, &fa, &fb, vv, cl, slice, (size_t)m);
         if (e)
             return e;
     }
@@ -245,9 +238,10 @@ static int factor_designs(struct creport *r, const json_t *spec)
         else
             snprintf(slice, sizeof(slice), "%s", r->ncells > 1 ? r->cells[c].name : "");
         /* A cell without the figure in some variant says "not computed" rather than vanish. */
-        int e = r->cells[c].decide < 0 ? 0
-                                       : add_design(r, "factors", &fa, &fb, (const size_t(*)[2])vv,
-                                                    cl, slice, (size_t)r->cells[c].decide);
+        int e = r->cells[c].decide < 0
+                    ? 0
+                    : add_design(r, CREPORT_DESIGN_FACTORS, &fa, &fb, (const size_t(*)[2])vv, cl,
+                                 slice, (size_t)r->cells[c].decide);
         if (e)
             return e;
     }
@@ -256,9 +250,7 @@ static int factor_designs(struct creport *r, const json_t *spec)
 
 int creport_effects(struct creport *r, const json_t *spec)
 {
-    json_decref(r->effects);
-    if (!(r->effects = json_array()))
-        return -ENOMEM;
+    creport_effects_free(r);
     int e = factor_designs(r, spec);
     for (size_t v = 1; v < r->nvariants && !e; v++)
         for (size_t x = 0; x < r->naxes && !e; x++)
@@ -267,4 +259,78 @@ int creport_effects(struct creport *r, const json_t *spec)
         for (size_t y = x + 1; y < r->naxes && !e; y++)
             e = axis_designs(r, x, y);
     return e;
+}
+
+void creport_effects_free(struct creport *r)
+{
+    for (size_t i = 0; i < r->neffects; i++) {
+        struct creport_design *d = &r->effects[i];
+        free(d->slice);
+        for (int k = 0; k < 2; k++) {
+            struct creport_factor *f = k ? &d->b : &d->a;
+            free(f->name);
+            free(f->levels[0]);
+            free(f->levels[1]);
+        }
+    }
+    free(r->effects);
+    r->effects = NULL;
+    r->neffects = 0;
+}
+
+const char *creport_design_kind_name(enum creport_design_kind k)
+{
+    static const char *const names[] = {"factors", "variant_axis", "axes"};
+    return names[k];
+}
+
+static json_t *num(double v)
+{
+    return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *effect_json(const struct stats_effect *e)
+{
+    return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "estimate", num(e->estimate),
+                     "ci_low", num(e->ci_low), "ci_high", num(e->ci_high), "se", num(e->se), "df",
+                     num(e->df), "p", num(e->p), "pct", num(e->pct), "pct_ci_low", num(e->pct_low),
+                     "pct_ci_high", num(e->pct_high));
+}
+
+/* Design d as docs/report.md has it; NULL when out of memory. */
+static json_t *design_json(const struct creport *r, const struct creport_design *d)
+{
+    const struct creport_metric *md = &r->metrics[d->m];
+    json_t *cells = json_array();
+    for (int i = 0; i < 2; i++)
+        for (int j = 0; j < 2; j++) {
+            const struct creport_design_cell *x = &d->cells[i][j];
+            json_array_append_new(cells, json_pack("{s:s, s:s, s:o, s:o, s:I}", "variant",
+                                                   r->variants[x->v], "cell", r->cells[x->c].name,
+                                                   "mean", num(x->s.mean), "variance",
+                                                   num(x->s.var), "n", (json_int_t)x->s.n));
+        }
+    bool ok = d->computed;
+    return json_pack(
+        "{s:s, s:s, s:s, s:s, s:{s:s, s:[s, s]}, s:{s:s, s:[s, s]}, s:o, s:f, s:o, s:o, s:o, "
+        "s:s?}",
+        "design", creport_design_kind_name(d->kind), "metric", md->name, "unit", md->unit, "slice",
+        d->slice, "factor_a", "name", d->a.name, "levels", d->a.levels[0], d->a.levels[1],
+        "factor_b", "name", d->b.name, "levels", d->b.levels[0], d->b.levels[1], "cells",
+        cells ? cells : json_null(), "confidence", d->confidence, "main_a",
+        ok ? effect_json(&d->fx.a) : json_null(), "main_b",
+        ok ? effect_json(&d->fx.b) : json_null(), "interaction",
+        ok ? effect_json(&d->fx.interaction) : json_null(), "not_computed",
+        ok ? NULL : CREPORT_EFFECTS_NOT_COMPUTED);
+}
+
+json_t *creport_effects_json(const struct creport *r)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; a && i < r->neffects; i++)
+        if (json_array_append_new(a, design_json(r, &r->effects[i]))) {
+            json_decref(a);
+            a = NULL;
+        }
+    return a;
 }

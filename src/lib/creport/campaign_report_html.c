@@ -149,7 +149,7 @@ static void print_head(FILE *f, const struct creport *r)
     }
     if (r->pairs && (s & CREPORT_SEC_PAIRS))
         fputs("<li><a href=\"#pairs\">Every pair (deciding metric)</a></li>\n", f);
-    if (json_array_size(r->effects) && (s & CREPORT_SEC_EFFECTS))
+    if (r->neffects && (s & CREPORT_SEC_EFFECTS))
         fputs("<li><a href=\"#effects\">2x2 effects</a></li>\n", f);
     static const struct {
         unsigned bit;

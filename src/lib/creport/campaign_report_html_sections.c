@@ -3,59 +3,59 @@
  * pairs, effects and headline: each a table whose figures are the strings
  * the text and Markdown formats print.
  */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "creport/campaign_report_sections.h"
 #include "creport/campaign_report_headline.h"
 #include "creport/campaign_report_duts.h"
+#include "creport/campaign_report_effects.h"
 #include "creport/campaign_report_html.h"
 #include "creport/campaign_report_matrix.h"
 #include "creport/campaign_report_fails.h"
+#include "creport/campaign_report_pairs.h"
 #include "statsreport/pairs.h"
 
 #define esc creport_html_esc
 #define escf creport_html_escf
 
-/* A verdict's class from its name in r->pairs, as verdict_class() does from its kind. */
-static const char *verdict_name_class(const char *name)
+/* A verdict's class, as verdict_class() gives it. */
+static const char *verdict_kind_class(enum stats_verdict_kind k)
 {
-    if (name && !strcmp(name, stats_verdict_name(STATS_REGRESSED)))
-        return "regressed";
-    return name && !strcmp(name, stats_verdict_name(STATS_IMPROVED)) ? "improved" : "neutral";
+    return k == STATS_REGRESSED ? "regressed" : k == STATS_IMPROVED ? "improved" : "neutral";
 }
 
 /* One row of the pairs table: cell, first, second, change [CI], p, corrected p, verdict. */
-static void print_pair(FILE *f, const json_t *p)
+static void print_pair(FILE *f, const struct creport *r, const struct creport_pair *x)
 {
-    const char *c = json_string_value(json_object_get(p, "cell"));
+    const struct report_pair *p = &x->p;
+    const char *c = r->cells[x->c].name;
     fputs("<tr><td>", f);
-    esc(f, c && c[0] ? c : "(all)");
+    esc(f, c[0] ? c : "(all)");
     fputs("</td><td>", f);
-    esc(f, json_string_value(json_object_get(p, "a")));
+    esc(f, r->variants[p->a]);
     fputs("</td><td>", f);
-    esc(f, json_string_value(json_object_get(p, "b")));
-    if (json_is_string(json_object_get(p, "not_compared"))) {
+    esc(f, r->variants[p->b]);
+    if (!p->compared) {
         fputs("</td><td>not compared</td><td></td><td></td><td></td></tr>\n", f);
         return;
     }
     char chg[128];
-    const char *verdict = json_string_value(json_object_get(p, "verdict"));
-    report_pair_change(p, chg, sizeof(chg));
+    report_pair_change_of(p, chg, sizeof(chg));
     fputs("</td><td>", f);
     esc(f, chg);
+    /* A p the JSON holds as null shows as 0, as the Markdown's does. */
     fprintf(f, "</td><td>%.2g</td><td>%.2g</td><td class=\"%s\">",
-            json_real_value(json_object_get(p, "welch_p")),
-            json_real_value(json_object_get(p, "p_bonferroni")), verdict_name_class(verdict));
-    esc(f, verdict);
+            isfinite(p->c.welch.p) ? p->c.welch.p : 0,
+            isfinite(p->p_bonferroni) ? p->p_bonferroni : 0, verdict_kind_class(p->c.verdict.kind));
+    esc(f, stats_verdict_name(p->c.verdict.kind));
     fputs("</td></tr>\n", f);
 }
 
 /* --pairs all: every pair of each cell on its deciding metric, worded as in Markdown. */
 void creport_html_pairs(FILE *f, const struct creport *r)
 {
-    size_t i;
-    json_t *p;
     char intro[512];
     if (!r->pairs)
         return;
@@ -70,12 +70,13 @@ void creport_html_pairs(FILE *f, const struct creport *r)
             "<th scope=\"col\">change [CI]</th><th scope=\"col\">p</th>"
             "<th scope=\"col\">p x %zu</th><th scope=\"col\">verdict</th></tr>\n",
             r->npairs > 1 ? r->npairs : 1);
-    json_array_foreach(r->pairs, i, p) print_pair(f, p);
+    for (size_t i = 0; i < r->npair_rows; i++)
+        print_pair(f, r, &r->pairs[i]);
     fputs("</table></div>\n</section>\n", f);
 }
 
 /* One effect of a design as a table row, its numbers as the Markdown prints them. */
-static void print_effect(FILE *f, const char *name, const char *key, const json_t *e)
+static void print_effect(FILE *f, const char *name, const char *key, const struct stats_effect *e)
 {
     fprintf(f, "<tr data-effect=\"%s\"><th scope=\"row\">", key);
     esc(f, name);
@@ -85,15 +86,15 @@ static void print_effect(FILE *f, const char *name, const char *key, const json_
 }
 
 /* Design d (number i of r->effects) as a table captioned by its heading. */
-static void print_design(FILE *f, const struct creport *r, const json_t *d, size_t i)
+static void print_design(FILE *f, const struct creport *r, const struct creport_design *d, size_t i)
 {
     char head[512];
     creport_effects_heading(r, d, head, sizeof(head));
-    if (json_is_string(json_object_get(d, "not_computed"))) {
+    if (!d->computed) {
         fputs("<p><strong>", f);
         esc(f, head);
         fputs("</strong>: ", f);
-        escf(f, "Not computed: %s.", json_string_value(json_object_get(d, "not_computed")));
+        escf(f, "Not computed: %s.", CREPORT_EFFECTS_NOT_COMPUTED);
         fputs("</p>\n", f);
         return;
     }
@@ -102,35 +103,30 @@ static void print_design(FILE *f, const struct creport *r, const json_t *d, size
     fputs("</caption>\n<tr><th scope=\"col\">effect</th><th scope=\"col\">estimate [CI]</th>"
           "<th scope=\"col\">% of reference [CI]</th><th scope=\"col\">p</th></tr>\n",
           f);
-    print_effect(f, json_string_value(json_object_get(json_object_get(d, "factor_a"), "name")),
-                 "main_a", json_object_get(d, "main_a"));
-    print_effect(f, json_string_value(json_object_get(json_object_get(d, "factor_b"), "name")),
-                 "main_b", json_object_get(d, "main_b"));
-    print_effect(f, "interaction", "interaction", json_object_get(d, "interaction"));
+    print_effect(f, d->a.name, "main_a", &d->fx.a);
+    print_effect(f, d->b.name, "main_b", &d->fx.b);
+    print_effect(f, "interaction", "interaction", &d->fx.interaction);
     fputs("</table></div>\n", f);
 }
 
 /* The 2x2 designs' main effects and interaction, the first CREPORT_EFFECTS_SHOWN. */
 void creport_html_effects(FILE *f, const struct creport *r)
 {
-    size_t i;
-    json_t *d;
     char intro[512];
-    if (!json_array_size(r->effects))
+    if (!r->neffects)
         return;
     creport_effects_intro(r, intro, sizeof(intro));
     fputs("<section id=\"effects\">\n<h2>2x2 effects</h2>\n<p>", f);
     esc(f, intro);
     fputs("</p>\n", f);
-    json_array_foreach(r->effects, i, d)
-    {
+    for (size_t i = 0; i < r->neffects; i++) {
         if (i == CREPORT_EFFECTS_SHOWN) {
             fprintf(f,
                     "<p>%zu more designs are in the JSON form (<code>--format json</code>).</p>\n",
-                    json_array_size(r->effects) - i);
+                    r->neffects - i);
             break;
         }
-        print_design(f, r, d, i);
+        print_design(f, r, &r->effects[i], i);
     }
     fputs("</section>\n", f);
 }

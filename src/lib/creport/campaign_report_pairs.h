@@ -11,6 +11,17 @@
 #include <stdio.h>
 
 #include "creport/campaign_report.h"
+#include "statsreport/pairs.h"
+
+/*
+ * One pair of r->pairs: in cell c on metric m (the cell's deciding one),
+ * variant p.b against variant p.a (report_pair's set indices are the
+ * report's variant indices).
+ */
+struct creport_pair {
+    size_t c, m;
+    struct report_pair p;
+};
 
 /*
  * Before the comparisons: with r->opts.pairs_all and three variants or
@@ -21,11 +32,15 @@
 void creport_pairs_correct(struct creport *r);
 
 /*
- * With r->opts.pairs_all, fills r->pairs with every pair (a before b in
- * report order) of every cell on its deciding metric; seed is the
+ * With r->opts.pairs_all, fills r->pairs (r->npair_rows of them) with every
+ * pair (a before b in report order) of every cell on its deciding metric,
+ * the cells in report order; seed is the
  * experiment's, for the bootstrap. Returns 0, -ENOMEM, or another negative
  * errno from the statistics with a sentence in err.
  */
 NB_MUST_CHECK int creport_pairs(struct creport *r, uint64_t seed, char *err, size_t errlen);
+
+/* The JSON "pairs" member: every pair of r->pairs; NULL when out of memory. */
+json_t *creport_pairs_json(const struct creport *r);
 
 #endif

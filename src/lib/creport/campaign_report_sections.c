@@ -11,8 +11,10 @@
 #include <string.h>
 
 #include "creport/campaign_report_counters.h"
+#include "creport/campaign_report_effects.h"
 #include "creport/campaign_report_layout.h"
 #include "creport/campaign_report_matrix.h"
+#include "creport/campaign_report_pairs.h"
 #include "statsreport/pairs.h"
 
 /* A signed number in few characters: digits follow magnitude, no exponent below 1e7. */
@@ -35,60 +37,59 @@ static void pct_text(char *b, size_t n, double v)
 }
 
 /*
+ * A figure of an effect as the printers show it: one the JSON holds as null
+ * (not finite) shows as 0, as it always has when read back from there.
+ */
+static double shown(double v)
+{
+    return isfinite(v) ? v : 0;
+}
+
+/*
  * The columns of an effect: "+13.9 [+10.7, +17.1]", "+13.8% [+10.7, +17.0]"
  * (or "-" without a reference to be a percentage of) and "p=6e-05".
  */
-static void effect_text(const json_t *e, char *est, char *pct, char *p, size_t n)
+static void effect_text(const struct stats_effect *e, char *est, char *pct, char *p, size_t n)
 {
     char lo[24], hi[24], x[24];
-    signed_text(x, sizeof(x), json_real_value(json_object_get(e, "estimate")));
-    signed_text(lo, sizeof(lo), json_real_value(json_object_get(e, "ci_low")));
-    signed_text(hi, sizeof(hi), json_real_value(json_object_get(e, "ci_high")));
+    signed_text(x, sizeof(x), shown(e->estimate));
+    signed_text(lo, sizeof(lo), shown(e->ci_low));
+    signed_text(hi, sizeof(hi), shown(e->ci_high));
     snprintf(est, n, "%s [%s, %s]", x, lo, hi);
-    if (json_is_real(json_object_get(e, "pct"))) {
-        pct_text(x, sizeof(x), json_real_value(json_object_get(e, "pct")));
-        pct_text(lo, sizeof(lo), json_real_value(json_object_get(e, "pct_ci_low")));
-        pct_text(hi, sizeof(hi), json_real_value(json_object_get(e, "pct_ci_high")));
+    if (isfinite(e->pct)) {
+        pct_text(x, sizeof(x), e->pct);
+        pct_text(lo, sizeof(lo), shown(e->pct_low));
+        pct_text(hi, sizeof(hi), shown(e->pct_high));
         snprintf(pct, n, "%s%% [%s, %s]", x, lo, hi);
     } else {
         snprintf(pct, n, "-");
     }
-    snprintf(p, n, "p=%.2g", json_real_value(json_object_get(e, "p")));
+    snprintf(p, n, "p=%.2g", shown(e->p));
 }
 
-void creport_effect_format(const json_t *e, struct creport_effect_text *t)
+void creport_effect_format(const struct stats_effect *e, struct creport_effect_text *t)
 {
-    snprintf(t->estimate, sizeof(t->estimate), "%+.4g [%+.4g, %+.4g]",
-             json_real_value(json_object_get(e, "estimate")),
-             json_real_value(json_object_get(e, "ci_low")),
-             json_real_value(json_object_get(e, "ci_high")));
-    if (json_is_real(json_object_get(e, "pct")))
-        snprintf(t->pct, sizeof(t->pct), "%+.1f%% [%+.1f, %+.1f]",
-                 json_real_value(json_object_get(e, "pct")),
-                 json_real_value(json_object_get(e, "pct_ci_low")),
-                 json_real_value(json_object_get(e, "pct_ci_high")));
+    snprintf(t->estimate, sizeof(t->estimate), "%+.4g [%+.4g, %+.4g]", shown(e->estimate),
+             shown(e->ci_low), shown(e->ci_high));
+    if (isfinite(e->pct))
+        snprintf(t->pct, sizeof(t->pct), "%+.1f%% [%+.1f, %+.1f]", e->pct, shown(e->pct_low),
+                 shown(e->pct_high));
     else
         snprintf(t->pct, sizeof(t->pct), "-");
-    snprintf(t->p, sizeof(t->p), "%.2g", json_real_value(json_object_get(e, "p")));
+    snprintf(t->p, sizeof(t->p), "%.2g", shown(e->p));
 }
 
 /* The heading of design d: "variant (big, small) x streams (1, 2), test=udp_stream, loss". */
-static void design_heading(const struct creport *r, const json_t *d, char *b, size_t n)
+static void design_heading(const struct creport *r, const struct creport_design *d, char *b,
+                           size_t n)
 {
-    const json_t *fa = json_object_get(d, "factor_a"), *fb = json_object_get(d, "factor_b");
-    const json_t *la = json_object_get(fa, "levels"), *lb = json_object_get(fb, "levels");
-    const char *slice = json_string_value(json_object_get(d, "slice"));
-    const struct creport_metric *md =
-        creport_metric_named(r, json_string_value(json_object_get(d, "metric")));
-    snprintf(
-        b, n, "%s (%s, %s) x %s (%s, %s)%s%s, %s:", json_string_value(json_object_get(fa, "name")),
-        json_string_value(json_array_get(la, 0)), json_string_value(json_array_get(la, 1)),
-        json_string_value(json_object_get(fb, "name")), json_string_value(json_array_get(lb, 0)),
-        json_string_value(json_array_get(lb, 1)), slice && *slice ? ", " : "", slice ? slice : "",
-        md ? md->label : json_string_value(json_object_get(d, "metric")));
+    snprintf(b, n, "%s (%s, %s) x %s (%s, %s)%s%s, %s:", d->a.name, d->a.levels[0], d->a.levels[1],
+             d->b.name, d->b.levels[0], d->b.levels[1], *d->slice ? ", " : "", d->slice,
+             r->metrics[d->m].label);
 }
 
-void creport_effects_heading(const struct creport *r, const json_t *d, char *b, size_t n)
+void creport_effects_heading(const struct creport *r, const struct creport_design *d, char *b,
+                             size_t n)
 {
     design_heading(r, d, b, n);
     size_t len = strlen(b);
@@ -108,9 +109,7 @@ void creport_effects_intro(const struct creport *r, char *b, size_t n)
 
 void creport_print_effects_text(FILE *f, const struct creport *r)
 {
-    size_t i;
-    json_t *d;
-    if (!json_array_size(r->effects))
+    if (!r->neffects)
         return;
     char intro[512];
     snprintf(intro, sizeof(intro),
@@ -122,36 +121,32 @@ void creport_print_effects_text(FILE *f, const struct creport *r)
              r->opts.confidence * 100);
     fputc('\n', f);
     creport_wrap(f, "", "  ", intro);
-    json_array_foreach(r->effects, i, d)
-    {
+    for (size_t i = 0; i < r->neffects; i++) {
+        const struct creport_design *d = &r->effects[i];
         char head[512], line[256];
         if (i == CREPORT_EFFECTS_SHOWN) {
             snprintf(line, sizeof(line), "(%zu more designs in the JSON form, --format json.)",
-                     json_array_size(r->effects) - i);
+                     r->neffects - i);
             creport_wrap(f, "", "  ", line);
             break;
         }
         design_heading(r, d, head, sizeof(head));
         creport_wrap(f, "", "    ", head);
-        if (json_is_string(json_object_get(d, "not_computed"))) {
-            snprintf(line, sizeof(line), "not computed: %s",
-                     json_string_value(json_object_get(d, "not_computed")));
+        if (!d->computed) {
+            snprintf(line, sizeof(line), "not computed: %s", CREPORT_EFFECTS_NOT_COMPUTED);
             creport_wrap(f, "  ", "    ", line);
             continue;
         }
-        static const char *const rows[] = {"main_a", "main_b", "interaction"};
+        const struct stats_effect *rows[] = {&d->fx.a, &d->fx.b, &d->fx.interaction};
         char est[3][96], pct[3][96], p[3][96];
         size_t we = 0, wp = 0;
         for (int k = 0; k < 3; k++) {
-            effect_text(json_object_get(d, rows[k]), est[k], pct[k], p[k], sizeof(est[k]));
+            effect_text(rows[k], est[k], pct[k], p[k], sizeof(est[k]));
             we = strlen(est[k]) > we ? strlen(est[k]) : we;
             wp = strlen(pct[k]) > wp ? strlen(pct[k]) : wp;
         }
         for (int k = 0; k < 3; k++) {
-            const char *name = k == 2
-                                   ? "interaction"
-                                   : json_string_value(json_object_get(
-                                         json_object_get(d, k ? "factor_b" : "factor_a"), "name"));
+            const char *name = k == 2 ? "interaction" : k ? d->b.name : d->a.name;
             char full[512];
             snprintf(full, sizeof(full), "%-11.11s  %-*s  %-*s  %s", name, (int)we, est[k], (int)wp,
                      pct[k], p[k]);
@@ -162,40 +157,33 @@ void creport_print_effects_text(FILE *f, const struct creport *r)
 
 void creport_print_effects_markdown(FILE *f, const struct creport *r)
 {
-    size_t i;
-    json_t *d;
-    if (!json_array_size(r->effects))
+    if (!r->neffects)
         return;
     char intro[512];
     creport_effects_intro(r, intro, sizeof(intro));
     fprintf(f, "\n### 2x2 effects\n\n%s\n", intro);
-    json_array_foreach(r->effects, i, d)
-    {
+    for (size_t i = 0; i < r->neffects; i++) {
+        const struct creport_design *d = &r->effects[i];
         char head[512];
         if (i == CREPORT_EFFECTS_SHOWN) {
             fprintf(f, "\n%zu more designs are in the JSON form (`--format json`).\n",
-                    json_array_size(r->effects) - i);
+                    r->neffects - i);
             break;
         }
         creport_effects_heading(r, d, head, sizeof(head));
         fputs("\n**", f);
         creport_md_text(f, head);
         fputs("**\n\n", f);
-        if (json_is_string(json_object_get(d, "not_computed"))) {
-            fprintf(f, "Not computed: %s.\n",
-                    json_string_value(json_object_get(d, "not_computed")));
+        if (!d->computed) {
+            fprintf(f, "Not computed: %s.\n", CREPORT_EFFECTS_NOT_COMPUTED);
             continue;
         }
         fputs("| effect | estimate [CI] | % of reference [CI] | p |\n|---|---:|---:|---:|\n", f);
-        static const char *const rows[] = {"main_a", "main_b", "interaction"};
+        const struct stats_effect *rows[] = {&d->fx.a, &d->fx.b, &d->fx.interaction};
         for (int k = 0; k < 3; k++) {
-            const json_t *e = json_object_get(d, rows[k]);
-            const char *name = k == 2
-                                   ? "interaction"
-                                   : json_string_value(json_object_get(
-                                         json_object_get(d, k ? "factor_b" : "factor_a"), "name"));
+            const char *name = k == 2 ? "interaction" : k ? d->b.name : d->a.name;
             struct creport_effect_text t;
-            creport_effect_format(e, &t);
+            creport_effect_format(rows[k], &t);
             fputs("| ", f);
             creport_md_text(f, name);
             fprintf(f, " | %s | %s | %s |\n", t.estimate, t.pct, t.p);
@@ -203,34 +191,30 @@ void creport_print_effects_markdown(FILE *f, const struct creport *r)
     }
 }
 
+/* The display name of cell c: "(all)" for a report without cells' names. */
+static const char *cell_name(const struct creport *r, size_t c)
+{
+    return r->cells[c].name[0] ? r->cells[c].name : "(all)";
+}
+
 void creport_print_pairs_text(FILE *f, const struct creport *r)
 {
-    size_t i;
-    json_t *p;
-    const char *cell = NULL;
     if (!r->pairs)
         return;
     report_pairs_print_intro(f, r->npairs, r->opts.confidence, r->family_confidence);
-    json_array_foreach(r->pairs, i, p)
-    {
-        const char *c = json_string_value(json_object_get(p, "cell"));
+    for (size_t i = 0; i < r->npair_rows; i++) {
+        const struct creport_pair *p = &r->pairs[i];
         char line[512];
-        if (!cell || strcmp(cell, c)) {
-            const struct creport_metric *md =
-                creport_metric_named(r, json_string_value(json_object_get(p, "metric")));
-            snprintf(line, sizeof(line), "%s, %s:", c[0] ? c : "(all)",
-                     md ? md->label : json_string_value(json_object_get(p, "metric")));
+        if (!i || strcmp(r->cells[p->c].name, r->cells[p[-1].c].name)) {
+            snprintf(line, sizeof(line), "%s, %s:", cell_name(r, p->c), r->metrics[p->m].label);
             creport_wrap(f, "", "    ", line);
-            cell = c;
         }
-        report_pairs_print_line(f, p, r->npairs);
+        report_pairs_print_pair(f, &p->p, r->variants[p->p.a], r->variants[p->p.b], r->npairs);
     }
 }
 
 void creport_print_pairs_markdown(FILE *f, const struct creport *r)
 {
-    size_t i;
-    json_t *p;
     if (!r->pairs)
         return;
     char intro[512];
@@ -240,24 +224,22 @@ void creport_print_pairs_markdown(FILE *f, const struct creport *r)
             "\n### Every pair (deciding metric)\n\n%s\n\n| cell | first | second | change "
             "[CI] | p | p x %zu | verdict |\n|---|---|---|---:|---:|---:|---|\n",
             intro, r->npairs > 1 ? r->npairs : 1);
-    json_array_foreach(r->pairs, i, p)
-    {
+    for (size_t i = 0; i < r->npair_rows; i++) {
+        const struct report_pair *p = &r->pairs[i].p;
         char chg[128] = "-";
-        bool cmp = !json_is_string(json_object_get(p, "not_compared"));
-        if (cmp)
-            report_pair_change(p, chg, sizeof(chg));
+        if (p->compared)
+            report_pair_change_of(p, chg, sizeof(chg));
         fputs("| ", f);
-        const char *c = json_string_value(json_object_get(p, "cell"));
-        creport_md_text(f, c[0] ? c : "(all)");
+        creport_md_text(f, cell_name(r, r->pairs[i].c));
         fputs(" | ", f);
-        creport_md_text(f, json_string_value(json_object_get(p, "a")));
+        creport_md_text(f, r->variants[p->a]);
         fputs(" | ", f);
-        creport_md_text(f, json_string_value(json_object_get(p, "b")));
-        if (cmp)
+        creport_md_text(f, r->variants[p->b]);
+        if (p->compared)
             fprintf(f, " | %s | %.2g | %.2g | %s |\n", chg,
-                    json_real_value(json_object_get(p, "welch_p")),
-                    json_real_value(json_object_get(p, "p_bonferroni")),
-                    json_string_value(json_object_get(p, "verdict")));
+                    isfinite(p->c.welch.p) ? p->c.welch.p : 0,
+                    isfinite(p->p_bonferroni) ? p->p_bonferroni : 0,
+                    stats_verdict_name(p->c.verdict.kind));
         else
             fputs(" | not compared | | | |\n", f);
     }

@@ -22,7 +22,10 @@
  * ("variant (big, small) x streams (1, 2), test=udp_stream, loss") and the
  * sentence that says what the effects are.
  */
-void creport_effects_heading(const struct creport *r, const json_t *d, char *b, size_t n);
+struct creport_design;
+struct stats_effect;
+void creport_effects_heading(const struct creport *r, const struct creport_design *d, char *b,
+                             size_t n);
 void creport_effects_intro(const struct creport *r, char *b, size_t n);
 
 /* The "Effects" section, text (72 columns) and Markdown; nothing without a design. */
@@ -35,7 +38,7 @@ struct creport_effect_text {
     char pct[64];      /* "+5.1% [+2.0, +8.2]", or "-" without a percentage */
     char p[32];
 };
-void creport_effect_format(const json_t *e, struct creport_effect_text *t);
+void creport_effect_format(const struct stats_effect *e, struct creport_effect_text *t);
 
 /* The words the printers share (a pair's change, the correction's sentence) are in
  * statsreport/pairs.h.

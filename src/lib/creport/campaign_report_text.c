@@ -13,6 +13,7 @@
 #include "creport/campaign_report.h"
 #include "creport/campaign_report_sections.h"
 #include "creport/campaign_report_brief.h"
+#include "creport/campaign_report_codelayout.h"
 #include "creport/campaign_report_counters.h"
 #include "creport/campaign_report_cpu.h"
 #include "creport/campaign_report_profile.h"
@@ -117,34 +118,28 @@ static void print_json_leaf(char *b, size_t n, json_t *v)
 }
 
 /* The one-line gist of a layout summary: hot functions moved, all moved, size change. */
-static void layout_gist(const json_t *sum, char *b, size_t n)
+static void layout_gist(const struct layout_summary *sum, char *b, size_t n)
 {
-    const json_t *hot = json_object_get(sum, "hot"), *size = json_object_get(sum, "size");
     snprintf(b, n,
              "%lld of %lld hot functions (%lld of %lld in all) changed offset; size %+lld bytes",
-             (long long)json_integer_value(json_object_get(hot, "offset_changed")),
-             (long long)json_integer_value(json_object_get(hot, "in_both")),
-             (long long)json_integer_value(json_object_get(sum, "offset_changed")),
-             (long long)json_integer_value(json_object_get(sum, "common")),
-             (long long)json_integer_value(json_object_get(size, "delta")));
+             (long long)sum->hot.offset_changed, (long long)sum->hot.in_both,
+             (long long)sum->offset_changed, (long long)sum->common, (long long)sum->size.delta);
 }
 
 /*
  * The hot patterns of a layout summary that matched no function, as one
  * phrase ("" when all matched), so that an empty hot set is never silent.
  */
-static void layout_unmatched(const json_t *sum, char *b, size_t n)
+static void layout_unmatched(const struct layout_summary *sum, char *b, size_t n)
 {
-    const json_t *u = json_object_get(json_object_get(sum, "hot"), "unmatched"), *p;
-    size_t i, k = 0;
+    size_t k = 0;
     b[0] = '\0';
-    json_array_foreach(u, i, p)
-    {
+    for (size_t i = 0; i < sum->hot.nunmatched; i++) {
         k += (size_t)snprintf(b + k, n - k, "%s%s",
                               i ? ", "
                                 : "hot patterns that match no "
                                   "function in either build: ",
-                              json_string_value(p));
+                              sum->hot.unmatched[i]);
         if (k >= n)
             break;
     }
@@ -153,12 +148,8 @@ static void layout_unmatched(const json_t *sum, char *b, size_t n)
 /* The hot set's source of the section, as its heading names it. */
 static const char *layout_source(const struct creport *r)
 {
-    size_t i;
-    json_t *x;
-    json_array_foreach(r->layout, i, x)
-    {
-        const char *src = json_string_value(
-            json_object_get(json_object_get(json_object_get(x, "summary"), "hot"), "source"));
+    for (size_t i = 0; i < r->nlayout; i++) {
+        const char *src = r->layout[i].compared ? r->layout[i].sum.hot.source : NULL;
         if (src && strcmp(src, "built-in network paths"))
             return src;
     }
@@ -168,9 +159,7 @@ static const char *layout_source(const struct creport *r)
 /* The "Code layout" section: each variant's layout file against the baseline's. */
 static void print_layout(FILE *f, const struct creport *r)
 {
-    size_t i;
-    json_t *x;
-    if (!json_array_size(r->layout))
+    if (!r->nlayout)
         return;
     const char *src = layout_source(r);
     if (src)
@@ -178,20 +167,17 @@ static void print_layout(FILE *f, const struct creport *r)
     else
         fprintf(f, "Code layout against %s (netab layout, built-in network hot set):\n",
                 r->variants[0]);
-    json_array_foreach(r->layout, i, x)
-    {
-        const char *name = json_string_value(json_object_get(x, "variant"));
-        const json_t *sum = json_object_get(x, "summary");
-        if (!json_is_object(sum)) {
-            wrapf(f, "  ", "    ", "%s: not compared: %s", name,
-                  json_string_value(json_object_get(x, "error")));
+    for (size_t i = 0; i < r->nlayout; i++) {
+        const struct creport_codelayout *x = &r->layout[i];
+        if (!x->compared) {
+            wrapf(f, "  ", "    ", "%s: not compared: %s", x->variant, x->error);
             continue;
         }
         char gist[256];
-        layout_gist(sum, gist, sizeof(gist));
-        wrapf(f, "  ", "    ", "%s: %s.", name, gist);
-        wrap(f, "    ", "    ", json_string_value(json_object_get(sum, "verdict")));
-        layout_unmatched(sum, gist, sizeof(gist));
+        layout_gist(&x->sum, gist, sizeof(gist));
+        wrapf(f, "  ", "    ", "%s: %s.", x->variant, gist);
+        wrap(f, "    ", "    ", x->sum.verdict);
+        layout_unmatched(&x->sum, gist, sizeof(gist));
         if (gist[0])
             wrapf(f, "    ", "    ", "%s.", gist);
     }
@@ -295,7 +281,7 @@ static int print_footer(FILE *f, const struct creport *r, unsigned s, bool brief
     int e = 0;
     if (s & (CREPORT_SEC_RUNS | CREPORT_SEC_ENVIRONMENT) && !brief)
         fprintf(f, "\n-- \n");
-    else if (json_array_size(r->layout) && (s & CREPORT_SEC_LAYOUT))
+    else if (r->nlayout && (s & CREPORT_SEC_LAYOUT))
         fputc('\n', f);
     if (s & CREPORT_SEC_RUNS)
         e = print_runs(f, r, legend);
@@ -447,9 +433,7 @@ static void md_metric_tables(FILE *f, const struct creport *r)
 /* The code layout section as a table: one row per variant with a layout file. */
 static void md_layout(FILE *f, const struct creport *r)
 {
-    size_t i;
-    json_t *x;
-    if (!json_array_size(r->layout))
+    if (!r->nlayout)
         return;
     fprintf(f, "\n### Code layout against ");
     creport_md_text(f, r->variants[0]);
@@ -459,20 +443,20 @@ static void md_layout(FILE *f, const struct creport *r)
         fputs(")", f);
     }
     fprintf(f, "\n\n| variant | layout | verdict |\n|---|---|---|\n");
-    json_array_foreach(r->layout, i, x)
-    {
-        const json_t *sum = json_object_get(x, "summary");
+    for (size_t i = 0; i < r->nlayout; i++) {
+        const struct creport_codelayout *x = &r->layout[i];
         char gist[256] = "not compared";
-        if (json_is_object(sum))
-            layout_gist(sum, gist, sizeof(gist));
+        if (x->compared)
+            layout_gist(&x->sum, gist, sizeof(gist));
         fputs("| ", f);
-        creport_md_text(f, json_string_value(json_object_get(x, "variant")));
+        creport_md_text(f, x->variant);
         fputs(" | ", f);
         creport_md_text(f, gist);
         fputs(" | ", f);
-        creport_md_text(f, json_is_object(sum) ? json_string_value(json_object_get(sum, "verdict"))
-                                               : json_string_value(json_object_get(x, "error")));
-        layout_unmatched(sum, gist, sizeof(gist));
+        creport_md_text(f, x->compared ? x->sum.verdict : x->error);
+        gist[0] = '\0';
+        if (x->compared)
+            layout_unmatched(&x->sum, gist, sizeof(gist));
         if (gist[0]) {
             fputs(" ", f);
             creport_md_text(f, gist);

@@ -313,49 +313,121 @@ static json_t *hex(uint64_t v)
     return json_string(buf);
 }
 
-static json_t *shift_json(const struct layout_fn *fn, unsigned line)
+static json_t *shift_json(const struct layout_shift *sh)
 {
-    if (!fn)
+    if (!sh->name)
         return json_null();
-    return json_pack("{s:s, s:o, s:o, s:I, s:i, s:i}", "name", fn->name, "old_addr",
-                     hex(fn->old_addr), "new_addr", hex(fn->new_addr), "shift",
-                     (json_int_t)(fn->new_addr - fn->old_addr), "old_offset",
-                     (int)layout_offset(fn->old_addr, line), "new_offset",
-                     (int)layout_offset(fn->new_addr, line));
+    return json_pack("{s:s, s:o, s:o, s:I, s:i, s:i}", "name", sh->name, "old_addr",
+                     hex(sh->old_addr), "new_addr", hex(sh->new_addr), "shift",
+                     (json_int_t)sh->shift, "old_offset", (int)sh->old_offset, "new_offset",
+                     (int)sh->new_offset);
 }
 
-/* The unmatched hot patterns as a JSON array (empty for the built-in set). */
-static json_t *unmatched_json(const struct layout_diff *d)
+static json_t *unmatched_json(const struct layout_summary *s)
 {
     json_t *a = json_array();
-    for (size_t i = 0; a && i < d->nunmatched; i++)
-        if (json_array_append_new(a, json_string(d->unmatched[i]))) {
+    for (size_t i = 0; a && i < s->hot.nunmatched; i++)
+        if (json_array_append_new(a, json_string(s->hot.unmatched[i]))) {
             json_decref(a);
             return NULL;
         }
     return a;
 }
 
-json_t *layout_summary_json(const struct layout_diff *d, const struct layout_hot *hot)
+json_t *layout_summary_to_json(const struct layout_summary *s)
 {
-    char verdict[1024];
-    layout_verdict(d, hot, verdict, sizeof(verdict));
     return json_pack(
         "{s:i, s:I, s:I, s:I, s:I, s:I, s:o, s:o, s:{s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:o},"
         " s:{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}, s:s}",
-        "line", (int)d->line, "common", (json_int_t)d->common, "added", (json_int_t)d->added,
-        "removed", (json_int_t)d->removed, "offset_changed", (json_int_t)d->offset_changed,
-        "lines_changed", (json_int_t)d->lines_changed, "first_shift", shift_json(d->first, d->line),
-        "first_hot_shift", shift_json(d->first_hot, d->line), "hot", "source",
-        hot ? layout_hot_kind_name(hot->kind) : "none", "names",
-        (json_int_t)(hot ? hot->nexact : 0), "globs", (json_int_t)(hot ? hot->nglobs : 0),
-        "in_both", (json_int_t)d->hot_common, "offset_changed", (json_int_t)d->hot_offset_changed,
-        "lines_changed", (json_int_t)d->hot_lines_changed, "added", (json_int_t)d->hot_added,
-        "removed", (json_int_t)d->hot_removed, "unmatched", unmatched_json(d), "size", "old_total",
-        (json_int_t)d->old_total, "new_total", (json_int_t)d->new_total, "delta",
-        (json_int_t)(d->up + d->down), "grow", (json_int_t)d->grow, "shrink", (json_int_t)d->shrink,
-        "up", (json_int_t)d->up, "down", (json_int_t)d->down, "padding_only",
-        (json_int_t)d->padding_only, "verdict", verdict);
+        "line", (int)s->line, "common", (json_int_t)s->common, "added", (json_int_t)s->added,
+        "removed", (json_int_t)s->removed, "offset_changed", (json_int_t)s->offset_changed,
+        "lines_changed", (json_int_t)s->lines_changed, "first_shift", shift_json(&s->first),
+        "first_hot_shift", shift_json(&s->first_hot), "hot", "source", s->hot.source, "names",
+        (json_int_t)s->hot.names, "globs", (json_int_t)s->hot.globs, "in_both",
+        (json_int_t)s->hot.in_both, "offset_changed", (json_int_t)s->hot.offset_changed,
+        "lines_changed", (json_int_t)s->hot.lines_changed, "added", (json_int_t)s->hot.added,
+        "removed", (json_int_t)s->hot.removed, "unmatched", unmatched_json(s), "size", "old_total",
+        (json_int_t)s->size.old_total, "new_total", (json_int_t)s->size.new_total, "delta",
+        (json_int_t)s->size.delta, "grow", (json_int_t)s->size.grow, "shrink",
+        (json_int_t)s->size.shrink, "up", (json_int_t)s->size.up, "down", (json_int_t)s->size.down,
+        "padding_only", (json_int_t)s->size.padding_only, "verdict", s->verdict);
+}
+
+/* fn's move into sh; sh->name stays NULL without fn. 0 or -ENOMEM. */
+static int shift_of(const struct layout_fn *fn, unsigned line, struct layout_shift *sh)
+{
+    if (!fn)
+        return 0;
+    *sh = (struct layout_shift){strdup(fn->name),
+                                fn->old_addr,
+                                fn->new_addr,
+                                (int64_t)(fn->new_addr - fn->old_addr),
+                                layout_offset(fn->old_addr, line),
+                                layout_offset(fn->new_addr, line)};
+    return sh->name ? 0 : -ENOMEM;
+}
+
+int layout_summary_of(const struct layout_diff *d, const struct layout_hot *hot,
+                      struct layout_summary *s)
+{
+    char verdict[1024];
+    layout_verdict(d, hot, verdict, sizeof(verdict));
+    *s = (struct layout_summary){.line = d->line,
+                                 .common = d->common,
+                                 .added = d->added,
+                                 .removed = d->removed,
+                                 .offset_changed = d->offset_changed,
+                                 .lines_changed = d->lines_changed};
+    s->hot.source = hot ? layout_hot_kind_name(hot->kind) : "none";
+    s->hot.names = hot ? hot->nexact : 0;
+    s->hot.globs = hot ? hot->nglobs : 0;
+    s->hot.in_both = d->hot_common;
+    s->hot.offset_changed = d->hot_offset_changed;
+    s->hot.lines_changed = d->hot_lines_changed;
+    s->hot.added = d->hot_added;
+    s->hot.removed = d->hot_removed;
+    s->size.old_total = d->old_total;
+    s->size.new_total = d->new_total;
+    s->size.delta = d->up + d->down;
+    s->size.grow = d->grow;
+    s->size.shrink = d->shrink;
+    s->size.up = d->up;
+    s->size.down = d->down;
+    s->size.padding_only = d->padding_only;
+    int e = shift_of(d->first, d->line, &s->first) || shift_of(d->first_hot, d->line, &s->first_hot)
+                ? -ENOMEM
+                : 0;
+    if (!e && !(s->verdict = strdup(verdict)))
+        e = -ENOMEM;
+    if (!e && d->nunmatched && !(s->hot.unmatched = calloc(d->nunmatched, sizeof(char *))))
+        e = -ENOMEM;
+    for (size_t i = 0; !e && i < d->nunmatched; i++)
+        if ((s->hot.unmatched[s->hot.nunmatched++] = strdup(d->unmatched[i])) == NULL)
+            e = -ENOMEM;
+    if (e)
+        layout_summary_free(s);
+    return e;
+}
+
+void layout_summary_free(struct layout_summary *s)
+{
+    free(s->first.name);
+    free(s->first_hot.name);
+    for (size_t i = 0; i < s->hot.nunmatched; i++)
+        free(s->hot.unmatched[i]);
+    free(s->hot.unmatched);
+    free(s->verdict);
+    *s = (struct layout_summary){0};
+}
+
+json_t *layout_summary_json(const struct layout_diff *d, const struct layout_hot *hot)
+{
+    struct layout_summary s;
+    if (layout_summary_of(d, hot, &s))
+        return NULL;
+    json_t *o = layout_summary_to_json(&s);
+    layout_summary_free(&s);
+    return o;
 }
 
 /* One side of a function; a size that is a gap says so and how much of it may be padding. */
@@ -421,29 +493,27 @@ json_t *layout_report_json(const struct layout_diff *d, const struct layout_inpu
                      "error");
 }
 
-json_t *layout_compare_files(const char *old, const char *new, const struct layout_hot *user,
-                             unsigned line, char *err, size_t errlen)
+int layout_compare_files(const char *old, const char *new, const struct layout_hot *user,
+                         unsigned line, struct layout_summary *out, char *err, size_t errlen)
 {
     struct symtab a = {0}, b = {0};
     struct layout_hot hot = {0};
     struct layout_diff d = {0};
-    json_t *sum = NULL;
+    int e = 0;
+    *out = (struct layout_summary){0};
     if (!user && layout_hot_builtin(&hot)) {
-        err_set(err, errlen, ENOMEM, "out of memory");
+        e = err_set(err, errlen, ENOMEM, "out of memory");
         goto out;
     }
-    if (symtab_load(old, &a, err, errlen) || symtab_load(new, &b, err, errlen))
+    if ((e = symtab_load(old, &a, err, errlen)) || (e = symtab_load(new, &b, err, errlen)))
         goto out;
-    if (layout_diff_build(&a, &b, user ? user : &hot, line, &d)) {
-        err_set(err, errlen, ENOMEM, "out of memory");
-        goto out;
-    }
-    if (!(sum = layout_summary_json(&d, user ? user : &hot)))
-        err_set(err, errlen, ENOMEM, "out of memory");
+    if (layout_diff_build(&a, &b, user ? user : &hot, line, &d) ||
+        layout_summary_of(&d, user ? user : &hot, out))
+        e = err_set(err, errlen, ENOMEM, "out of memory");
 out:
     layout_diff_free(&d);
     layout_hot_free(&hot);
     symtab_free(&a);
     symtab_free(&b);
-    return sum;
+    return e;
 }

@@ -4,18 +4,20 @@
  * share: with k = n(n-1)/2 pairs, each comparison's interval is at
  * 1 - (1 - C) / k and its Welch p is multiplied by k (capped at 1) before it
  * is held against 1 - C, so that the family of the k comparisons holds at the
- * confidence C asked for. The pairs are JSON objects (docs/report.md,
- * docs/compare.md), and the printers read them back from there, so that
- * text and JSON cannot disagree.
+ * confidence C asked for. A pair is a struct report_pair, written as the
+ * JSON object of docs/report.md and docs/compare.md; the printers take
+ * either and word both alike, so that text and JSON cannot disagree.
  */
 #ifndef NETAB_STATSREPORT_PAIRS_H
 #define NETAB_STATSREPORT_PAIRS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
 #include <jansson.h>
 
+#include "stats/compare.h"
 #include "stats/opts.h"
 #include "util/err.h"
 
@@ -25,6 +27,16 @@ struct report_pair_set {
     const double *values;
     size_t n;
     double mean; /* shown as mean_a / mean_b */
+};
+
+/* One pair: set b compared with set a (indices into the sets, a < b). */
+struct report_pair {
+    size_t a, b;
+    size_t n_a, n_b;
+    double mean_a, mean_b;
+    bool compared; /* false: a set has fewer than 2 values, and c is not filled */
+    struct stats_comparison c;
+    double p_bonferroni; /* c.welch.p corrected (report_pairs_adjust()) */
 };
 
 /* n(n-1)/2: the pairs among nvariants variants (0 for none). */
@@ -53,6 +65,19 @@ NB_MUST_CHECK int report_pairs_add(json_t *out, const json_t *head,
                                    size_t errlen);
 
 /*
+ * Compares every pair as report_pairs_add() does into out
+ * ([report_pairs_count(nsets)], a before b in set order). Returns 0,
+ * -ENOMEM, or another negative errno from stats_report_analyse() with a
+ * sentence in err.
+ */
+NB_MUST_CHECK int report_pairs_compute(const struct report_pair_set *sets, size_t nsets,
+                                       const struct stats_opts *so, size_t npairs,
+                                       struct report_pair *out, char *err, size_t errlen);
+
+/* Pair p as report_pairs_add() writes it after head's members; a and b are the sets' names. */
+json_t *report_pair_json(const struct report_pair *p, const char *a, const char *b);
+
+/*
  * The JSON "correction" member: {"method": "bonferroni", "pairs",
  * "family_confidence", "comparison_confidence"}. NULL when out of memory.
  */
@@ -70,10 +95,20 @@ void report_pair_change(const json_t *p, char *b, size_t n);
 /* "a -> b: <change> p=0.0021 (x3: 0.0063) regressed", or "a -> b: not compared: <why>". */
 void report_pair_line(const json_t *p, size_t npairs, char *b, size_t n);
 
+/*
+ * The same of a struct report_pair whose sets are called a and bname; a
+ * figure that is not finite (null in the JSON) is worded as the JSON ones are.
+ */
+void report_pair_change_of(const struct report_pair *p, char *b, size_t n);
+void report_pair_line_of(const struct report_pair *p, const char *a, const char *bname,
+                         size_t npairs, char *b, size_t n);
+
 /* The section's first lines in text: what a line shows and the correction, wrapped. */
 void report_pairs_print_intro(FILE *f, size_t npairs, double confidence, double family);
 
 /* report_pair_line() of p, indented under its heading and wrapped at 72 columns. */
 void report_pairs_print_line(FILE *f, const json_t *p, size_t npairs);
+void report_pairs_print_pair(FILE *f, const struct report_pair *p, const char *a, const char *b,
+                             size_t npairs);
 
 #endif

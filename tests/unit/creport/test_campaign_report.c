@@ -20,6 +20,7 @@
 #include "../store/helpers.h"
 #include "plot/plot.h"
 #include "creport/campaign_report.h"
+#include "creport/campaign_report_effects.h"
 #include "creport/campaign_report_plot.h"
 #include "stats/compare.h"
 
@@ -678,9 +679,8 @@ static void test_matrix_order_and_headings(void **state)
     assert_null(strstr(t, "Cells:"));
     free(t);
     /* A 2x2 design needs an axis of two values: test, in each of the three streams. */
-    assert_int_equal(json_array_size(r->effects), 3);
-    assert_string_equal(json_string_value(json_object_get(json_array_get(r->effects, 0), "slice")),
-                        "streams=1");
+    assert_int_equal(r->neffects, 3);
+    assert_string_equal(r->effects[0].slice, "streams=1");
     creport_free(r);
 }
 
@@ -722,9 +722,8 @@ static void test_boolean_headings(void **state)
     ASSERT_LT(c, d);
     free(t);
     /* One variant, two axes of two values: one design, reverse x nodelay. */
-    assert_int_equal(json_array_size(r->effects), 1);
-    json_t *fa = json_object_get(json_array_get(r->effects, 0), "factor_a");
-    assert_string_equal(json_string_value(json_object_get(fa, "name")), "reverse");
+    assert_int_equal(r->neffects, 1);
+    assert_string_equal(r->effects[0].a.name, "reverse");
     creport_free(r);
 }
 
@@ -757,7 +756,7 @@ static void test_effects_capped(void **state)
     struct creport *r;
     char err[NB_ERRLEN];
     assert_int_equal(creport_build(&x, spec, plan, N, runs, N, &o, &r, err, sizeof(err)), 0);
-    assert_int_equal(json_array_size(r->effects), 12);
+    assert_int_equal(r->neffects, 12);
     char *t = render(r, 0);
     assert_non_null(strstr(t, "(4 more designs in the JSON form, --format json.)"));
     size_t designs = 0;

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "creport/campaign_report.h"
+#include "creport/campaign_report_effects.h"
 
 /* size: small/big x nodelay: off/on; the baseline a is (small, off). */
 static const char spec_2x2[] =
@@ -65,38 +66,28 @@ static struct creport *build(const char *spec, const char *baseline, const int r
 /* x equals want to 1e-9, relative to want's size when it is over 1. */
 #define NEAR(x, want) ASSERT_LE(fabs((x) - (double)(want)), 1e-9 * (1 + fabs((double)(want))))
 
-static double num(const json_t *d, const char *effect, const char *key)
-{
-    return json_real_value(json_object_get(json_object_get(d, effect), key));
-}
-
-static const char *level(const json_t *d, const char *factor, size_t i)
-{
-    return json_string_value(
-        json_array_get(json_object_get(json_object_get(d, factor), "levels"), i));
-}
-
 static void test_effects_by_hand(void **state)
 {
     (void)state;
     static const int all[VARS] = {PER, PER, PER, PER};
     struct creport *r = build(spec_2x2, NULL, all);
-    assert_int_equal(json_array_size(r->effects), 1);
-    const json_t *d = json_array_get(r->effects, 0);
-    assert_string_equal(json_string_value(json_object_get(d, "design")), "factors");
-    assert_string_equal(json_string_value(json_object_get(d, "slice")), "");
-    assert_string_equal(level(d, "factor_a", 0), "small");
-    assert_string_equal(level(d, "factor_b", 1), "on");
+    assert_int_equal(r->neffects, 1);
+    const struct creport_design *d = &r->effects[0];
+    assert_string_equal(creport_design_kind_name(d->kind), "factors");
+    assert_string_equal(d->slice, "");
+    assert_string_equal(d->a.levels[0], "small");
+    assert_string_equal(d->b.levels[1], "on");
+    assert_true(d->computed);
     /* main A = ((310 - 110) + (510 - 210)) / 2, main B = ((210 - 110) + (510 - 310)) / 2. */
-    NEAR(num(d, "main_a", "estimate"), 250);
-    NEAR(num(d, "main_b", "estimate"), 150);
-    NEAR(num(d, "interaction", "estimate"), 100);
+    NEAR(d->fx.a.estimate, 250);
+    NEAR(d->fx.b.estimate, 150);
+    NEAR(d->fx.interaction.estimate, 100);
     /* SE sqrt(4 * 0.25 * 100 / 3), df 8, t(0.975, 8) = 2.3060041350333704. */
-    NEAR(num(d, "main_a", "se"), sqrt(100.0 / 3));
-    NEAR(num(d, "main_a", "df"), 8);
-    NEAR(num(d, "main_a", "ci_low"), 250 - 2.3060041350333704 * sqrt(100.0 / 3));
-    NEAR(num(d, "interaction", "ci_high"), 100 + 2.3060041350333704 * sqrt(400.0 / 3));
-    NEAR(num(d, "main_b", "pct"), 100 * 150.0 / 110);
+    NEAR(d->fx.a.se, sqrt(100.0 / 3));
+    NEAR(d->fx.a.df, 8);
+    NEAR(d->fx.a.ci_low, 250 - 2.3060041350333704 * sqrt(100.0 / 3));
+    NEAR(d->fx.interaction.ci_high, 100 + 2.3060041350333704 * sqrt(400.0 / 3));
+    NEAR(d->fx.b.pct, 100 * 150.0 / 110);
     creport_free(r);
 }
 
@@ -105,16 +96,14 @@ static void test_baseline_is_reference(void **state)
     (void)state;
     static const int all[VARS] = {PER, PER, PER, PER};
     struct creport *r = build(spec_2x2, "d", all);
-    const json_t *d = json_array_get(r->effects, 0);
-    assert_string_equal(level(d, "factor_a", 0), "big");
-    assert_string_equal(level(d, "factor_b", 0), "on");
-    assert_string_equal(json_string_value(json_object_get(
-                            json_array_get(json_object_get(d, "cells"), 0), "variant")),
-                        "d");
-    NEAR(num(d, "main_a", "estimate"), -250);
-    NEAR(num(d, "main_b", "estimate"), -150);
-    NEAR(num(d, "interaction", "estimate"), 100);
-    NEAR(num(d, "main_a", "pct"), -100 * 250.0 / 510);
+    const struct creport_design *d = &r->effects[0];
+    assert_string_equal(d->a.levels[0], "big");
+    assert_string_equal(d->b.levels[0], "on");
+    assert_string_equal(r->variants[d->cells[0][0].v], "d");
+    NEAR(d->fx.a.estimate, -250);
+    NEAR(d->fx.b.estimate, -150);
+    NEAR(d->fx.interaction.estimate, 100);
+    NEAR(d->fx.a.pct, -100 * 250.0 / 510);
     creport_free(r);
 }
 
@@ -123,11 +112,18 @@ static void test_one_value_not_computed(void **state)
     (void)state;
     static const int short_c[VARS] = {PER, PER, 1, PER};
     struct creport *r = build(spec_2x2, NULL, short_c);
-    assert_int_equal(json_array_size(r->effects), 1);
-    const json_t *d = json_array_get(r->effects, 0);
+    assert_int_equal(r->neffects, 1);
+    assert_false(r->effects[0].computed);
+    /* The JSON says why and has no effects. */
+    json_t *doc = creport_to_json(r);
+    const json_t *d = json_array_get(json_object_get(doc, "effects"), 0);
     assert_string_equal(json_string_value(json_object_get(d, "not_computed")),
                         "every cell needs 2 values or more");
     assert_true(json_is_null(json_object_get(d, "main_a")));
+    assert_string_equal(json_string_value(json_object_get(
+                            json_array_get(json_object_get(d, "cells"), 2), "variant")),
+                        "c");
+    json_decref(doc);
     creport_free(r);
 }
 
@@ -148,10 +144,10 @@ static void test_stored_spec_not_2x2(void **state)
                               "{\"name\": \"d\", \"factors\": {\"size\": \"big\"}}]}";
     static const int all[VARS] = {PER, PER, PER, PER};
     struct creport *r = build(three, NULL, all);
-    assert_int_equal(json_array_size(r->effects), 0);
+    assert_int_equal(r->neffects, 0);
     creport_free(r);
     r = build(one, NULL, all);
-    assert_int_equal(json_array_size(r->effects), 0);
+    assert_int_equal(r->neffects, 0);
     creport_free(r);
 }
 
