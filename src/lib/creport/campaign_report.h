@@ -163,6 +163,13 @@ struct creport_entry {
     struct stats_comparison cmp;
     char why[96];              /* why there is no comparison, e.g. "baseline has 1 value" */
     struct creport_change chg; /* the change as every format shows it */
+    /*
+     * Computed once by the model (campaign_report_model.c) for every format:
+     * the verdict in words with its p (creport_verdict_words(), "not
+     * compared" without a comparison), and stats_verdict_explain()'s
+     * sentence (NULL without a comparison).
+     */
+    char *words, *detail;
     /* Some of its runs were imported with their order unknown: drift is not judged. */
     bool order_unknown;
 };
@@ -219,6 +226,14 @@ struct creport_run_counts {
 
 struct creport_dutcols;
 struct creport_celltab;
+struct creport_cpu_cost;
+
+/* Verdict counts of a set of comparisons shown, computed once by the model. */
+struct creport_tally {
+    size_t n;           /* comparisons shown */
+    size_t kind[5];     /* by enum stats_verdict_kind; [4]: not compared */
+    size_t significant; /* "no difference proven" with p < 1 - confidence */
+};
 
 struct creport {
     int64_t id;
@@ -241,10 +256,25 @@ struct creport {
     bool *metric_selected; /* [nmetrics] */
     size_t *order;         /* metric indices in the order to show them */
     size_t norder;
-    struct creport_entry *entries;  /* [(v * ncells + c) * nmetrics + m] */
-    struct creport_run_counts runs; /* totals over the experiment */
-    long *n_measured;               /* [v * ncells + c]: measured ok runs */
-    struct creport_fail *fails;     /* [v * ncells + c]: failed measured runs */
+    /*
+     * Computed once by the model (campaign_report_model.c, _cpu.c) so that
+     * the printers only walk them: each cell's CPU cost decision, the cells
+     * with a CPU cost figure (and of those, polluted), the cell the short
+     * report's CPU line speaks of (-1: none) among cpu_worst_of cells
+     * whose headline cost column is that figure; the comparisons of the
+     * headline's figures (deciding and cost) and of the others by verdict,
+     * and per metric those that are neither a cell's deciding nor its cost.
+     */
+    struct creport_cpu_cost *cpu; /* [ncells] (campaign_report_cpu.h) */
+    size_t cpu_costed, cpu_polluted;
+    long cpu_worst;
+    size_t cpu_worst_of;
+    struct creport_tally tally_headline, tally_others;
+    struct creport_tally *tally_metric; /* [nmetrics] */
+    struct creport_entry *entries;      /* [(v * ncells + c) * nmetrics + m] */
+    struct creport_run_counts runs;     /* totals over the experiment */
+    long *n_measured;                   /* [v * ncells + c]: measured ok runs */
+    struct creport_fail *fails;         /* [v * ncells + c]: failed measured runs */
     json_t *env_diffs;      /* [{"variant", "against", "first_run", "differences": env_diff()}] */
     json_t *env_warnings;   /* strings, deduplicated, over every run's env_json */
     json_t *stats_warnings; /* [{"variant", "cell", "metric", "kind", "message"}] */
