@@ -291,6 +291,13 @@ struct creport {
          */
         struct creport_placement *place;
         char *place_error;
+        /*
+         * Counted over place once placed: rows that moved within a line or
+         * span other lines, rows in neither build (or not these builds'
+         * functions), and whether a name matched several functions.
+         */
+        size_t place_changed, place_neither;
+        bool place_several;
     } * profdiffs;
     size_t nprofdiffs;
     unsigned place_line; /* the placement's line size in bytes; 0 when nothing was placed */
