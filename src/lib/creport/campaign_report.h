@@ -192,7 +192,13 @@ struct creport_cell {
     unsigned test_kind; /* enum creport_test */
     int decide;         /* index in the report's metrics of the deciding one; -1 none */
     int cost;           /* the headline's CPU cost metric (campaign_report_model.c); -1 none */
-    char **values;      /* [naxes of the report]: its value on each matrix axis; NULL if unknown */
+    /*
+     * The first cell of its text headline table, which holds every cell
+     * with the same deciding and cost metrics (campaign_report_model.c); -1
+     * without a deciding metric.
+     */
+    long table;
+    char **values; /* [naxes of the report]: its value on each matrix axis; NULL if unknown */
 };
 
 /* Where a function lies in one variant's build (its `layout:` file). */
@@ -263,7 +269,8 @@ struct creport {
      * report's CPU line speaks of (-1: none) among cpu_worst_of cells
      * whose headline cost column is that figure; the comparisons of the
      * headline's figures (deciding and cost) and of the others by verdict,
-     * and per metric those that are neither a cell's deciding nor its cost.
+     * and per metric those that are neither a cell's deciding nor its cost;
+     * the (variant, cell) pairs with failed measured runs.
      */
     struct creport_cpu_cost *cpu; /* [ncells] (campaign_report_cpu.h) */
     size_t cpu_costed, cpu_polluted;
@@ -271,10 +278,11 @@ struct creport {
     size_t cpu_worst_of;
     struct creport_tally tally_headline, tally_others;
     struct creport_tally *tally_metric; /* [nmetrics] */
-    struct creport_entry *entries;      /* [(v * ncells + c) * nmetrics + m] */
-    struct creport_run_counts runs;     /* totals over the experiment */
-    long *n_measured;                   /* [v * ncells + c]: measured ok runs */
-    struct creport_fail *fails;         /* [v * ncells + c]: failed measured runs */
+    size_t fail_sets;
+    struct creport_entry *entries;  /* [(v * ncells + c) * nmetrics + m] */
+    struct creport_run_counts runs; /* totals over the experiment */
+    long *n_measured;               /* [v * ncells + c]: measured ok runs */
+    struct creport_fail *fails;     /* [v * ncells + c]: failed measured runs */
     json_t *env_diffs;      /* [{"variant", "against", "first_run", "differences": env_diff()}] */
     json_t *env_warnings;   /* strings, deduplicated, over every run's env_json */
     json_t *stats_warnings; /* [{"variant", "cell", "metric", "kind", "message"}] */

@@ -83,6 +83,21 @@ static void choose_cost(struct creport *r, size_t c)
 }
 
 /*
+ * The text headline's table of cell c: one table holds every cell sharing
+ * its deciding and cost metrics, in matrix order, so that a matrix that
+ * alternates test kinds (streams x test) gives one table per kind rather
+ * than one per cell. Needs the costs of cells 0..c chosen.
+ */
+static void headline_table(struct creport *r, size_t c)
+{
+    struct creport_cell *cell = &r->cells[c];
+    cell->table = -1;
+    for (size_t c0 = 0; cell->decide >= 0 && cell->table < 0; c0++)
+        if (r->cells[c0].decide == cell->decide && r->cells[c0].cost == cell->cost)
+            cell->table = (long)c0;
+}
+
+/*
  * The verdict of en in words with its p-value, for a line that shows
  * them: "regressed p=0.0021"; where p is below 1 - confidence but the
  * verdict is "no difference proven" (stats/verdict.h's rule: the interval
@@ -385,9 +400,13 @@ int creport_model_finish(struct creport *r)
                 if (sort_values(creport_at(r, v, c, m)) || set_words(r, creport_at(r, v, c, m)))
                     return -ENOMEM;
             }
+    for (size_t i = 0; r->fails && i < r->nvariants * r->ncells; i++)
+        r->fail_sets += r->fails[i].failed > 0;
     int e = creport_cpu_finish(r);
     for (size_t c = 0; !e && c < r->ncells; c++)
         choose_cost(r, c);
+    for (size_t c = 0; !e && c < r->ncells; c++)
+        headline_table(r, c);
     if (!e)
         creport_cpu_worst(r);
     e = e ? e : tally_all(r);
