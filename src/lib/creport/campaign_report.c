@@ -52,6 +52,7 @@ void creport_free(struct creport *r)
 {
     if (!r)
         return;
+    creport_model_free(r);
     if (r->entries)
         for (size_t i = 0; i < r->nvariants * r->ncells * r->nmetrics; i++) {
             free(r->entries[i].values);

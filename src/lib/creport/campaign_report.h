@@ -163,6 +163,13 @@ struct creport_entry {
     struct stats_comparison cmp;
     char why[96];              /* why there is no comparison, e.g. "baseline has 1 value" */
     struct creport_change chg; /* the change as every format shows it */
+    /*
+     * Computed once by the model (campaign_report_model.c) for every format:
+     * the verdict in words with its p (creport_verdict_words(), "not
+     * compared" without a comparison), and stats_verdict_explain()'s
+     * sentence (NULL without a comparison).
+     */
+    char *words, *detail;
     /* Some of its runs were imported with their order unknown: drift is not judged. */
     bool order_unknown;
 };
@@ -185,7 +192,13 @@ struct creport_cell {
     unsigned test_kind; /* enum creport_test */
     int decide;         /* index in the report's metrics of the deciding one; -1 none */
     int cost;           /* the headline's CPU cost metric (campaign_report_model.c); -1 none */
-    char **values;      /* [naxes of the report]: its value on each matrix axis; NULL if unknown */
+    /*
+     * The first cell of its text headline table, which holds every cell
+     * with the same deciding and cost metrics (campaign_report_model.c); -1
+     * without a deciding metric.
+     */
+    long table;
+    char **values; /* [naxes of the report]: its value on each matrix axis; NULL if unknown */
 };
 
 /* Where a function lies in one variant's build (its `layout:` file). */
@@ -222,6 +235,14 @@ struct creport_celltab;
 struct creport_pair;
 struct creport_design;
 struct creport_codelayout;
+struct creport_cpu_cost;
+
+/* Verdict counts of a set of comparisons shown, computed once by the model. */
+struct creport_tally {
+    size_t n;           /* comparisons shown */
+    size_t kind[5];     /* by enum stats_verdict_kind; [4]: not compared */
+    size_t significant; /* "no difference proven" with p < 1 - confidence */
+};
 
 struct creport {
     int64_t id;
@@ -244,6 +265,23 @@ struct creport {
     bool *metric_selected; /* [nmetrics] */
     size_t *order;         /* metric indices in the order to show them */
     size_t norder;
+    /*
+     * Computed once by the model (campaign_report_model.c, _cpu.c) so that
+     * the printers only walk them: each cell's CPU cost decision, the cells
+     * with a CPU cost figure (and of those, polluted), the cell the short
+     * report's CPU line speaks of (-1: none) among cpu_worst_of cells
+     * whose headline cost column is that figure; the comparisons of the
+     * headline's figures (deciding and cost) and of the others by verdict,
+     * and per metric those that are neither a cell's deciding nor its cost;
+     * the (variant, cell) pairs with failed measured runs.
+     */
+    struct creport_cpu_cost *cpu; /* [ncells] (campaign_report_cpu.h) */
+    size_t cpu_costed, cpu_polluted;
+    long cpu_worst;
+    size_t cpu_worst_of;
+    struct creport_tally tally_headline, tally_others;
+    struct creport_tally *tally_metric; /* [nmetrics] */
+    size_t fail_sets;
     struct creport_entry *entries;  /* [(v * ncells + c) * nmetrics + m] */
     struct creport_run_counts runs; /* totals over the experiment */
     long *n_measured;               /* [v * ncells + c]: measured ok runs */
@@ -264,6 +302,13 @@ struct creport {
          */
         struct creport_placement *place;
         char *place_error;
+        /*
+         * Counted over place once placed: rows that moved within a line or
+         * span other lines, rows in neither build (or not these builds'
+         * functions), and whether a name matched several functions.
+         */
+        size_t place_changed, place_neither;
+        bool place_several;
     } * profdiffs;
     size_t nprofdiffs;
     unsigned place_line; /* the placement's line size in bytes; 0 when nothing was placed */

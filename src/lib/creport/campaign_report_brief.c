@@ -69,12 +69,11 @@ int creport_section_parse(const char *list, unsigned *mask, char *err, size_t er
 static void change_line(FILE *f, const struct creport *r, size_t v, size_t c, size_t m)
 {
     const struct creport_entry *en = creport_at(r, v, c, m);
-    char head[96], chg[128], words[256], line[640];
+    char head[96], chg[128], line[640];
     creport_cell_heading(r, c, CREPORT_HEAD_FULL, head, sizeof(head));
     creport_fmt_change_full(chg, sizeof(chg), &en->chg);
-    creport_verdict_words(r, en, words, sizeof(words));
     snprintf(line, sizeof(line), "%s @ %s: %s %s %s", r->variants[v], head, r->metrics[m].label,
-             chg, words);
+             chg, en->words);
     creport_wrap(f, "  ", "    ", line);
 }
 
@@ -82,16 +81,9 @@ static void change_line(FILE *f, const struct creport *r, size_t v, size_t c, si
 static void print_others(FILE *f, const struct creport *r)
 {
     for (size_t i = 0; i < r->norder; i++) {
-        size_t m = r->order[i], up = 0, down = 0;
-        for (size_t c = 0; c < r->ncells; c++)
-            for (size_t v = 1; v < r->nvariants; v++) {
-                const struct creport_entry *en = creport_at(r, v, c, m);
-                if ((int)m == r->cells[c].decide || (int)m == r->cells[c].cost || !en->shown ||
-                    !creport_entry_changed(en))
-                    continue;
-                up += en->cmp.verdict.kind == STATS_IMPROVED;
-                down += en->cmp.verdict.kind == STATS_REGRESSED;
-            }
+        size_t m = r->order[i];
+        size_t up = r->tally_metric[m].kind[STATS_IMPROVED];
+        size_t down = r->tally_metric[m].kind[STATS_REGRESSED];
         if (up || down) {
             char line[256];
             snprintf(line, sizeof(line), "%s: %zu improved, %zu regressed (--sections details)",
@@ -109,7 +101,7 @@ static void print_others(FILE *f, const struct creport *r)
  */
 void creport_print_changes_brief(FILE *f, const struct creport *r)
 {
-    size_t shown = 0, unproven = 0, total = 0;
+    const struct creport_tally *hl = &r->tally_headline;
     if (r->nvariants < 2)
         return;
     fprintf(f, "\nChanges of the headline's figures against %s (%g%% CI, Welch p):\n",
@@ -120,59 +112,25 @@ void creport_print_changes_brief(FILE *f, const struct creport *r)
             for (size_t i = 0; i < 2; i++) {
                 const struct creport_entry *en =
                     ms[i] >= 0 ? creport_at(r, v, c, (size_t)ms[i]) : NULL;
-                if (!en || !en->shown)
-                    continue;
-                total++;
-                unproven += en->has_cmp && en->cmp.verdict.kind == STATS_NO_DIFFERENCE;
-                if (creport_entry_changed(en)) {
+                if (en && en->shown && creport_entry_changed(en))
                     change_line(f, r, v, c, (size_t)ms[i]);
-                    shown++;
-                }
             }
         }
-    if (!shown)
+    if (!hl->kind[STATS_IMPROVED] && !hl->kind[STATS_REGRESSED])
         fprintf(f, "  none in the headline's figures\n");
-    if (unproven) {
+    if (hl->kind[STATS_NO_DIFFERENCE]) {
         char line[256];
         snprintf(line, sizeof(line),
                  "%zu of these %zu comparisons prove no difference either way (more runs may; "
                  "--sections details lists them)",
-                 unproven, total);
+                 hl->kind[STATS_NO_DIFFERENCE], hl->n);
         creport_wrap(f, "  ", "    ", line);
     }
     print_others(f, r);
 }
 
-/* Verdict counts of one set of comparisons: [enum stats_verdict_kind], then not compared. */
-struct tally {
-    size_t n, kind[5], significant; /* significant: "no difference proven" with p < alpha */
-};
-
-/* Whether metric m is one of the headline's figures of cell c (deciding or CPU cost). */
-static bool in_headline(const struct creport *r, size_t c, size_t m)
-{
-    return r->cells[c].decide >= 0 && ((int)m == r->cells[c].decide || (int)m == r->cells[c].cost);
-}
-
-/* Counts every comparison shown into hl (the headline's figures) or other. */
-static void tally_all(const struct creport *r, struct tally *hl, struct tally *other)
-{
-    for (size_t v = 1; v < r->nvariants; v++)
-        for (size_t c = 0; c < r->ncells; c++)
-            for (size_t m = 0; m < r->nmetrics; m++) {
-                const struct creport_entry *en = creport_at(r, v, c, m);
-                struct tally *t = in_headline(r, c, m) ? hl : other;
-                if (!en->shown)
-                    continue;
-                t->n++;
-                t->kind[en->has_cmp ? (size_t)en->cmp.verdict.kind : 4]++;
-                t->significant += en->has_cmp && en->cmp.verdict.kind == STATS_NO_DIFFERENCE &&
-                                  en->cmp.verdict.significant;
-            }
-}
-
 /* "headline (16): 1 improved, 5 regressed, 10 no difference proven", wrapped. */
-static void tally_line(FILE *f, const char *what, const struct tally *t, const char *tail)
+static void tally_line(FILE *f, const char *what, const struct creport_tally *t, const char *tail)
 {
     /* The verdict line's order: improved, regressed, within noise, no difference, not compared. */
     static const size_t order[5] = {STATS_IMPROVED, STATS_REGRESSED, STATS_WITHIN_NOISE,
@@ -196,21 +154,20 @@ static void tally_line(FILE *f, const char *what, const struct tally *t, const c
 
 void creport_print_verdicts_brief(FILE *f, const struct creport *r)
 {
-    struct tally hl = {0}, other = {0};
+    const struct creport_tally *hl = &r->tally_headline, *other = &r->tally_others;
     if (r->nvariants < 2)
         return;
-    tally_all(r, &hl, &other);
     fprintf(f, "\nVerdicts against %s (%g%% CI, %g%% noise floor):\n", r->variants[0],
             r->opts.confidence * 100, r->opts.noise * 100);
-    tally_line(f, "headline", &hl, "");
-    if (other.n)
-        tally_line(f, "others", &other, "");
-    if (hl.significant) {
+    tally_line(f, "headline", hl, "");
+    if (other->n)
+        tally_line(f, "others", other, "");
+    if (hl->significant) {
         char line[256];
         snprintf(line, sizeof(line),
                  "%zu headline \"%s\" with p < %g: the interval reaches inside the %g%% noise "
                  "floor",
-                 hl.significant, stats_verdict_name(STATS_NO_DIFFERENCE), 1 - r->opts.confidence,
+                 hl->significant, stats_verdict_name(STATS_NO_DIFFERENCE), 1 - r->opts.confidence,
                  r->opts.noise * 100);
         creport_wrap(f, "  ", "    ", line);
     }

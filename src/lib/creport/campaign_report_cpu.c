@@ -1,6 +1,7 @@
 /* Which figure decides a cell's CPU cost, and its verdicts (campaign_report_cpu.h). */
 #include "creport/campaign_report_cpu.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,6 +56,37 @@ void creport_cpu_cost(const struct creport *r, size_t c, struct creport_cpu_cost
     out->system = sys;
     out->polluted = out->rule.polluted;
     out->metric = !out->rule.decides ? -1 : out->rule.decides == out->rule.system ? sys : proc;
+    if (out->metric >= 0)
+        judge_cost_sentence(&out->rule, r->metrics[out->metric].label,
+                            sys >= 0 ? r->metrics[sys].label : "", out->why, sizeof(out->why));
+}
+
+int creport_cpu_finish(struct creport *r)
+{
+    if (!(r->cpu = calloc(r->ncells ? r->ncells : 1, sizeof(*r->cpu))))
+        return -ENOMEM;
+    for (size_t c = 0; c < r->ncells; c++) {
+        creport_cpu_cost(r, c, &r->cpu[c]);
+        r->cpu_costed += r->cpu[c].metric >= 0;
+        r->cpu_polluted += r->cpu[c].metric >= 0 && r->cpu[c].polluted;
+    }
+    return 0;
+}
+
+void creport_cpu_worst(struct creport *r)
+{
+    r->cpu_worst = -1;
+    r->cpu_worst_of = 0;
+    for (size_t c = 0; c < r->ncells; c++) {
+        const struct creport_cpu_cost *k = &r->cpu[c];
+        if (k->metric < 0 || k->metric != r->cells[c].cost)
+            continue;
+        r->cpu_worst_of++;
+        /* The worst case: the most CPU taken by others; NaN (unknown) only when none is known. */
+        if (r->cpu_worst < 0 ||
+            (isfinite(k->others_pct) && !(r->cpu[r->cpu_worst].others_pct >= k->others_pct)))
+            r->cpu_worst = (long)c;
+    }
 }
 
 /* "within noise", or "not compared" when the entry has no comparison. */
@@ -67,10 +99,7 @@ static const char *verdict_of(const struct creport_entry *en)
 static void basis(const struct creport *r, size_t c, const struct creport_cpu_cost *k, char *b,
                   size_t n)
 {
-    char why[400];
-    judge_cost_sentence(&k->rule, r->metrics[k->metric].label,
-                        k->system >= 0 ? r->metrics[k->system].label : "", why, sizeof(why));
-    snprintf(b, n, "%s: %s", r->cells[c].name[0] ? r->cells[c].name : "(all)", why);
+    snprintf(b, n, "%s: %s", r->cells[c].name[0] ? r->cells[c].name : "(all)", k->why);
 }
 
 /* One variant and cell into line: "V @ C: throughput within noise, CPU cost regressed +9.1%". */
@@ -102,15 +131,14 @@ static void walk(FILE *f, const struct creport *r, bool polluted_only,
                  void (*print)(FILE *, int, const char *))
 {
     for (size_t c = 0; r->nvariants > 1 && c < r->ncells; c++) {
-        struct creport_cpu_cost k;
-        creport_cpu_cost(r, c, &k);
-        if (k.metric < 0 || (polluted_only && !k.polluted))
+        const struct creport_cpu_cost *k = &r->cpu[c];
+        if (k->metric < 0 || (polluted_only && !k->polluted))
             continue;
         char line[512];
-        basis(r, c, &k, line, sizeof(line));
+        basis(r, c, k, line, sizeof(line));
         print(f, 0, line);
         for (size_t v = 1; v < r->nvariants; v++) {
-            verdicts(r, v, c, &k, line, sizeof(line));
+            verdicts(r, v, c, k, line, sizeof(line));
             print(f, 1, line);
         }
     }
@@ -131,13 +159,7 @@ static void md_line(FILE *f, int depth, const char *text)
 /* True when some cell has a CPU cost to show (and there is a variant to compare). */
 static bool any_cost(const struct creport *r, bool polluted_only)
 {
-    for (size_t c = 0; r->nvariants > 1 && c < r->ncells; c++) {
-        struct creport_cpu_cost k;
-        creport_cpu_cost(r, c, &k);
-        if (k.metric >= 0 && (!polluted_only || k.polluted))
-            return true;
-    }
-    return false;
+    return r->nvariants > 1 && (polluted_only ? r->cpu_polluted : r->cpu_costed);
 }
 
 void creport_print_cpu_markdown(FILE *f, const struct creport *r)
@@ -160,27 +182,12 @@ void creport_print_cpu_text(FILE *f, const struct creport *r, bool polluted_only
 
 void creport_print_cpu_line(FILE *f, const struct creport *r)
 {
-    struct creport_cpu_cost worst = {.metric = -1}, k;
-    size_t cells = 0;
-    for (size_t c = 0; c < r->ncells; c++) {
-        creport_cpu_cost(r, c, &k);
-        if (k.metric < 0 || k.metric != r->cells[c].cost)
-            continue;
-        cells++;
-        /* The worst case: the most CPU taken by others; NaN (unknown) only when none is known. */
-        if (worst.metric < 0 || (isfinite(k.others_pct) && !(worst.others_pct >= k.others_pct)))
-            worst = k;
-    }
-    if (worst.metric < 0)
+    if (r->cpu_worst < 0)
         return;
-    char why[400], line[600];
-    judge_cost_sentence(&worst.rule, r->metrics[worst.metric].label,
-                        worst.system >= 0 ? r->metrics[worst.system].label : "", why, sizeof(why));
+    char line[600];
     /* Each table's cost column names its figure; this line says why, for the worst cell. */
-    if (cells > 1)
-        snprintf(line, sizeof(line), "CPU cost, worst cell: %s", why);
-    else
-        snprintf(line, sizeof(line), "CPU cost: %s", why);
+    snprintf(line, sizeof(line), "CPU cost%s: %s", r->cpu_worst_of > 1 ? ", worst cell" : "",
+             r->cpu[r->cpu_worst].why);
     creport_wrap(f, "", "  ", line);
 }
 
@@ -193,13 +200,12 @@ json_t *creport_cpu_json(const struct creport *r)
 {
     json_t *a = json_array();
     for (size_t c = 0; a && c < r->ncells; c++) {
-        struct creport_cpu_cost k;
-        creport_cpu_cost(r, c, &k);
-        if (k.metric < 0)
+        const struct creport_cpu_cost *k = &r->cpu[c];
+        if (k->metric < 0)
             continue;
         json_t *vs = json_array();
         for (size_t v = 1; vs && v < r->nvariants; v++) {
-            const struct creport_entry *en = creport_at(r, v, c, (size_t)k.metric);
+            const struct creport_entry *en = creport_at(r, v, c, (size_t)k->metric);
             bool rel = en->has_cmp && !en->cmp.verdict.on_difference;
             json_array_append_new(
                 vs, json_pack("{s:s, s:s, s:o}", "variant", r->variants[v], "verdict",
@@ -208,9 +214,9 @@ json_t *creport_cpu_json(const struct creport *r)
         }
         json_array_append_new(
             a, json_pack("{s:s, s:o, s:o, s:b, s:o, s:f, s:o}", "cell", r->cells[c].name, "metric",
-                         name_or_null(r, k.metric), "system_metric", name_or_null(r, k.system),
-                         "polluted", k.polluted, "others_pct",
-                         isfinite(k.others_pct) ? json_real(k.others_pct) : json_null(),
+                         name_or_null(r, k->metric), "system_metric", name_or_null(r, k->system),
+                         "polluted", k->polluted, "others_pct",
+                         isfinite(k->others_pct) ? json_real(k->others_pct) : json_null(),
                          "threshold_pct", JUDGE_POLLUTED_PCT, "verdicts", vs ? vs : json_null()));
     }
     return a;

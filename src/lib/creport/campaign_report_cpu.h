@@ -2,9 +2,9 @@
  * The CPU cost of each cell of a campaign report: which figure decides it
  * (the local end's system-wide cost, or its process cost when other
  * processes polluted the system-wide one), and its verdict beside the
- * deciding metric's. Computation (creport_cpu_cost) and its two renderings
- * (text, JSON) are separate functions so that a report model can take them
- * as one section.
+ * deciding metric's. The model computes the decisions once
+ * (creport_cpu_finish(), creport_cpu_worst()) into r->cpu; the renderings
+ * (text, Markdown, JSON) only walk them.
  */
 #ifndef NETAB_REPORT_CAMPAIGN_REPORT_CPU_H
 #define NETAB_REPORT_CAMPAIGN_REPORT_CPU_H
@@ -22,6 +22,7 @@ struct creport_cpu_cost {
     bool polluted;     /* system-wide polluted (others_pct >= JUDGE_POLLUTED_PCT) */
     double others_pct; /* largest median over variants and the kind's cells; NaN unknown */
     struct judge_cost rule; /* the judgement's choice (judge.h) */
+    char why[400];          /* judge_cost_sentence() with the figures' labels; "" when metric < 0 */
 };
 
 /*
@@ -32,6 +33,20 @@ struct creport_cpu_cost {
  * a kind is so decided on the same figure. Pure: reads r only.
  */
 void creport_cpu_cost(const struct creport *r, size_t c, struct creport_cpu_cost *out);
+
+/*
+ * The model's part: r->cpu[c] = creport_cpu_cost() of every cell, and
+ * r->cpu_costed and r->cpu_polluted counted over them. 0 or -ENOMEM.
+ */
+NB_MUST_CHECK int creport_cpu_finish(struct creport *r);
+
+/*
+ * After the cells' headline cost columns are chosen (struct creport_cell's
+ * cost): r->cpu_worst, the cell whose cost column is its CPU cost figure
+ * where other processes took the most CPU (the first such when none is
+ * known), and r->cpu_worst_of, how many cells it was chosen from.
+ */
+void creport_cpu_worst(struct creport *r);
 
 /*
  * "CPU cost against BASE" section: per variant and cell, "throughput within

@@ -51,14 +51,12 @@ static json_t *change_json(const struct creport_metric *md, const struct creport
                      "text", text);
 }
 
-static json_t *comparison_json(const struct creport *r, const struct creport_metric *md,
-                               const struct creport_entry *base, const struct creport_entry *en)
+static json_t *comparison_json(const struct creport_metric *md, const struct creport_entry *base,
+                               const struct creport_entry *en)
 {
     if (!en->has_cmp)
         return json_null();
     const struct stats_comparison *c = &en->cmp;
-    char detail[512];
-    stats_verdict_explain(&c->verdict, c->welch.p, r->opts.noise, detail, sizeof(detail));
     json_t *o = json_object();
     if (!o)
         return NULL;
@@ -83,7 +81,7 @@ static json_t *comparison_json(const struct creport *r, const struct creport_met
     e |= json_object_set_new(o, "welch_p", num(c->welch.p));
     e |= json_object_set_new(o, "mannwhitney_p", num(c->mw.p));
     e |= json_object_set_new(o, "verdict", json_string(stats_verdict_name(c->verdict.kind)));
-    e |= json_object_set_new(o, "verdict_detail", json_string(detail));
+    e |= json_object_set_new(o, "verdict_detail", json_string(en->detail));
     e |= json_object_set_new(o, "significant", json_boolean(c->verdict.significant));
     e |= json_object_set_new(o, "change", change_json(md, en));
     e |= json_object_set_new(o, "runs_needed",
@@ -114,8 +112,7 @@ static json_t *results_json(const struct creport *r)
                     json_array_append_new(vals, json_real(en->values[k]));
                 for (size_t k = 0; sorted && k < en->n; k++)
                     json_array_append_new(sorted, json_real(en->sorted[k]));
-                json_t *cmp =
-                    v ? comparison_json(r, &md[m], creport_at(r, 0, c, m), en) : json_null();
+                json_t *cmp = v ? comparison_json(&md[m], creport_at(r, 0, c, m), en) : json_null();
                 json_t *o =
                     vals && cmp && sorted
                         ? json_pack("{s:s, s:s, s:s, s:s, s:b, s:I, s:o, s:o, s:o, s:o, s:o, s:s?}",

@@ -68,6 +68,13 @@ int creport_dutcols_build(struct creport *r)
             return -ENOMEM;
         g->cells[k] = (long)c;
     }
+    for (size_t i = 0; i < d->ngroups; i++) {
+        struct creport_dutgroup *g = &d->groups[i];
+        g->first = -1;
+        for (size_t k = 0; k < d->ncols && g->first < 0; k++)
+            if (g->cells[k] >= 0 && r->cells[g->cells[k]].decide >= 0)
+                g->first = g->cells[k];
+    }
     return 0;
 }
 

@@ -22,6 +22,7 @@
 struct creport_dutgroup {
     char *heading; /* "streams=4"; "" when dut is the only axis */
     long *cells;   /* [ncols]: the cell of each DUT column, -1 when the matrix has none */
+    long first;    /* the first of cells with a deciding metric, or -1: its metric heads it */
 };
 
 struct creport_dutcols {

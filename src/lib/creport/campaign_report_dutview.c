@@ -14,15 +14,6 @@
 
 #define ENTRY_MAX 96
 
-/* The first cell of group g with a deciding metric, or -1: its metric heads the table. */
-static long first_decided(const struct creport *r, const struct creport_dutgroup *g)
-{
-    for (size_t k = 0; k < r->dutcols->ncols; k++)
-        if (g->cells[k] >= 0 && r->cells[g->cells[k]].decide >= 0)
-            return g->cells[k];
-    return -1;
-}
-
 /* Variant v's entry in column k of g: "9412.3 +0.7% *", "-" where there is none. */
 static void entry(const struct creport *r, const struct creport_dutgroup *g, size_t k, size_t v,
                   char *b, size_t n)
@@ -46,7 +37,7 @@ void creport_print_dutcols_text(FILE *f, const struct creport *r)
         creport_wrap(f, "", "  ", s);
     for (size_t i = 0; d && i < d->ngroups; i++) {
         const struct creport_dutgroup *g = &d->groups[i];
-        long c0 = first_decided(r, g);
+        long c0 = g->first;
         if (c0 < 0)
             continue;
         fprintf(f, "\nBy DUT%s%s (%s, change against %s):\n", *g->heading ? ", " : "", g->heading,
@@ -89,7 +80,7 @@ void creport_print_dutcols_markdown(FILE *f, const struct creport *r)
     }
     for (size_t i = 0; d && i < d->ngroups; i++) {
         const struct creport_dutgroup *g = &d->groups[i];
-        long c0 = first_decided(r, g);
+        long c0 = g->first;
         if (c0 < 0)
             continue;
         fprintf(f, "\n**By DUT%s", *g->heading ? ", " : "");
@@ -133,7 +124,7 @@ void creport_print_dutcols_html(FILE *f, const struct creport *r)
     }
     for (size_t i = 0; d && i < d->ngroups; i++) {
         const struct creport_dutgroup *g = &d->groups[i];
-        long c0 = first_decided(r, g);
+        long c0 = g->first;
         if (c0 < 0)
             continue;
         fputs("<table class=\"headline duts\">\n<caption>", f);
@@ -189,7 +180,7 @@ json_t *creport_duts_json(const struct creport *r)
     for (size_t i = 0; names && i < r->nduts; i++)
         json_array_append_new(names, json_string(r->duts[i]));
     for (size_t i = 0; tables && r->dutcols && i < r->dutcols->ngroups; i++) {
-        long c0 = first_decided(r, &r->dutcols->groups[i]);
+        long c0 = r->dutcols->groups[i].first;
         if (c0 >= 0)
             json_array_append_new(tables, group_json(r, &r->dutcols->groups[i], c0));
     }

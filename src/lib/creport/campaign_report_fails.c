@@ -76,10 +76,7 @@ void creport_fail_text(const struct creport *r, size_t v, size_t c, char *buf, s
 
 bool creport_any_fails(const struct creport *r)
 {
-    for (size_t i = 0; r->fails && i < r->nvariants * r->ncells; i++)
-        if (r->fails[i].failed)
-            return true;
-    return false;
+    return r->fail_sets > 0;
 }
 
 /* Each variant and cell with failures through line(f, text), "V @ C: 2 of 5 failed: why". */

@@ -69,24 +69,16 @@ struct hl_grid {
     size_t width[NCOL];
 };
 
-/*
- * Whether cell c is in the table that starts at cell c0: one table holds
- * every cell sharing c0's metrics, in matrix order, so that a matrix that
- * alternates test kinds (streams x test) gives one table per kind rather
- * than one per cell.
- */
+/* Whether cell c is in the table that starts at cell c0 (the model's grouping). */
 static bool in_table(const struct creport *r, size_t c0, size_t c)
 {
-    return r->cells[c].decide >= 0 && creport_headline_same(r, c0, c);
+    return r->cells[c].table == (long)c0;
 }
 
 /* Whether cell c0 starts a table: it has a deciding metric that no earlier cell shares. */
 static bool table_start(const struct creport *r, size_t c0)
 {
-    for (size_t c = 0; c < c0; c++)
-        if (in_table(r, c, c0))
-            return false;
-    return r->cells[c0].decide >= 0;
+    return r->cells[c0].table == (long)c0;
 }
 
 static void grid_fill(struct hl_grid *g, const struct creport *r, size_t c0, enum creport_heading h,

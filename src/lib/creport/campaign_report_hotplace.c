@@ -130,6 +130,9 @@ static int place_rows(struct creport_profdiff *d, const struct symtab *b, const 
         bool both = p->base.found && p->other.found;
         p->offset_changed = both && p->base.offset != p->other.offset;
         p->lines_changed = both && p->base.lines != p->other.lines;
+        d->place_changed += p->offset_changed || p->lines_changed;
+        d->place_neither += !p->base.found && !p->other.found;
+        d->place_several |= p->base.count > 1 || p->other.count > 1;
     }
     return 0;
 }
@@ -197,4 +200,6 @@ void creport_placement_clear(struct creport_profdiff *d)
     free(d->place_error);
     d->place = NULL;
     d->place_error = NULL;
+    d->place_changed = d->place_neither = 0;
+    d->place_several = false;
 }

@@ -48,24 +48,6 @@ static const char *base_name(const char *path)
 }
 
 /*
- * Counts the rows that changed, that are in neither build (or not these
- * builds' functions at all), and that matched several functions.
- */
-static size_t changed(const struct creport_profdiff *d, size_t *neither, bool *several)
-{
-    size_t n = 0;
-    *neither = 0;
-    *several = false;
-    for (size_t i = 0; i < d->d.n; i++) {
-        const struct creport_placement *p = &d->place[i];
-        n += p->offset_changed || p->lines_changed;
-        *neither += !p->base.found && !p->other.found;
-        *several |= p->base.count > 1 || p->other.count > 1;
-    }
-    return n;
-}
-
-/*
  * Text: a row per function found in either build (those in neither, such
  * as kernel functions against a program's files, are only counted), its
  * offset within the line and lines spanned as base>new, and a word.
@@ -80,8 +62,7 @@ void creport_placement_text(FILE *f, const struct creport *r, const struct crepo
     }
     if (!d->place)
         return;
-    bool several;
-    size_t neither, n = changed(d, &neither, &several);
+    size_t neither = d->place_neither;
     if (neither == d->d.n) {
         fprintf(f, "  Placement: none of these functions is in %.20s or %.20s\n",
                 base_name(r->layouts[0]), base_name(r->layouts[d->v]));
@@ -100,10 +81,12 @@ void creport_placement_text(FILE *f, const struct creport *r, const struct crepo
         fprintf(f, "  %-23.23s %9.9s %7.7s  %s%s\n", d->d.rows[i].symbol, off, lines,
                 creport_placement_word(p), p->base.count > 1 || p->other.count > 1 ? " *" : "");
     }
-    fprintf(f, "  (%zu of %zu moved within a line or span other lines", n, d->d.n - neither);
+    fprintf(f, "  (%zu of %zu moved within a line or span other lines", d->place_changed,
+            d->d.n - neither);
     if (neither)
         fprintf(f, ";\n   %zu more not in these builds", neither);
-    fprintf(f, "%s)\n", several ? ";\n   * several functions of that name: the first shown" : "");
+    fprintf(f, "%s)\n",
+            d->place_several ? ";\n   * several functions of that name: the first shown" : "");
 }
 
 static void md_spot(FILE *f, const struct creport_spot *s)

@@ -69,11 +69,10 @@ static void set_change(const struct creport_metric *md, double base, struct crep
 static void choose_cost(struct creport *r, size_t c)
 {
     struct creport_cell *cell = &r->cells[c];
-    struct creport_cpu_cost dec;
-    creport_cpu_cost(r, c, &dec);
-    cell->cost = dec.metric >= 0 && dec.metric != cell->decide &&
-                         creport_at(r, 0, c, (size_t)dec.metric)->shown
-                     ? dec.metric
+    const struct creport_cpu_cost *dec = &r->cpu[c];
+    cell->cost = dec->metric >= 0 && dec->metric != cell->decide &&
+                         creport_at(r, 0, c, (size_t)dec->metric)->shown
+                     ? dec->metric
                      : -1;
     for (size_t i = 0; i < sizeof(cost_metrics) / sizeof(*cost_metrics) && cell->cost < 0; i++) {
         const struct creport_metric *m = creport_metric_named(r, cost_metrics[i]);
@@ -83,8 +82,31 @@ static void choose_cost(struct creport *r, size_t c)
     }
 }
 
-void creport_verdict_words(const struct creport *r, const struct creport_entry *en, char *b,
-                           size_t n)
+/*
+ * The text headline's table of cell c: one table holds every cell sharing
+ * its deciding and cost metrics, in matrix order, so that a matrix that
+ * alternates test kinds (streams x test) gives one table per kind rather
+ * than one per cell. Needs the costs of cells 0..c chosen.
+ */
+static void headline_table(struct creport *r, size_t c)
+{
+    struct creport_cell *cell = &r->cells[c];
+    cell->table = -1;
+    for (size_t c0 = 0; cell->decide >= 0 && cell->table < 0; c0++)
+        if (r->cells[c0].decide == cell->decide && r->cells[c0].cost == cell->cost)
+            cell->table = (long)c0;
+}
+
+/*
+ * The verdict of en in words with its p-value, for a line that shows
+ * them: "regressed p=0.0021"; where p is below 1 - confidence but the
+ * verdict is "no difference proven" (stats/verdict.h's rule: the interval
+ * reaches inside the noise floor), the same line says so: "no difference
+ * proven (p = 1e-08, but the interval -0.4% .. +0.9% reaches inside the 1%
+ * noise floor)". "not compared" without a comparison.
+ */
+static void verdict_words(const struct creport *r, const struct creport_entry *en, char *b,
+                          size_t n)
 {
     if (!en->has_cmp) {
         snprintf(b, n, "not compared");
@@ -310,17 +332,84 @@ static int sort_values(struct creport_entry *en)
     return 0;
 }
 
+/* en's sentences (struct creport_entry's words, detail). Returns 0 or -ENOMEM. */
+static int set_words(const struct creport *r, struct creport_entry *en)
+{
+    char b[512];
+    verdict_words(r, en, b, sizeof(b));
+    if (!(en->words = strdup(b)))
+        return -ENOMEM;
+    if (!en->has_cmp)
+        return 0;
+    stats_verdict_explain(&en->cmp.verdict, en->cmp.welch.p, r->opts.noise, b, sizeof(b));
+    return (en->detail = strdup(b)) ? 0 : -ENOMEM;
+}
+
+/* Whether metric m is one of the headline's figures of cell c (deciding or CPU cost). */
+static bool in_headline(const struct creport *r, size_t c, size_t m)
+{
+    return r->cells[c].decide >= 0 && ((int)m == r->cells[c].decide || (int)m == r->cells[c].cost);
+}
+
+static void tally_add(struct creport_tally *t, const struct creport_entry *en)
+{
+    t->n++;
+    t->kind[en->has_cmp ? (size_t)en->cmp.verdict.kind : 4]++;
+    t->significant +=
+        en->has_cmp && en->cmp.verdict.kind == STATS_NO_DIFFERENCE && en->cmp.verdict.significant;
+}
+
+/*
+ * Every comparison shown counted by verdict: into the headline's figures
+ * or the others, and per metric those that are neither a cell's deciding
+ * nor its cost figure. Returns 0 or -ENOMEM.
+ */
+static int tally_all(struct creport *r)
+{
+    if (!(r->tally_metric = calloc(r->nmetrics ? r->nmetrics : 1, sizeof(*r->tally_metric))))
+        return -ENOMEM;
+    for (size_t v = 1; v < r->nvariants; v++)
+        for (size_t c = 0; c < r->ncells; c++)
+            for (size_t m = 0; m < r->nmetrics; m++) {
+                const struct creport_entry *en = creport_at(r, v, c, m);
+                if (!en->shown)
+                    continue;
+                tally_add(in_headline(r, c, m) ? &r->tally_headline : &r->tally_others, en);
+                if ((int)m != r->cells[c].decide && (int)m != r->cells[c].cost)
+                    tally_add(&r->tally_metric[m], en);
+            }
+    return 0;
+}
+
+void creport_model_free(struct creport *r)
+{
+    for (size_t i = 0; r->entries && i < r->nvariants * r->ncells * r->nmetrics; i++) {
+        free(r->entries[i].words);
+        free(r->entries[i].detail);
+    }
+    free(r->cpu);
+    free(r->tally_metric);
+}
+
 int creport_model_finish(struct creport *r)
 {
     for (size_t v = 0; v < r->nvariants; v++)
         for (size_t c = 0; c < r->ncells; c++)
             for (size_t m = 0; m < r->nmetrics; m++) {
                 set_change(&r->metrics[m], creport_at(r, 0, c, m)->mean, creport_at(r, v, c, m));
-                if (sort_values(creport_at(r, v, c, m)))
+                if (sort_values(creport_at(r, v, c, m)) || set_words(r, creport_at(r, v, c, m)))
                     return -ENOMEM;
             }
-    for (size_t c = 0; c < r->ncells; c++)
+    for (size_t i = 0; r->fails && i < r->nvariants * r->ncells; i++)
+        r->fail_sets += r->fails[i].failed > 0;
+    int e = creport_cpu_finish(r);
+    for (size_t c = 0; !e && c < r->ncells; c++)
         choose_cost(r, c);
-    int e = summarise_warnings(r);
+    for (size_t c = 0; !e && c < r->ncells; c++)
+        headline_table(r, c);
+    if (!e)
+        creport_cpu_worst(r);
+    e = e ? e : tally_all(r);
+    e = e ? e : summarise_warnings(r);
     return e ? e : notable_counters(r);
 }

@@ -1,7 +1,8 @@
 /*
  * What the campaign report computes once for every format after the
  * statistics (creport_build() calls it last): how each change is shown
- * (struct creport_change), the headline's CPU cost metric of each cell, the
+ * (struct creport_change) and its verdict in words, the CPU cost decision
+ * and the headline's CPU cost metric of each cell, the verdict counts, the
  * warnings aggregated into one sentence per kind and the counter
  * differences worth showing in the short report. The renderers only walk
  * these; they compute nothing.
@@ -17,15 +18,7 @@ NB_MUST_CHECK int creport_model_finish(struct creport *r);
 /* Whether a change was found: the comparison improved or regressed. */
 bool creport_entry_changed(const struct creport_entry *en);
 
-/*
- * The verdict of en in words with its p-value, for a line that shows
- * them: "regressed p=0.0021"; where p is below 1 - confidence but the
- * verdict is "no difference proven" (stats/verdict.h's rule: the interval
- * reaches inside the noise floor), the same line says so: "no difference
- * proven (p = 1e-08, but the interval -0.4% .. +0.9% reaches inside the 1%
- * noise floor)". "not compared" without a comparison.
- */
-void creport_verdict_words(const struct creport *r, const struct creport_entry *en, char *b,
-                           size_t n);
+/* Frees what creport_model_finish() added (creport_free() calls it). */
+void creport_model_free(struct creport *r);
 
 #endif

@@ -102,10 +102,9 @@ static void print_details(FILE *f, const struct creport *r)
                     wrapf(f, lead, "    ", "%-11s not compared: %s", md[m].label, en->why);
                     continue;
                 }
-                char chg[96], words[256];
+                char chg[96];
                 creport_fmt_change_full(chg, sizeof(chg), &en->chg);
-                creport_verdict_words(r, en, words, sizeof(words));
-                wrapf(f, lead, "    ", "%-11s %s %s", md[m].label, chg, words);
+                wrapf(f, lead, "    ", "%-11s %s %s", md[m].label, chg, en->words);
             }
         }
 }
@@ -417,10 +416,8 @@ static void md_metric_tables(FILE *f, const struct creport *r)
                     fputc('\n', f);
                     continue;
                 }
-                char words[256];
                 creport_fmt_change_full(chg, sizeof(chg), &en->chg);
-                creport_verdict_words(r, en, words, sizeof(words));
-                fprintf(f, ": %s, %s%s\n", chg, words,
+                fprintf(f, ": %s, %s%s\n", chg, en->words,
                         (int)m == r->cells[c].decide ? " (deciding)" : "");
             }
     }

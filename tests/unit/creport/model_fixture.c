@@ -1,6 +1,8 @@
 /* The hand-built report model of model_fixture.h. */
 #include "model_fixture.h"
 
+#include "creport/campaign_report_cpu.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,6 +45,7 @@ static struct creport_entry *entry(struct creport *r, size_t v, size_t c, size_t
     en->mean = mean;
     en->median = median;
     en->chg.kind = CREPORT_CHANGE_NONE;
+    en->words = xstrdup("not compared, says the fixture");
     return en;
 }
 
@@ -68,6 +71,10 @@ static void compared(struct creport_entry *en, enum stats_verdict_kind kind, dou
     en->cmp.verdict.rel_high = hi / 100;
     en->cmp.verdict.significant = true;
     en->chg = (struct creport_change){CREPORT_CHANGE_PCT, pct, lo, hi};
+    free(en->words);
+    en->words = xstrdup(kind == STATS_REGRESSED ? "wombat-regressed (p 0.0123)"
+                                                : "wombat-within (p 0.0456)");
+    en->detail = xstrdup("the fixture's own verdict sentence");
 }
 
 /* An entry of a variant whose every run failed: shown, no value, not compared. */
@@ -115,7 +122,8 @@ static void cells(struct creport *r)
                                             .test = xstrdup("tcp_stream"),
                                             .test_kind = CREPORT_TCP_STREAM,
                                             .decide = 0,
-                                            .cost = 1};
+                                            .cost = 1,
+                                            .table = 0};
 }
 
 static void entries(struct creport *r)
@@ -165,6 +173,28 @@ static void runlist(struct creport *r)
                                              doubles(2, (double[]){runs[i].gnu, runs[i].yak})};
 }
 
+/*
+ * What the model computes once for every format, given here: the CPU cost
+ * decision of each cell, the verdict tallies (figures no entry gives) and
+ * the failed (variant, cell) pairs.
+ */
+static void model_judged(struct creport *r)
+{
+    r->cpu = xcalloc(r->ncells, sizeof(*r->cpu));
+    for (size_t c = 0; c < r->ncells; c++) {
+        r->cpu[c] = (struct creport_cpu_cost){.metric = 1, .system = 1, .others_pct = 3.5};
+        snprintf(r->cpu[c].why, sizeof(r->cpu[c].why), "yak grooming decides, says the fixture");
+    }
+    r->cpu_costed = 2;
+    r->cpu_worst = 0;
+    r->cpu_worst_of = 2;
+    r->tally_headline = (struct creport_tally){.n = 21, .kind = {2, 3, 4, 5, 7}};
+    r->tally_others = (struct creport_tally){.n = 17, .kind = {6, 8, 1, 1, 1}, .significant = 1};
+    r->tally_metric = xcalloc(r->nmetrics, sizeof(*r->tally_metric));
+    r->tally_metric[1] = (struct creport_tally){.n = 9, .kind = {4, 5, 0, 0, 0}};
+    r->fail_sets = 2;
+}
+
 struct creport *model_fixture(unsigned sections)
 {
     struct creport *r = xcalloc(1, sizeof(*r));
@@ -197,6 +227,7 @@ struct creport *model_fixture(unsigned sections)
     r->n_unproven = 14;
     r->n_nocmp = 15;
     r->n_regressed_deciding = 3;
+    model_judged(r);
     return r;
 }
 

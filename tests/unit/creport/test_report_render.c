@@ -120,8 +120,8 @@ static void test_text(void **state)
     /* The changes and details: the model's interval, p and verdict, at its confidence. */
     has(out, "+12.5% [+4.25, +21.5]");
     has(out, "-7.50% [-9.25, -5.50]");
-    has(out, "p=0.012 regressed");
-    has(out, "p=0.046 within noise");
+    has(out, "wombat-regressed (p 0.0123)");
+    has(out, "wombat-within (p 0.0456)");
     has(out, "[90% CI]");
     has(out, "not compared: quokka ran off");
     /* The sorted values are the model's sorted, not the values sorted. */
@@ -149,7 +149,8 @@ static void test_markdown(void **state)
     shows_model(out);
     has(out, "| okapi=7 | zebra-base | 42.50 |");
     has(out, "| quokka-v2 | 77.75 | +12.5% ! | 0.875 | -7.5% = |");
-    has(out, "- quokka-v2 @ okapi=7: +12.5% [+4.25, +21.5], p=0.012 regressed (deciding)");
+    has(out,
+        "- quokka-v2 @ okapi=7: +12.5% [+4.25, +21.5], wombat-regressed (p 0.0123) (deciding)");
     has(out, "- quokka-v2 @ okapi=9: not compared: quokka ran off");
     has(out, "[90% CI]");
     has(out, "| 1 | 11.5 | 14.5 |");
@@ -350,11 +351,34 @@ static void test_values(void **state)
     creport_free(r);
 }
 
+/*
+ * The short text report (sections 0): the verdict tallies, the CPU line and
+ * the failed runs are the model's (a headline of 21 comparisons that no
+ * entry gives), never counted from the entries at print time.
+ */
+static void test_text_brief(void **state)
+{
+    (void)state;
+    struct creport *r = model_fixture(0);
+    char *out = model_fixture_render(r, creport_print_text);
+    assert_non_null(out);
+    has(out, "+12.5% !");
+    has(out, "REGRESSION: 3 deciding-metric comparisons regressed");
+    has(out, "headline (21): ");
+    has(out, "others (17): ");
+    has(out, "yak grooming decides, says the fixture");
+    lacks(out, "1 regressed, 1 within noise, 2 not compared");
+    free(out);
+    creport_free(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_text), cmocka_unit_test(test_markdown), cmocka_unit_test(test_csv),
-        cmocka_unit_test(test_json), cmocka_unit_test(test_html),     cmocka_unit_test(test_values),
+        cmocka_unit_test(test_text),       cmocka_unit_test(test_markdown),
+        cmocka_unit_test(test_csv),        cmocka_unit_test(test_json),
+        cmocka_unit_test(test_html),       cmocka_unit_test(test_values),
+        cmocka_unit_test(test_text_brief),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
