@@ -14,9 +14,9 @@
 #include "creport/campaign_report.h"
 
 /*
- * For every entry of r->env_diffs (which names "run" and "baseline_run"),
- * appends the remote identity's differing leaves to its "differences" and
- * sets "identity_notes" (an array of sentences, possibly empty), reading
+ * For every entry of r->env_diffs (which names run and baseline_run),
+ * appends the remote identity's differing leaves to its differences and
+ * sets its identity_notes (sentences, possibly none), reading
  * those runs' stored env and result documents among runs[0..nruns).
  * Returns 0 or -ENOMEM.
  */
