@@ -231,9 +231,7 @@ static int count_warning(const struct creport *r, struct kind_count *ks, size_t 
 static int short_env_warning(struct creport *r, size_t i)
 {
     const char *s = i < r->nenv_by_name ? r->env_by_name[i] : r->env_warnings[i];
-    const char *cut = s ? strstr(s, ": ") : NULL;
-    if (!s)
-        return 0;
+    const char *cut = strstr(s, ": ");
     if (strlen(s) > SHORT_WARNING && strncmp(s, "competing ", 10) && cut && cut - s >= 24)
         return json_array_append_new(r->warning_summary, json_stringn(s, (size_t)(cut - s)))
                    ? -ENOMEM
