@@ -105,7 +105,7 @@ static void test_typed_and_shown(void **state)
     assert_int_equal(f->variant.i, -3);
     f = fact(r, "/mhz");
     assert_int_equal(f->baseline.kind, CREPORT_ENV_REAL);
-    assert_true(f->baseline.d == 2400.5);
+    ASSERT_EQ(f->baseline.d, 2400.5);
     f = fact(r, "/smt");
     assert_int_equal(f->baseline.kind, CREPORT_ENV_TRUE);
     assert_int_equal(f->variant.kind, CREPORT_ENV_FALSE);
