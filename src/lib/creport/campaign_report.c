@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "envcap/envcap.h"
 #include "creport/campaign_report_celltable.h"
 #include "creport/campaign_report_duts.h"
+#include "creport/campaign_report_env.h"
 #include "judge/judge.h"
 #include "metric/spec.h"
 #include "creport/campaign_report_counters.h"
@@ -81,15 +81,13 @@ void creport_free(struct creport *r)
     free(r->duts);
     free(r->name);
     free(r->status);
-    json_decref(r->env_diffs);
+    creport_env_free(r);
     json_decref(r->counter_diffs);
-    json_decref(r->env_warnings);
     json_decref(r->stats_warnings);
     free(r->pairs);
     creport_effects_free(r);
     json_decref(r->warning_summary);
     json_decref(r->counters_notable);
-    json_decref(r->env_by_name);
     for (size_t v = 0; r->layouts && v < r->nvariants; v++)
         free(r->layouts[v]);
     free(r->layouts);
@@ -150,33 +148,6 @@ static int collect_variants(struct creport *r, json_t *spec, const struct store_
 }
 
 /*
- * The environment warnings of all runs, aggregated (env_warnings_summary()):
- * one line per kind with how many runs it concerned, never one per
- * competing process per run. Returns 0 or -ENOMEM.
- */
-static int collect_env_warnings(struct creport *r, const struct creport_rundoc *docs, size_t nruns)
-{
-    const json_t **envs = calloc(nruns ? nruns : 1, sizeof(*envs));
-    if (!envs)
-        return -ENOMEM;
-    for (size_t k = 0; k < nruns; k++)
-        envs[k] = docs[k].env;
-    json_t *w = env_warnings_summary(envs, nruns);
-    json_t *b = env_warnings_summary_by_name(envs, nruns);
-    free(envs);
-    if (!w || !b) {
-        json_decref(w);
-        json_decref(b);
-        return -ENOMEM;
-    }
-    json_decref(r->env_warnings);
-    r->env_warnings = w;
-    json_decref(r->env_by_name);
-    r->env_by_name = b;
-    return 0;
-}
-
-/*
  * order: blocked (docs/experiment.md) runs each variant's runs together:
  * whatever drifts over time (temperature, other load) then differs between
  * the variants too, which the report must say. Returns 0 or -ENOMEM.
@@ -186,11 +157,8 @@ static int warn_blocked_order(struct creport *r, json_t *spec)
     bool blocked = spec_order_blocked(spec);
     if (!blocked)
         return 0;
-    return json_array_append_new(r->env_warnings,
-                                 json_string("order: blocked: each variant's runs came together, "
-                                             "so drift over time is confounded with the variant"))
-               ? -ENOMEM
-               : 0;
+    return creport_env_warn(r, "order: blocked: each variant's runs came together, "
+                               "so drift over time is confounded with the variant");
 }
 
 /* Selects metric m (shown and compared) after those selected, unless it is already. */
@@ -426,33 +394,6 @@ static int compare_all(struct creport *r, const struct store_experiment *x)
     return 0;
 }
 
-/* env_diff of the first measured ok run of each variant against the baseline's. */
-static int env_differences(struct creport *r, const struct creport_placed *p, size_t n)
-{
-    json_t **env = calloc(r->nvariants ? r->nvariants : 1, sizeof(*env));
-    int64_t *ids = calloc(r->nvariants ? r->nvariants : 1, sizeof(*ids));
-    int e = env && ids ? 0 : -ENOMEM;
-    for (size_t k = 0; !e && k < n; k++)
-        if (!env[p[k].v] && p[k].doc->run->env_json) {
-            env[p[k].v] = p[k].doc->env;
-            ids[p[k].v] = p[k].doc->run->id;
-        }
-    for (size_t v = 1; !e && v < r->nvariants; v++) {
-        if (!env || !env[0] || !env[v])
-            continue;
-        json_t *d = env_diff(env[0], env[v]);
-        json_t *o = d ? json_pack("{s:s, s:s, s:I, s:I, s:o}", "variant", r->variants[v], "against",
-                                  r->variants[0], "baseline_run", (json_int_t)ids[0], "run",
-                                  (json_int_t)ids[v], "differences", d)
-                      : NULL;
-        if (!o || json_array_append_new(r->env_diffs, o))
-            e = -ENOMEM;
-    }
-    free(env);
-    free(ids);
-    return e;
-}
-
 /* The named DUTs (the headline's columns when the matrix has the axis dut) and how they ran. */
 static int collect_duts(struct creport *r, const json_t *spec)
 {
@@ -492,10 +433,8 @@ int creport_build_docs(const struct store_experiment *x, const char *spec_json,
     r->runs.planned = (long)nplan;
     r->name = strdup(x->name ? x->name : "");
     r->status = strdup(x->status ? x->status : "");
-    r->env_diffs = json_array();
-    r->env_warnings = json_array();
     r->stats_warnings = json_array();
-    if (!r->name || !r->status || !r->env_diffs || !r->env_warnings || !r->stats_warnings)
+    if (!r->name || !r->status || !r->stats_warnings)
         goto out;
     /* The cell template first: the report compares its figures too. */
     if ((e = creport_celltab_parse(o->cell ? o->cell : spec_report_cell(spec),
@@ -512,7 +451,7 @@ int creport_build_docs(const struct store_experiment *x, const char *spec_json,
         goto out;
     choose_deciders(r, o);
     creport_pairs_correct(r);
-    e = collect_env_warnings(r, runs, nruns);
+    e = creport_env_warnings(r, runs, nruns);
     if (!e)
         e = creport_steal_warning(r, runs, nruns);
     if (!e)
@@ -524,7 +463,7 @@ int creport_build_docs(const struct store_experiment *x, const char *spec_json,
     if (!e)
         e = creport_effects(r, spec);
     if (!e)
-        e = env_differences(r, p, np);
+        e = creport_env_differences(r, p, np);
     if (!e)
         e = creport_identity_notes(r, runs, nruns);
     if (!e)

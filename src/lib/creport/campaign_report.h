@@ -286,8 +286,11 @@ struct creport {
     struct creport_run_counts runs; /* totals over the experiment */
     long *n_measured;               /* [v * ncells + c]: measured ok runs */
     struct creport_fail *fails;     /* [v * ncells + c]: failed measured runs */
-    json_t *env_diffs;      /* [{"variant", "against", "first_run", "differences": env_diff()}] */
-    json_t *env_warnings;   /* strings, deduplicated, over every run's env_json */
+    /* Each variant's first ok run's environment against the baseline's (_env.h). */
+    struct creport_env_diff *env_diffs;
+    size_t nenv_diffs;
+    char **env_warnings; /* deduplicated, over every run's env_json (_env.h) */
+    size_t nenv_warnings;
     json_t *stats_warnings; /* [{"variant", "cell", "metric", "kind", "message"}] */
     json_t *counter_diffs;  /* campaign_report_counters.h */
     /* Differential profiles of profiled runs (campaign_report_profile.h). */
@@ -357,7 +360,8 @@ struct creport {
      * env_warnings' first sentences as env_warnings_summary_by_name() words
      * them (competing processes by program name), for warning_summary.
      */
-    json_t *env_by_name;
+    char **env_by_name;
+    size_t nenv_by_name;
     /* The cells the user asked for (campaign_report_celltable.h); NULL without a template. */
     struct creport_celltab *celltab;
 };

@@ -12,6 +12,7 @@
 #include "creport/campaign_report_sections.h"
 #include "creport/campaign_report_brief.h"
 #include "creport/campaign_report_counters.h"
+#include "creport/campaign_report_env.h"
 #include "creport/campaign_report_layout.h"
 #include "creport/campaign_report_matrix.h"
 #include "creport/campaign_report_model.h"
@@ -198,14 +199,10 @@ void creport_print_counters_brief(FILE *f, const struct creport *r)
 /* The short report's pointer to the environment differences: how many facts differ. */
 void creport_print_environment_brief(FILE *f, const struct creport *r)
 {
-    size_t i, n = 0;
-    json_t *d;
+    size_t n = 0;
     char line[200];
-    json_array_foreach(r->env_diffs, i, d)
-    {
-        n += json_array_size(json_object_get(d, "differences")) +
-             json_array_size(json_object_get(d, "identity_notes"));
-    }
+    for (size_t i = 0; i < r->nenv_diffs; i++)
+        n += r->env_diffs[i].ndifferences + r->env_diffs[i].nidentity_notes;
     if (!n)
         return;
     snprintf(line, sizeof(line),

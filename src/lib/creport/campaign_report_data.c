@@ -11,6 +11,7 @@
 #include "creport/campaign_report_pairs.h"
 #include "creport/campaign_report_profile.h"
 #include "creport/campaign_report_duts.h"
+#include "creport/campaign_report_env.h"
 #include "creport/campaign_report_celltable.h"
 #include "creport/campaign_report_headline.h"
 #include "creport/campaign_report_layout.h"
@@ -200,6 +201,9 @@ json_t *creport_to_json(const struct creport *r)
                                                       m->unit, "direction", direction(m)));
     }
     json_t *results = e ? NULL : results_json(r);
+    /* The model's environment as env_diff() and env_warnings_summary() gave it. */
+    json_t *env_diff_doc = creport_env_diffs_json(r);
+    json_t *env_warning_doc = creport_env_warnings_json(r);
     json_t *root =
         results
             ? json_pack("{s:i, s:{s:I, s:s, s:s, s:I}, s:s, s:f, s:f, s:o, s:o, s:o, s:o,"
@@ -213,8 +217,8 @@ json_t *creport_to_json(const struct creport *r)
                         (json_int_t)r->runs.planned, "measured", (json_int_t)r->runs.measured,
                         "warmup", (json_int_t)r->runs.warmup, "failed", (json_int_t)r->runs.failed,
                         "interrupted", (json_int_t)r->runs.interrupted, "running",
-                        (json_int_t)r->runs.running, "env_differences", r->env_diffs,
-                        "env_warnings", r->env_warnings, "stats_warnings", r->stats_warnings,
+                        (json_int_t)r->runs.running, "env_differences", env_diff_doc,
+                        "env_warnings", env_warning_doc, "stats_warnings", r->stats_warnings,
                         "summary", "improved", (json_int_t)r->n_improved, "regressed",
                         (json_int_t)r->n_regressed, "within_noise", (json_int_t)r->n_within,
                         "no_difference_proven", (json_int_t)r->n_unproven, "not_compared",
@@ -228,6 +232,8 @@ json_t *creport_to_json(const struct creport *r)
         json_decref(metrics);
         json_decref(results);
     }
+    json_decref(env_diff_doc);
+    json_decref(env_warning_doc);
     root = root ? add_members(root, r) : NULL;
     if (root && creport_json_select(root, r->opts.sections)) {
         json_decref(root);

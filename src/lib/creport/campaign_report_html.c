@@ -13,10 +13,10 @@
 #include "creport/campaign_report.h"
 #include "creport/campaign_report_html.h"
 #include "creport/campaign_report_celltable.h"
+#include "creport/campaign_report_env.h"
 #include "creport/campaign_report_layout.h"
 #include "creport/campaign_report_plot.h"
 #include "creport/campaign_report_svg.h"
-#include "util/jsonout.h"
 #include "util/redact.h"
 
 static const char css[] =
@@ -416,52 +416,35 @@ static int print_values(FILE *f, const struct creport *r)
 }
 
 /* A JSON value as compact text, escaped. */
-static void json_cell(FILE *f, const json_t *v)
-{
-    char *s = v ? jsonout_compact(v) : NULL;
-    esc(f, s ? s : "null");
-    free(s);
-}
-
 static void print_environment(FILE *f, const struct creport *r)
 {
     fputs("<section id=\"environment\">\n<h2>Environment and its differences</h2>\n", f);
-    size_t i;
-    json_t *d;
-    if (!json_array_size(r->env_diffs))
+    if (!r->nenv_diffs)
         fputs("<p>Every variant's first measured run had the baseline's environment, as far "
               "as netab captures it (or nothing was captured).</p>\n",
               f);
-    json_array_foreach(r->env_diffs, i, d)
-    {
-        json_t *diffs = json_object_get(d, "differences");
+    for (size_t i = 0; i < r->nenv_diffs; i++) {
+        const struct creport_env_diff *d = &r->env_diffs[i];
         fputs("<div class=\"scroll\"><table>\n<caption>", f);
-        escf(f, "%s (run %lld) against %s (run %lld): %zu difference%s",
-             json_string_value(json_object_get(d, "variant")),
-             (long long)json_integer_value(json_object_get(d, "run")),
-             json_string_value(json_object_get(d, "against")),
-             (long long)json_integer_value(json_object_get(d, "baseline_run")),
-             json_array_size(diffs), json_array_size(diffs) == 1 ? "" : "s");
+        escf(f, "%s (run %lld) against %s (run %lld): %zu difference%s", d->variant,
+             (long long)d->run, d->against, (long long)d->baseline_run, d->ndifferences,
+             d->ndifferences == 1 ? "" : "s");
         fputs("</caption>\n<tr><th scope=\"col\">fact</th><th scope=\"col\">baseline</th>"
               "<th scope=\"col\">variant</th></tr>\n",
               f);
-        size_t k;
-        json_t *x;
-        json_array_foreach(diffs, k, x)
-        {
+        for (size_t k = 0; k < d->ndifferences; k++) {
             fputs("<tr><td><code>", f);
-            esc(f, json_string_value(json_object_get(x, "path")));
+            esc(f, d->differences[k].path);
             fputs("</code></td><td>", f);
-            json_cell(f, json_object_get(x, "a"));
+            esc(f, d->differences[k].baseline.shown);
             fputs("</td><td>", f);
-            json_cell(f, json_object_get(x, "b"));
+            esc(f, d->differences[k].variant.shown);
             fputs("</td></tr>\n", f);
         }
         fputs("</table></div>\n", f);
-        json_array_foreach(json_object_get(d, "identity_notes"), k, x)
-        {
+        for (size_t k = 0; k < d->nidentity_notes; k++) {
             fputs("<p><strong>", f);
-            esc(f, json_string_value(x));
+            esc(f, d->identity_notes[k]);
             fputs("</strong></p>\n", f);
         }
     }
@@ -473,14 +456,13 @@ static void print_warnings(FILE *f, const struct creport *r)
     size_t i;
     json_t *w;
     fputs("<section id=\"warnings\">\n<h2>Warnings</h2>\n", f);
-    if (!json_array_size(r->env_warnings) && !json_array_size(r->stats_warnings))
+    if (!r->nenv_warnings && !json_array_size(r->stats_warnings))
         fputs("<p>None.</p>\n", f);
-    if (json_array_size(r->env_warnings)) {
+    if (r->nenv_warnings) {
         fputs("<h3>About the machine, while the runs ran</h3>\n<ul>\n", f);
-        json_array_foreach(r->env_warnings, i, w)
-        {
+        for (i = 0; i < r->nenv_warnings; i++) {
             fputs("<li>", f);
-            esc(f, json_string_value(w));
+            esc(f, r->env_warnings[i]);
             fputs("</li>\n", f);
         }
         fputs("</ul>\n", f);
@@ -490,7 +472,7 @@ static void print_warnings(FILE *f, const struct creport *r)
         fputs("<h3>About the numbers</h3>\n<ul class=\"warning-summary\">\n", f);
         json_array_foreach(r->warning_summary, i, w)
         {
-            if (i < json_array_size(r->env_warnings))
+            if (i < r->nenv_warnings)
                 continue; /* listed above */
             fputs("<li>", f);
             esc(f, json_string_value(w));

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include "creport/campaign_report_env.h"
 #include "envcap/envcap.h"
 
 /*
@@ -31,25 +32,24 @@ static int extend(json_t *a, json_t *b)
 }
 
 /* The notes and remote rows of one env_diffs entry d. */
-static int one(json_t *d, const struct creport_rundoc *runs, size_t nruns)
+static int one(struct creport_env_diff *d, const struct creport_rundoc *runs, size_t nruns)
 {
-    const struct creport_rundoc *base =
-        creport_rundoc_find(runs, nruns, json_integer_value(json_object_get(d, "baseline_run")));
-    const struct creport_rundoc *run =
-        creport_rundoc_find(runs, nruns, json_integer_value(json_object_get(d, "run")));
+    const struct creport_rundoc *base = creport_rundoc_find(runs, nruns, d->baseline_run);
+    const struct creport_rundoc *run = creport_rundoc_find(runs, nruns, d->run);
     json_t *la, *ra, *lb, *rb;
     identities(base, &la, &ra);
     identities(run, &lb, &rb);
     json_t *notes = env_identity_notes(la, lb, "local");
     int e = notes ? extend(notes, env_identity_notes(ra, rb, "remote")) : -ENOMEM;
-    if (!e && json_object_set_new(d, "identity_notes", notes))
-        e = -ENOMEM;
-    else if (e)
-        json_decref(notes);
+    if (!e)
+        e = creport_env_add_strings(&d->identity_notes, &d->nidentity_notes, notes);
+    json_decref(notes);
     if (!e && (json_is_object(ra) || json_is_object(rb))) {
         json_t *wa = json_pack("{s:O}", "remote_identity", ra);
         json_t *wb = json_pack("{s:O}", "remote_identity", rb);
-        e = wa && wb ? extend(json_object_get(d, "differences"), env_diff(wa, wb)) : -ENOMEM;
+        json_t *rows = wa && wb ? env_diff(wa, wb) : NULL;
+        e = rows ? creport_env_add_facts(d, rows) : -ENOMEM;
+        json_decref(rows);
         json_decref(wa);
         json_decref(wb);
     }
@@ -62,11 +62,8 @@ static int one(json_t *d, const struct creport_rundoc *runs, size_t nruns)
 
 int creport_identity_notes(struct creport *r, const struct creport_rundoc *runs, size_t nruns)
 {
-    size_t i;
-    json_t *d;
-    json_array_foreach(r->env_diffs, i, d)
-    {
-        int e = one(d, runs, nruns);
+    for (size_t i = 0; i < r->nenv_diffs; i++) {
+        int e = one(&r->env_diffs[i], runs, nruns);
         if (e)
             return e;
     }

@@ -15,10 +15,10 @@
 #include "creport/campaign_report_rundoc.h"
 
 /*
- * For every entry of r->env_diffs (which names "run" and "baseline_run"),
- * appends the remote identity's differing leaves to its "differences" and
- * sets "identity_notes" (an array of sentences, possibly empty), reading
- * those runs' env and result documents among runs[0..nruns).
+ * For every entry of r->env_diffs (which names run and baseline_run),
+ * appends the remote identity's differing leaves to its differences and
+ * sets its identity_notes (sentences, possibly none), reading
+ * those runs' stored env and result documents among runs[0..nruns).
  * Returns 0 or -ENOMEM.
  */
 NB_MUST_CHECK int creport_identity_notes(struct creport *r, const struct creport_rundoc *runs,

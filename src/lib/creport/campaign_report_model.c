@@ -252,11 +252,8 @@ static int count_warning(const struct creport *r, struct kind_count *ks, size_t 
  */
 static int short_env_warning(struct creport *r, size_t i)
 {
-    const json_t *w = i < json_array_size(r->env_by_name) ? json_array_get(r->env_by_name, i)
-                                                          : json_array_get(r->env_warnings, i);
-    const char *s = json_string_value(w), *cut = s ? strstr(s, ": ") : NULL;
-    if (!s)
-        return 0;
+    const char *s = i < r->nenv_by_name ? r->env_by_name[i] : r->env_warnings[i];
+    const char *cut = strstr(s, ": ");
     if (strlen(s) > SHORT_WARNING && strncmp(s, "competing ", 10) && cut && cut - s >= 24)
         return json_array_append_new(r->warning_summary, json_stringn(s, (size_t)(cut - s)))
                    ? -ENOMEM
@@ -275,7 +272,7 @@ static int summarise_warnings(struct creport *r)
     json_t *w;
     struct kind_count *ks = calloc(max + 1, sizeof(*ks));
     int e = ks && (r->warning_summary = json_array()) ? 0 : -ENOMEM;
-    for (i = 0; !e && i < json_array_size(r->env_warnings); i++)
+    for (i = 0; !e && i < r->nenv_warnings; i++)
         e = short_env_warning(r, i);
     json_array_foreach(r->stats_warnings, i, w)
     {

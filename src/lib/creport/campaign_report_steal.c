@@ -1,7 +1,6 @@
 #include "creport/campaign_report_steal.h"
 
-#include <errno.h>
-
+#include "creport/campaign_report_env.h"
 #include "metric/steal.h"
 
 int creport_steal_warning(struct creport *r, const struct creport_rundoc *runs, size_t nruns)
@@ -12,5 +11,5 @@ int creport_steal_warning(struct creport *r, const struct creport_rundoc *runs, 
     char b[320];
     if (!metric_steal_sentence(&s, b, sizeof(b)))
         return 0;
-    return json_array_append_new(r->env_warnings, json_string(b)) ? -ENOMEM : 0;
+    return creport_env_warn(r, b);
 }

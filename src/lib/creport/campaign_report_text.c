@@ -16,13 +16,13 @@
 #include "creport/campaign_report_codelayout.h"
 #include "creport/campaign_report_counters.h"
 #include "creport/campaign_report_cpu.h"
+#include "creport/campaign_report_env.h"
 #include "creport/campaign_report_profile.h"
 #include "creport/campaign_report_headline.h"
 #include "creport/campaign_report_layout.h"
 #include "creport/campaign_report_fails.h"
 #include "creport/campaign_report_model.h"
 #include "util/textwrap.h"
-#include "util/jsonout.h"
 
 #define W CREPORT_TEXT_WIDTH
 
@@ -109,13 +109,6 @@ static void print_details(FILE *f, const struct creport *r)
         }
 }
 
-static void print_json_leaf(char *b, size_t n, json_t *v)
-{
-    char *s = v ? jsonout_compact(v) : NULL;
-    snprintf(b, n, "%s", s ? s : "null");
-    free(s);
-}
-
 /* The one-line gist of a layout summary: hot functions moved, all moved, size change. */
 static void layout_gist(const struct layout_summary *sum, char *b, size_t n)
 {
@@ -185,28 +178,20 @@ static void print_layout(FILE *f, const struct creport *r)
 /* The environment differences of each variant's first run from the baseline's. */
 static void print_environment(FILE *f, const struct creport *r)
 {
-    size_t i, j;
-    json_t *d, *x;
-    if (!json_array_size(r->env_diffs))
+    if (!r->nenv_diffs)
         return;
     fprintf(f, "Environment differences from %s (first ok run of each):\n", r->variants[0]);
-    json_array_foreach(r->env_diffs, i, d)
-    {
-        json_t *diffs = json_object_get(d, "differences");
-        const char *name = json_string_value(json_object_get(d, "variant"));
-        json_array_foreach(json_object_get(d, "identity_notes"), j, x)
-        {
-            wrapf(f, "  ", "    ", "%s: %s", name, json_string_value(x));
-        }
-        if (!json_array_size(diffs))
-            wrapf(f, "  ", "    ", "%s: none", name);
-        json_array_foreach(diffs, j, x)
-        {
-            char a[256], b[256];
-            print_json_leaf(a, sizeof(a), json_object_get(x, "a"));
-            print_json_leaf(b, sizeof(b), json_object_get(x, "b"));
-            wrapf(f, "  ", "    ", "%s: %s: %s -> %s", name,
-                  json_string_value(json_object_get(x, "path")), a, b);
+    for (size_t i = 0; i < r->nenv_diffs; i++) {
+        const struct creport_env_diff *d = &r->env_diffs[i];
+        for (size_t j = 0; j < d->nidentity_notes; j++)
+            wrapf(f, "  ", "    ", "%s: %s", d->variant, d->identity_notes[j]);
+        if (!d->ndifferences)
+            wrapf(f, "  ", "    ", "%s: none", d->variant);
+        for (size_t j = 0; j < d->ndifferences; j++) {
+            const struct creport_env_fact *x = &d->differences[j];
+            /* A value shown whole would swamp the section: 255 bytes of it at most. */
+            wrapf(f, "  ", "    ", "%s: %s: %.255s -> %.255s", d->variant, x->path,
+                  x->baseline.shown, x->variant.shown);
         }
     }
 }
@@ -216,9 +201,10 @@ static void print_warnings(FILE *f, const struct creport *r)
 {
     size_t i;
     json_t *x;
-    if (json_array_size(r->env_warnings)) {
+    if (r->nenv_warnings) {
         fprintf(f, "Environment warnings (any run):\n");
-        json_array_foreach(r->env_warnings, i, x) wrap(f, "- ", "  ", json_string_value(x));
+        for (i = 0; i < r->nenv_warnings; i++)
+            wrap(f, "- ", "  ", r->env_warnings[i]);
     }
     if (json_array_size(r->stats_warnings)) {
         fprintf(f, "Statistics warnings (deciding metrics):\n");
@@ -466,8 +452,8 @@ static void md_layout(FILE *f, const struct creport *r)
 /* The sections after the tables that s (enum creport_section) holds. */
 static void md_footer(FILE *f, const struct creport *r, unsigned s)
 {
-    size_t i, j;
-    json_t *d, *x;
+    size_t i;
+    json_t *x;
     if (s & (CREPORT_SEC_RUNS | CREPORT_SEC_VERDICT)) {
         fprintf(f, "\n### Runs\n\n");
         creport_md_table(f, r, CREPORT_TABLE_N);
@@ -486,30 +472,29 @@ static void md_footer(FILE *f, const struct creport *r, unsigned s)
     }
     if (s & CREPORT_SEC_LAYOUT)
         md_layout(f, r);
-    if (json_array_size(r->env_diffs) && (s & CREPORT_SEC_ENVIRONMENT)) {
+    if (r->nenv_diffs && (s & CREPORT_SEC_ENVIRONMENT)) {
         fprintf(f,
                 "\n### Environment differences from %s\n\n| variant | fact | %s | variant |\n"
                 "|---|---|---|---|\n",
                 r->variants[0], r->variants[0]);
-        json_array_foreach(r->env_diffs, i, d)
-        {
-            json_array_foreach(json_object_get(d, "identity_notes"), j, x)
-            {
+        for (i = 0; i < r->nenv_diffs; i++) {
+            const struct creport_env_diff *d = &r->env_diffs[i];
+            for (size_t j = 0; j < d->nidentity_notes; j++) {
                 fputs("| ", f);
-                creport_md_text(f, json_string_value(json_object_get(d, "variant")));
+                creport_md_text(f, d->variant);
                 fputs(" | build | ", f);
-                creport_md_text(f, json_string_value(x));
+                creport_md_text(f, d->identity_notes[j]);
                 fputs(" | |\n", f);
             }
-            json_array_foreach(json_object_get(d, "differences"), j, x)
-            {
+            for (size_t j = 0; j < d->ndifferences; j++) {
+                /* 255 bytes of a value at most, as in the text. */
                 char a[256], b[256];
-                print_json_leaf(a, sizeof(a), json_object_get(x, "a"));
-                print_json_leaf(b, sizeof(b), json_object_get(x, "b"));
+                snprintf(a, sizeof(a), "%s", d->differences[j].baseline.shown);
+                snprintf(b, sizeof(b), "%s", d->differences[j].variant.shown);
                 fputs("| ", f);
-                creport_md_text(f, json_string_value(json_object_get(d, "variant")));
+                creport_md_text(f, d->variant);
                 fputs(" | `", f);
-                creport_md_text(f, json_string_value(json_object_get(x, "path")));
+                creport_md_text(f, d->differences[j].path);
                 fputs("` | ", f);
                 creport_md_text(f, a);
                 fputs(" | ", f);
@@ -518,10 +503,10 @@ static void md_footer(FILE *f, const struct creport *r, unsigned s)
             }
         }
     }
-    if ((json_array_size(r->env_warnings) || json_array_size(r->stats_warnings)) &&
-        (s & CREPORT_SEC_WARNINGS)) {
+    if ((r->nenv_warnings || json_array_size(r->stats_warnings)) && (s & CREPORT_SEC_WARNINGS)) {
         fprintf(f, "\n### Warnings\n\n");
-        json_array_foreach(r->env_warnings, i, x) fprintf(f, "- %s\n", json_string_value(x));
+        for (i = 0; i < r->nenv_warnings; i++)
+            fprintf(f, "- %s\n", r->env_warnings[i]);
         json_array_foreach(r->stats_warnings, i, x)
         {
             fprintf(f, "- %s @ %s, %s: %s\n", json_string_value(json_object_get(x, "variant")),

@@ -224,8 +224,6 @@ static json_t *result(json_t *root, const char *v, const char *c, const char *me
  */
 static void json_members_until_typed(struct creport *r)
 {
-    r->env_diffs = json_array();
-    r->env_warnings = json_array();
     r->stats_warnings = json_array();
     r->warning_summary = json_array();
 }
