@@ -79,13 +79,22 @@ void creport_free(struct creport *r)
     free(r->name);
     free(r->status);
     json_decref(r->env_diffs);
-    json_decref(r->counter_diffs);
+    creport_counter_diffs_free(r);
     json_decref(r->env_warnings);
-    json_decref(r->stats_warnings);
+    for (size_t i = 0; r->stats_warnings && i < r->nstats_warnings; i++) {
+        struct creport_stats_warning *w = &r->stats_warnings[i];
+        free(w->variant);
+        free(w->cell);
+        free(w->metric);
+        free(w->kind);
+        free(w->message);
+    }
+    free(r->stats_warnings);
     json_decref(r->pairs);
     json_decref(r->effects);
-    json_decref(r->warning_summary);
-    json_decref(r->counters_notable);
+    for (size_t i = 0; r->warning_summary && i < r->nwarning_summary; i++)
+        free(r->warning_summary[i]);
+    free(r->warning_summary);
     json_decref(r->env_by_name);
     for (size_t v = 0; r->layouts && v < r->nvariants; v++)
         free(r->layouts[v]);
@@ -308,10 +317,18 @@ static void choose_deciders(struct creport *r, const struct creport_opts *o)
 static int add_stats_warning(struct creport *r, size_t v, size_t c, size_t m, const char *kind,
                              const char *message)
 {
-    json_t *w =
-        json_pack("{s:s, s:s, s:s, s:s, s:s}", "variant", r->variants[v], "cell", r->cells[c].name,
-                  "metric", r->metrics[m].name, "kind", kind, "message", message);
-    return w && !json_array_append_new(r->stats_warnings, w) ? 0 : -ENOMEM;
+    struct creport_stats_warning *p =
+        realloc(r->stats_warnings, (r->nstats_warnings + 1) * sizeof(*p));
+    if (!p)
+        return -ENOMEM;
+    r->stats_warnings = p;
+    struct creport_stats_warning *w = &p[r->nstats_warnings++];
+    *w = (struct creport_stats_warning){.v = v, .c = c, .kind = strdup(kind)};
+    w->variant = strdup(r->variants[v]);
+    w->cell = strdup(r->cells[c].name);
+    w->metric = strdup(r->metrics[m].name);
+    w->message = strdup(message);
+    return w->variant && w->cell && w->metric && w->kind && w->message ? 0 : -ENOMEM;
 }
 
 /* Counts comparison en of cell c, metric m into the verdict totals. */
@@ -510,8 +527,7 @@ int creport_build(const struct store_experiment *x, const char *spec_json,
     r->status = strdup(x->status ? x->status : "");
     r->env_diffs = json_array();
     r->env_warnings = json_array();
-    r->stats_warnings = json_array();
-    if (!r->name || !r->status || !r->env_diffs || !r->env_warnings || !r->stats_warnings)
+    if (!r->name || !r->status || !r->env_diffs || !r->env_warnings)
         goto out;
     /* The cell template first: the report compares its figures too. */
     if ((e = creport_celltab_parse(o->cell ? o->cell : spec_report_cell(spec),

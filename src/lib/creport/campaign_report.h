@@ -217,8 +217,18 @@ struct creport_run_counts {
     long measured, warmup, failed, interrupted, running, planned;
 };
 
+/*
+ * One statistics warning of a deciding metric's set (stats/warnings.h), as
+ * the JSON's stats_warnings lists it; v and c index the variant and cell.
+ */
+struct creport_stats_warning {
+    size_t v, c;
+    char *variant, *cell, *metric, *kind, *message;
+};
+
 struct creport_dutcols;
 struct creport_celltab;
+struct creport_counter_diff; /* campaign_report_counters.h */
 
 struct creport {
     int64_t id;
@@ -245,10 +255,12 @@ struct creport {
     struct creport_run_counts runs; /* totals over the experiment */
     long *n_measured;               /* [v * ncells + c]: measured ok runs */
     struct creport_fail *fails;     /* [v * ncells + c]: failed measured runs */
-    json_t *env_diffs;      /* [{"variant", "against", "first_run", "differences": env_diff()}] */
-    json_t *env_warnings;   /* strings, deduplicated, over every run's env_json */
-    json_t *stats_warnings; /* [{"variant", "cell", "metric", "kind", "message"}] */
-    json_t *counter_diffs;  /* campaign_report_counters.h */
+    json_t *env_diffs;    /* [{"variant", "against", "first_run", "differences": env_diff()}] */
+    json_t *env_warnings; /* strings, deduplicated, over every run's env_json */
+    struct creport_stats_warning *stats_warnings;
+    size_t nstats_warnings;
+    struct creport_counter_diff *counter_diffs; /* campaign_report_counters.h */
+    size_t ncounter_diffs;
     /* Differential profiles of profiled runs (campaign_report_profile.h). */
     struct creport_profdiff {
         size_t v, c; /* variant against the baseline, in cell c */
@@ -297,10 +309,12 @@ struct creport {
      * (campaign_report_model.c): the warnings aggregated, one sentence per
      * kind ("only 3 runs per variant in 12 of 12 cells"), and the counter
      * differences of the (variant, cell) pairs whose deciding metric
-     * improved or regressed.
+     * improved or regressed (indices into counter_diffs).
      */
-    json_t *warning_summary;
-    json_t *counters_notable;
+    char **warning_summary;
+    size_t nwarning_summary;
+    size_t *counters_notable;
+    size_t ncounters_notable;
     /*
      * env_warnings' first sentences as env_warnings_summary_by_name() words
      * them (competing processes by program name), for warning_summary.

@@ -235,15 +235,11 @@ static void print_warnings(FILE *f, const struct creport *r)
         fprintf(f, "Environment warnings (any run):\n");
         json_array_foreach(r->env_warnings, i, x) wrap(f, "- ", "  ", json_string_value(x));
     }
-    if (json_array_size(r->stats_warnings)) {
+    if (r->nstats_warnings) {
         fprintf(f, "Statistics warnings (deciding metrics):\n");
-        json_array_foreach(r->stats_warnings, i, x)
-        {
-            wrapf(f, "- ", "  ", "%s @ %s, %s: %s",
-                  json_string_value(json_object_get(x, "variant")),
-                  json_string_value(json_object_get(x, "cell")),
-                  json_string_value(json_object_get(x, "metric")),
-                  json_string_value(json_object_get(x, "message")));
+        for (i = 0; i < r->nstats_warnings; i++) {
+            const struct creport_stats_warning *w = &r->stats_warnings[i];
+            wrapf(f, "- ", "  ", "%s @ %s, %s: %s", w->variant, w->cell, w->metric, w->message);
         }
     }
 }
@@ -537,16 +533,12 @@ static void md_footer(FILE *f, const struct creport *r, unsigned s)
             }
         }
     }
-    if ((json_array_size(r->env_warnings) || json_array_size(r->stats_warnings)) &&
-        (s & CREPORT_SEC_WARNINGS)) {
+    if ((json_array_size(r->env_warnings) || r->nstats_warnings) && (s & CREPORT_SEC_WARNINGS)) {
         fprintf(f, "\n### Warnings\n\n");
         json_array_foreach(r->env_warnings, i, x) fprintf(f, "- %s\n", json_string_value(x));
-        json_array_foreach(r->stats_warnings, i, x)
-        {
-            fprintf(f, "- %s @ %s, %s: %s\n", json_string_value(json_object_get(x, "variant")),
-                    json_string_value(json_object_get(x, "cell")),
-                    json_string_value(json_object_get(x, "metric")),
-                    json_string_value(json_object_get(x, "message")));
+        for (i = 0; i < r->nstats_warnings; i++) {
+            const struct creport_stats_warning *w = &r->stats_warnings[i];
+            fprintf(f, "- %s @ %s, %s: %s\n", w->variant, w->cell, w->metric, w->message);
         }
     }
 }
