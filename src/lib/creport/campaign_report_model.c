@@ -188,7 +188,7 @@ static int summarise_kind(struct creport *r, const struct kind_count *k)
     return add_summary(r, b, strlen(b));
 }
 
-/* Adds warning w (variant v, cell c) to its kind in ks[0..*nk-1]. Returns 0 or -ENOMEM. */
+/* Adds warning w (of its variant and cell) to its kind in ks[0..*nk-1]. Returns 0 or -ENOMEM. */
 static int count_warning(const struct creport *r, struct kind_count *ks, size_t *nk,
                          const struct creport_stats_warning *w)
 {
