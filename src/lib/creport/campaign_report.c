@@ -81,20 +81,9 @@ void creport_free(struct creport *r)
     json_decref(r->env_diffs);
     creport_counter_diffs_free(r);
     json_decref(r->env_warnings);
-    for (size_t i = 0; r->stats_warnings && i < r->nstats_warnings; i++) {
-        struct creport_stats_warning *w = &r->stats_warnings[i];
-        free(w->variant);
-        free(w->cell);
-        free(w->metric);
-        free(w->kind);
-        free(w->message);
-    }
-    free(r->stats_warnings);
+    creport_model_free(r);
     json_decref(r->pairs);
     json_decref(r->effects);
-    for (size_t i = 0; r->warning_summary && i < r->nwarning_summary; i++)
-        free(r->warning_summary[i]);
-    free(r->warning_summary);
     json_decref(r->env_by_name);
     for (size_t v = 0; r->layouts && v < r->nvariants; v++)
         free(r->layouts[v]);
@@ -314,23 +303,6 @@ static void choose_deciders(struct creport *r, const struct creport_opts *o)
     }
 }
 
-static int add_stats_warning(struct creport *r, size_t v, size_t c, size_t m, const char *kind,
-                             const char *message)
-{
-    struct creport_stats_warning *p =
-        realloc(r->stats_warnings, (r->nstats_warnings + 1) * sizeof(*p));
-    if (!p)
-        return -ENOMEM;
-    r->stats_warnings = p;
-    struct creport_stats_warning *w = &p[r->nstats_warnings++];
-    *w = (struct creport_stats_warning){.v = v, .c = c, .kind = strdup(kind)};
-    w->variant = strdup(r->variants[v]);
-    w->cell = strdup(r->cells[c].name);
-    w->metric = strdup(r->metrics[m].name);
-    w->message = strdup(message);
-    return w->variant && w->cell && w->metric && w->kind && w->message ? 0 : -ENOMEM;
-}
-
 /* Counts comparison en of cell c, metric m into the verdict totals. */
 static void count_verdict(struct creport *r, size_t c, size_t m, const struct creport_entry *en)
 {
@@ -392,7 +364,7 @@ static int take_comparison(struct creport *r, const struct stats_report *sr, siz
                  "about %zu runs per variant are needed to resolve a %g%% change (have %zu and "
                  "%zu)",
                  en->cmp.runs_needed, r->opts.noise * 100, base->n, en->n);
-    return add_stats_warning(r, v, c, m, "underpowered", msg);
+    return creport_stats_warning_add(r, v, c, m, "underpowered", msg);
 }
 
 /*
@@ -423,10 +395,11 @@ static int compare_cell_metric(struct creport *r, size_t c, size_t m, const stru
             creport_at(r, v, c, m)->sum = set->sum;
             creport_at(r, v, c, m)->has_sum = true;
             for (size_t i = 0; deciding && i < set->nwarnings && !e; i++)
-                e = add_stats_warning(r, v, c, m, set->warnings[i].kind, set->warnings[i].message);
+                e = creport_stats_warning_add(r, v, c, m, set->warnings[i].kind,
+                                              set->warnings[i].message);
             /* Instead of a drift warning: why there is none (the summary says it once). */
             if (deciding && set->order_unknown && !e)
-                e = add_stats_warning(
+                e = creport_stats_warning_add(
                     r, v, c, m, "order_unknown",
                     "drift not judged: the run order of imported runs is unknown");
         }

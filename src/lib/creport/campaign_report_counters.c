@@ -178,10 +178,8 @@ void creport_counter_diffs_free(struct creport *r)
         free(r->counter_diffs[i].cell);
     }
     free(r->counter_diffs);
-    free(r->counters_notable);
     r->counter_diffs = NULL;
-    r->counters_notable = NULL;
-    r->ncounter_diffs = r->ncounters_notable = 0;
+    r->ncounter_diffs = 0;
 }
 
 json_t *creport_counters_json(const struct creport *r)

@@ -35,7 +35,7 @@ struct creport_counter_diff {
 NB_MUST_CHECK int creport_counter_diffs(struct creport *r, const struct store_plan_row *plan,
                                         size_t nplan, const struct store_run *runs, size_t nruns);
 
-/* Releases r->counter_diffs and r->counters_notable. */
+/* Releases r->counter_diffs. */
 void creport_counter_diffs_free(struct creport *r);
 
 /*

@@ -113,6 +113,40 @@ void creport_verdict_words(const struct creport *r, const struct creport_entry *
              name, en->cmp.welch.p, lo, hi, fl);
 }
 
+int creport_stats_warning_add(struct creport *r, size_t v, size_t c, size_t m, const char *kind,
+                              const char *message)
+{
+    struct creport_stats_warning *p =
+        realloc(r->stats_warnings, (r->nstats_warnings + 1) * sizeof(*p));
+    if (!p)
+        return -ENOMEM;
+    r->stats_warnings = p;
+    struct creport_stats_warning *w = &p[r->nstats_warnings++];
+    *w = (struct creport_stats_warning){.v = v, .c = c, .kind = strdup(kind)};
+    w->variant = strdup(r->variants[v]);
+    w->cell = strdup(r->cells[c].name);
+    w->metric = strdup(r->metrics[m].name);
+    w->message = strdup(message);
+    return w->variant && w->cell && w->metric && w->kind && w->message ? 0 : -ENOMEM;
+}
+
+void creport_model_free(struct creport *r)
+{
+    for (size_t i = 0; r->stats_warnings && i < r->nstats_warnings; i++) {
+        struct creport_stats_warning *w = &r->stats_warnings[i];
+        free(w->variant);
+        free(w->cell);
+        free(w->metric);
+        free(w->kind);
+        free(w->message);
+    }
+    free(r->stats_warnings);
+    for (size_t i = 0; r->warning_summary && i < r->nwarning_summary; i++)
+        free(r->warning_summary[i]);
+    free(r->warning_summary);
+    free(r->counters_notable);
+}
+
 /* Appends the first n bytes of sentence s to r->warning_summary. Returns 0 or -ENOMEM. */
 static int add_summary(struct creport *r, const char *s, size_t n)
 {
