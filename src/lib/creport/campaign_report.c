@@ -82,12 +82,9 @@ void creport_free(struct creport *r)
     free(r->name);
     free(r->status);
     creport_env_free(r);
-    json_decref(r->counter_diffs);
-    json_decref(r->stats_warnings);
+    creport_counter_diffs_free(r);
     free(r->pairs);
     creport_effects_free(r);
-    json_decref(r->warning_summary);
-    json_decref(r->counters_notable);
     for (size_t v = 0; r->layouts && v < r->nvariants; v++)
         free(r->layouts[v]);
     free(r->layouts);
@@ -259,15 +256,6 @@ static void choose_deciders(struct creport *r, const struct creport_opts *o)
     }
 }
 
-static int add_stats_warning(struct creport *r, size_t v, size_t c, size_t m, const char *kind,
-                             const char *message)
-{
-    json_t *w =
-        json_pack("{s:s, s:s, s:s, s:s, s:s}", "variant", r->variants[v], "cell", r->cells[c].name,
-                  "metric", r->metrics[m].name, "kind", kind, "message", message);
-    return w && !json_array_append_new(r->stats_warnings, w) ? 0 : -ENOMEM;
-}
-
 /* Counts comparison en of cell c, metric m into the verdict totals. */
 static void count_verdict(struct creport *r, size_t c, size_t m, const struct creport_entry *en)
 {
@@ -329,7 +317,7 @@ static int take_comparison(struct creport *r, const struct stats_report *sr, siz
                  "about %zu runs per variant are needed to resolve a %g%% change (have %zu and "
                  "%zu)",
                  en->cmp.runs_needed, r->opts.noise * 100, base->n, en->n);
-    return add_stats_warning(r, v, c, m, "underpowered", msg);
+    return creport_stats_warning_add(r, v, c, m, "underpowered", msg);
 }
 
 /*
@@ -360,10 +348,11 @@ static int compare_cell_metric(struct creport *r, size_t c, size_t m, const stru
             creport_at(r, v, c, m)->sum = set->sum;
             creport_at(r, v, c, m)->has_sum = true;
             for (size_t i = 0; deciding && i < set->nwarnings && !e; i++)
-                e = add_stats_warning(r, v, c, m, set->warnings[i].kind, set->warnings[i].message);
+                e = creport_stats_warning_add(r, v, c, m, set->warnings[i].kind,
+                                              set->warnings[i].message);
             /* Instead of a drift warning: why there is none (the summary says it once). */
             if (deciding && set->order_unknown && !e)
-                e = add_stats_warning(
+                e = creport_stats_warning_add(
                     r, v, c, m, "order_unknown",
                     "drift not judged: the run order of imported runs is unknown");
         }
@@ -433,8 +422,7 @@ int creport_build_docs(const struct store_experiment *x, const char *spec_json,
     r->runs.planned = (long)nplan;
     r->name = strdup(x->name ? x->name : "");
     r->status = strdup(x->status ? x->status : "");
-    r->stats_warnings = json_array();
-    if (!r->name || !r->status || !r->stats_warnings)
+    if (!r->name || !r->status)
         goto out;
     /* The cell template first: the report compares its figures too. */
     if ((e = creport_celltab_parse(o->cell ? o->cell : spec_report_cell(spec),

@@ -230,6 +230,15 @@ struct creport_run_counts {
     long measured, warmup, failed, interrupted, running, planned;
 };
 
+/*
+ * One statistics warning of a deciding metric's set (stats/warnings.h), as
+ * the JSON's stats_warnings lists it; v and c index the variant and cell.
+ */
+struct creport_stats_warning {
+    size_t v, c;
+    char *variant, *cell, *metric, *kind, *message;
+};
+
 struct creport_dutcols;
 struct creport_celltab;
 struct creport_pair;
@@ -243,6 +252,7 @@ struct creport_tally {
     size_t kind[5];     /* by enum stats_verdict_kind; [4]: not compared */
     size_t significant; /* "no difference proven" with p < 1 - confidence */
 };
+struct creport_counter_diff; /* campaign_report_counters.h */
 
 struct creport {
     int64_t id;
@@ -291,8 +301,10 @@ struct creport {
     size_t nenv_diffs;
     char **env_warnings; /* deduplicated, over every run's env_json (_env.h) */
     size_t nenv_warnings;
-    json_t *stats_warnings; /* [{"variant", "cell", "metric", "kind", "message"}] */
-    json_t *counter_diffs;  /* campaign_report_counters.h */
+    struct creport_stats_warning *stats_warnings;
+    size_t nstats_warnings;
+    struct creport_counter_diff *counter_diffs; /* campaign_report_counters.h */
+    size_t ncounter_diffs;
     /* Differential profiles of profiled runs (campaign_report_profile.h). */
     struct creport_profdiff {
         size_t v, c; /* variant against the baseline, in cell c */
@@ -352,10 +364,12 @@ struct creport {
      * (campaign_report_model.c): the warnings aggregated, one sentence per
      * kind ("only 3 runs per variant in 12 of 12 cells"), and the counter
      * differences of the (variant, cell) pairs whose deciding metric
-     * improved or regressed.
+     * improved or regressed (indices into counter_diffs).
      */
-    json_t *warning_summary;
-    json_t *counters_notable;
+    char **warning_summary;
+    size_t nwarning_summary;
+    size_t *counters_notable;
+    size_t ncounters_notable;
     /*
      * env_warnings' first sentences as env_warnings_summary_by_name() words
      * them (competing processes by program name), for warning_summary.

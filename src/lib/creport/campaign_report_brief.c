@@ -176,17 +176,16 @@ void creport_print_verdicts_brief(FILE *f, const struct creport *r)
 
 void creport_print_warnings_brief(FILE *f, const struct creport *r)
 {
-    size_t i;
-    json_t *w;
-    if (!json_array_size(r->warning_summary))
+    if (!r->nwarning_summary)
         return;
     fprintf(f, "\nWarnings:\n");
-    json_array_foreach(r->warning_summary, i, w) creport_wrap(f, "- ", "  ", json_string_value(w));
+    for (size_t i = 0; i < r->nwarning_summary; i++)
+        creport_wrap(f, "- ", "  ", r->warning_summary[i]);
 }
 
 void creport_print_counters_brief(FILE *f, const struct creport *r)
 {
-    size_t n = json_array_size(r->counters_notable);
+    size_t n = r->ncounters_notable;
     if (!n)
         return;
     char line[200];

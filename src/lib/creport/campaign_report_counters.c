@@ -119,14 +119,38 @@ static int medians_of(const struct store_plan_row *plan, size_t nplan,
     return 0;
 }
 
+/* Appends the difference of figure f (variant v against the baseline, cell c). 0 or -ENOMEM. */
+static int add_diff(struct creport *r, size_t v, size_t c, size_t f, const double *base,
+                    const double *med, const size_t *nbase, const size_t *n)
+{
+    struct creport_counter_diff *p =
+        realloc(r->counter_diffs, (r->ncounter_diffs + 1) * sizeof(*p));
+    if (!p)
+        return -ENOMEM;
+    r->counter_diffs = p;
+    struct creport_counter_diff *d = &p[r->ncounter_diffs];
+    *d = (struct creport_counter_diff){
+        .v = v,
+        .c = c,
+        .variant = strdup(r->variants[v]),
+        .cell = strdup(r->cells[c].name),
+        .figure = figures[f],
+        .baseline = base[f],
+        .value = med[f],
+        .has_change_pct = base[f] != 0,
+        .change_pct = base[f] != 0 ? 100 * (med[f] - base[f]) / fabs(base[f]) : 0,
+        .runs = n[f],
+        .baseline_runs = nbase[f],
+    };
+    r->ncounter_diffs++;
+    return d->variant && d->cell ? 0 : -ENOMEM;
+}
+
 int creport_counter_diffs(struct creport *r, const struct store_plan_row *plan, size_t nplan,
                           const struct creport_rundoc *runs, size_t nruns)
 {
     double base[NFIG], med[NFIG];
     size_t nbase[NFIG], n[NFIG];
-    r->counter_diffs = json_array();
-    if (!r->counter_diffs)
-        return -ENOMEM;
     for (size_t c = 0; c < r->ncells && r->nvariants > 1; c++) {
         const char *cell = r->cells[c].name;
         int e = medians_of(plan, nplan, runs, nruns, r->variants[0], cell, base, nbase);
@@ -136,19 +160,40 @@ int creport_counter_diffs(struct creport *r, const struct store_plan_row *plan, 
                 double big = fmax(fabs(base[f]), fabs(med[f]));
                 if (!n[f] || !nbase[f] || fabs(med[f] - base[f]) <= CREPORT_COUNTER_DIFF * big)
                     continue;
-                /* The change in percent of the baseline's median; none from a baseline of 0. */
-                json_t *pct = base[f] != 0 ? json_real(100 * (med[f] - base[f]) / fabs(base[f]))
-                                           : json_null();
-                json_t *o = json_pack(
-                    "{s:s, s:s, s:s, s:f, s:f, s:o, s:I, s:I}", "variant", r->variants[v], "cell",
-                    cell, "figure", figures[f], "baseline", base[f], "value", med[f], "change_pct",
-                    pct, "runs", (json_int_t)n[f], "baseline_runs", (json_int_t)nbase[f]);
-                if (!o || json_array_append_new(r->counter_diffs, o))
-                    e = -ENOMEM;
+                e = add_diff(r, v, c, f, base, med, nbase, n);
             }
         }
         if (e)
             return e;
     }
     return 0;
+}
+
+void creport_counter_diffs_free(struct creport *r)
+{
+    for (size_t i = 0; r->counter_diffs && i < r->ncounter_diffs; i++) {
+        free(r->counter_diffs[i].variant);
+        free(r->counter_diffs[i].cell);
+    }
+    free(r->counter_diffs);
+    r->counter_diffs = NULL;
+    r->ncounter_diffs = 0;
+}
+
+json_t *creport_counters_json(const struct creport *r)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; a && i < r->ncounter_diffs; i++) {
+        const struct creport_counter_diff *d = &r->counter_diffs[i];
+        json_t *pct = d->has_change_pct ? json_real(d->change_pct) : json_null();
+        json_t *o = json_pack("{s:s, s:s, s:s, s:f, s:f, s:o, s:I, s:I}", "variant", d->variant,
+                              "cell", d->cell, "figure", d->figure, "baseline", d->baseline,
+                              "value", d->value, "change_pct", pct, "runs", (json_int_t)d->runs,
+                              "baseline_runs", (json_int_t)d->baseline_runs);
+        if (!o || json_array_append_new(a, o)) {
+            json_decref(a);
+            return NULL;
+        }
+    }
+    return a;
 }

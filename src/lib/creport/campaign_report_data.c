@@ -6,6 +6,7 @@
 
 #include "creport/campaign_report.h"
 #include "creport/campaign_report_codelayout.h"
+#include "creport/campaign_report_counters.h"
 #include "creport/campaign_report_cpu.h"
 #include "creport/campaign_report_effects.h"
 #include "creport/campaign_report_pairs.h"
@@ -133,6 +134,34 @@ static json_t *results_json(const struct creport *r)
     return a;
 }
 
+/* r->stats_warnings as the JSON lists them; NULL when out of memory. */
+static json_t *stats_warnings_json(const struct creport *r)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; a && i < r->nstats_warnings; i++) {
+        const struct creport_stats_warning *w = &r->stats_warnings[i];
+        if (json_array_append_new(a, json_pack("{s:s, s:s, s:s, s:s, s:s}", "variant", w->variant,
+                                               "cell", w->cell, "metric", w->metric, "kind",
+                                               w->kind, "message", w->message))) {
+            json_decref(a);
+            return NULL;
+        }
+    }
+    return a;
+}
+
+/* r->warning_summary, its sentences as strings; NULL when out of memory. */
+static json_t *warning_summary_json(const struct creport *r)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; a && i < r->nwarning_summary; i++)
+        if (json_array_append_new(a, json_string(r->warning_summary[i]))) {
+            json_decref(a);
+            return NULL;
+        }
+    return a;
+}
+
 /*
  * The members that only some reports have, or that came later, added to
  * root; NULL (root released) when out of memory.
@@ -145,8 +174,7 @@ static json_t *add_members(json_t *root, const struct creport *r)
     /* Each cell's CPU cost decision (campaign_report_cpu.h); [] when none. */
     e |= json_object_set_new(root, "cpu_cost", creport_cpu_json(r));
     /* Counters that differ between variants (campaign_report_counters.h); [] when none. */
-    if (r->counter_diffs)
-        e |= json_object_set(root, "counter_differences", r->counter_diffs);
+    e |= json_object_set_new(root, "counter_differences", creport_counters_json(r));
     /* The headline table and the warnings aggregated, as the short text report shows them. */
     e |= json_object_set_new(root, "headline", creport_headline_json(r));
     /* The cells the user asked for (campaign_report_celltable.h): only with a template. */
@@ -154,7 +182,7 @@ static json_t *add_members(json_t *root, const struct creport *r)
         e |= json_object_set_new(root, "cell_table", creport_celltable_json(r));
     /* Failed runs per variant and cell (campaign_report_fails.h), [] when none. */
     e |= json_object_set_new(root, "failures", creport_fails_json(r));
-    e |= json_object_set(root, "warning_summary", r->warning_summary);
+    e |= json_object_set_new(root, "warning_summary", warning_summary_json(r));
     /* 2x2 designs (campaign_report_effects.h), [] when there is none. */
     e |= json_object_set_new(root, "effects", creport_effects_json(r));
     /* --pairs all: every pair and the correction that applies to every comparison. */
@@ -204,6 +232,7 @@ json_t *creport_to_json(const struct creport *r)
     /* The model's environment as env_diff() and env_warnings_summary() gave it. */
     json_t *env_diff_doc = creport_env_diffs_json(r);
     json_t *env_warning_doc = creport_env_warnings_json(r);
+    json_t *stats = results ? stats_warnings_json(r) : NULL;
     json_t *root =
         results
             ? json_pack("{s:i, s:{s:I, s:s, s:s, s:I}, s:s, s:f, s:f, s:o, s:o, s:o, s:o,"
@@ -218,8 +247,8 @@ json_t *creport_to_json(const struct creport *r)
                         "warmup", (json_int_t)r->runs.warmup, "failed", (json_int_t)r->runs.failed,
                         "interrupted", (json_int_t)r->runs.interrupted, "running",
                         (json_int_t)r->runs.running, "env_differences", env_diff_doc,
-                        "env_warnings", env_warning_doc, "stats_warnings", r->stats_warnings,
-                        "summary", "improved", (json_int_t)r->n_improved, "regressed",
+                        "env_warnings", env_warning_doc, "stats_warnings", stats, "summary",
+                        "improved", (json_int_t)r->n_improved, "regressed",
                         (json_int_t)r->n_regressed, "within_noise", (json_int_t)r->n_within,
                         "no_difference_proven", (json_int_t)r->n_unproven, "not_compared",
                         (json_int_t)r->n_nocmp, "regressed_deciding",
@@ -234,6 +263,7 @@ json_t *creport_to_json(const struct creport *r)
     }
     json_decref(env_diff_doc);
     json_decref(env_warning_doc);
+    json_decref(stats); /* "O": the document holds its own reference */
     root = root ? add_members(root, r) : NULL;
     if (root && creport_json_select(root, r->opts.sections)) {
         json_decref(root);

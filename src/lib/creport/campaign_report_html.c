@@ -454,9 +454,8 @@ static void print_environment(FILE *f, const struct creport *r)
 static void print_warnings(FILE *f, const struct creport *r)
 {
     size_t i;
-    json_t *w;
     fputs("<section id=\"warnings\">\n<h2>Warnings</h2>\n", f);
-    if (!r->nenv_warnings && !json_array_size(r->stats_warnings))
+    if (!r->nenv_warnings && !r->nstats_warnings)
         fputs("<p>None.</p>\n", f);
     if (r->nenv_warnings) {
         fputs("<h3>About the machine, while the runs ran</h3>\n<ul>\n", f);
@@ -467,26 +466,22 @@ static void print_warnings(FILE *f, const struct creport *r)
         }
         fputs("</ul>\n", f);
     }
-    if (json_array_size(r->stats_warnings)) {
+    if (r->nstats_warnings) {
         /* One sentence per kind first, as the text says it; every set's warning on request. */
         fputs("<h3>About the numbers</h3>\n<ul class=\"warning-summary\">\n", f);
-        json_array_foreach(r->warning_summary, i, w)
-        {
+        for (i = 0; i < r->nwarning_summary; i++) {
             if (i < r->nenv_warnings)
                 continue; /* listed above */
             fputs("<li>", f);
-            esc(f, json_string_value(w));
+            esc(f, r->warning_summary[i]);
             fputs("</li>\n", f);
         }
         fprintf(f, "</ul>\n<details><summary>Every warning (%zu)</summary>\n<ul>\n",
-                json_array_size(r->stats_warnings));
-        json_array_foreach(r->stats_warnings, i, w)
-        {
+                r->nstats_warnings);
+        for (i = 0; i < r->nstats_warnings; i++) {
+            const struct creport_stats_warning *x = &r->stats_warnings[i];
             fputs("<li>", f);
-            escf(f, "%s @ %s, %s: %s", json_string_value(json_object_get(w, "variant")),
-                 json_string_value(json_object_get(w, "cell")),
-                 json_string_value(json_object_get(w, "metric")),
-                 json_string_value(json_object_get(w, "message")));
+            escf(f, "%s @ %s, %s: %s", x->variant, x->cell, x->metric, x->message);
             fputs("</li>\n", f);
         }
         fputs("</ul>\n</details>\n", f);

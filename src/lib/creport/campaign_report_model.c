@@ -4,6 +4,7 @@
  * creport_build() has filled. See campaign_report_model.h.
  */
 #include "creport/campaign_report_model.h"
+#include "creport/campaign_report_counters.h"
 #include "creport/campaign_report_cpu.h"
 #include "creport/campaign_report_layout.h"
 
@@ -134,20 +135,52 @@ static void verdict_words(const struct creport *r, const struct creport_entry *e
              name, en->cmp.welch.p, lo, hi, fl);
 }
 
-static long index_of(char *const *names, size_t n, const char *name)
+int creport_stats_warning_add(struct creport *r, size_t v, size_t c, size_t m, const char *kind,
+                              const char *message)
 {
-    for (size_t i = 0; name && i < n; i++)
-        if (!strcmp(names[i], name))
-            return (long)i;
-    return -1;
+    struct creport_stats_warning *p =
+        realloc(r->stats_warnings, (r->nstats_warnings + 1) * sizeof(*p));
+    if (!p)
+        return -ENOMEM;
+    r->stats_warnings = p;
+    struct creport_stats_warning *w = &p[r->nstats_warnings++];
+    *w = (struct creport_stats_warning){.v = v, .c = c, .kind = strdup(kind)};
+    w->variant = strdup(r->variants[v]);
+    w->cell = strdup(r->cells[c].name);
+    w->metric = strdup(r->metrics[m].name);
+    w->message = strdup(message);
+    return w->variant && w->cell && w->metric && w->kind && w->message ? 0 : -ENOMEM;
 }
 
-static long cell_index(const struct creport *r, const char *name)
+/* The warnings of the model: the statistics warnings and the short report's summary. */
+static void warnings_free(struct creport *r)
 {
-    for (size_t c = 0; name && c < r->ncells; c++)
-        if (!strcmp(r->cells[c].name, name))
-            return (long)c;
-    return -1;
+    for (size_t i = 0; r->stats_warnings && i < r->nstats_warnings; i++) {
+        struct creport_stats_warning *w = &r->stats_warnings[i];
+        free(w->variant);
+        free(w->cell);
+        free(w->metric);
+        free(w->kind);
+        free(w->message);
+    }
+    free(r->stats_warnings);
+    for (size_t i = 0; r->warning_summary && i < r->nwarning_summary; i++)
+        free(r->warning_summary[i]);
+    free(r->warning_summary);
+    free(r->counters_notable);
+}
+
+/* Appends the first n bytes of sentence s to r->warning_summary. Returns 0 or -ENOMEM. */
+static int add_summary(struct creport *r, const char *s, size_t n)
+{
+    char **p = realloc(r->warning_summary, (r->nwarning_summary + 1) * sizeof(*p));
+    if (!p)
+        return -ENOMEM;
+    r->warning_summary = p;
+    if (!(p[r->nwarning_summary] = strndup(s, n)))
+        return -ENOMEM;
+    r->nwarning_summary++;
+    return 0;
 }
 
 /* One kind of statistics warning over the deciding metrics' sets. */
@@ -178,7 +211,7 @@ static size_t deciding_cells(const struct creport *r)
 }
 
 /* One sentence for kind k. Returns 0 or -ENOMEM. */
-static int summarise_kind(const struct creport *r, const struct kind_count *k, json_t *out)
+static int summarise_kind(struct creport *r, const struct kind_count *k)
 {
     char b[512], runs[48];
     size_t cells = count_true(k->cells, r->ncells), all = deciding_cells(r);
@@ -209,14 +242,15 @@ static int summarise_kind(const struct creport *r, const struct kind_count *k, j
     else
         snprintf(b, sizeof(b), "%s in %zu of %zu sets of runs, in %zu cells (first: %s)", k->kind,
                  k->sets, sets, cells, k->example);
-    return json_array_append_new(out, json_string(b)) ? -ENOMEM : 0;
+    return add_summary(r, b, strlen(b));
 }
 
-/* Adds warning w (variant v, cell c) to its kind in ks[0..*nk-1]. Returns 0 or -ENOMEM. */
+/* Adds warning w (of its variant and cell) to its kind in ks[0..*nk-1]. Returns 0 or -ENOMEM. */
 static int count_warning(const struct creport *r, struct kind_count *ks, size_t *nk,
-                         const json_t *w, size_t v, size_t c)
+                         const struct creport_stats_warning *w)
 {
-    const char *kind = json_string_value(json_object_get(w, "kind"));
+    const char *kind = w->kind;
+    size_t v = w->v, c = w->c;
     size_t i = 0;
     while (i < *nk && strcmp(ks[i].kind, kind ? kind : ""))
         i++;
@@ -255,10 +289,8 @@ static int short_env_warning(struct creport *r, size_t i)
     const char *s = i < r->nenv_by_name ? r->env_by_name[i] : r->env_warnings[i];
     const char *cut = strstr(s, ": ");
     if (strlen(s) > SHORT_WARNING && strncmp(s, "competing ", 10) && cut && cut - s >= 24)
-        return json_array_append_new(r->warning_summary, json_stringn(s, (size_t)(cut - s)))
-                   ? -ENOMEM
-                   : 0;
-    return json_array_append_new(r->warning_summary, json_string(s)) ? -ENOMEM : 0;
+        return add_summary(r, s, (size_t)(cut - s));
+    return add_summary(r, s, strlen(s));
 }
 
 /*
@@ -268,23 +300,17 @@ static int short_env_warning(struct creport *r, size_t i)
  */
 static int summarise_warnings(struct creport *r)
 {
-    size_t i, nk = 0, max = json_array_size(r->stats_warnings);
-    json_t *w;
-    struct kind_count *ks = calloc(max + 1, sizeof(*ks));
-    int e = ks && (r->warning_summary = json_array()) ? 0 : -ENOMEM;
+    size_t i, nk = 0;
+    struct kind_count *ks = calloc(r->nstats_warnings + 1, sizeof(*ks));
+    int e = ks ? 0 : -ENOMEM;
     for (i = 0; !e && i < r->nenv_warnings; i++)
         e = short_env_warning(r, i);
-    json_array_foreach(r->stats_warnings, i, w)
-    {
-        long v =
-            index_of(r->variants, r->nvariants, json_string_value(json_object_get(w, "variant")));
-        long c = cell_index(r, json_string_value(json_object_get(w, "cell")));
-        if (!e && v >= 0 && c >= 0 && r->cells[c].decide >= 0)
-            e = count_warning(r, ks, &nk, w, (size_t)v, (size_t)c);
-    }
+    for (i = 0; !e && i < r->nstats_warnings; i++)
+        if (r->cells[r->stats_warnings[i].c].decide >= 0)
+            e = count_warning(r, ks, &nk, &r->stats_warnings[i]);
     for (size_t k = 0; k < nk; k++) {
         if (!e)
-            e = summarise_kind(r, &ks[k], r->warning_summary);
+            e = summarise_kind(r, &ks[k]);
         free(ks[k].cells);
     }
     free(ks);
@@ -294,21 +320,13 @@ static int summarise_warnings(struct creport *r)
 /* The counter differences of the pairs whose deciding metric changed. */
 static int notable_counters(struct creport *r)
 {
-    size_t i;
-    json_t *d;
-    if (!(r->counters_notable = json_array()))
+    if (!(r->counters_notable = calloc(r->ncounter_diffs + 1, sizeof(size_t))))
         return -ENOMEM;
-    json_array_foreach(r->counter_diffs, i, d)
-    {
-        long v =
-            index_of(r->variants, r->nvariants, json_string_value(json_object_get(d, "variant")));
-        long c = cell_index(r, json_string_value(json_object_get(d, "cell")));
-        if (v <= 0 || c < 0 || r->cells[c].decide < 0)
-            continue;
-        if (creport_entry_changed(
-                creport_at(r, (size_t)v, (size_t)c, (size_t)r->cells[c].decide)) &&
-            json_array_append(r->counters_notable, d))
-            return -ENOMEM;
+    for (size_t i = 0; i < r->ncounter_diffs; i++) {
+        const struct creport_counter_diff *d = &r->counter_diffs[i];
+        int decide = r->cells[d->c].decide;
+        if (decide >= 0 && creport_entry_changed(creport_at(r, d->v, d->c, (size_t)decide)))
+            r->counters_notable[r->ncounters_notable++] = i;
     }
     return 0;
 }
@@ -386,6 +404,7 @@ void creport_model_free(struct creport *r)
     }
     free(r->cpu);
     free(r->tally_metric);
+    warnings_free(r);
 }
 
 int creport_model_finish(struct creport *r)

@@ -15,6 +15,17 @@
 /* Fills the members above from the built report. Returns 0 or -ENOMEM. */
 NB_MUST_CHECK int creport_model_finish(struct creport *r);
 
+/*
+ * Appends the statistics warning of variant v, cell c, metric m to
+ * r->stats_warnings, which creport_model_finish() aggregates. Returns 0 or
+ * -ENOMEM.
+ */
+NB_MUST_CHECK int creport_stats_warning_add(struct creport *r, size_t v, size_t c, size_t m,
+                                            const char *kind, const char *message);
+
+/* Releases r->stats_warnings and what creport_model_finish() filled of the members above. */
+void creport_model_free(struct creport *r);
+
 /* Whether a change was found: the comparison improved or regressed. */
 bool creport_entry_changed(const struct creport_entry *en);
 

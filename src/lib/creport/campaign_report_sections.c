@@ -249,42 +249,38 @@ void creport_print_pairs_markdown(FILE *f, const struct creport *r)
  * One difference, within the report's 72 columns: on one line when it fits,
  * else the variant and cell on a line of their own and the figure below.
  */
-static void print_one(FILE *f, const json_t *d)
+static void print_one(FILE *f, const struct creport_counter_diff *d)
 {
-    const char *variant = json_string_value(json_object_get(d, "variant"));
-    const char *cell = json_string_value(json_object_get(d, "cell"));
-    const char *fig = json_string_value(json_object_get(d, "figure")) + 4; /* no "end." */
-    double a = json_number_value(json_object_get(d, "baseline"));
-    double b = json_number_value(json_object_get(d, "value"));
+    const char *cell = d->cell;
+    const char *fig = d->figure + 4; /* no "end." */
     char who[160], what[160];
-    snprintf(who, sizeof(who), "%.60s%s%.60s", variant, cell && *cell ? " @ " : "",
+    snprintf(who, sizeof(who), "%.60s%s%.60s", d->variant, cell && *cell ? " @ " : "",
              cell ? cell : "");
-    const json_t *pct = json_object_get(d, "change_pct");
-    int n = snprintf(what, sizeof(what), "%s: %.4g -> %.4g", fig, a, b);
-    if (json_is_number(pct) && n > 0 && (size_t)n < sizeof(what))
-        snprintf(what + n, sizeof(what) - (size_t)n, " (%+.1f%%)", json_number_value(pct));
+    int n = snprintf(what, sizeof(what), "%s: %.4g -> %.4g", fig, d->baseline, d->value);
+    if (d->has_change_pct && n > 0 && (size_t)n < sizeof(what))
+        snprintf(what + n, sizeof(what) - (size_t)n, " (%+.1f%%)", d->change_pct);
     if (2 + strlen(who) + 2 + strlen(what) <= 72)
         fprintf(f, "  %s: %s\n", who, what);
     else
         fprintf(f, "  %.68s:\n    %s\n", who, what);
 }
 
-void creport_print_counter_list(FILE *f, const struct creport *r, const json_t *list,
+void creport_print_counter_list(FILE *f, const struct creport *r,
+                                const struct creport_counter_diff *list, size_t n,
                                 const char *where)
 {
-    size_t i;
-    json_t *d;
-    if (!json_array_size(list))
+    if (!n)
         return;
     char head[256];
     snprintf(head, sizeof(head),
              "Counter differences from %.30s (medians, over %g%% apart%s%s):", r->variants[0],
              CREPORT_COUNTER_DIFF * 100, where ? ", " : "", where ? where : "");
     creport_wrap(f, "", "  ", head);
-    json_array_foreach(list, i, d) print_one(f, d);
+    for (size_t i = 0; i < n; i++)
+        print_one(f, &list[i]);
 }
 
 void creport_print_counters(FILE *f, const struct creport *r)
 {
-    creport_print_counter_list(f, r, r->counter_diffs, NULL);
+    creport_print_counter_list(f, r, r->counter_diffs, r->ncounter_diffs, NULL);
 }

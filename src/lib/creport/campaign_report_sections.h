@@ -51,8 +51,12 @@ void creport_print_pairs_markdown(FILE *f, const struct creport *r);
 /* Prints the section ("Counter differences from BASELINE ...") when there are any. */
 void creport_print_counters(FILE *f, const struct creport *r);
 
-/* The same for the differences in list (a subset of r->counter_diffs); where qualifies them. */
-void creport_print_counter_list(FILE *f, const struct creport *r, const json_t *list,
+/*
+ * The same for the n differences in list (some of r->counter_diffs); where
+ * qualifies them.
+ */
+void creport_print_counter_list(FILE *f, const struct creport *r,
+                                const struct creport_counter_diff *list, size_t n,
                                 const char *where);
 
 #endif

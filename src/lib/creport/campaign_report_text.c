@@ -200,21 +200,16 @@ static void print_environment(FILE *f, const struct creport *r)
 static void print_warnings(FILE *f, const struct creport *r)
 {
     size_t i;
-    json_t *x;
     if (r->nenv_warnings) {
         fprintf(f, "Environment warnings (any run):\n");
         for (i = 0; i < r->nenv_warnings; i++)
             wrap(f, "- ", "  ", r->env_warnings[i]);
     }
-    if (json_array_size(r->stats_warnings)) {
+    if (r->nstats_warnings) {
         fprintf(f, "Statistics warnings (deciding metrics):\n");
-        json_array_foreach(r->stats_warnings, i, x)
-        {
-            wrapf(f, "- ", "  ", "%s @ %s, %s: %s",
-                  json_string_value(json_object_get(x, "variant")),
-                  json_string_value(json_object_get(x, "cell")),
-                  json_string_value(json_object_get(x, "metric")),
-                  json_string_value(json_object_get(x, "message")));
+        for (i = 0; i < r->nstats_warnings; i++) {
+            const struct creport_stats_warning *w = &r->stats_warnings[i];
+            wrapf(f, "- ", "  ", "%s @ %s, %s: %s", w->variant, w->cell, w->metric, w->message);
         }
     }
 }
@@ -453,7 +448,6 @@ static void md_layout(FILE *f, const struct creport *r)
 static void md_footer(FILE *f, const struct creport *r, unsigned s)
 {
     size_t i;
-    json_t *x;
     if (s & (CREPORT_SEC_RUNS | CREPORT_SEC_VERDICT)) {
         fprintf(f, "\n### Runs\n\n");
         creport_md_table(f, r, CREPORT_TABLE_N);
@@ -503,16 +497,13 @@ static void md_footer(FILE *f, const struct creport *r, unsigned s)
             }
         }
     }
-    if ((r->nenv_warnings || json_array_size(r->stats_warnings)) && (s & CREPORT_SEC_WARNINGS)) {
+    if ((r->nenv_warnings || r->nstats_warnings) && (s & CREPORT_SEC_WARNINGS)) {
         fprintf(f, "\n### Warnings\n\n");
         for (i = 0; i < r->nenv_warnings; i++)
             fprintf(f, "- %s\n", r->env_warnings[i]);
-        json_array_foreach(r->stats_warnings, i, x)
-        {
-            fprintf(f, "- %s @ %s, %s: %s\n", json_string_value(json_object_get(x, "variant")),
-                    json_string_value(json_object_get(x, "cell")),
-                    json_string_value(json_object_get(x, "metric")),
-                    json_string_value(json_object_get(x, "message")));
+        for (i = 0; i < r->nstats_warnings; i++) {
+            const struct creport_stats_warning *w = &r->stats_warnings[i];
+            fprintf(f, "- %s @ %s, %s: %s\n", w->variant, w->cell, w->metric, w->message);
         }
     }
 }

@@ -36,14 +36,12 @@ static char *doc(double cs, long rcvbuf, bool kernel)
     return s;
 }
 
-static json_t *find(const json_t *diffs, const char *variant, const char *figure)
+static const struct creport_counter_diff *find(const struct creport *r, const char *variant,
+                                               const char *figure)
 {
-    size_t i;
-    json_t *d;
-    json_array_foreach(diffs, i, d)
-    {
-        if (!strcmp(json_string_value(json_object_get(d, "variant")), variant) &&
-            !strcmp(json_string_value(json_object_get(d, "figure")), figure))
+    for (size_t i = 0; i < r->ncounter_diffs; i++) {
+        const struct creport_counter_diff *d = &r->counter_diffs[i];
+        if (!strcmp(d->variant, variant) && !strcmp(d->figure, figure))
             return d;
     }
     return NULL;
@@ -85,20 +83,31 @@ static void test_counter_diffs(void **state)
     assert_int_equal(creport_rundocs_parse(runs, 3 * NRUNS, &docs), 0);
     assert_int_equal(creport_counter_diffs(&r, plan, 3 * NRUNS, docs, 3 * NRUNS), 0);
     creport_rundocs_free(docs, 3 * NRUNS);
-    json_t *cs = find(r.counter_diffs, "patched", "end.perf.local.context_switches");
+    const struct creport_counter_diff *cs = find(&r, "patched", "end.perf.local.context_switches");
     assert_non_null(cs);
-    assert_float_equal(json_number_value(json_object_get(cs, "baseline")), 1000, 0);
+    assert_float_equal(cs->baseline, 1000, 0);
     /* Measured ok runs k = 2..7: 3002..3007, median 3004.5. */
-    assert_float_equal(json_number_value(json_object_get(cs, "value")), 3004.5, 1e-9);
-    assert_int_equal(json_integer_value(json_object_get(cs, "runs")), 6);
-    json_t *rb = find(r.counter_diffs, "patched", "end.kernel.remote.Udp.RcvbufErrors");
+    assert_float_equal(cs->value, 3004.5, 1e-9);
+    assert_int_equal(cs->runs, 6);
+    assert_true(cs->has_change_pct);
+    assert_float_equal(cs->change_pct, 200.45, 1e-9);
+    const struct creport_counter_diff *rb =
+        find(&r, "patched", "end.kernel.remote.Udp.RcvbufErrors");
     assert_non_null(rb);
-    assert_float_equal(json_number_value(json_object_get(rb, "baseline")), 0, 0);
-    assert_float_equal(json_number_value(json_object_get(rb, "value")), 44.5, 1e-9);
+    assert_float_equal(rb->baseline, 0, 0);
+    assert_float_equal(rb->value, 44.5, 1e-9);
+    /* No percentage of a baseline of 0: the JSON says null. */
+    assert_false(rb->has_change_pct);
     /* "same" is within 10% of the baseline (1002..1007 vs 1000): not listed. */
-    assert_null(find(r.counter_diffs, "same", "end.perf.local.context_switches"));
+    assert_null(find(&r, "same", "end.perf.local.context_switches"));
     /* ipc is null everywhere: never compared. */
-    assert_null(find(r.counter_diffs, "patched", "end.perf.local.ipc"));
+    assert_null(find(&r, "patched", "end.perf.local.ipc"));
+    json_t *j = creport_counters_json(&r);
+    assert_int_equal(json_array_size(j), r.ncounter_diffs);
+    const json_t *jrb = json_array_get(j, (size_t)(rb - r.counter_diffs));
+    assert_true(json_is_null(json_object_get(jrb, "change_pct")));
+    assert_int_equal(json_integer_value(json_object_get(jrb, "baseline_runs")), 6);
+    json_decref(j);
     char *text = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
@@ -114,7 +123,7 @@ static void test_counter_diffs(void **state)
         line += w + (line[w] == '\n');
     }
     free(text);
-    json_decref(r.counter_diffs);
+    creport_counter_diffs_free(&r);
     for (int i = 0; i < 3 * NRUNS; i++)
         free(runs[i].result_json);
 }
