@@ -18,7 +18,8 @@
  *                    experiment, run) missing, unreadable or invalid; an
  *                    output (file, store, plot, standard output) that cannot
  *                    be written; a resource busy or exhausted (the store's
- *                    campaign lock, the port, memory); compare interrupted
+ *                    campaign lock, the port, memory); compare interrupted;
+ *                    compare or report without a verdict because runs failed
  *   3   EXIT_NO_REBOOT  experiment run, resume: "reset: reboot" returned and
  *                    the machine stayed up
  *   128+N            experiment run, resume: stopped by signal N (resume

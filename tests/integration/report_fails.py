@@ -53,7 +53,8 @@ def stored_errors(db):
 
 
 def report(netab, db, fmt):
-    return netab_cmd(netab, "report", "1", "--db", db, "--format", fmt).stdout
+    # Exit 2 in every format: failed runs left variants without a verdict (as compare decides).
+    return netab_cmd(netab, "report", "1", "--db", db, "--format", fmt, expect_rc=2).stdout
 
 
 def check_formats(netab, db):
@@ -77,6 +78,13 @@ def check_formats(netab, db):
                 want = f"{v} @ test={test}: 2 of 2 failed: {REASON[v]}"
                 check(want in body, f"{fmt}: the failed runs of {v} in {test} are listed", want)
     check("Failed runs (not compared as numbers)" in text, "text: the section is there")
+    # The verdict line says why the exit status is 2, in each format.
+    why = ("failed runs left refused @ test=tcp_stream without a verdict: 0 of 2 runs ok "
+           "(connection refused), and other cells too")
+    check(f"NO VERDICT: {why} (exit status 2)." in " ".join(text.split()), "text: no verdict, why")
+    check(f"**No verdict** (exit status 2): {why}" in md, "markdown: no verdict, why")
+    check(f"NO VERDICT: {why} (exit status 2).</p>" in html, "html: no verdict, why")
+    check("No deciding" not in text + md + html, "no format says nothing regressed instead")
 
     rows = list(csv.DictReader(io.StringIO(report(netab, db, "csv"))))
     for v in ("refused", "hook"):
@@ -88,6 +96,7 @@ def check_formats(netab, db):
           "csv: the baseline's rows have no failures")
 
     doc = json.loads(report(netab, db, "json"))
+    check_eq((doc["exit_status"], doc["exit_reason"]), (2, why), "json: the exit status and why")
     got = {(f["variant"], f["cell"]): f for f in doc["failures"]}
     check_eq(sorted(got), sorted((v, c) for v, c, _ in errors), "json: one failure per cell")
     for (v, c), f in got.items():

@@ -499,5 +499,5 @@ int creport_load(struct store *db, int64_t id, const struct creport_opts *o, str
 
 int creport_exit_status(const struct creport *r)
 {
-    return r->n_regressed_deciding ? 1 : 0;
+    return r->exit_status;
 }

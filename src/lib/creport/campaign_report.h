@@ -292,6 +292,17 @@ struct creport {
     struct creport_tally tally_headline, tally_others;
     struct creport_tally *tally_metric; /* [nmetrics] */
     size_t fail_sets;
+    /*
+     * The exit status of `netab report` and why, as compare decides it: 2
+     * when failed runs left a variant of some cell with fewer than 2
+     * successful runs (no verdict there; before any regression elsewhere), 1
+     * when a deciding-metric comparison regressed, else 0. exit_reason is
+     * the sentence every format prints ("failed runs left refused @
+     * test=tcp_stream without a verdict: 0 of 3 runs ok (connection
+     * refused)").
+     */
+    int exit_status;
+    char exit_reason[320];
     struct creport_entry *entries;  /* [(v * ncells + c) * nmetrics + m] */
     struct creport_run_counts runs; /* totals over the experiment */
     long *n_measured;               /* [v * ncells + c]: measured ok runs */
@@ -438,7 +449,7 @@ NB_MUST_CHECK int creport_load(struct store *db, int64_t id, const struct crepor
 
 void creport_free(struct creport *r);
 
-/* 1 if a deciding-metric comparison regressed, else 0: the exit status of `netab report`. */
+/* The exit status of `netab report` (struct creport's exit_status, decided by the model). */
 int creport_exit_status(const struct creport *r);
 
 /* "tcp_stream" -> CREPORT_TCP_STREAM, ...; CREPORT_UNKNOWN otherwise. */

@@ -234,26 +234,26 @@ json_t *creport_to_json(const struct creport *r)
     json_t *env_warning_doc = creport_env_warnings_json(r);
     json_t *stats = results ? stats_warnings_json(r) : NULL;
     json_t *root =
-        results
-            ? json_pack("{s:i, s:{s:I, s:s, s:s, s:I}, s:s, s:f, s:f, s:o, s:o, s:o, s:o,"
-                        " s:{s:I, s:I, s:I, s:I, s:I, s:I}, s:O, s:O, s:O,"
-                        " s:{s:I, s:I, s:I, s:I, s:I, s:I}, s:i}",
-                        "report_version", 1, "experiment", "id", (json_int_t)r->id, "name", r->name,
-                        "status", r->status, "seed", (json_int_t)r->seed, "baseline",
-                        r->nvariants ? r->variants[0] : "", "confidence", r->opts.confidence,
-                        "noise_pct", r->opts.noise * 100, "variants", variants, "cells", cells,
-                        "metrics", metrics, "results", results, "runs", "planned",
-                        (json_int_t)r->runs.planned, "measured", (json_int_t)r->runs.measured,
-                        "warmup", (json_int_t)r->runs.warmup, "failed", (json_int_t)r->runs.failed,
-                        "interrupted", (json_int_t)r->runs.interrupted, "running",
-                        (json_int_t)r->runs.running, "env_differences", env_diff_doc,
-                        "env_warnings", env_warning_doc, "stats_warnings", stats, "summary",
-                        "improved", (json_int_t)r->n_improved, "regressed",
-                        (json_int_t)r->n_regressed, "within_noise", (json_int_t)r->n_within,
-                        "no_difference_proven", (json_int_t)r->n_unproven, "not_compared",
-                        (json_int_t)r->n_nocmp, "regressed_deciding",
-                        (json_int_t)r->n_regressed_deciding, "exit_status", creport_exit_status(r))
-            : NULL;
+        results ? json_pack("{s:i, s:{s:I, s:s, s:s, s:I}, s:s, s:f, s:f, s:o, s:o, s:o, s:o,"
+                            " s:{s:I, s:I, s:I, s:I, s:I, s:I}, s:O, s:O, s:O,"
+                            " s:{s:I, s:I, s:I, s:I, s:I, s:I}, s:i, s:s}",
+                            "report_version", 1, "experiment", "id", (json_int_t)r->id, "name",
+                            r->name, "status", r->status, "seed", (json_int_t)r->seed, "baseline",
+                            r->nvariants ? r->variants[0] : "", "confidence", r->opts.confidence,
+                            "noise_pct", r->opts.noise * 100, "variants", variants, "cells", cells,
+                            "metrics", metrics, "results", results, "runs", "planned",
+                            (json_int_t)r->runs.planned, "measured", (json_int_t)r->runs.measured,
+                            "warmup", (json_int_t)r->runs.warmup, "failed",
+                            (json_int_t)r->runs.failed, "interrupted",
+                            (json_int_t)r->runs.interrupted, "running", (json_int_t)r->runs.running,
+                            "env_differences", env_diff_doc, "env_warnings", env_warning_doc,
+                            "stats_warnings", stats, "summary", "improved",
+                            (json_int_t)r->n_improved, "regressed", (json_int_t)r->n_regressed,
+                            "within_noise", (json_int_t)r->n_within, "no_difference_proven",
+                            (json_int_t)r->n_unproven, "not_compared", (json_int_t)r->n_nocmp,
+                            "regressed_deciding", (json_int_t)r->n_regressed_deciding,
+                            "exit_status", r->exit_status, "exit_reason", r->exit_reason)
+                : NULL;
     if (!root) {
         /* json_pack steals "o" references only on success. */
         json_decref(variants);

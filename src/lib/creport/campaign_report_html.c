@@ -186,7 +186,11 @@ static void print_summary(FILE *f, const struct creport *r)
             "%zu no difference proven, %zu not compared.</p>\n",
             n->planned, n->measured, n->warmup, n->failed, n->interrupted, r->n_improved,
             r->n_regressed, r->n_within, r->n_unproven, r->n_nocmp);
-    if (r->n_regressed_deciding)
+    if (r->exit_status == 2) {
+        fputs("<p class=\"regressed\" id=\"verdict\">NO VERDICT: ", f);
+        creport_html_esc(f, r->exit_reason);
+        fputs(" (exit status 2).</p>\n", f);
+    } else if (r->n_regressed_deciding)
         fprintf(f,
                 "<p class=\"regressed\" id=\"verdict\">REGRESSION: %zu deciding-metric "
                 "comparison%s regressed (exit status 1).%s</p>\n",

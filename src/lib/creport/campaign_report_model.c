@@ -407,6 +407,36 @@ void creport_model_free(struct creport *r)
     warnings_free(r);
 }
 
+/*
+ * struct creport's exit_status and exit_reason: failed runs that leave a
+ * variant of a cell with fewer than 2 successful runs mean that cell got
+ * no verdict, "not done" (2) as in compare, before any regression (1).
+ */
+static void decide_exit(struct creport *r)
+{
+    size_t nov = 0, first = 0;
+    for (size_t i = 0; r->fails && i < r->nvariants * r->ncells; i++)
+        if (r->fails[i].failed && r->fails[i].ok < 2 && !nov++)
+            first = i;
+    if (nov) {
+        const struct creport_fail *f = &r->fails[first];
+        const char *cell = r->cells[first % r->ncells].name;
+        r->exit_status = 2;
+        snprintf(r->exit_reason, sizeof(r->exit_reason),
+                 "failed runs left %s @ %s without a verdict: %zu of %zu runs ok (%s)%s",
+                 r->variants[first / r->ncells], cell[0] ? cell : "(all)", f->ok, f->ok + f->failed,
+                 f->short_reason, nov > 1 ? ", and other cells too" : "");
+    } else if (r->n_regressed_deciding) {
+        r->exit_status = 1;
+        snprintf(r->exit_reason, sizeof(r->exit_reason),
+                 "%zu deciding-metric comparison%s regressed", r->n_regressed_deciding,
+                 r->n_regressed_deciding == 1 ? "" : "s");
+    } else {
+        r->exit_status = 0;
+        snprintf(r->exit_reason, sizeof(r->exit_reason), "no deciding-metric comparison regressed");
+    }
+}
+
 int creport_model_finish(struct creport *r)
 {
     for (size_t v = 0; v < r->nvariants; v++)
@@ -418,6 +448,7 @@ int creport_model_finish(struct creport *r)
             }
     for (size_t i = 0; r->fails && i < r->nvariants * r->ncells; i++)
         r->fail_sets += r->fails[i].failed > 0;
+    decide_exit(r);
     int e = creport_cpu_finish(r);
     for (size_t c = 0; !e && c < r->ncells; c++)
         choose_cost(r, c);

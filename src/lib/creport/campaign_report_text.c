@@ -222,11 +222,13 @@ static void print_verdict(FILE *f, const struct creport *r, bool brief)
               "Verdicts: %zu improved, %zu regressed, %zu within noise, %zu no difference "
               "proven, %zu not compared.",
               r->n_improved, r->n_regressed, r->n_within, r->n_unproven, r->n_nocmp);
+    if (r->exit_status == 2)
+        wrapf(f, "", "  ", "NO VERDICT: %s (exit status 2).", r->exit_reason);
     if (r->n_regressed_deciding)
-        wrapf(f, "", "  ",
-              "REGRESSION: %zu deciding-metric comparison%s regressed (exit status 1).",
-              r->n_regressed_deciding, r->n_regressed_deciding == 1 ? "" : "s");
-    else
+        wrapf(f, "", "  ", "REGRESSION: %zu deciding-metric comparison%s regressed%s.",
+              r->n_regressed_deciding, r->n_regressed_deciding == 1 ? "" : "s",
+              r->exit_status == 1 ? " (exit status 1)" : "");
+    else if (r->exit_status != 2)
         wrapf(f, "", "  ", "No deciding-metric comparison regressed.");
 }
 
@@ -456,13 +458,19 @@ static void md_footer(FILE *f, const struct creport *r, unsigned s)
             "\n- Experiment %lld \"%s\" (%s), seed %llu\n- Runs: %ld planned, %ld measured, %ld "
             "warm-ups excluded, %ld failed, %ld interrupted\n- Noise floor %g%%, confidence "
             "%g%%\n- Verdicts: %zu improved, %zu regressed, %zu within noise, %zu no difference "
-            "proven, %zu not compared\n- %s\n",
+            "proven, %zu not compared\n- ",
             (long long)r->id, r->name, r->status, (unsigned long long)r->seed, r->runs.planned,
             r->runs.measured, r->runs.warmup, r->runs.failed, r->runs.interrupted,
             r->opts.noise * 100, r->opts.confidence * 100, r->n_improved, r->n_regressed,
-            r->n_within, r->n_unproven, r->n_nocmp,
-            r->n_regressed_deciding ? "**A deciding metric regressed** (exit status 1)"
-                                    : "No deciding metric regressed");
+            r->n_within, r->n_unproven, r->n_nocmp);
+        if (r->exit_status == 2) {
+            fputs("**No verdict** (exit status 2): ", f);
+            creport_md_text(f, r->exit_reason);
+            fputc('\n', f);
+        } else
+            fputs(r->n_regressed_deciding ? "**A deciding metric regressed** (exit status 1)\n"
+                                          : "No deciding metric regressed\n",
+                  f);
     }
     if (s & CREPORT_SEC_LAYOUT)
         md_layout(f, r);

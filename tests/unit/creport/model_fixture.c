@@ -193,6 +193,8 @@ static void model_judged(struct creport *r)
     r->tally_metric = xcalloc(r->nmetrics, sizeof(*r->tally_metric));
     r->tally_metric[1] = (struct creport_tally){.n = 9, .kind = {4, 5, 0, 0, 0}};
     r->fail_sets = 2;
+    r->exit_status = 1;
+    snprintf(r->exit_reason, sizeof(r->exit_reason), "the fixture's own exit reason");
 }
 
 struct creport *model_fixture(unsigned sections)

@@ -254,6 +254,8 @@ static void test_json(void **state)
     ASSERT_EQ(number_at(sum, "improved"), 11);
     ASSERT_EQ(number_at(sum, "regressed_deciding"), 3);
     ASSERT_EQ(number_at(root, "exit_status"), 1);
+    assert_string_equal(json_string_value(json_object_get(root, "exit_reason")),
+                        "the fixture's own exit reason");
     json_t *cell = json_array_get(json_object_get(root, "cells"), 0);
     assert_int_equal(json_integer_value(json_array_get(json_object_get(cell, "n_measured"), 1)),
                      33);
@@ -346,8 +348,11 @@ static void test_text_brief(void **state)
 {
     (void)state;
     struct creport *r = model_fixture(0);
+    r->exit_status = 2; /* the model's word: no verdict somewhere, though 3 regressed */
     char *out = model_fixture_render(r, creport_print_text);
     assert_non_null(out);
+    has(out, "NO VERDICT: the fixture's own exit reason (exit status 2).");
+    lacks(out, "(exit status 1)");
     has(out, "+12.5% !");
     has(out, "REGRESSION: 3 deciding-metric comparisons regressed");
     has(out, "headline (21): ");
