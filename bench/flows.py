@@ -166,8 +166,10 @@ def fitting_flows(args):
     for f in args.flows_list:
         need = fd_need(f, args.threads)
         if hard != resource.RLIM_INFINITY and need > hard:
+            most = (hard - fd_need(0, args.threads)) // 2
             notes.append("F=%d left out: flows_bare needs %d open files in one process, the hard "
-                         "limit is %d (--nofile N raises it with prlimit, as root)" % (f, need, hard))
+                         "limit is %d; at most F=%d fits (--nofile N raises the limit with "
+                         "prlimit, which needs CAP_SYS_RESOURCE)" % (f, need, hard, most))
         else:
             fit.append(f)
     return fit, notes
@@ -259,8 +261,8 @@ def main():
                    help="request and response bytes of every rr test (default %(default)s, as "
                         "bench/rr.py; sockperf's smallest is 14)")
     p.add_argument("--nofile", type=int, default=None, metavar="N",
-                   help="run flows_bare under prlimit --nofile=N:N (raising the hard limit "
-                        "needs root) so that larger F fit")
+                   help="run flows_bare under prlimit --nofile=N:N so that larger F fit "
+                        "(raising the hard limit needs CAP_SYS_RESOURCE)")
     p.add_argument("--no-sockperf", dest="sockperf", action="store_false",
                    help="leave sockperf out")
     args = B.finish_args(p.parse_args())
