@@ -359,3 +359,71 @@ def report_errors(errors):
         print("\nfailures:")
         for k, v in bad.items():
             print("  %s: %d failed run(s); first: %s" % (k, len(v), v[0]))
+
+
+# ---------------------------------------------------------------- memory
+
+def vm_hwm_kib(pid):
+    """A running process's peak resident set (VmHWM in /proc/PID/status), KiB, or None."""
+    try:
+        with open("/proc/%d/status" % pid) as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1])
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
+def run_rss(argv, seconds, raw=None):
+    """Like run(), but also returns the client's peak resident set in KiB:
+    (stdout, stderr, rss). The figure is the VmHWM of /proc/PID/status, read
+    every 50 ms while the client runs (its exit is polled at the same pace;
+    the clients print their own figures, so this costs them no precision).
+    An exited process has no VmHWM left to read, and wait4()'s ru_maxrss is no
+    substitute for a small one: exec() keeps the larger of the old and new
+    address spaces' peaks, and the old one is this python's (vfork shares it).
+    So ru_maxrss is taken only where it exceeds this python's own VmHWM, i.e.
+    where it must be the client's: then it also covers its last 50 ms."""
+    out, err = tempfile.TemporaryFile(mode="w+"), tempfile.TemporaryFile(mode="w+")
+    try:
+        try:
+            p = subprocess.Popen(PREFIX + argv, stdout=out, stderr=err, stdin=subprocess.DEVNULL)
+        except FileNotFoundError:
+            raise ToolError("%s: not found" % argv[0])
+        own = vm_hwm_kib(os.getpid()) or 0
+        deadline = time.monotonic() + seconds + SLACK_S
+        timed_out = False
+        rss = 0
+        while True:
+            rss = max(rss, vm_hwm_kib(p.pid) or 0)
+            pid, status, ru = os.wait4(p.pid, os.WNOHANG)
+            if pid:
+                break
+            if time.monotonic() > deadline:
+                timed_out = True
+                p.kill()
+                pid, status, ru = os.wait4(p.pid, 0)
+                break
+            time.sleep(0.05)
+        # Reaped here, not by Popen: tell it so that it never waits on a reused pid.
+        p.returncode = os.waitstatus_to_exitcode(status)
+        if ru.ru_maxrss > own:
+            rss = max(rss, ru.ru_maxrss)
+        out.seek(0)
+        err.seek(0)
+        stdout, stderr = out.read(), err.read()
+    finally:
+        out.close()
+        err.close()
+    if raw:
+        log_raw(raw, "%s  [rc %d, VmHWM %d KiB]%s" % (
+            " ".join(shlex.quote(a) for a in argv), p.returncode, rss,
+            "  [TIMEOUT]" if timed_out else ""),
+            stdout + ("\n[stderr]\n" + stderr if stderr.strip() else ""))
+    if timed_out:
+        raise ToolError("%s timed out after %.0f s" % (os.path.basename(argv[0]), seconds + SLACK_S))
+    if p.returncode != 0:
+        msg = (stderr.strip() or stdout.strip())[-300:]
+        raise ToolError("%s exited %d: %s" % (os.path.basename(argv[0]), p.returncode, msg))
+    return stdout, stderr, rss or None

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Runs every netab figure (tcp_stream, udp_stream, rr) with their defaults,
+# Runs every netab figure (tcp_stream, udp_stream, rr, flows) with their defaults,
 # one after another, and keeps the printed tables and every tool's raw output
 # under bench/out/<timestamp>/ (gitignored).
 #
@@ -15,7 +15,7 @@ root=$(dirname "$here")
 build=${1:-$root/build-b}
 [ $# -gt 0 ] && shift
 case $build in /*) ;; *) build=$PWD/$build ;; esac
-for b in "$build/netab" "$build/bench/bare" "$build/bench/crr_bare"; do
+for b in "$build/netab" "$build/bench/bare" "$build/bench/crr_bare" "$build/bench/flows_bare"; do
     [ -x "$b" ] || { echo "run_all: $b missing; build first: meson setup build-b && ninja -C build-b" >&2; exit 2; }
 done
 out=$here/out/$(date +%Y%m%d-%H%M%S)
@@ -34,7 +34,7 @@ echo "run_all: writing to $out"
 } > "$out/machine.txt"
 cat "$out/machine.txt"
 status=0
-for s in tcp_stream udp_stream rr; do
+for s in tcp_stream udp_stream rr flows; do
     echo
     echo "=== $s"
     # Each script bounds itself (every child has a timeout); this is a last resort.
