@@ -1,7 +1,7 @@
 /*
  * `netab report ID`: an experiment's matrix report from the results store
  * (docs/report.md). Argument parsing and printing only; the report module
- * (src/lib/creport/campaign_report.c) does the work.
+ * (src/lib/report/build.c) does the work.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -14,10 +14,10 @@
 #include "cli/cli_common.h"
 #include "cli/cli_opts.h"
 #include "cli/cli_plot.h"
-#include "creport/campaign_report.h"
-#include "creport/campaign_report_metric.h"
-#include "creport/campaign_report_multi.h"
-#include "creport/campaign_report_plot.h"
+#include "report/report.h"
+#include "report/metric.h"
+#include "report/multi.h"
+#include "report/plot.h"
 #include "plot/plot.h"
 #include "store/store.h"
 

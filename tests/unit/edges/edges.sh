@@ -24,7 +24,7 @@ check compare compare judge campaign experiment store runspec statsreport stats 
 check campaign campaign experiment store envcap runspec proto util
 check experiment experiment runspec engine metric util
 check runspec runspec engine proto util
-check creport creport judge statsreport stats store envcap plot input metric profdiff layout symbols util
+check report report judge statsreport stats store envcap plot input metric profdiff layout symbols util
 check statsreport statsreport judge metric stats plot input util
 check runout runout engine plot metric util
 check plot plot stats util

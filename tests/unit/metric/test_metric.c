@@ -26,7 +26,7 @@
 #include "input/json_path.h"
 #include "metric/metric.h"
 #include "metric/spec.h"
-#include "creport/campaign_report_metric.h"
+#include "report/metric.h"
 #include "store/store.h"
 
 /* Row i's value in the test document: distinct for every row, never a round number. */
