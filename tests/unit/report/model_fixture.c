@@ -28,7 +28,8 @@ static char *xstrdup(const char *s)
 static double *doubles(size_t n, const double *x)
 {
     double *p = xcalloc(n, sizeof(double));
-    memcpy(p, x, n * sizeof(double));
+    if (n)
+        memcpy(p, x, n * sizeof(double));
     return p;
 }
 

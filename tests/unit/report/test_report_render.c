@@ -19,6 +19,7 @@
 
 #include "report/report.h"
 #include "model_fixture.h"
+#include "plot/plot.h"
 #include "netab_assert.h"
 
 /* Figures that a renderer would print only by recomputing them from the values. */
@@ -371,5 +372,7 @@ int main(void)
         cmocka_unit_test(test_html),       cmocka_unit_test(test_values),
         cmocka_unit_test(test_text_brief),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    int failed = cmocka_run_group_tests(tests, NULL, NULL);
+    plot_shutdown(); /* fontconfig's caches (the HTML's figures), for LeakSanitizer */
+    return failed;
 }
