@@ -467,10 +467,12 @@ static void md_footer(FILE *f, const struct creport *r, unsigned s)
             fputs("**No verdict** (exit status 2): ", f);
             creport_md_text(f, r->exit_reason);
             fputc('\n', f);
+        } else if (r->exit_status == 1) {
+            fputs("**A deciding metric regressed** (exit status 1): ", f);
+            creport_md_text(f, r->exit_reason);
+            fputc('\n', f);
         } else
-            fputs(r->n_regressed_deciding ? "**A deciding metric regressed** (exit status 1)\n"
-                                          : "No deciding metric regressed\n",
-                  f);
+            fputs("No deciding metric regressed\n", f);
     }
     if (s & CREPORT_SEC_LAYOUT)
         md_layout(f, r);

@@ -162,7 +162,7 @@ static void test_markdown(void **state)
     has(out, "- Noise floor 3%, confidence 90%");
     has(out, "- Verdicts: 11 improved, 12 regressed, 13 within noise, 14 no difference proven, "
              "15 not compared");
-    has(out, "**A deciding metric regressed**");
+    has(out, "**A deciding metric regressed** (exit status 1): the fixture's own exit reason");
     free(out);
     creport_free(r);
 }
