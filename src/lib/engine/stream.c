@@ -12,6 +12,7 @@
 #include "measure/histogram.h"
 #include "measure/udp_rx.h"
 #include "util/clock.h"
+#include "util/evloop.h"
 #include "util/sock.h"
 
 /* How often a blocked send/recv wakes up to look at the stop and abort flags. */
@@ -35,6 +36,8 @@ void stream_fail_msg(struct stream *s, int err, const char *fmt, ...)
     vsnprintf(s->errmsg + n, sizeof(s->errmsg) - (size_t)n, fmt, ap);
     va_end(ap);
     atomic_store_explicit(&s->error, -err, memory_order_release);
+    if (s->notify)
+        evloop_wake(s->notify);
 }
 
 bool stream_role_sends(enum stream_role role)
@@ -172,6 +175,9 @@ static void *stream_main(void *arg)
     }
     s->task_end_ok = taskstat_self(&s->task_end) == 0;
     atomic_store(&s->done, true);
+    /* After done is set: the woken loop must see it. */
+    if (s->notify)
+        evloop_wake(s->notify);
     return NULL;
 }
 

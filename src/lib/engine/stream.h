@@ -27,6 +27,7 @@
 
 struct histogram;
 struct udp_rx;
+struct evloop;
 
 enum stream_role {
     ROLE_TCP_SEND,
@@ -67,6 +68,12 @@ struct stream {
     struct sockaddr_storage peer;
     socklen_t peer_len;
     uint16_t cport_lo, cport_hi; /* tcp_crr client: fixed local ports to cycle, 0 = kernel's */
+    /*
+     * The control loop to wake (evloop_wake()) when this stream fails or
+     * ends, or NULL: the control thread waits on events, never polls the
+     * streams on a tick (docs/architecture.md).
+     */
+    struct evloop *notify;
 
     /* Written by the stream's thread. */
     _Atomic uint64_t bytes;

@@ -3,9 +3,8 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
+#include <time.h>
 
-#include "util/clock.h"
 
 int stream_set_init(struct stream_set *set, const struct test_params *p, const int *fds,
                     const bool *server_sends, int n, bool is_server, int cpu, int idle_timeout_ms)
@@ -95,6 +94,12 @@ int stream_set_start(struct stream_set *set, char *err, size_t errlen)
     return 0;
 }
 
+void stream_set_notify(struct stream_set *set, struct evloop *loop)
+{
+    for (int i = 0; i < set->n; i++)
+        set->streams[i].notify = loop;
+}
+
 void stream_set_bytes(struct stream_set *set, uint64_t *sent, uint64_t *received)
 {
     uint64_t s = 0, r = 0;
@@ -134,17 +139,27 @@ void stream_set_stop(struct stream_set *set)
 
 int stream_set_finish(struct stream_set *set, uint64_t deadline_ns)
 {
+    struct timespec until = {.tv_sec = (time_t)(deadline_ns / 1000000000ull),
+                             .tv_nsec = (long)(deadline_ns % 1000000000ull)};
     int rc = 0;
-    while (!stream_set_all_done(set)) {
-        if (clock_now_ns() >= deadline_ns) {
+    for (int i = 0; i < set->n && !rc; i++) {
+        struct stream *s = &set->streams[i];
+        if (!s->started)
+            continue;
+        int e = pthread_clockjoin_np(s->thread, NULL, CLOCK_MONOTONIC, &until);
+        /* A thread that set done is only returning: not a reason to abort the others. */
+        if (e == ETIMEDOUT && atomic_load(&s->done))
+            e = pthread_join(s->thread, NULL);
+        if (e == ETIMEDOUT)
             rc = -ETIMEDOUT;
-            atomic_store(&set->stop, true);
-            atomic_store(&set->abort, true);
-            for (int i = 0; i < set->n; i++)
-                stream_interrupt(&set->streams[i]);
-            break;
-        }
-        usleep(2000);
+        else
+            s->started = false; /* joined (or not joinable: nothing to wait for) */
+    }
+    if (rc) {
+        atomic_store(&set->stop, true);
+        atomic_store(&set->abort, true);
+        for (int i = 0; i < set->n; i++)
+            stream_interrupt(&set->streams[i]);
     }
     for (int i = 0; i < set->n; i++)
         stream_join(&set->streams[i]);
