@@ -5,7 +5,6 @@
 #include <string.h>
 #include <time.h>
 
-
 int stream_set_init(struct stream_set *set, const struct test_params *p, const int *fds,
                     const bool *server_sends, int n, bool is_server, int cpu, int idle_timeout_ms)
 {
@@ -98,6 +97,39 @@ void stream_set_notify(struct stream_set *set, struct evloop *loop)
 {
     for (int i = 0; i < set->n; i++)
         set->streams[i].notify = loop;
+}
+
+bool stream_set_received_at_least(struct stream_set *set, uint64_t want)
+{
+    for (;;) {
+        /* Each receiver's count read once: the marks are laid on exactly the counts summed. */
+        uint64_t got = 0;
+        int m = 0;
+        for (int i = 0; i < set->n; i++) {
+            struct stream *s = &set->streams[i];
+            if (s->sender)
+                continue;
+            s->mark_base = atomic_load(&s->bytes);
+            got += s->mark_base;
+            m++;
+        }
+        if (got >= want || !m)
+            return got >= want;
+        /* Marks summing to no more than want: while each count is below its own, so is the sum. */
+        uint64_t share = (want - got) / (uint64_t)m;
+        share = share ? share : 1;
+        bool passed = false;
+        for (int i = 0; i < set->n; i++) {
+            struct stream *s = &set->streams[i];
+            if (s->sender)
+                continue;
+            atomic_store(&s->wake_bytes, s->mark_base + share);
+            /* Counted past its mark before the mark was set: look again rather than wait. */
+            passed |= atomic_load(&s->bytes) >= s->mark_base + share;
+        }
+        if (!passed)
+            return false;
+    }
 }
 
 void stream_set_bytes(struct stream_set *set, uint64_t *sent, uint64_t *received)

@@ -59,6 +59,15 @@ NB_MUST_CHECK int stream_set_start(struct stream_set *set, char *err, size_t err
  */
 void stream_set_notify(struct stream_set *set, struct evloop *loop);
 
+/*
+ * True when this end's streams have received want bytes or more in all.
+ * Otherwise arms each receiver's byte mark (stream.h) so that the loop
+ * given to stream_set_notify() is woken no later than the moment the total
+ * can reach want: while every receiver is below its mark, the total is
+ * below want. Call it again on each wake.
+ */
+bool stream_set_received_at_least(struct stream_set *set, uint64_t want);
+
 /* Sums the byte counters: sent by this end and received by this end. */
 void stream_set_bytes(struct stream_set *set, uint64_t *sent, uint64_t *received);
 
