@@ -12,12 +12,19 @@
 #include "measure/histogram.h"
 #include "measure/udp_rx.h"
 #include "util/clock.h"
+#include "util/evloop.h"
 #include "util/sock.h"
 
 /* How often a blocked send/recv wakes up to look at the stop and abort flags. */
 #define STREAM_WAKE_MS 50
 /* rr/crr: the most a stream's receive area holds beyond one whole message. */
 #define RR_RECV_MAX ((size_t)1024 * 1024)
+
+void stream_notify(struct stream *s)
+{
+    if (s->notify)
+        evloop_wake(s->notify);
+}
 
 void stream_fail(struct stream *s, int err, const char *what)
 {
@@ -35,6 +42,7 @@ void stream_fail_msg(struct stream *s, int err, const char *fmt, ...)
     vsnprintf(s->errmsg + n, sizeof(s->errmsg) - (size_t)n, fmt, ap);
     va_end(ap);
     atomic_store_explicit(&s->error, -err, memory_order_release);
+    stream_notify(s);
 }
 
 bool stream_role_sends(enum stream_role role)
@@ -172,6 +180,8 @@ static void *stream_main(void *arg)
     }
     s->task_end_ok = taskstat_self(&s->task_end) == 0;
     atomic_store(&s->done, true);
+    /* After done is set: the woken loop must see it. */
+    stream_notify(s);
     return NULL;
 }
 

@@ -27,6 +27,7 @@
 
 struct histogram;
 struct udp_rx;
+struct evloop;
 
 enum stream_role {
     ROLE_TCP_SEND,
@@ -67,6 +68,19 @@ struct stream {
     struct sockaddr_storage peer;
     socklen_t peer_len;
     uint16_t cport_lo, cport_hi; /* tcp_crr client: fixed local ports to cycle, 0 = kernel's */
+    /*
+     * The control loop to wake (evloop_wake()) when this stream fails or
+     * ends, or NULL: the control thread waits on events, never polls the
+     * streams on a tick (docs/architecture.md).
+     */
+    struct evloop *notify;
+    /*
+     * Receiver: wake notify once bytes reach this (0 = never; cleared when
+     * it fires). Armed by stream_set_received_at_least(), whose end
+     * condition is a byte count no thread's end marks.
+     */
+    _Atomic uint64_t wake_bytes;
+    uint64_t mark_base; /* the count the mark was laid on (the control thread's) */
 
     /* Written by the stream's thread. */
     _Atomic uint64_t bytes;
@@ -101,6 +115,24 @@ struct stream {
     pthread_t thread;
     bool started;
 };
+
+/* Wakes the stream's control loop, if it has one (any thread may). */
+void stream_notify(struct stream *s);
+
+/* The receiver's loop, after counting: wakes the control loop once its byte mark is reached. */
+static inline void stream_bytes_mark(struct stream *s, uint64_t bytes)
+{
+    uint64_t mark = atomic_load_explicit(&s->wake_bytes, memory_order_relaxed);
+    /*
+     * The exchange loses to a new mark set meanwhile, which the next count
+     * then meets. No fence orders this load after the count's store (the
+     * data path stays fence-free): a mark set just as the count passed it
+     * is seen at the next recv, or at the next receive timeout
+     * (STREAM_WAKE_MS) if no data follows.
+     */
+    if (mark && bytes >= mark && atomic_compare_exchange_strong(&s->wake_bytes, &mark, 0))
+        stream_notify(s);
+}
 
 /* A stream's running counters at one moment (the opening of the measurement window). */
 struct stream_counts {

@@ -3,9 +3,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-
-#include "util/clock.h"
+#include <time.h>
 
 int stream_set_init(struct stream_set *set, const struct test_params *p, const int *fds,
                     const bool *server_sends, int n, bool is_server, int cpu, int idle_timeout_ms)
@@ -95,6 +93,45 @@ int stream_set_start(struct stream_set *set, char *err, size_t errlen)
     return 0;
 }
 
+void stream_set_notify(struct stream_set *set, struct evloop *loop)
+{
+    for (int i = 0; i < set->n; i++)
+        set->streams[i].notify = loop;
+}
+
+bool stream_set_received_at_least(struct stream_set *set, uint64_t want)
+{
+    for (;;) {
+        /* Each receiver's count read once: the marks are laid on exactly the counts summed. */
+        uint64_t got = 0;
+        int m = 0;
+        for (int i = 0; i < set->n; i++) {
+            struct stream *s = &set->streams[i];
+            if (s->sender)
+                continue;
+            s->mark_base = atomic_load(&s->bytes);
+            got += s->mark_base;
+            m++;
+        }
+        if (got >= want || !m)
+            return got >= want;
+        /* Marks summing to no more than want: while each count is below its own, so is the sum. */
+        uint64_t share = (want - got) / (uint64_t)m;
+        share = share ? share : 1;
+        bool passed = false;
+        for (int i = 0; i < set->n; i++) {
+            struct stream *s = &set->streams[i];
+            if (s->sender)
+                continue;
+            atomic_store(&s->wake_bytes, s->mark_base + share);
+            /* Counted past its mark before the mark was set: look again rather than wait. */
+            passed |= atomic_load(&s->bytes) >= s->mark_base + share;
+        }
+        if (!passed)
+            return false;
+    }
+}
+
 void stream_set_bytes(struct stream_set *set, uint64_t *sent, uint64_t *received)
 {
     uint64_t s = 0, r = 0;
@@ -134,17 +171,27 @@ void stream_set_stop(struct stream_set *set)
 
 int stream_set_finish(struct stream_set *set, uint64_t deadline_ns)
 {
+    struct timespec until = {.tv_sec = (time_t)(deadline_ns / 1000000000ull),
+                             .tv_nsec = (long)(deadline_ns % 1000000000ull)};
     int rc = 0;
-    while (!stream_set_all_done(set)) {
-        if (clock_now_ns() >= deadline_ns) {
+    for (int i = 0; i < set->n && !rc; i++) {
+        struct stream *s = &set->streams[i];
+        if (!s->started)
+            continue;
+        int e = pthread_clockjoin_np(s->thread, NULL, CLOCK_MONOTONIC, &until);
+        /* A thread that set done is only returning: not a reason to abort the others. */
+        if (e == ETIMEDOUT && atomic_load(&s->done))
+            e = pthread_join(s->thread, NULL);
+        if (e == ETIMEDOUT)
             rc = -ETIMEDOUT;
-            atomic_store(&set->stop, true);
-            atomic_store(&set->abort, true);
-            for (int i = 0; i < set->n; i++)
-                stream_interrupt(&set->streams[i]);
-            break;
-        }
-        usleep(2000);
+        else
+            s->started = false; /* joined (or not joinable: nothing to wait for) */
+    }
+    if (rc) {
+        atomic_store(&set->stop, true);
+        atomic_store(&set->abort, true);
+        for (int i = 0; i < set->n; i++)
+            stream_interrupt(&set->streams[i]);
     }
     for (int i = 0; i < set->n; i++)
         stream_join(&set->streams[i]);

@@ -16,6 +16,8 @@
 #include "engine/stream.h"
 #include "util/err.h"
 
+struct evloop;
+
 struct stream_set {
     struct test_params params; /* the streams point here */
     struct stream *streams;
@@ -49,6 +51,23 @@ uint64_t stream_set_memory(const struct test_params *p, const bool *server_sends
  */
 NB_MUST_CHECK int stream_set_start(struct stream_set *set, char *err, size_t errlen);
 
+/*
+ * Has every stream wake loop (evloop_wake()) when it fails or ends, so that
+ * the loop's owner learns of stream_set_error(), stream_set_senders_done()
+ * and stream_set_all_done() changing without polling them. Call it before
+ * stream_set_start().
+ */
+void stream_set_notify(struct stream_set *set, struct evloop *loop);
+
+/*
+ * True when this end's streams have received want bytes or more in all.
+ * Otherwise arms each receiver's byte mark (stream.h) so that the loop
+ * given to stream_set_notify() is woken no later than the moment the total
+ * can reach want: while every receiver is below its mark, the total is
+ * below want. Call it again on each wake.
+ */
+bool stream_set_received_at_least(struct stream_set *set, uint64_t want);
+
 /* Sums the byte counters: sent by this end and received by this end. */
 void stream_set_bytes(struct stream_set *set, uint64_t *sent, uint64_t *received);
 
@@ -66,8 +85,9 @@ bool stream_set_all_done(struct stream_set *set);
 void stream_set_stop(struct stream_set *set);
 
 /*
- * Waits until every thread is done or deadline_ns passes; then aborts what
- * is left and joins every thread. Returns 0, or -ETIMEDOUT if it had to abort.
+ * Waits until every thread is done or deadline_ns passes (joining each in
+ * turn, so the wait ends when the last one does, not on a tick); then
+ * aborts what is left and joins every thread. Returns 0, or -ETIMEDOUT if it had to abort.
  */
 int stream_set_finish(struct stream_set *set, uint64_t deadline_ns);
 

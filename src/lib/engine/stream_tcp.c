@@ -46,6 +46,7 @@ static void run_receiver(struct stream *s, char *buf)
                 s->first_ns = clock_now_ns();
             got += (uint64_t)n;
             atomic_store_explicit(&s->bytes, got, memory_order_relaxed);
+            stream_bytes_mark(s, got);
             continue;
         }
         if (n == 0)
@@ -55,6 +56,7 @@ static void run_receiver(struct stream *s, char *buf)
         if (errno == EAGAIN) {
             if (atomic_load_explicit(s->abort, memory_order_relaxed))
                 break;
+            stream_bytes_mark(s, got);
             uint64_t now = clock_now_ns();
             if (got != seen) {
                 seen = got;

@@ -301,6 +301,7 @@ static void run_receiver(struct stream *s, char *buf)
             atomic_store_explicit(&s->packets, udp_rx_unique(s->rx), memory_order_relaxed);
             atomic_store_explicit(&s->bytes, bytes, memory_order_relaxed);
         }
+        stream_bytes_mark(s, bytes);
         if (aborted(s))
             break;
         uint64_t expected = atomic_load_explicit(&s->expected, memory_order_relaxed);

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <math.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +29,7 @@
 #include "proto/iperf3_wire.h"
 #include "proto/transport.h"
 #include "util/clock.h"
+#include "util/evloop.h"
 #include "util/io.h"
 #include "util/sock.h"
 
@@ -121,8 +123,9 @@ static int udp_hello(struct i3c *c, int fd)
             (void)!send(fd, IPERF3_UDP_HELLO, sizeof(IPERF3_UDP_HELLO), MSG_NOSIGNAL);
             next = now + 500000000ull;
         }
+        /* Asleep until the reply, the next resend or the end, whichever is first. */
         struct pollfd pfd = {.fd = fd, .events = POLLIN};
-        if (poll(&pfd, 1, 50) <= 0)
+        if (poll(&pfd, 1, clock_ms_until(next < end ? next : end)) <= 0)
             continue;
         uint8_t b[64];
         ssize_t r = recv(fd, b, sizeof(b), MSG_DONTWAIT);
@@ -220,22 +223,51 @@ static void interval_tick(struct i3c *c, struct stream_set *set, const struct wi
     iv->received = r;
 }
 
-/* True when the test's end condition holds: the time, or -n's bytes sent and received. */
+/*
+ * True when the test's end condition holds: the time, or -n's bytes sent
+ * and received. While -n's bytes are not all in, the receivers' byte marks
+ * are armed to wake the loop when they may be (stream_set_received_at_least).
+ */
 static bool finished(struct i3c *c, struct stream_set *set, const struct window *w, uint64_t now)
 {
     if (!c->p->bytes)
         return w->open && now >= w->measure_ns + (uint64_t)(c->p->duration_s * 1e9);
-    uint64_t s, r;
-    stream_set_bytes(set, &s, &r);
     bool receives = c->p->reverse || c->p->bidir;
-    return stream_set_senders_done(set) && (!receives || r >= c->p->bytes);
+    return stream_set_senders_done(set) &&
+           (!receives || stream_set_received_at_least(set, c->p->bytes));
 }
 
-static int drive(struct i3c *c, struct stream_set *set, struct window *w)
+/*
+ * The loop's next deadline: the window's opening, the next interval, a
+ * timed test's end. Everything else wakes it as an event: a state byte on
+ * the control connection, a stream that ends or fails, -n's byte marks.
+ */
+static uint64_t next_deadline(const struct i3c *c, const struct window *w, const struct i3c_iv *iv)
+{
+    if (!w->open)
+        return w->measure_ns;
+    uint64_t until = UINT64_MAX;
+    if (c->p->interval_s > 0 && iv->ns)
+        until = iv->next_ns;
+    uint64_t end = w->measure_ns + (uint64_t)(c->p->duration_s * 1e9);
+    if (!c->p->bytes && end < until)
+        until = end;
+    return until;
+}
+
+static void on_ready(struct evloop *loop, int fd, uint32_t events, void *data)
+{
+    (void)loop;
+    (void)fd;
+    (void)events;
+    *(bool *)data = true;
+}
+
+static int drive(struct i3c *c, struct stream_set *set, struct window *w, struct evloop *loop,
+                 const bool *ctl_ready)
 {
     struct i3c_iv iv = {0};
     for (;;) {
-        usleep(5000);
         uint64_t now = clock_now_ns();
         window_tick(w, set, now);
         bool done = finished(c, set, w, now);
@@ -247,27 +279,49 @@ static int drive(struct i3c *c, struct stream_set *set, struct window *w)
         }
         if (done)
             return 0;
-        int rc = check_control(c);
+        int rc = *ctl_ready ? check_control(c) : 0;
         if (rc)
             return rc;
+        if ((rc = evloop_run_once(loop, next_deadline(c, w, &iv))))
+            return err_set(c->res->error, sizeof(c->res->error), rc, "epoll_wait: %s",
+                           strerror(-rc));
     }
+}
+
+/* The socket's smoothed round trip (TCP_INFO), 1 ms when it has none, at most 100 ms. */
+static uint64_t rtt_ns(int fd)
+{
+    struct tcp_info ti;
+    socklen_t len = sizeof(ti);
+    uint64_t ns = 1000000;
+    if (getsockopt(fd, IPPROTO_TCP, TCP_INFO, &ti, &len) == 0 && ti.tcpi_rtt)
+        ns = (uint64_t)ti.tcpi_rtt * 1000;
+    return ns > 100000000 ? 100000000 : ns;
 }
 
 /*
  * Waits (bounded) until the senders' sockets have nothing left to send, so
  * that the server, which stops counting at TEST_END, sees what was sent.
+ * The senders' ends wake the loop. A send queue that empties wakes nobody
+ * (the kernel has no such event), so that part looks once per round trip
+ * (the socket's smoothed RTT, which is what the queue waits on), not on a
+ * fixed tick.
  */
-static void flush_senders(struct stream_set *set)
+static void flush_senders(struct stream_set *set, struct evloop *loop)
 {
     uint64_t end = clock_now_ns() + I3C_FLUSH_NS;
     while (!stream_set_senders_done(set) && clock_now_ns() < end)
-        usleep(1000);
+        if (evloop_run_once(loop, end))
+            return;
     for (int i = 0; i < set->n; i++) {
         const struct stream *s = &set->streams[i];
         int q = 0;
         while (stream_role_sends(s->role) && clock_now_ns() < end &&
-               ioctl(s->fd, SIOCOUTQ, &q) == 0 && q > 0)
-            usleep(1000);
+               ioctl(s->fd, SIOCOUTQ, &q) == 0 && q > 0) {
+            uint64_t at = clock_now_ns() + rtt_ns(s->fd);
+            if (evloop_run_once(loop, at < end ? at : end))
+                return;
+        }
     }
 }
 
@@ -291,7 +345,8 @@ static int exchange(struct i3c *c, const bool *server_sends, json_t **theirs)
     return rc;
 }
 
-static int run_streams(struct i3c *c, int *fds, const bool *server_sends)
+static int run_streams(struct i3c *c, int *fds, const bool *server_sends, struct evloop *loop,
+                       const bool *ctl_ready)
 {
     char *err = c->res->error;
     size_t len = sizeof(c->res->error);
@@ -305,6 +360,7 @@ static int run_streams(struct i3c *c, int *fds, const bool *server_sends)
         fds[i] = -1;
         set.streams[i].wire = UDP_WIRE_IPERF3_64; /* udp_counters_64bit was asked for */
     }
+    stream_set_notify(&set, loop);
     getrusage(RUSAGE_SELF, &c->ru_start);
     c->start_ns = clock_now_ns();
     struct counters_opts co = {counters_mode_of(c->cfg->no_counters, c->p->perf), -1};
@@ -317,10 +373,10 @@ static int run_streams(struct i3c *c, int *fds, const bool *server_sends)
         stream_set_free(&set);
         return rc;
     }
-    rc = drive(c, &set, &w);
+    rc = drive(c, &set, &w, loop, ctl_ready);
     stream_set_stop(&set);
     if (!rc) {
-        flush_senders(&set);
+        flush_senders(&set, loop);
         rc = iperf3_state_send(c->ctl, IPERF3_TEST_END, deadline(c), err, len);
     }
     if (!rc)
@@ -339,6 +395,25 @@ static int run_streams(struct i3c *c, int *fds, const bool *server_sends)
     return rc;
 }
 
+/* The measured part on an event loop: the control connection, the streams' wakes, deadlines. */
+static int run_measured(struct i3c *c, int *fds, const bool *server_sends)
+{
+    struct evloop loop;
+    struct evloop_fd ctl;
+    bool ctl_ready = false;
+    int rc = evloop_init(&loop, NULL, NULL, c->res->error, sizeof(c->res->error));
+    if (rc)
+        return rc;
+    rc = evloop_fd_add(&loop, &ctl, c->ctl, EPOLLIN, on_ready, &ctl_ready);
+    if (rc)
+        err_set(c->res->error, sizeof(c->res->error), rc, "epoll_ctl: %s", strerror(-rc));
+    else
+        rc = run_streams(c, fds, server_sends, &loop, &ctl_ready);
+    evloop_fd_del(&loop, &ctl);
+    evloop_free(&loop);
+    return rc;
+}
+
 static int run_test(struct i3c *c, int *fds, bool *server_sends)
 {
     json_t *theirs = NULL;
@@ -350,7 +425,7 @@ static int run_test(struct i3c *c, int *fds, bool *server_sends)
     if (!rc)
         rc = expect_state(c, IPERF3_TEST_RUNNING);
     if (!rc)
-        rc = run_streams(c, fds, server_sends);
+        rc = run_measured(c, fds, server_sends);
     if (!rc)
         rc = exchange(c, server_sends, &theirs);
     json_decref(theirs);

@@ -31,6 +31,7 @@
 #include "proto/iperf3_udp.h"
 #include "proto/server_internal.h"
 #include "util/clock.h"
+#include "util/evloop.h"
 #include "util/sock.h"
 
 /* iperf3's own error numbers sent with SERVER_ERROR (its client prints its text for them). */
@@ -41,6 +42,9 @@
 #define I3_IEAUTHTEST 142 /* "test authorization failed" */
 /* The client's results carry no server output: a megabyte is ample. */
 #define I3_CLIENT_RESULTS_MAX (1024u * 1024)
+
+/* After TEST_END: the receivers are done once nothing arrived for this long. */
+#define I3S_QUIET_NS 50000000ull
 
 struct i3s {
     struct server *server;
@@ -205,8 +209,57 @@ static int gather_udp(struct i3s *ss)
     return rc ? refuse(ss, I3_IESTREAMACCEPT, rc) : 0;
 }
 
-/* Waits for TEST_END within the test's schedule, watching the limits and the server's stop. */
-static int await_end(struct i3s *ss, struct stream_set *set, struct window *w)
+/* The test's event loop: the control connection, the server's stop, the streams' wakes. */
+struct i3s_loop {
+    struct evloop loop;
+    struct evloop_fd ctl, quit;
+    bool ctl_ready;
+};
+
+static void on_ctl(struct evloop *loop, int fd, uint32_t events, void *data)
+{
+    (void)loop;
+    (void)fd;
+    (void)events;
+    *(bool *)data = true;
+}
+
+/* The server's stop only wakes the loop, which then reads the quit flag. */
+static void on_quit(struct evloop *loop, int fd, uint32_t events, void *data)
+{
+    (void)loop;
+    (void)fd;
+    (void)events;
+    (void)data;
+}
+
+static int loop_open(struct i3s *ss, struct i3s_loop *lp)
+{
+    lp->ctl_ready = false;
+    int rc = evloop_init(&lp->loop, NULL, NULL, ss->err, sizeof(ss->err));
+    if (rc)
+        return rc;
+    if ((rc = evloop_fd_add(&lp->loop, &lp->ctl, ss->fd, EPOLLIN, on_ctl, &lp->ctl_ready)) ||
+        (rc = evloop_fd_add(&lp->loop, &lp->quit, ss->server->quit_fd, EPOLLIN, on_quit, NULL))) {
+        evloop_free(&lp->loop);
+        return err_set(ss->err, sizeof(ss->err), rc, "epoll_ctl: %s", strerror(-rc));
+    }
+    return 0;
+}
+
+static void loop_close(struct i3s_loop *lp)
+{
+    evloop_fd_del(&lp->loop, &lp->ctl);
+    evloop_fd_del(&lp->loop, &lp->quit);
+    evloop_free(&lp->loop);
+}
+
+/*
+ * Waits for TEST_END within the test's schedule, watching the limits and the
+ * server's stop: asleep until a state byte, the stop, a stream's failure,
+ * the window's opening or the schedule's end.
+ */
+static int await_end(struct i3s *ss, struct stream_set *set, struct window *w, struct i3s_loop *lp)
 {
     const struct server_config *cfg = &ss->server->cfg;
     double limit = ss->p.bytes ? cfg->max_duration : ss->p.duration_s + ss->p.omit_s;
@@ -222,9 +275,13 @@ static int await_end(struct i3s *ss, struct stream_set *set, struct window *w)
         const char *serr = stream_set_error(set);
         if (serr)
             return err_set(ss->err, sizeof(ss->err), EIO, "%s", serr);
-        struct pollfd pfd = {.fd = ss->fd, .events = POLLIN};
-        if (poll(&pfd, 1, 20) <= 0)
+        if (!lp->ctl_ready) {
+            uint64_t until = !w->open && w->measure_ns < hard_end ? w->measure_ns : hard_end + 1;
+            int rc = evloop_run_once(&lp->loop, until);
+            if (rc)
+                return err_set(ss->err, sizeof(ss->err), rc, "epoll_wait: %s", strerror(-rc));
             continue;
+        }
         int st = 0;
         int rc = iperf3_state_recv(ss->fd, &st, deadline(ss), ss->err, sizeof(ss->err));
         if (rc)
@@ -263,7 +320,7 @@ static uint64_t receiver_backlog(struct stream_set *set, uint64_t *got)
  * A TCP receiver stopped so ends when its last byte arrived, not when it
  * was told to stop: its end time is set back to that moment.
  */
-static int end_streams(struct i3s *ss, struct stream_set *set, int rc)
+static int end_streams(struct i3s *ss, struct stream_set *set, int rc, struct i3s_loop *lp)
 {
     stream_set_stop(set);
     uint64_t end = rc ? 0 : deadline(ss), last = 0, still_since = clock_now_ns();
@@ -273,10 +330,15 @@ static int end_streams(struct i3s *ss, struct stream_set *set, int rc)
         if (got != last || queued) {
             last = got;
             still_since = clock_now_ns();
-        } else if (clock_now_ns() - still_since > 50000000ull) {
+        } else if (clock_now_ns() - still_since > I3S_QUIET_NS) {
             break;
         }
-        usleep(2000);
+        /* Asleep until a receiver counts its next byte, the quiet spell passes or the stop. */
+        if (stream_set_received_at_least(set, got + 1))
+            continue;
+        uint64_t until = still_since + I3S_QUIET_NS + 1;
+        if (evloop_run_once(&lp->loop, until < end ? until : end))
+            break;
     }
     /* UDP receivers end by themselves after a quiet spell; TCP ones are told to. */
     bool udp = ss->p.kind == TEST_UDP_STREAM;
@@ -331,11 +393,18 @@ static int run_test(struct i3s *ss)
     struct stream_set set;
     struct window w = {0};
     struct side_report *report = &ss->report;
-    int rc = stream_set_init(&set, &ss->p, ss->fds, ss->server_sends, ss->n, true, -1,
-                             ss->server->cfg.idle_timeout_ms);
+    struct i3s_loop lp;
+    int rc = loop_open(ss, &lp);
     if (rc)
+        return refuse(ss, I3_IESTREAMACCEPT, rc);
+    rc = stream_set_init(&set, &ss->p, ss->fds, ss->server_sends, ss->n, true, -1,
+                         ss->server->cfg.idle_timeout_ms);
+    if (rc) {
+        loop_close(&lp);
         return refuse(ss, I3_IESTREAMACCEPT,
                       err_set(ss->err, sizeof(ss->err), rc, "out of memory"));
+    }
+    stream_set_notify(&set, &lp.loop);
     for (int i = 0; i < ss->n; i++) {
         ss->fds[i] = -1; /* the set owns them now */
         set.streams[i].wire = ss->req.udp64 ? UDP_WIRE_IPERF3_64 : UDP_WIRE_IPERF3_32;
@@ -352,10 +421,10 @@ static int run_test(struct i3s *ss)
     if (!rc)
         rc = stream_set_start(&set, ss->err, sizeof(ss->err));
     bool running = rc == 0;
-    if (!rc && (rc = await_end(ss, &set, &w)))
+    if (!rc && (rc = await_end(ss, &set, &w, &lp)))
         send_server_error(ss, rc == -ECANCELED ? 120 : I3_IESTREAMREAD, -rc);
     if (running)
-        rc = end_streams(ss, &set, rc);
+        rc = end_streams(ss, &set, rc, &lp);
     if (!rc && (rc = window_close(&w, &set, report, clock_now_ns())))
         err_set(ss->err, sizeof(ss->err), rc, "out of memory");
     ss->measured = rc == 0;
@@ -363,6 +432,7 @@ static int run_test(struct i3s *ss)
         rc = exchange_results(ss, report);
     window_free(&w);
     stream_set_free(&set);
+    loop_close(&lp);
     return rc;
 }
 

@@ -73,8 +73,7 @@ static int take_hello(int fd, const struct sockaddr_storage *ctl_peer, uint64_t 
         if (now >= deadline_ns)
             return -ETIMEDOUT;
         struct pollfd pfd = {.fd = fd, .events = POLLIN};
-        uint64_t ms = (deadline_ns - now) / 1000000 + 1;
-        if (poll(&pfd, 1, ms > 1000 ? 1000 : (int)ms) <= 0)
+        if (poll(&pfd, 1, clock_ms_until(deadline_ns)) <= 0)
             continue;
         uint8_t b[64];
         *from_len = sizeof(*from);

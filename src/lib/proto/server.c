@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/eventfd.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -91,13 +92,16 @@ int server_open(struct server **out, const struct server_config *cfg, char *err,
     if (s->listen_fd2 >= 0 && (fl = fcntl(s->listen_fd2, F_GETFL)) >= 0)
         fcntl(s->listen_fd2, F_SETFL, fl | O_NONBLOCK);
     s->epoll_fd = epoll_create1(EPOLL_CLOEXEC);
+    s->quit_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
     struct epoll_event ev = {.events = EPOLLIN, .data.fd = fd};
     struct epoll_event ev2 = {.events = EPOLLIN, .data.fd = s->listen_fd2};
-    if (s->epoll_fd < 0 || epoll_ctl(s->epoll_fd, EPOLL_CTL_ADD, fd, &ev) ||
+    if (s->epoll_fd < 0 || s->quit_fd < 0 || epoll_ctl(s->epoll_fd, EPOLL_CTL_ADD, fd, &ev) ||
         (s->listen_fd2 >= 0 && epoll_ctl(s->epoll_fd, EPOLL_CTL_ADD, s->listen_fd2, &ev2))) {
         int e = errno;
         if (s->epoll_fd >= 0)
             close(s->epoll_fd);
+        if (s->quit_fd >= 0)
+            close(s->quit_fd);
         if (s->listen_fd2 >= 0)
             close(s->listen_fd2);
         close(fd);
@@ -141,6 +145,8 @@ void server_listening_text(const struct server *s, const struct server_config *c
 void server_stop(struct server *s)
 {
     atomic_store(&s->quit, true);
+    uint64_t one = 1;
+    (void)!write(s->quit_fd, &one, sizeof(one)); /* async-signal-safe, as the CLI needs */
 }
 
 void server_log(struct server *s, const char *fmt, ...)
@@ -547,6 +553,7 @@ void server_free(struct server *s)
     /* A session thread that outlived the stop grace still uses s: leave it to the exit. */
     if (atomic_load(&s->threads) > 0)
         return;
+    close(s->quit_fd);
     registry_destroy(&s->registry);
     conntab_destroy(&s->conns);
     loglimit_destroy(&s->loglimit);

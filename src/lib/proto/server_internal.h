@@ -23,6 +23,12 @@ struct server {
     int epoll_fd;
     uint16_t port;
     atomic_bool quit;
+    /*
+     * An eventfd server_stop() writes once and no one reads: readable from
+     * then on, so every loop that watches it (iperf3 sessions) wakes at the
+     * stop however late it starts watching.
+     */
+    int quit_fd;
     atomic_int active_tests;   /* control sessions counted against max_clients */
     atomic_int threads;        /* connection threads still running */
     atomic_int tests_finished; /* tests that reached "start" and ended */

@@ -1,0 +1,74 @@
+#!/bin/sh
+# No loop in src/ sleeps or polls on a fixed period (issue 30; docs/architecture.md, "No
+# thread ticks beside the data threads"): waiting is on events and deadlines
+# (util/evloop). This fails on
+#   - any usleep( call;
+#   - a poll(), ppoll() or epoll_wait() whose timeout (its last argument) holds a number
+#     other than 0 or -1, or an upper-case constant: a fixed period, or a cap shorter than
+#     the deadline it stands in for;
+#   - a #define of a *_SLEEP_*, *_TICK_*, *_WAKE_* or *_SLICE_* period: a cap hidden in a
+#     name.
+# The waits not yet converted are listed below, each with its reason; an entry that no
+# longer matches anything fails too, so the list only shrinks.
+set -eu
+root=$1
+# FILE|TEXT (a fixed string of the offending line)|reason
+allowed='src/lib/proto/client.c|poll(&pfd, 1, 500)|one grace wait for the server'"'"'s reason after a stream failed, not a loop
+src/lib/proto/client.c|poll(&pfd, 1, 50)|UDP registrations are datagrams that may be lost: resent every 50 ms until "ready"
+src/lib/proto/client.c|usleep(1000)|netab client: senders'"'"' end before "stop", to move onto evloop with drive() (issue 30)
+src/lib/proto/client.c|#define DRIVE_MAX_SLEEP_MS|netab client drive(): 50 ms cap for heartbeats, to move onto evloop (issue 30)
+src/lib/proto/client.c|#define DRIVE_BYTES_SLEEP_MS|netab client drive(): -n tick, to go with the streams'"'"' wakes (issue 30)
+src/lib/proto/server.c|usleep(100000)|accept back-off when out of file descriptors (no event says one was freed)
+src/lib/proto/server.c|usleep(10000)|server stop grace: session threads'"'"' count, to move onto evloop (issue 30)
+src/lib/proto/server.c|epoll_wait(s->epoll_fd, evs, 64, 100)|front door: conntab expiry and log summaries, to move onto evloop deadlines (issue 30)
+src/lib/proto/server_session.c|#define AWAIT_MAX_SLEEP_MS|netab server session: 100 ms cap for stream failures and heartbeats, to move onto evloop (issue 30)
+src/lib/proto/server_session.c|usleep(2000)|netab server session drain, to move onto evloop (issue 30)
+src/lib/util/proc.c|poll(p, np, np ? (ms < 50 ? ms : 50) : (ms < 5 ? ms : 5))|child processes: exit has no fd without pidfd; campaign/bisect commands, not test control
+src/lib/engine/stream.c|#define STREAM_WAKE_MS|data threads: blocking socket timeout to see stop/abort (issue 30 moves streams onto loops)
+src/lib/engine/stream_crr.c|#define CRR_SLICE_MS|data thread: tcp_crr connect slices (issue 30 engine work)
+src/lib/engine/stream_crr.c|poll(&p, 1, ms < CRR_SLICE_MS ? ms : CRR_SLICE_MS)|data thread: tcp_crr connect wait slices (issue 30 engine work)
+src/lib/engine/stream_crr.c|usleep(1000)|data thread: tcp_crr port-exhaustion back-off (issue 30 engine work)
+src/lib/engine/stream_rr.c|poll(&pfd, 1, 50)|data thread: rr response wait slices (issue 30 engine work)
+src/lib/engine/stream_rr.c|poll(&pfd, 1, ms > 50 ? 50 : ms)|data thread: rr pacing wait cap (issue 30 engine work)'
+found=$(cd "$root" && {
+    grep -rnF 'usleep(' src || true
+    grep -rnE '(^|[^a-z_])(poll|ppoll|epoll_wait) *\(' src | perl -ne '
+        my ($where, $code) = /^([^:]+:[0-9]+:)(.*)$/ or next;
+        while ($code =~ /(?<![a-z_])(?:poll|ppoll|epoll_wait)\s*(\((?:[^()]++|(?1))*\))/g) {
+            my $args = substr($1, 1, -1);
+            my ($depth, $last) = (0, "");
+            for my $ch (split //, $args) {
+                $depth++ if $ch eq "(";
+                $depth-- if $ch eq ")";
+                if ($ch eq "," && !$depth) { $last = ""; next }
+                $last .= $ch;
+            }
+            if ($last =~ /\b[1-9][0-9]*\b|\b[A-Z][A-Z0-9_]+\b/) { print "$where$code\n"; last }
+        }' || true
+    grep -rnE '#define [A-Z0-9_]*_(SLEEP|TICK|WAKE|SLICE)_[A-Z0-9_]*' src || true
+} | sort -u)
+status=0
+unlisted=$(printf '%s\n' "$found" | while IFS= read -r hit; do
+    [ -n "$hit" ] || continue
+    file=${hit%%:*}
+    ok=$(printf '%s\n' "$allowed" | while IFS='|' read -r f text why; do
+        if [ "$f" = "$file" ]; then case $hit in *"$text"*) echo yes ;; esac; fi
+    done)
+    [ -n "$ok" ] || printf '%s\n' "$hit"
+done || true)
+if [ -n "$unlisted" ]; then
+    echo "waits on a fixed period (use util/evloop: events and deadlines), not listed as exceptions:"
+    printf '%s\n' "$unlisted"
+    status=1
+fi
+stale=$(printf '%s\n' "$allowed" | while IFS='|' read -r f text why; do
+    printf '%s\n' "$found" | grep -F "$f:" | grep -qF "$text" || printf '%s|%s\n' "$f" "$text"
+done || true)
+if [ -n "$stale" ]; then
+    echo "exceptions that no longer match (remove them from tests/unit/edges/ticks.sh):"
+    printf '%s\n' "$stale"
+    status=1
+fi
+n=$(printf '%s\n' "$allowed" | wc -l)
+[ "$status" = 0 ] && echo "no fixed-period wait in src/ beyond the $n listed exceptions"
+exit "$status"
