@@ -14,6 +14,7 @@
 
 #include "engine/sockopt.h"
 #include "measure/flowhist.h"
+#include "measure/taskstat.h"
 #include "util/clock.h"
 #include "util/evloop.h"
 
@@ -100,9 +101,10 @@ static void flow_end(struct flow *f, int err)
     if (f->g->client && !err)
         shutdown(s->fd, SHUT_WR);
     s->end_ns = clock_now_ns();
-    atomic_store(&s->done, true);
-    if (--f->g->live == 0)
-        stream_notify(s); /* after done: the woken loop must see it */
+    /* The first flow stands for the thread: it is done with it (group_main). */
+    if (f != &f->g->flows[0])
+        atomic_store(&s->done, true);
+    f->g->live--;
 }
 
 /* Writes what is queued; waits for EPOLLOUT when the socket is full. */
@@ -227,7 +229,11 @@ static int group_begin(struct flow_group *g)
 static void *group_main(void *arg)
 {
     struct flow_group *g = arg;
-    sockopt_pin_thread(g->flows[0].s->cpu);
+    struct stream *first = g->flows[0].s;
+    /* The thread's task figures (engine/counters.c) are its first flow's; the others' are 0. */
+    first->thread = pthread_self();
+    atomic_store(&first->tid, (int)taskstat_gettid());
+    sockopt_pin_thread(first->cpu);
     g->measure_ns = clock_now_ns() + (uint64_t)(g->set->params.omit_s * 1e9);
     int rc = group_begin(g);
     while (!rc && g->live > 0 && !aborted(g))
@@ -242,7 +248,9 @@ static void *group_main(void *arg)
             g->flows[i].s->end_ns = clock_now_ns();
             atomic_store(&g->flows[i].s->done, true);
         }
-    stream_notify(g->flows[0].s);
+    first->task_end_ok = taskstat_self(&first->task_end) == 0;
+    atomic_store(&first->done, true);
+    stream_notify(first); /* after done: the woken loop must see it */
     return NULL;
 }
 
@@ -264,6 +272,9 @@ static int group_init(struct flow_group *g, struct stream_set *set, int first, i
         g->flows[i].s = &set->streams[first + i];
         g->flows[i].g = g;
         atomic_store(&g->flows[i].s->done, false);
+        /* Threadless: nothing of its own in the task figures (the thread's are the first's). */
+        memset(&g->flows[i].s->task_end, 0, sizeof(g->flows[i].s->task_end));
+        g->flows[i].s->task_end_ok = i > 0;
     }
     char err[NB_ERRLEN];
     int rc = evloop_init(&g->loop, NULL, NULL, err, sizeof(err));

@@ -1,3 +1,4 @@
+#include "runout/run_flows.h"
 #include "runout/run_text.h"
 #include "runout/run_text_counters.h"
 
@@ -241,6 +242,7 @@ void run_text_summary(FILE *f, const struct run_result *r)
     if (!m)
         return;
     summary(m, r);
+    run_flows_text(m, r);
     if (!fclose(m))
         (void)printable_write(f, buf, len, true);
     free(buf);
