@@ -11,6 +11,8 @@
 - A server's --max-flows refuses a larger test with a sentence naming it.
 - A client that opened many flows and is killed: the server frees every
   connection (its open fds return to their count before) and still serves.
+- tcp_stream's flows (each way, -R, --bidir, -n): the bytes each
+  connection delivered sum exactly to the received total.
 - On loopback, flows that cannot fit the hard open-files limit are refused
   with the numbers (checked when the hard limit is below 2 per flow).
 """
@@ -158,8 +160,30 @@ def killed_client(netab):
               "the server serves the next --flows test")
 
 
+def streams(netab):
+    """tcp_stream's flows each way: the bytes each connection delivered sum to the total."""
+    for extra in ([], ["-R"], ["--bidir"], ["-n", "64M"]):
+        label = "tcp_stream 200 flows " + " ".join(extra)
+        r = h.netab_cmd(netab, "run", "--json", "--flows", "200", "--threads", "2", "-t", "1",
+                        "--per-flow", *extra)
+        e = h.end_of(h.parse_one_json(r.stdout, r))
+        check(bool(e), f"{label}: the run has an end")
+        fl = h.field(e, "flows", dict)
+        b = h.field(fl, "bytes", dict)
+        got = h.field(e, "receiver.bytes", int)
+        check_eq(b.get("sum"), got, f"{label}: the flows' bytes sum to the received total")
+        check_eq(sum(x["bytes"] for x in fl["per_flow"]), got,
+                 f"{label}: the per-flow bytes sum exactly to the received total")
+        check(1.0 / 200 <= b.get("fairness") <= 1.0, f"{label}: fairness in [1/F, 1]", b)
+        if "-n" in extra:
+            check_eq(got, 64 << 20, f"{label}: -n's bytes all delivered")
+        log(f"{label}: {e['receiver']['bits_per_second'] / 1e9:.2f} Gbit/s, "
+            f"fairness {b.get('fairness'):.4f}")
+
+
 def body(netab):
     loopback(netab)
+    streams(netab)
     separate(netab)
     refusal(netab)
     killed_client(netab)

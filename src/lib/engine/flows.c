@@ -71,10 +71,16 @@ int flows_prepare(struct stream *s)
 
 uint64_t flows_memory(const struct test_params *p, int n, bool is_server)
 {
-    (void)is_server;
     int t = p->threads ? p->threads : flows_default_threads();
     t = t < n ? t : n;
-    return (uint64_t)n * FLOW_COST + (uint64_t)t * (FLOW_BUF + 64 * 1024);
+    /* Each thread's buffer: the largest a role of this test needs (-l for streams). */
+    size_t buf = FLOW_BUF;
+    for (int sends = 0; sends < 2; sends++) {
+        struct stream s = {.params = p, .block = p->block};
+        s.role = stream_role_of(p->kind, sends, is_server);
+        buf = stream_buffer_size(&s) > buf ? stream_buffer_size(&s) : buf;
+    }
+    return (uint64_t)n * FLOW_COST + (uint64_t)t * (buf + 128 * 1024);
 }
 
 static bool aborted(const struct flow_group *g)
@@ -98,7 +104,8 @@ static void flow_end(struct flow *f, int err)
         s->errors.write++;
     else if (err)
         s->errors.read++;
-    if (f->g->client && !err)
+    /* Those that drive the traffic tell the peer they are done: it ends at that end of stream. */
+    if (!err && (s->role == ROLE_RR_CLIENT || s->role == ROLE_TCP_SEND))
         shutdown(s->fd, SHUT_WR);
     s->end_ns = clock_now_ns();
     /* The first flow stands for the thread: it is done with it (group_main). */
@@ -183,11 +190,66 @@ static void server_read(struct flow *f, size_t n)
     flow_write(f);
 }
 
+/* tcp_stream's sender: fills the socket, then waits for EPOLLOUT; ends at the stop or its quota. */
+static void sender_write(struct flow *f)
+{
+    struct stream *s = f->s;
+    while (!atomic_load_explicit(s->stop, memory_order_relaxed) &&
+           (!s->limit || f->bytes < s->limit)) {
+        size_t len = s->block < f->g->cap ? s->block : f->g->cap;
+        if (s->limit && s->limit - f->bytes < len)
+            len = (size_t)(s->limit - f->bytes);
+        ssize_t w = send(s->fd, f->g->buf, len, MSG_DONTWAIT | MSG_NOSIGNAL);
+        if (w > 0) {
+            f->bytes += (uint64_t)w;
+            atomic_store_explicit(&s->bytes, f->bytes, memory_order_relaxed);
+            continue;
+        }
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w < 0 && errno == EAGAIN)
+            return;
+        flow_end(f, w < 0 ? errno : EPIPE);
+        return;
+    }
+    flow_end(f, 0);
+}
+
+/* tcp_stream's receiver counts; the control loop's byte mark (-n) may want to know. */
+static void receiver_read(struct flow *f, size_t n)
+{
+    struct stream *s = f->s;
+    if (!s->first_ns)
+        s->first_ns = clock_now_ns();
+    f->bytes += n;
+    atomic_store_explicit(&s->bytes, f->bytes, memory_order_relaxed);
+    stream_bytes_mark(s, f->bytes);
+}
+
+/* The stop (stream_set_stop() wakes the loop): senders blocked on a full socket end now. */
+static void on_wake(struct evloop *loop, void *data)
+{
+    (void)loop;
+    struct flow_group *g = data;
+    if (!atomic_load_explicit(&g->set->stop, memory_order_relaxed))
+        return;
+    for (int i = 0; i < g->n; i++)
+        if (!g->flows[i].ended && g->flows[i].s->role == ROLE_TCP_SEND)
+            flow_end(&g->flows[i], 0);
+}
+
 static void on_flow(struct evloop *loop, int fd, uint32_t events, void *data)
 {
     (void)loop;
     struct flow *f = data;
     struct flow_group *g = f->g;
+    if (f->s->role == ROLE_TCP_SEND) {
+        if (events & (EPOLLERR | EPOLLHUP))
+            flow_end(f, ECONNRESET);
+        else if (events & EPOLLOUT)
+            sender_write(f);
+        return;
+    }
     if ((events & EPOLLOUT) && f->unsent) {
         flow_write(f);
         if (f->ended)
@@ -196,10 +258,13 @@ static void on_flow(struct evloop *loop, int fd, uint32_t events, void *data)
     if (!(events & (EPOLLIN | EPOLLERR | EPOLLHUP)))
         return;
     ssize_t n = recv(fd, g->buf, g->cap, MSG_DONTWAIT);
+    enum stream_role role = f->s->role;
     if (n > 0)
-        g->client ? client_read(f, (size_t)n) : server_read(f, (size_t)n);
-    else if (n == 0)
-        flow_end(f, g->client ? ECONNRESET : 0); /* the server ends at the client's end */
+        role == ROLE_RR_CLIENT   ? client_read(f, (size_t)n)
+        : role == ROLE_RR_SERVER ? server_read(f, (size_t)n)
+                                 : receiver_read(f, (size_t)n);
+    else if (n == 0) /* the peer's end of stream: the rr client did not expect it */
+        flow_end(f, role == ROLE_RR_CLIENT ? ECONNRESET : 0);
     else if (errno != EAGAIN && errno != EINTR)
         flow_end(f, errno);
 }
@@ -212,9 +277,10 @@ static int group_begin(struct flow_group *g)
         struct flow *f = &g->flows[i];
         f->s->start_ns = now;
         f->left = g->client ? f->s->params->resp_size : f->s->params->req_size;
+        uint32_t want = f->s->role == ROLE_TCP_SEND ? EPOLLOUT : EPOLLIN;
         int fl = fcntl(f->s->fd, F_GETFL);
         if (fl < 0 || fcntl(f->s->fd, F_SETFL, fl | O_NONBLOCK) < 0 ||
-            evloop_fd_add(&g->loop, &f->w, f->s->fd, EPOLLIN, on_flow, f)) {
+            evloop_fd_add(&g->loop, &f->w, f->s->fd, want, on_flow, f)) {
             stream_fail(f->s, errno ? errno : EIO, "event loop");
             return -EIO;
         }
@@ -260,7 +326,10 @@ static int group_init(struct flow_group *g, struct stream_set *set, int first, i
     g->set = set;
     g->n = g->live = n;
     g->client = set->streams[first].role == ROLE_RR_CLIENT;
-    g->cap = stream_buffer_size(&set->streams[first]);
+    /* One buffer for all: as large as the largest any of its flows needs. */
+    for (int i = first; i < first + n; i++)
+        if (stream_buffer_size(&set->streams[i]) > g->cap)
+            g->cap = stream_buffer_size(&set->streams[i]);
     g->chunk = 65536;
     g->flows = calloc((size_t)n, sizeof(*g->flows));
     g->buf = malloc(g->cap + g->chunk);
@@ -277,7 +346,7 @@ static int group_init(struct flow_group *g, struct stream_set *set, int first, i
         g->flows[i].s->task_end_ok = i > 0;
     }
     char err[NB_ERRLEN];
-    int rc = evloop_init(&g->loop, NULL, NULL, err, sizeof(err));
+    int rc = evloop_init(&g->loop, on_wake, g, err, sizeof(err));
     g->loop_ok = rc == 0;
     return rc;
 }

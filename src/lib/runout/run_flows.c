@@ -88,12 +88,53 @@ static json_t *per_flow_json(const struct run_result *r)
     return arr;
 }
 
+/*
+ * Streams: each connection's bytes as its receiving end counted them (the
+ * exact delivered count), or NULL without both ends.
+ */
+static double *received_bytes(const struct run_result *r)
+{
+    int n = r->local.n;
+    if (!r->have_remote || r->remote.n != n)
+        return NULL;
+    double *v = malloc((size_t)(n ? n : 1) * sizeof(double));
+    for (int i = 0; v && i < n; i++) {
+        const struct side_stream *l = &r->local.streams[i], *m = &r->remote.streams[i];
+        v[i] = (double)(l->sender ? m->bytes : l->bytes);
+    }
+    return v;
+}
+
+/* tcp_stream's flows: the spread of the bytes each connection delivered, and errors. */
+static json_t *stream_flows_json(const struct run_result *r, json_t *o)
+{
+    struct flow_spread s;
+    double *v = received_bytes(r);
+    json_object_set_new(
+        o, "bytes", v && !flowstat_spread(v, r->local.n, &s) ? spread_json(&s, true) : json_null());
+    json_object_set_new(o, "connection_errors",
+                        json_pack("{s:o, s:o}", "client", errors_json(&r->local, true), "server",
+                                  errors_json(&r->remote, r->have_remote)));
+    if (r->per_flow && v) {
+        json_t *arr = json_array();
+        for (int i = 0; i < r->local.n; i++)
+            json_array_append_new(arr, json_pack("{s:i, s:b, s:I}", "id", i, "server_sends",
+                                                 r->local.streams[i].server_sends, "bytes",
+                                                 (json_int_t)v[i]));
+        json_object_set_new(o, "per_flow", arr);
+    }
+    free(v);
+    return o;
+}
+
 json_t *run_flows_json(const struct run_result *r)
 {
     if (!r->params.flows || !r->have_local)
         return NULL;
     json_t *o = json_pack("{s:i, s:o}", "count", r->params.flows, "threads",
                           r->params.threads ? json_integer(r->params.threads) : json_null());
+    if (!params_is_rr(r->params.kind))
+        return stream_flows_json(r, o);
     json_object_set_new(o, "transactions",
                         json_pack("{s:o, s:o}", "client", side_json(&r->local, true), "server",
                                   side_json(&r->remote, r->have_remote)));
@@ -111,12 +152,13 @@ void run_flows_text(FILE *f, const struct run_result *r)
     if (!r->params.flows || !r->have_local)
         return;
     struct flow_spread s;
-    double *v = side_transactions(&r->local);
+    bool rr = params_is_rr(r->params.kind);
+    double *v = rr ? side_transactions(&r->local) : received_bytes(r);
     if (v && !flowstat_spread(v, r->local.n, &s)) {
         fprintf(f,
-                "flows: %d; transactions per flow min %.0f, p10 %.0f, median %.0f, p90 %.0f, "
-                "max %.0f; %d got nothing\n",
-                s.n, s.min, s.p10, s.median, s.p90, s.max, s.zero);
+                "flows: %d; %s per flow min %.0f, p10 %.0f, median %.0f, p90 %.0f, max %.0f; "
+                "%d got nothing\n",
+                s.n, rr ? "transactions" : "bytes", s.min, s.p10, s.median, s.p90, s.max, s.zero);
         if (s.jain >= 0)
             fprintf(f, "fairness (Jain's index): %.4f (1 = equal, %.6f = one flow took all)\n",
                     s.jain, 1.0 / s.n);
