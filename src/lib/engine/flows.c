@@ -343,6 +343,7 @@ static int group_init(struct flow_group *g, struct stream_set *set, int first, i
         atomic_store(&g->flows[i].s->done, false);
         /* Threadless: nothing of its own in the task figures (the thread's are the first's). */
         memset(&g->flows[i].s->task_end, 0, sizeof(g->flows[i].s->task_end));
+        g->flows[i].s->task_end.have_migrations = true; /* none: it has no thread */
         g->flows[i].s->task_end_ok = i > 0;
     }
     char err[NB_ERRLEN];
