@@ -88,6 +88,8 @@ static const struct opt options[] = {
      opt_set_seconds, CFG(max_duration), 0.1, 7 * 24 * 3600.0, NULL},
     {"max-streams", 0, "N", "data connections per test (default 128)", opt_set_int,
      CFG(max_streams), 1, 1024, NULL},
+    {"max-flows", 0, "N", "--flows connections per test (default 10000)", opt_set_int,
+     CFG(max_flows), 1, 100000, NULL},
     {"idle-timeout", 0, "MS", "longest wait for a peer in each phase (default 10000)", opt_set_int,
      CFG(idle_timeout_ms), 100, 3600000, NULL},
     {"liveness-timeout", 0, "MS", "a running test's silent client is gone (default 5000)",

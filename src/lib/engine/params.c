@@ -66,6 +66,27 @@ int params_connections(const struct test_params *p)
     return p->bidir ? 2 * p->streams : p->streams;
 }
 
+/* --flows and --threads: ranges, and the test kinds the flow engine runs so far. */
+static int params_validate_flows(const struct test_params *p, char *err, size_t errlen)
+{
+    if (p->threads < 0 || p->threads > PARAMS_MAX_THREADS)
+        return err_set(err, errlen, EINVAL, "threads %d is out of range 1..%d", p->threads,
+                       PARAMS_MAX_THREADS);
+    if (!p->flows)
+        return p->threads ? err_set(err, errlen, EINVAL, "--threads applies only with --flows") : 0;
+    if (p->flows < 1 || p->flows > PARAMS_MAX_FLOWS)
+        return err_set(err, errlen, EINVAL, "flows %d is out of range 1..%d", p->flows,
+                       PARAMS_MAX_FLOWS);
+    if (p->streams != p->flows)
+        return err_set(err, errlen, EINVAL, "-P and --flows cannot be combined");
+    if (p->kind != TEST_TCP_RR && p->kind != TEST_TCP_STREAM)
+        return err_set(err, errlen, EINVAL, "--flows runs tcp_rr and tcp_stream so far, not %s",
+                       params_kind_name(p->kind));
+    if (p->kind == TEST_TCP_RR && p->outstanding != 1)
+        return err_set(err, errlen, EINVAL, "--flows keeps one transaction in flight per flow");
+    return 0;
+}
+
 int params_validate(const struct test_params *p, char *err, size_t errlen)
 {
     return params_validate_udp_min(p, PARAMS_UDP_HEADER, err, errlen);
@@ -76,7 +97,10 @@ int params_validate_udp_min(const struct test_params *p, uint32_t udp_min, char 
     if (!isfinite(p->duration_s) || p->duration_s <= 0 || p->duration_s > PARAMS_MAX_DURATION)
         return err_set(err, errlen, EINVAL, "duration %g s is out of range (0, %g]", p->duration_s,
                        PARAMS_MAX_DURATION);
-    if (p->streams < 1 || p->streams > PARAMS_MAX_STREAMS)
+    int rc = params_validate_flows(p, err, errlen);
+    if (rc)
+        return rc;
+    if (!p->flows && (p->streams < 1 || p->streams > PARAMS_MAX_STREAMS))
         return err_set(err, errlen, EINVAL, "streams %d is out of range 1..%d", p->streams,
                        PARAMS_MAX_STREAMS);
     if (p->block < 1 || p->block > PARAMS_MAX_BLOCK)
@@ -158,6 +182,10 @@ json_t *params_to_json(const struct test_params *p)
         json_object_set_new(o, "udp_default_buffers", json_true());
     if (p->perf)
         json_object_set_new(o, "perf", json_true());
+    if (p->flows)
+        json_object_set_new(o, "flows", json_integer(p->flows));
+    if (p->threads)
+        json_object_set_new(o, "threads", json_integer(p->threads));
     if (p->profile[0])
         json_object_set_new(o, "profile", json_string(p->profile));
     return o;
@@ -247,7 +275,9 @@ static const char *const known_keys[] = {"test",
                                          "linger0",
                                          "udp_default_buffers",
                                          "perf",
-                                         "profile"};
+                                         "profile",
+                                         "flows",
+                                         "threads"};
 
 /*
  * 0 when obj is a JSON object whose every key is in known_keys, else
@@ -320,6 +350,11 @@ int params_from_json(const json_t *obj, struct test_params *p, char *err, size_t
         (rc = get_bool(obj, "udp_default_buffers", &p->udp_default_buffers, err, errlen)))
         return rc;
     if (json_object_get(obj, "perf") && (rc = get_bool(obj, "perf", &p->perf, err, errlen)))
+        return rc;
+    /* Optional: absent from every test that is not --flows, as older peers send them. */
+    if ((json_object_get(obj, "flows") && (rc = get_int(obj, "flows", &p->flows, err, errlen))) ||
+        (json_object_get(obj, "threads") &&
+         (rc = get_int(obj, "threads", &p->threads, err, errlen))))
         return rc;
     const json_t *prof = json_object_get(obj, "profile");
     if (prof && (!json_is_string(prof) || !params_profile_event_known(json_string_value(prof))))

@@ -25,6 +25,9 @@ bool params_is_udp(enum test_kind kind);
 bool params_is_rr(enum test_kind kind); /* request/response, including crr */
 
 #define PARAMS_MAX_STREAMS 128
+/* --flows: connections over a few event-loop threads (engine/flows.h), not a thread each. */
+#define PARAMS_MAX_FLOWS 100000
+#define PARAMS_MAX_THREADS 1024
 #define PARAMS_MAX_BLOCK (16u * 1024 * 1024)
 #define PARAMS_MAX_DURATION (7 * 24 * 3600.0)
 #define PARAMS_CC_LEN 16
@@ -36,9 +39,16 @@ bool params_is_rr(enum test_kind kind); /* request/response, including crr */
 
 struct test_params {
     enum test_kind kind;
-    double duration_s;            /* -t: measured seconds; ignored when bytes > 0 */
-    uint64_t bytes;               /* -n: bytes to send per direction in total, 0 = by time */
-    int streams;                  /* -P: streams per direction */
+    double duration_s; /* -t: measured seconds; ignored when bytes > 0 */
+    uint64_t bytes;    /* -n: bytes to send per direction in total, 0 = by time */
+    int streams;       /* -P: streams per direction (= flows with --flows) */
+    /*
+     * --flows F: the test's F streams are flows spread over event-loop
+     * threads (engine/flows.h) instead of a thread each; 0 = -P's threads.
+     * threads: --threads T, event-loop threads per end, 0 = one per CPU of
+     * that end's affinity.
+     */
+    int flows, threads;
     bool reverse;                 /* -R: the server sends */
     bool bidir;                   /* --bidir: both send at once */
     uint32_t block;               /* -l: bytes per send() */

@@ -55,6 +55,8 @@ struct run_result {
      * netab peer.
      */
     json_t *peer;
+    /* --per-flow: each flow's figures in the JSON document (a display choice of the client). */
+    bool per_flow;
 };
 
 /* Per-direction totals derived from both sides (exact: the receiver's count is final). */

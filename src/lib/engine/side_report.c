@@ -7,6 +7,8 @@
 #include <sys/socket.h>
 
 #include "engine/counters.h"
+#include "engine/flows.h"
+#include "engine/side_flows.h"
 #include "measure/profile.h"
 
 int side_report_collect(struct side_report *r, const struct stream_set *set, uint64_t measure_ns,
@@ -74,6 +76,12 @@ int side_report_collect(struct side_report *r, const struct stream_set *set, uin
             udp_rx_totals(s->rx, &o->rx);
             o->packets = o->rx.packets;
         }
+    }
+    r->flows = set->params.flows > 0;
+    if (r->flows && set->n && set->streams[0].flat) {
+        if (!(r->flow_p99_us = malloc((size_t)set->n * sizeof(double))))
+            return -ENOMEM;
+        flows_p99(set, r->flow_p99_us);
     }
     return 0;
 }
@@ -153,7 +161,8 @@ json_t *side_report_host_to_json(const struct hostinfo *h)
                      "cpu_model", h->cpu_model, "online_cpus", h->online_cpus);
 }
 
-json_t *side_report_to_json(const struct side_report *r)
+/* The "streams" member and "host": an object per stream. */
+static json_t *streams_json(const struct side_report *r)
 {
     json_t *streams = json_array();
     for (int i = 0; i < r->n; i++) {
@@ -186,8 +195,14 @@ json_t *side_report_to_json(const struct side_report *r)
         json_object_set_new(json_array_get(streams, (size_t)i), "socket_buffers",
                             json_pack("{s:i, s:i}", "send", s->sndbuf, "receive", s->rcvbuf));
     }
-    json_t *obj =
-        json_pack("{s:o, s:o}", "streams", streams, "host", side_report_host_to_json(&r->host));
+    return json_pack("{s:o, s:o}", "streams", streams, "host", side_report_host_to_json(&r->host));
+}
+
+json_t *side_report_to_json(const struct side_report *r)
+{
+    json_t *obj = r->flows ? json_pack("{s:o, s:o}", "flows", side_flows_to_json(r), "host",
+                                       side_report_host_to_json(&r->host))
+                           : streams_json(r);
     json_object_set_new(obj, "cpu", side_report_cpu_json(r));
     json_object_set_new(obj, "pinned_cpu", json_integer(r->pinned_cpu));
     if (r->kernel)
@@ -369,10 +384,10 @@ static int identity_member_from_json(const json_t *obj, struct side_report *r, c
     return 0;
 }
 
-int side_report_from_json(const json_t *obj, int expected_streams, struct side_report *r, char *err,
-                          size_t errlen)
+/* The "streams" member: an object per stream. */
+static int streams_from_json(const json_t *obj, int expected_streams, struct side_report *r,
+                             char *err, size_t errlen)
 {
-    memset(r, 0, sizeof(*r));
     json_t *streams = json_object_get(obj, "streams");
     if (!json_is_array(streams) || (int)json_array_size(streams) != expected_streams)
         return err_set(err, errlen, EPROTO, "peer's result has %s streams (expected %d)",
@@ -414,6 +429,20 @@ int side_report_from_json(const json_t *obj, int expected_streams, struct side_r
             return err_set(err, errlen, EPROTO, "peer's counters for stream %d are malformed", i);
         }
     }
+    return 0;
+}
+
+int side_report_from_json(const json_t *obj, int expected_streams, struct side_report *r, char *err,
+                          size_t errlen)
+{
+    memset(r, 0, sizeof(*r));
+    const json_t *flows = json_object_get(obj, "flows");
+    int frc = flows ? side_flows_from_json(flows, expected_streams, r, err, errlen)
+                    : streams_from_json(obj, expected_streams, r, err, errlen);
+    if (frc) {
+        side_report_free(r);
+        return frc;
+    }
     json_t *cpu = json_object_get(obj, "cpu");
     if (json_is_object(cpu)) {
         if (cpu_from_json(cpu, &r->cpu) || percpu_from_json(json_object_get(cpu, "per_cpu"), r)) {
@@ -440,6 +469,8 @@ int side_report_from_json(const json_t *obj, int expected_streams, struct side_r
 
 void side_report_free(struct side_report *r)
 {
+    free(r->flow_p99_us);
+    r->flow_p99_us = NULL;
     free(r->streams);
     r->streams = NULL;
     r->n = 0;

@@ -56,6 +56,14 @@ struct side_report {
     /* The end's build identity (measure/identity.h); filled by whoever knows its socket. */
     bool have_identity;
     struct identity identity;
+    /*
+     * --flows: the streams are flows (engine/flows.h), and travel in the
+     * compact form of side_flows.c. flow_p99_us: an rr client's p99 latency
+     * of each flow in microseconds (owned, n of them; this end's only, never
+     * sent), or NULL.
+     */
+    bool flows;
+    double *flow_p99_us;
 };
 
 /*

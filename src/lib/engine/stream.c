@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "engine/sockopt.h"
+#include "measure/flowhist.h"
 #include "measure/histogram.h"
 #include "measure/udp_rx.h"
 #include "util/clock.h"
@@ -143,6 +144,10 @@ void stream_release(struct stream *s)
     s->rx = NULL;
     free(s->latency);
     s->latency = NULL;
+    if (s->flat)
+        flowhist_free(s->flat);
+    free(s->flat);
+    s->flat = NULL;
 }
 
 static void *stream_main(void *arg)

@@ -26,6 +26,7 @@
 #include "util/err.h"
 
 struct histogram;
+struct flowhist;
 struct udp_rx;
 struct evloop;
 
@@ -88,6 +89,7 @@ struct stream {
     _Atomic uint64_t expected;  /* UDP receiver: the sender's final count once known, else 0 */
     struct udp_rx *rx;          /* UDP receiver accounting (owned) */
     struct histogram *latency;  /* rr/crr client: transaction latency in ns (owned) */
+    struct flowhist *flat;      /* --flows rr client: the same, sparse (engine/flows.h; owned) */
     _Atomic uint64_t lost;      /* udp_rr: requests whose response timed out */
     _Atomic uint64_t malformed; /* UDP: datagrams too short or without netab's header */
     _Atomic uint64_t foreign;   /* UDP/crr: datagrams or connections from another address */

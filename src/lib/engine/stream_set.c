@@ -5,6 +5,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "engine/flows.h"
+
 int stream_set_init(struct stream_set *set, const struct test_params *p, const int *fds,
                     const bool *server_sends, int n, bool is_server, int cpu, int idle_timeout_ms)
 {
@@ -52,7 +54,7 @@ int stream_set_init(struct stream_set *set, const struct test_params *p, const i
             atomic_store(&s->expected, (s->limit + p->block - 1) / p->block);
         }
         seen[dir]++;
-        if (stream_prepare(s)) {
+        if (p->flows ? flows_prepare(s) : stream_prepare(s)) {
             /* On failure the caller keeps the fds (and closes them): don't close them twice. */
             for (int j = 0; j <= i; j++)
                 set->streams[j].fd = -1;
@@ -67,6 +69,8 @@ int stream_set_init(struct stream_set *set, const struct test_params *p, const i
 uint64_t stream_set_memory(const struct test_params *p, const bool *server_sends, int n,
                            bool is_server)
 {
+    if (p->flows)
+        return flows_memory(p, n, is_server);
     uint64_t total = 0;
     for (int i = 0; i < n; i++) {
         struct stream s = {.params = p, .block = p->block};
@@ -79,6 +83,8 @@ uint64_t stream_set_memory(const struct test_params *p, const bool *server_sends
 
 int stream_set_start(struct stream_set *set, char *err, size_t errlen)
 {
+    if (set->params.flows)
+        return flows_start(set, err, errlen);
     for (int i = 0; i < set->n; i++) {
         int rc = stream_start(&set->streams[i], err, errlen);
         if (rc) {
@@ -167,10 +173,13 @@ bool stream_set_all_done(struct stream_set *set)
 void stream_set_stop(struct stream_set *set)
 {
     atomic_store(&set->stop, true);
+    flows_wake(set);
 }
 
 int stream_set_finish(struct stream_set *set, uint64_t deadline_ns)
 {
+    if (set->groups)
+        return flows_finish(set, deadline_ns);
     struct timespec until = {.tv_sec = (time_t)(deadline_ns / 1000000000ull),
                              .tv_nsec = (long)(deadline_ns % 1000000000ull)};
     int rc = 0;
@@ -210,6 +219,7 @@ void stream_set_free(struct stream_set *set)
 {
     if (!set->streams)
         return;
+    flows_free(set); /* joins the event-loop threads first: they use the streams */
     /*
      * A thread still running here was never stopped by its owner: abort and
      * wake it rather than wait for a join that would never return.

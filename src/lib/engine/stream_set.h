@@ -24,6 +24,9 @@ struct stream_set {
     int n;
     atomic_bool stop;
     atomic_bool abort;
+    /* --flows: the event-loop threads that run the streams (engine/flows.h), else NULL. */
+    struct flow_group *groups;
+    int ngroups;
 };
 
 /*

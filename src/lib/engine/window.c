@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "measure/flowhist.h"
 #include "measure/histogram.h"
 #include "util/clock.h"
 
@@ -14,6 +15,8 @@ static void merge_latency(const struct stream_set *set, struct histogram *out)
     for (int i = 0; i < set->n; i++)
         if (set->streams[i].latency)
             hist_merge(out, set->streams[i].latency);
+        else if (set->streams[i].flat) /* --flows: bucket for bucket, exact */
+            flowhist_merge(out, set->streams[i].flat);
 }
 
 static bool has_latency(const struct stream_set *set)

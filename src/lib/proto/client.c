@@ -97,7 +97,8 @@ static void interval_emit(struct client *c, struct stream_set *set, struct windo
                                  .sent = s - st->sent,
                                  .received = r - st->received,
                                  .packets = pk - st->packets};
-    if (st->lat_prev) {
+    /* --flows keep their latencies in their loops' histograms, read only at the end. */
+    if (st->lat_prev && !set->params.flows) {
         hist_init(st->lat_now);
         for (int i = 0; i < set->n; i++)
             if (set->streams[i].latency)

@@ -24,6 +24,7 @@ int loopback_run(const struct client_config *cfg, const struct test_params *p,
     sc.log = NULL;
     sc.max_duration = PARAMS_MAX_DURATION;
     sc.max_streams = 2 * PARAMS_MAX_STREAMS;
+    sc.max_flows = PARAMS_MAX_FLOWS;
     sc.idle_timeout_ms = cfg->idle_timeout_ms;
     /* Client and server share this process: neither can vanish while the other runs. */
     sc.liveness_timeout_ms = 3600000;

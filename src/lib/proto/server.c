@@ -47,6 +47,7 @@ void server_config_defaults(struct server_config *cfg)
     cfg->max_clients = 4;
     cfg->max_duration = 3600;
     cfg->max_streams = 128;
+    cfg->max_flows = 10000;
     cfg->idle_timeout_ms = 10000;
     cfg->liveness_timeout_ms = 5000;
     cfg->max_conn_per_addr = 8;

@@ -26,6 +26,7 @@ struct server_config {
     int max_clients;          /* concurrent tests; beyond that "busy" */
     double max_duration;      /* seconds a test may last, warm-up included */
     int max_streams;          /* data connections per test */
+    int max_flows;            /* --flows tests: connections per test (engine/flows.h) */
     int idle_timeout_ms;      /* longest silence tolerated from a peer, per phase */
     int liveness_timeout_ms;  /* a running test's client silent this long is gone */
     int max_conn_per_addr;    /* unproven connections from one host; more shed the oldest */

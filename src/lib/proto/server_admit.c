@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "engine/flows.h"
 #include "proto/frame.h"
 #include "proto/msg.h"
 #include "proto/server_internal.h"
@@ -100,4 +101,17 @@ void server_refuse(struct server *s, int fd, const struct sockaddr_storage *addr
     server_log_peer(s, addr, kind, "peer=%s %s: %s%s", peer, shed ? "closed" : "refused", err,
                     told ? "" : " (the peer could not be told)");
     server_conn_close(s, fd);
+}
+
+int session_check_flows(const struct test_params *p, const struct server_config *cfg, char *err,
+                        size_t errlen)
+{
+    if (!p->flows)
+        return 0;
+    int n = params_connections(p);
+    if (n > cfg->max_flows)
+        return err_set(err, errlen, EPERM,
+                       "test asks for %d flows, this server allows %d (--max-flows)", n,
+                       cfg->max_flows);
+    return flows_reserve_fds(n, 1, err, errlen);
 }

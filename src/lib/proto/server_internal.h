@@ -5,6 +5,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 
+#include "engine/params.h"
 #include "proto/conntab.h"
 #include "proto/loglimit.h"
 #include "proto/registry.h"
@@ -45,6 +46,14 @@ struct server {
  * read. Owns fd and closes it (with server_conn_close).
  */
 void server_session_run(struct server *s, int fd, const uint8_t prefix[4]);
+
+/*
+ * A --flows test's admission (server_admit.c): its connections within
+ * --max-flows, and room for them in the process's open files. Returns 0 or
+ * -EPERM/-EMFILE with a sentence naming the limit.
+ */
+NB_MUST_CHECK int session_check_flows(const struct test_params *p, const struct server_config *cfg,
+                                      char *err, size_t errlen);
 
 /*
  * Admits the test of session fd, whose streams need `need` bytes: a test

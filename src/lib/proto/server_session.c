@@ -90,6 +90,8 @@ static int greet(struct session *ss, const uint8_t prefix[4])
 static uint64_t test_memory(const struct test_params *p)
 {
     int n = params_connections(p);
+    if (p->flows) /* the flows' cost does not depend on their direction */
+        return stream_set_memory(p, NULL, n, true);
     bool sends[2 * PARAMS_MAX_STREAMS];
     if (n > (int)(sizeof(sends) / sizeof(sends[0])))
         return UINT64_MAX;
@@ -101,7 +103,10 @@ static uint64_t test_memory(const struct test_params *p)
 static int check_limits(struct session *ss, const struct test_params *p)
 {
     const struct server_config *cfg = &ss->server->cfg;
-    if (params_connections(p) > cfg->max_streams)
+    int rc = session_check_flows(p, cfg, ss->err, sizeof(ss->err));
+    if (rc)
+        return rc;
+    if (!p->flows && params_connections(p) > cfg->max_streams)
         return err_set(ss->err, sizeof(ss->err), EPERM,
                        "test asks for %d data connections, this server allows %d (--max-streams)",
                        params_connections(p), cfg->max_streams);

@@ -1,4 +1,5 @@
 #include "runout/run_json.h"
+#include "runout/run_flows.h"
 
 #include <string.h>
 
@@ -138,7 +139,8 @@ static json_t *stream_half_json(const struct side_stream *s)
 static json_t *streams_json(const struct run_result *r)
 {
     json_t *arr = json_array();
-    int n = params_connections(&r->params);
+    /* Flows are summed up in "end"."flows"; each one's detail only with --per-flow. */
+    int n = r->params.flows && !r->per_flow ? 0 : params_connections(&r->params);
     for (int id = 0; id < n && (r->have_local || r->have_remote); id++) {
         const struct side_stream *snd = NULL, *rcv = NULL;
         bool server_sends = r->params.reverse || (r->params.bidir && id >= r->params.streams);
@@ -299,6 +301,9 @@ static json_t *end_json(const struct run_result *r)
         json_object_set_new(sd, "remote_us_per_tran", demand_tran_json(&r->remote, t.transactions));
         add_transactions(end, r);
     }
+    json_t *flows = run_flows_json(r);
+    if (flows)
+        json_object_set_new(end, "flows", flows);
     json_object_set_new(end, "service_demand", sd);
     json_object_set_new(end, "kernel",
                         json_pack("{s:o, s:o}", "local", copy_or_null(r->local.kernel), "remote",

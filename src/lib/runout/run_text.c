@@ -1,3 +1,4 @@
+#include "runout/run_flows.h"
 #include "runout/run_text.h"
 #include "runout/run_text_counters.h"
 
@@ -166,7 +167,8 @@ static void summary(FILE *f, const struct run_result *r)
         return;
     fprintf(f, "- - - - - - - - - - - - - - - - - - - - - - - - - - - - - -\n");
     int n = params_connections(&r->params);
-    if (n > 1) {
+    /* Flows are summed up in their own lines (run_flows.h), not one line each. */
+    if (n > 1 && !r->params.flows) {
         for (int id = 0; id < n; id++) {
             const struct side_report *sides[2] = {&r->local, &r->remote};
             for (int k = 0; k < 2; k++)
@@ -241,6 +243,7 @@ void run_text_summary(FILE *f, const struct run_result *r)
     if (!m)
         return;
     summary(m, r);
+    run_flows_text(m, r);
     if (!fclose(m))
         (void)printable_write(f, buf, len, true);
     free(buf);

@@ -36,6 +36,7 @@ struct run_spec {
     bool block_set;               /* -l given; otherwise the test kind's default block */
     bool rate_set;                /* -b given: only udp_stream takes it */
     bool port_set;                /* -p given; otherwise 5301, or 5201 with --iperf3 */
+    bool per_flow;                /* --per-flow: each flow's figures in the JSON document */
 };
 
 /*

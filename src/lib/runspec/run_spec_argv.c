@@ -81,8 +81,13 @@ static void push_params(struct argvec *a, const struct run_spec *s, const struct
         push_seconds(a, "--time", p->duration_s);
     if (p->bytes != q->bytes)
         push_uint(a, "--bytes", p->bytes);
-    if (p->streams != q->streams)
+    /* --flows F sets the streams to F: spelled as --flows, never as -P too. */
+    if (p->flows)
+        push_uint(a, "--flows", (unsigned)p->flows);
+    else if (p->streams != q->streams)
         push_uint(a, "--parallel", (unsigned)p->streams);
+    if (p->threads)
+        push_uint(a, "--threads", (unsigned)p->threads);
     push_flag(a, p->reverse, "--reverse");
     push_flag(a, p->bidir, "--bidir");
     if (p->block != q->block)
@@ -157,6 +162,7 @@ static void push_client(struct argvec *a, const struct run_spec *s, const struct
     if (s->auth_key_file)
         push_opt(a, "--auth-key", s->auth_key_file);
     push_flag(a, s->json, "--json");
+    push_flag(a, s->per_flow, "--per-flow");
     if (s->db)
         push_opt(a, "--db", s->db);
     if (s->db_label)

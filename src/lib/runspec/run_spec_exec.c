@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include "engine/flows.h"
 #include "proto/auth.h"
 #include "proto/client.h"
 #include "proto/iperf3_client.h"
@@ -24,6 +25,7 @@ void run_spec_result_init(const struct run_spec *spec, struct run_result *res)
              : spec->client.family == AF_INET6 ? "::1"
                                                : "127.0.0.1");
     res->port = spec->host ? spec->client.port : 0;
+    res->per_flow = spec->per_flow;
 }
 
 /*
@@ -58,8 +60,12 @@ int run_spec_execute(struct run_spec *spec, struct run_result *res, bool *bad_ke
     *bad_key = rc != 0;
     spec->client.auth_key = key;
     spec->client.host = spec->host;
+    if (!rc && spec->params.flows)
+        /* On loopback both ends' fds are this process's. */
+        rc = flows_reserve_fds(params_connections(&spec->params), spec->host ? 1 : 2, res->error,
+                               sizeof(res->error));
     if (rc) {
-        /* A bad key file: nothing is run; res->error says why. */
+        /* A bad key file or too few open files: nothing is run; res->error says why. */
     } else if (spec->host && spec->client.iperf3) {
         rc = iperf3_client_run(&spec->client, &spec->params, res);
     } else if (spec->host) {

@@ -20,6 +20,17 @@ static int finish(struct run_spec *o, char *err, size_t errlen)
     const struct client_config *cl = &o->client;
     if (!o->block_set)
         p->block = params_default_block(p->kind);
+    /*
+     * -P keeps its meaning (N streams, a thread each, for small N and the
+     * single-stream ceiling); --flows F is F streams on the event-loop
+     * engine. The two do not combine.
+     */
+    if (p->flows && p->streams != 1)
+        return err_set(err, errlen, EINVAL,
+                       "-P and --flows cannot be combined: -P N runs N streams with a thread "
+                       "each, --flows F runs F flows over --threads event-loop threads");
+    if (p->flows)
+        p->streams = p->flows;
     /* udp_rr datagrams carry netab's 24-byte header; that is also their default size. */
     if (p->kind == TEST_UDP_RR) {
         if (!o->req_set)

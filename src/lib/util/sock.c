@@ -51,7 +51,12 @@ int sock_listen(const char *addr, uint16_t port, int family, uint16_t *bound_por
         if (setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) == 0 &&
             (ai->ai_family != AF_INET6 ||
              setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &v6only, sizeof(v6only)) == 0) &&
-            bind(fd, ai->ai_addr, ai->ai_addrlen) == 0 && listen(fd, 128) == 0)
+            /*
+             * The kernel's cap (net.core.somaxconn), not 128: a --flows
+             * client opens thousands of data connections back to back, and
+             * a SYN the full queue drops costs it a 1 s retransmission.
+             */
+            bind(fd, ai->ai_addr, ai->ai_addrlen) == 0 && listen(fd, SOMAXCONN) == 0)
             break;
         saved = errno;
         close(fd);

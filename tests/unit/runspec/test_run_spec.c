@@ -250,6 +250,8 @@ static void test_argv_round_trip(void **state)
         "-c 198.18.0.2 --iperf3 -P 4 -R",
         "-c 198.18.0.2 --iperf3 -p 5301 -u -b 10M",
         "-c 198.18.0.2 --iperf3 -p 6000",
+        "--test tcp_rr --flows 1000 --threads 2 --per-flow",
+        "--flows 200 -R -n 64M",
     };
     for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
         assert_round_trip(lines[i]);
@@ -332,6 +334,25 @@ static void test_execute(void **state)
  * `netab run` took before it, each with or without a value as then, every
  * row a setter, and no long name twice.
  */
+/* --flows: F streams on the event-loop engine; -P keeps its meaning and does not combine. */
+static void test_flows(void **state)
+{
+    (void)state;
+    struct run_spec s;
+    parse_ok("--test tcp_rr --flows 1000 --threads 2 --per-flow", &s);
+    ASSERT_EQ(s.params.flows, 1000);
+    ASSERT_EQ(s.params.streams, 1000);
+    ASSERT_EQ(s.params.threads, 2);
+    assert_true(s.per_flow);
+    parse_ok("--flows 3 --bidir", &s);
+    ASSERT_EQ(params_connections(&s.params), 6);
+    parse_refused("--test tcp_rr --flows 10 -P 2", "-P and --flows cannot be combined");
+    parse_refused("--test tcp_rr --threads 2", "--threads applies only with --flows");
+    parse_refused("--test udp_rr --flows 10", "--flows runs tcp_rr and tcp_stream so far");
+    parse_refused("--test tcp_rr --flows 10 --outstanding 2", "one transaction in flight");
+    parse_refused("--flows 100001", "--flows");
+}
+
 static void test_option_table(void **state)
 {
     (void)state;
@@ -358,7 +379,7 @@ static void test_option_table(void **state)
             fail_msg("-%c: a value in the table, not in '%s' or the reverse", o->letter, before);
     }
     ASSERT_EQ(letters, 20);
-    ASSERT_EQ(longs, 41);
+    ASSERT_EQ(longs, 44);
 }
 
 int main(void)
@@ -373,6 +394,7 @@ int main(void)
         cmocka_unit_test(test_iperf3_port),
         cmocka_unit_test(test_defaults_produce_no_options),
         cmocka_unit_test(test_help),
+        cmocka_unit_test(test_flows),
         cmocka_unit_test(test_option_table),
         cmocka_unit_test(test_execute),
     };
