@@ -12,38 +12,12 @@
 #include <sys/socket.h>
 #include <time.h>
 
+#include "engine/flows_priv.h"
 #include "engine/sockopt.h"
 #include "measure/flowhist.h"
 #include "measure/taskstat.h"
 #include "util/clock.h"
 #include "util/evloop.h"
-
-/* One connection's state on its loop. */
-struct flow {
-    struct evloop_fd w;
-    struct stream *s;
-    struct flow_group *g;
-    uint64_t sent_at; /* client: when the request in flight was queued */
-    uint64_t unsent;  /* bytes queued but not yet written */
-    uint64_t left;    /* client: response bytes still due; server: request bytes */
-    uint64_t tx, bytes;
-    bool out; /* EPOLLOUT in the interest: a write is blocked */
-    bool ended;
-};
-
-struct flow_group {
-    struct evloop loop;
-    bool loop_ok;
-    struct stream_set *set;
-    struct flow *flows;
-    int n, live;
-    char *buf, *resp; /* receive area; the server's responses (and the client's requests) */
-    size_t cap, chunk;
-    uint64_t measure_ns;
-    bool client;
-    pthread_t thread;
-    bool started;
-};
 
 int flows_default_threads(void)
 {
@@ -56,7 +30,7 @@ int flows_default_threads(void)
 
 int flows_prepare(struct stream *s)
 {
-    if (s->role != ROLE_RR_CLIENT)
+    if (s->role != ROLE_RR_CLIENT && s->role != ROLE_CRR_CLIENT)
         return 0;
     s->flat = malloc(sizeof(*s->flat));
     if (!s->flat)
@@ -88,13 +62,13 @@ static bool aborted(const struct flow_group *g)
     return atomic_load_explicit(&g->set->abort, memory_order_relaxed);
 }
 
-/* Ends a flow: err 0 for a clean end, else counted in its errors by kind. */
-static void flow_end(struct flow *f, int err)
+void flow_end(struct flow *f, int err)
 {
     if (f->ended)
         return;
     struct stream *s = f->s;
     evloop_fd_del(&f->g->loop, &f->w);
+    evloop_timer_cancel(&f->g->loop, &f->timer); /* udp_rr's response, tcp_crr's cycle */
     f->ended = true;
     if (err == ECONNREFUSED)
         s->errors.connect++;
@@ -105,7 +79,7 @@ static void flow_end(struct flow *f, int err)
     else if (err)
         s->errors.read++;
     /* Those that drive the traffic tell the peer they are done: it ends at that end of stream. */
-    if (!err && (s->role == ROLE_RR_CLIENT || s->role == ROLE_TCP_SEND))
+    if (!err && s->fd >= 0 && (s->role == ROLE_RR_CLIENT || s->role == ROLE_TCP_SEND))
         shutdown(s->fd, SHUT_WR);
     s->end_ns = clock_now_ns();
     /* The first flow stands for the thread: it is done with it (group_main). */
@@ -233,6 +207,8 @@ static void on_wake(struct evloop *loop, void *data)
     struct flow_group *g = data;
     if (!atomic_load_explicit(&g->set->stop, memory_order_relaxed))
         return;
+    if (flows_kind_own(g->set->params.kind))
+        flows_kinds_stop(g);
     for (int i = 0; i < g->n; i++)
         if (!g->flows[i].ended && g->flows[i].s->role == ROLE_TCP_SEND)
             flow_end(&g->flows[i], 0);
@@ -272,6 +248,8 @@ static void on_flow(struct evloop *loop, int fd, uint32_t events, void *data)
 /* Watches every flow of the group; the client sends each flow's first request. */
 static int group_begin(struct flow_group *g)
 {
+    if (flows_kind_own(g->set->params.kind))
+        return flows_kinds_begin(g);
     uint64_t now = clock_now_ns();
     for (int i = 0; i < g->n; i++) {
         struct flow *f = &g->flows[i];
@@ -314,6 +292,7 @@ static void *group_main(void *arg)
             g->flows[i].s->end_ns = clock_now_ns();
             atomic_store(&g->flows[i].s->done, true);
         }
+    flows_kinds_cleanup(g);
     first->task_end_ok = taskstat_self(&first->task_end) == 0;
     atomic_store(&first->done, true);
     stream_notify(first); /* after done: the woken loop must see it */
@@ -340,6 +319,7 @@ static int group_init(struct flow_group *g, struct stream_set *set, int first, i
     for (int i = 0; i < n; i++) {
         g->flows[i].s = &set->streams[first + i];
         g->flows[i].g = g;
+        g->flows[i].cfd = -1;
         atomic_store(&g->flows[i].s->done, false);
         /* Threadless: nothing of its own in the task figures (the thread's are the first's). */
         memset(&g->flows[i].s->task_end, 0, sizeof(g->flows[i].s->task_end));
@@ -438,6 +418,7 @@ void flows_free(struct stream_set *set)
             evloop_free(&g->loop);
         free(g->flows);
         free(g->buf);
+        free(g->idle);
     }
     free(set->groups);
     set->groups = NULL;

@@ -79,10 +79,11 @@ static int params_validate_flows(const struct test_params *p, char *err, size_t 
                        PARAMS_MAX_FLOWS);
     if (p->streams != p->flows)
         return err_set(err, errlen, EINVAL, "-P and --flows cannot be combined");
-    if (p->kind != TEST_TCP_RR && p->kind != TEST_TCP_STREAM)
-        return err_set(err, errlen, EINVAL, "--flows runs tcp_rr and tcp_stream so far, not %s",
+    if (p->kind == TEST_UDP_STREAM)
+        return err_set(err, errlen, EINVAL,
+                       "--flows runs tcp_stream, tcp_rr, udp_rr and tcp_crr so far, not %s",
                        params_kind_name(p->kind));
-    if (p->kind == TEST_TCP_RR && p->outstanding != 1)
+    if (params_is_rr(p->kind) && p->outstanding != 1)
         return err_set(err, errlen, EINVAL, "--flows keeps one transaction in flight per flow");
     return 0;
 }

@@ -113,5 +113,6 @@ int session_check_flows(const struct test_params *p, const struct server_config 
         return err_set(err, errlen, EPERM,
                        "test asks for %d flows, this server allows %d (--max-flows)", n,
                        cfg->max_flows);
-    return flows_reserve_fds(n, 1, err, errlen);
+    /* A tcp_crr flow holds the shared listener's copy and its connection. */
+    return flows_reserve_fds(n, p->kind == TEST_TCP_CRR ? 2 : 1, err, errlen);
 }

@@ -61,9 +61,11 @@ int run_spec_execute(struct run_spec *spec, struct run_result *res, bool *bad_ke
     spec->client.auth_key = key;
     spec->client.host = spec->host;
     if (!rc && spec->params.flows)
-        /* On loopback both ends' fds are this process's. */
-        rc = flows_reserve_fds(params_connections(&spec->params), spec->host ? 1 : 2, res->error,
-                               sizeof(res->error));
+        /* On loopback both ends' fds are this process's; a tcp_crr server's flow holds two. */
+        rc = flows_reserve_fds(params_connections(&spec->params),
+                               (spec->host ? 1 : 2) +
+                                   (spec->params.kind == TEST_TCP_CRR && !spec->host),
+                               res->error, sizeof(res->error));
     if (rc) {
         /* A bad key file or too few open files: nothing is run; res->error says why. */
     } else if (spec->host && spec->client.iperf3) {
