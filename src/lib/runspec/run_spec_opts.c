@@ -306,7 +306,7 @@ const struct opt run_spec_opts[] = {
      AT(params.bytes), 0, 0, NULL},
     {"parallel", 'P', "N", "N streams, each in its own thread (default 1)", set_int,
      AT(params.streams), 1, PARAMS_MAX_STREAMS, NULL},
-    {"flows", 0, "F", "F connections over a few event-loop threads per end (tcp_rr)", set_int,
+    {"flows", 0, "F", "F connections over a few event-loop threads per end", set_int,
      AT(params.flows), 1, PARAMS_MAX_FLOWS, NULL},
     {"threads", 0, "T", "--flows: event-loop threads per end (default: one per CPU)", set_int,
      AT(params.threads), 1, PARAMS_MAX_THREADS, NULL},

@@ -348,7 +348,10 @@ static void test_flows(void **state)
     ASSERT_EQ(params_connections(&s.params), 6);
     parse_refused("--test tcp_rr --flows 10 -P 2", "-P and --flows cannot be combined");
     parse_refused("--test tcp_rr --threads 2", "--threads applies only with --flows");
-    parse_refused("--test udp_rr --flows 10", "--flows runs tcp_rr and tcp_stream so far");
+    parse_refused("--test udp_stream --flows 10", "--flows runs tcp_stream, tcp_rr, udp_rr");
+    parse_ok("--test udp_rr --flows 10", &s);
+    parse_ok("--test tcp_crr --flows 10", &s);
+    parse_refused("--test udp_rr --flows 10 --outstanding 2", "one transaction in flight");
     parse_refused("--test tcp_rr --flows 10 --outstanding 2", "one transaction in flight");
     parse_refused("--flows 100001", "--flows");
 }
