@@ -11,6 +11,8 @@
 - udp_rr's flows with 10% of UDP dropped (two namespaces, root only): no
   flow hangs on a lost datagram (the run ends in time), each loss is a
   response timeout counted as a timeout error and as a lost transaction.
+- tcp_crr's flows with 10% of their connects reset: counted as refused, by
+  flow and in total, the sums still exact and the flows go on.
 """
 import os
 import time
@@ -129,6 +131,35 @@ def udp_loss(netab):
                          "udp_rr 10% drop: the flows' timeouts sum to the lost transactions")
         finally:
             pair.nft_delete(pair.ns_b)
+        crr_refused(netab, pair)
+
+
+def crr_refused(netab, pair):
+    """tcp_crr's flows with 10% of their connects refused (a reset to the SYN, in B)."""
+    with Server(netab, netns=pair.ns_b, bind=pair.addr_b) as srv:
+        ns = pair.ns_b
+        h.sh("nft", "add", "table", "inet", "netab_t", netns=ns)
+        h.sh("nft", "add", "chain", "inet", "netab_t", "input",
+             "{ type filter hook input priority 0; }", netns=ns)
+        try:
+            # Never the control connection: only the test's own listener's SYNs.
+            h.sh("nft", "add", "rule", "inet", "netab_t", "input", "tcp", "dport", "!=",
+                 str(srv.port), "tcp", "flags", "&", "(syn|ack)", "==", "syn", "numgen", "random",
+                 "mod", "100", "<", "10", "counter", "reject", "with", "tcp", "reset", netns=ns)
+            rc, doc, err = h.run_against(
+                netab, srv, ["--test", "tcp_crr", "--flows", str(FLOWS), "--threads", "2", "-t",
+                             "2", "--per-flow"], host=pair.addr_b, ns=pair.ns_a, timeout=60)
+            check(rc == 0, "tcp_crr flows with 10% refused complete", f"rc={rc} {err[:300]}")
+            _, fl = check_kind(doc, "tcp_crr", FLOWS, "tcp_crr 10% refused")
+            refused = h.field(fl, "connection_errors.client.refused", int)
+            check(refused > 0, "tcp_crr 10% refused: refused connects counted", refused)
+            check_eq(sum(x["refused"] for x in fl["per_flow"]), refused,
+                     "tcp_crr 10% refused: the flows' refusals sum to the total")
+            check_eq(h.field(doc, "end.errors.connect", int), refused,
+                     "tcp_crr 10% refused: end.errors.connect is the refusals")
+            log(f"tcp_crr 10% refused: {refused} refused")
+        finally:
+            pair.nft_delete(ns)
 
 
 def body(netab):
