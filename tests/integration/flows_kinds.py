@@ -7,7 +7,8 @@
   are present and count every transaction, the per-flow p99 spread is the
   flows' own, no connection errors.
 - The same against a `netab server` in a separate process, whose fds are
-  all back after each test (tcp_crr's connections and listener closed).
+  all back after each test (tcp_crr's connections and listener closed),
+  and after a client with 500 flows of each kind is killed mid-run.
 - udp_rr's flows with 10% of UDP dropped (two namespaces, root only): no
   flow hangs on a lost datagram (the run ends in time), each loss is a
   response timeout counted as a timeout error and as a lost transaction.
@@ -15,6 +16,7 @@
   flow and in total, the sums still exact and the flows go on.
 """
 import os
+import signal
 import time
 
 from netab_helpers import Server, check, check_eq, log, run_main
@@ -64,8 +66,10 @@ def no_errors(fl, label):
 
 
 def run_flows(netab, kind, *extra):
+    # tcp_crr's 1 s: ~15,000 connections, well inside one destination's ephemeral ports.
+    secs = "1" if kind == "tcp_crr" else "2"
     r = h.netab_cmd(netab, "run", "--json", "--test", kind, "--flows", str(FLOWS), "--threads",
-                    "2", "-t", "2", "--per-flow", *extra, timeout=60)
+                    "2", "-t", secs, "--per-flow", *extra, timeout=60)
     return h.parse_one_json(r.stdout, r)
 
 
@@ -99,6 +103,20 @@ def separate(netab):
             no_errors(fl, label)
             check(wait_fds(srv.pid(), fds0), f"{label}: the server's fds are back",
                   f"{fd_count(srv.pid())} vs {fds0}")
+        # A client that vanishes mid-run: the server frees every flow's connection.
+        for kind in ("tcp_crr", "udp_rr"):
+            p = h.start([netab, "run", "-c", "127.0.0.1", "-p", str(srv.port), "--test", kind,
+                         "--flows", "500", "--threads", "2", "-t", "60"])
+            deadline = time.monotonic() + 20
+            while fd_count(srv.pid()) < fds0 + 500 and time.monotonic() < deadline:
+                time.sleep(0.05)
+            check(fd_count(srv.pid()) >= fds0 + 500,
+                  f"killed {kind} client: the server held its flows", fd_count(srv.pid()))
+            p.kill_group(signal.SIGKILL)
+            p.finish(expect_rc=-signal.SIGKILL, timeout=10)
+            check(wait_fds(srv.pid(), fds0), f"killed {kind} client: its flows are all freed",
+                  f"{fd_count(srv.pid())} vs {fds0}")
+            log(f"killed {kind} client with 500 flows: the server's fds are back")
         check(srv.alive(), "the server still runs")
 
 
