@@ -72,6 +72,26 @@ printf 'name: cells\ntest:\n  nodelay: true\nvariants:\n  - name: v\nmatrix:\n  
 check "a variant invalid in one cell names the cell" 2 \
     "variant 'v' in cell test=udp_stream: -M, -N and -C apply to TCP tests" \
     "$netab" experiment validate "$tmp/cells.yaml"
+# flows: and threads: (issue 30) are keys and axes checked as netab run checks --flows/--threads.
+flows() { # test: mapping lines, matrix line -> $tmp/flows.yaml
+    printf 'name: flows\ntest:\n  test: tcp_rr\n%s\nvariants:\n  - name: v\nmatrix:\n  %s\n' \
+        "$1" "$2" >"$tmp/flows.yaml"
+}
+flows "  threads: 2" "flows: [1, 100, 1000]"
+check "flows axis with threads" 0 "matrix cells: 3 (flows[3])" \
+    "$netab" experiment validate "$tmp/flows.yaml"
+flows "  threads: 0" "flows: [1, 100]"
+check "threads out of range" 2 "flows.yaml:4:12: test: 'threads': '0' is out of range" \
+    "$netab" experiment validate "$tmp/flows.yaml"
+flows "  time: 1" "flows: [1, 100001]"
+check "flows out of range" 2 "flows.yaml:8:14: matrix: 'flows': '100001' is out of range" \
+    "$netab" experiment validate "$tmp/flows.yaml"
+flows "  streams: 2" "flows: [10]"
+check "flows with streams" 2 "variant 'v' in cell flows=10: -P and --flows cannot be combined" \
+    "$netab" experiment validate "$tmp/flows.yaml"
+flows "  threads: 2" "streams: [1, 2]"
+check "threads without flows" 2 "variant 'v' in cell streams=1: --threads applies only with --flows" \
+    "$netab" experiment validate "$tmp/flows.yaml"
 check "unknown verb" 2 "unknown verb 'frobnicate'" "$netab" experiment frobnicate
 check "no verb" 2 "usage: netab experiment" "$netab" experiment
 check "validate needs a file" 2 "validate takes exactly one FILE" "$netab" experiment validate

@@ -59,6 +59,9 @@ static json_t *metrics_json(const struct compare_result *res)
     json_t *a = json_array();
     for (size_t i = 0; a && i < c->nmetrics; i++) {
         const struct compare_metric_report *m = &res->metrics[i];
+        /* A --flows figure no run had: as if there were no such metric, like before flows. */
+        if (!m->ok && m->m->flows && i != c->decide)
+            continue;
         json_t *o = json_pack("{s:s, s:o, s:s, s:s, s:b}", "name", m->m->name, "path",
                               str_or_null(m->m->path), "unit", m->m->unit, "direction",
                               judge_direction(m->m->lower_is_better), "decides", i == c->decide);

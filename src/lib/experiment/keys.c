@@ -15,6 +15,8 @@
     X("time", "-t", EXP_SECONDS, 0, 0)                                                             \
     X("bytes", "-n", EXP_SIZE, 0, 0)                                                               \
     X("streams", "-P", EXP_INT, 1, PARAMS_MAX_STREAMS)                                             \
+    X("flows", "--flows", EXP_INT, 1, PARAMS_MAX_FLOWS)                                            \
+    X("threads", "--threads", EXP_INT, 1, PARAMS_MAX_THREADS)                                      \
     X("reverse", "-R", EXP_BOOL, 0, 0)                                                             \
     X("bidir", "--bidir", EXP_BOOL, 0, 0)                                                          \
     X("length", "-l", EXP_SIZE, 0, 0)                                                              \

@@ -10,6 +10,11 @@
 #define CR (METRIC_COMPARE | METRIC_REPORT)
 #define LAT (METRIC_RR | METRIC_CRR | METRIC_UNKNOWN)
 #define TRAN (METRIC_RR | METRIC_CRR)
+/* --flows figures (docs/json.md, end.flows): the spread across flows, each end's client side. */
+#define FL (CR | METRIC_FLOWS)
+#define FL_RR (TRAN | METRIC_UNKNOWN)
+#define FL_TR "end.flows.transactions.client."
+#define FL_B "end.flows.bytes."
 
 static const struct metric table[] = {
     {"throughput", "end.receiver.bits_per_second", "receiver_bps", "bit/s", false, METRIC_STREAMS,
@@ -68,6 +73,25 @@ static const struct metric table[] = {
     {"cpu_others_local", "end.cpu.local.others_pct", NULL, "%", true, METRIC_ALL_KINDS,
      METRIC_REPORT | METRIC_POLLUTION, "others loc %", "Other processes' share of local busy CPU",
      "%", 1},
+    /* Last, so that the figures before keep their places in every consumer. */
+    {"fairness", FL_TR "fairness", NULL, "index", false, FL_RR, FL, "fairness",
+     "Fairness across flows, Jain's index of transactions per flow", "index", 1},
+    {"flow_transactions_min", FL_TR "min", NULL, "trans", false, FL_RR, FL, "flow min trans",
+     "Transactions per flow, least", "trans", 1},
+    {"flow_transactions_median", FL_TR "median", NULL, "trans", false, FL_RR, FL, "flow med trans",
+     "Transactions per flow, median", "trans", 1},
+    {"flows_with_nothing", FL_TR "flows_with_nothing", NULL, "flows", true, FL_RR, FL, "flows idle",
+     "Flows without a transaction", "flows", 1},
+    {"flow_latency_p99_median", "end.flows.latency_p99_us.median", NULL, "us", true, FL_RR, FL,
+     "flow p99 med us", "Latency, 99th percentile of each flow, median over the flows", "us", 1},
+    {"fairness_bytes", FL_B "fairness", NULL, "index", false, METRIC_STREAMS, FL, "fairness B",
+     "Fairness across flows, Jain's index of bytes per flow", "index", 1},
+    {"flow_bytes_min", FL_B "min", NULL, "bytes", false, METRIC_STREAMS, FL, "flow min MB",
+     "Bytes per flow, least", "MB", 1e-6},
+    {"flow_bytes_median", FL_B "median", NULL, "bytes", false, METRIC_STREAMS, FL, "flow med MB",
+     "Bytes per flow, median", "MB", 1e-6},
+    {"flows_without_bytes", FL_B "flows_with_nothing", NULL, "flows", true, METRIC_STREAMS, FL,
+     "flows w/o bytes", "Flows that delivered no byte", "flows", 1},
 };
 #define NTABLE (sizeof(table) / sizeof(table[0]))
 

@@ -34,6 +34,11 @@ enum metric_flag {
     METRIC_COST_SYSTEM = 1 << 3, /* the local end's system-wide CPU cost (/proc/stat busy) */
     METRIC_COST_PROCESS = 1 << 4, /* the local end's process CPU cost (getrusage) */
     METRIC_POLLUTION = 1 << 5,    /* other processes' share of the local system-wide busy time */
+    /*
+     * A --flows figure (end.flows): a run without flows has none, so reports and
+     * compare's JSON list it only where some run has it, never as an empty column.
+     */
+    METRIC_FLOWS = 1 << 6,
 };
 
 struct metric {

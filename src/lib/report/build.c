@@ -238,6 +238,31 @@ static int fill_values(struct creport *r, const struct creport_placed *p, size_t
     return 0;
 }
 
+/*
+ * A --flows figure (METRIC_FLOWS) selected by default stays selected only
+ * where some cell shows it: a report without flows lists no such metric
+ * (JSON "metrics", the tables), exactly as before flows existed. One named
+ * by --metric or the cell template stays, as any named metric does.
+ */
+static void drop_absent_flow_metrics(struct creport *r, const struct creport_opts *o)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < r->norder; i++) {
+        size_t m = r->order[i];
+        const struct metric *t = r->metrics[m].owned ? NULL : metric_find(r->metrics[m].name);
+        bool keep = o->nmetrics || !t || !(t->flags & METRIC_FLOWS);
+        for (size_t c = 0; c < r->ncells && !keep; c++)
+            keep = creport_at(r, 0, c, m)->shown;
+        for (size_t j = 0; r->celltab && j < r->celltab->nph && !keep; j++)
+            keep = creport_metric_index(r->metrics, r->nmetrics, r->celltab->ph[j].metric) == m;
+        if (keep)
+            r->order[k++] = m;
+        else
+            r->metric_selected[m] = false;
+    }
+    r->norder = k;
+}
+
 static void choose_deciders(struct creport *r, const struct creport_opts *o)
 {
     for (size_t c = 0; c < r->ncells; c++) {
@@ -437,6 +462,7 @@ int creport_build_docs(const struct store_experiment *x, const char *spec_json,
         (e = creport_counter_diffs(r, plan, nplan, runs, nruns)) ||
         (e = creport_profiles(r, p, np)))
         goto out;
+    drop_absent_flow_metrics(r, o);
     choose_deciders(r, o);
     creport_pairs_correct(r);
     e = creport_env_warnings(r, runs, nruns);

@@ -158,6 +158,9 @@ static void test_compare_agrees(void **state)
         assert_string_equal(c->unit, t[i].unit);
         assert_int_equal(c->lower_is_better, t[i].lower_is_better);
         assert_int_equal(c->always, (t[i].flags & METRIC_ALWAYS) != 0);
+        assert_int_equal(c->flows, (t[i].flags & METRIC_FLOWS) != 0);
+        /* A --flows figure is in end.flows only, never in a run without flows. */
+        assert_int_equal(!strncmp(t[i].path, "end.flows.", 10), c->flows);
         assert_ptr_equal(compare_metric_find(t[i].path + 4), c);
     }
     assert_int_equal(k, nb);
