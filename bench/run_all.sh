@@ -34,7 +34,7 @@ echo "run_all: writing to $out"
 } > "$out/machine.txt"
 cat "$out/machine.txt"
 status=0
-for s in tcp_stream udp_stream rr flows; do
+for s in tcp_stream udp_stream rr flows iperf3_client; do
     echo
     echo "=== $s"
     # Each script bounds itself (every child has a timeout); this is a last resort.
