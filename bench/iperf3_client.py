@@ -36,8 +36,7 @@ def client(args, tool, reverse):
                 argv = ["iperf3", "-c", "127.0.0.1", "-p", str(port), "-t", "%g" % args.seconds,
                         "-J"]
             out = B.run(argv + (["-R"] if reverse else []), args.seconds, args.raw)
-            srv.stop(grace=3.0)
-            srv_out = srv.output()
+            srv_out = srv.stop(grace=3.0)
         m = {}
         if not reverse:
             rx, secs = server_received(srv_out)
