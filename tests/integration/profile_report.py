@@ -152,6 +152,12 @@ def body(netab):
             shown = row["symbol"].replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
             check(f"<td>{shown}</td>" in sec and f"{row['other_pct']:.2f}" in sec,
                   f"HTML shows {row['symbol']} with its share", row)
+            # Markdown's row is the JSON's: both shares to 2 decimals and the verdict word.
+            md_row = (f"| `{row['symbol']}` | {row['module']} | {row['base_pct']:.2f} | "
+                      f"{row['other_pct']:.2f} | ")
+            check(any(x.startswith(md_row) and x.endswith(f" | {row['verdict']} |")
+                      for x in md.splitlines()), f"Markdown shows {row['symbol']} as the JSON",
+                  md_row, row["verdict"])
         runs = json.loads(netab_cmd(netab, "runs", "export", "--db", db, "--experiment", "1",
                                     "--format", "json").stdout)
         base, nb = shares(runs, "big")

@@ -166,7 +166,22 @@ def body(netab):
                      expect_rc=(0, 1)).stdout
         check("### Code layout against base" in md and "| patched | 3 of 4 hot" in md,
               "markdown section", md)
-        log("ok: Markdown report has the code layout table")
+        # The same entries in text and Markdown as in the JSON: each variant's counts and
+        # size change (the JSON's summary), its verdict, or its error.
+        flat = " ".join(text.split())
+        for v, x in lay.items():
+            if x["summary"] is None:
+                want = [f"{v}: not compared: {x['error']}", f"| {v} | not compared | {x['error']}"]
+            else:
+                s_ = x["summary"]
+                gist = (f"{s_['hot']['offset_changed']} of {s_['hot']['in_both']} hot functions "
+                        f"({s_['offset_changed']} of {s_['common']} in all) changed offset; "
+                        f"size {s_['size']['delta']:+d} bytes")
+                want = [f"{v}: {gist}", f"| {v} | {gist} | {s_['verdict']}"]
+            check(want[0] in flat, f"text: {v}'s layout entry is the JSON's", want[0], flat[-1500:])
+            check(want[1] in md, f"markdown: {v}'s layout entry is the JSON's", want[1], md)
+        log("ok: Markdown report has the code layout table; text and Markdown show the JSON's "
+            "counts, verdicts and errors")
     finally:
         shutil.rmtree(d, ignore_errors=True)
 
