@@ -198,20 +198,34 @@ static void crr_client_timeout(struct evloop *loop, void *data)
     crr_client_fail(data, ETIMEDOUT);
 }
 
-/* The request written: the response is awaited. */
-static void crr_client_send(struct flow *f)
+/*
+ * Writes what is left of f's message without blocking: 0 when all is out,
+ * EAGAIN when the socket is full (the flow waits for EPOLLOUT), else the
+ * error (EPIPE for a send that wrote nothing).
+ */
+static int send_pending(struct flow *f)
 {
     while (f->unsent) {
         size_t len = f->unsent < f->g->chunk ? (size_t)f->unsent : f->g->chunk;
         ssize_t w = send(f->cfd, f->g->resp, len, MSG_DONTWAIT | MSG_NOSIGNAL);
-        if (w > 0) {
+        if (w > 0)
             f->unsent -= (uint64_t)w;
-        } else if (w < 0 && errno == EAGAIN) {
-            return;
-        } else if (!(w < 0 && errno == EINTR)) {
-            crr_client_fail(f, w < 0 ? errno : EPIPE);
-            return;
-        }
+        else if (w < 0 && errno == EAGAIN)
+            return EAGAIN;
+        else if (!(w < 0 && errno == EINTR))
+            return w < 0 ? errno : EPIPE;
+    }
+    return 0;
+}
+
+/* The request written: the response is awaited. */
+static void crr_client_send(struct flow *f)
+{
+    int e = send_pending(f);
+    if (e) {
+        if (e != EAGAIN)
+            crr_client_fail(f, e);
+        return;
     }
     f->phase = CRR_RECV;
     f->left = f->s->params->resp_size;
@@ -364,18 +378,13 @@ static void crr_server_timeout(struct evloop *loop, void *data)
 
 static void crr_server_send(struct flow *f)
 {
-    while (f->unsent) {
-        size_t len = f->unsent < f->g->chunk ? (size_t)f->unsent : f->g->chunk;
-        ssize_t w = send(f->cfd, f->g->resp, len, MSG_DONTWAIT | MSG_NOSIGNAL);
-        if (w > 0) {
-            f->unsent -= (uint64_t)w;
-        } else if (w < 0 && errno == EAGAIN) {
-            return;
-        } else if (!(w < 0 && errno == EINTR)) {
+    int e = send_pending(f);
+    if (e) {
+        if (e != EAGAIN) {
             f->s->errors.write++;
             crr_server_release(f);
-            return;
         }
+        return;
     }
     /* The response is out: the transaction is the client's once it reads it. */
     const struct test_params *p = f->s->params;
