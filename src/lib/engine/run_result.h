@@ -29,7 +29,8 @@ void run_result_latency_summary(struct latency_summary *s, const struct histogra
 struct interval_report {
     double start, end; /* seconds since the measurement started */
     uint64_t sent, received;
-    uint64_t packets; /* datagrams (UDP) or transactions (rr, crr) in the interval */
+    uint64_t packets;  /* datagrams (UDP) or transactions (rr, crr) in the interval */
+    bool transactions; /* packets are transactions (rr, crr), with or without latency */
     bool have_latency;
     struct latency_summary latency;
 };

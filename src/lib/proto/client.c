@@ -96,7 +96,8 @@ static void interval_emit(struct client *c, struct stream_set *set, struct windo
                                  .end = (double)(now - w->measure_ns) / 1e9,
                                  .sent = s - st->sent,
                                  .received = r - st->received,
-                                 .packets = pk - st->packets};
+                                 .packets = pk - st->packets,
+                                 .transactions = params_is_rr(set->params.kind)};
     /* --flows keep their latencies in their loops' histograms, read only at the end. */
     if (st->lat_prev && !set->params.flows) {
         hist_init(st->lat_now);

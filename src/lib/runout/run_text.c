@@ -52,11 +52,17 @@ void run_text_header(FILE *f, const struct run_result *r)
 
 void run_text_interval(FILE *f, const struct interval_report *iv)
 {
+    double len = iv->end - iv->start;
+    double tps = len > 0 ? (double)iv->packets / len : 0.0;
     if (iv->have_latency) {
-        double len = iv->end - iv->start;
         fprintf(f, "%6.2f-%-6.2f s   %10.0f trans/s   p50 %8.1f us   p99 %8.1f us   max %8.1f us\n",
-                iv->start, iv->end, len > 0 ? (double)iv->packets / len : 0.0, iv->latency.p50,
-                iv->latency.p99, iv->latency.max);
+                iv->start, iv->end, tps, iv->latency.p50, iv->latency.p99, iv->latency.max);
+        fflush(f);
+        return;
+    }
+    /* --flows keep their latencies in their loops until the end: the rate only. */
+    if (iv->transactions) {
+        fprintf(f, "%6.2f-%-6.2f s   %10.0f trans/s\n", iv->start, iv->end, tps);
         fflush(f);
         return;
     }
