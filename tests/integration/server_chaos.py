@@ -21,12 +21,13 @@ Cases (each followed by a normal test the server must still serve):
   flows      (issue 30) a raw client opens 2,000 tcp_rr flows to a server
              (--max-flows 2000) and vanishes: crashed mid-run (every socket
              reset after a request on each flow), gone silent (sockets open,
-             no heartbeat: the liveness timeout ends the test), or crashed
-             with half its flows attached. The kernel's ground truth says the
+             no heartbeat: the liveness timeout ends the test), crashed
+             with half its flows attached, or crashed in udp_rr (a UDP socket
+             a flow on the server, which only the control reset tells). The kernel's ground truth says the
              server freed them all within the timeout the server documents
              for that phase: its open fds (/proc/PID/fd) back to their idle
-             count, and no established connection on its port (ss). Then it
-             serves a normal --flows run. A start asking for one flow more
+             count, and no established connection on its port (ss). The next
+             client is served, and at the end a normal --flows run. A start asking for one flow more
              than --max-flows is refused naming the limit. 10,000 flows: the
              same with FLOWS_CHAOS=10000 (and --max-flows 10000 follows).
 
@@ -373,13 +374,23 @@ def established_on(port):
     return sum(1 for line in out.splitlines() if line.strip())
 
 
-def flows_start(port, flows):
-    """A raw client's control connection with a tcp_rr test of flows flows started (heartbeats
+def idle_fds(srv):
+    """The server's open fds with no connection on its port (the last client's, a refused
+    one, may take a moment to close: counted in, it would hide a leak of as many fds)."""
+    deadline = time.monotonic() + HANG_TIMEOUT
+    while established_on(srv.port) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    check_eq(established_on(srv.port), 0, "flows: connections left before a client starts")
+    return fd_count(srv.pid())
+
+
+def flows_start(port, flows, kind="tcp_rr"):
+    """A raw client's control connection with a test of flows flows started (heartbeats
     agreed: its silence is a vanished client); returns (socket, the answer to start)."""
     ctl = connect(HOST, port)
     ctl.sendall(frame(hello()))
     check_eq(recv_frame(ctl).get("type"), "welcome", "flows: answer to hello")
-    params = dict(BASE_PARAMS, test="tcp_rr", streams=flows, flows=flows, threads=2, req_size=64,
+    params = dict(BASE_PARAMS, test=kind, streams=flows, flows=flows, threads=2, req_size=64,
                   resp_size=64)
     ctl.sendall(frame({"type": "start", "params": params, "heartbeat": True}))
     return ctl, recv_frame(ctl)
@@ -395,6 +406,30 @@ def flows_attach(port, cookie, first, count):
         s.sendall(b"NDAT" + cookie + struct.pack(">II", i, 0))
         socks.append(s)
     return socks
+
+
+def flows_register(ctl, ports, cookie):
+    """udp_rr: a connected UDP socket per flow sends its registration (again each second, as
+    netab's client does: a datagram may be lost) until the server says "ready"; returns the
+    sockets."""
+    socks = []
+    for i, p in enumerate(ports):
+        u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        u.connect((HOST, p))
+        socks.append(u)
+    deadline = time.monotonic() + HANG_TIMEOUT
+    ctl.settimeout(1.0)
+    try:
+        while time.monotonic() < deadline:
+            for i, u in enumerate(socks):
+                u.send(b"NREG" + cookie + struct.pack(">I", i))
+            with contextlib.suppress(socket.timeout):
+                m = recv_frame(ctl)
+                check_eq(m and m.get("type"), "ready", "flows udp: answer to the registrations")
+                return socks
+    finally:
+        ctl.settimeout(HANG_TIMEOUT)
+    raise TestFailure("flows udp: no ready after the registrations")
 
 
 def wait_freed(srv, idle_fds, what, bound_s, since):
@@ -439,35 +474,56 @@ def case_flows(netab):
         # "silent" keeps them open and says nothing (only the liveness timeout can end the
         # test), "half" resets a client that attached half its flows (the data connections'
         # wait: the idle timeout).
+        # "udp crash" is udp_rr's flows (a UDP socket each on the server) and a crash: only
+        # the control connection's reset tells the server.
         for what, attached, bound_ms in (("crash", FLOWS, FLOWS_LIVENESS_MS),
                                           ("silent", FLOWS, FLOWS_LIVENESS_MS),
-                                          ("half", FLOWS // 2, FLOWS_IDLE_MS)):
-            idle = fd_count(srv.pid())
-            ctl, acc = flows_start(srv.port, FLOWS)
+                                          ("half", FLOWS // 2, FLOWS_IDLE_MS),
+                                          ("udp crash", FLOWS, FLOWS_LIVENESS_MS)):
+            udp = what.startswith("udp")
+            idle = idle_fds(srv)
+            ctl, acc = flows_start(srv.port, FLOWS, "udp_rr" if udp else "tcp_rr")
             check(acc is not None and acc.get("type") == "accept", f"flows {what}: accepted", acc)
+            cookie = bytes.fromhex(acc["cookie"])
             socks = [ctl]
             try:
-                socks += flows_attach(srv.port, bytes.fromhex(acc["cookie"]), 0, attached)
-                if attached == FLOWS:
+                if udp:
+                    socks += flows_register(ctl, acc["udp_ports"], cookie)
+                    for i, u in enumerate(socks[1:]):  # a request in flight on every flow
+                        u.send(b"NBU1" + struct.pack(">IQQ", i, 1, 0) + b"q" * 40)
+                else:
+                    socks += flows_attach(srv.port, cookie, 0, attached)
+                if attached == FLOWS and not udp:
                     m = recv_frame(ctl)
                     check_eq(m and m.get("type"), "ready", f"flows {what}: answer to the flows")
-                    check(fd_count(srv.pid()) >= idle + FLOWS and
-                          established_on(srv.port) >= FLOWS + 1,
-                          f"flows {what}: the server holds every flow (fds, ss)",
-                          fd_count(srv.pid()), established_on(srv.port))
                     for s in socks[1:]:
                         s.sendall(b"q" * 64)  # a request in flight on every flow
+                if attached == FLOWS:
+                    est = established_on(srv.port)
+                    check(fd_count(srv.pid()) >= idle + FLOWS and est >= (1 if udp else FLOWS),
+                          f"flows {what}: the server holds every flow (fds, ss)",
+                          fd_count(srv.pid()), est)
                 since = time.monotonic()
                 if what != "silent":
-                    for s in socks:
-                        reset(s)
+                    reset(ctl)
+                    for s in socks[1:]:
+                        if udp:
+                            s.close()
+                        else:
+                            reset(s)
                     socks = []
                 wait_freed(srv, idle, what, bound_ms / 1000.0, since)
+                if udp:
+                    left = set(acc["udp_ports"]) & set(udp_ports_of_pid(srv.pid()))
+                    check(not left, "flows udp crash: the server kept flows' UDP ports open",
+                          sorted(left)[:10])
             finally:
                 for s in socks:
                     s.close()
             check(srv.alive(), f"flows {what}: the server still runs")
-            flows_good_run(netab, srv, f"a {what} client's {FLOWS} flows")
+        # Each vanish above was followed by the next client's accept and ready; a whole run
+        # once at the end (each costs half a second).
+        flows_good_run(netab, srv, f"four vanished clients of {FLOWS} flows")
 
 
 def nft_counter(ns):
