@@ -87,6 +87,24 @@ def netab_accepts_flows(netab):
     return p.returncode == 0 and "unknown option" not in p.stderr
 
 
+def flows_spread(end, test):
+    """The spread across flows of a --flows run from its end.flows (docs/json.md): the
+    client's transactions per flow (tcp_rr) or the bytes each connection delivered
+    (tcp_stream). The streams array is empty without --per-flow, so this is the only
+    per-flow figure a plain --flows run has."""
+    fl = end.get("flows")
+    if not isinstance(fl, dict):
+        raise B.ToolError("netab --flows: the document has no end.flows")
+    sp = fl.get("transactions", {}).get("client") if test == "tcp_rr" else fl.get("bytes")
+    try:
+        return {"fmin": sp["min"], "fmed": sp["median"], "fmax": sp["max"],
+                "zero": sp["flows_with_nothing"],
+                # null when no flow got anything: Jain's index is then undefined, shown n/a.
+                "jain": sp["fairness"]}
+    except (KeyError, TypeError):
+        raise B.ToolError("netab --flows: end.flows lacks the spread: %r" % (sp,))
+
+
 def netab(args, test, parallel=None, flows=None):
     def go():
         argv = [args.netab, "run", "--test", test, "-t", "%g" % args.seconds, "--json", "-i", "0"]
@@ -103,14 +121,15 @@ def netab(args, test, parallel=None, flows=None):
         e = d["end"]
         if test == "tcp_rr":
             m = {"rate": e["transactions_per_second"]}
-            # Each stream's receiver counts request bytes: transactions x request size.
-            per = [s["receiver"]["bytes"] // args.msg for s in d.get("streams") or []]
         else:
             m = {"rate": e["receiver"]["bytes"] * 8 / e["receiver"]["seconds"] / 1e9}
-            per = [s["receiver"]["bytes"] for s in d.get("streams") or []]
-        # With --flows, per-flow detail is in JSON only on request (issue 30): the spread is
-        # then taken from the streams array if the document still has one per flow.
-        m.update(across(per))
+        if flows is not None:
+            m.update(flows_spread(e, test))
+        elif test == "tcp_rr":
+            # Each stream's receiver counts request bytes: transactions x request size.
+            m.update(across([s["receiver"]["bytes"] // args.msg for s in d.get("streams") or []]))
+        else:
+            m.update(across([s["receiver"]["bytes"] for s in d.get("streams") or []]))
         m["rss"] = rss  # client and its in-process server together
         return m
     return go

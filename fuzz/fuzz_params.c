@@ -1,7 +1,8 @@
 /*
  * A "start" message's parameters as the server decodes them
  * (params_from_json), and the checks it applies before accepting a test.
- * A decoded test must re-encode to an object that decodes to the same test.
+ * A decoded test must re-encode to an object that decodes to the same test,
+ * its flows and threads (--flows) included.
  */
 #include "fuzz.h"
 
@@ -28,6 +29,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         FUZZ_CHECK(q.kind == p.kind && q.streams == p.streams && q.block == p.block &&
                        q.bytes == p.bytes,
                    "re-encoding keeps the test");
+        /* A --flows test (issue 30) stays one: the server sizes its event loops from these. */
+        FUZZ_CHECK(q.flows == p.flows && q.threads == p.threads, "re-encoding keeps the flows");
+        FUZZ_CHECK(!p.flows || params_connections(&p) == (p.bidir ? 2 : 1) * p.flows,
+                   "a flows test has a connection per flow and direction");
         json_decref(again);
     } else {
         FUZZ_CHECK(err[0] != '\0', "refused parameters have an error sentence");

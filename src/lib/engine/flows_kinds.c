@@ -129,18 +129,9 @@ static void on_udp_server(struct evloop *loop, int fd, uint32_t events, void *da
                 flow_end(f, errno);
             return;
         }
-        uint32_t id;
-        uint64_t seq, ts;
-        if (!udp_wire_same_addr(&from, &s->peer)) {
-            atomic_fetch_add(&s->foreign, 1);
+        if (!udp_wire_accept(buf, (size_t)n, &from, &s->peer, (uint32_t)s->id, &s->foreign,
+                             &s->malformed))
             continue;
-        }
-        if (udp_wire_is_reg(buf, (size_t)n))
-            continue; /* a client's registration resent before it saw "ready" */
-        if (udp_wire_get(buf, (size_t)n, &id, &seq, &ts) || id != (uint32_t)s->id) {
-            atomic_fetch_add(&s->malformed, 1);
-            continue;
-        }
         memcpy(resp, buf, UDP_WIRE_HEADER);
         if (sendto(fd, resp, s->params->resp_size, MSG_DONTWAIT, (struct sockaddr *)&s->peer,
                    s->peer_len) < 0 &&

@@ -353,18 +353,9 @@ static void udp_server(struct stream *s, char *buf)
             stream_fail(s, errno, "recvfrom");
             break;
         }
-        uint32_t id;
-        uint64_t seq, ts;
-        if (!udp_wire_same_addr(&from, &s->peer)) {
-            atomic_fetch_add(&s->foreign, 1);
+        if (!udp_wire_accept(buf, (size_t)n, &from, &s->peer, (uint32_t)s->id, &s->foreign,
+                             &s->malformed))
             continue;
-        }
-        if (udp_wire_is_reg(buf, (size_t)n))
-            continue; /* a client's registration resent before it saw "ready" */
-        if (udp_wire_get(buf, (size_t)n, &id, &seq, &ts) || id != (uint32_t)s->id) {
-            atomic_fetch_add(&s->malformed, 1);
-            continue;
-        }
         bytes += (uint64_t)n;
         memcpy(resp, buf, UDP_WIRE_HEADER);
         /* Replies go only to the client's registered address, never to a forged source. */

@@ -13,6 +13,7 @@
 #include <endian.h>
 #include <errno.h>
 #include <netinet/in.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -128,5 +129,35 @@ static inline bool udp_wire_same_addr(const struct sockaddr_storage *a,
 
 /* True when a and b are the same host address, ports ignored. */
 bool udp_wire_same_host(const struct sockaddr_storage *a, const struct sockaddr_storage *b);
+
+/*
+ * A udp_rr server's check of a request datagram (buf, len) that came from
+ * `from` to the socket of stream, whose client registered from peer. True
+ * when it is that stream's data from that client, to be answered. Otherwise
+ * it is dropped unanswered: one from another address is counted in
+ * *foreign (replies go only to the registered address, never to a forged
+ * source), one that is not netab's data or another stream's in *malformed,
+ * a registration (resent by a client that has not seen "ready" yet) in
+ * neither. The one rule for the thread-per-stream server (stream_rr.c) and
+ * the flows' (flows_kinds.c); inline, as it runs on every datagram.
+ */
+static inline bool udp_wire_accept(const char *buf, size_t len, const struct sockaddr_storage *from,
+                                   const struct sockaddr_storage *peer, uint32_t stream,
+                                   _Atomic uint64_t *foreign, _Atomic uint64_t *malformed)
+{
+    uint32_t id;
+    uint64_t seq, ns;
+    if (!udp_wire_same_addr(from, peer)) {
+        atomic_fetch_add(foreign, 1);
+        return false;
+    }
+    if (udp_wire_is_reg(buf, len))
+        return false;
+    if (udp_wire_get(buf, len, &id, &seq, &ns) || id != stream) {
+        atomic_fetch_add(malformed, 1);
+        return false;
+    }
+    return true;
+}
 
 #endif

@@ -5,7 +5,8 @@
  * refuse what is not netab's, and the inline address comparison must agree
  * with a reference written here from the rule (IPv4-mapped IPv6 counts as
  * IPv4; family, address and port must match) on every pair of a set of
- * addresses.
+ * addresses. The udp_rr server's acceptance of a datagram must answer only
+ * its stream's requests from the registered address and count the rest.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -169,12 +170,64 @@ static void same_addr_agrees_with_the_rule(void **state)
     ASSERT_EQ(agreed_true, n + 10);
 }
 
+/*
+ * The udp_rr server's acceptance (udp_wire_accept): each datagram of a set
+ * from the registered client (127.0.0.1:5301, stream 7) and from other
+ * addresses, with the verdict and the counter it must move. The address is
+ * judged first: a registration or junk from elsewhere is foreign.
+ */
+static void accept_sorts_datagrams(void **state)
+{
+    (void)state;
+    char data[64], other[64], reg[UDP_WIRE_REG_LEN];
+    memset(data, 0x5a, sizeof(data));
+    memcpy(other, data, sizeof(other));
+    udp_wire_put(data, 7, 1, 2);
+    udp_wire_put(other, 8, 1, 2);
+    const uint8_t cookie[TEST_COOKIE_LEN] = {1, 2, 3};
+    udp_wire_put_reg(reg, cookie, 7);
+    struct sockaddr_storage peer = v4("127.0.0.1", 5301), mapped = v6("::ffff:127.0.0.1", 5301, 0),
+                            port = v4("127.0.0.1", 5302), host = v4("127.0.0.2", 5301);
+    const struct {
+        const char *what, *buf;
+        size_t len;
+        const struct sockaddr_storage *from;
+        bool want;
+        uint64_t foreign, malformed; /* what it adds to each counter */
+    } cases[] = {
+        {"a request", data, UDP_WIRE_HEADER, &peer, true, 0, 0},
+        {"a request with a payload", data, sizeof(data), &peer, true, 0, 0},
+        {"a request from the mapped address", data, sizeof(data), &mapped, true, 0, 0},
+        {"a request from another port", data, sizeof(data), &port, false, 1, 0},
+        {"a request from another host", data, sizeof(data), &host, false, 1, 0},
+        {"a registration resent", reg, sizeof(reg), &peer, false, 0, 0},
+        {"a registration from elsewhere", reg, sizeof(reg), &host, false, 1, 0},
+        {"another stream's request", other, sizeof(other), &peer, false, 0, 1},
+        {"a header one byte short", data, UDP_WIRE_HEADER - 1, &peer, false, 0, 1},
+        {"an empty datagram", data, 0, &peer, false, 0, 1},
+        {"junk from elsewhere", "junk", 4, &port, false, 1, 0},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        _Atomic uint64_t foreign = 10, malformed = 20;
+        bool got = udp_wire_accept(cases[i].buf, cases[i].len, cases[i].from, &peer, 7, &foreign,
+                                   &malformed);
+        if (got != cases[i].want || foreign != 10 + cases[i].foreign ||
+            malformed != 20 + cases[i].malformed)
+            fail_msg("%s: accepted %d (want %d), foreign +%llu (want +%llu), malformed +%llu "
+                     "(want +%llu)",
+                     cases[i].what, got, cases[i].want, (unsigned long long)(foreign - 10),
+                     (unsigned long long)cases[i].foreign, (unsigned long long)(malformed - 20),
+                     (unsigned long long)cases[i].malformed);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(put_batch_matches_put_as),
         cmocka_unit_test(get_reads_what_put_wrote),
         cmocka_unit_test(same_addr_agrees_with_the_rule),
+        cmocka_unit_test(accept_sorts_datagrams),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
