@@ -18,7 +18,26 @@
 #include "proto/transport.h"
 #include "measure/histogram.h"
 #include "util/clock.h"
+#include "util/evloop.h"
 #include "util/sock.h"
+
+/*
+ * UDP registrations travel as datagrams and may be lost: until the server
+ * says "ready", they are sent again after this long (a retransmission
+ * deadline; "ready" wakes the loop at once).
+ */
+#define REGISTER_RETRANSMIT_NS 50000000ull
+
+/*
+ * The measured part's loop (util/evloop): it wakes when the control
+ * connection has a message, when a stream ends or fails (stream_set_notify),
+ * and at its deadlines, never on a tick.
+ */
+struct ctl_loop {
+    struct evloop loop;
+    struct evloop_fd ctl;
+    bool ctl_ready; /* the control connection has something to read */
+};
 
 void client_config_defaults(struct client_config *cfg)
 {
@@ -127,23 +146,18 @@ static void interval_emit(struct client *c, struct stream_set *set, struct windo
 }
 
 /*
- * The longest the driving loop sleeps: how soon it sees a stream's failure
- * and a heartbeat fall due. The window's opening, each interval and the end
- * of a timed test wake it at their own time, and a message from the server
- * at once. A fixed short tick would wake this third thread hundreds of times
- * a second beside the data threads, on CPUs they keep busy. A -n test ends
- * when its streams are done, which only polling sees: it keeps a short tick,
- * so that the window (and its CPU figures) closes close to the data's end.
+ * The driving loop's next deadline: the window's opening, the next
+ * interval, a timed test's end, the heartbeat's next send or expiry. The
+ * rest wakes it as an event: a message from the server, a stream that ends
+ * or fails (a -n test ends when all its streams have), so that the window
+ * (and its CPU figures) closes at the data's end without a tick beside the
+ * data threads.
  */
-#define DRIVE_MAX_SLEEP_MS 50
-#define DRIVE_BYTES_SLEEP_MS 5
-
-/* When, seen at now, the loop next has something to do (at most the caps above from now). */
-static uint64_t drive_wake_ns(const struct test_params *p, const struct window *w, uint64_t next_ns,
-                              uint64_t interval_ns, uint64_t now)
+static uint64_t drive_wake_ns(const struct client *c, const struct window *w, uint64_t next_ns,
+                              uint64_t interval_ns)
 {
-    uint64_t cap = p->bytes ? DRIVE_BYTES_SLEEP_MS : DRIVE_MAX_SLEEP_MS;
-    uint64_t until = now + cap * 1000000ull;
+    const struct test_params *p = c->p;
+    uint64_t until = heartbeat_next_ns(&c->hb);
     uint64_t end = w->measure_ns + (uint64_t)(p->duration_s * 1e9);
     if (!w->open && w->measure_ns < until)
         until = w->measure_ns;
@@ -154,28 +168,32 @@ static uint64_t drive_wake_ns(const struct test_params *p, const struct window *
     return until;
 }
 
+/* rr/crr interval lines carry latencies: their histograms (none if memory is short). */
+static void interval_state_init(const struct test_params *p, struct interval_state *st)
+{
+    if (!params_is_rr(p->kind) || !(p->interval_s > 0))
+        return;
+    st->lat_prev = malloc(sizeof(struct histogram));
+    st->lat_now = malloc(sizeof(struct histogram));
+    st->lat_diff = malloc(sizeof(struct histogram));
+    if (!st->lat_prev || !st->lat_now || !st->lat_diff) {
+        free(st->lat_prev);
+        free(st->lat_now);
+        free(st->lat_diff);
+        st->lat_prev = st->lat_now = st->lat_diff = NULL;
+    }
+}
+
 /* The measured part: intervals until the end condition, then stop. */
-static int drive(struct client *c, struct stream_set *set, struct window *w)
+static int drive(struct client *c, struct stream_set *set, struct window *w, struct ctl_loop *cl)
 {
     const struct test_params *p = c->p;
     uint64_t interval_ns = (uint64_t)(p->interval_s * 1e9);
     uint64_t next_ns = 0;
     struct interval_state st = {0};
-    if (params_is_rr(p->kind) && interval_ns) {
-        st.lat_prev = malloc(sizeof(struct histogram));
-        st.lat_now = malloc(sizeof(struct histogram));
-        st.lat_diff = malloc(sizeof(struct histogram));
-        if (!st.lat_prev || !st.lat_now || !st.lat_diff) {
-            free(st.lat_prev);
-            free(st.lat_now);
-            free(st.lat_diff);
-            st.lat_prev = st.lat_now = st.lat_diff = NULL;
-        }
-    }
+    interval_state_init(p, &st);
     int rc = 0;
     for (;;) {
-        struct pollfd wake = {.fd = c->ctl, .events = POLLIN};
-        poll(&wake, 1, clock_ms_until(drive_wake_ns(p, w, next_ns, interval_ns, clock_now_ns())));
         uint64_t now = clock_now_ns();
         window_tick(w, set, now);
         bool finished = p->bytes
@@ -202,13 +220,22 @@ static int drive(struct client *c, struct stream_set *set, struct window *w)
             rc = err_set(c->res->error, sizeof(c->res->error), EIO, "%s", serr);
             break;
         }
-        if ((rc = client_control_lost(c, check_control(c), "while the test ran")))
-            break;
+        if (cl->ctl_ready) {
+            /* Level-triggered: a second message waiting wakes the next wait at once. */
+            cl->ctl_ready = false;
+            if ((rc = client_control_lost(c, check_control(c), "while the test ran")))
+                break;
+        }
         if ((rc = client_control_lost(c,
                                       heartbeat_tick(&c->hb, c->ctl, "server", clock_now_ns(),
                                                      c->res->error, sizeof(c->res->error)),
                                       "while the test ran")))
             break;
+        if ((rc = evloop_run_once(&cl->loop, drive_wake_ns(c, w, next_ns, interval_ns)))) {
+            rc =
+                err_set(c->res->error, sizeof(c->res->error), -rc, "epoll_wait: %s", strerror(-rc));
+            break;
+        }
     }
     free(st.lat_prev);
     free(st.lat_now);
@@ -243,17 +270,25 @@ static int *fds_udp_of(struct stream_set *set)
 }
 
 /*
- * Waits for "ready". UDP registrations travel as datagrams and may be lost,
- * so they are sent again every 50 ms until the server is ready. Frees udp_fds.
+ * Waits for "ready". UDP registrations are sent again each
+ * REGISTER_RETRANSMIT_NS until the control connection has a message (the
+ * server is ready, or says why not). Frees udp_fds.
  */
-static int await_ready(struct client *c, int *udp_fds)
+static int await_ready(struct client *c, struct ctl_loop *cl, int *udp_fds)
 {
     if (udp_fds) {
-        uint64_t end = client_deadline(c);
+        uint64_t end = client_deadline(c), next = 0;
+        cl->ctl_ready = false;
         for (;;) {
-            transport_udp_register(udp_fds, params_connections(c->p), c->cookie);
-            struct pollfd pfd = {.fd = c->ctl, .events = POLLIN};
-            if (poll(&pfd, 1, 50) > 0 || clock_now_ns() > end)
+            uint64_t now = clock_now_ns();
+            if (cl->ctl_ready || now > end)
+                break;
+            if (now >= next) {
+                transport_udp_register(udp_fds, params_connections(c->p), c->cookie);
+                next = now + REGISTER_RETRANSMIT_NS;
+            }
+            /* A failed wait leaves the rest to client_expect() and its deadline. */
+            if (evloop_run_once(&cl->loop, next < end ? next : end))
                 break;
         }
         free(udp_fds);
@@ -277,7 +312,39 @@ static json_t *stop_message(struct stream_set *set)
     return stop;
 }
 
-static int run_streams(struct client *c, int *fds, bool *server_sends, int n)
+/*
+ * After drive(): the senders' end, then "stop". Senders must have stopped
+ * before their counts go into "stop", and rr/crr clients must have their
+ * last transactions answered: the server stops serving on "stop", and a
+ * request it never answers would count as lost (udp_rr) or as a read error
+ * (tcp_crr). The streams' ends wake the loop; heartbeats are its deadlines.
+ */
+static int send_stop(struct client *c, struct stream_set *set, struct ctl_loop *cl)
+{
+    char *err = c->res->error;
+    size_t len = sizeof(c->res->error);
+    /* The server's messages wait for client_expect() from here: they must not wake this wait. */
+    evloop_fd_del(&cl->loop, &cl->ctl);
+    uint64_t end = client_deadline(c);
+    int rc = 0;
+    while (!rc && !stream_set_senders_done(set) && clock_now_ns() < end) {
+        uint64_t hb = heartbeat_next_ns(&c->hb);
+        if ((rc = evloop_run_once(&cl->loop, hb < end ? hb : end)))
+            return err_set(err, len, -rc, "epoll_wait: %s", strerror(-rc));
+        rc = client_control_lost(c,
+                                 heartbeat_tick(&c->hb, c->ctl, "server", clock_now_ns(), err, len),
+                                 "as the test ended");
+    }
+    if (!rc) {
+        json_t *stop = stop_message(set);
+        rc = client_control_lost(c, frame_send(c->ctl, stop, client_deadline(c), err, len),
+                                 "as the test ended");
+        json_decref(stop);
+    }
+    return rc;
+}
+
+static int run_streams(struct client *c, int *fds, bool *server_sends, int n, struct ctl_loop *cl)
 {
     struct stream_set set;
     struct window w = {0};
@@ -289,6 +356,7 @@ static int run_streams(struct client *c, int *fds, bool *server_sends, int n)
         return err_set(err, len, rc, "out of memory");
     for (int i = 0; i < n; i++)
         fds[i] = -1;
+    stream_set_notify(&set, &cl->loop);
     if (c->p->kind == TEST_TCP_CRR) {
         for (int i = 0; i < n; i++) {
             struct stream *s = &set.streams[i];
@@ -301,7 +369,7 @@ static int run_streams(struct client *c, int *fds, bool *server_sends, int n)
             }
         }
     }
-    rc = await_ready(c, fds_udp_of(&set));
+    rc = await_ready(c, cl, fds_udp_of(&set));
     struct counters_opts co = {counters_mode_of(c->cfg->no_counters, c->p->perf),
                                c->cfg->in_process ? c->p->server_cpu : -1};
     if (!rc && (rc = window_begin(&w, &set, c->p->omit_s, clock_now_ns(), &co)))
@@ -314,29 +382,10 @@ static int run_streams(struct client *c, int *fds, bool *server_sends, int n)
         return rc;
     }
     heartbeat_init(&c->hb, c->liveness_ms, clock_now_ns());
-    rc = drive(c, &set, &w);
+    rc = drive(c, &set, &w, cl);
     stream_set_stop(&set);
-    if (!rc) {
-        /*
-         * Senders must have stopped before their counts go into "stop", and
-         * rr/crr clients must have their last transactions answered: the
-         * server stops serving on "stop", and a request it never answers
-         * would count as lost (udp_rr) or as a read error (tcp_crr).
-         */
-        uint64_t end = client_deadline(c);
-        while (!rc && !stream_set_senders_done(&set) && clock_now_ns() < end) {
-            usleep(1000);
-            rc = client_control_lost(
-                c, heartbeat_tick(&c->hb, c->ctl, "server", clock_now_ns(), err, len),
-                "as the test ended");
-        }
-        if (!rc) {
-            json_t *stop = stop_message(&set);
-            rc = client_control_lost(c, frame_send(c->ctl, stop, client_deadline(c), err, len),
-                                     "as the test ended");
-            json_decref(stop);
-        }
-    }
+    if (!rc)
+        rc = send_stop(c, &set, cl);
     int frc = stream_set_finish(&set, rc ? clock_now_ns() : client_deadline(c));
     if (!rc && frc)
         rc = err_set(err, len, frc, "data did not drain within the idle timeout");
@@ -351,6 +400,31 @@ static int run_streams(struct client *c, int *fds, bool *server_sends, int n)
     collect_latency(c, &set, &w);
     window_free(&w);
     stream_set_free(&set);
+    return rc;
+}
+
+static void on_ready(struct evloop *loop, int fd, uint32_t events, void *data)
+{
+    (void)loop;
+    (void)fd;
+    (void)events;
+    *(bool *)data = true;
+}
+
+/* The streams with their control loop: the control connection, the streams' wakes, deadlines. */
+static int run_measured(struct client *c, int *fds, bool *server_sends, int n)
+{
+    struct ctl_loop cl = {0};
+    int rc = evloop_init(&cl.loop, NULL, NULL, c->res->error, sizeof(c->res->error));
+    if (rc)
+        return rc;
+    rc = evloop_fd_add(&cl.loop, &cl.ctl, c->ctl, EPOLLIN, on_ready, &cl.ctl_ready);
+    if (rc)
+        err_set(c->res->error, sizeof(c->res->error), -rc, "epoll_ctl: %s", strerror(-rc));
+    else
+        rc = run_streams(c, fds, server_sends, n, &cl);
+    evloop_fd_del(&cl.loop, &cl.ctl);
+    evloop_free(&cl.loop);
     return rc;
 }
 
@@ -406,7 +480,7 @@ int client_run(const struct client_config *cfg, const struct test_params *p, str
     if (!rc)
         rc = client_open_data(&c, fds, server_sends, n);
     if (!rc)
-        rc = run_streams(&c, fds, server_sends, n);
+        rc = run_measured(&c, fds, server_sends, n);
     if (!rc)
         rc = receive_result(&c, n);
     for (int i = 0; i < n; i++)

@@ -14,10 +14,6 @@ set -eu
 root=$1
 # FILE|TEXT (a fixed string of the offending line)|reason
 allowed='src/lib/proto/client.c|poll(&pfd, 1, 500)|one grace wait for the server'"'"'s reason after a stream failed, not a loop
-src/lib/proto/client.c|poll(&pfd, 1, 50)|UDP registrations are datagrams that may be lost: resent every 50 ms until "ready"
-src/lib/proto/client.c|usleep(1000)|netab client: senders'"'"' end before "stop", to move onto evloop with drive() (issue 30)
-src/lib/proto/client.c|#define DRIVE_MAX_SLEEP_MS|netab client drive(): 50 ms cap for heartbeats, to move onto evloop (issue 30)
-src/lib/proto/client.c|#define DRIVE_BYTES_SLEEP_MS|netab client drive(): -n tick, to go with the streams'"'"' wakes (issue 30)
 src/lib/proto/server.c|usleep(100000)|accept back-off when out of file descriptors (no event says one was freed)
 src/lib/proto/server.c|usleep(10000)|server stop grace: session threads'"'"' count, to move onto evloop (issue 30)
 src/lib/proto/server.c|epoll_wait(s->epoll_fd, evs, 64, 100)|front door: conntab expiry and log summaries, to move onto evloop deadlines (issue 30)

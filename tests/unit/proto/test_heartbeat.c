@@ -10,6 +10,7 @@
 
 #include <cmocka.h>
 
+#include "netab_assert.h"
 #include "proto/frame.h"
 #include "proto/heartbeat.h"
 #include "util/clock.h"
@@ -44,7 +45,10 @@ static void test_schedule(void **state)
     uint64_t t0 = 1000 * MS;
     heartbeat_init(&hb, 5000, t0);
     assert_true(hb.on);
+    /* The next deadline: the first heartbeat is due at once, the next one a tenth later. */
+    ASSERT_EQ(heartbeat_next_ns(&hb), t0);
     assert_int_equal(heartbeat_tick(&hb, sv[0], "client", t0, err, sizeof(err)), 0);
+    ASSERT_EQ(heartbeat_next_ns(&hb), t0 + 500 * MS);
     assert_int_equal(heartbeat_tick(&hb, sv[0], "client", t0 + 499 * MS, err, sizeof(err)), 0);
     assert_int_equal(pending_heartbeats(sv[1]), 1);
     assert_int_equal(heartbeat_tick(&hb, sv[0], "client", t0 + 500 * MS, err, sizeof(err)), 0);
@@ -53,6 +57,8 @@ static void test_schedule(void **state)
     assert_int_equal(heartbeat_tick(&hb, sv[0], "client", t0 + 4000 * MS, err, sizeof(err)), 0);
     heartbeat_seen(&hb, t0 + 4000 * MS);
     assert_int_equal(heartbeat_tick(&hb, sv[0], "client", t0 + 8000 * MS, err, sizeof(err)), 0);
+    /* The next send is due at 8.5 s, but the silence's limit comes first, just after 8 s. */
+    ASSERT_EQ(heartbeat_next_ns(&hb), t0 + 8000 * MS + 1);
     assert_int_equal(heartbeat_tick(&hb, sv[0], "client", t0 + 8001 * MS, err, sizeof(err)),
                      -ETIMEDOUT);
     assert_non_null(strstr(err, "client vanished"));
@@ -69,6 +75,7 @@ static void test_off(void **state)
     char err[NB_ERRLEN] = "";
     heartbeat_init(&hb, 0, 0);
     assert_false(hb.on);
+    ASSERT_EQ(heartbeat_next_ns(&hb), UINT64_MAX);
     assert_int_equal(heartbeat_tick(&hb, -1, "server", UINT64_MAX / 2, err, sizeof(err)), 0);
 }
 
