@@ -45,6 +45,14 @@ int heartbeat_tick(struct heartbeat *h, int fd, const char *peer, uint64_t now_n
     return rc;
 }
 
+uint64_t heartbeat_next_ns(const struct heartbeat *h)
+{
+    if (!h->on)
+        return UINT64_MAX;
+    uint64_t gone = h->last_rx_ns + h->gone_ns + 1; /* heartbeat_tick(): silence > gone_ns */
+    return h->next_tx_ns < gone ? h->next_tx_ns : gone;
+}
+
 bool heartbeat_is(const json_t *msg)
 {
     return !strcmp(msg_type(msg), "heartbeat");

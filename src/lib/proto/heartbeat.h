@@ -40,6 +40,13 @@ void heartbeat_seen(struct heartbeat *h, uint64_t now_ns);
 NB_MUST_CHECK int heartbeat_tick(struct heartbeat *h, int fd, const char *peer, uint64_t now_ns,
                                  char *err, size_t errlen);
 
+/*
+ * When heartbeat_tick() next has something to do: the next heartbeat to
+ * send or the moment the peer's silence becomes too long, whichever is
+ * first (UINT64_MAX when off). A loop sleeps until then.
+ */
+uint64_t heartbeat_next_ns(const struct heartbeat *h);
+
 /* True for a heartbeat message. */
 bool heartbeat_is(const json_t *msg);
 

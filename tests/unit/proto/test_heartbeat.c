@@ -44,7 +44,9 @@ static void test_schedule(void **state)
     uint64_t t0 = 1000 * MS;
     heartbeat_init(&hb, 5000, t0);
     assert_true(hb.on);
+    assert_int_equal(heartbeat_next_ns(&hb), t0);
     assert_int_equal(heartbeat_tick(&hb, sv[0], "client", t0, err, sizeof(err)), 0);
+    assert_int_equal(heartbeat_next_ns(&hb), t0 + 500 * MS); /* the loop's next wake */
     assert_int_equal(heartbeat_tick(&hb, sv[0], "client", t0 + 499 * MS, err, sizeof(err)), 0);
     assert_int_equal(pending_heartbeats(sv[1]), 1);
     assert_int_equal(heartbeat_tick(&hb, sv[0], "client", t0 + 500 * MS, err, sizeof(err)), 0);
@@ -52,6 +54,7 @@ static void test_schedule(void **state)
     /* Silence up to 4 s is fine; a message restarts the clock. */
     assert_int_equal(heartbeat_tick(&hb, sv[0], "client", t0 + 4000 * MS, err, sizeof(err)), 0);
     heartbeat_seen(&hb, t0 + 4000 * MS);
+    assert_int_equal(heartbeat_next_ns(&hb), t0 + 4500 * MS);
     assert_int_equal(heartbeat_tick(&hb, sv[0], "client", t0 + 8000 * MS, err, sizeof(err)), 0);
     assert_int_equal(heartbeat_tick(&hb, sv[0], "client", t0 + 8001 * MS, err, sizeof(err)),
                      -ETIMEDOUT);
@@ -69,6 +72,7 @@ static void test_off(void **state)
     char err[NB_ERRLEN] = "";
     heartbeat_init(&hb, 0, 0);
     assert_false(hb.on);
+    assert_int_equal(heartbeat_next_ns(&hb), UINT64_MAX);
     assert_int_equal(heartbeat_tick(&hb, -1, "server", UINT64_MAX / 2, err, sizeof(err)), 0);
 }
 
