@@ -98,6 +98,19 @@ int conntab_expired(struct conntab *t, uint64_t now_ns, int *out, int max)
     return n;
 }
 
+uint64_t conntab_next_deadline(struct conntab *t)
+{
+    uint64_t next = UINT64_MAX;
+    pthread_mutex_lock(&t->lock);
+    for (int i = 0; i < t->cap; i++) {
+        const struct conn_slot *c = &t->slots[i];
+        if (c->fd >= 0 && !c->in_thread && !c->shed && c->deadline_ns < next)
+            next = c->deadline_ns;
+    }
+    pthread_mutex_unlock(&t->lock);
+    return next;
+}
+
 int conntab_loop_fds(struct conntab *t, const struct sockaddr_storage *addr, int *out, int max)
 {
     int n = 0;

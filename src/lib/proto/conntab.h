@@ -60,6 +60,13 @@ int conntab_shed_oldest(struct conntab *t, const struct sockaddr_storage *addr, 
 /* Loop-owned connections past their deadline, marked shed: up to max fds into out. */
 int conntab_expired(struct conntab *t, uint64_t now_ns, int *out, int max);
 
+/*
+ * The nearest deadline of a loop-owned connection not yet expired: when
+ * conntab_expired() next has one to give (UINT64_MAX: none), so the event
+ * loop sleeps until then rather than looking on a period.
+ */
+uint64_t conntab_next_deadline(struct conntab *t);
+
 /* Loop-owned, unshed connections of addr's host: up to max fds into out. */
 int conntab_loop_fds(struct conntab *t, const struct sockaddr_storage *addr, int *out, int max);
 

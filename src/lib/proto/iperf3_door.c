@@ -109,7 +109,7 @@ static void *session_main(void *arg)
     struct server *s = c->server;
     iperf3_server_session(s, c->fd, c->cookie);
     free(c);
-    atomic_fetch_sub(&s->threads, 1);
+    server_thread_done(s);
     return NULL;
 }
 

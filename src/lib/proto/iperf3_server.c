@@ -500,8 +500,7 @@ void iperf3_server_session(struct server *s, int fd, const uint8_t cookie[IPERF3
     server_release(s, ss.reserved);
     iperf3_server_log(s, &ss.addr, ss.peer, &ss.p, ss.req.version, ss.measured ? &ss.report : NULL,
                       &ss.theirs, rc ? ss.err : NULL);
-    atomic_store(&s->last_status, rc);
-    atomic_fetch_add(&s->tests_finished, 1);
+    server_test_finished(s, rc);
 out:
     for (int i = 0; ss.fds && i < ss.n; i++)
         if (ss.fds[i] >= 0)

@@ -140,6 +140,19 @@ bool loglimit_event(struct loglimit *l, const struct sockaddr_storage *addr, con
     return full;
 }
 
+uint64_t loglimit_next_due(struct loglimit *l)
+{
+    uint64_t next = UINT64_MAX;
+    pthread_mutex_lock(&l->lock);
+    for (int i = 0; i <= LOGLIMIT_HOSTS; i++) {
+        const struct loglimit_host *h = i < LOGLIMIT_HOSTS ? &l->hosts[i] : &l->others;
+        if (h->used && h->start_ns + LOGLIMIT_WINDOW_NS < next)
+            next = h->start_ns + LOGLIMIT_WINDOW_NS;
+    }
+    pthread_mutex_unlock(&l->lock);
+    return next;
+}
+
 bool loglimit_due(struct loglimit *l, uint64_t now_ns, bool all, char *summary, size_t cap)
 {
     bool found = false;

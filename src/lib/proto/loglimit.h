@@ -69,4 +69,10 @@ bool loglimit_event(struct loglimit *l, const struct sockaddr_storage *addr, con
  */
 bool loglimit_due(struct loglimit *l, uint64_t now_ns, bool all, char *summary, size_t cap);
 
+/*
+ * When loglimit_due() next has a window to close: the end of the earliest
+ * window still open (UINT64_MAX: none), for the server's timer.
+ */
+uint64_t loglimit_next_due(struct loglimit *l);
+
 #endif

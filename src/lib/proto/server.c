@@ -12,8 +12,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
-#include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +19,7 @@
 #include <sys/eventfd.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "proto/datahdr.h"
@@ -30,13 +29,18 @@
 #include "proto/server_internal.h"
 #include "util/clock.h"
 #include "util/io.h"
-#include "util/printable.h"
 #include "util/sock.h"
 
 /* Connection threads alive at once (handshakes after their first message, and tests). */
 #define SERVER_MAX_CONN_THREADS 1024
 /* How long a stop waits for session threads before server_run returns anyway. */
 #define SERVER_STOP_GRACE_NS 1500000000ull
+/*
+ * How long the listeners rest when the process is out of file descriptors:
+ * no event says one was freed, so this one wait is a back-off, a deadline
+ * of the front door, which serves its other connections meanwhile.
+ */
+#define SERVER_ACCEPT_BACKOFF_NS 100000000ull
 
 void server_config_defaults(struct server_config *cfg)
 {
@@ -56,6 +60,36 @@ void server_config_defaults(struct server_config *cfg)
     cfg->max_test_memory = 256ull << 20;
     cfg->max_memory = 1024ull << 20;
     cfg->log = stderr;
+}
+
+/* Has the front door watch fd for input (its data: the fd). Returns 0 or -1 (errno set). */
+static int watch(struct server *s, int fd)
+{
+    struct epoll_event ev = {.events = EPOLLIN, .data.fd = fd};
+    return epoll_ctl(s->epoll_fd, EPOLL_CTL_ADD, fd, &ev);
+}
+
+/*
+ * The front door's epoll, watching the listeners, the stop and its wake.
+ * Returns 0, or -1 with errno set (the fds made so far are s's to close).
+ */
+static int open_loop(struct server *s)
+{
+    /* The loop accepts in bursts until the queue is empty. */
+    int fl = fcntl(s->listen_fd, F_GETFL);
+    if (fl >= 0)
+        fcntl(s->listen_fd, F_SETFL, fl | O_NONBLOCK);
+    if (s->listen_fd2 >= 0 && (fl = fcntl(s->listen_fd2, F_GETFL)) >= 0)
+        fcntl(s->listen_fd2, F_SETFL, fl | O_NONBLOCK);
+    s->epoll_fd = epoll_create1(EPOLL_CLOEXEC);
+    s->quit_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+    s->door_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+    if (s->epoll_fd < 0 || s->quit_fd < 0 || s->door_fd < 0)
+        return -1;
+    if (watch(s, s->listen_fd) || (s->listen_fd2 >= 0 && watch(s, s->listen_fd2)) ||
+        watch(s, s->quit_fd) || watch(s, s->door_fd))
+        return -1;
+    return 0;
 }
 
 int server_open(struct server **out, const struct server_config *cfg, char *err, size_t errlen)
@@ -86,23 +120,14 @@ int server_open(struct server **out, const struct server_config *cfg, char *err,
         free(s);
         return rc;
     }
-    /* The loop accepts in bursts until the queue is empty. */
-    int fl = fcntl(fd, F_GETFL);
-    if (fl >= 0)
-        fcntl(fd, F_SETFL, fl | O_NONBLOCK);
-    if (s->listen_fd2 >= 0 && (fl = fcntl(s->listen_fd2, F_GETFL)) >= 0)
-        fcntl(s->listen_fd2, F_SETFL, fl | O_NONBLOCK);
-    s->epoll_fd = epoll_create1(EPOLL_CLOEXEC);
-    s->quit_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-    struct epoll_event ev = {.events = EPOLLIN, .data.fd = fd};
-    struct epoll_event ev2 = {.events = EPOLLIN, .data.fd = s->listen_fd2};
-    if (s->epoll_fd < 0 || s->quit_fd < 0 || epoll_ctl(s->epoll_fd, EPOLL_CTL_ADD, fd, &ev) ||
-        (s->listen_fd2 >= 0 && epoll_ctl(s->epoll_fd, EPOLL_CTL_ADD, s->listen_fd2, &ev2))) {
+    if (open_loop(s)) {
         int e = errno;
         if (s->epoll_fd >= 0)
             close(s->epoll_fd);
         if (s->quit_fd >= 0)
             close(s->quit_fd);
+        if (s->door_fd >= 0)
+            close(s->door_fd);
         if (s->listen_fd2 >= 0)
             close(s->listen_fd2);
         close(fd);
@@ -111,6 +136,7 @@ int server_open(struct server **out, const struct server_config *cfg, char *err,
         return err_set(err, errlen, e, "cannot set up the event loop: %s", strerror(e));
     }
     atomic_init(&s->quit, false);
+    atomic_init(&s->door_until, 0);
     atomic_init(&s->active_tests, 0);
     atomic_init(&s->threads, 0);
     atomic_init(&s->tests_finished, 0);
@@ -118,6 +144,12 @@ int server_open(struct server **out, const struct server_config *cfg, char *err,
     atomic_init(&s->memory, 0);
     registry_init(&s->registry);
     pthread_mutex_init(&s->log_lock, NULL);
+    pthread_mutex_init(&s->threads_lock, NULL);
+    pthread_condattr_t ca;
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC); /* server_wait_threads()' deadline */
+    pthread_cond_init(&s->threads_done, &ca);
+    pthread_condattr_destroy(&ca);
     loglimit_init(&s->loglimit, cfg->log_burst);
     *out = s;
     return 0;
@@ -141,47 +173,6 @@ void server_listening_text(const struct server *s, const struct server_config *c
         snprintf(iperf3, sizeof(iperf3), " and iperf3 port %u", server_iperf3_port(s));
     snprintf(buf, len, "netab server %s listening on port %u%s%s", NETAB_VERSION, server_port(s),
              iperf3, cfg->auth_key ? " (clients must prove the --auth-key)" : "");
-}
-
-void server_stop(struct server *s)
-{
-    atomic_store(&s->quit, true);
-    uint64_t one = 1;
-    (void)!write(s->quit_fd, &one, sizeof(one)); /* async-signal-safe, as the CLI needs */
-}
-
-void server_log(struct server *s, const char *fmt, ...)
-{
-    if (!s->cfg.log)
-        return;
-    char stamp[32], raw[1024], line[4096];
-    clock_iso8601(stamp, sizeof(stamp));
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(raw, sizeof(raw), fmt, ap);
-    va_end(ap);
-    /* A peer's text is in raw: made printable, it cannot forge a log line. */
-    printable_copy(line, sizeof(line), raw);
-    pthread_mutex_lock(&s->log_lock);
-    fprintf(s->cfg.log, "%s netab-server: %s\n", stamp, line);
-    fflush(s->cfg.log);
-    pthread_mutex_unlock(&s->log_lock);
-}
-
-void server_log_peer(struct server *s, const struct sockaddr_storage *addr, const char *kind,
-                     const char *fmt, ...)
-{
-    char summary[1024], line[1024];
-    bool full = loglimit_event(&s->loglimit, addr, kind, clock_now_ns(), summary, sizeof(summary));
-    if (summary[0])
-        server_log(s, "%s", summary);
-    if (!full)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(line, sizeof(line), fmt, ap);
-    va_end(ap);
-    server_log(s, "%s", line);
 }
 
 /* Writes the summaries of the rate limits whose window ended (all of them when all). */
@@ -317,7 +308,7 @@ static void *conn_main(void *arg)
         server_conn_close(s, fd);
     else
         server_session_run(s, fd, prefix);
-    atomic_fetch_sub(&s->threads, 1);
+    server_thread_done(s);
     return NULL;
 }
 
@@ -348,28 +339,6 @@ static void spawn_session(struct server *s, int fd)
         server_conn_close(s, fd);
         free(arg);
     }
-}
-
-int server_spawn(struct server *s, void *(*fn)(void *), void *arg)
-{
-    sigset_t stop, old;
-    sigemptyset(&stop);
-    sigaddset(&stop, SIGINT);
-    sigaddset(&stop, SIGTERM);
-    sigaddset(&stop, SIGHUP);
-    pthread_t t;
-    pthread_attr_t attr;
-    pthread_attr_init(&attr);
-    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-    atomic_fetch_add(&s->threads, 1);
-    /* The new thread inherits the mask; this one gets its own back at once. */
-    pthread_sigmask(SIG_BLOCK, &stop, &old);
-    int rc = pthread_create(&t, &attr, fn, arg);
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
-    pthread_attr_destroy(&attr);
-    if (rc)
-        atomic_fetch_sub(&s->threads, 1);
-    return rc ? -1 : 0;
 }
 
 /*
@@ -441,6 +410,29 @@ static void make_room(struct server *s, const struct sockaddr_storage *addr)
         shed(s, &victim, "shed (--max-pending)");
 }
 
+/*
+ * Out of file descriptors, the pending connection stays queued and its
+ * listener readable: the listeners rest for SERVER_ACCEPT_BACKOFF_NS rather
+ * than spin, while the loop goes on serving (and freeing) the others.
+ */
+static void pause_accepts(struct server *s)
+{
+    epoll_ctl(s->epoll_fd, EPOLL_CTL_DEL, s->listen_fd, NULL);
+    if (s->listen_fd2 >= 0)
+        epoll_ctl(s->epoll_fd, EPOLL_CTL_DEL, s->listen_fd2, NULL);
+    s->accept_resume_ns = clock_now_ns() + SERVER_ACCEPT_BACKOFF_NS;
+}
+
+/* Watches the listeners again once their rest is over. */
+static void resume_accepts(struct server *s)
+{
+    if (!s->accept_resume_ns || clock_now_ns() < s->accept_resume_ns)
+        return;
+    s->accept_resume_ns = 0;
+    if (watch(s, s->listen_fd) || (s->listen_fd2 >= 0 && watch(s, s->listen_fd2)))
+        server_log(s, "cannot watch the listening socket again: %s", strerror(errno));
+}
+
 /* Accepts one connection on listener lfd. Returns false when none was waiting. */
 static bool accept_one(struct server *s, int lfd)
 {
@@ -451,7 +443,7 @@ static bool accept_one(struct server *s, int lfd)
         if (errno == EMFILE || errno == ENFILE) {
             server_log_peer(s, NULL, "out of file descriptors", "out of file descriptors: %s",
                             strerror(errno));
-            usleep(100000);
+            pause_accepts(s);
         }
         return false;
     }
@@ -511,12 +503,39 @@ static void drain(struct server *s)
     while ((n = conntab_expired(&s->conns, UINT64_MAX, fds, 64)) > 0)
         for (int i = 0; i < n; i++)
             loop_close(s, fds[i]);
-    uint64_t end = clock_now_ns() + SERVER_STOP_GRACE_NS;
     atomic_store(&s->quit, true);
-    while (atomic_load(&s->threads) > 0 && clock_now_ns() < end) {
-        conntab_shutdown_threads(&s->conns);
-        usleep(10000);
-    }
+    /* Woken by each thread's end (server_thread_done()), not on a period. */
+    (void)server_wait_threads(s, clock_now_ns() + SERVER_STOP_GRACE_NS);
+}
+
+/* The front door's nearest deadline: an expiry, a log window's end, the accept back-off's end. */
+static uint64_t door_deadline(struct server *s)
+{
+    uint64_t until = conntab_next_deadline(&s->conns);
+    uint64_t log = loglimit_next_due(&s->loglimit);
+    if (log < until)
+        until = log;
+    if (s->accept_resume_ns && s->accept_resume_ns < until)
+        until = s->accept_resume_ns;
+    return until;
+}
+
+/*
+ * The front door's wait: until an event or its nearest deadline, published
+ * in door_until first so that a thread opening an earlier log window wakes
+ * it (server_log_peer()); the second look sees any window opened before.
+ */
+static int door_wait(struct server *s, struct epoll_event *evs, int max)
+{
+    uint64_t until = door_deadline(s);
+    atomic_store(&s->door_until, until);
+    uint64_t again = door_deadline(s);
+    if (again < until)
+        atomic_store(&s->door_until, until = again);
+    int ms = until == UINT64_MAX ? -1 : clock_ms_until(until);
+    int n = epoll_wait(s->epoll_fd, evs, max, ms);
+    atomic_store(&s->door_until, 0); /* awake: it looks at every deadline again before waiting */
+    return n;
 }
 
 int server_run(struct server *s)
@@ -525,11 +544,17 @@ int server_run(struct server *s)
     while (!atomic_load(&s->quit)) {
         if (s->cfg.one_off && atomic_load(&s->tests_finished) > 0)
             break;
-        int n = epoll_wait(s->epoll_fd, evs, 64, 100);
+        int n = door_wait(s, evs, 64);
         for (int i = 0; i < n; i++) {
             int fd = evs[i].data.fd;
-            if (fd == s->listen_fd || fd == s->listen_fd2) {
-                for (int k = 0; k < 64 && accept_one(s, fd); k++) /* a burst, not forever */
+            uint64_t woken;
+            if (fd == s->door_fd) {
+                (void)!read(fd, &woken, sizeof(woken));
+            } else if (fd == s->quit_fd) {
+                continue; /* server_stop() set quit before it wrote */
+            } else if (fd == s->listen_fd || fd == s->listen_fd2) {
+                /* A burst, not forever; none while the listeners rest (pause_accepts()). */
+                for (int k = 0; k < 64 && !s->accept_resume_ns && accept_one(s, fd); k++)
                     ;
             } else {
                 progress(s, evs[i].data.fd);
@@ -537,6 +562,7 @@ int server_run(struct server *s)
         }
         expire(s);
         log_summaries(s, false);
+        resume_accepts(s);
     }
     drain(s);
     log_summaries(s, true);
@@ -552,9 +578,12 @@ void server_free(struct server *s)
         close(s->listen_fd2);
     close(s->epoll_fd);
     /* A session thread that outlived the stop grace still uses s: leave it to the exit. */
-    if (atomic_load(&s->threads) > 0)
+    if (server_wait_threads(s, 0))
         return;
     close(s->quit_fd);
+    close(s->door_fd);
+    pthread_cond_destroy(&s->threads_done);
+    pthread_mutex_destroy(&s->threads_lock);
     registry_destroy(&s->registry);
     conntab_destroy(&s->conns);
     loglimit_destroy(&s->loglimit);

@@ -30,8 +30,20 @@ struct server {
      * stop however late it starts watching.
      */
     int quit_fd;
-    atomic_int active_tests;   /* control sessions counted against max_clients */
-    atomic_int threads;        /* connection threads still running */
+    /*
+     * The front door sleeps until an event or its nearest deadline (a
+     * connection's expiry, a log summary, the accept back-off), with no
+     * tick. door_until is that deadline while it sleeps (0 while it is
+     * awake and will look again); a thread that moves a deadline earlier
+     * (a log window it opened) or ends a one-off test writes door_fd.
+     */
+    int door_fd;
+    _Atomic uint64_t door_until;
+    uint64_t accept_resume_ns;    /* out of file descriptors: accepting again then (0: accepting) */
+    atomic_int active_tests;      /* control sessions counted against max_clients */
+    atomic_int threads;           /* connection threads still running */
+    pthread_mutex_t threads_lock; /* with threads_done: a stop wakes when a thread ends */
+    pthread_cond_t threads_done;
     atomic_int tests_finished; /* tests that reached "start" and ended */
     atomic_int last_status;    /* result of the latest finished test */
     _Atomic uint64_t memory;   /* stream buffer bytes reserved by running tests */
@@ -89,6 +101,26 @@ void server_conn_close(struct server *s, int fd);
  * on a connection thread could run after the server is freed.
  */
 int server_spawn(struct server *s, void *(*fn)(void *), void *arg);
+
+/*
+ * The last thing a connection thread does with s: uncounts itself and wakes
+ * a stop waiting for the threads (server_wait_threads()). s may be freed as
+ * soon as it returns.
+ */
+void server_thread_done(struct server *s);
+
+/*
+ * Waits until every connection thread ended or deadline_ns passed, shutting
+ * down their connections (again at each thread's end) so that they see the
+ * stop. Returns whether some are still running.
+ */
+bool server_wait_threads(struct server *s, uint64_t deadline_ns);
+
+/* Wakes the front door from any thread, to look at its deadlines and the one-off end again. */
+void server_door_wake(struct server *s);
+
+/* Counts a test that reached "start" and ended with rc: a one-off server then stops. */
+void server_test_finished(struct server *s, int rc);
 
 /* Writes one timestamped line to the server's log, control characters escaped. */
 void server_log(struct server *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

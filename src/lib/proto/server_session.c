@@ -5,7 +5,6 @@
  * client as an error message before the session ends.
  */
 #include <errno.h>
-#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -22,6 +21,7 @@
 #include "proto/msg.h"
 #include "proto/server_session.h"
 #include "util/clock.h"
+#include "util/evloop.h"
 #include "util/sock.h"
 #include "util/jsonout.h"
 
@@ -184,23 +184,64 @@ static int apply_stop(struct session *ss, const json_t *stop, struct stream_set 
 }
 
 /*
- * The longest await_stop() sleeps: how soon it sees a stream's failure, the
- * server's limits and a heartbeat fall due. The window's opening wakes it at
- * its own time and the client's messages at once; a shorter fixed tick
- * would only wake a thread beside the data threads, on CPUs they keep busy.
+ * The test's event loop: the control connection, the server's stop and the
+ * streams' wakes (stream_set_notify()), so that the session thread sleeps
+ * until something happens or a deadline of its own passes, never on a
+ * period beside the data threads.
  */
-#define AWAIT_MAX_SLEEP_MS 100
+struct session_loop {
+    struct evloop loop;
+    struct evloop_fd ctl, quit;
+    bool ctl_ready;
+};
 
-/* When, seen at now, await_stop() next has something to do. */
-static uint64_t await_wake_ns(const struct window *w, uint64_t now)
+/* The control connection has input (data: ctl_ready); the server's stop only wakes the loop. */
+static void on_ready(struct evloop *loop, int fd, uint32_t events, void *data)
 {
-    uint64_t until = now + AWAIT_MAX_SLEEP_MS * 1000000ull;
-    return !w->open && w->measure_ns < until ? w->measure_ns : until;
+    (void)loop;
+    (void)fd;
+    (void)events;
+    if (data)
+        *(bool *)data = true;
+}
+
+static int loop_open(struct session *ss, struct session_loop *lp)
+{
+    lp->ctl_ready = false;
+    int rc = evloop_init(&lp->loop, NULL, NULL, ss->err, sizeof(ss->err));
+    if (rc)
+        return rc;
+    if ((rc = evloop_fd_add(&lp->loop, &lp->ctl, ss->fd, EPOLLIN, on_ready, &lp->ctl_ready)) ||
+        (rc = evloop_fd_add(&lp->loop, &lp->quit, ss->server->quit_fd, EPOLLIN, on_ready, NULL))) {
+        evloop_free(&lp->loop);
+        return err_set(ss->err, sizeof(ss->err), rc, "epoll_ctl: %s", strerror(-rc));
+    }
+    return 0;
+}
+
+static void loop_close(struct session_loop *lp)
+{
+    evloop_fd_del(&lp->loop, &lp->ctl);
+    evloop_fd_del(&lp->loop, &lp->quit);
+    evloop_free(&lp->loop);
+}
+
+/*
+ * When await_stop() next has something to do by itself: a heartbeat falls
+ * due, the window opens or a limit passes. The client's messages, a
+ * stream's failure and the server's stop wake it before.
+ */
+static uint64_t await_wake_ns(const struct heartbeat *hb, const struct window *w, uint64_t limit)
+{
+    uint64_t until = heartbeat_next_ns(hb);
+    if (!w->open && w->measure_ns < until)
+        until = w->measure_ns;
+    return limit < until ? limit : until;
 }
 
 /* Waits for "stop", watching the server's limits and the peer's health. */
 static int await_stop(struct session *ss, const struct test_params *p, struct stream_set *set,
-                      struct window *w)
+                      struct window *w, struct session_loop *lp)
 {
     const struct server_config *cfg = &ss->server->cfg;
     double limit = p->bytes ? cfg->max_duration : p->duration_s + p->omit_s;
@@ -228,9 +269,15 @@ static int await_stop(struct session *ss, const struct test_params *p, struct st
         const char *serr = stream_set_error(set);
         if (serr)
             return err_set(ss->err, sizeof(ss->err), EIO, "%s", serr);
-        struct pollfd pfd = {.fd = ss->fd, .events = POLLIN};
-        if (poll(&pfd, 1, clock_ms_until(await_wake_ns(w, clock_now_ns()))) <= 0)
+        if (!lp->ctl_ready) {
+            /* The checks above fail once now > their limit: woken just past it. */
+            uint64_t until = await_wake_ns(&hb, w, (p->bytes ? hard_end : deadline) + 1);
+            int rc = evloop_run_once(&lp->loop, until);
+            if (rc)
+                return err_set(ss->err, sizeof(ss->err), rc, "epoll_wait: %s", strerror(-rc));
             continue;
+        }
+        lp->ctl_ready = false; /* level-triggered: a second message waiting sets it again */
         json_t *m = NULL;
         int rc = frame_recv(ss->fd, &m, clock_now_ns() + ss->idle_ns, ss->err, sizeof(ss->err));
         if (!rc && heartbeat_is(m)) {
@@ -331,13 +378,17 @@ static int send_result(struct session *ss, const struct test_params *p, json_t *
  * is stopping; after a failure they are aborted at once. Returns rc, or the
  * drain's or a stream's failure when rc was 0.
  */
-static int end_streams(struct session *ss, struct stream_set *set, int rc)
+static int end_streams(struct session *ss, struct stream_set *set, int rc, struct session_loop *lp)
 {
     stream_set_stop(set);
+    /* The client's messages (or its close) wait for the result: they must not wake the drain. */
+    evloop_fd_del(&lp->loop, &lp->ctl);
     uint64_t drain_end = rc ? clock_now_ns() : clock_now_ns() + ss->idle_ns;
+    /* Asleep until a stream ends (stream_set_notify()), the drain's end or the stop. */
     while (!stream_set_all_done(set) && clock_now_ns() < drain_end &&
            !atomic_load(&ss->server->quit))
-        usleep(2000);
+        if (evloop_run_once(&lp->loop, drain_end))
+            break;
     int frc = stream_set_finish(set, atomic_load(&ss->server->quit) ? 0 : drain_end);
     if (!rc && frc)
         rc = err_set(ss->err, sizeof(ss->err), frc,
@@ -407,13 +458,21 @@ static int run_test(struct session *ss, const struct test_params *p, struct pend
     struct stream_set set;
     struct window w = {0};
     struct side_report report = {0};
-    int rc = stream_set_init(&set, p, t->fds, t->server_sends, t->expected, true, p->server_cpu,
-                             ss->server->cfg.idle_timeout_ms);
+    struct session_loop lp;
+    int rc = loop_open(ss, &lp);
     if (rc) {
+        send_error(ss, ss->err);
+        return rc;
+    }
+    rc = stream_set_init(&set, p, t->fds, t->server_sends, t->expected, true, p->server_cpu,
+                         ss->server->cfg.idle_timeout_ms);
+    if (rc) {
+        loop_close(&lp);
         err_set(ss->err, sizeof(ss->err), rc, "out of memory");
         send_error(ss, ss->err);
         return rc;
     }
+    stream_set_notify(&set, &lp.loop);
     for (int i = 0; i < t->expected; i++) {
         t->fds[i] = -1; /* the set owns them now */
         if (peer_lens[i]) {
@@ -443,7 +502,7 @@ static int run_test(struct session *ss, const struct test_params *p, struct pend
         json_decref(ready);
     }
     bool told = false;
-    if (!rc && (rc = await_stop(ss, p, &set, &w))) {
+    if (!rc && (rc = await_stop(ss, p, &set, &w, &lp))) {
         /*
          * The server ends the test (a limit, a shutdown, a broken stream):
          * tell the client why before tearing the streams down, so it reads
@@ -453,7 +512,7 @@ static int run_test(struct session *ss, const struct test_params *p, struct pend
         told = true;
     }
     if (running)
-        rc = end_streams(ss, &set, rc);
+        rc = end_streams(ss, &set, rc, &lp);
     if (!rc && (rc = window_close(&w, &set, &report, clock_now_ns())))
         err_set(ss->err, sizeof(ss->err), rc, "out of memory");
     if (!rc)
@@ -464,6 +523,7 @@ static int run_test(struct session *ss, const struct test_params *p, struct pend
     side_report_free(&report);
     window_free(&w);
     stream_set_free(&set);
+    loop_close(&lp);
     return rc;
 }
 
@@ -516,8 +576,7 @@ void server_session_run(struct server *s, int fd, const uint8_t prefix[4])
     free(peers);
     free(peer_lens);
     free_pending(&t);
-    atomic_store(&s->last_status, rc);
-    atomic_fetch_add(&s->tests_finished, 1);
+    server_test_finished(s, rc);
     server_release(s, ss.reserved);
     server_conn_close(s, fd);
 }

@@ -14,11 +14,6 @@ set -eu
 root=$1
 # FILE|TEXT (a fixed string of the offending line)|reason
 allowed='src/lib/proto/client.c|poll(&pfd, 1, 500)|one grace wait for the server'"'"'s reason after a stream failed, not a loop
-src/lib/proto/server.c|usleep(100000)|accept back-off when out of file descriptors (no event says one was freed)
-src/lib/proto/server.c|usleep(10000)|server stop grace: session threads'"'"' count, to move onto evloop (issue 30)
-src/lib/proto/server.c|epoll_wait(s->epoll_fd, evs, 64, 100)|front door: conntab expiry and log summaries, to move onto evloop deadlines (issue 30)
-src/lib/proto/server_session.c|#define AWAIT_MAX_SLEEP_MS|netab server session: 100 ms cap for stream failures and heartbeats, to move onto evloop (issue 30)
-src/lib/proto/server_session.c|usleep(2000)|netab server session drain, to move onto evloop (issue 30)
 src/lib/util/proc.c|poll(p, np, np ? (ms < 50 ? ms : 50) : (ms < 5 ? ms : 5))|child processes: exit has no fd without pidfd; campaign/bisect commands, not test control
 src/lib/engine/stream.c|#define STREAM_WAKE_MS|data threads: blocking socket timeout to see stop/abort (issue 30 moves streams onto loops)
 src/lib/engine/stream_crr.c|#define CRR_SLICE_MS|data thread: tcp_crr connect slices (issue 30 engine work)

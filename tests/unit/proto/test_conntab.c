@@ -90,11 +90,16 @@ static void test_expired(void **state)
     assert_int_equal(conntab_add(&t, 8, &a, 0, 500), 0);
     assert_int_equal(conntab_add(&t, 9, &a, 0, 100), 0);
     conntab_to_thread(&t, 9);
+    /* The event loop's next wake: the nearest loop-owned deadline. */
+    assert_int_equal(conntab_next_deadline(&t), 100);
     int out[4];
     assert_int_equal(conntab_expired(&t, 200, out, 4), 1);
     assert_int_equal(out[0], 7);
     assert_int_equal(conntab_expired(&t, 200, out, 4), 0);
+    assert_int_equal(conntab_next_deadline(&t), 500);
     assert_int_equal(conntab_count(&t, NULL), 2);
+    conntab_remove(&t, 8);
+    assert_int_equal(conntab_next_deadline(&t), UINT64_MAX);
     conntab_destroy(&t);
 }
 

@@ -56,6 +56,7 @@ static void test_schedule(void **state)
     /* Silence up to 4 s is fine; a message restarts the clock. */
     assert_int_equal(heartbeat_tick(&hb, sv[0], "client", t0 + 4000 * MS, err, sizeof(err)), 0);
     heartbeat_seen(&hb, t0 + 4000 * MS);
+    assert_int_equal(heartbeat_next_ns(&hb), t0 + 4500 * MS);
     assert_int_equal(heartbeat_tick(&hb, sv[0], "client", t0 + 8000 * MS, err, sizeof(err)), 0);
     /* The next send is due at 8.5 s, but the silence's limit comes first, just after 8 s. */
     ASSERT_EQ(heartbeat_next_ns(&hb), t0 + 8000 * MS + 1);

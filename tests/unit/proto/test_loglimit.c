@@ -46,6 +46,8 @@ static void test_burst_then_summary(void **state)
         assert_string_equal(sum, ""); /* all within 3 s: one window */
     }
     assert_int_equal(full, 3);
+    /* The server's timer is set for the window's end. */
+    assert_int_equal(loglimit_next_due(&l), 110 * S);
     /* Not yet due at 109.9 s, due at 110 s. */
     assert_false(loglimit_due(&l, 109 * S + S / 2, false, sum, sizeof(sum)));
     assert_true(loglimit_due(&l, 110 * S, false, sum, sizeof(sum)));
@@ -53,6 +55,7 @@ static void test_burst_then_summary(void **state)
     assert_string_equal(sum, "refused or closed 2,997 more connections from 127.0.0.1 in the last "
                              "10 s: authentication failed \u00d72,397, bad greeting \u00d7600");
     assert_false(loglimit_due(&l, 110 * S, true, sum, sizeof(sum)));
+    assert_int_equal(loglimit_next_due(&l), UINT64_MAX);
     loglimit_destroy(&l);
 }
 
