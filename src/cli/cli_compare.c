@@ -15,6 +15,7 @@
 #include "cli/cli_compare.h"
 #include "compare/document.h"
 #include "compare/text.h"
+#include "compare/ktap.h"
 #include "compare/figure.h"
 #include "compare/progress.h"
 #include "util/clock.h"
@@ -99,7 +100,7 @@ int cli_compare(int argc, char **argv)
     if (!rc)
         /* cli_json_print() says what went wrong itself: -EIO is not said again below. */
         rc = cfg.json ? (cli_json_print("compare", compare_document(&res)) ? -EIO : 0)
-                      : (compare_text_print(stdout, &res), 0);
+                      : ((cfg.ktap ? compare_ktap_print : compare_text_print)(stdout, &res), 0);
     if (!rc && cfg.figure) {
         size_t points = 0;
         rc = compare_draw_figure(&res, &points, err, sizeof(err));

@@ -94,7 +94,7 @@ static const struct opt options[] = {
     CLI_DB_OPT(FIELD(db)),
     {"format", 0, "F",
      "text (default; fits 72 columns), markdown, csv, json,\nhtml (one self-contained page with "
-     "the figures)",
+     "the figures),\nktap (KTAP for kernel CI, docs/ci.md)",
      set_format, FIELD(format), 0, 0, NULL},
     {"metric", 0, "NAME",
      "report this metric (repeatable; the first one a cell\nhas decides its verdict): a name "
@@ -149,7 +149,7 @@ static void print_metric_names(void)
 static const struct opt_table report_cmd = {
     .name = "report",
     .given = OPT_GIVEN_AT(struct report_args, given),
-    .usage = "usage: netab report ID [--db PATH] [--format text|markdown|csv|json|html]\n"
+    .usage = "usage: netab report ID [--db PATH] [--format text|markdown|csv|json|html|ktap]\n"
              "       netab report --experiments ID,ID... [--label variant|experiment|kernel]\n"
              "                       [--metric NAME]... [--noise PCT] [--confidence P]\n"
              "                       [--baseline VARIANT] [--pairs all] [--transpose]\n"

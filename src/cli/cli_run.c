@@ -9,10 +9,9 @@
 #include "cli/cli_plot.h"
 #include "cli/cli_run.h"
 #include "runout/run_json.h"
+#include "runout/run_out.h"
 #include "runout/run_plot.h"
-#include "runout/run_text.h"
 #include "store/store.h"
-#include "util/jsonout.h"
 #include "util/opttable.h"
 
 /* Prints run's help from runspec's option table, the one run_spec_parse() parses by. */
@@ -33,11 +32,16 @@ static void print_help(void)
     opt_table_help(&cmd, stdout);
 }
 
-/* Prints the usage error; with --json also the one JSON document. Returns EXIT_USAGE. */
+/* Text, --json or --json-stream; both of the last two (refused): the text's nothing on stdout. */
+static enum run_out_form out_form(const struct run_spec *o)
+{
+    return o->json == o->json_stream ? RUN_OUT_TEXT : o->json ? RUN_OUT_JSON : RUN_OUT_STREAM;
+}
+
+/* Prints the usage error; with --json(-stream) also the document (events). Returns EXIT_USAGE. */
 static int usage_failure(const struct run_spec *o, const char *msg)
 {
-    if (o->json)
-        cli_json_print("run", run_json_error(msg));
+    run_out_refused(stdout, out_form(o), msg);
     return cli_usage_error("run", "%s", msg);
 }
 
@@ -51,12 +55,6 @@ int cli_run_parse(int argc, char **argv, struct run_spec *o)
         return EXIT_OK;
     }
     return cli_plot_format(o->plot, err, sizeof(err)) ? usage_failure(o, err) : -1;
-}
-
-static void print_interval(const struct interval_report *iv, void *ctx)
-{
-    (void)ctx;
-    run_text_interval(stdout, iv);
 }
 
 /* --plot: the interval timeline, and one line on stderr saying what was drawn. */
@@ -83,23 +81,21 @@ int cli_run(int argc, char **argv)
     /* Checked here, not in the run specification: a campaign's DUT supplies -c later. */
     if (o.client.iperf3 && !o.host)
         return usage_failure(&o, "--iperf3 needs -c HOST: the iperf3 server to test against");
-    if (!o.json) {
-        o.client.on_interval = print_interval;
-    }
     /* The collection-cost benchmark (bench/counters_cost.sh) runs with and without. */
     const char *nc = getenv("NETAB_NO_COUNTERS");
     o.client.no_counters = nc && *nc && strcmp(nc, "0");
     struct run_result res;
+    struct run_out out;
     run_spec_result_init(&o, &res);
-    if (!o.json)
-        run_text_header(stdout, &res);
+    run_out_init(&out, out_form(&o), stdout, &res);
+    o.client.on_interval = run_out_interval;
+    o.client.ctx = &out;
+    run_out_begin(&out);
     bool bad_key;
     /* A bad key file: not done (exit 2), with --json still the one document. */
     rc = run_spec_execute(&o, &res, &bad_key);
     json_t *doc = run_json_build(&res);
-    int out_err = o.json ? jsonout_write(stdout, doc) : 0;
-    if (!o.json)
-        run_text_summary(stdout, &res);
+    int out_err = run_out_end(&out, doc);
     if (rc)
         fprintf(stderr, "netab run: error: %s\n", res.error);
     int exit_code = bad_key ? EXIT_ERROR : rc ? EXIT_FAIL : EXIT_OK;

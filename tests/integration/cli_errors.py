@@ -5,6 +5,7 @@ Also: a refused connection is exit 1 with one JSON document whose error is
 set, and --version/--help of every command exit 0.
 """
 
+import json
 import os
 import re
 import socket
@@ -68,10 +69,35 @@ def check_usage_error(netab, args, words):
         check_eq(r.stderr.count(err), 1, f"`netab run {what} --json`: times the message is on stderr")
 
 
+def json_stream_errors(netab):
+    """--json-stream: a usage error is the error event and the end event with the --json
+    document; --json with it is refused with nothing on stdout (which form would be a guess)."""
+    r = run_cmd([netab, "run", "--json-stream", "-t", "abc"], timeout=20, expect_rc=2)
+    lines = [json.loads(line) for line in r.stdout.splitlines()]
+    check_eq([o["event"] for o in lines], ["error", "end"], "--json-stream -t abc: the events")
+    check_eq(lines[1]["data"]["error"], lines[0]["data"], "--json-stream -t abc: the end's error")
+    check("abc" in lines[0]["data"], "--json-stream -t abc: the error names the value", lines[0])
+    for args in (["--json", "--json-stream"], ["--json-stream", "-J", "-t", "1"]):
+        r = run_cmd([netab, "run"] + args, timeout=20, expect_rc=2)
+        check_eq(r.stdout, "", f"`netab run {' '.join(args)}`: stdout")
+        check("--json and --json-stream cannot be combined" in r.stderr,
+              f"`netab run {' '.join(args)}`: the message", r.stderr)
+    for args, want in ((["--format", "ktap", "--json"], "--json and --format ktap"),
+                       (["--format", "tap"], "--format: 'tap' is not text, json or ktap")):
+        r = run_cmd([netab, "compare"] + args + ["--variant", "a", "--variant", "b"], timeout=20,
+                    expect_rc=2)
+        check(want in r.stderr, f"`netab compare {' '.join(args)}`: the message", r.stderr)
+    r = run_cmd([netab, "report", "1", "--format", "ktap", "--sections", "verdict"], timeout=20,
+                expect_rc=2)
+    check("KTAP has only the tests" in r.stderr, "report --format ktap --sections", r.stderr)
+
+
 def body(netab):
     for args, words in RUN_USAGE_ERRORS:
         log("usage error: netab run " + " ".join(args))
         check_usage_error(netab, args, words)
+    log("--json-stream and --format ktap usage errors")
+    json_stream_errors(netab)
 
     # A port where nothing listens: a bound, non-listening socket refuses
     # connections and keeps the port from being taken while we test.

@@ -51,6 +51,8 @@ struct compare_config {
     double noise, confidence;  /* fractions */
     bool pairs_all;            /* --pairs all: every pair too, Bonferroni-corrected */
     bool json, plot;           /* plot: the ASCII distribution plot in the text report */
+    const char *format;        /* --format text|json|ktap as given, or NULL; check: json, ktap */
+    bool ktap;                 /* KTAP for kernel CI (compare/ktap.h) */
     const char *figure;        /* --plot FILE: the figure of the deciding metric, or NULL */
     double figure_w, figure_h; /* --plot-width, --plot-height; 0 = the default */
     bool figure_log;           /* --plot-log */

@@ -165,6 +165,22 @@ static int check_run_metric(const struct compare_config *cfg, char *err, size_t 
     return 0;
 }
 
+/* --format NAME into json or ktap; --json is --format json, so they cannot disagree. */
+static int check_format(struct compare_config *cfg, char *err, size_t errlen)
+{
+    const char *f = cfg->format;
+    if (!f)
+        return 0;
+    if (strcmp(f, "text") && strcmp(f, "json") && strcmp(f, "ktap"))
+        return err_set(err, errlen, EINVAL, "--format: '%s' is not text, json or ktap", f);
+    if (cfg->json && strcmp(f, "json"))
+        return err_set(err, errlen, EINVAL,
+                       "--json and --format %s cannot be combined: --json is --format json", f);
+    cfg->json = !strcmp(f, "json");
+    cfg->ktap = !strcmp(f, "ktap");
+    return 0;
+}
+
 int compare_config_check(struct compare_config *cfg, const char *global_cmd, const char *baseline,
                          bool max_given, char *err, size_t errlen)
 {
@@ -180,6 +196,8 @@ int compare_config_check(struct compare_config *cfg, const char *global_cmd, con
     bool cmd;
     if (check_variants(cfg, global_cmd, &cmd, err, errlen) ||
         check_cmd_metric(cfg, cmd, err, errlen) || (!cmd && check_run_metric(cfg, err, errlen)))
+        return -EINVAL;
+    if (check_format(cfg, err, errlen))
         return -EINVAL;
     if (cfg->until_ci > 0 && cfg->max_runs < cfg->runs)
         return err_set(err, errlen, EINVAL, "--max-runs %u is less than --runs %u", cfg->max_runs,

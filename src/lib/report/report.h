@@ -459,6 +459,8 @@ unsigned creport_test_kind(const char *test);
 NB_MUST_CHECK int creport_print_text(const struct creport *r, FILE *f);
 NB_MUST_CHECK int creport_print_markdown(const struct creport *r, FILE *f);
 NB_MUST_CHECK int creport_print_csv(const struct creport *r, FILE *f);
+/* KTAP version 1 for kernel CI (ktap.c, docs/ci.md): a test per comparison on a deciding metric. */
+NB_MUST_CHECK int creport_print_ktap(const struct creport *r, FILE *f);
 
 /*
  * Sorted values (values.c): each cell's deciding metric,
@@ -485,10 +487,17 @@ void creport_wrap(FILE *f, const char *first, const char *rest, const char *text
 json_t *creport_to_json(const struct creport *r);
 
 /* The formats of `netab report --format`. */
-enum creport_format { CREPORT_TEXT, CREPORT_MARKDOWN, CREPORT_CSV, CREPORT_JSON, CREPORT_HTML };
+enum creport_format {
+    CREPORT_TEXT,
+    CREPORT_MARKDOWN,
+    CREPORT_CSV,
+    CREPORT_JSON,
+    CREPORT_HTML,
+    CREPORT_KTAP,
+};
 
 /*
- * "text", "markdown" (or "md"), "csv", "json", "html" into *fmt; -EINVAL
+ * "text", "markdown" (or "md"), "csv", "json", "html", "ktap" into *fmt; -EINVAL
  * with a message naming them for anything else (select.c).
  */
 NB_MUST_CHECK int creport_format_parse(const char *name, enum creport_format *fmt, char *err,

@@ -86,6 +86,9 @@ static const struct {
      "the CSV is one table of (variant, cell, metric) rows: it holds headline (the deciding "
      "metric's rows), tables, changes, details and values; text, markdown and json have the "
      "others"},
+    {CREPORT_KTAP, CREPORT_SEC_ALL,
+     "KTAP has only the tests (the deciding metrics' verdicts); text, markdown and json have "
+     "the sections"},
 };
 
 int creport_sections_check(enum creport_format fmt, unsigned mask, char *err, size_t errlen)
@@ -104,14 +107,14 @@ int creport_sections_check(enum creport_format fmt, unsigned mask, char *err, si
 
 int creport_format_parse(const char *name, enum creport_format *fmt, char *err, size_t errlen)
 {
-    static const char *const names[] = {"text", "markdown", "csv", "json", "html", "md"};
-    for (int i = 0; i < 6; i++)
+    static const char *const names[] = {"text", "markdown", "csv", "json", "html", "ktap", "md"};
+    for (int i = 0; i < 7; i++)
         if (!strcmp(name, names[i])) {
-            *fmt = i == 5 ? CREPORT_MARKDOWN : (enum creport_format)i;
+            *fmt = i == 6 ? CREPORT_MARKDOWN : (enum creport_format)i;
             return 0;
         }
-    return err_set(err, errlen, EINVAL, "--format: '%s' is not text, markdown, csv, json or html",
-                   name);
+    return err_set(err, errlen, EINVAL,
+                   "--format: '%s' is not text, markdown, csv, json, html or ktap", name);
 }
 
 /*
@@ -148,6 +151,8 @@ int creport_render(const struct creport *r, enum creport_format fmt, const char 
         return creport_print_csv(r, f);
     case CREPORT_HTML:
         return creport_print_html(r, cmd, f);
+    case CREPORT_KTAP:
+        return creport_print_ktap(r, f);
     case CREPORT_JSON:
         break;
     }

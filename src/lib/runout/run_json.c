@@ -162,25 +162,28 @@ static json_t *streams_json(const struct run_result *r)
     return arr;
 }
 
+json_t *run_json_interval(const struct run_result *r, const struct interval_report *iv)
+{
+    double len = iv->end - iv->start;
+    json_t *o =
+        json_pack("{s:f, s:f, s:I, s:f, s:I, s:I, s:I}", "start", iv->start, "end", iv->end,
+                  "bytes", (json_int_t)(iv->sent + iv->received), "bits_per_second",
+                  bps(iv->sent + iv->received, len), "sent_bytes", (json_int_t)iv->sent,
+                  "received_bytes", (json_int_t)iv->received, "packets", (json_int_t)iv->packets);
+    if (o && params_is_rr(r->params.kind)) {
+        json_object_set_new(o, "transactions_per_second",
+                            json_real(len > 0 ? (double)iv->packets / len : 0));
+        json_object_set_new(o, "latency_us",
+                            iv->have_latency ? latency_json(&iv->latency) : json_null());
+    }
+    return o;
+}
+
 static json_t *intervals_json(const struct run_result *r)
 {
     json_t *arr = json_array();
-    for (size_t i = 0; i < r->nintervals; i++) {
-        const struct interval_report *iv = &r->intervals[i];
-        double len = iv->end - iv->start;
-        json_t *o = json_pack("{s:f, s:f, s:I, s:f, s:I, s:I, s:I}", "start", iv->start, "end",
-                              iv->end, "bytes", (json_int_t)(iv->sent + iv->received),
-                              "bits_per_second", bps(iv->sent + iv->received, len), "sent_bytes",
-                              (json_int_t)iv->sent, "received_bytes", (json_int_t)iv->received,
-                              "packets", (json_int_t)iv->packets);
-        if (params_is_rr(r->params.kind)) {
-            json_object_set_new(o, "transactions_per_second",
-                                json_real(len > 0 ? (double)iv->packets / len : 0));
-            json_object_set_new(o, "latency_us",
-                                iv->have_latency ? latency_json(&iv->latency) : json_null());
-        }
-        json_array_append_new(arr, o);
-    }
+    for (size_t i = 0; i < r->nintervals; i++)
+        json_array_append_new(arr, run_json_interval(r, &r->intervals[i]));
     return arr;
 }
 

@@ -14,6 +14,12 @@
 json_t *run_json_build(const struct run_result *r);
 
 /*
+ * One element of the document's "intervals" (r gives the test kind), also
+ * each interval event of --json-stream (run_out.h). NULL when out of memory.
+ */
+json_t *run_json_interval(const struct run_result *r, const struct interval_report *iv);
+
+/*
  * The document of a test that never started (a bad command line):
  * {"netab_version", "end": null, "error": msg}. NULL when out of memory.
  */

@@ -26,6 +26,7 @@ struct run_spec {
     struct client_config client;  /* host is set by the runner; see `host` */
     const char *host;             /* -c: NULL = in-process loopback server */
     bool json;                    /* -J, --json */
+    bool json_stream;             /* --json-stream: one JSON object per event (docs/json.md) */
     const char *db;               /* --db: results store to record the run in, or NULL */
     const char *db_label;         /* --db-label: stored as the run's variant */
     const char *plot;             /* --plot: draw the interval timeline into this file, or NULL */
@@ -51,9 +52,9 @@ extern const struct opt run_spec_opts[];
  * is the command's name ("run") and is not an option. Strings in *spec point
  * into argv, which must outlive it. Returns 0 (also after -h, with
  * spec->help set) or -EINVAL with a sentence naming the option and value.
- * spec->json is set as soon as --json/-J appears anywhere, also on failure,
- * so the caller can answer in JSON. Safe to call repeatedly in one process
- * (not from several threads at once: it uses getopt).
+ * spec->json (json_stream) is set as soon as --json/-J (--json-stream)
+ * appears anywhere, also on failure, so the caller can answer in JSON. Safe to call repeatedly in
+ * one process (not from several threads at once: it uses getopt).
  */
 NB_MUST_CHECK int run_spec_parse(int argc, char *const *argv, struct run_spec *spec, char *err,
                                  size_t errlen);

@@ -162,6 +162,8 @@ static void push_client(struct argvec *a, const struct run_spec *s, const struct
     if (s->auth_key_file)
         push_opt(a, "--auth-key", s->auth_key_file);
     push_flag(a, s->json, "--json");
+    /* A campaign sets json on a spec that may ask for the stream: its child writes one document. */
+    push_flag(a, s->json_stream && !s->json, "--json-stream");
     push_flag(a, s->per_flow, "--per-flow");
     if (s->db)
         push_opt(a, "--db", s->db);

@@ -363,6 +363,10 @@ const struct opt run_spec_opts[] = {
      AT(params.interval_s), 0, 3600, NULL},
     {"json", 'J', NULL, "one JSON document on stdout (docs/json.md), also on\nfailure",
      opt_set_true, AT(json), 0, 0, NULL},
+    {"json-stream", 0, NULL,
+     "one JSON object per line as the test goes: start, each\ninterval, end (the --json document; "
+     "docs/json.md)",
+     opt_set_true, AT(json_stream), 0, 0, NULL},
     {"db", 0, "PATH", "also keep the run in the results store (docs/store.md)", opt_set_string,
      AT(db), 0, 0, NULL},
     {"db-label", 0, "NAME", "with --db: a label for the run (its variant column)", opt_set_string,

@@ -20,6 +20,11 @@ static int finish(struct run_spec *o, char *err, size_t errlen)
     const struct client_config *cl = &o->client;
     if (!o->block_set)
         p->block = params_default_block(p->kind);
+    /* A reader of stdout expects one of the two; which one would be a guess. */
+    if (o->json && o->json_stream)
+        return err_set(err, errlen, EINVAL,
+                       "--json and --json-stream cannot be combined: --json prints one document "
+                       "at the end, --json-stream one line per event ending with that document");
     /*
      * -P keeps its meaning (N streams, a thread each, for small N and the
      * single-stream ceiling); --flows F is F streams on the event-loop
@@ -91,6 +96,8 @@ int run_spec_parse(int argc, char *const *argv, struct run_spec *o, char *err, s
     for (int i = 1; i < argc; i++)
         if (!strcmp(argv[i], "--json") || !strcmp(argv[i], "-J"))
             o->json = true;
+        else if (!strcmp(argv[i], "--json-stream"))
+            o->json_stream = true;
     const struct opt_table t = {.name = "run", .opts = run_spec_opts};
     switch (opt_table_parse(&t, argc, argv, o, err, errlen)) {
     case OPT_ERROR:

@@ -159,6 +159,35 @@ static void test_errors(void **state)
     refused("capture groups", "--cmd", "x", "--metric-regex", "[0-9]+", "--variant", "a",
             "--variant", "b");
     refused("--variant: the name must not be empty", "--variant", "", "--variant", "b");
+    refused("--format: 'xml' is not text, json or ktap", "--format", "xml", "--variant", "a",
+            "--variant", "b");
+    refused("--json and --format ktap cannot be combined", "--json", "--format", "ktap",
+            "--variant", "a", "--variant", "b");
+    refused("--format given twice", "--format", "ktap", "--format", "json", "--variant", "a",
+            "--variant", "b");
+}
+
+/* --format: ktap sets ktap, json is --json, text neither. */
+static void test_format(void **state)
+{
+    (void)state;
+    struct compare_config cfg;
+    assert_int_equal(
+        parse_err(&cfg, NULL, "--format", "ktap", "--variant", "a", "--variant", "b", NULL), -1);
+    assert_true(cfg.ktap);
+    assert_false(cfg.json);
+    compare_config_free(&cfg);
+    assert_int_equal(parse_err(&cfg, NULL, "--json", "--format", "json", "--variant", "a",
+                               "--variant", "b", NULL),
+                     -1);
+    assert_true(cfg.json);
+    assert_false(cfg.ktap);
+    compare_config_free(&cfg);
+    assert_int_equal(
+        parse_err(&cfg, NULL, "--format", "text", "--variant", "a", "--variant", "b", NULL), -1);
+    assert_false(cfg.json);
+    assert_false(cfg.ktap);
+    compare_config_free(&cfg);
 }
 
 static void test_help(void **state)
@@ -183,6 +212,7 @@ int main(void)
         cmocka_unit_test(test_defaults),
         cmocka_unit_test(test_cmd_mode),
         cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_format),
         cmocka_unit_test(test_help),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

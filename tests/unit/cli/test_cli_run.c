@@ -290,6 +290,47 @@ static void json_error_once(const char *opt, const char *val, const char *want)
     free(out);
 }
 
+/*
+ * --json-stream: a usage error is two lines, the error event and the end
+ * event holding the --json document; with --json too it is refused and
+ * stdout stays empty (a reader expects one of the two forms).
+ */
+static void test_json_stream(void **state)
+{
+    (void)state;
+    struct run_spec o;
+    assert_int_equal(parse(&o, "--json-stream", "-i", "0.5"), -1);
+    assert_true(o.json_stream);
+    assert_false(o.json);
+    struct capture c;
+    char *err;
+    capture_begin(&c, 1);
+    int rc = parse_err(&o, &err, "--json-stream", "--json", NULL);
+    char *out = capture_end(&c);
+    assert_int_equal(rc, EXIT_USAGE);
+    assert_string_equal(out, "");
+    if (!strstr(err, "--json and --json-stream cannot be combined"))
+        fail_msg("--json --json-stream: stderr '%s'", err);
+    free(out);
+    free(err);
+    capture_begin(&c, 1);
+    rc = parse(&o, "-t", "abc", "--json-stream");
+    out = capture_end(&c);
+    assert_int_equal(rc, EXIT_USAGE);
+    char *nl = strchr(out, '\n');
+    assert_non_null(nl);
+    json_t *ev = json_loadb(out, (size_t)(nl - out), 0, NULL);
+    json_t *end = json_loads(nl + 1, 0, NULL);
+    assert_string_equal(json_string_value(json_object_get(ev, "event")), "error");
+    assert_string_equal(json_string_value(json_object_get(end, "event")), "end");
+    const char *msg = json_string_value(json_object_get(json_object_get(end, "data"), "error"));
+    assert_non_null(msg);
+    assert_string_equal(json_string_value(json_object_get(ev, "data")), msg);
+    json_decref(ev);
+    json_decref(end);
+    free(out);
+}
+
 static void test_json_usage_errors(void **state)
 {
     (void)state;
@@ -313,6 +354,7 @@ int main(void)
         cmocka_unit_test(test_help),
         cmocka_unit_test(test_repeated_parses),
         cmocka_unit_test(test_json_usage_errors),
+        cmocka_unit_test(test_json_stream),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

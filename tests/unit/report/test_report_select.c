@@ -25,7 +25,9 @@ static void test_format_parse(void **state)
     assert_int_equal(creport_format_parse("html", &f, err, sizeof(err)), 0);
     assert_int_equal(f, CREPORT_HTML);
     assert_int_equal(creport_format_parse("pdf", &f, err, sizeof(err)), -EINVAL);
-    assert_string_equal(err, "--format: 'pdf' is not text, markdown, csv, json or html");
+    assert_string_equal(err, "--format: 'pdf' is not text, markdown, csv, json, html or ktap");
+    assert_int_equal(creport_format_parse("ktap", &f, err, sizeof(err)), 0);
+    assert_int_equal(f, CREPORT_KTAP);
 }
 
 static void test_sections_check(void **state)
@@ -49,6 +51,12 @@ static void test_sections_check(void **state)
                                             err, sizeof(err)),
                      -EINVAL);
     assert_non_null(strstr(err, "--sections effects: the CSV is one table"));
+    /* KTAP has only its tests: any section is refused, the default and --full are not. */
+    assert_int_equal(creport_sections_check(CREPORT_KTAP, 0, err, sizeof(err)), 0);
+    assert_int_equal(creport_sections_check(CREPORT_KTAP, CREPORT_SEC_ALL, err, sizeof(err)), 0);
+    assert_int_equal(creport_sections_check(CREPORT_KTAP, CREPORT_SEC_VERDICT, err, sizeof(err)),
+                     -EINVAL);
+    assert_non_null(strstr(err, "--sections verdict: KTAP has only the tests"));
 }
 
 static void test_json_select(void **state)

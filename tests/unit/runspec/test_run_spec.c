@@ -171,6 +171,7 @@ static void test_bad_options_are_named(void **state)
     parse_refused("-c h --iperf3 -t 1.5", "whole seconds");
     parse_refused("-c h --iperf3 --test tcp_rr", "tcp_stream and udp_stream");
     parse_refused("-c h --iperf3 -u --gso", "--gso");
+    parse_refused("--json --json-stream", "--json and --json-stream cannot be combined");
 }
 
 /* --iperf3 makes iperf3's port the default; -p still says which. */
@@ -220,6 +221,7 @@ static void assert_round_trip(const char *line)
     assert_int_equal(a.client.connect_timeout_ms, b.client.connect_timeout_ms);
     assert_int_equal(a.client.idle_timeout_ms, b.client.idle_timeout_ms);
     assert_int_equal(a.json, b.json);
+    assert_int_equal(a.json_stream, b.json_stream);
     assert_true(same_string(a.host, b.host));
     assert_true(same_string(a.client.bind_addr, b.client.bind_addr));
     assert_true(same_string(a.db, b.db));
@@ -252,6 +254,7 @@ static void test_argv_round_trip(void **state)
         "-c 198.18.0.2 --iperf3 -p 6000",
         "--test tcp_rr --flows 1000 --threads 2 --per-flow",
         "--flows 200 -R -n 64M",
+        "--json-stream -i 0.5",
     };
     for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
         assert_round_trip(lines[i]);
@@ -382,7 +385,7 @@ static void test_option_table(void **state)
             fail_msg("-%c: a value in the table, not in '%s' or the reverse", o->letter, before);
     }
     ASSERT_EQ(letters, 20);
-    ASSERT_EQ(longs, 44);
+    ASSERT_EQ(longs, 45);
 }
 
 int main(void)
