@@ -124,8 +124,14 @@ static void run_sender(struct stream *s, char *buf)
             uint64_t now = clock_now_ns();
             uint64_t due = (uint64_t)floor((double)(now - t0) * per_ns) + 1;
             if (due <= seq) {
-                /* Until the next datagram is due, or the stop. */
-                stream_wait(-1, 0, s->stop_fd, t0 + (uint64_t)ceil((double)seq / per_ns));
+                /*
+                 * A clock_nanosleep, not a ppoll() on stop_fd: with ppoll()
+                 * iperf3_client's netns test lost datagrams beyond nft's
+                 * drops (3 runs of 3; cause not found). The 100 ms cap
+                 * bounds how late a stop is seen.
+                 */
+                uint64_t at = t0 + (uint64_t)ceil((double)seq / per_ns);
+                clock_sleep_until(at < now + 100000000 ? at : now + 100000000);
                 continue;
             }
             if (due - seq > max_backlog) {
