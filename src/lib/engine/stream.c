@@ -1,11 +1,14 @@
 #include "engine/stream.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #include "engine/sockopt.h"
@@ -16,8 +19,6 @@
 #include "util/evloop.h"
 #include "util/sock.h"
 
-/* How often a blocked send/recv wakes up to look at the stop and abort flags. */
-#define STREAM_WAKE_MS 50
 /* rr/crr: the most a stream's receive area holds beyond one whole message. */
 #define RR_RECV_MAX ((size_t)1024 * 1024)
 
@@ -25,6 +26,23 @@ void stream_notify(struct stream *s)
 {
     if (s->notify)
         evloop_wake(s->notify);
+}
+
+int stream_wait(int fd, short events, int efd, uint64_t deadline_ns)
+{
+    struct pollfd p[2] = {{.fd = fd, .events = events}, {.fd = efd, .events = POLLIN}};
+    struct timespec ts, *tsp = NULL;
+    if (deadline_ns) {
+        uint64_t now = clock_now_ns();
+        uint64_t left = deadline_ns > now ? deadline_ns - now : 0;
+        ts.tv_sec = (time_t)(left / 1000000000ull);
+        ts.tv_nsec = (long)(left % 1000000000ull);
+        tsp = &ts;
+    }
+    /* ppoll, not poll: the deadline to the nanosecond (UDP pacing), not rounded to a ms. */
+    if (ppoll(p, 2, tsp, NULL) <= 0)
+        return 0;
+    return p[0].revents;
 }
 
 void stream_fail(struct stream *s, int err, const char *what)
@@ -199,8 +217,19 @@ int stream_start(struct stream *s, char *err, size_t errlen)
     atomic_store(&s->tid, 0);
     s->task_end_ok = false;
     s->errmsg[0] = '\0';
-    /* Without the timeouts a blocked send/recv would never see *stop or *abort. */
-    int rc = s->fd >= 0 ? sock_set_timeouts(s->fd, STREAM_WAKE_MS) : 0;
+    /*
+     * No timeout wakes a blocked call to look at *stop or *abort: the
+     * owner wakes it (stream_stop_wake(), stream_interrupt(), the event
+     * fds). Only a TCP receiver's idle timeout is a receive timeout, a
+     * deadline the kernel keeps from the last data on.
+     */
+    int rc = s->fd >= 0 ? sock_set_timeouts(s->fd, 0) : 0;
+    if (!rc && s->fd >= 0 && s->role == ROLE_TCP_RECV && s->idle_timeout_ms > 0) {
+        struct timeval tv = {.tv_sec = s->idle_timeout_ms / 1000,
+                             .tv_usec = (s->idle_timeout_ms % 1000) * 1000};
+        if (setsockopt(s->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)))
+            rc = -errno;
+    }
     if (rc)
         return err_set(err, errlen, rc, "stream %d: cannot set its socket timeouts: %s", s->id,
                        strerror(-rc));
@@ -218,6 +247,23 @@ void stream_join(struct stream *s)
         pthread_join(s->thread, NULL);
         s->started = false;
     }
+}
+
+void stream_stop_wake(struct stream *s)
+{
+    if (s->fd < 0)
+        return;
+    /* What the thread would do itself as it stops: the FIN follows the last byte it sent. */
+    if (s->role == ROLE_TCP_SEND)
+        shutdown(s->fd, SHUT_WR);
+    /*
+     * Roles that end at the stop and block in accept() or recvfrom(): the
+     * call returns (EINVAL, or 0 on an unconnected UDP socket, which Linux
+     * shuts all the same) and the thread sees *stop.
+     */
+    else if (s->role == ROLE_CRR_SERVER ||
+             (s->role == ROLE_RR_SERVER && s->params && s->params->kind == TEST_UDP_RR))
+        shutdown(s->fd, SHUT_RD);
 }
 
 void stream_interrupt(struct stream *s)

@@ -58,6 +58,13 @@ struct stream {
     int idle_timeout_ms;
     const atomic_bool *stop;  /* senders stop when set */
     const atomic_bool *abort; /* every stream ends when set */
+    /*
+     * Event fds (eventfd) that turn readable, for good, once *stop or
+     * *abort is set (stop_fd also on abort), or -1: a wait that cannot be
+     * woken by shutting its socket polls one beside it (stream_wait()).
+     * Owned by the stream set.
+     */
+    int stop_fd, abort_fd;
     enum stream_role role;
     enum udp_wire_format wire; /* UDP: the datagram header's format (netab's unless set) */
     const struct test_params *params;
@@ -124,14 +131,16 @@ void stream_notify(struct stream *s);
 /* The receiver's loop, after counting: wakes the control loop once its byte mark is reached. */
 static inline void stream_bytes_mark(struct stream *s, uint64_t bytes)
 {
-    uint64_t mark = atomic_load_explicit(&s->wake_bytes, memory_order_relaxed);
     /*
-     * The exchange loses to a new mark set meanwhile, which the next count
-     * then meets. No fence orders this load after the count's store (the
-     * data path stays fence-free): a mark set just as the count passed it
-     * is seen at the next recv, or at the next receive timeout
-     * (STREAM_WAKE_MS) if no data follows.
+     * The count's store is ordered before the mark's load, as the control
+     * thread's mark store is before its count load: a mark set just as the
+     * count passed it is seen by one side or the other, never missed by
+     * both while the receiver blocks with no data to come (no receive
+     * timeout wakes it to look again). One fence per receive call.
      */
+    atomic_thread_fence(memory_order_seq_cst);
+    uint64_t mark = atomic_load_explicit(&s->wake_bytes, memory_order_relaxed);
+    /* The exchange loses to a new mark set meanwhile, which the next count then meets. */
     if (mark && bytes >= mark && atomic_compare_exchange_strong(&s->wake_bytes, &mark, 0))
         stream_notify(s);
 }
@@ -152,6 +161,15 @@ void stream_tcp_run(struct stream *s, char *buf);
 void stream_udp_run(struct stream *s, char *buf);
 void stream_rr_run(struct stream *s, char *buf);
 void stream_crr_run(struct stream *s, char *buf);
+
+/*
+ * Waits until fd (if >= 0) has one of events, the event fd efd (s->stop_fd
+ * or s->abort_fd; -1 for none) is readable, or deadline_ns passes (0: no
+ * deadline): no period, the real deadline. Returns fd's revents when it is
+ * ready, else 0 (the event, the deadline or a signal: the caller looks at
+ * its flags and clock again).
+ */
+int stream_wait(int fd, short events, int efd, uint64_t deadline_ns);
 
 /* Records a failure: error code and a message naming the stream and the call. */
 void stream_fail(struct stream *s, int err, const char *what);
@@ -181,13 +199,22 @@ int stream_prepare(struct stream *s);
 void stream_release(struct stream *s);
 
 /*
- * Sets the socket's wake-up timeouts and starts the stream's thread. Returns
+ * Clears the socket's send timeout and sets its receive timeout (a TCP
+ * receiver's idle timeout, else none), then starts the stream's thread. Returns
  * 0, or -errno with a sentence naming the stream in err (then no thread runs).
  */
 NB_MUST_CHECK int stream_start(struct stream *s, char *err, size_t errlen);
 
 /* Joins the stream's thread (it must be done or about to end). */
 void stream_join(struct stream *s);
+
+/*
+ * Wakes a stream's thread blocked on its socket once *stop is set (shuts
+ * the side of its socket that the role is done with: a sender's write
+ * side, the listener of a tcp_crr server, a udp_rr server's receive side);
+ * other roles go on after the stop or wait on stop_fd.
+ */
+void stream_stop_wake(struct stream *s);
 
 /* Wakes a stream blocked in send/recv so that it notices *abort. */
 void stream_interrupt(struct stream *s);

@@ -27,25 +27,22 @@ static bool stopping(const struct stream *s)
            atomic_load_explicit(s->abort, memory_order_relaxed);
 }
 
-/* Longest a transaction's wait goes without looking at the abort flag. */
-#define CRR_SLICE_MS 50
-
 /*
- * Waits for events on fd until deadline_ns, in slices, so that a test
- * aborted (its peer vanished, the server stops) ends its streams within a
- * slice instead of after an idle timeout or a connect's SYN retries.
- * Returns 1 (ready), -ETIMEDOUT or -ECANCELED.
+ * Waits for events on fd until deadline_ns, or the abort (a test aborted
+ * because its peer vanished or the server stops ends its streams at once,
+ * not after an idle timeout or a connect's SYN retries; the stop lets the
+ * transaction finish). The connection is the transaction's own, which no
+ * abort shuts: the abort's event fd wakes the wait. Returns 1 (ready),
+ * -ETIMEDOUT or -ECANCELED.
  */
 static int crr_wait(const struct stream *s, int fd, short events, uint64_t deadline_ns)
 {
     for (;;) {
         if (atomic_load_explicit(s->abort, memory_order_relaxed))
             return -ECANCELED;
-        int ms = clock_ms_until(deadline_ns);
-        if (ms == 0)
+        if (clock_now_ns() >= deadline_ns)
             return -ETIMEDOUT;
-        struct pollfd p = {.fd = fd, .events = events};
-        if (poll(&p, 1, ms < CRR_SLICE_MS ? ms : CRR_SLICE_MS) > 0)
+        if (stream_wait(fd, events, s->abort_fd, deadline_ns) > 0)
             return 1;
     }
 }
@@ -211,13 +208,15 @@ static void server(struct stream *s, char *buf)
     while (!stopping(s)) {
         struct sockaddr_storage from;
         socklen_t flen = sizeof(from);
+        /* Blocks until a client connects; the stop shuts the listener (stream_stop_wake()). */
         int fd = accept4(s->fd, (struct sockaddr *)&from, &flen, SOCK_CLOEXEC);
         if (fd < 0) {
             if (errno == EAGAIN || errno == EINTR || errno == ECONNABORTED)
                 continue;
             if (errno == EMFILE || errno == ENFILE) {
+                /* No event says a descriptor was freed: back off 1 ms, or until the stop. */
                 s->errors.connect++;
-                usleep(1000);
+                stream_wait(-1, 0, s->stop_fd, clock_now_ns() + 1000000);
                 continue;
             }
             if (!stopping(s))

@@ -30,7 +30,7 @@ static bool aborted(const struct stream *s)
     return atomic_load_explicit(s->abort, memory_order_relaxed);
 }
 
-/* Sends len bytes on a blocking TCP socket, riding out the wake-up timeouts. */
+/* Sends len bytes on a blocking TCP socket (an abort shuts it: EPIPE). */
 static int send_all(struct stream *s, const char *buf, size_t len)
 {
     while (len) {
@@ -85,8 +85,9 @@ static void tcp_client(struct stream *s, char *buf)
         }
         ssize_t n;
         if (unsent) {
-            struct pollfd pfd = {.fd = s->fd, .events = POLLIN | POLLOUT};
-            if (poll(&pfd, 1, 50) <= 0 || !(pfd.revents & (POLLIN | POLLERR | POLLHUP))) {
+            /* Room to send or a response to read, or the abort (the stop changes nothing here). */
+            if (!(stream_wait(s->fd, POLLIN | POLLOUT, s->abort_fd, 0) &
+                  (POLLIN | POLLERR | POLLHUP))) {
                 if (aborted(s))
                     break;
                 continue;
@@ -294,12 +295,14 @@ static void udp_client(struct stream *s, char *buf)
                 stream_fail(s, errno, "recv");
                 break;
             }
-            /* Expire requests whose response is overdue, then wait a little. */
+            /*
+             * Expire requests whose response is overdue, then wait until the
+             * next one is, or the stop (its time ends the stream's, see below).
+             */
             uint64_t soonest =
                 udp_expire_overdue(s, buf, slots, active, k, &inflight, now, timeout_ns, &send_err);
-            struct pollfd pfd = {.fd = s->fd, .events = POLLIN};
-            int ms = (int)((soonest - now) / 1000000) + 1;
-            poll(&pfd, 1, ms > 50 ? 50 : ms);
+            if (inflight > 0)
+                stream_wait(s->fd, POLLIN, stop_ns ? s->abort_fd : s->stop_fd, soonest);
             continue;
         }
         uint32_t id;
@@ -347,6 +350,9 @@ static void udp_server(struct stream *s, char *buf)
         struct sockaddr_storage from;
         socklen_t flen = sizeof(from);
         ssize_t n = recvfrom(s->fd, buf, 65536, 0, (struct sockaddr *)&from, &flen);
+        /* The stop shut the receive side (stream_stop_wake()): no datagram, the end. */
+        if (n == 0 && stopping(s))
+            break;
         if (n < 0) {
             if (errno == EAGAIN || errno == EINTR)
                 continue;

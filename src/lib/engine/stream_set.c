@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
 
 #include "engine/flows.h"
 
@@ -19,6 +21,7 @@ int stream_set_init(struct stream_set *set, const struct test_params *p, const i
     p = &set->params;
     atomic_init(&set->stop, false);
     atomic_init(&set->abort, false);
+    set->stop_fd = set->abort_fd = -1;
     /* Quotas: each direction sends p->bytes in total, split over its streams. */
     int per_dir[2] = {0, 0};
     for (int i = 0; i < n; i++)
@@ -38,6 +41,7 @@ int stream_set_init(struct stream_set *set, const struct test_params *p, const i
         s->idle_timeout_ms = idle_timeout_ms;
         s->stop = &set->stop;
         s->abort = &set->abort;
+        s->stop_fd = s->abort_fd = -1;
         if (p->bytes && s->sender) {
             uint64_t share = p->bytes / (uint64_t)per_dir[dir];
             if ((uint64_t)seen[dir] < p->bytes % (uint64_t)per_dir[dir])
@@ -81,18 +85,48 @@ uint64_t stream_set_memory(const struct test_params *p, const bool *server_sends
     return total;
 }
 
+/* An eventfd readable from now on (its count is never read back). */
+static void raise_event(int fd)
+{
+    uint64_t one = 1;
+    if (fd >= 0)
+        (void)!write(fd, &one, sizeof(one));
+}
+
+/* Sets stop and abort and wakes every thread: its event fds, its socket shut. */
+static void set_abort(struct stream_set *set, int n)
+{
+    atomic_store(&set->stop, true);
+    atomic_store(&set->abort, true);
+    raise_event(set->stop_fd);
+    raise_event(set->abort_fd);
+    for (int i = 0; i < n; i++)
+        if (set->streams[i].started)
+            stream_interrupt(&set->streams[i]);
+}
+
 int stream_set_start(struct stream_set *set, char *err, size_t errlen)
 {
     if (set->params.flows)
         return flows_start(set, err, errlen);
+    set->stop_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+    set->abort_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+    if (set->stop_fd < 0 || set->abort_fd < 0)
+        return err_set(err, errlen, -errno, "cannot make the streams' stop events: %s",
+                       strerror(errno));
+    /* Stopped before the start (an early stop() or abort): the events say so at once. */
+    if (atomic_load(&set->stop))
+        raise_event(set->stop_fd);
+    for (int i = 0; i < set->n; i++) {
+        set->streams[i].stop_fd = set->stop_fd;
+        set->streams[i].abort_fd = set->abort_fd;
+    }
     for (int i = 0; i < set->n; i++) {
         int rc = stream_start(&set->streams[i], err, errlen);
         if (rc) {
-            atomic_store(&set->abort, true);
-            for (int j = 0; j < i; j++) {
-                stream_interrupt(&set->streams[j]);
+            set_abort(set, i);
+            for (int j = 0; j < i; j++)
                 stream_join(&set->streams[j]);
-            }
             return rc;
         }
     }
@@ -174,6 +208,12 @@ void stream_set_stop(struct stream_set *set)
 {
     atomic_store(&set->stop, true);
     flows_wake(set);
+    if (set->groups)
+        return;
+    raise_event(set->stop_fd);
+    for (int i = 0; i < set->n; i++)
+        if (set->streams[i].started)
+            stream_stop_wake(&set->streams[i]);
 }
 
 int stream_set_finish(struct stream_set *set, uint64_t deadline_ns)
@@ -196,12 +236,8 @@ int stream_set_finish(struct stream_set *set, uint64_t deadline_ns)
         else
             s->started = false; /* joined (or not joinable: nothing to wait for) */
     }
-    if (rc) {
-        atomic_store(&set->stop, true);
-        atomic_store(&set->abort, true);
-        for (int i = 0; i < set->n; i++)
-            stream_interrupt(&set->streams[i]);
-    }
+    if (rc)
+        set_abort(set, set->n);
     for (int i = 0; i < set->n; i++)
         stream_join(&set->streams[i]);
     return rc;
@@ -224,17 +260,17 @@ void stream_set_free(struct stream_set *set)
      * A thread still running here was never stopped by its owner: abort and
      * wake it rather than wait for a join that would never return.
      */
-    if (!stream_set_all_done(set)) {
-        atomic_store(&set->stop, true);
-        atomic_store(&set->abort, true);
-        for (int i = 0; i < set->n; i++)
-            if (set->streams[i].started)
-                stream_interrupt(&set->streams[i]);
-    }
+    if (!stream_set_all_done(set))
+        set_abort(set, set->n);
     for (int i = 0; i < set->n; i++) {
         stream_join(&set->streams[i]);
         stream_close(&set->streams[i]);
     }
+    if (set->stop_fd >= 0)
+        close(set->stop_fd);
+    if (set->abort_fd >= 0)
+        close(set->abort_fd);
+    set->stop_fd = set->abort_fd = -1;
     free(set->streams);
     set->streams = NULL;
     set->n = 0;

@@ -24,6 +24,8 @@ struct stream_set {
     int n;
     atomic_bool stop;
     atomic_bool abort;
+    /* eventfds written once stop (or abort), and abort, are set: the streams' stop_fd, abort_fd. */
+    int stop_fd, abort_fd;
     /* --flows: the event-loop threads that run the streams (engine/flows.h), else NULL. */
     struct flow_group *groups;
     int ngroups;
@@ -84,7 +86,10 @@ bool stream_set_senders_done(struct stream_set *set);
 /* True when every stream's thread has finished. */
 bool stream_set_all_done(struct stream_set *set);
 
-/* Asks the senders to stop; receivers go on until the peer's FIN. */
+/*
+ * Asks the senders to stop; receivers go on until the peer's FIN. Wakes the
+ * threads blocked for want of the stop (stream_stop_wake(), stop_fd).
+ */
 void stream_set_stop(struct stream_set *set);
 
 /*

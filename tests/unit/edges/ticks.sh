@@ -3,7 +3,8 @@
 # thread ticks beside the data threads"): waiting is on events and deadlines
 # (util/evloop). This fails on
 #   - any usleep( call;
-#   - a poll(), ppoll() or epoll_wait() whose timeout (its last argument) holds a number
+#   - a poll(), ppoll() or epoll_wait() whose timeout (the last argument; ppoll's third,
+#     before its signal mask) holds a number
 #     other than 0 or -1, or an upper-case constant: a fixed period, or a cap shorter than
 #     the deadline it stands in for;
 #   - a #define of a *_SLEEP_*, *_TICK_*, *_WAKE_* or *_SLICE_* period: a cap hidden in a
@@ -14,26 +15,21 @@ set -eu
 root=$1
 # FILE|TEXT (a fixed string of the offending line)|reason
 allowed='src/lib/proto/client.c|poll(&pfd, 1, 500)|one grace wait for the server'"'"'s reason after a stream failed, not a loop
-src/lib/util/proc.c|poll(p, np, np ? (ms < 50 ? ms : 50) : (ms < 5 ? ms : 5))|child processes: exit has no fd without pidfd; campaign/bisect commands, not test control
-src/lib/engine/stream.c|#define STREAM_WAKE_MS|data threads: blocking socket timeout to see stop/abort (issue 30 moves streams onto loops)
-src/lib/engine/stream_crr.c|#define CRR_SLICE_MS|data thread: tcp_crr connect slices (issue 30 engine work)
-src/lib/engine/stream_crr.c|poll(&p, 1, ms < CRR_SLICE_MS ? ms : CRR_SLICE_MS)|data thread: tcp_crr connect wait slices (issue 30 engine work)
-src/lib/engine/stream_crr.c|usleep(1000)|data thread: tcp_crr port-exhaustion back-off (issue 30 engine work)
-src/lib/engine/stream_rr.c|poll(&pfd, 1, 50)|data thread: rr response wait slices (issue 30 engine work)
-src/lib/engine/stream_rr.c|poll(&pfd, 1, ms > 50 ? 50 : ms)|data thread: rr pacing wait cap (issue 30 engine work)'
+src/lib/util/proc.c|poll(p, np, np ? (ms < 50 ? ms : 50) : (ms < 5 ? ms : 5))|child processes: exit has no fd without pidfd; campaign/bisect commands, not test control'
 found=$(cd "$root" && {
     grep -rnF 'usleep(' src || true
     grep -rnE '(^|[^a-z_])(poll|ppoll|epoll_wait) *\(' src | perl -ne '
         my ($where, $code) = /^([^:]+:[0-9]+:)(.*)$/ or next;
-        while ($code =~ /(?<![a-z_])(?:poll|ppoll|epoll_wait)\s*(\((?:[^()]++|(?1))*\))/g) {
-            my $args = substr($1, 1, -1);
-            my ($depth, $last) = (0, "");
+        while ($code =~ /(?<![a-z_])(poll|ppoll|epoll_wait)\s*(\((?:[^()]++|(?2))*\))/g) {
+            my ($fn, $args) = ($1, substr($2, 1, -1));
+            my ($depth, @arg) = (0, "");
             for my $ch (split //, $args) {
                 $depth++ if $ch eq "(";
                 $depth-- if $ch eq ")";
-                if ($ch eq "," && !$depth) { $last = ""; next }
-                $last .= $ch;
+                if ($ch eq "," && !$depth) { push @arg, ""; next }
+                $arg[-1] .= $ch;
             }
+            my $last = $fn eq "ppoll" && @arg > 2 ? $arg[2] : $arg[-1];
             if ($last =~ /\b[1-9][0-9]*\b|\b[A-Z][A-Z0-9_]+\b/) { print "$where$code\n"; last }
         }' || true
     grep -rnE '#define [A-Z0-9_]*_(SLEEP|TICK|WAKE|SLICE)_[A-Z0-9_]*' src || true
