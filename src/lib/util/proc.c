@@ -3,10 +3,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -244,6 +246,31 @@ static int spawn(char *const argv[], char *const extra_env[], pid_t *pid, int *o
     return 0;
 }
 
+/*
+ * Waits until the child exits (its pidfd), output arrives on an open pipe
+ * (read into r), a signal comes (unmasked: the mask during the wait) or the
+ * deadline passes. Returns 0, or -ENOMEM when the output cannot be kept.
+ */
+static int wait_events(int pidfd, const int fds[2], bool open[2], uint64_t deadline,
+                       const sigset_t *unmasked, struct proc_result *r, size_t *cap)
+{
+    struct pollfd p[3] = {{.fd = pidfd, .events = POLLIN}};
+    nfds_t np = 1;
+    for (int i = 0; i < 2; i++)
+        if (open[i])
+            p[np++] = (struct pollfd){.fd = fds[i], .events = POLLIN};
+    uint64_t now = clock_now_ns(), left = deadline > now ? deadline - now : 0;
+    struct timespec until = {(time_t)(left / 1000000000u), (long)(left % 1000000000u)};
+    int n = ppoll(p, np, &until, unmasked);
+    for (nfds_t k = 1; n > 0 && k < np; k++)
+        if (p[k].revents) {
+            int i = p[k].fd == fds[0] ? 0 : 1;
+            if (drain(fds[i], i == 0, &open[i], r, cap))
+                return -ENOMEM;
+        }
+    return 0;
+}
+
 int proc_run(char *const argv[], double timeout_s, const volatile sig_atomic_t *stop,
              struct proc_result *r, char *err, size_t errlen)
 {
@@ -255,14 +282,36 @@ int proc_run_env(char *const argv[], char *const extra_env[], double timeout_s,
 {
     memset(r, 0, sizeof(*r));
     pid_t pid;
-    int fds[2];
+    int fds[2] = {-1, -1};
     uint64_t start = clock_now_ns();
     uint64_t deadline = start + (uint64_t)(timeout_s * 1e9);
     int rc = spawn(argv, extra_env, &pid, &fds[0], &fds[1], err, errlen);
     if (rc)
         return rc;
+    /* The child's exit is an event too (a pidfd is readable once it exited): no polling. */
+    int pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+    if (pidfd < 0) {
+        int e = errno;
+        kill_and_reap(pid, &r->status);
+        close(fds[0]);
+        close(fds[1]);
+        return err_set(err, errlen, e, "cannot watch %s for its exit (pidfd_open: %s)", argv[0],
+                       strerror(e));
+    }
     bool open[2] = {true, true}, exited = false;
     size_t cap = 0;
+    sigset_t caught, unmasked;
+    sigemptyset(&caught);
+    sigaddset(&caught, SIGINT);
+    sigaddset(&caught, SIGTERM);
+    sigaddset(&caught, SIGHUP);
+    /*
+     * The signals that set *stop stay blocked but during the wait, which
+     * unblocks them: one that comes between the check and the wait ends the
+     * wait at once instead of being seen only at the deadline. (One taken by
+     * another thread of the process is seen at the child's end or deadline.)
+     */
+    pthread_sigmask(SIG_BLOCK, &caught, &unmasked);
     for (;;) {
         if (stop && *stop) {
             r->interrupted = true;
@@ -284,22 +333,11 @@ int proc_run_env(char *const argv[], char *const extra_env[], double timeout_s,
                     goto nomem;
             break;
         }
-        struct pollfd p[2];
-        nfds_t np = 0;
-        for (int i = 0; i < 2; i++)
-            if (open[i])
-                p[np++] = (struct pollfd){.fd = fds[i], .events = POLLIN};
-        int ms = clock_ms_until(deadline);
-        /* With both pipes closed, only the exit is left to wait for: poll in short steps. */
-        if (poll(p, np, np ? (ms < 50 ? ms : 50) : (ms < 5 ? ms : 5)) < 0 && errno != EINTR)
-            break;
-        for (nfds_t k = 0; k < np; k++)
-            if (p[k].revents) {
-                int i = p[k].fd == fds[0] ? 0 : 1;
-                if (drain(fds[i], i == 0, &open[i], r, &cap))
-                    goto nomem;
-            }
+        if (wait_events(pidfd, fds, open, deadline, &unmasked, r, &cap))
+            goto nomem;
     }
+    pthread_sigmask(SIG_SETMASK, &unmasked, NULL);
+    close(pidfd);
     if (!exited)
         kill_and_reap(pid, &r->status);
     close(fds[0]);
@@ -309,6 +347,8 @@ int proc_run_env(char *const argv[], char *const extra_env[], double timeout_s,
         return err_set(err, errlen, ENOMEM, "out of memory");
     return 0;
 nomem:
+    pthread_sigmask(SIG_SETMASK, &unmasked, NULL);
+    close(pidfd);
     kill_and_reap(pid, &r->status);
     close(fds[0]);
     close(fds[1]);
