@@ -41,6 +41,8 @@
 #define UDP_BACKLOG_NS 5000000.0
 /* A receiver gives up waiting for stragglers after this much silence once the test ended. */
 #define UDP_DRAIN_NS (250 * 1000000ull)
+/* Pacing gaps longer than this wait watching for the stop (see the sender). */
+#define UDP_PACE_WATCH_STOP_NS (100 * 1000000ull)
 
 static bool aborted(const struct stream *s)
 {
@@ -125,13 +127,18 @@ static void run_sender(struct stream *s, char *buf)
             uint64_t due = (uint64_t)floor((double)(now - t0) * per_ns) + 1;
             if (due <= seq) {
                 /*
-                 * A clock_nanosleep, not a ppoll() on stop_fd: with ppoll()
-                 * iperf3_client's netns test lost datagrams beyond nft's
-                 * drops (3 runs of 3; cause not found). The 100 ms cap
-                 * bounds how late a stop is seen.
+                 * Gaps of up to UDP_PACE_WATCH_STOP_NS are slept with
+                 * clock_nanosleep to their exact time: with a ppoll() on
+                 * stop_fd instead, iperf3_client's netns test lost
+                 * datagrams beyond nft's drops (3 runs of 3; cause not
+                 * found). A longer gap (a slow rate) waits on stop_fd to
+                 * its time, so a stop is never seen later than that.
                  */
                 uint64_t at = t0 + (uint64_t)ceil((double)seq / per_ns);
-                clock_sleep_until(at < now + 100000000 ? at : now + 100000000);
+                if (at - now <= UDP_PACE_WATCH_STOP_NS)
+                    clock_sleep_until(at);
+                else
+                    stream_wait(-1, 0, s->stop_fd, at);
                 continue;
             }
             if (due - seq > max_backlog) {
