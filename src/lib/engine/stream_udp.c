@@ -127,12 +127,10 @@ static void run_sender(struct stream *s, char *buf)
             uint64_t due = (uint64_t)floor((double)(now - t0) * per_ns) + 1;
             if (due <= seq) {
                 /*
-                 * Gaps of up to UDP_PACE_WATCH_STOP_NS are slept with
-                 * clock_nanosleep to their exact time: with a ppoll() on
-                 * stop_fd instead, iperf3_client's netns test lost
-                 * datagrams beyond nft's drops (3 runs of 3; cause not
-                 * found). A longer gap (a slow rate) waits on stop_fd to
-                 * its time, so a stop is never seen later than that.
+                 * Gaps up to UDP_PACE_WATCH_STOP_NS: clock_nanosleep to the
+                 * exact time (a ppoll() on stop_fd lost datagrams beyond
+                 * nft's drops in iperf3_client's netns test, 3 runs of 3,
+                 * cause not found). A longer gap waits on stop_fd.
                  */
                 uint64_t at = t0 + (uint64_t)ceil((double)seq / per_ns);
                 if (at - now <= UDP_PACE_WATCH_STOP_NS)

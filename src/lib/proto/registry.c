@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <time.h>
 
 #include "util/clock.h"
@@ -60,6 +61,8 @@ int registry_attach(struct registry *r, const struct datahdr *h, int fd)
             t->attached++;
             rc = 0;
             pthread_cond_broadcast(&r->changed);
+            if (t->wake)
+                (void)!eventfd_write(t->wake_fd, 1);
         }
         break;
     }

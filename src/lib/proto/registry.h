@@ -19,6 +19,8 @@ struct pending_test {
     int *fds;                      /* expected entries, -1 until attached */
     bool *server_sends;            /* each connection's direction, as announced */
     const bool *want_server_sends; /* the direction each index must have */
+    bool wake;                     /* wake_fd (an eventfd) is written at each attach */
+    int wake_fd;
     struct pending_test *next;
 };
 

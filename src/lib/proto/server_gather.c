@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <poll.h>
+#include <sys/eventfd.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -72,6 +73,33 @@ static int send_accept(struct session *ss, const struct pending_test *t, json_t 
 }
 
 /* Registers the test, sends the cookie and waits for every data connection. */
+/*
+ * Waits for t's data connections until the idle limit: an attach (t's
+ * eventfd) or the client's closing its control connection (which frees its
+ * slot at once) wakes it. Returns 0, -ETIMEDOUT, or -ECONNRESET with ss->err.
+ */
+static int await_connections(struct session *ss, struct pending_test *t)
+{
+    struct registry *reg = &ss->server->registry;
+    uint64_t end = clock_now_ns() + ss->idle_ns;
+    if (!t->wake)
+        return registry_wait(reg, t, end);
+    int rc;
+    while ((rc = registry_wait(reg, t, 0)) && clock_now_ns() < end) {
+        if (peer_gone(ss->fd))
+            return err_set(ss->err, sizeof(ss->err), ECONNRESET,
+                           "client closed the control connection before its data connections");
+        struct pollfd pfd[2] = {{.fd = ss->fd, .events = POLLRDHUP},
+                                {.fd = t->wake_fd, .events = POLLIN}};
+        uint64_t now = clock_now_ns(), left = end > now ? end - now : 0;
+        struct timespec ts = {(time_t)(left / 1000000000u), (long)(left % 1000000000u)};
+        eventfd_t v;
+        if (ppoll(pfd, 2, &ts, NULL) > 0 && (pfd[1].revents & POLLIN))
+            (void)!eventfd_read(t->wake_fd, &v);
+    }
+    return rc;
+}
+
 static int gather_tcp(struct session *ss, const struct test_params *p, struct pending_test *t)
 {
     int n = params_connections(p);
@@ -93,26 +121,20 @@ static int gather_tcp(struct session *ss, const struct test_params *p, struct pe
         free(want);
         return err_set(ss->err, sizeof(ss->err), rc, "cannot create a test cookie");
     }
+    /* Each attach writes the eventfd: the wait wakes for it or the client's close, no slices. */
+    t->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+    t->wake = t->wake_fd >= 0;
     registry_add(&ss->server->registry, t);
     rc = send_accept(ss, t, NULL);
-    if (!rc) {
-        /* Wait in slices, so a client that gives up (closes its control connection) frees its slot.
-         */
-        uint64_t end = clock_now_ns() + ss->idle_ns;
-        do {
-            uint64_t slice = clock_now_ns() + 100000000ull;
-            rc = registry_wait(&ss->server->registry, t, slice < end ? slice : end);
-            if (rc && peer_gone(ss->fd)) {
-                err_set(ss->err, sizeof(ss->err), ECONNRESET,
-                        "client closed the control connection before its data connections");
-                break;
-            }
-        } while (rc && clock_now_ns() < end);
-        if (rc == -ETIMEDOUT)
-            err_set(ss->err, sizeof(ss->err), rc, "only %d of %d data connections arrived in time",
-                    t->attached, n);
-    }
+    if (!rc)
+        rc = await_connections(ss, t);
+    if (rc == -ETIMEDOUT)
+        err_set(ss->err, sizeof(ss->err), rc, "only %d of %d data connections arrived in time",
+                t->attached, n);
     registry_remove(&ss->server->registry, t);
+    if (t->wake)
+        close(t->wake_fd);
+    t->wake = false;
     t->want_server_sends = NULL;
     free(want);
     return rc;
