@@ -4,8 +4,9 @@
 Builds two versions of a small program with gcc (-falign-functions=1, so
 functions pack): in the second, an extra function placed before the hot
 loop pushes it by 40 bytes, changing its offset within a 64-byte line.
-The first version runs pinned on CPU 0 while `netab run -A 0,0 --profile`
-samples CPU 0, so the profile holds the program's hot loop (named through
+The first version runs pinned on CPU 0 while `netab run -A 0,0 --profile
+--profile-scope system` samples CPU 0 (every task on it: the test's own
+scope would leave the program out), so the profile holds the program's hot loop (named through
 its maps and ELF symbols while it still runs). Then:
 
 1. `--hot-from RUN.json`: the loop is a hot function, and layout says it
@@ -139,13 +140,13 @@ test:
   bitrate: 10M
 variants:
   - name: base
-    opts: "-A 0,0"
+    opts: "-A 0,0 --profile-scope system"
     layout: %(old)s
   - name: moved
-    opts: "-A 1,1"
+    opts: "-A 1,1 --profile-scope system"
     layout: %(new)s
   - name: broken
-    opts: "-A 1,1"
+    opts: "-A 1,1 --profile-scope system"
     layout: %(broken)s
 """
 
@@ -235,8 +236,8 @@ def body(netab):
         # 1-8 % of it (its utime over the run: 21 ticks), near layout's 0.5 % hot threshold
         # and below it under load. Paced at 10 Mbit/s they need little; the loop gets ~98 %.
         with Busy(old):
-            r = netab_run(netab, ["-t", "2", "-u", "-b", "10M", "-A", "0,0", "--profile", "-i",
-                                  "0"], timeout=60)
+            r = netab_run(netab, ["-t", "2", "-u", "-b", "10M", "-A", "0,0", "--profile",
+                                  "--profile-scope", "system", "-i", "0"], timeout=60)
         with open(run_json, "w") as f:
             f.write(r.stdout)
         p = parse_one_json(r.stdout)["end"]["profile"]["local"]

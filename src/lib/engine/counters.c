@@ -46,7 +46,8 @@ void counters_begin(struct counters *c, const struct stream_set *set, const stru
     if (set->params.profile[0] && !profile_event_from_name(set->params.profile, &ev)) {
         int cpus[2];
         int n = profile_cpus(c->pinned_cpu, o ? o->profile_extra_cpu : -1, cpus);
-        c->profile = profile_open(ev, 0, cpus, n);
+        c->profile = profile_open(
+            ev, 0, set->params.profile_system ? PROFILE_SCOPE_SYSTEM : PROFILE_SCOPE_TEST, cpus, n);
     }
     if (mode == COUNTERS_OFF)
         return;

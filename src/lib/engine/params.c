@@ -189,6 +189,9 @@ json_t *params_to_json(const struct test_params *p)
         json_object_set_new(o, "threads", json_integer(p->threads));
     if (p->profile[0])
         json_object_set_new(o, "profile", json_string(p->profile));
+    /* Only the scope that is not the default: a server before scopes knows no other. */
+    if (p->profile[0] && p->profile_system)
+        json_object_set_new(o, "profile_scope", json_string("system"));
     return o;
 }
 
@@ -277,6 +280,7 @@ static const char *const known_keys[] = {"test",
                                          "udp_default_buffers",
                                          "perf",
                                          "profile",
+                                         "profile_scope",
                                          "flows",
                                          "threads"};
 
@@ -363,7 +367,24 @@ int params_from_json(const json_t *obj, struct test_params *p, char *err, size_t
                        "test parameter \"profile\" is not an event this netab samples");
     if (prof)
         snprintf(p->profile, sizeof(p->profile), "%s", json_string_value(prof));
+    const json_t *scope = json_object_get(obj, "profile_scope");
+    enum profile_scope sc = PROFILE_SCOPE_TEST;
+    if (scope &&
+        (!prof || !json_is_string(scope) || profile_scope_from_name(json_string_value(scope), &sc)))
+        return err_set(
+            err, errlen, EINVAL,
+            "test parameter \"profile_scope\" is not \"test\" or \"system\" of a profile");
+    p->profile_system = sc == PROFILE_SCOPE_SYSTEM;
     return params_validate(p, err, errlen);
+}
+
+int params_profile_scope(const char *name, bool *system)
+{
+    enum profile_scope sc;
+    if (profile_scope_from_name(name, &sc))
+        return -EINVAL;
+    *system = sc == PROFILE_SCOPE_SYSTEM;
+    return 0;
 }
 
 bool params_profile_event_known(const char *name)

@@ -71,6 +71,8 @@ struct test_params {
     bool perf;
     /* --profile[=EVENT]: both ends sample their CPUs (measure/profile.h); "" = no profile. */
     char profile[PARAMS_PROFILE_LEN];
+    /* --profile-scope system: every task on the CPUs, not only the test's (the default). */
+    bool profile_system;
 };
 
 /*
@@ -113,6 +115,9 @@ uint32_t params_default_block(enum test_kind kind);
 
 /* True when name is an event --profile samples ("cpu-clock", "cycles", ...). */
 bool params_profile_event_known(const char *name);
+
+/* --profile-scope's word: "test" (*system false) or "system"; -EINVAL for another. */
+NB_MUST_CHECK int params_profile_scope(const char *name, bool *system);
 
 /* Total data connections a test opens: streams, doubled for --bidir. */
 int params_connections(const struct test_params *p);

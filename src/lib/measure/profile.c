@@ -22,6 +22,22 @@
 
 static const char *const event_names[PROFILE_NEVENTS] = {
     "cpu-clock", "cycles", "instructions", "L1-icache-load-misses", "iTLB-load-misses"};
+static const char *const scope_names[] = {"test", "system"};
+
+const char *profile_scope_name(enum profile_scope s)
+{
+    return s == PROFILE_SCOPE_SYSTEM ? scope_names[1] : scope_names[0];
+}
+
+int profile_scope_from_name(const char *name, enum profile_scope *s)
+{
+    for (int i = 0; i < 2; i++)
+        if (!strcmp(name, scope_names[i])) {
+            *s = i ? PROFILE_SCOPE_SYSTEM : PROFILE_SCOPE_TEST;
+            return 0;
+        }
+    return -EINVAL;
+}
 
 const char *profile_event_name(enum profile_event e)
 {
@@ -41,11 +57,11 @@ int profile_event_from_name(const char *name, enum profile_event *e)
 #define CACHE_MISS(c)                                                                              \
     ((c) | (PERF_COUNT_HW_CACHE_OP_READ << 8) | (PERF_COUNT_HW_CACHE_RESULT_MISS << 16))
 
-static void attr_of(enum profile_event ev, unsigned freq, struct perf_event_attr *a)
+void profile_attr(const struct profile *p, bool comm, struct perf_event_attr *a)
 {
     memset(a, 0, sizeof(*a));
     a->size = sizeof(*a);
-    switch (ev) {
+    switch (p->ev) {
     case PROFILE_CYCLES:
         a->type = PERF_TYPE_HARDWARE;
         a->config = PERF_COUNT_HW_CPU_CYCLES;
@@ -67,13 +83,19 @@ static void attr_of(enum profile_event ev, unsigned freq, struct perf_event_attr
         a->config = PERF_COUNT_SW_CPU_CLOCK;
     }
     a->freq = 1;
-    a->sample_freq = freq;
+    a->sample_freq = p->freq;
     a->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_CALLCHAIN;
     a->sample_max_stack = MAX_STACK;
     a->disabled = 1;
     a->exclude_hv = 1;
     a->wakeup_events = 0;
-    a->comm = 1; /* names of processes that start (exec) while sampling */
+    a->comm = comm; /* names of processes that start (exec) while sampling */
+}
+
+void *profile_map(const struct profile *p, int fd)
+{
+    void *r = mmap(NULL, p->ring_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    return r == MAP_FAILED ? NULL : r;
 }
 
 /* The online CPUs, from /sys; falls back to 0..nprocs-1. */
@@ -103,8 +125,34 @@ static int online_cpus(int *cpu, int max)
     return n;
 }
 
+/*
+ * Whether a CPU-wide event's sample belongs to the profile: the idle task
+ * outside softirq is counted apart, and in the test's scope so is every
+ * other task's work but softirq (this process's samples come from its
+ * per-task events).
+ */
+static bool keep_cpu_sample(struct profile *p, uint32_t pid, const uint64_t *chain, uint64_t nr)
+{
+    p->cpu_samples++;
+    bool softirq = profile_in_softirq(p, chain, nr);
+    if (pid == 0 && !softirq) {
+        p->idle++;
+        return false;
+    }
+    if (p->scope == PROFILE_SCOPE_SYSTEM)
+        return true;
+    if (p->tasks.n && pid == p->self)
+        return false;
+    if (!softirq) {
+        p->other++;
+        return false;
+    }
+    p->kernel_work++;
+    return true;
+}
+
 /* Reads one sample record at r (len bytes): ip, pid/tid, the call chain. */
-static void take_sample(struct profile *p, const unsigned char *r, size_t len)
+static void take_sample(struct profile *p, const unsigned char *r, size_t len, bool cpu_wide)
 {
     const uint64_t *u = (const uint64_t *)(const void *)r;
     if (len < 3 * sizeof(uint64_t))
@@ -114,6 +162,8 @@ static void take_sample(struct profile *p, const unsigned char *r, size_t len)
     uint64_t nr = u[2];
     if (nr > (len - 3 * sizeof(uint64_t)) / sizeof(uint64_t))
         nr = 0;
+    if (cpu_wide && !keep_cpu_sample(p, pid, u + 3, nr))
+        return;
     /* The chain holds context markers (>= PERF_CONTEXT_MAX): skip them; [0] is ip itself. */
     uint64_t caller = 0;
     int real = 0;
@@ -142,11 +192,11 @@ static void take_comm(struct profile *p, const unsigned char *r, size_t len)
     c->comm[n] = '\0';
 }
 
-/* Consumes every complete record of one CPU's ring. */
-static void drain_ring(struct profile *p, int i)
+/* Consumes every complete record of one ring (a CPU-wide event's, or a CPU's per-task events'). */
+static void drain_ring(struct profile *p, void *ring, bool cpu_wide)
 {
-    struct perf_event_mmap_page *meta = p->ring[i];
-    unsigned char *data = (unsigned char *)p->ring[i] + p->page;
+    struct perf_event_mmap_page *meta = ring;
+    unsigned char *data = (unsigned char *)ring + p->page;
     size_t size = p->ring_len - p->page;
     uint64_t head = __atomic_load_n(&meta->data_head, __ATOMIC_ACQUIRE);
     uint64_t tail = meta->data_tail;
@@ -162,7 +212,7 @@ static void drain_ring(struct profile *p, int i)
             for (size_t k = 0; k < body; k++)
                 rec[k] = data[(tail + sizeof(h) + k) % size];
             if (h.type == PERF_RECORD_SAMPLE)
-                take_sample(p, rec, body);
+                take_sample(p, rec, body, cpu_wide);
             else if (h.type == PERF_RECORD_LOST && body >= 16)
                 p->lost += ((const uint64_t *)(const void *)rec)[1];
             else if (h.type == PERF_RECORD_COMM && body > 8)
@@ -180,7 +230,10 @@ static void drain_all(struct profile *p)
     pthread_mutex_lock(&p->lock);
     for (int i = 0; i < p->ncpus; i++)
         if (p->ring[i])
-            drain_ring(p, i);
+            drain_ring(p, p->ring[i], true);
+    for (int i = 0; i < p->tasks.ncpus; i++)
+        if (p->tasks.ring[i])
+            drain_ring(p, p->tasks.ring[i], false);
     pthread_mutex_unlock(&p->lock);
 }
 
@@ -199,7 +252,7 @@ static void *reader_main(void *arg)
 static int open_cpu(struct profile *p, int i)
 {
     struct perf_event_attr a;
-    attr_of(p->ev, p->freq, &a);
+    profile_attr(p, true, &a);
     long fd = syscall(SYS_perf_event_open, &a, -1, p->cpu[i], -1, PERF_FLAG_FD_CLOEXEC);
     if (fd < 0) {
         int e = errno;
@@ -210,10 +263,8 @@ static int open_cpu(struct profile *p, int i)
         return -e;
     }
     p->fd[i] = (int)fd;
-    p->ring[i] = mmap(NULL, p->ring_len, PROT_READ | PROT_WRITE, MAP_SHARED, (int)fd, 0);
-    if (p->ring[i] == MAP_FAILED) {
+    if (!(p->ring[i] = profile_map(p, (int)fd))) {
         int e = errno;
-        p->ring[i] = NULL;
         snprintf(p->why, sizeof(p->why), "cannot map the sample buffer of CPU %d: %s", p->cpu[i],
                  strerror(e));
         return -e;
@@ -221,7 +272,8 @@ static int open_cpu(struct profile *p, int i)
     return 0;
 }
 
-static void close_all(struct profile *p)
+/* The CPU-wide events. */
+static void close_cpus(struct profile *p)
 {
     for (int i = 0; i < p->ncpus; i++) {
         if (p->ring[i])
@@ -233,14 +285,45 @@ static void close_all(struct profile *p)
     }
 }
 
-struct profile *profile_open(enum profile_event ev, unsigned freq, const int *cpus, int ncpus)
+static void close_all(struct profile *p)
+{
+    close_cpus(p);
+    profile_tasks_close(p);
+}
+
+/*
+ * The CPU-wide events on p->cpu[]. In the test's scope they only add the
+ * kernel work of other tasks and the idle share: without them the profile
+ * still has the test's threads, and its note says what it lacks.
+ */
+static int open_cpus(struct profile *p)
+{
+    for (int i = 0; i < p->ncpus; i++)
+        if (open_cpu(p, i)) {
+            close_cpus(p);
+            if (p->scope == PROFILE_SCOPE_SYSTEM)
+                return -1;
+            snprintf(p->note, sizeof(p->note),
+                     "no softirq work of other tasks, no idle share: %.110s", p->why);
+            p->why[0] = '\0';
+            p->ncpus = 0;
+            return 0;
+        }
+    return 0;
+}
+
+struct profile *profile_open(enum profile_event ev, unsigned freq, enum profile_scope scope,
+                             const int *cpus, int ncpus)
 {
     struct profile *p = calloc(1, sizeof(*p));
     if (!p)
         return NULL;
     p->ev = ev;
+    p->scope = scope;
+    p->self = (uint32_t)getpid();
     p->freq = freq ? freq : PROFILE_DEFAULT_FREQ;
     pthread_mutex_init(&p->lock, NULL);
+    psym_init(&p->sym);
     p->page = (size_t)sysconf(_SC_PAGESIZE);
     p->ring_len = p->page * (1 + RING_PAGES);
     if (ncpus > 0) {
@@ -251,11 +334,20 @@ struct profile *profile_open(enum profile_event ev, unsigned freq, const int *cp
     }
     for (int i = 0; i < p->ncpus; i++)
         p->fd[i] = -1;
-    for (int i = 0; i < p->ncpus; i++)
-        if (open_cpu(p, i)) {
+    if (scope == PROFILE_SCOPE_TEST) {
+        p->tasks.ncpus = online_cpus(p->tasks.cpu, PROFILE_MAX_CPUS);
+        if (profile_tasks_open(p)) {
             close_all(p);
             return p;
         }
+    }
+    if (open_cpus(p)) {
+        close_all(p);
+        return p;
+    }
+    /* Before the window: telling softirq work apart costs the samples nothing. */
+    if (p->ncpus)
+        profile_softirq_ranges(p);
     if (pthread_create(&p->reader, NULL, reader_main, p)) {
         snprintf(p->why, sizeof(p->why), "cannot start the sample reader thread");
         close_all(p);
@@ -272,11 +364,22 @@ static uint64_t now_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* This process's CPU time, every thread's (ended ones included). */
+static uint64_t process_ns(void)
+{
+    struct timespec ts;
+    if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts))
+        return 0;
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 void profile_enable(struct profile *p)
 {
     if (!p || p->why[0] || p->enabled_ns)
         return;
     p->enabled_ns = now_ns();
+    p->cpu_time0_ns = process_ns();
+    profile_tasks_ioctl(p, PERF_EVENT_IOC_ENABLE);
     for (int i = 0; i < p->ncpus; i++)
         ioctl(p->fd[i], PERF_EVENT_IOC_ENABLE, 0);
 }
@@ -287,8 +390,11 @@ void profile_disable(struct profile *p)
         return;
     for (int i = 0; i < p->ncpus; i++)
         ioctl(p->fd[i], PERF_EVENT_IOC_DISABLE, 0);
-    if (p->enabled_ns && !p->sampled_ns)
+    profile_tasks_ioctl(p, PERF_EVENT_IOC_DISABLE);
+    if (p->enabled_ns && !p->sampled_ns) {
         p->sampled_ns = now_ns() - p->enabled_ns;
+        p->cpu_time_ns = process_ns() - p->cpu_time0_ns;
+    }
     if (p->reader_running) {
         atomic_store(&p->stop, true);
         pthread_join(p->reader, NULL);
@@ -308,6 +414,7 @@ void profile_free(struct profile *p)
     }
     close_all(p);
     pagg_free(&p->agg);
+    psym_free(&p->sym);
     pthread_mutex_destroy(&p->lock);
     free(p);
 }

@@ -1,14 +1,24 @@
 /*
- * A sampled profile of this host over a test's measured window (netab run
- * --profile): perf_event_open(2) sampling events, one per CPU and
- * system-wide (every task, softirq and driver work included), with call
- * chains, read from their ring buffers by a thread of the profile's own
- * while the test runs, and symbolised at the end: kernel addresses through
- * /proc/kallsyms, user addresses through the process's maps and the mapped
- * file's ELF symbol table (symbols/symtab.h).
+ * A sampled profile over a test's measured window (netab run --profile):
+ * perf_event_open(2) sampling events with call chains, read from their
+ * ring buffers by a thread of the profile's own while the test runs, and
+ * symbolised at the end: kernel addresses through /proc/kallsyms, user
+ * addresses through the process's maps and the mapped file's ELF symbol
+ * table (symbols/symtab.h).
  *
- * Sampling system-wide needs root or perf_event_paranoid <= 0. Nothing here
- * fails a test: a profile that cannot be taken says why.
+ * Two scopes (docs/profile.md). The test's (the default): this process's
+ * threads, those that exist when the profile opens and every one they
+ * start later (per-task events, one per thread and CPU, inherited), with
+ * their kernel stacks; plus, on the test's CPUs, the softirq work other
+ * tasks (ksoftirqd, or whatever a softirq interrupted) do, as kernel work
+ * for the test. The system's: every task on the CPUs, as `perf record -a`.
+ * In both the idle task outside softirq is counted apart (the idle share),
+ * never as a function.
+ *
+ * Per-task sampling needs perf_event_paranoid <= 1 (or root); CPU-wide
+ * sampling root or perf_event_paranoid <= 0. Nothing here fails a test: a
+ * profile that cannot be taken says why, and one of the test's scope that
+ * cannot sample its CPUs says what it lacks.
  *
  * Ownership: a struct profile belongs to the caller, who frees it with
  * profile_free(); profile_json() returns a new reference.
@@ -44,15 +54,28 @@ const char *profile_event_name(enum profile_event e);
 /* An event from its name; -EINVAL when unknown. */
 NB_MUST_CHECK int profile_event_from_name(const char *name, enum profile_event *e);
 
+/* What a profile samples: the test's own work (the default), or every task on the CPUs. */
+enum profile_scope { PROFILE_SCOPE_TEST, PROFILE_SCOPE_SYSTEM };
+
+/* "test" or "system". */
+const char *profile_scope_name(enum profile_scope s);
+
+/* A scope from its name; -EINVAL when unknown. */
+NB_MUST_CHECK int profile_scope_from_name(const char *name, enum profile_scope *s);
+
 struct profile;
 
 /*
- * Opens a disabled sampling event on each of cpus[0..ncpus) (all online
- * CPUs when ncpus is 0) and starts the reader thread. Always returns a
- * profile (NULL only when out of memory); one that could not open its
- * events carries the reason, and profile_json() reports it.
+ * Opens disabled sampling events and starts the reader thread: a CPU-wide
+ * event on each of cpus[0..ncpus) (the test's CPUs; all online CPUs when
+ * ncpus is 0) and, in the test's scope, a per-task event for each of this
+ * process's threads on each online CPU. Call it on the thread that starts
+ * the test's threads, before it starts them. Always returns a profile
+ * (NULL only when out of memory); one that could not open its events
+ * carries the reason, and profile_json() reports it.
  */
-struct profile *profile_open(enum profile_event ev, unsigned freq, const int *cpus, int ncpus);
+struct profile *profile_open(enum profile_event ev, unsigned freq, enum profile_scope scope,
+                             const int *cpus, int ncpus);
 
 /* The window opens: sampling starts. */
 void profile_enable(struct profile *p);
@@ -62,7 +85,7 @@ void profile_disable(struct profile *p);
 
 /*
  * The profile as the run document's end.profile.local|remote: event,
- * frequency, CPUs, samples, lost samples, seconds sampled, the top
+ * frequency, CPUs, scope, idle share, samples, lost samples, seconds sampled, the top
  * functions (symbol, module, self samples, share of all samples, top
  * callers) and the full profile ("full": every function's self samples by
  * module, within PROFILE_FULL_BYTES, and what the budget left out); or

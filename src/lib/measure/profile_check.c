@@ -124,31 +124,87 @@ static bool head_ok(const json_t *p)
     return true;
 }
 
+/* A key of list (NULL-terminated). */
+static bool in_list(const char *k, const char *const *list)
+{
+    for (; *list; list++)
+        if (!strcmp(k, *list))
+            return true;
+    return false;
+}
+
+static const char *const why_keys[] = {"event", "frequency", "cpus", "why", NULL};
+static const char *const base_keys[] = {"event",
+                                        "frequency",
+                                        "cpus",
+                                        "seconds",
+                                        "monotonic_start",
+                                        "samples",
+                                        "expected_samples",
+                                        "lost",
+                                        "unattributed",
+                                        "distinct_functions",
+                                        "functions",
+                                        NULL};
+static const char *const scope_keys[] = {
+    "scope", "idle_samples", "idle_pct", "kernel_work_samples", "other_samples", "note", NULL};
+
+/*
+ * Exactly the members of a profile (or of one that says why there is
+ * none): "full" is optional (a peer before it sends none), and so is the
+ * scope with its figures (a peer before scopes sampled the system); each
+ * comes whole or not at all.
+ */
+static bool keys_ok(const json_t *p, bool why)
+{
+    const char *const *base = why ? why_keys : base_keys;
+    bool scoped = json_object_get(p, "scope") != NULL;
+    bool full = !why && json_object_get(p, "full") != NULL;
+    size_t n = 0;
+    while (base[n])
+        n++;
+    n += full + (scoped ? (why ? 1 : sizeof(scope_keys) / sizeof(scope_keys[0]) - 1) : 0);
+    const char *k;
+    json_t *v;
+    if (json_object_size(p) != n)
+        return false;
+    json_object_foreach((json_t *)p, k, v)
+    {
+        bool scope_key = why ? !strcmp(k, "scope") : in_list(k, scope_keys);
+        if (!in_list(k, base) && !(full && !strcmp(k, "full")) && !(scoped && scope_key))
+            return false;
+    }
+    return true;
+}
+
+/* The scope and its figures, when the peer sends them. */
+static bool scope_ok(const json_t *p, bool why)
+{
+    json_t *s = json_object_get(p, "scope"), *idle = json_object_get(p, "idle_pct");
+    json_t *note = json_object_get(p, "note");
+    enum profile_scope sc;
+    if (!s)
+        return true;
+    if (!json_is_string(s) || profile_scope_from_name(json_string_value(s), &sc))
+        return false;
+    return why || (is_count(json_object_get(p, "idle_samples")) &&
+                   (json_is_null(idle) || is_num(idle, 0, 100)) &&
+                   is_count(json_object_get(p, "kernel_work_samples")) &&
+                   is_count(json_object_get(p, "other_samples")) &&
+                   (json_is_null(note) || is_str(note, 255)));
+}
+
 int profile_check(const json_t *p, char *err, size_t errlen)
 {
-    static const char *const why[] = {"event", "frequency", "cpus", "why", NULL};
-    static const char *const full[] = {"event",
-                                       "frequency",
-                                       "cpus",
-                                       "seconds",
-                                       "monotonic_start",
-                                       "samples",
-                                       "expected_samples",
-                                       "lost",
-                                       "unattributed",
-                                       "distinct_functions",
-                                       "functions",
-                                       "full", /* last: a peer before it does not send it */
-                                       NULL};
     bool ok = json_is_object(p) && head_ok(p);
-    if (ok && json_object_get(p, "why")) {
-        ok = only(p, why) && is_str(json_object_get(p, "why"), 255);
+    bool why = ok && json_object_get(p, "why");
+    ok = ok && keys_ok(p, why) && scope_ok(p, why);
+    if (ok && why) {
+        ok = is_str(json_object_get(p, "why"), 255);
     } else if (ok) {
         json_t *fns = json_object_get(p, "functions");
         json_t *all = json_object_get(p, "full");
-        ok = (all ? only(p, full) && full_ok(all)
-                  : only_n(p, full, sizeof(full) / sizeof(full[0]) - 2)) &&
-             is_num(json_object_get(p, "seconds"), 0, 1e7) &&
+        ok = (!all || full_ok(all)) && is_num(json_object_get(p, "seconds"), 0, 1e7) &&
              is_num(json_object_get(p, "monotonic_start"), 0, 1e12) &&
              is_count(json_object_get(p, "samples")) &&
              is_num(json_object_get(p, "expected_samples"), 0, 1e15) &&

@@ -145,10 +145,27 @@ json_t *profile_full_json(const struct profile_fn *fns, size_t n)
                      "omitted_samples", omitted_samples);
 }
 
+/*
+ * What the profile's scope sampled: the scope, the idle task's samples and
+ * their share of the CPU-wide events' (null without them), and in the
+ * test's scope the other tasks' softirq samples kept and other samples left
+ * out, and what the scope lacks (note, or null).
+ */
+static void scope_json(const struct profile *p, json_t *o)
+{
+    json_object_set_new(o, "idle_samples", json_integer((json_int_t)p->idle));
+    json_object_set_new(o, "idle_pct",
+                        p->cpu_samples ? json_real(100.0 * (double)p->idle / (double)p->cpu_samples)
+                                       : json_null());
+    json_object_set_new(o, "kernel_work_samples", json_integer((json_int_t)p->kernel_work));
+    json_object_set_new(o, "other_samples", json_integer((json_int_t)p->other));
+    json_object_set_new(o, "note", p->note[0] ? json_string(p->note) : json_null());
+}
+
 json_t *profile_json(struct profile *p, int top)
 {
-    json_t *o =
-        json_pack("{s:s, s:i}", "event", profile_event_name(p->ev), "frequency", (int)p->freq);
+    json_t *o = json_pack("{s:s, s:i, s:s}", "event", profile_event_name(p->ev), "frequency",
+                          (int)p->freq, "scope", profile_scope_name(p->scope));
     json_t *cpus = json_array();
     for (int i = 0; i < p->ncpus; i++)
         json_array_append_new(cpus, json_integer(p->cpu[i]));
@@ -157,21 +174,24 @@ json_t *profile_json(struct profile *p, int top)
         json_object_set_new(o, "why", json_string(p->why));
         return o;
     }
-    struct psym s;
-    psym_init(&s);
-    s.comms = p->comms;
-    s.ncomms = p->ncomms;
+    struct psym *s = &p->sym;
+    s->comms = p->comms;
+    s->ncomms = p->ncomms;
     struct fntab t = {json_object(), NULL, 0};
-    sum_functions(&p->agg, &s, &t);
+    sum_functions(&p->agg, s, &t);
     qsort(t.fns, t.n, sizeof(*t.fns), by_self);
     double seconds = (double)p->sampled_ns / 1e9;
+    /* The test's threads sample while they run: about frequency x their CPU time. */
+    double expected = p->scope == PROFILE_SCOPE_TEST ? (double)p->cpu_time_ns / 1e9 * p->freq
+                                                     : seconds * p->freq * p->ncpus;
     json_object_set_new(o, "seconds", json_real(seconds));
     json_object_set_new(o, "monotonic_start", json_real((double)p->enabled_ns / 1e9));
     json_object_set_new(o, "samples", json_integer((json_int_t)p->agg.samples));
-    json_object_set_new(o, "expected_samples", json_real(seconds * p->freq * p->ncpus));
+    json_object_set_new(o, "expected_samples", json_real(expected));
     json_object_set_new(o, "lost", json_integer((json_int_t)p->lost));
     json_object_set_new(o, "unattributed", json_integer((json_int_t)p->agg.unattributed));
     json_object_set_new(o, "distinct_functions", json_integer((json_int_t)t.n));
+    scope_json(p, o);
     json_t *fns = json_array();
     for (size_t i = 0; i < t.n && (int)i < top; i++) {
         const struct profile_fn *f = &t.fns[i];
@@ -189,6 +209,5 @@ json_t *profile_json(struct profile *p, int top)
         json_decref(t.fns[i].callers);
     free(t.fns);
     json_decref(t.index);
-    psym_free(&s);
     return o;
 }

@@ -15,16 +15,38 @@
 
 #define MAX_STACK 32
 #define PROFILE_MAX_COMMS 4096
+#define PROFILE_SOFTIRQ_FNS 2 /* handle_softirqs, __do_softirq: every softirq runs in one */
+
+/* The per-task events of the test's scope: one per (thread, CPU), one ring per CPU. */
+struct profile_tasks {
+    int *fd; /* n descriptors, each inherited by the threads its thread starts */
+    size_t n, cap;
+    int ncpus;
+    int cpu[PROFILE_MAX_CPUS];
+    int ring_fd[PROFILE_MAX_CPUS]; /* the event whose ring the CPU's other events write to */
+    void *ring[PROFILE_MAX_CPUS];
+};
 
 struct profile {
     enum profile_event ev;
+    enum profile_scope scope;
     unsigned freq;
-    int ncpus;
+    uint32_t self; /* this process's id: the test's threads in the test's scope */
+    int ncpus;     /* the CPU-wide events (in the test's scope: the test's CPUs) */
     int cpu[PROFILE_MAX_CPUS];
     int fd[PROFILE_MAX_CPUS];
     void *ring[PROFILE_MAX_CPUS];
+    struct profile_tasks tasks;
     size_t ring_len, page;
-    char why[160]; /* non-empty: no profile, and why */
+    char why[256];  /* non-empty: no profile, and why */
+    char note[160]; /* the test's scope without its CPU-wide events: what it lacks, and why */
+    uint64_t softirq_lo[PROFILE_SOFTIRQ_FNS], softirq_hi[PROFILE_SOFTIRQ_FNS];
+    /* The CPU-wide events' samples: all, the idle task's outside softirq, and (test's scope)
+     * other tasks' softirq work kept and other tasks' other work left out. */
+    uint64_t cpu_samples, idle, kernel_work, other;
+    uint64_t cpu_time0_ns,
+        cpu_time_ns; /* this process's CPU time at enabling, and over the window */
+    struct psym sym; /* the kernel's symbols, loaded at opening for the softirq functions */
     pthread_t reader;
     bool reader_running;
     atomic_bool stop;
@@ -35,6 +57,33 @@ struct profile {
     size_t ncomms;
     uint64_t enabled_ns, sampled_ns;
 };
+
+struct perf_event_attr;
+
+/* The sampling event's attributes (disabled, with call chains); comm for the CPU-wide events. */
+void profile_attr(const struct profile *p, bool comm, struct perf_event_attr *a);
+
+/* Maps an event's ring buffer (ring_len bytes); NULL when it cannot. */
+void *profile_map(const struct profile *p, int fd);
+
+/*
+ * The test's scope: opens a disabled per-task event for each thread of
+ * this process on each online CPU, inherited by the threads each starts,
+ * the events of a CPU writing to one ring. Returns 0, or a negative errno
+ * with p->why set (profile_task.c).
+ */
+int profile_tasks_open(struct profile *p);
+
+/* Enables or disables every per-task event (and so the events the threads inherited). */
+void profile_tasks_ioctl(struct profile *p, unsigned long request);
+
+void profile_tasks_close(struct profile *p);
+
+/* The kernel's softirq functions' address ranges, for telling softirq work (profile_task.c). */
+void profile_softirq_ranges(struct profile *p);
+
+/* True when a kernel call chain u[0..n) passes through a softirq function. */
+bool profile_in_softirq(const struct profile *p, const uint64_t *u, uint64_t n);
 
 /* A function's counts while the document is made (profile_json.c). */
 struct profile_fn {

@@ -190,6 +190,21 @@ void psym_lookup(struct psym *s, uint64_t ip, uint32_t pid, const char **symbol,
     lookup_user(s, ip, pid, symbol, module);
 }
 
+bool psym_kernel_range(struct psym *s, const char *name, uint64_t *lo, uint64_t *hi)
+{
+    if (!s->kernel_tried)
+        load_kernel(s);
+    for (size_t i = 0; s->kernel_ok && i < s->kernel.n; i++) {
+        const struct symtab_sym *f = &s->kernel.syms[i];
+        if (f->size && !strcmp(f->name, name)) {
+            *lo = f->addr;
+            *hi = f->addr + f->size;
+            return true;
+        }
+    }
+    return false;
+}
+
 void psym_free(struct psym *s)
 {
     symtab_free(&s->kernel);

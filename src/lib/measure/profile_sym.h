@@ -72,6 +72,13 @@ void psym_lookup(struct psym *s, uint64_t ip, uint32_t pid, const char **symbol,
  */
 NB_MUST_CHECK int psym_add_maps(struct psym *s, uint32_t pid, const char *text);
 
+/*
+ * The address range [*lo, *hi) of the kernel function called name, from
+ * kallsyms (loaded here if not yet); false when there is none or kallsyms
+ * hides the addresses.
+ */
+bool psym_kernel_range(struct psym *s, const char *name, uint64_t *lo, uint64_t *hi);
+
 /* The function of a table that holds addr: the greatest address <= addr, within its size. Pure. */
 const struct symtab_sym *psym_find(const struct symtab *t, uint64_t addr);
 

@@ -160,7 +160,8 @@ void creport_html_profile(FILE *f, const struct creport *r)
         creport_html_escf(f, "%s: %s against %s",
                           r->cells[p->c].name[0] ? r->cells[p->c].name : "(all)", r->variants[p->v],
                           r->variants[0]);
-        fprintf(f, " (%zu and %zu profiled runs)</h3>\n", p->d.base_runs, p->d.other_runs);
+        fprintf(f, " (%zu and %zu profiled runs%s%s)</h3>\n", p->d.base_runs, p->d.other_runs,
+                p->scope[0] ? ", scope " : "", p->scope);
         bars(f, &p->d);
         table(f, &p->d);
         placement(f, r, p);

@@ -2,7 +2,9 @@
 #include "report/profile.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "report/hotplace.h"
 #include "profdiff/profdiff.h"
@@ -13,6 +15,30 @@ static json_t *profile_of(const struct creport_rundoc *d)
     json_t *p =
         json_object_get(json_object_get(json_object_get(d->result, "end"), "profile"), "local");
     return json_is_object(p) ? p : NULL;
+}
+
+/* The scope the profiles of both sides share, "mixed", or "" when none records one. */
+static void scope_of(json_t *const *a, size_t na, json_t *const *b, size_t nb, char out[8])
+{
+    out[0] = '\0';
+    for (size_t i = 0; i < na + nb; i++) {
+        const char *s = json_string_value(json_object_get(i < na ? a[i] : b[i - na], "scope"));
+        if (!s)
+            continue;
+        if (!out[0])
+            snprintf(out, 8, "%s", strcmp(s, "test") && strcmp(s, "system") ? "mixed" : s);
+        else if (strcmp(out, s))
+            snprintf(out, 8, "mixed");
+    }
+}
+
+/* ", test scope" for a profile's title when its runs record a scope; "" otherwise. */
+static const char *scope_words(const struct creport_profdiff *d, char *buf, size_t len)
+{
+    if (!d->scope[0])
+        return "";
+    snprintf(buf, len, ", %s scope", d->scope);
+    return buf;
 }
 
 /* One comparison: variant v against the baseline in cell c, from profiles[v][c]. */
@@ -27,6 +53,7 @@ static int compare_one(struct creport *r, json_t ***prof, size_t *nprof, size_t 
     r->profdiffs = n;
     struct creport_profdiff *d = &r->profdiffs[r->nprofdiffs];
     *d = (struct creport_profdiff){.v = v, .c = c};
+    scope_of(prof[b], nprof[b], prof[o], nprof[o], d->scope);
     char err[NB_ERRLEN];
     int e = profdiff_compute((const json_t *const *)prof[b], nprof[b],
                              (const json_t *const *)prof[o], nprof[o], r->opts.confidence,
@@ -87,10 +114,10 @@ void creport_print_profile_text(FILE *f, const struct creport *r)
 {
     for (size_t i = 0; i < r->nprofdiffs; i++) {
         const struct creport_profdiff *d = &r->profdiffs[i];
-        char title[256];
+        char title[256], sc[32];
         snprintf(title, sizeof(title),
-                 "\nProfile, %.60s: %.40s against %.40s (share of samples):", cell_of(r, d->c),
-                 r->variants[d->v], r->variants[0]);
+                 "\nProfile, %.60s: %.40s against %.40s (share of samples%s):", cell_of(r, d->c),
+                 r->variants[d->v], r->variants[0], scope_words(d, sc, sizeof(sc)));
         profdiff_text(f, title, &d->d);
         creport_placement_text(f, r, d);
     }
@@ -100,9 +127,10 @@ void creport_print_profile_markdown(FILE *f, const struct creport *r)
 {
     for (size_t i = 0; i < r->nprofdiffs; i++) {
         const struct creport_profdiff *d = &r->profdiffs[i];
-        char title[256];
-        snprintf(title, sizeof(title), "\n### Profile, %.60s: %.40s against %.40s",
-                 cell_of(r, d->c), r->variants[d->v], r->variants[0]);
+        char title[256], sc[32];
+        snprintf(title, sizeof(title), "\n### Profile, %.60s: %.40s against %.40s%s",
+                 cell_of(r, d->c), r->variants[d->v], r->variants[0],
+                 scope_words(d, sc, sizeof(sc)));
         profdiff_markdown(f, title, &d->d);
         creport_placement_markdown(f, r, d);
     }
@@ -115,6 +143,8 @@ json_t *creport_profile_json(const struct creport *r)
         const struct creport_profdiff *d = &r->profdiffs[i];
         json_t *o = profdiff_json(&d->d);
         json_t *rows = json_object_get(o, "functions");
+        if (o && d->scope[0])
+            json_object_set_new(o, "scope", json_string(d->scope));
         for (size_t k = 0; d->place && k < json_array_size(rows); k++)
             json_object_set_new(json_array_get(rows, k), "placement",
                                 creport_placement_row_json(&d->place[k]));

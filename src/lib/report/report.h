@@ -335,6 +335,12 @@ struct creport {
          */
         size_t place_changed, place_neither;
         bool place_several;
+        /*
+         * The profiles' scope ("test", "system", or "mixed" when the runs
+         * differ); "" when no run records one (runs before scopes), so
+         * that their report reads as it did.
+         */
+        char scope[8];
     } * profdiffs;
     size_t nprofdiffs;
     unsigned place_line; /* the placement's line size in bytes; 0 when nothing was placed */

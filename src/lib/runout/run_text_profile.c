@@ -5,6 +5,24 @@
 
 #define TEXT_TOP 10
 
+/* What the profile sampled (a peer before scopes sampled the system), and the idle share. */
+static void print_scope(FILE *f, const json_t *p)
+{
+    const char *scope = json_string_value(json_object_get(p, "scope"));
+    const json_t *idle = json_object_get(p, "idle_pct");
+    const char *note = json_string_value(json_object_get(p, "note"));
+    if (!scope)
+        return;
+    fprintf(f, "  scope %s: %s", scope,
+            scope[0] == 't' ? "netab's threads, softirq work on its CPUs"
+                            : "every task on the CPUs");
+    if (json_is_number(idle))
+        fprintf(f, "; idle %.1f%%", json_number_value(idle));
+    fputs("\n", f);
+    if (note)
+        fprintf(f, "  (%.66s)\n", note);
+}
+
 static void print_profile(FILE *f, const char *label, const json_t *p)
 {
     if (!p)
@@ -13,6 +31,7 @@ static void print_profile(FILE *f, const char *label, const json_t *p)
     const char *why = json_string_value(json_object_get(p, "why"));
     if (why) {
         fprintf(f, "profile %s: none (%s)\n", label, why);
+        print_scope(f, p);
         return;
     }
     fprintf(f, "profile %s: %s at %lld Hz on %zu CPUs, %lld samples (%lld lost)\n", label,
@@ -20,6 +39,7 @@ static void print_profile(FILE *f, const char *label, const json_t *p)
             json_array_size(json_object_get(p, "cpus")),
             (long long)json_integer_value(json_object_get(p, "samples")),
             (long long)json_integer_value(json_object_get(p, "lost")));
+    print_scope(f, p);
     size_t i;
     json_t *fn;
     json_array_foreach(json_object_get(p, "functions"), i, fn)

@@ -122,6 +122,8 @@ static void push_params(struct argvec *a, const struct run_spec *s, const struct
         char opt[PARAMS_PROFILE_LEN + 16];
         snprintf(opt, sizeof(opt), "--profile=%s", p->profile);
         push_flag(a, true, opt);
+        if (p->profile_system)
+            push_opt(a, "--profile-scope", "system");
     }
 }
 

@@ -222,6 +222,16 @@ static int set_profile(void *field, const char *value, const struct opt *o, char
     return 0;
 }
 
+/* --profile-scope test|system, into test_params' profile_system. */
+static int set_profile_scope(void *field, const char *value, const struct opt *o, char *err,
+                             size_t errlen)
+{
+    (void)o;
+    if (params_profile_scope(value, field))
+        return err_set(err, errlen, EINVAL, "--profile-scope: '%s' is not test or system", value);
+    return 0;
+}
+
 /* -A CPU[,SERVERCPU] */
 static int set_affinity(void *field, const char *value, const struct opt *o, char *err,
                         size_t errlen)
@@ -331,6 +341,10 @@ const struct opt run_spec_opts[] = {
      "sample both ends' CPUs over the window (cpu-clock,\nor cycles, instructions, ... where a "
      "PMU exists);\nthe top functions in the text and JSON\n(docs/profile.md)",
      set_profile, AT(params.profile), 0, 0, NULL},
+    {"profile-scope", 0, "SCOPE",
+     "--profile: test (default: netab's threads and the\nsoftirq work on its CPUs) or system "
+     "(every task\non the CPUs, for routers)",
+     set_profile_scope, AT(params.profile_system), 0, 0, NULL},
     {"perf", 0, NULL,
      "attach perf events on both ends: hardware counters\n(IPC, cycles per byte) where a PMU "
      "exists; costs\nseveral percent of request/response rates unless\npinned (docs/json.md)",

@@ -186,6 +186,44 @@ static void test_check(void **state)
     }
 }
 
+/* The scope and its figures: optional (a peer before scopes sends none), but whole. */
+static void test_check_scope(void **state)
+{
+    (void)state;
+    const char *scope = "\"lost\": 0, \"scope\": \"test\", \"idle_samples\": 5, \"idle_pct\": 1.5,"
+                        " \"kernel_work_samples\": 3, \"other_samples\": 9, \"note\": null,";
+    const char *cases[][2] = {
+        {scope, NULL},
+        {"\"lost\": 0, \"scope\": \"system\", \"idle_samples\": 5, \"idle_pct\": null,"
+         " \"kernel_work_samples\": 0, \"other_samples\": 0, \"note\": \"no idle share\",",
+         NULL},
+        {"\"lost\": 0, \"scope\": \"host\", \"idle_samples\": 5, \"idle_pct\": 1.5,"
+         " \"kernel_work_samples\": 3, \"other_samples\": 9, \"note\": null,",
+         "bad"},
+        {"\"lost\": 0, \"scope\": \"test\", \"idle_samples\": 5, \"idle_pct\": 1.5,"
+         " \"other_samples\": 9, \"note\": null,",
+         "bad"},
+        {"\"lost\": 0, \"idle_samples\": 5,", "bad"},
+        {"\"lost\": 0, \"scope\": \"test\", \"idle_samples\": 5, \"idle_pct\": 101,"
+         " \"kernel_work_samples\": 3, \"other_samples\": 9, \"note\": null,",
+         "bad"},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        char doc[2048];
+        const char *at = strstr(valid_doc, "\"lost\": 0,");
+        assert_non_null(at);
+        snprintf(doc, sizeof(doc), "%.*s%s%s", (int)(at - valid_doc), valid_doc, cases[i][0],
+                 at + strlen("\"lost\": 0,"));
+        assert_int_equal(check_text(doc), cases[i][1] ? -EPROTO : 0);
+    }
+    assert_int_equal(check_text("{\"event\": \"cpu-clock\", \"frequency\": 999, \"cpus\": [0],"
+                                " \"scope\": \"test\", \"why\": \"perf_event_paranoid=2\"}"),
+                     0);
+    assert_int_equal(check_text("{\"event\": \"cpu-clock\", \"frequency\": 999, \"cpus\": [0],"
+                                " \"scope\": \"test\", \"note\": null, \"why\": \"x\"}"),
+                     -EPROTO);
+}
+
 /* valid_doc with a "full" member made from text; profile_check()'s result. */
 static int check_full(const char *full_text)
 {
@@ -302,17 +340,19 @@ static uint64_t thread_ms(void)
     return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
-/* A busy loop on CPU 0 for 300 ms of CPU time: as root it must be in the profile's top functions.
+/*
+ * A busy loop on CPU 0 for 300 ms of CPU time: as root it must be in the
+ * profile's top functions, in either scope (in the test's, as one of this
+ * process's threads).
  */
-static void test_live(void **state)
+static void live(enum profile_scope scope)
 {
-    (void)state;
     cpu_set_t set;
     CPU_ZERO(&set);
     CPU_SET(0, &set);
     assert_int_equal(sched_setaffinity(0, sizeof(set), &set), 0);
     int cpu = 0;
-    struct profile *p = profile_open(PROFILE_CPU_CLOCK, 999, &cpu, 1);
+    struct profile *p = profile_open(PROFILE_CPU_CLOCK, 999, scope, &cpu, 1);
     assert_non_null(p);
     profile_enable(p);
     uint64_t t0 = thread_ms();
@@ -366,8 +406,16 @@ static void test_live(void **state)
     } else {
         ASSERT_NE(geteuid(), 0);
     }
+    assert_string_equal(json_string_value(json_object_get(j, "scope")), profile_scope_name(scope));
     json_decref(j);
     profile_free(p);
+}
+
+static void test_live(void **state)
+{
+    (void)state;
+    live(PROFILE_SCOPE_SYSTEM);
+    live(PROFILE_SCOPE_TEST);
 }
 
 int main(void)
@@ -378,6 +426,7 @@ int main(void)
         cmocka_unit_test(test_kernel_symbols),
         cmocka_unit_test(test_user_symbols),
         cmocka_unit_test(test_check),
+        cmocka_unit_test(test_check_scope),
         cmocka_unit_test(test_check_full),
         cmocka_unit_test(test_full_bound),
         cmocka_unit_test(test_live),
