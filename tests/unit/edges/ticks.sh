@@ -29,6 +29,7 @@ found=$(cd "$root" && {
                 $arg[-1] .= $ch;
             }
             my $last = $fn eq "ppoll" && @arg > 2 ? $arg[2] : $arg[-1];
+            $last =~ s/(?<![0-9])-\s*1\b//g; # -1: no timeout, allowed
             if ($last =~ /\b[1-9][0-9]*\b|\b[A-Z][A-Z0-9_]+\b/) { print "$where$code\n"; last }
         }' || true
     grep -rnE '#define [A-Z0-9_]*_(SLEEP|TICK|WAKE|SLICE)_[A-Z0-9_]*' src || true
