@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "engine/interval_tcp.h"
 #include "engine/stream_set.h"
 #include "engine/window.h"
 #include "measure/identity.h"
@@ -90,12 +91,14 @@ static uint64_t set_packets(struct stream_set *set)
 struct interval_state {
     uint64_t sent, received, packets, ns;
     struct histogram *lat_prev, *lat_now, *lat_diff; /* rr/crr only */
+    struct interval_tcp_state tcp;                   /* TCP tests: TCP_INFO's counters */
 };
 
 static void interval_snapshot(struct stream_set *set, struct interval_state *st)
 {
     stream_set_bytes(set, &st->sent, &st->received);
     st->packets = set_packets(set);
+    interval_tcp_begin(&st->tcp, set);
     if (st->lat_prev) {
         hist_init(st->lat_prev);
         for (int i = 0; i < set->n; i++)
@@ -136,9 +139,13 @@ static void interval_emit(struct client *c, struct stream_set *set, struct windo
         st->lat_prev = st->lat_now;
         st->lat_now = t;
     }
+    /* The control thread's getsockopt per connection, beside the data threads (docs/json.md). */
+    interval_tcp_take(&st->tcp, set, &iv);
     /* A sliver at the end (under a tenth of an interval) is not worth a line. */
     if (!finished || now - st->ns >= interval_ns / 10)
         emit_interval(c, &iv);
+    else
+        free(iv.tcp_streams);
     st->ns = now;
     st->sent = s;
     st->received = r;
@@ -240,6 +247,7 @@ static int drive(struct client *c, struct stream_set *set, struct window *w, str
     free(st.lat_prev);
     free(st.lat_now);
     free(st.lat_diff);
+    interval_tcp_free(&st.tcp);
     return rc;
 }
 
