@@ -29,7 +29,9 @@ struct interval_tcp_state {
 
 /*
  * True when a test of p's kind has TCP connections of its own at the
- * client to read (tcp_stream, tcp_rr) and the reading is not switched off.
+ * client to read (tcp_stream, tcp_rr), the reading is not switched off,
+ * and its connections at its -i fit the reading's budget (--flows: about
+ * 10,000 reads a second; interval_tcp.c).
  */
 bool interval_tcp_wanted(const struct test_params *p);
 

@@ -32,9 +32,9 @@ void run_result_latency_summary(struct latency_summary *s, const struct histogra
  * One connection, or the sum over several (docs/json.md says which).
  */
 struct interval_tcp {
-    int id;      /* the stream's id; -1 for a sum */
-    bool sender; /* the client sends on it (a sum: over sending connections) */
-    uint32_t n;  /* connections read: 1, or how many the sum adds */
+    int id;                    /* the stream's id; -1 for a sum */
+    bool sender;               /* the client sends on it (a sum: over sending connections) */
+    uint32_t n;                /* connections read: 1, or how many the sum adds */
     uint64_t cwnd, cwnd_bytes; /* segments, and segments x MSS */
     double srtt_us, rttvar_us; /* a sum: the mean over its connections */
     double srtt_min_us, srtt_max_us;

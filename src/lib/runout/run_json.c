@@ -175,8 +175,7 @@ static json_t *interval_tcp_json(const struct interval_tcp *t, bool sum)
                      (json_int_t)t->reord_seen, "bytes_in_flight", (json_int_t)t->in_flight_bytes,
                      "notsent_bytes", (json_int_t)t->notsent_bytes, "delivery_bits_per_second",
                      (double)t->delivery_rate * 8, "pacing_bits_per_second",
-                     t->pacing_unlimited ? json_null()
-                                         : json_real((double)t->pacing_rate * 8)));
+                     t->pacing_unlimited ? json_null() : json_real((double)t->pacing_rate * 8)));
     if (sum) {
         json_object_set_new(o, "srtt_min_us", json_real(t->srtt_min_us));
         json_object_set_new(o, "srtt_max_us", json_real(t->srtt_max_us));
