@@ -1,6 +1,7 @@
 /* The congestion state per interval: TCP_INFO of the client's connections at each boundary. */
 #include "engine/interval_tcp.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -123,6 +124,13 @@ void interval_tcp_take(struct interval_tcp_state *st, struct stream_set *set,
         struct tcpinfo_sample t;
         if (s->fd < 0 || tcpinfo_sample(s->fd, &t) != 0)
             continue;
+        /*
+         * A stream that has ended read its own TCP_INFO as it stopped (the
+         * end's figure): its count from there, so that the intervals add
+         * up to the end's exactly (done is set after that read).
+         */
+        if (atomic_load(&((struct stream *)s)->done) && s->tcpinfo.valid)
+            t.total_retrans = s->tcpinfo.retransmits;
         struct interval_tcp o = {.id = s->id, .sender = sends(s)};
         one(&o, &t, st->retrans[i], st->reord[i]);
         st->retrans[i] = t.total_retrans;

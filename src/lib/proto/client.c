@@ -92,6 +92,9 @@ struct interval_state {
     uint64_t sent, received, packets, ns;
     struct histogram *lat_prev, *lat_now, *lat_diff; /* rr/crr only */
     struct interval_tcp_state tcp;                   /* TCP tests: TCP_INFO's counters */
+    /* The last interval, kept from the test's end until the senders have stopped. */
+    struct interval_report last;
+    bool pending;
 };
 
 static void interval_snapshot(struct stream_set *set, struct interval_state *st)
@@ -139,13 +142,20 @@ static void interval_emit(struct client *c, struct stream_set *set, struct windo
         st->lat_prev = st->lat_now;
         st->lat_now = t;
     }
-    /* The control thread's getsockopt per connection, beside the data threads (docs/json.md). */
-    interval_tcp_take(&st->tcp, set, &iv);
-    /* A sliver at the end (under a tenth of an interval) is not worth a line. */
-    if (!finished || now - st->ns >= interval_ns / 10)
+    /*
+     * The control thread's getsockopt per connection, beside the data
+     * threads (docs/json.md). The last interval's waits for the senders'
+     * stop (interval_last()): their retransmits then end where the end's
+     * count does. A sliver at the end (under a tenth of an interval) is
+     * not worth a line.
+     */
+    if (!finished) {
+        interval_tcp_take(&st->tcp, set, &iv);
         emit_interval(c, &iv);
-    else
-        free(iv.tcp_streams);
+    } else if (now - st->ns >= interval_ns / 10) {
+        st->last = iv;
+        st->pending = true;
+    }
     st->ns = now;
     st->sent = s;
     st->received = r;
@@ -191,14 +201,31 @@ static void interval_state_init(const struct test_params *p, struct interval_sta
     }
 }
 
+/* Emits the last interval once the senders have stopped (send_stop()), with their TCP state. */
+static void interval_last(struct client *c, struct stream_set *set, struct interval_state *st)
+{
+    if (!st->pending)
+        return;
+    st->pending = false;
+    interval_tcp_take(&st->tcp, set, &st->last);
+    emit_interval(c, &st->last);
+}
+
+static void interval_state_free(struct interval_state *st)
+{
+    free(st->lat_prev);
+    free(st->lat_now);
+    free(st->lat_diff);
+    interval_tcp_free(&st->tcp);
+}
+
 /* The measured part: intervals until the end condition, then stop. */
-static int drive(struct client *c, struct stream_set *set, struct window *w, struct ctl_loop *cl)
+static int drive(struct client *c, struct stream_set *set, struct window *w, struct ctl_loop *cl,
+                 struct interval_state *st)
 {
     const struct test_params *p = c->p;
     uint64_t interval_ns = (uint64_t)(p->interval_s * 1e9);
     uint64_t next_ns = 0;
-    struct interval_state st = {0};
-    interval_state_init(p, &st);
     int rc = 0;
     for (;;) {
         uint64_t now = clock_now_ns();
@@ -206,13 +233,13 @@ static int drive(struct client *c, struct stream_set *set, struct window *w, str
         bool finished = p->bytes
                             ? stream_set_all_done(set)
                             : w->open && now >= w->measure_ns + (uint64_t)(p->duration_s * 1e9);
-        if (w->open && !st.ns) {
-            st.ns = w->measure_ns;
-            next_ns = st.ns + interval_ns;
-            interval_snapshot(set, &st);
+        if (w->open && !st->ns) {
+            st->ns = w->measure_ns;
+            next_ns = st->ns + interval_ns;
+            interval_snapshot(set, st);
         }
         if (w->open && interval_ns && (now >= next_ns || finished)) {
-            interval_emit(c, set, w, &st, now, finished);
+            interval_emit(c, set, w, st, now, finished);
             next_ns += interval_ns;
         }
         const char *serr = stream_set_error(set);
@@ -244,10 +271,6 @@ static int drive(struct client *c, struct stream_set *set, struct window *w, str
             break;
         }
     }
-    free(st.lat_prev);
-    free(st.lat_now);
-    free(st.lat_diff);
-    interval_tcp_free(&st.tcp);
     return rc;
 }
 
@@ -390,10 +413,14 @@ static int run_streams(struct client *c, int *fds, bool *server_sends, int n, st
         return rc;
     }
     heartbeat_init(&c->hb, c->liveness_ms, clock_now_ns());
-    rc = drive(c, &set, &w, cl);
+    struct interval_state st = {0};
+    interval_state_init(c->p, &st);
+    rc = drive(c, &set, &w, cl, &st);
     stream_set_stop(&set);
     if (!rc)
         rc = send_stop(c, &set, cl);
+    interval_last(c, &set, &st);
+    interval_state_free(&st);
     int frc = stream_set_finish(&set, rc ? clock_now_ns() : client_deadline(c));
     if (!rc && frc)
         rc = err_set(err, len, frc, "data did not drain within the idle timeout");
