@@ -10,6 +10,10 @@
 * tcp_rr and udp_stream stream their intervals too (rr with its rate).
 * A run that fails (connection refused): start, error, end with the error
   in the document; exit status 1 as without the stream.
+* The congestion state per interval (TCP_INFO at each boundary) of the
+  tcp_stream -t 3 -i 0.5 run: every interval has cwnd > 0 and srtt > 0 for
+  its stream and in its sum, and the intervals' retransmits add up to the
+  end's (each sender's total_retrans as it stopped: the kernel's count).
 """
 import json
 import socket
@@ -54,6 +58,23 @@ def key_paths(v, prefix=""):
     return paths
 
 
+def check_tcp_state(intervals, doc, what):
+    """intervals[].tcp against the kernel's own end figures (docs/json.md, intervals[].tcp)."""
+    for n, iv in enumerate(intervals):
+        tcp = iv.get("tcp")
+        check(tcp and tcp["sum"]["connections"] == 1 and tcp["sum"]["senders"],
+              f"{what}: interval {n}: tcp.sum of the one sending connection", iv)
+        check_eq(len(tcp["streams"]), 1, f"{what}: interval {n}: tcp.streams")
+        for o in (tcp["sum"], tcp["streams"][0]):
+            check(o["cwnd"] > 0 and o["cwnd_bytes"] > 0 and o["srtt_us"] > 0,
+                  f"{what}: interval {n}: cwnd and srtt", o)
+    got = sum(iv["tcp"]["sum"]["retransmits"] for iv in intervals)
+    want = sum(s["sender"]["tcp_info"]["retransmits"] for s in doc["streams"])
+    check_eq(got, want, f"{what}: the intervals' retransmits add up to the end's")
+    check_eq(want, doc["end"]["sender"]["retransmits"], f"{what}: end.sender.retransmits")
+    return got
+
+
 def stream_tcp(netab):
     what = "--json-stream -t 3 -i 0.5"
     p = start([netab, "run", "--json-stream", "-t", "3", "-i", "0.5"])
@@ -66,11 +87,13 @@ def stream_tcp(netab):
     check_eq(start_data["test"], doc["test"], f"{what}: the start event's test is the document's")
     check_eq(doc["intervals"], intervals, f"{what}: the document's intervals are those streamed")
     check(doc["error"] is None, f"{what}: the run failed", doc["error"])
+    retr = check_tcp_state(intervals, doc, what)
     ref = netab_cmd(netab, "run", "--json", "-t", "1", "-i", "0.5").doc
     a, b = key_paths(doc), key_paths(ref)
     check(a == b, f"{what}: the end document's keys are a --json document's",
           f"only streamed: {sorted(a - b)}", f"only --json: {sorted(b - a)}")
-    log(f"ok: {what}: {len(evs)} lines, {len(intervals)} intervals, the end holds --json's document")
+    log(f"ok: {what}: {len(evs)} lines, {len(intervals)} intervals, the end holds --json's document; "
+        f"cwnd and srtt in each, {retr} retransmits as the end counts")
 
 
 def stream_bytes(netab):

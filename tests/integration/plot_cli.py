@@ -5,7 +5,8 @@
 input value (counted in the SVG, whose point marks are the only paths at
 the point opacity), with each set's name and "n = N" as labels, and a PNG
 of the asked size with marks in the plot area (decoded, not just sniffed).
-`netab run -t 5 --plot run.svg` must draw 5 intervals, and `netab compare
+`netab run -t 5 --plot run.svg` must draw 5 intervals, with the cwnd and
+RTT panels below the throughput (5 points each; none with -R), and `netab compare
 --plot` one point per measured run of the deciding metric, keeping its
 ASCII plot (and leaving it out with --no-plot). A figure name
 without .png/.svg/.pdf is a usage error before anything runs.
@@ -104,7 +105,8 @@ def body(netab):
         ok(r, "run -t 5 --plot run.svg")
         intervals = len(re.findall(r"^\s+\d+\.\d+-\s*\d+\.\d+\s+s", r.stdout, re.M))
         check_eq(intervals, 5, "the run printed 5 intervals")
-        check_eq(len(svg_points(run_svg)), 5, "run.svg has 5 interval points")
+        # Three panels of a point per interval: throughput, cwnd and RTT (TCP_INFO's, per interval).
+        check_eq(len(svg_points(run_svg)), 15, "run.svg has 5 interval points in each of 3 panels")
         check("5 intervals drawn" in r.stderr, "stderr says what was drawn", r.stderr)
         log(f"ok: run -t 5 --plot run.svg: 5 intervals, {os.path.getsize(run_svg)} bytes")
 
@@ -112,7 +114,10 @@ def body(netab):
         r = run_cmd([netab, "run", "-t", "2", "--bidir", "--plot", bidir], timeout=60)
         ok(r, "run --bidir --plot bidir.png")
         check("4 intervals drawn" in r.stderr, "--bidir draws both directions", r.stderr)
-        check_eq(read_png(bidir)[:2], (800, 500), "the timeline's default size")
+        check_eq(read_png(bidir)[:2], (800, 900), "the timeline's default size with cwnd and RTT")
+        rev = os.path.join(d, "reverse.svg")
+        ok(run_cmd([netab, "run", "-t", "2", "-R", "--plot", rev], timeout=60), "run -R --plot")
+        check_eq(len(svg_points(rev)), 2, "-R (the client only receives): no cwnd/RTT panels")
         r = run_cmd([netab, "run", "-t", "1", "--plot", os.path.join(d, "run.txt")], expect_rc=2)
         check_eq(r.returncode, 2, "run --plot run.txt is a usage error\n" + r.describe())
         log("ok: run --bidir draws both directions; a bad name is refused before the run")

@@ -4,9 +4,11 @@
 Checks the JSON document of each run: every documented field present,
 receiver bytes equal to sender bytes (no -O, so nothing is omitted), the
 per-stream bytes add up to the totals, -n is exact per direction, and the
-interval bytes add up approximately to the total.
+interval bytes add up approximately to the total. Text interval lines carry
+iperf3's Retr and Cwnd columns where the client sends.
 """
 
+import re
 import socket
 
 from netab_helpers import (Server, check, check_doc, check_eq, interval_bytes, log, netab_run,
@@ -74,6 +76,17 @@ def body(netab):
         # Text output (no --json) also works and names the result.
         r = run_cmd([netab, "run"] + base + ["-n", "1M"])
         check(r.returncode == 0 and r.stdout.strip(), "text-mode run failed", r.describe())
+        # Interval lines carry iperf3's Retr and Cwnd columns (TCP_INFO at each boundary).
+        r = run_cmd([netab, "run"] + base + ["-t", "1", "-i", "0.25"])
+        check(r.returncode == 0, "text run with intervals failed", r.describe())
+        check(re.search(r"^Interval\s+Transfer\s+Bitrate\s+Retr\s+Cwnd$", r.stdout, re.M),
+              "the interval header names Retr and Cwnd", r.stdout)
+        lines = re.findall(r"^\s*\d+\.\d+-\s*\d+\.\d+\s+s\s+.*\s(\d+)\s+([\d.]+ [KMG]?i?B)$",
+                           r.stdout, re.M)
+        check(len(lines) >= 3, "interval lines end in a retransmit count and a cwnd", r.stdout)
+        r = run_cmd([netab, "run"] + base + ["-t", "0.5", "-i", "0.25", "-R"])
+        check(r.returncode == 0 and "Cwnd" not in r.stdout,
+              "-R: the client only receives, no Retr/Cwnd columns", r.describe())
 
         check(srv.alive(), "server died during the loopback runs")
 

@@ -33,6 +33,8 @@ void run_result_free(struct run_result *r)
 {
     side_report_free(&r->local);
     side_report_free(&r->remote);
+    for (size_t i = 0; i < r->nintervals; i++)
+        free(r->intervals[i].tcp_streams);
     free(r->intervals);
     json_decref(r->peer);
     r->peer = NULL;
@@ -45,8 +47,10 @@ int run_result_add_interval(struct run_result *r, const struct interval_report *
     if (r->nintervals == r->cap_intervals) {
         size_t cap = r->cap_intervals ? 2 * r->cap_intervals : 64;
         struct interval_report *n = realloc(r->intervals, cap * sizeof(*n));
-        if (!n)
+        if (!n) {
+            free(iv->tcp_streams);
             return -ENOMEM;
+        }
         r->intervals = n;
         r->cap_intervals = cap;
     }

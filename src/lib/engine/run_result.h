@@ -25,6 +25,26 @@ struct latency_summary {
 /* Fills s from h (nanoseconds). */
 void run_result_latency_summary(struct latency_summary *s, const struct histogram *h);
 
+/*
+ * The congestion state of the client's TCP connections over one interval
+ * (TCP_INFO read by the control thread at the interval's end; engine/
+ * interval_tcp.h): gauges as they were then, counts over the interval.
+ * One connection, or the sum over several (docs/json.md says which).
+ */
+struct interval_tcp {
+    int id;                    /* the stream's id; -1 for a sum */
+    bool sender;               /* the client sends on it (a sum: over sending connections) */
+    uint32_t n;                /* connections read: 1, or how many the sum adds */
+    uint64_t cwnd, cwnd_bytes; /* segments, and segments x MSS */
+    double srtt_us, rttvar_us; /* a sum: the mean over its connections */
+    double srtt_min_us, srtt_max_us;
+    uint64_t retransmits, reord_seen; /* during the interval */
+    uint64_t lost;                    /* segments held lost at the interval's end */
+    uint64_t in_flight_bytes, notsent_bytes;
+    uint64_t delivery_rate, pacing_rate; /* bytes per second */
+    bool pacing_unlimited;               /* a connection without a pacing rate */
+};
+
 /* One interval report, as seen by the client: bytes it sent and received. */
 struct interval_report {
     double start, end; /* seconds since the measurement started */
@@ -33,6 +53,16 @@ struct interval_report {
     bool transactions; /* packets are transactions (rr, crr), with or without latency */
     bool have_latency;
     struct latency_summary latency;
+    /*
+     * TCP tests: the congestion state summed over the client's connections,
+     * and each connection's (n_tcp; NULL with --flows, where one interval
+     * of thousands would be huge). tcp_streams passes to the result with
+     * run_result_add_interval().
+     */
+    bool have_tcp;
+    struct interval_tcp tcp;
+    struct interval_tcp *tcp_streams;
+    int n_tcp;
 };
 
 struct run_result {
@@ -88,7 +118,7 @@ struct transaction_totals {
 void run_result_init(struct run_result *r);
 void run_result_free(struct run_result *r);
 
-/* Appends an interval. Returns 0 or -ENOMEM. */
+/* Appends an interval, taking its tcp_streams (freed on failure too). Returns 0 or -ENOMEM. */
 int run_result_add_interval(struct run_result *r, const struct interval_report *iv);
 
 /*

@@ -2,8 +2,8 @@
 #include "measure/tcpinfo.h"
 
 #include <errno.h>
+#include <linux/tcp.h>
 #include <netinet/in.h>
-#include <netinet/tcp.h>
 #include <string.h>
 #include <sys/socket.h>
 
@@ -32,5 +32,34 @@ int tcpinfo_read(int fd, struct tcpinfo_stats *out)
     out->snd_mss = ti.tcpi_snd_mss;
     out->pmtu = ti.tcpi_pmtu;
     out->valid = 1;
+    return 0;
+}
+
+/*
+ * One getsockopt. The in-flight count is the kernel's own
+ * tcp_packets_in_flight(): sent and not acknowledged, less what SACK or
+ * loss detection took out of the network, plus what was sent again.
+ */
+int tcpinfo_sample(int fd, struct tcpinfo_sample *out)
+{
+    struct tcp_info ti;
+    socklen_t len = sizeof(ti);
+
+    memset(out, 0, sizeof(*out));
+    memset(&ti, 0, sizeof(ti));
+    if (getsockopt(fd, IPPROTO_TCP, TCP_INFO, &ti, &len) < 0)
+        return -errno;
+    out->total_retrans = ti.tcpi_total_retrans;
+    out->reord_seen = ti.tcpi_reord_seen;
+    out->lost = ti.tcpi_lost;
+    uint32_t gone = ti.tcpi_sacked + ti.tcpi_lost;
+    out->in_flight = (ti.tcpi_unacked > gone ? ti.tcpi_unacked - gone : 0) + ti.tcpi_retrans;
+    out->snd_cwnd = ti.tcpi_snd_cwnd;
+    out->snd_mss = ti.tcpi_snd_mss;
+    out->rtt_us = ti.tcpi_rtt;
+    out->rttvar_us = ti.tcpi_rttvar;
+    out->notsent_bytes = ti.tcpi_notsent_bytes;
+    out->delivery_rate = ti.tcpi_delivery_rate;
+    out->pacing_rate = ti.tcpi_pacing_rate;
     return 0;
 }

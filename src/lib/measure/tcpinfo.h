@@ -17,4 +17,27 @@ struct tcpinfo_stats {
 /* Reads TCP_INFO from fd; on failure returns -errno and leaves valid = 0. */
 int tcpinfo_read(int fd, struct tcpinfo_stats *out);
 
+/*
+ * A connection's congestion state at one moment, for the interval reports:
+ * gauges (cwnd, RTT, lost, in flight, not sent, rates) and counters since
+ * the connection began (total_retrans, reord_seen) that the caller turns
+ * into counts over an interval. Fields a kernel does not have stay zero
+ * (reord_seen 4.19, delivery_rate 4.9, notsent_bytes 4.6).
+ */
+struct tcpinfo_sample {
+    uint32_t total_retrans; /* segments retransmitted since the connection began */
+    uint32_t reord_seen;    /* reordering events since the connection began */
+    uint32_t lost;          /* segments the sender holds as lost now */
+    uint32_t in_flight;     /* segments: unacked - sacked - lost + retransmitted */
+    uint32_t snd_cwnd;      /* segments */
+    uint32_t snd_mss;
+    uint32_t rtt_us, rttvar_us;
+    uint32_t notsent_bytes;
+    uint64_t delivery_rate; /* bytes per second, the kernel's estimate */
+    uint64_t pacing_rate;   /* bytes per second; UINT64_MAX = not limited */
+};
+
+/* Reads fd's TCP_INFO into out. Returns 0 or -errno (then out is zeroed). */
+int tcpinfo_sample(int fd, struct tcpinfo_sample *out);
+
 #endif

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "engine/interval_tcp.h"
 #include "engine/stream_set.h"
 #include "engine/window.h"
 #include "measure/identity.h"
@@ -90,12 +91,17 @@ static uint64_t set_packets(struct stream_set *set)
 struct interval_state {
     uint64_t sent, received, packets, ns;
     struct histogram *lat_prev, *lat_now, *lat_diff; /* rr/crr only */
+    struct interval_tcp_state tcp;                   /* TCP tests: TCP_INFO's counters */
+    /* The last interval, kept from the test's end until the senders have stopped. */
+    struct interval_report last;
+    bool pending;
 };
 
 static void interval_snapshot(struct stream_set *set, struct interval_state *st)
 {
     stream_set_bytes(set, &st->sent, &st->received);
     st->packets = set_packets(set);
+    interval_tcp_begin(&st->tcp, set);
     if (st->lat_prev) {
         hist_init(st->lat_prev);
         for (int i = 0; i < set->n; i++)
@@ -136,9 +142,20 @@ static void interval_emit(struct client *c, struct stream_set *set, struct windo
         st->lat_prev = st->lat_now;
         st->lat_now = t;
     }
-    /* A sliver at the end (under a tenth of an interval) is not worth a line. */
-    if (!finished || now - st->ns >= interval_ns / 10)
+    /*
+     * The control thread's getsockopt per connection, beside the data
+     * threads (docs/json.md). The last interval's waits for the senders'
+     * stop (interval_last()): their retransmits then end where the end's
+     * count does. A sliver at the end (under a tenth of an interval) is
+     * not worth a line.
+     */
+    if (!finished) {
+        interval_tcp_take(&st->tcp, set, &iv);
         emit_interval(c, &iv);
+    } else if (now - st->ns >= interval_ns / 10) {
+        st->last = iv;
+        st->pending = true;
+    }
     st->ns = now;
     st->sent = s;
     st->received = r;
@@ -184,14 +201,31 @@ static void interval_state_init(const struct test_params *p, struct interval_sta
     }
 }
 
+/* Emits the last interval once the senders have stopped (send_stop()), with their TCP state. */
+static void interval_last(struct client *c, struct stream_set *set, struct interval_state *st)
+{
+    if (!st->pending)
+        return;
+    st->pending = false;
+    interval_tcp_take(&st->tcp, set, &st->last);
+    emit_interval(c, &st->last);
+}
+
+static void interval_state_free(struct interval_state *st)
+{
+    free(st->lat_prev);
+    free(st->lat_now);
+    free(st->lat_diff);
+    interval_tcp_free(&st->tcp);
+}
+
 /* The measured part: intervals until the end condition, then stop. */
-static int drive(struct client *c, struct stream_set *set, struct window *w, struct ctl_loop *cl)
+static int drive(struct client *c, struct stream_set *set, struct window *w, struct ctl_loop *cl,
+                 struct interval_state *st)
 {
     const struct test_params *p = c->p;
     uint64_t interval_ns = (uint64_t)(p->interval_s * 1e9);
     uint64_t next_ns = 0;
-    struct interval_state st = {0};
-    interval_state_init(p, &st);
     int rc = 0;
     for (;;) {
         uint64_t now = clock_now_ns();
@@ -199,13 +233,13 @@ static int drive(struct client *c, struct stream_set *set, struct window *w, str
         bool finished = p->bytes
                             ? stream_set_all_done(set)
                             : w->open && now >= w->measure_ns + (uint64_t)(p->duration_s * 1e9);
-        if (w->open && !st.ns) {
-            st.ns = w->measure_ns;
-            next_ns = st.ns + interval_ns;
-            interval_snapshot(set, &st);
+        if (w->open && !st->ns) {
+            st->ns = w->measure_ns;
+            next_ns = st->ns + interval_ns;
+            interval_snapshot(set, st);
         }
         if (w->open && interval_ns && (now >= next_ns || finished)) {
-            interval_emit(c, set, w, &st, now, finished);
+            interval_emit(c, set, w, st, now, finished);
             next_ns += interval_ns;
         }
         const char *serr = stream_set_error(set);
@@ -237,9 +271,6 @@ static int drive(struct client *c, struct stream_set *set, struct window *w, str
             break;
         }
     }
-    free(st.lat_prev);
-    free(st.lat_now);
-    free(st.lat_diff);
     return rc;
 }
 
@@ -382,10 +413,14 @@ static int run_streams(struct client *c, int *fds, bool *server_sends, int n, st
         return rc;
     }
     heartbeat_init(&c->hb, c->liveness_ms, clock_now_ns());
-    rc = drive(c, &set, &w, cl);
+    struct interval_state st = {0};
+    interval_state_init(c->p, &st);
+    rc = drive(c, &set, &w, cl, &st);
     stream_set_stop(&set);
     if (!rc)
         rc = send_stop(c, &set, cl);
+    interval_last(c, &set, &st);
+    interval_state_free(&st);
     int frc = stream_set_finish(&set, rc ? clock_now_ns() : client_deadline(c));
     if (!rc && frc)
         rc = err_set(err, len, frc, "data did not drain within the idle timeout");

@@ -162,6 +162,40 @@ static json_t *streams_json(const struct run_result *r)
     return arr;
 }
 
+/* One connection's or a sum's congestion state over an interval (docs/json.md, intervals[].tcp). */
+static json_t *interval_tcp_json(const struct interval_tcp *t, bool sum)
+{
+    json_t *o = sum ? json_pack("{s:i, s:b}", "connections", (int)t->n, "senders", t->sender)
+                    : json_pack("{s:i, s:b}", "id", t->id, "sender", t->sender);
+    json_object_update_new(
+        o, json_pack("{s:I, s:I, s:f, s:f, s:I, s:I, s:I, s:I, s:I, s:f, s:o}", "cwnd",
+                     (json_int_t)t->cwnd, "cwnd_bytes", (json_int_t)t->cwnd_bytes, "srtt_us",
+                     t->srtt_us, "rttvar_us", t->rttvar_us, "retransmits",
+                     (json_int_t)t->retransmits, "lost", (json_int_t)t->lost, "reordering_seen",
+                     (json_int_t)t->reord_seen, "bytes_in_flight", (json_int_t)t->in_flight_bytes,
+                     "notsent_bytes", (json_int_t)t->notsent_bytes, "delivery_bits_per_second",
+                     (double)t->delivery_rate * 8, "pacing_bits_per_second",
+                     t->pacing_unlimited ? json_null() : json_real((double)t->pacing_rate * 8)));
+    if (sum) {
+        json_object_set_new(o, "srtt_min_us", json_real(t->srtt_min_us));
+        json_object_set_new(o, "srtt_max_us", json_real(t->srtt_max_us));
+    }
+    return o;
+}
+
+/* intervals[].tcp: the sum, and each connection's state unless the test has --flows. */
+static json_t *interval_tcp_all_json(const struct run_result *r, const struct interval_report *iv)
+{
+    json_t *o = json_pack("{s:o}", "sum", interval_tcp_json(&iv->tcp, true));
+    if (!r->params.flows) {
+        json_t *arr = json_array();
+        for (int i = 0; i < iv->n_tcp; i++)
+            json_array_append_new(arr, interval_tcp_json(&iv->tcp_streams[i], false));
+        json_object_set_new(o, "streams", arr);
+    }
+    return o;
+}
+
 json_t *run_json_interval(const struct run_result *r, const struct interval_report *iv)
 {
     double len = iv->end - iv->start;
@@ -176,6 +210,8 @@ json_t *run_json_interval(const struct run_result *r, const struct interval_repo
         json_object_set_new(o, "latency_us",
                             iv->have_latency ? latency_json(&iv->latency) : json_null());
     }
+    if (o && iv->have_tcp)
+        json_object_set_new(o, "tcp", interval_tcp_all_json(r, iv));
     return o;
 }
 

@@ -2,16 +2,26 @@
 #include "runout/run_plot.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "plot/plot.h"
 #include "plot/plot_figures.h"
 
-/* Per-interval arrays: both byte directions and the transaction rate. */
+/*
+ * Per-interval arrays: both byte directions and the transaction rate; the
+ * sending connections' congestion window (KiB, summed) and smoothed RTT
+ * (us: the mean, and the lowest and highest connection's).
+ */
 struct columns {
     double *t0, *t1, *sent, *recv, *rate;
+    double *cwnd, *srtt, *srtt_min, *srtt_max;
 };
+
+/* The timeline's height with the congestion panels, when none is asked: the throughput keeps 500.
+ */
+#define TCP_PANELS_HEIGHT 900
 
 static void columns_free(struct columns *c)
 {
@@ -20,6 +30,19 @@ static void columns_free(struct columns *c)
     free(c->sent);
     free(c->recv);
     free(c->rate);
+    free(c->cwnd);
+    free(c->srtt);
+    free(c->srtt_min);
+    free(c->srtt_max);
+}
+
+/* True when every interval has the client's sending connections' state (tcp_stream, tcp_rr). */
+static bool has_tcp(const struct run_result *r)
+{
+    for (size_t i = 0; i < r->nintervals; i++)
+        if (!r->intervals[i].have_tcp || !r->intervals[i].tcp.sender)
+            return false;
+    return r->nintervals > 0;
 }
 
 static int columns_fill(struct columns *c, const struct run_result *r)
@@ -30,7 +53,12 @@ static int columns_fill(struct columns *c, const struct run_result *r)
     c->sent = malloc(n * sizeof(double));
     c->recv = malloc(n * sizeof(double));
     c->rate = malloc(n * sizeof(double));
-    if (!c->t0 || !c->t1 || !c->sent || !c->recv || !c->rate)
+    c->cwnd = malloc(n * sizeof(double));
+    c->srtt = malloc(n * sizeof(double));
+    c->srtt_min = malloc(n * sizeof(double));
+    c->srtt_max = malloc(n * sizeof(double));
+    if (!c->t0 || !c->t1 || !c->sent || !c->recv || !c->rate || !c->cwnd || !c->srtt ||
+        !c->srtt_min || !c->srtt_max)
         return -ENOMEM;
     for (size_t i = 0; i < n; i++) {
         const struct interval_report *iv = &r->intervals[i];
@@ -40,8 +68,40 @@ static int columns_fill(struct columns *c, const struct run_result *r)
         c->sent[i] = (double)iv->sent * 8 / dt / 1e6;
         c->recv[i] = (double)iv->received * 8 / dt / 1e6;
         c->rate[i] = (double)iv->packets / dt;
+        c->cwnd[i] = (double)iv->tcp.cwnd_bytes / 1024;
+        c->srtt[i] = iv->tcp.srtt_us;
+        c->srtt_min[i] = iv->tcp.srtt_min_us;
+        c->srtt_max[i] = iv->tcp.srtt_max_us;
     }
     return 0;
+}
+
+/*
+ * Writes the throughput timeline t, and below it, when the intervals carry
+ * the sending connections' TCP state, its congestion window and RTT.
+ */
+static int draw(const struct run_result *r, const struct columns *c, const struct plot_timeline *t,
+                const char *path, double w, double h, char *err, size_t errlen)
+{
+    w = w > 0 ? w : PLOT_DEFAULT_WIDTH;
+    if (!has_tcp(r))
+        return plot_write_file(path, w, h > 0 ? h : PLOT_DEFAULT_HEIGHT, plot_draw_timeline, t, err,
+                               errlen);
+    size_t n = r->nintervals;
+    bool several = r->intervals[0].tcp.n > 1;
+    struct plot_series cw = {several ? "cwnd, summed" : "cwnd", c->t0, c->t1, c->cwnd, n};
+    struct plot_series rtt[3] = {{several ? "srtt, mean" : "srtt", c->t0, c->t1, c->srtt, n},
+                                 {"srtt, lowest", c->t0, c->t1, c->srtt_min, n},
+                                 {"srtt, highest", c->t0, c->t1, c->srtt_max, n}};
+    struct plot_timeline tc = {"congestion window (TCP_INFO, the client's sending connections)",
+                               "cwnd (KiB)", &cw, 1, t->omit};
+    struct plot_timeline tr = {"smoothed RTT (TCP_INFO, the client's sending connections)",
+                               "srtt (us)", rtt, several ? 3 : 1, t->omit};
+    struct plot_stack_part parts[] = {
+        {plot_draw_timeline, t, 5}, {plot_draw_timeline, &tc, 2}, {plot_draw_timeline, &tr, 2}};
+    struct plot_stack st = {parts, 3};
+    return plot_write_file(path, w, h > 0 ? h : TCP_PANELS_HEIGHT, plot_draw_stack, &st, err,
+                           errlen);
 }
 
 int run_plot_timeline(const struct run_result *r, const char *path, double w, double h,
@@ -73,8 +133,7 @@ int run_plot_timeline(const struct run_result *r, const char *path, double w, do
     snprintf(title, sizeof(title), "netab run: %s to %s, per interval", params_kind_name(p->kind),
              r->server);
     struct plot_timeline t = {title, axis, s, ns, p->omit_s};
-    int e = plot_write_file(path, w > 0 ? w : PLOT_DEFAULT_WIDTH, h > 0 ? h : PLOT_DEFAULT_HEIGHT,
-                            plot_draw_timeline, &t, err, errlen);
+    int e = draw(r, &c, &t, path, w, h, err, errlen);
     columns_free(&c);
     if (!e && npoints)
         *npoints = n * ns;

@@ -2,7 +2,9 @@
  * The interval timeline of one run (`netab run --plot FILE`): per interval
  * the throughput of each direction that carried data (both with --bidir),
  * or the transaction rate of request/response and connection tests, with
- * the omitted warm-up (-O) shaded before zero.
+ * the omitted warm-up (-O) shaded before zero; where the intervals carry
+ * the client's sending connections' TCP state, their congestion window
+ * and smoothed RTT in two panels below.
  */
 #ifndef NETAB_RUNOUT_RUN_PLOT_H
 #define NETAB_RUNOUT_RUN_PLOT_H

@@ -4,6 +4,8 @@
 
 #include <stdlib.h>
 
+#include "engine/interval_tcp.h"
+
 #include "util/printable.h"
 #include "util/units.h"
 
@@ -46,7 +48,11 @@ void run_text_header(FILE *f, const struct run_result *r)
     } else {
         fprintf(f, ", %s blocks\n", block);
     }
-    if (p->interval_s > 0)
+    /* As iperf3's: the sending connections' retransmits in the interval and congestion window. */
+    if (p->interval_s > 0 && p->kind == TEST_TCP_STREAM && (!p->reverse || p->bidir) &&
+        interval_tcp_wanted(p))
+        fprintf(f, "%-17s %12s %14s %6s %10s\n", "Interval", "Transfer", "Bitrate", "Retr", "Cwnd");
+    else if (p->interval_s > 0)
         fprintf(f, "%-17s %12s %14s\n", "Interval", "Transfer", "Bitrate");
 }
 
@@ -70,7 +76,14 @@ void run_text_interval(FILE *f, const struct interval_report *iv)
     uint64_t b = iv->sent + iv->received;
     units_format_bytes((double)b, bytes, sizeof(bytes));
     units_format_rate(bps(b, iv->end - iv->start), rate, sizeof(rate));
-    fprintf(f, "%6.2f-%-6.2f s   %12s %14s\n", iv->start, iv->end, bytes, rate);
+    fprintf(f, "%6.2f-%-6.2f s   %12s %14s", iv->start, iv->end, bytes, rate);
+    /* The cwnd is the sending connections' sum (with -P, their windows together). */
+    if (iv->have_tcp && iv->tcp.sender) {
+        char cwnd[32];
+        units_format_bytes((double)iv->tcp.cwnd_bytes, cwnd, sizeof(cwnd));
+        fprintf(f, " %6llu %10s", (unsigned long long)iv->tcp.retransmits, cwnd);
+    }
+    fputc('\n', f);
     fflush(f);
 }
 

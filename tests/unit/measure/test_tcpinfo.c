@@ -75,6 +75,18 @@ static void test_loopback(void **state)
     /* Loopback does not lose packets, so there is nothing to retransmit. */
     assert_int_equal(st.retransmits, 0);
 
+    /* The per-interval sample of the same connection: all acknowledged, nothing in flight. */
+    struct tcpinfo_sample sm;
+    memset(&sm, 0xff, sizeof(sm));
+    assert_int_equal(tcpinfo_sample(cfd, &sm), 0);
+    assert_int_equal(sm.snd_cwnd, st.snd_cwnd);
+    assert_int_equal(sm.snd_mss, st.snd_mss);
+    assert_int_equal(sm.total_retrans, 0);
+    assert_int_equal(sm.lost, 0);
+    assert_int_equal(sm.notsent_bytes, 0);
+    ASSERT_GT(sm.rtt_us, 0);
+    ASSERT_GT(sm.pacing_rate, 0);
+
     close(cfd);
     close(sfd);
     close(lfd);
@@ -96,6 +108,11 @@ static void test_not_tcp(void **state)
     memset(&st, 0xff, sizeof(st));
     assert_int_equal(tcpinfo_read(-1, &st), -EBADF);
     assert_int_equal(st.valid, 0);
+
+    struct tcpinfo_sample sm;
+    memset(&sm, 0xff, sizeof(sm));
+    assert_int_equal(tcpinfo_sample(-1, &sm), -EBADF);
+    assert_int_equal(sm.snd_cwnd, 0);
 }
 
 int main(void)
