@@ -7,6 +7,8 @@
 #include <linux/tcp.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,6 +49,7 @@ struct path_tx {
     uint32_t next_id;
     int inflight;
     uint64_t pace_bps, first_ns, paced_bytes; /* -b */
+    sigset_t old_mask;                        /* the thread's signal mask before SIGPIPE's block */
 };
 
 /* A fresh TCP socket for the checks: IPv4, else IPv6 on a host without it. */
@@ -173,6 +176,15 @@ struct path_tx *path_tx_open(struct stream *s, const char *buf)
                            .pipe_w = -1,
                            .pace_bps = s->params->tx.pace_bps};
     s->tx = (struct path_tx_stats){.used = true};
+    /*
+     * sendfile() and splice() have no MSG_NOSIGNAL: a socket shut at the
+     * stop raises SIGPIPE at the calling thread. Blocked here and taken
+     * off in path_tx_close(), it is only the EPIPE the loop expects.
+     */
+    sigset_t pipe_set;
+    sigemptyset(&pipe_set);
+    sigaddset(&pipe_set, SIGPIPE);
+    pthread_sigmask(SIG_BLOCK, &pipe_set, &tx->old_mask);
     const char *what = "the send path";
     int rc = set_pacing(tx, &what);
     if (!rc && (tx->mode == PATH_TX_SENDFILE || tx->mode == PATH_TX_SPLICE)) {
@@ -414,6 +426,14 @@ void path_tx_close(struct path_tx *tx)
             break;
     if (s->tx.used && s->fd >= 0)
         read_back(tx);
+    /* A SIGPIPE of this thread's sends, pending while blocked, is consumed before the unblock. */
+    sigset_t pipe_set;
+    sigemptyset(&pipe_set);
+    sigaddset(&pipe_set, SIGPIPE);
+    struct timespec zero = {0, 0};
+    while (sigtimedwait(&pipe_set, NULL, &zero) == SIGPIPE)
+        ;
+    pthread_sigmask(SIG_SETMASK, &tx->old_mask, NULL);
     if (tx->memfd >= 0)
         close(tx->memfd);
     if (tx->pipe_r >= 0)
