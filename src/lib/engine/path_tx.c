@@ -91,6 +91,21 @@ int path_tx_check(const struct path_tx_params *t, char *err, size_t errlen)
     return 0;
 }
 
+size_t path_tx_memory(const struct path_tx_params *t, uint32_t block)
+{
+    switch (t->mode) {
+    case PATH_TX_MSG_ZEROCOPY:
+        return (size_t)PATH_TX_ZC_SLOTS * block;
+    case PATH_TX_SPLICE:
+        return 2 * (size_t)block;
+    case PATH_TX_SENDFILE:
+        return block;
+    case PATH_TX_COPY:
+    default:
+        return 0;
+    }
+}
+
 /* A memfd holding the block: what sendfile and splice read from. */
 static int open_memfd(struct path_tx *tx, const char *buf)
 {

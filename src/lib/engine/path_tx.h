@@ -66,6 +66,13 @@ struct path_tx_stats {
  */
 NB_MUST_CHECK int path_tx_check(const struct path_tx_params *t, char *err, size_t errlen);
 
+/*
+ * The memory a sender's path costs beside its buffer, for a block of
+ * block bytes: the zero-copy ring, or the memfd (and the pipe, up to a
+ * block) of sendfile and splice. A server counts it against its limits.
+ */
+size_t path_tx_memory(const struct path_tx_params *t, uint32_t block);
+
 /* A sender's state on its path (opaque; path_tx.c). */
 struct path_tx;
 
