@@ -153,6 +153,10 @@ int params_validate_udp_min(const struct test_params *p, uint32_t udp_min, char 
                        p->rr_timeout_ms);
     if ((p->gso || p->gro) && p->kind != TEST_UDP_STREAM)
         return err_set(err, errlen, EINVAL, "--gso and --gro apply only to udp_stream");
+    /* send path (issue 32) */
+    if ((rc = path_tx_params_validate(&p->tx, params_kind_name(p->kind), p->kind == TEST_TCP_STREAM,
+                                      p->flows, err, errlen)))
+        return rc;
     if (memchr(p->cc, '\0', sizeof(p->cc)) == NULL)
         return err_set(err, errlen, EINVAL, "congestion control name is too long");
     for (const char *c = p->cc; *c; c++)
@@ -192,6 +196,8 @@ json_t *params_to_json(const struct test_params *p)
     /* Only the scope that is not the default: a server before scopes knows no other. */
     if (p->profile[0] && p->profile_system)
         json_object_set_new(o, "profile_scope", json_string("system"));
+    /* send path (issue 32): its members only when set, as above. */
+    path_tx_params_to_json(&p->tx, o);
     return o;
 }
 
@@ -300,6 +306,7 @@ static int check_keys(const json_t *obj, char *err, size_t errlen)
         int known = 0;
         for (unsigned i = 0; i < sizeof(known_keys) / sizeof(known_keys[0]); i++)
             known |= !strcmp(key, known_keys[i]);
+        known |= path_tx_params_key(key); /* send path (issue 32) */
         if (!known)
             return err_set(err, errlen, EINVAL, "unknown test parameter \"%s\"", key);
     }
@@ -375,6 +382,9 @@ int params_from_json(const json_t *obj, struct test_params *p, char *err, size_t
             err, errlen, EINVAL,
             "test parameter \"profile_scope\" is not \"test\" or \"system\" of a profile");
     p->profile_system = sc == PROFILE_SCOPE_SYSTEM;
+    /* send path (issue 32) */
+    if ((rc = path_tx_params_from_json(obj, &p->tx, err, errlen)))
+        return rc;
     return params_validate(p, err, errlen);
 }
 

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "engine/path_tx_params.h"
 #include "util/err.h"
 
 enum test_kind {
@@ -73,6 +74,12 @@ struct test_params {
     char profile[PARAMS_PROFILE_LEN];
     /* --profile-scope system: every task on the CPUs, not only the test's (the default). */
     bool profile_system;
+    /*
+     * send path (issue 32): how tcp_stream senders hand data to the kernel
+     * and pace it (-Z, --splice, --msg-zerocopy, -b, --fq-rate,
+     * --notsent-lowat; engine/path_tx_params.h). All zero: plain send().
+     */
+    struct path_tx_params tx;
 };
 
 /*

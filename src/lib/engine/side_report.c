@@ -9,6 +9,7 @@
 #include "engine/counters.h"
 #include "engine/flows.h"
 #include "engine/side_flows.h"
+#include "engine/path_tx.h"
 #include "measure/profile.h"
 
 int side_report_collect(struct side_report *r, const struct stream_set *set, uint64_t measure_ns,
@@ -77,6 +78,7 @@ int side_report_collect(struct side_report *r, const struct stream_set *set, uin
             o->packets = o->rx.packets;
         }
     }
+    r->path = path_tx_report(set); /* send path (issue 32) */
     r->flows = set->params.flows > 0;
     if (r->flows && set->n && set->streams[0].flat) {
         if (!(r->flow_p99_us = malloc((size_t)set->n * sizeof(double))))
@@ -211,6 +213,8 @@ json_t *side_report_to_json(const struct side_report *r)
         json_object_set_new(obj, "perf", json_incref(r->perf));
     if (r->profile)
         json_object_set_new(obj, "profile", json_incref(r->profile));
+    if (r->path) /* send path (issue 32) */
+        json_object_set_new(obj, "path", json_incref(r->path));
     if (r->have_identity)
         json_object_set_new(obj, "identity", side_report_identity_json(r));
     return obj;
@@ -344,6 +348,13 @@ static int additions_from_json(const json_t *obj, struct side_report *r, char *e
         if (rc)
             return rc;
         r->profile = json_deep_copy(prof);
+    }
+    json_t *path = json_object_get(obj, "path"); /* send path (issue 32) */
+    if (path) {
+        int rc = path_tx_report_check(path, err, errlen);
+        if (rc)
+            return rc;
+        r->path = json_deep_copy(path);
     }
     return 0;
 }
@@ -483,6 +494,8 @@ void side_report_free(struct side_report *r)
     r->perf = NULL;
     json_decref(r->profile);
     r->profile = NULL;
+    json_decref(r->path);
+    r->path = NULL;
 }
 
 void side_report_udp_drops(const struct side_report *r, long long *rcvbuf, long long *inerr)

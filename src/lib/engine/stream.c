@@ -141,6 +141,9 @@ size_t stream_memory(const struct stream *s)
         m += udp_rx_size();
     if (s->role == ROLE_RR_CLIENT || s->role == ROLE_CRR_CLIENT)
         m += sizeof(struct histogram) + (size_t)s->params->outstanding * 64;
+    /* send path (issue 32): the zero-copy ring, or the memfd and pipe, beside the buffer. */
+    if (s->role == ROLE_TCP_SEND)
+        m += path_tx_memory(&s->params->tx, s->block);
     return m;
 }
 

@@ -20,6 +20,7 @@
 #include <sys/socket.h>
 
 #include "engine/params.h"
+#include "engine/path_tx.h"
 #include "engine/udp_wire.h"
 #include "measure/taskstat.h"
 #include "measure/tcpinfo.h"
@@ -116,6 +117,8 @@ struct stream {
     bool task_end_ok;
     /* tcp_crr client: the first connection's granted SO_SNDBUF/SO_RCVBUF (its fd is -1). */
     int eff_sndbuf, eff_rcvbuf;
+    /* send path (issue 32): what a tcp_stream sender's path did (engine/path_tx.h). */
+    struct path_tx_stats tx;
     /* 0 or a negative errno; published (release) after errmsg is written, read with acquire. */
     atomic_int error;
     char errmsg[160];

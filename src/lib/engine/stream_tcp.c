@@ -9,6 +9,10 @@
 static void run_sender(struct stream *s, char *buf)
 {
     uint64_t sent = 0;
+    /* send path (issue 32): -Z, --splice, --msg-zerocopy, TCP pacing (engine/path_tx.h). */
+    struct path_tx *tx = NULL;
+    if (path_tx_params_used(&s->params->tx) && !(tx = path_tx_open(s, buf)))
+        goto done;
     while (!atomic_load_explicit(s->stop, memory_order_relaxed) &&
            !atomic_load_explicit(s->abort, memory_order_relaxed)) {
         size_t len = s->block;
@@ -18,7 +22,7 @@ static void run_sender(struct stream *s, char *buf)
             if (s->limit - sent < len)
                 len = (size_t)(s->limit - sent);
         }
-        ssize_t n = send(s->fd, buf, len, MSG_NOSIGNAL);
+        ssize_t n = tx ? path_tx_send(tx, len) : send(s->fd, buf, len, MSG_NOSIGNAL);
         if (n > 0) {
             sent += (uint64_t)n;
             atomic_store_explicit(&s->bytes, sent, memory_order_relaxed);
@@ -31,13 +35,16 @@ static void run_sender(struct stream *s, char *buf)
             (atomic_load_explicit(s->stop, memory_order_relaxed) ||
              atomic_load_explicit(s->abort, memory_order_relaxed)))
             break;
-        stream_fail(s, n < 0 ? errno : EPIPE, "send");
+        stream_fail(s, n < 0 ? errno : EPIPE, path_tx_mode_call(s->params->tx.mode));
         break;
     }
+done:
     s->end_ns = clock_now_ns();
     tcpinfo_read(s->fd, &s->tcpinfo);
     /* The FIN tells the receiver that everything it will ever get has been sent. */
     shutdown(s->fd, SHUT_WR);
+    /* After the FIN: the last zero-copy completions are awaited off the sender's clock. */
+    path_tx_close(tx);
 }
 
 static void run_receiver(struct stream *s, char *buf)

@@ -490,6 +490,9 @@ int client_run(const struct client_config *cfg, const struct test_params *p, str
     res->port = cfg->port;
     clock_iso8601(res->started, sizeof(res->started));
     int rc = params_validate(p, res->error, sizeof(res->error));
+    /* send path (issue 32): what this kernel lacks refuses the test before it starts. */
+    if (!rc)
+        rc = path_tx_check(&p->tx, res->error, sizeof(res->error));
     if (rc)
         return rc;
     int n = params_connections(p);

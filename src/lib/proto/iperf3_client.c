@@ -65,6 +65,11 @@ int iperf3_client_check(const struct client_config *cfg, const struct test_param
         return err_set(err, errlen, EINVAL, "--auth-key does not apply with --iperf3");
     if (p->udp_default_buffers)
         return err_set(err, errlen, EINVAL, "--udp-default-buffers does not apply with --iperf3");
+    /* send path (issue 32): iperf3 has -Z, --fq-rate and -b for TCP; the rest it lacks. */
+    if (p->tx.mode == PATH_TX_SPLICE || p->tx.mode == PATH_TX_MSG_ZEROCOPY || p->tx.notsent_lowat)
+        return err_set(err, errlen, EINVAL,
+                       "%s does not apply with --iperf3: an iperf3 server has no such option",
+                       p->tx.notsent_lowat ? "--notsent-lowat" : path_tx_mode_option(p->tx.mode));
     return 0;
 }
 

@@ -31,6 +31,13 @@ json_t *iperf3_params_to_json(const struct test_params *p)
     json_object_set_new(o, "len", json_integer(p->block));
     if (udp)
         json_object_set_new(o, "bandwidth", json_integer((json_int_t)p->rate_bps));
+    /* send path (issue 32): iperf3's own members for -Z, --fq-rate and -b with TCP. */
+    if (p->tx.mode == PATH_TX_SENDFILE)
+        json_object_set_new(o, "zerocopy", json_integer(1));
+    if (p->tx.fq_rate_bps)
+        json_object_set_new(o, "fqrate", json_integer((json_int_t)p->tx.fq_rate_bps));
+    if (!udp && p->tx.pace_bps)
+        json_object_set_new(o, "bandwidth", json_integer((json_int_t)p->tx.pace_bps));
     if (p->cc[0])
         json_object_set_new(o, "congestion", json_string(p->cc));
     json_object_set_new(o, "get_server_output", json_integer(1));

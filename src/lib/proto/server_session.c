@@ -153,6 +153,10 @@ static int receive_params(struct session *ss, struct test_params *p)
         rc = msg_expect(start, "start", "client", ss->err, sizeof(ss->err));
     if (!rc)
         rc = params_from_json(json_object_get(start, "params"), p, ss->err, sizeof(ss->err));
+    /* send path (issue 32): the server sends with -R and --bidir; refused if its kernel lacks it.
+     */
+    if (!rc)
+        rc = path_tx_check(&p->tx, ss->err, sizeof(ss->err));
     if (!rc)
         ss->heartbeats = json_is_true(json_object_get(start, "heartbeat"));
     if (!rc)

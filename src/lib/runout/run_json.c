@@ -1,5 +1,6 @@
 #include "runout/run_json.h"
 #include "runout/run_flows.h"
+#include "runout/run_path.h"
 
 #include <string.h>
 
@@ -354,6 +355,9 @@ static json_t *end_json(const struct run_result *r)
         json_object_set_new(end, "profile",
                             json_pack("{s:o, s:o}", "local", copy_or_null(r->local.profile),
                                       "remote", copy_or_null(r->remote.profile)));
+    json_t *path = run_path_json(r); /* send path (issue 32) */
+    if (path)
+        json_object_set_new(end, "path", path);
     if (is_udp_stream(r))
         add_udp_kernel(end, r);
     return end;

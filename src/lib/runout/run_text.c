@@ -1,5 +1,6 @@
 #include "runout/run_flows.h"
 #include "runout/run_text.h"
+#include "runout/run_path.h"
 #include "runout/run_text_counters.h"
 
 #include <stdlib.h>
@@ -262,6 +263,7 @@ void run_text_summary(FILE *f, const struct run_result *r)
     if (!m)
         return;
     summary(m, r);
+    run_path_text(m, r); /* send path (issue 32) */
     run_flows_text(m, r);
     if (!fclose(m))
         (void)printable_write(f, buf, len, true);

@@ -35,7 +35,7 @@ struct run_spec {
     bool help;                    /* -h, --help was given: print the usage, run nothing */
     bool req_set, resp_set;       /* --req-size / --resp-size given */
     bool block_set;               /* -l given; otherwise the test kind's default block */
-    bool rate_set;                /* -b given: only udp_stream takes it */
+    bool rate_set;                /* -b given: udp_stream's rate, tcp_stream's pacing */
     bool port_set;                /* -p given; otherwise 5301, or 5201 with --iperf3 */
     bool per_flow;                /* --per-flow: each flow's figures in the JSON document */
 };

@@ -11,6 +11,7 @@
 
 #include "proto/iperf3_wire.h"
 #include "runspec/run_spec.h"
+#include "runspec/run_spec_path.h"
 
 /* A NULL-terminated vector of owned strings that grows; `failed` sticks after ENOMEM. */
 struct argvec {
@@ -71,6 +72,12 @@ static void push_flag(struct argvec *a, bool on, const char *opt)
         push(a, opt);
 }
 
+/* push() for run_spec_path_argv(). */
+static void push_word(void *a, const char *word)
+{
+    push(a, word);
+}
+
 /* The test's own options: whatever differs from an empty command line of the same kind. */
 static void push_params(struct argvec *a, const struct run_spec *s, const struct run_spec *d)
 {
@@ -125,6 +132,7 @@ static void push_params(struct argvec *a, const struct run_spec *s, const struct
         if (p->profile_system)
             push_opt(a, "--profile-scope", "system");
     }
+    run_spec_path_argv(s, push_word, a); /* send path (issue 32) */
 }
 
 /* Where and how to connect, and what to do with the result. */

@@ -13,6 +13,7 @@
 #include <sys/socket.h>
 
 #include "runspec/run_spec.h"
+#include "runspec/run_spec_path.h"
 #include "util/optval.h"
 #include "util/units.h"
 
@@ -153,7 +154,7 @@ static int set_rr_size(void *field, const char *value, const struct opt *o, char
     return 0;
 }
 
-/* -b RATE: bits/s with K/M/G, remembered as given (only udp_stream takes it). */
+/* -b RATE: bits/s with K/M/G, remembered as given (udp_stream's rate, tcp_stream's pacing). */
 static int set_rate(void *field, const char *value, const struct opt *o, char *err, size_t errlen)
 {
     struct run_spec *s = field;
@@ -349,10 +350,13 @@ const struct opt run_spec_opts[] = {
      "attach perf events on both ends: hardware counters\n(IPC, cycles per byte) where a PMU "
      "exists; costs\nseveral percent of request/response rates unless\npinned (docs/json.md)",
      opt_set_true, AT(params.perf), 0, 0, NULL},
+    /* send path (issue 32): -Z, --splice, --msg-zerocopy, --fq-rate, --notsent-lowat. */
+    RUN_SPEC_PATH_TX_OPTS,
     HEADING("UDP:"),
     {"bitrate", 'b', "RATE",
      "target per stream, bits/s with K/M/G (default 1M;\n0 = as fast as possible); -l is the "
-     "datagram size\n(default 1460)",
+     "datagram size\n(default 1460); with tcp_stream: application pacing\n(none by default, "
+     "as iperf3 -b)",
      set_rate, 0, 0, 0, NULL},
     {"gso", 0, NULL, "UDP segmentation offload (UDP_SEGMENT)", opt_set_true, AT(params.gso), 0, 0,
      NULL},

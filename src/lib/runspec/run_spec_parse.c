@@ -12,6 +12,7 @@
 #include "proto/iperf3_wire.h"
 #include "proto/server.h"
 #include "runspec/run_spec.h"
+#include "runspec/run_spec_path.h"
 
 /* Defaults that depend on the test kind, then the checks across options. */
 static int finish(struct run_spec *o, char *err, size_t errlen)
@@ -50,12 +51,15 @@ static int finish(struct run_spec *o, char *err, size_t errlen)
         return err_set(err, errlen, EINVAL,
                        "-B, --cport, -M and -C are not applied to tcp_crr's "
                        "connections; use --cport-range for fixed client ports");
-    /* Only udp_stream is paced: a -b elsewhere would be silently ignored. */
-    if (o->rate_set && p->kind != TEST_UDP_STREAM)
+    /* udp_stream and tcp_stream are paced: a -b elsewhere would be silently ignored. */
+    if (o->rate_set && p->kind != TEST_UDP_STREAM && p->kind != TEST_TCP_STREAM)
         return err_set(err, errlen, EINVAL,
-                       "-b paces udp_stream only; %s does not take a rate (TCP sends as fast "
-                       "as it can: limit it with tc, or -w)",
+                       "-b paces udp_stream and tcp_stream only; %s does not take a rate",
                        params_kind_name(p->kind));
+    /* send path (issue 32): -b with tcp_stream, and the path options' checks. */
+    int prc = run_spec_path_finish(o, err, errlen);
+    if (prc)
+        return prc;
     if (p->udp_default_buffers && (!params_is_udp(p->kind) || p->sockbuf))
         return err_set(err, errlen, EINVAL,
                        "--udp-default-buffers applies to UDP tests without -w");

@@ -55,7 +55,7 @@ struct opt {
 };
 
 /* The most options a table may have (-h and --help aside). */
-#define OPT_TABLE_MAX 62
+#define OPT_TABLE_MAX 80
 
 /*
  * Which rows of a table a parse met: for an option whose being given

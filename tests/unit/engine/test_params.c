@@ -162,6 +162,40 @@ static void test_perf_optional(void **state)
     json_decref(obj);
 }
 
+/* send path (issue 32): its members only when set, round-tripped, checked and refused by name. */
+static void test_send_path(void **state)
+{
+    (void)state;
+    struct test_params p, back;
+    char err[NB_ERRLEN] = "";
+    params_defaults(&p);
+    json_t *obj = params_to_json(&p);
+    assert_null(json_object_get(obj, "send_path"));
+    assert_null(json_object_get(obj, "tcp_rate"));
+    json_decref(obj);
+    p.tx = (struct path_tx_params){.mode = PATH_TX_MSG_ZEROCOPY,
+                                   .pace_bps = 1000000000,
+                                   .fq_rate_bps = 2000000000,
+                                   .notsent_lowat = 16384};
+    obj = params_to_json(&p);
+    assert_string_equal(json_string_value(json_object_get(obj, "send_path")), "msg_zerocopy");
+    assert_int_equal(params_from_json(obj, &back, err, sizeof(err)), 0);
+    assert_memory_equal(&back.tx, &p.tx, sizeof(p.tx));
+    json_object_set_new(obj, "send_path", json_string("copy"));
+    decode_fails(obj, "send_path");
+    json_object_set_new(obj, "send_path", json_string("sendfile"));
+    json_object_set_new(obj, "fq_rate", json_integer(0));
+    decode_fails(obj, "fq_rate");
+    json_object_set_new(obj, "fq_rate", json_integer(1000));
+    json_object_set_new(obj, "notsent_lowat", json_string("16K"));
+    decode_fails(obj, "notsent_lowat");
+    json_object_del(obj, "notsent_lowat");
+    json_object_set_new(obj, "test", json_string("udp_stream"));
+    json_object_set_new(obj, "block", json_integer(1460));
+    decode_fails(obj, "-Z applies to tcp_stream, not udp_stream");
+    json_decref(obj);
+}
+
 static void test_missing_fields(void **state)
 {
     (void)state;
@@ -293,7 +327,7 @@ int main(void)
         cmocka_unit_test(test_missing_fields), cmocka_unit_test(test_wrong_types),
         cmocka_unit_test(test_out_of_range),   cmocka_unit_test(test_unknown_key),
         cmocka_unit_test(test_reverse_bidir),  cmocka_unit_test(test_cc_name),
-        cmocka_unit_test(test_perf_optional),
+        cmocka_unit_test(test_perf_optional),  cmocka_unit_test(test_send_path),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
