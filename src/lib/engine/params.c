@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "engine/path_rx.h"
 #include "measure/profile.h"
 
 void params_defaults(struct test_params *p)
@@ -153,6 +154,9 @@ int params_validate_udp_min(const struct test_params *p, uint32_t udp_min, char 
                        p->rr_timeout_ms);
     if ((p->gso || p->gro) && p->kind != TEST_UDP_STREAM)
         return err_set(err, errlen, EINVAL, "--gso and --gro apply only to udp_stream");
+    /* receive and socket paths (issue 32) */
+    if ((rc = path_rx_validate(p, err, errlen)))
+        return rc;
     if (memchr(p->cc, '\0', sizeof(p->cc)) == NULL)
         return err_set(err, errlen, EINVAL, "congestion control name is too long");
     for (const char *c = p->cc; *c; c++)
@@ -192,6 +196,8 @@ json_t *params_to_json(const struct test_params *p)
     /* Only the scope that is not the default: a server before scopes knows no other. */
     if (p->profile[0] && p->profile_system)
         json_object_set_new(o, "profile_scope", json_string("system"));
+    /* receive and socket paths (issue 32) */
+    path_rx_params_to_json(p, o);
     return o;
 }
 
@@ -300,6 +306,7 @@ static int check_keys(const json_t *obj, char *err, size_t errlen)
         int known = 0;
         for (unsigned i = 0; i < sizeof(known_keys) / sizeof(known_keys[0]); i++)
             known |= !strcmp(key, known_keys[i]);
+        known |= path_rx_key_known(key); /* receive and socket paths (issue 32) */
         if (!known)
             return err_set(err, errlen, EINVAL, "unknown test parameter \"%s\"", key);
     }
@@ -375,6 +382,9 @@ int params_from_json(const json_t *obj, struct test_params *p, char *err, size_t
             err, errlen, EINVAL,
             "test parameter \"profile_scope\" is not \"test\" or \"system\" of a profile");
     p->profile_system = sc == PROFILE_SCOPE_SYSTEM;
+    /* receive and socket paths (issue 32) */
+    if ((rc = path_rx_params_from_json(obj, p, err, errlen)))
+        return rc;
     return params_validate(p, err, errlen);
 }
 

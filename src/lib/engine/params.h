@@ -73,6 +73,17 @@ struct test_params {
     char profile[PARAMS_PROFILE_LEN];
     /* --profile-scope system: every task on the CPUs, not only the test's (the default). */
     bool profile_system;
+    /*
+     * receive and socket paths (issue 32; engine/path_rx.h): --skip-rx-copy
+     * (MSG_TRUNC), --busy-poll USEC (SO_BUSY_POLL, 0 = none), --mptcp
+     * (IPPROTO_MPTCP data connections), --io-uring[=zc] (enum path_uring,
+     * 0 = off) and --ktls. Sent only when set (docs/protocol.md).
+     */
+    bool skip_rx_copy;
+    uint32_t busy_poll_us;
+    bool mptcp;
+    int io_uring;
+    bool ktls;
 };
 
 /*

@@ -53,6 +53,8 @@ struct side_report {
     json_t *kernel;  /* owned; kernel counter deltas (counters.h), NULL = none */
     json_t *perf;    /* owned; perf counters (counters.h), NULL = none */
     json_t *profile; /* owned; the sampled profile (measure/profile.h), NULL = none asked */
+    /* receive and socket paths (issue 32): owned; what they became here (path_rx.h), or NULL. */
+    json_t *rx_path;
     /* The end's build identity (measure/identity.h); filled by whoever knows its socket. */
     bool have_identity;
     struct identity identity;

@@ -20,6 +20,7 @@
 #include <sys/socket.h>
 
 #include "engine/params.h"
+#include "engine/path_rx.h"
 #include "engine/udp_wire.h"
 #include "measure/taskstat.h"
 #include "measure/tcpinfo.h"
@@ -116,6 +117,8 @@ struct stream {
     bool task_end_ok;
     /* tcp_crr client: the first connection's granted SO_SNDBUF/SO_RCVBUF (its fd is -1). */
     int eff_sndbuf, eff_rcvbuf;
+    /* receive and socket paths (issue 32): what the stream saw of them (engine/path_rx.h). */
+    struct path_rx_stats rxp;
     /* 0 or a negative errno; published (release) after errmsg is written, read with acquire. */
     atomic_int error;
     char errmsg[160];

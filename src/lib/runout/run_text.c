@@ -1,6 +1,7 @@
 #include "runout/run_flows.h"
 #include "runout/run_text.h"
 #include "runout/run_text_counters.h"
+#include "runout/run_text_path_rx.h"
 
 #include <stdlib.h>
 
@@ -250,6 +251,7 @@ void run_text_summary(FILE *f, const struct run_result *r)
         return;
     summary(m, r);
     run_flows_text(m, r);
+    run_text_path_rx(m, r); /* receive and socket paths (issue 32) */
     if (!fclose(m))
         (void)printable_write(f, buf, len, true);
     free(buf);
