@@ -172,6 +172,16 @@ static void test_bad_options_are_named(void **state)
     parse_refused("-c h --iperf3 --test tcp_rr", "tcp_stream and udp_stream");
     parse_refused("-c h --iperf3 -u --gso", "--gso");
     parse_refused("--json --json-stream", "--json and --json-stream cannot be combined");
+    /* receive and socket paths (issue 32) */
+    parse_refused("--busy-poll 0", "--busy-poll");
+    parse_refused("--busy-poll 1000001", "--busy-poll");
+    parse_refused("--io-uring=sqpoll", "--io-uring: 'sqpoll' is not plain or zc");
+    parse_refused("--io-uring=off", "--io-uring: 'off' is not plain or zc");
+    parse_refused("--test tcp_crr --skip-rx-copy", "--skip-rx-copy applies to tcp_stream only");
+    parse_refused("--flows 4 --mptcp", "--mptcp runs on the stream engine");
+    parse_refused("--mptcp -B 127.0.0.1", "--mptcp does not take -B or --cport");
+    parse_refused("-c h --iperf3 --io-uring=zc", "--io-uring=zc does not apply with --iperf3");
+    parse_refused("-c h --iperf3 --ktls", "--ktls does not apply with --iperf3");
 }
 
 /* --iperf3 makes iperf3's port the default; -p still says which. */
@@ -255,6 +265,10 @@ static void test_argv_round_trip(void **state)
         "--test tcp_rr --flows 1000 --threads 2 --per-flow",
         "--flows 200 -R -n 64M",
         "--json-stream -i 0.5",
+        /* receive and socket paths (issue 32) */
+        "--skip-rx-copy --busy-poll 50 --mptcp --io-uring -R",
+        "--io-uring=zc -P 2",
+        "--io-uring=plain --ktls",
     };
     for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
         assert_round_trip(lines[i]);
@@ -385,7 +399,8 @@ static void test_option_table(void **state)
             fail_msg("-%c: a value in the table, not in '%s' or the reverse", o->letter, before);
     }
     ASSERT_EQ(letters, 20);
-    ASSERT_EQ(longs, 45);
+    /* 45, --json-stream, and the five receive and socket paths of issue 32. */
+    ASSERT_EQ(longs, 51);
 }
 
 int main(void)
