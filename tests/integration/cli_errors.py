@@ -51,6 +51,17 @@ RUN_USAGE_ERRORS = [
     (["--connect-timeout", "soon"], ["--connect-timeout", "soon"]),
     (["extra-argument"], ["extra-argument"]),
     (["--plot", "timeline.txt"], ["--plot timeline.txt", ".png, .svg or .pdf"]),
+    # receive and socket paths (issue 32): values, and the tests and engines they run on.
+    (["--busy-poll", "0"], ["--busy-poll", "'0'"]),
+    (["--busy-poll", "2000000"], ["--busy-poll", "2000000"]),
+    (["--busy-poll", "soon"], ["--busy-poll", "soon"]),
+    (["--io-uring=fast"], ["--io-uring", "fast"]),
+    (["--test", "tcp_rr", "--mptcp"], ["--mptcp", "tcp_rr"]),
+    (["-u", "--skip-rx-copy"], ["--skip-rx-copy", "udp_stream"]),
+    (["--flows", "2", "--io-uring"], ["--io-uring", "--flows"]),
+    (["--mptcp", "--cport", "6000"], ["--mptcp", "--cport"]),
+    (["-c", "127.0.0.1", "--iperf3", "--busy-poll", "50"], ["--busy-poll", "--iperf3"]),
+    (["-c", "127.0.0.1", "--iperf3", "--skip-rx-copy"], ["--skip-rx-copy", "--iperf3"]),
 ]
 
 

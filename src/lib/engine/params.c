@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "engine/path_rx.h"
 #include "measure/profile.h"
 
 void params_defaults(struct test_params *p)
@@ -157,6 +158,9 @@ int params_validate_udp_min(const struct test_params *p, uint32_t udp_min, char 
     if ((rc = path_tx_params_validate(&p->tx, params_kind_name(p->kind), p->kind == TEST_TCP_STREAM,
                                       p->flows, err, errlen)))
         return rc;
+    /* receive and socket paths (issue 32) */
+    if ((rc = path_rx_validate(p, err, errlen)))
+        return rc;
     if (memchr(p->cc, '\0', sizeof(p->cc)) == NULL)
         return err_set(err, errlen, EINVAL, "congestion control name is too long");
     for (const char *c = p->cc; *c; c++)
@@ -198,6 +202,8 @@ json_t *params_to_json(const struct test_params *p)
         json_object_set_new(o, "profile_scope", json_string("system"));
     /* send path (issue 32): its members only when set, as above. */
     path_tx_params_to_json(&p->tx, o);
+    /* receive and socket paths (issue 32) */
+    path_rx_params_to_json(p, o);
     return o;
 }
 
@@ -307,6 +313,7 @@ static int check_keys(const json_t *obj, char *err, size_t errlen)
         for (unsigned i = 0; i < sizeof(known_keys) / sizeof(known_keys[0]); i++)
             known |= !strcmp(key, known_keys[i]);
         known |= path_tx_params_key(key); /* send path (issue 32) */
+        known |= path_rx_key_known(key);  /* receive and socket paths (issue 32) */
         if (!known)
             return err_set(err, errlen, EINVAL, "unknown test parameter \"%s\"", key);
     }
@@ -384,6 +391,9 @@ int params_from_json(const json_t *obj, struct test_params *p, char *err, size_t
     p->profile_system = sc == PROFILE_SCOPE_SYSTEM;
     /* send path (issue 32) */
     if ((rc = path_tx_params_from_json(obj, &p->tx, err, errlen)))
+        return rc;
+    /* receive and socket paths (issue 32) */
+    if ((rc = path_rx_params_from_json(obj, p, err, errlen)))
         return rc;
     return params_validate(p, err, errlen);
 }

@@ -80,6 +80,17 @@ struct test_params {
      * --notsent-lowat; engine/path_tx_params.h). All zero: plain send().
      */
     struct path_tx_params tx;
+    /*
+     * receive and socket paths (issue 32; engine/path_rx.h): --skip-rx-copy
+     * (MSG_TRUNC), --busy-poll USEC (SO_BUSY_POLL, 0 = none), --mptcp
+     * (IPPROTO_MPTCP data connections), --io-uring[=zc] (enum path_uring,
+     * 0 = off) and --ktls. Sent only when set (docs/protocol.md).
+     */
+    bool skip_rx_copy;
+    uint32_t busy_poll_us;
+    bool mptcp;
+    int io_uring;
+    bool ktls;
 };
 
 /*

@@ -8,6 +8,7 @@
 
 #include "engine/counters.h"
 #include "engine/flows.h"
+#include "engine/path_rx.h"
 #include "engine/side_flows.h"
 #include "engine/path_tx.h"
 #include "measure/profile.h"
@@ -85,6 +86,8 @@ int side_report_collect(struct side_report *r, const struct stream_set *set, uin
             return -ENOMEM;
         flows_p99(set, r->flow_p99_us);
     }
+    /* receive and socket paths (issue 32): read back while the sockets are open. */
+    r->rx_path = path_rx_side_json(set);
     return 0;
 }
 
@@ -215,6 +218,8 @@ json_t *side_report_to_json(const struct side_report *r)
         json_object_set_new(obj, "profile", json_incref(r->profile));
     if (r->path) /* send path (issue 32) */
         json_object_set_new(obj, "path", json_incref(r->path));
+    if (r->rx_path)
+        json_object_set_new(obj, "rx_path", json_incref(r->rx_path));
     if (r->have_identity)
         json_object_set_new(obj, "identity", side_report_identity_json(r));
     return obj;
@@ -463,6 +468,10 @@ int side_report_from_json(const json_t *obj, int expected_streams, struct side_r
         r->cpu_valid = true;
     }
     int rc = additions_from_json(obj, r, err, errlen);
+    /* receive and socket paths (issue 32): optional, sent by a peer that ran one. */
+    json_t *rxp = json_object_get(obj, "rx_path");
+    if (!rc && !(rc = path_rx_side_check(rxp, err, errlen)) && rxp)
+        r->rx_path = json_incref(rxp);
     if (!rc)
         rc = identity_member_from_json(obj, r, err, errlen);
     if (rc) {
@@ -496,6 +505,8 @@ void side_report_free(struct side_report *r)
     r->profile = NULL;
     json_decref(r->path);
     r->path = NULL;
+    json_decref(r->rx_path);
+    r->rx_path = NULL;
 }
 
 void side_report_udp_drops(const struct side_report *r, long long *rcvbuf, long long *inerr)

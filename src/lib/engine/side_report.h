@@ -55,6 +55,8 @@ struct side_report {
     json_t *profile; /* owned; the sampled profile (measure/profile.h), NULL = none asked */
     /* send path (issue 32): owned; what this end's senders' path did (path_tx.h), NULL = none */
     json_t *path;
+    /* receive and socket paths (issue 32): owned; what they became here (path_rx.h), or NULL. */
+    json_t *rx_path;
     /* The end's build identity (measure/identity.h); filled by whoever knows its socket. */
     bool have_identity;
     struct identity identity;

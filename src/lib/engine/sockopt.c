@@ -1,4 +1,5 @@
 #include "engine/sockopt.h"
+#include "engine/path_rx.h"
 
 #include <errno.h>
 #include <netinet/in.h>
@@ -43,7 +44,8 @@ int sockopt_apply(int fd, const struct test_params *p, char *err, size_t errlen)
                            "/proc/sys/net/ipv4/tcp_allowed_congestion_control)",
                            p->cc, strerror(errno));
     }
-    return 0;
+    /* receive and socket paths (issue 32): --busy-poll. */
+    return path_rx_sockopts(fd, p, err, errlen);
 }
 
 int sockopt_pin_thread(int cpu)

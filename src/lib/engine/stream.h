@@ -21,6 +21,7 @@
 
 #include "engine/params.h"
 #include "engine/path_tx.h"
+#include "engine/path_rx.h"
 #include "engine/udp_wire.h"
 #include "measure/taskstat.h"
 #include "measure/tcpinfo.h"
@@ -119,6 +120,8 @@ struct stream {
     int eff_sndbuf, eff_rcvbuf;
     /* send path (issue 32): what a tcp_stream sender's path did (engine/path_tx.h). */
     struct path_tx_stats tx;
+    /* receive and socket paths (issue 32): what the stream saw of them (engine/path_rx.h). */
+    struct path_rx_stats rxp;
     /* 0 or a negative errno; published (release) after errmsg is written, read with acquire. */
     atomic_int error;
     char errmsg[160];

@@ -4,6 +4,7 @@
 #include <sys/socket.h>
 
 #include "engine/stream.h"
+#include "engine/uring.h"
 #include "util/clock.h"
 
 static void run_sender(struct stream *s, char *buf)
@@ -40,6 +41,7 @@ static void run_sender(struct stream *s, char *buf)
     }
 done:
     s->end_ns = clock_now_ns();
+    path_rx_stream_end(s); /* receive and socket paths (issue 32) */
     tcpinfo_read(s->fd, &s->tcpinfo);
     /* The FIN tells the receiver that everything it will ever get has been sent. */
     shutdown(s->fd, SHUT_WR);
@@ -50,8 +52,10 @@ done:
 static void run_receiver(struct stream *s, char *buf)
 {
     uint64_t got = 0;
+    /* --skip-rx-copy: MSG_TRUNC, the bytes counted but not copied (engine/path_rx.h). */
+    int flags = path_rx_recv_flags(s->params);
     for (;;) {
-        ssize_t n = recv(s->fd, buf, stream_buffer_size(s), 0);
+        ssize_t n = recv(s->fd, buf, stream_buffer_size(s), flags);
         if (n > 0) {
             if (!got)
                 s->first_ns = clock_now_ns();
@@ -82,12 +86,16 @@ static void run_receiver(struct stream *s, char *buf)
         break;
     }
     s->end_ns = clock_now_ns();
+    path_rx_stream_end(s); /* receive and socket paths (issue 32) */
     tcpinfo_read(s->fd, &s->tcpinfo);
 }
 
 void stream_tcp_run(struct stream *s, char *buf)
 {
-    if (s->role == ROLE_TCP_SEND)
+    /* receive and socket paths (issue 32): --io-uring's loops. */
+    if (s->params->io_uring)
+        uring_tcp_run(s, buf);
+    else if (s->role == ROLE_TCP_SEND)
         run_sender(s, buf);
     else
         run_receiver(s, buf);

@@ -25,6 +25,7 @@ struct client {
     uint8_t cookie[TEST_COOKIE_LEN];
     uint16_t *udp_ports; /* from "accept", UDP tests */
     uint16_t crr_port;   /* from "accept", tcp_crr */
+    uint16_t mptcp_port; /* receive and socket paths (issue 32): from "accept", --mptcp */
     int liveness_ms;     /* from "accept": the server takes heartbeats; 0 = an older server */
     struct heartbeat hb; /* while the test runs */
     /* --auth-key: the exchange, and the cookie it derives. */

@@ -12,6 +12,7 @@
 #include "proto/frame.h"
 #include "proto/iperf3_probe.h"
 #include "proto/msg.h"
+#include "proto/path_mptcp.h"
 #include "proto/transport.h"
 #include "util/io.h"
 #include "util/sock.h"
@@ -73,6 +74,13 @@ static int read_ports(struct client *c, const json_t *accept)
             return err_set(c->res->error, sizeof(c->res->error), EPROTO,
                            "server's accept lacks a valid connection-rate port");
         c->crr_port = (uint16_t)json_integer_value(v);
+    } else if (c->p->mptcp) {
+        /* receive and socket paths (issue 32): --mptcp's listener (proto/path_mptcp.h). */
+        json_t *v = json_object_get(accept, "mptcp_port");
+        if (!json_is_integer(v) || json_integer_value(v) < 1 || json_integer_value(v) > 65535)
+            return err_set(c->res->error, sizeof(c->res->error), EPROTO,
+                           "server's accept lacks a valid MPTCP port");
+        c->mptcp_port = (uint16_t)json_integer_value(v);
     }
     return 0;
 }
@@ -186,13 +194,16 @@ int client_open_data(struct client *c, int *fds, bool *server_sends, int n)
         return 0;
     for (int i = 0; i < n; i++) {
         uint16_t cport = c->cfg->cport ? (uint16_t)(c->cfg->cport + i) : 0;
-        int fd = sock_connect(c->cfg->host, c->cfg->port, c->cfg->family, c->cfg->bind_addr, cport,
-                              c->cfg->connect_timeout_ms, err, len);
+        int fd =
+            c->p->mptcp
+                ? path_mptcp_connect(c->ctl, c->mptcp_port, c->cfg->connect_timeout_ms, err, len)
+                : sock_connect(c->cfg->host, c->cfg->port, c->cfg->family, c->cfg->bind_addr, cport,
+                               c->cfg->connect_timeout_ms, err, len);
         if (fd < 0)
             return fd;
         fds[i] = fd;
         int rc = sockopt_apply(fd, c->p, err, len);
-        if (!rc && c->liveness_ms && (rc = sock_set_liveness(fd, c->liveness_ms)))
+        if (!rc && c->liveness_ms && (rc = path_mptcp_liveness(fd, c->p, c->liveness_ms)))
             err_set(err, len, rc, "cannot set a data connection's liveness");
         if (rc)
             return rc;

@@ -21,6 +21,7 @@
 
 #include <linux/sockios.h>
 
+#include "engine/path_rx.h"
 #include "engine/sockopt.h"
 #include "engine/stream_set.h"
 #include "engine/window.h"
@@ -70,6 +71,12 @@ int iperf3_client_check(const struct client_config *cfg, const struct test_param
         return err_set(err, errlen, EINVAL,
                        "%s does not apply with --iperf3: an iperf3 server has no such option",
                        p->tx.notsent_lowat ? "--notsent-lowat" : path_tx_mode_option(p->tx.mode));
+    /* receive and socket paths (issue 32): iperf3 3.12's protocol carries none of them. */
+    if (path_rx_any(p))
+        return err_set(err, errlen, EINVAL,
+                       "%s does not apply with --iperf3 (the iperf3 protocol netab speaks has "
+                       "no such option)",
+                       path_rx_asked_name(p));
     return 0;
 }
 

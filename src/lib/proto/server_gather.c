@@ -14,6 +14,7 @@
 #include "proto/datahdr.h"
 #include "proto/frame.h"
 #include "proto/msg.h"
+#include "proto/path_mptcp.h"
 #include "proto/server_session.h"
 #include "proto/transport.h"
 #include "util/clock.h"
@@ -125,9 +126,18 @@ static int gather_tcp(struct session *ss, const struct test_params *p, struct pe
     t->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
     t->wake = t->wake_fd >= 0;
     registry_add(&ss->server->registry, t);
-    rc = send_accept(ss, t, NULL);
+    /* receive and socket paths (issue 32): --mptcp's connections come to their own listener. */
+    uint16_t mport = 0;
+    int lfd = p->mptcp ? path_mptcp_listen(ss->fd, &mport, ss->err, sizeof(ss->err)) : -1;
+    rc = p->mptcp && lfd < 0
+             ? lfd
+             : send_accept(ss, t, lfd >= 0 ? json_pack("{s:i}", "mptcp_port", mport) : NULL);
     if (!rc)
-        rc = await_connections(ss, t);
+        rc = lfd >= 0 ? path_mptcp_gather(&ss->server->registry, t, lfd, ss->fd,
+                                          clock_now_ns() + ss->idle_ns, ss->err, sizeof(ss->err))
+                      : await_connections(ss, t);
+    if (lfd >= 0)
+        close(lfd);
     if (rc == -ETIMEDOUT)
         err_set(ss->err, sizeof(ss->err), rc, "only %d of %d data connections arrived in time",
                 t->attached, n);

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "engine/params.h"
+#include "engine/path_rx.h"
 #include "engine/side_report.h"
 #include "engine/sockopt.h"
 #include "engine/stream_set.h"
@@ -19,6 +20,7 @@
 #include "proto/frame.h"
 #include "proto/heartbeat.h"
 #include "proto/msg.h"
+#include "proto/path_mptcp.h"
 #include "proto/server_session.h"
 #include "util/clock.h"
 #include "util/evloop.h"
@@ -164,6 +166,9 @@ static int receive_params(struct session *ss, struct test_params *p)
     json_decref(start);
     if (rc)
         ss->phase = "bad parameters";
+    /* receive and socket paths (issue 32): this end's kernel must have them too. */
+    else if (path_rx_any(p) && (rc = path_rx_preflight(p, ss->err, sizeof(ss->err))))
+        ss->phase = "a path this kernel lacks";
     else if ((rc = check_limits(ss, p)))
         ss->phase = "over a limit";
     return rc;
@@ -419,7 +424,7 @@ static int apply_data_sockopts(struct session *ss, const struct test_params *p,
         rc = sockopt_apply(set->streams[i].fd, p, sockerr, sizeof(sockerr));
         /* A vanished client also shows on its data connections: unacknowledged data times out. */
         if (!rc &&
-            (rc = sock_set_liveness(set->streams[i].fd, ss->server->cfg.liveness_timeout_ms)))
+            (rc = path_mptcp_liveness(set->streams[i].fd, p, ss->server->cfg.liveness_timeout_ms)))
             snprintf(sockerr, sizeof(sockerr), "cannot set the data connections' liveness: %s",
                      strerror(-rc));
     }

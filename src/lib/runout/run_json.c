@@ -4,6 +4,8 @@
 
 #include <string.h>
 
+#include "engine/path_rx.h"
+
 static double bps(uint64_t bytes, double seconds)
 {
     return seconds > 0 ? (double)bytes * 8.0 / seconds : 0.0;
@@ -360,6 +362,11 @@ static json_t *end_json(const struct run_result *r)
         json_object_set_new(end, "path", path);
     if (is_udp_stream(r))
         add_udp_kernel(end, r);
+    /* receive and socket paths (issue 32): what each end's kernel did (docs/json.md). */
+    if (r->local.rx_path || r->remote.rx_path)
+        json_object_set_new(end, "rx_path",
+                            json_pack("{s:o, s:o}", "local", copy_or_null(r->local.rx_path),
+                                      "remote", copy_or_null(r->remote.rx_path)));
     return end;
 }
 
@@ -391,6 +398,10 @@ json_t *run_json_build(const struct run_result *r)
     json_object_set_new(host, "local", r->have_local ? host_json(&r->local) : json_null());
     json_object_set_new(host, "remote",
                         r->have_remote && !r->peer ? host_json(&r->remote) : json_null());
+    /* receive and socket paths (issue 32): what was asked, only when something was. */
+    json_t *asked = path_rx_asked_json(&r->params);
+    if (asked)
+        json_object_set_new(json_object_get(doc, "start"), "rx_path", asked);
     json_object_set_new(doc, "host", host);
     json_object_set_new(doc, "intervals", intervals_json(r));
     json_object_set_new(doc, "streams", streams_json(r));

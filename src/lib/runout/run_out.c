@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include "engine/path_rx.h"
 #include "runout/run_json.h"
 #include "runout/run_out.h"
 #include "runout/run_text.h"
@@ -53,9 +54,19 @@ static json_t *start_data(const struct run_result *res)
     return data;
 }
 
+/*
+ * receive and socket paths (issue 32): a path this kernel lacks is refused
+ * before the run (run_spec_execute() says why): no header of a test that
+ * never starts. The check is the one the run makes, repeated.
+ */
+static bool paths_refused(const struct test_params *p)
+{
+    return path_rx_any(p) && path_rx_preflight(p, NULL, 0);
+}
+
 void run_out_begin(struct run_out *o)
 {
-    if (o->form == RUN_OUT_TEXT)
+    if (o->form == RUN_OUT_TEXT && !paths_refused(&o->res->params))
         run_text_header(o->f, o->res);
     else if (o->form == RUN_OUT_STREAM)
         note(o, event(o->f, "start", start_data(o->res)));

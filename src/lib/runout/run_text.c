@@ -2,6 +2,7 @@
 #include "runout/run_text.h"
 #include "runout/run_path.h"
 #include "runout/run_text_counters.h"
+#include "runout/run_text_path_rx.h"
 
 #include <stdlib.h>
 
@@ -265,6 +266,7 @@ void run_text_summary(FILE *f, const struct run_result *r)
     summary(m, r);
     run_path_text(m, r); /* send path (issue 32) */
     run_flows_text(m, r);
+    run_text_path_rx(m, r); /* receive and socket paths (issue 32) */
     if (!fclose(m))
         (void)printable_write(f, buf, len, true);
     free(buf);

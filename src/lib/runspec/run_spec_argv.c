@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include "engine/path_rx.h"
 #include "proto/iperf3_wire.h"
 #include "runspec/run_spec.h"
 #include "runspec/run_spec_path.h"
@@ -133,6 +134,14 @@ static void push_params(struct argvec *a, const struct run_spec *s, const struct
             push_opt(a, "--profile-scope", "system");
     }
     run_spec_path_argv(s, push_word, a); /* send path (issue 32) */
+    /* receive and socket paths (issue 32) */
+    push_flag(a, p->skip_rx_copy, "--skip-rx-copy");
+    if (p->busy_poll_us)
+        push_uint(a, "--busy-poll", p->busy_poll_us);
+    push_flag(a, p->mptcp, "--mptcp");
+    push_flag(a, p->io_uring == PATH_URING_PLAIN, "--io-uring");
+    push_flag(a, p->io_uring == PATH_URING_ZC, "--io-uring=zc");
+    push_flag(a, p->ktls, "--ktls");
 }
 
 /* Where and how to connect, and what to do with the result. */

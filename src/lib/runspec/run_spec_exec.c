@@ -8,6 +8,7 @@
 #include <sys/socket.h>
 
 #include "engine/flows.h"
+#include "engine/path_rx.h"
 #include "proto/auth.h"
 #include "proto/client.h"
 #include "proto/iperf3_client.h"
@@ -66,8 +67,12 @@ int run_spec_execute(struct run_spec *spec, struct run_result *res, bool *bad_ke
                                (spec->host ? 1 : 2) +
                                    (spec->params.kind == TEST_TCP_CRR && !spec->host),
                                res->error, sizeof(res->error));
+    /* receive and socket paths (issue 32): a path this kernel lacks is refused before the run. */
+    if (!rc && path_rx_any(&spec->params))
+        rc = path_rx_preflight(&spec->params, res->error, sizeof(res->error));
     if (rc) {
-        /* A bad key file or too few open files: nothing is run; res->error says why. */
+        /* A bad key file, too few open files or a missing path: nothing is run; res->error says
+         * why. */
     } else if (spec->host && spec->client.iperf3) {
         rc = iperf3_client_run(&spec->client, &spec->params, res);
     } else if (spec->host) {

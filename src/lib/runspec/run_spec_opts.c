@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include "engine/path_rx.h"
 #include "runspec/run_spec.h"
 #include "runspec/run_spec_path.h"
 #include "util/optval.h"
@@ -285,6 +286,18 @@ static int set_plot(void *field, const char *value, const struct opt *o, char *e
     return 0;
 }
 
+/* --io-uring[=MODE]: plain without one, or zc (receive and socket paths, issue 32). */
+static int set_io_uring(void *field, const char *value, const struct opt *o, char *err,
+                        size_t errlen)
+{
+    (void)o;
+    int mode = PATH_URING_PLAIN;
+    if (value && (path_rx_uring_from_name(value, &mode) || mode == PATH_URING_OFF))
+        return err_set(err, errlen, EINVAL, "--io-uring: '%s' is not plain or zc", value);
+    *(int *)field = mode;
+    return 0;
+}
+
 #define AT(member) offsetof(struct run_spec, member)
 #define HEADING(text)                                                                              \
     {                                                                                              \
@@ -352,6 +365,21 @@ const struct opt run_spec_opts[] = {
      opt_set_true, AT(params.perf), 0, 0, NULL},
     /* send path (issue 32): -Z, --splice, --msg-zerocopy, --fq-rate, --notsent-lowat. */
     RUN_SPEC_PATH_TX_OPTS,
+    /* receive and socket paths (issue 32; engine/path_rx.h) */
+    HEADING("Receive and socket paths (tcp_stream; both ends apply them):"),
+    {"skip-rx-copy", 0, NULL, "receive with MSG_TRUNC: bytes counted, not copied", opt_set_true,
+     AT(params.skip_rx_copy), 0, 0, NULL},
+    {"busy-poll", 0, "USEC",
+     "SO_BUSY_POLL on the data connections (with\nSO_PREFER_BUSY_POLL and a budget of 64 where "
+     "the\nkernel takes them)",
+     set_u32, AT(params.busy_poll_us), 1, PATH_RX_BUSY_POLL_MAX, NULL},
+    {"mptcp", 0, NULL, "MPTCP data connections (IPPROTO_MPTCP); the\nsubflows in the result",
+     opt_set_true, AT(params.mptcp), 0, 0, NULL},
+    {"io-uring", 0, "[MODE]",
+     "send and receive through io_uring; zc: zero-copy\nsends (IORING_OP_SEND_ZC)", set_io_uring,
+     AT(params.io_uring), 0, 0, NULL},
+    {"ktls", 0, NULL, "kernel TLS (refused: see docs/json.md)", opt_set_true, AT(params.ktls), 0, 0,
+     NULL},
     HEADING("UDP:"),
     {"bitrate", 'b', "RATE",
      "target per stream, bits/s with K/M/G (default 1M;\n0 = as fast as possible); -l is the "

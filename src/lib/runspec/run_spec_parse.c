@@ -77,6 +77,9 @@ static int finish(struct run_spec *o, char *err, size_t errlen)
                        "--cport-range applies to tcp_crr; use --cport for other tests");
     if (p->linger0 && p->kind != TEST_TCP_CRR)
         return err_set(err, errlen, EINVAL, "--linger0 applies to tcp_crr");
+    /* receive and socket paths (issue 32): --mptcp connects its own way (proto/path_mptcp.h). */
+    if (p->mptcp && (cl->bind_addr || cl->cport))
+        return err_set(err, errlen, EINVAL, "--mptcp does not take -B or --cport yet");
     int rc = params_validate(p, err, errlen);
     if (!rc && cl->iperf3) {
         if (!o->port_set)

@@ -12,6 +12,7 @@
 #include "netab_assert.h"
 
 #include "engine/params.h"
+#include "engine/path_rx.h"
 
 static const char *const all_keys[] = {
     "test",      "duration",    "bytes",         "streams", "reverse",    "bidir",
@@ -196,6 +197,57 @@ static void test_send_path(void **state)
     json_decref(obj);
 }
 
+/*
+ * receive and socket paths (issue 32): optional keys, sent only when set,
+ * decoded back, and refused when malformed or on a test they do not apply to.
+ */
+static void test_rx_paths(void **state)
+{
+    (void)state;
+    struct test_params p, back;
+    char err[NB_ERRLEN] = "";
+    params_defaults(&p);
+    json_t *obj = params_to_json(&p);
+    static const char *const keys[] = {"skip_rx_copy", "busy_poll_us", "mptcp", "io_uring", "ktls"};
+    for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+        assert_null(json_object_get(obj, keys[i]));
+    json_decref(obj);
+    p.skip_rx_copy = p.mptcp = p.ktls = true;
+    p.busy_poll_us = 50;
+    p.io_uring = PATH_URING_ZC;
+    obj = params_to_json(&p);
+    assert_string_equal(json_string_value(json_object_get(obj, "io_uring")), "zc");
+    assert_int_equal(json_integer_value(json_object_get(obj, "busy_poll_us")), 50);
+    memset(&back, 0, sizeof(back));
+    assert_int_equal(params_from_json(obj, &back, err, sizeof(err)), 0);
+    assert_true(back.skip_rx_copy && back.mptcp && back.ktls);
+    assert_int_equal(back.busy_poll_us, 50);
+    assert_int_equal(back.io_uring, PATH_URING_ZC);
+    struct {
+        const char *key;
+        json_t *val;
+        const char *want;
+    } bad[] = {
+        {"busy_poll_us", json_integer(0), "busy_poll_us"},
+        {"busy_poll_us", json_integer(1000001), "busy_poll_us"},
+        {"busy_poll_us", json_string("50"), "busy_poll_us"},
+        {"io_uring", json_string("off"), "io_uring"},
+        {"io_uring", json_string("sqpoll"), "io_uring"},
+        {"io_uring", json_true(), "io_uring"},
+        {"mptcp", json_integer(1), "mptcp"},
+        {"skip_rx_copy", json_string("yes"), "skip_rx_copy"},
+        {"test", json_string("tcp_rr"), "applies to tcp_stream only"},
+        {"flows", json_integer(1), "not with --flows"},
+    };
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        json_t *o = json_deep_copy(obj);
+        json_object_set_new(o, bad[i].key, bad[i].val);
+        decode_fails(o, bad[i].want);
+        json_decref(o);
+    }
+    json_decref(obj);
+}
+
 static void test_missing_fields(void **state)
 {
     (void)state;
@@ -328,6 +380,7 @@ int main(void)
         cmocka_unit_test(test_out_of_range),   cmocka_unit_test(test_unknown_key),
         cmocka_unit_test(test_reverse_bidir),  cmocka_unit_test(test_cc_name),
         cmocka_unit_test(test_perf_optional),  cmocka_unit_test(test_send_path),
+        cmocka_unit_test(test_rx_paths),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -188,6 +188,16 @@ static void test_bad_options_are_named(void **state)
     parse_refused("-c h --iperf3 --splice", "--splice does not apply with --iperf3");
     parse_refused("-c h --iperf3 --msg-zerocopy", "--msg-zerocopy does not apply with --iperf3");
     parse_refused("-c h --iperf3 --notsent-lowat 1M", "--notsent-lowat does not apply");
+    /* receive and socket paths (issue 32) */
+    parse_refused("--busy-poll 0", "--busy-poll");
+    parse_refused("--busy-poll 1000001", "--busy-poll");
+    parse_refused("--io-uring=sqpoll", "--io-uring: 'sqpoll' is not plain or zc");
+    parse_refused("--io-uring=off", "--io-uring: 'off' is not plain or zc");
+    parse_refused("--test tcp_crr --skip-rx-copy", "--skip-rx-copy applies to tcp_stream only");
+    parse_refused("--flows 4 --mptcp", "--mptcp runs on the stream engine");
+    parse_refused("--mptcp -B 127.0.0.1", "--mptcp does not take -B or --cport");
+    parse_refused("-c h --iperf3 --io-uring=zc", "--io-uring=zc does not apply with --iperf3");
+    parse_refused("-c h --iperf3 --ktls", "--ktls does not apply with --iperf3");
 }
 
 /* send path (issue 32): -b with tcp_stream is pacing, not the UDP rate; the rest as asked. */
@@ -297,6 +307,10 @@ static void test_argv_round_trip(void **state)
         "--msg-zerocopy -l 64K",
         "-b 1G --fq-rate 2G --notsent-lowat 128K",
         "-c 198.18.0.2 --iperf3 -Z --fq-rate 1G -b 500M",
+        /* receive and socket paths (issue 32) */
+        "--skip-rx-copy --busy-poll 50 --mptcp --io-uring -R",
+        "--io-uring=zc -P 2",
+        "--io-uring=plain --ktls",
     };
     for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
         assert_round_trip(lines[i]);
@@ -429,7 +443,7 @@ static void test_option_table(void **state)
     }
     ASSERT_EQ(letters, 21);
     /* The run options with a long name; each new one raises this (and needs a setter). */
-    ASSERT_EQ(longs, 51);
+    ASSERT_EQ(longs, 56);
 }
 
 int main(void)
