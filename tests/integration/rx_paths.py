@@ -14,6 +14,9 @@
   the run, exit 1, the message naming the missing feature, no text header;
   on a kernel that has it, refused all the same (netab has no kTLS path).
 * The text summary names each end's path.
+* A send path the receive and socket paths cannot carry is refused before
+  the run, never dropped: --io-uring with -Z (io_uring sends itself), and
+  --mptcp with --msg-zerocopy where MPTCP sockets refuse SO_ZEROCOPY.
 """
 import socket
 
@@ -139,6 +142,34 @@ def text_summary(netab):
     log("ok: the text summary names each end's path")
 
 
+def mptcp_takes_zerocopy():
+    s = socket.socket(socket.AF_INET, socket.SOCK_STREAM, 262)  # IPPROTO_MPTCP
+    try:
+        s.setsockopt(socket.SOL_SOCKET, 60, 1)  # SO_ZEROCOPY
+        return True
+    except OSError:
+        return False
+    finally:
+        s.close()
+
+
+def combinations(netab):
+    r = netab_cmd(netab, "run", "-n", "1M", "--io-uring", "-Z", expect_rc=2)
+    check("--io-uring sends through its own ring: not with -Z" in r.stderr,
+          "--io-uring -Z: refused, naming -Z", r.stderr)
+    if mptcp_takes_zerocopy():
+        r = netab_cmd(netab, "run", "-n", "1M", "--mptcp", "--msg-zerocopy", "--json")
+        check_eq(r.doc["end"]["receiver"]["bytes"], 1 << 20, "--mptcp --msg-zerocopy: bytes")
+    else:
+        r = netab_cmd(netab, "run", "-n", "1M", "--mptcp", "--msg-zerocopy", "--json",
+                      expect_rc=1)
+        err = r.doc["error"] or ""
+        check("--mptcp with --msg-zerocopy" in err and "SO_ZEROCOPY" in err,
+              "--mptcp --msg-zerocopy: refused, naming SO_ZEROCOPY", err)
+        check(r.doc["end"] is None, "--mptcp --msg-zerocopy: nothing ran", r.doc["end"])
+    log("ok: combinations a path cannot carry are refused before the run")
+
+
 def body(netab):
     skip_rx_copy(netab)
     busy_poll(netab)
@@ -148,6 +179,7 @@ def body(netab):
     reverse_against_server(netab)
     ktls(netab)
     text_summary(netab)
+    combinations(netab)
 
 
 run_main(body)

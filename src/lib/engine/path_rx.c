@@ -3,6 +3,7 @@
  * made before a test and the record of what the kernel did (path_rx.h).
  */
 #include "engine/path_rx.h"
+#include "engine/path_tx_params.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -86,6 +87,11 @@ int path_rx_validate(const struct test_params *p, char *err, size_t errlen)
         return err_set(err, errlen, EINVAL,
                        "%s runs on the stream engine (-P), not with --flows yet",
                        path_rx_asked_name(p));
+    /* io_uring's loop does its own sends: a send path or -b pacing would silently not apply. */
+    if (p->io_uring && (p->tx.mode != PATH_TX_COPY || p->tx.pace_bps))
+        return err_set(err, errlen, EINVAL,
+                       "--io-uring sends through its own ring: not with %s (send path, issue 32)",
+                       p->tx.mode != PATH_TX_COPY ? path_tx_mode_option(p->tx.mode) : "-b");
     return 0;
 }
 
@@ -112,12 +118,23 @@ static int check_ktls(char *err, size_t errlen)
                    "--ktls: the kernel has the tls ULP, but netab has no kTLS data path yet");
 }
 
-/* --mptcp: an IPPROTO_MPTCP socket; EPROTONOSUPPORT without CONFIG_MPTCP, ENOPROTOOPT disabled. */
-static int check_mptcp(char *err, size_t errlen)
+/*
+ * --mptcp: an IPPROTO_MPTCP socket; EPROTONOSUPPORT without CONFIG_MPTCP,
+ * ENOPROTOOPT disabled. With --msg-zerocopy the MPTCP socket must take
+ * SO_ZEROCOPY too (the send path's own check tries a TCP socket).
+ */
+static int check_mptcp(bool zerocopy, char *err, size_t errlen)
 {
     int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, IPPROTO_MPTCP);
     if (fd >= 0) {
+        int one = 1;
+        int e = zerocopy && setsockopt(fd, SOL_SOCKET, SO_ZEROCOPY, &one, sizeof(one)) ? errno : 0;
         close(fd);
+        if (e)
+            return err_set(err, errlen, EOPNOTSUPP,
+                           "--mptcp with --msg-zerocopy: this kernel's MPTCP sockets refuse "
+                           "SO_ZEROCOPY: %s",
+                           strerror(e));
         return 0;
     }
     int e = errno;
@@ -161,7 +178,7 @@ int path_rx_preflight(const struct test_params *p, char *err, size_t errlen)
     if (p->ktls)
         rc = check_ktls(err, errlen);
     if (!rc && p->mptcp)
-        rc = check_mptcp(err, errlen);
+        rc = check_mptcp(p->tx.mode == PATH_TX_MSG_ZEROCOPY, err, errlen);
     if (!rc && p->io_uring)
         rc = check_uring(p->io_uring, err, errlen);
     /* MPTCP sockets do not offer zero-copy sends (SOCK_SUPPORT_ZC): the send fails EOPNOTSUPP. */
