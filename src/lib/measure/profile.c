@@ -57,7 +57,7 @@ int profile_event_from_name(const char *name, enum profile_event *e)
 #define CACHE_MISS(c)                                                                              \
     ((c) | (PERF_COUNT_HW_CACHE_OP_READ << 8) | (PERF_COUNT_HW_CACHE_RESULT_MISS << 16))
 
-void profile_attr(const struct profile *p, bool comm, struct perf_event_attr *a)
+void profile_attr(const struct profile *p, bool records, struct perf_event_attr *a)
 {
     memset(a, 0, sizeof(*a));
     a->size = sizeof(*a);
@@ -89,7 +89,22 @@ void profile_attr(const struct profile *p, bool comm, struct perf_event_attr *a)
     a->disabled = 1;
     a->exclude_hv = 1;
     a->wakeup_events = 0;
-    a->comm = comm; /* names of processes that start (exec) while sampling */
+    /*
+     * The records that name user code as it is mapped (executable mappings
+     * only: mmap_data 0) and the processes' names, forks and exits: what
+     * perf reads to name a process that is gone by the end
+     * (profile_maps.c). Not build_id: with it set on netab's events, a
+     * `perf record -C 0` running beside netab aborted here (kernel 6.18,
+     * perf 6.1: "assertion failed at util/build-id.c", then a buffer
+     * overflow), it seems because the kernel leaves the record's
+     * PERF_RECORD_MISC_MMAP_BUILD_ID flag on for the other events it
+     * writes the record to, which then read an inode as a build-id. The
+     * inode tells a replaced file as well; build-ids come from the files.
+     */
+    a->comm = records;
+    a->mmap = records;
+    a->mmap2 = records;
+    a->task = records;
 }
 
 void *profile_map(const struct profile *p, int fd)
@@ -177,19 +192,71 @@ static void take_sample(struct profile *p, const unsigned char *r, size_t len, b
     pagg_add(&p->agg, ip, caller, pid);
 }
 
-/* A COMM record: pid, tid, then the name; kept for processes (pid == tid), bounded. */
-static void take_comm(struct profile *p, const unsigned char *r, size_t len)
+/* A COMM record: pid, tid, then the name; kept for processes (pid == tid). */
+static void take_comm(struct profile *p, const unsigned char *r, size_t len, uint16_t misc)
 {
     uint32_t pid, tid;
+    char comm[16];
     memcpy(&pid, r, 4);
     memcpy(&tid, r + 4, 4);
-    if (pid != tid || p->ncomms >= PROFILE_MAX_COMMS)
+    if (pid != tid)
         return;
-    struct psym_comm *c = &p->comms[p->ncomms++];
-    c->pid = pid;
-    size_t n = len - 8 < sizeof(c->comm) - 1 ? len - 8 : sizeof(c->comm) - 1;
-    memcpy(c->comm, r + 8, n);
-    c->comm[n] = '\0';
+    size_t n = len - 8 < sizeof(comm) - 1 ? len - 8 : sizeof(comm) - 1;
+    memcpy(comm, r + 8, n);
+    comm[n] = '\0';
+    psym_comm(&p->sym, pid, comm, misc & PERF_RECORD_MISC_COMM_EXEC);
+}
+
+/* An MMAP2 record: pid, tid, addr, len, pgoff, maj, min, ino, ino_generation, prot, flags, path. */
+static void take_mmap2(struct profile *p, const unsigned char *r, size_t len, uint16_t misc)
+{
+    if (len < 65)
+        return;
+    uint32_t pid;
+    uint64_t addr, size, pgoff;
+    memcpy(&pid, r, 4);
+    memcpy(&addr, r + 8, 8);
+    memcpy(&size, r + 16, 8);
+    memcpy(&pgoff, r + 24, 8);
+    uint64_t ino = 0;
+    if (!(misc & PERF_RECORD_MISC_MMAP_BUILD_ID)) /* else a build-id where the inode was */
+        memcpy(&ino, r + 40, 8);
+    char path[4096];
+    size_t n = len - 64 < sizeof(path) - 1 ? len - 64 : sizeof(path) - 1;
+    memcpy(path, r + 64, n);
+    path[n] = '\0';
+    (void)psym_add_mmap(&p->sym, pid, addr, size, pgoff, path, ino);
+}
+
+/* FORK and EXIT: pid, ppid, tid, ptid; a thread's (pid != tid, or pid == ppid) say nothing here. */
+static void take_task(struct profile *p, const unsigned char *r, uint32_t type)
+{
+    uint32_t pid, ppid, tid;
+    memcpy(&pid, r, 4);
+    memcpy(&ppid, r + 4, 4);
+    memcpy(&tid, r + 8, 4);
+    if (type == PERF_RECORD_FORK && pid != ppid)
+        psym_fork(&p->sym, pid, ppid);
+    else if (type == PERF_RECORD_EXIT && pid == tid)
+        psym_exit(&p->sym, pid);
+}
+
+/* One record of a ring, its body at rec. */
+static void take_record(struct profile *p, const struct perf_event_header *h,
+                        const unsigned char *rec, size_t body, bool cpu_wide)
+{
+    if (h->type == PERF_RECORD_SAMPLE)
+        take_sample(p, rec, body, cpu_wide);
+    else if (h->type == PERF_RECORD_LOST && body >= 16)
+        p->lost += ((const uint64_t *)(const void *)rec)[1];
+    else if (h->type == PERF_RECORD_COMM && body > 8)
+        take_comm(p, rec, body, h->misc);
+    else if (h->type == PERF_RECORD_MMAP2)
+        take_mmap2(p, rec, body, h->misc);
+    else if ((h->type == PERF_RECORD_FORK || h->type == PERF_RECORD_EXIT) && body >= 16)
+        take_task(p, rec, h->type);
+    else if (h->type == PERF_RECORD_THROTTLE)
+        p->throttled++;
 }
 
 /* Consumes every complete record of one ring (a CPU-wide event's, or a CPU's per-task events'). */
@@ -200,7 +267,8 @@ static void drain_ring(struct profile *p, void *ring, bool cpu_wide)
     size_t size = p->ring_len - p->page;
     uint64_t head = __atomic_load_n(&meta->data_head, __ATOMIC_ACQUIRE);
     uint64_t tail = meta->data_tail;
-    unsigned char rec[sizeof(struct perf_event_header) + (3 + MAX_STACK + 8) * 8];
+    /* A sample's call chain, or an MMAP2 record's path (PATH_MAX) and its 64 bytes before. */
+    unsigned char rec[4096 + 128] __attribute__((aligned(8)));
     while (tail + sizeof(struct perf_event_header) <= head) {
         struct perf_event_header h;
         for (size_t k = 0; k < sizeof(h); k++)
@@ -211,14 +279,7 @@ static void drain_ring(struct profile *p, void *ring, bool cpu_wide)
         if (body <= sizeof(rec)) {
             for (size_t k = 0; k < body; k++)
                 rec[k] = data[(tail + sizeof(h) + k) % size];
-            if (h.type == PERF_RECORD_SAMPLE)
-                take_sample(p, rec, body, cpu_wide);
-            else if (h.type == PERF_RECORD_LOST && body >= 16)
-                p->lost += ((const uint64_t *)(const void *)rec)[1];
-            else if (h.type == PERF_RECORD_COMM && body > 8)
-                take_comm(p, rec, body);
-            else if (h.type == PERF_RECORD_THROTTLE)
-                p->throttled++;
+            take_record(p, &h, rec, body, cpu_wide);
         }
         tail += h.size;
     }
@@ -252,7 +313,8 @@ static void *reader_main(void *arg)
 static int open_cpu(struct profile *p, int i)
 {
     struct perf_event_attr a;
-    profile_attr(p, true, &a);
+    /* In the test's scope these only add other tasks' softirq work: kernel code, no records. */
+    profile_attr(p, p->scope == PROFILE_SCOPE_SYSTEM, &a);
     long fd = syscall(SYS_perf_event_open, &a, -1, p->cpu[i], -1, PERF_FLAG_FD_CLOEXEC);
     if (fd < 0) {
         int e = errno;
@@ -324,6 +386,7 @@ struct profile *profile_open(enum profile_event ev, unsigned freq, enum profile_
     p->freq = freq ? freq : PROFILE_DEFAULT_FREQ;
     pthread_mutex_init(&p->lock, NULL);
     psym_init(&p->sym);
+    p->sym.since = time(NULL);
     p->page = (size_t)sysconf(_SC_PAGESIZE);
     p->ring_len = p->page * (1 + RING_PAGES);
     if (ncpus > 0) {
@@ -348,6 +411,10 @@ struct profile *profile_open(enum profile_event ev, unsigned freq, enum profile_
     /* Before the window: telling softirq work apart costs the samples nothing. */
     if (p->ncpus)
         profile_softirq_ranges(p);
+    /* Every process's mappings as they are now, for those that exit during the window (perf
+     * synthesizes the same records); the test's scope names only this process, still here. */
+    if (scope == PROFILE_SCOPE_SYSTEM)
+        psym_snapshot(&p->sym);
     if (pthread_create(&p->reader, NULL, reader_main, p)) {
         snprintf(p->why, sizeof(p->why), "cannot start the sample reader thread");
         close_all(p);
