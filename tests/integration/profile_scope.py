@@ -37,6 +37,11 @@ killed on every path (finally), and every netab's exit status is checked.
    exits before the window closes and has no /proc/PID/maps left when the
    profile is named: its samples are named from the MMAP2 records taken
    while sampling, demangled, in module `cxxprog`.
+3. Several events: `--profile=cycles,instructions,L1-icache-load-misses`
+   runs (exit 0) with a profile. Where there is no PMU (this VM) it is of
+   cpu-clock and its note says, in one sentence, that the events could
+   not be sampled and why; where there is one (not verified here) it is
+   of cycles and the note says only cycles were sampled.
 """
 import os
 import re
@@ -199,6 +204,21 @@ def text_scope(netab):
           "the text output prints the scope and the idle share", out[-600:])
 
 
+def several_events(netab):
+    events = "cycles,instructions,L1-icache-load-misses"
+    p = parse_one_json(netab_run(netab, ["-t", "0.5", "--profile=" + events, "-i", "0"],
+                                 timeout=60).stdout)["end"]["profile"]["local"]
+    note = p.get("note") or ""
+    log(f"--profile={events}: event {p.get('event')}, note {note!r}")
+    check(p.get("why") is None and p["samples"] > 0, "several events: the run has a profile", p)
+    if p["event"] == "cpu-clock":
+        check(note.startswith(events + ": ") and note.endswith("; sampled cpu-clock instead") and
+              "PMU" in note, "without a PMU the note says so in one sentence", note)
+    else:
+        check(p["event"] == "cycles" and "only cycles sampled" in note,
+              "with a PMU the first event is sampled and the note says so", p["event"], note)
+
+
 def body(netab):
     if os.geteuid() != 0:
         raise TestSkip("needs root to sample system-wide and to attach perf (CI runs as root)")
@@ -212,6 +232,7 @@ def body(netab):
         against_perf(netab, tmp)
         system_scope(netab, cxx)
         text_scope(netab)
+        several_events(netab)
     finally:
         loop.abandon()  # kills it, on every path
         shutil.rmtree(tmp, ignore_errors=True)

@@ -54,6 +54,28 @@ int profile_event_from_name(const char *name, enum profile_event *e)
     return -EINVAL;
 }
 
+int profile_events_from_list(const char *list, enum profile_event *evs)
+{
+    int n = 0;
+    for (const char *at = list;; at++) {
+        size_t len = strcspn(at, ",");
+        char name[32];
+        if (!len || len >= sizeof(name) || n == PROFILE_MAX_EVENTS)
+            return -EINVAL;
+        memcpy(name, at, len);
+        name[len] = '\0';
+        if (profile_event_from_name(name, &evs[n]))
+            return -EINVAL;
+        for (int i = 0; i < n; i++)
+            if (evs[i] == evs[n])
+                return -EINVAL;
+        n++;
+        at += len;
+        if (!*at)
+            return n;
+    }
+}
+
 #define CACHE_MISS(c)                                                                              \
     ((c) | (PERF_COUNT_HW_CACHE_OP_READ << 8) | (PERF_COUNT_HW_CACHE_RESULT_MISS << 16))
 
@@ -358,6 +380,13 @@ static void close_all(struct profile *p)
  * kernel work of other tasks and the idle share: without them the profile
  * still has the test's threads, and its note says what it lacks.
  */
+/* Adds a sentence to the profile's note ("; " between two). */
+static void add_note(struct profile *p, const char *text)
+{
+    size_t at = strlen(p->note);
+    snprintf(p->note + at, sizeof(p->note) - at, "%s%s", at ? "; " : "", text);
+}
+
 static int open_cpus(struct profile *p)
 {
     for (int i = 0; i < p->ncpus; i++)
@@ -365,8 +394,9 @@ static int open_cpus(struct profile *p)
             close_cpus(p);
             if (p->scope == PROFILE_SCOPE_SYSTEM)
                 return -1;
-            snprintf(p->note, sizeof(p->note),
-                     "no softirq work of other tasks, no idle share: %.110s", p->why);
+            char n[160];
+            snprintf(n, sizeof(n), "no softirq work of other tasks, no idle share: %.110s", p->why);
+            add_note(p, n);
             p->why[0] = '\0';
             p->ncpus = 0;
             return 0;
@@ -374,13 +404,63 @@ static int open_cpus(struct profile *p)
     return 0;
 }
 
-struct profile *profile_open(enum profile_event ev, unsigned freq, enum profile_scope scope,
-                             const int *cpus, int ncpus)
+/*
+ * Whether this machine can sample event ev: a sampling event of this
+ * thread, opened and closed. False only where the PMU lacks it (no PMU in
+ * a virtual machine), with the reason; a permission error is the open's.
+ */
+static bool pmu_has(struct profile *p, enum profile_event ev, char *why, size_t len)
+{
+    struct perf_event_attr a;
+    enum profile_event was = p->ev;
+    p->ev = ev;
+    profile_attr(p, false, &a);
+    p->ev = was;
+    a.exclude_kernel = 1;
+    long fd = syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+    int e = errno;
+    if (fd >= 0) {
+        close((int)fd);
+        return true;
+    }
+    if (e != ENOENT && e != EOPNOTSUPP && e != ENODEV && e != EINVAL)
+        return true;
+    perfctr_reason(e, true, -1, why, len);
+    return false;
+}
+
+/*
+ * The event the profile samples: evs[0], or cpu-clock where the PMU lacks
+ * it (the note says so, in one line); the note names the events after the
+ * first, which are not sampled per function.
+ */
+static enum profile_event choose_event(struct profile *p, const enum profile_event *evs, int nev)
+{
+    char list[128] = "", why[64], n[256];
+    for (int i = 0; i < nev; i++) {
+        size_t at = strlen(list);
+        snprintf(list + at, sizeof(list) - at, "%s%s", i ? "," : "", profile_event_name(evs[i]));
+    }
+    if (evs[0] != PROFILE_CPU_CLOCK && !pmu_has(p, evs[0], why, sizeof(why))) {
+        snprintf(n, sizeof(n), "%.90s: %s; sampled cpu-clock instead", list, why);
+        add_note(p, n);
+        return PROFILE_CPU_CLOCK;
+    }
+    if (nev > 1) {
+        snprintf(n, sizeof(n), "%.90s: only %s sampled (several events at once: not yet)", list,
+                 profile_event_name(evs[0]));
+        add_note(p, n);
+    }
+    return evs[0];
+}
+
+struct profile *profile_open(const enum profile_event *evs, int nev, unsigned freq,
+                             enum profile_scope scope, const int *cpus, int ncpus)
 {
     struct profile *p = calloc(1, sizeof(*p));
     if (!p)
         return NULL;
-    p->ev = ev;
+    p->ev = nev > 0 ? choose_event(p, evs, nev) : PROFILE_CPU_CLOCK;
     p->scope = scope;
     p->self = (uint32_t)getpid();
     p->freq = freq ? freq : PROFILE_DEFAULT_FREQ;

@@ -38,7 +38,7 @@ struct profile {
     struct profile_tasks tasks;
     size_t ring_len, page;
     char why[256];  /* non-empty: no profile, and why */
-    char note[160]; /* the test's scope without its CPU-wide events: what it lacks, and why */
+    char note[256]; /* what the profile lacks (CPU-wide events, a PMU), and why; at most 255 */
     uint64_t softirq_lo[PROFILE_SOFTIRQ_FNS], softirq_hi[PROFILE_SOFTIRQ_FNS];
     /* The CPU-wide events' samples: all, the idle task's outside softirq, and (test's scope)
      * other tasks' softirq work kept and other tasks' other work left out. */

@@ -200,6 +200,25 @@ static void test_records(void **state)
     psym_free(&s);
 }
 
+/* --profile's lists: known events, each once, at most PROFILE_MAX_EVENTS, no empty member. */
+static void test_event_list(void **state)
+{
+    (void)state;
+    enum profile_event e[PROFILE_MAX_EVENTS];
+    assert_int_equal(profile_events_from_list("cycles,instructions,L1-icache-load-misses", e), 3);
+    assert_int_equal(e[0], PROFILE_CYCLES);
+    assert_int_equal(e[2], PROFILE_L1I_MISSES);
+    assert_int_equal(profile_events_from_list("cpu-clock", e), 1);
+    assert_int_equal(profile_events_from_list("cycles,cycles", e), -EINVAL);
+    assert_int_equal(profile_events_from_list("cycles,", e), -EINVAL);
+    assert_int_equal(profile_events_from_list("", e), -EINVAL);
+    assert_int_equal(profile_events_from_list("cycles,bogus", e), -EINVAL);
+    assert_int_equal(profile_events_from_list("cpu-clock,cycles,instructions,"
+                                              "L1-icache-load-misses,iTLB-load-misses",
+                                              e),
+                     -EINVAL);
+}
+
 static const char *valid_doc =
     "{\"event\": \"cpu-clock\", \"frequency\": 999, \"cpus\": [0, 1], \"seconds\": 2.0,"
     " \"monotonic_start\": 1234.5,"
@@ -413,7 +432,8 @@ static void live(enum profile_scope scope)
     CPU_SET(0, &set);
     assert_int_equal(sched_setaffinity(0, sizeof(set), &set), 0);
     int cpu = 0;
-    struct profile *p = profile_open(PROFILE_CPU_CLOCK, 999, scope, &cpu, 1);
+    enum profile_event ev = PROFILE_CPU_CLOCK;
+    struct profile *p = profile_open(&ev, 1, 999, scope, &cpu, 1);
     assert_non_null(p);
     profile_enable(p);
     uint64_t t0 = thread_ms();
@@ -487,6 +507,7 @@ int main(void)
         cmocka_unit_test(test_kernel_symbols),
         cmocka_unit_test(test_user_symbols),
         cmocka_unit_test(test_records),
+        cmocka_unit_test(test_event_list),
         cmocka_unit_test(test_check),
         cmocka_unit_test(test_check_scope),
         cmocka_unit_test(test_check_full),
