@@ -460,10 +460,10 @@ struct profile *profile_open(const enum profile_event *evs, int nev, unsigned fr
     struct profile *p = calloc(1, sizeof(*p));
     if (!p)
         return NULL;
-    p->ev = nev > 0 ? choose_event(p, evs, nev) : PROFILE_CPU_CLOCK;
     p->scope = scope;
     p->self = (uint32_t)getpid();
     p->freq = freq ? freq : PROFILE_DEFAULT_FREQ;
+    p->ev = nev > 0 ? choose_event(p, evs, nev) : PROFILE_CPU_CLOCK; /* after freq: a probe */
     pthread_mutex_init(&p->lock, NULL);
     psym_init(&p->sym);
     p->sym.since = time(NULL);
