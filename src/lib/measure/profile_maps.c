@@ -27,7 +27,7 @@
 static size_t slot_of(const struct psym *s, uint32_t pid)
 {
     size_t j = (size_t)(pid * 0x9e3779b1u) & (s->pcap - 1);
-    while (s->pidx[j] && s->procs[s->pidx[j] - 1].pid != pid)
+    while (s->pidx[j] && s->procs[s->pidx[j] - 1]->pid != pid)
         j = (j + 1) & (s->pcap - 1);
     return j;
 }
@@ -45,7 +45,7 @@ static bool index_room(struct psym *s)
     s->pidx = n;
     s->pcap = cap;
     for (size_t i = 0; i < s->nprocs; i++)
-        s->pidx[slot_of(s, s->procs[i].pid)] = (uint32_t)i + 1;
+        s->pidx[slot_of(s, s->procs[i]->pid)] = (uint32_t)i + 1;
     return true;
 }
 
@@ -54,16 +54,19 @@ struct psym_proc *psym_proc_get(struct psym *s, uint32_t pid, bool create)
     if (s->pcap) {
         size_t j = slot_of(s, pid);
         if (s->pidx[j])
-            return &s->procs[s->pidx[j] - 1];
+            return s->procs[s->pidx[j] - 1];
     }
     if (!create || s->nprocs >= PSYM_MAX_PROCS || !index_room(s))
         return NULL;
-    struct psym_proc *n = realloc(s->procs, (s->nprocs + 1) * sizeof(*n));
+    /* Each entry on its own: the names lookups return (comm) stay where they are. */
+    struct psym_proc **n = realloc(s->procs, (s->nprocs + 1) * sizeof(*n));
     if (!n)
         return NULL;
     s->procs = n;
-    struct psym_proc *p = &s->procs[s->nprocs];
-    memset(p, 0, sizeof(*p));
+    struct psym_proc *p = calloc(1, sizeof(*p));
+    if (!p)
+        return NULL;
+    s->procs[s->nprocs] = p;
     p->pid = pid;
     s->pidx[slot_of(s, pid)] = (uint32_t)++s->nprocs;
     return p;

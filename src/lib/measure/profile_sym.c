@@ -244,8 +244,10 @@ bool psym_kernel_range(struct psym *s, const char *name, uint64_t *lo, uint64_t 
 void psym_free(struct psym *s)
 {
     symtab_free(&s->kernel);
-    for (size_t i = 0; i < s->nprocs; i++)
-        free(s->procs[i].maps);
+    for (size_t i = 0; i < s->nprocs; i++) {
+        free(s->procs[i]->maps);
+        free(s->procs[i]);
+    }
     free(s->pidx);
     for (size_t i = 0; i < s->nfiles; i++) {
         free(s->files[i].path);

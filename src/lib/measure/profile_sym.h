@@ -60,7 +60,7 @@ struct psym {
     time_t since; /* when the mappings began to be recorded: a file changed later may be another */
     bool kernel_tried, kernel_ok;
     struct symtab kernel;
-    struct psym_proc *procs;
+    struct psym_proc **procs; /* each allocated on its own: a comm returned stays put */
     size_t nprocs;
     uint32_t *pidx; /* pid -> position in procs + 1 (open addressing), pcap slots */
     size_t pcap;
