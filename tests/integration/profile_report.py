@@ -6,7 +6,8 @@ to CPU 0 (`-l 128K` against `-l 1K`, 3 runs each, 1 s): `netab report`
 shows, in its default text, a "Profile" section for small against big
 within 72 columns, with at least one kernel function called grown or
 shrunk; Markdown has the same table and HTML a bar figure (inline SVG) and a
-table; the JSON `profile_diffs` rows are
+table; each format shows every function's module beside it (text: the
+function cut to 20 columns, the module to 9); the JSON `profile_diffs` rows are
 recomputed here from the stored runs' own full profiles (`netab runs
 export`, end.profile.local.full: every function's samples): each
 function's mean share per variant (a run without a sample of it counts 0)
@@ -148,10 +149,15 @@ def body(netab):
         diffs = doc["profile_diffs"]
         check(len(diffs) == 1 and diffs[0]["variant"] == "small" and diffs[0]["against"] == "big",
               "one differential profile, small against big", diffs)
+        esc = lambda x: x.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
         for row in diffs[0]["functions"]:
-            shown = row["symbol"].replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-            check(f"<td>{shown}</td>" in sec and f"{row['other_pct']:.2f}" in sec,
-                  f"HTML shows {row['symbol']} with its share", row)
+            shown = esc(row["symbol"])
+            check(f"<td>{shown}</td><td>{esc(row['module'])}</td>" in sec and
+                  f"{row['other_pct']:.2f}" in sec,
+                  f"HTML shows {row['symbol']} with its module and share", row)
+            text_row = f"  {row['symbol'][:20]:<20} {row['module'][:9]:<9} "
+            check(any(x.startswith(text_row) for x in section.splitlines()),
+                  f"the text shows {row['symbol']} with its module", text_row)
             # Markdown's row is the JSON's: both shares to 2 decimals and the verdict word.
             md_row = (f"| `{row['symbol']}` | {row['module']} | {row['base_pct']:.2f} | "
                       f"{row['other_pct']:.2f} | ")
@@ -196,8 +202,9 @@ def body(netab):
                "--seed", "5", "--variant", "big", "--opts", "-l 128K", "--variant", "small",
                "--opts", "-l 1K", "--", "-t", "1", "-A", "0,0", "--profile", "-i", "0"]
         text = netab_cmd(netab, *cmp, expect_rc=(0, 1), timeout=180).stdout
-        check("profile: small vs big (share of samples):" in text, "compare prints the profile",
-              text[-1500:])
+        check("profile: small vs big (share of samples):" in text and
+              "  function             module    base  new change, pp" in text,
+              "compare prints the profile, with the module column", text[-1500:])
         doc = parse_one_json(netab_cmd(netab, *(cmp[:3] + ["--json"] + cmp[3:]), expect_rc=(0, 1),
                                        timeout=180).stdout)
         pd = doc["profile_diffs"]

@@ -5,9 +5,9 @@ A `python3 -c 'while True: pass'` loop runs for the whole test; it is
 killed on every path (finally), and every netab's exit status is checked.
 
 1. The test's scope (the default), against Debian's perf on the same
-   window: `netab run -t 3 -O 1 --profile --json` on loopback, and
+   window: `netab run -t 3 -O 2 --profile --json` on loopback, and
    `perf record --per-thread -p NETAB -g -e cpu-clock -F 997 -k monotonic`
-   started during netab's warm-up (-O 1), so that it attaches to every
+   started 1 s into netab's warm-up (-O 2), so that it attaches to every
    thread of the test (both ends, in-process) before the window opens;
    perf report keeps only netab's window (--time from monotonic_start).
    - python's share of the samples is at most 2% (its module is not the
@@ -15,7 +15,9 @@ killed on every path (finally), and every netab's exit status is checked.
      and that is [kernel]);
    - no idle-loop function (safe_halt, default_idle, cpu_idle, do_idle,
      ...) is among the listed functions: the idle task is the idle share;
-   - at least one of netab's own functions is named (module netab);
+   - at least one of netab's own functions is named (module netab), and
+     `[unknown]` (a symbol no mapping or symbol table names) holds at most
+     1% of the samples;
    - the scope is "test" in the JSON and in the text output;
    - the counts: netab's own samples (its samples less the other tasks'
      softirq work) are at least 80% of what perf's per-thread sampler got
@@ -30,6 +32,16 @@ killed on every path (finally), and every netab's exit status is checked.
 2. The system's scope: `--profile-scope system` on the same loopback test:
    python's share is at least 10% (it has a CPU of its own for much of the
    window on this 2-CPU machine), and still no idle-loop function listed.
+   A tiny C++ program (g++, in the test's directory) that starts 0.8 s
+   into the run and spins in `ns::Cls::method(int)` for 1.2 s, so it
+   exits before the window closes and has no /proc/PID/maps left when the
+   profile is named: its samples are named from the MMAP2 records taken
+   while sampling, demangled, in module `cxxprog`.
+3. Several events: `--profile=cycles,instructions,L1-icache-load-misses`
+   runs (exit 0) with a profile. Where there is no PMU (this VM) it is of
+   cpu-clock and its note says, in one sentence, that the events could
+   not be sampled and why; where there is one (not verified here) it is
+   of cycles and the note says only cycles were sampled.
 """
 import os
 import re
@@ -49,6 +61,48 @@ def python_share(p):
     full = p["full"]["functions"]
     n = sum(c for mod, fns in full.items() if "python" in mod.lower() for c in fns.values())
     return 100.0 * n / p["samples"] if p["samples"] else 0.0
+
+
+def unknown_share(p):
+    """The share (%) of samples whose symbol is [unknown], in any module."""
+    full = p["full"]["functions"]
+    n = sum(fns.get("[unknown]", 0) for fns in full.values())
+    return 100.0 * n / p["samples"] if p["samples"] else 0.0
+
+
+CXX = r"""
+#include <chrono>
+#include <cstdlib>
+namespace ns {
+struct Cls {
+    __attribute__((noinline)) unsigned long method(int n);
+};
+unsigned long Cls::method(int n)
+{
+    volatile unsigned long x = 0;
+    for (int i = 0; i < n; i++)
+        x = x + i;
+    return x;
+}
+}
+int main(int argc, char **argv)
+{
+    auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(std::atof(argv[1]));
+    ns::Cls c;
+    unsigned long s = 0;
+    while (std::chrono::steady_clock::now() < end)
+        s += c.method(100000);
+    return (int)(s & 1);
+}
+"""
+
+
+def build_cxx(tmp):
+    src, exe = os.path.join(tmp, "cxxprog.cc"), os.path.join(tmp, "cxxprog")
+    with open(src, "w") as f:
+        f.write(CXX)
+    run_cmd(["g++", "-O1", "-o", exe, src], timeout=120)
+    return exe
 
 
 def common(p, scope):
@@ -71,10 +125,13 @@ def perf_kernel_top(report):
 
 def against_perf(netab, tmp):
     data = os.path.join(tmp, "perf.data")
-    run = start([netab, "run", "-t", "3", "-O", "1", "--profile", "--json", "-i", "0"])
+    run = start([netab, "run", "-t", "3", "-O", "2", "--profile", "--json", "-i", "0"])
     perf = None
     try:
-        time.sleep(0.4)  # within the 1 s warm-up: the test's threads run, the window is not open
+        # Within the warm-up, after the test's threads have started: perf -p follows only the
+        # threads there are when it attaches. An ASan build starts them ~0.5 s in (the profile
+        # reads kallsyms first), and perf then missed half of netab's samples at 0.4 s.
+        time.sleep(1.0)
         perf = start(["perf", "record", "--per-thread", "-p", str(run.pid), "-g", "-e",
                       "cpu-clock", "-F", "997", "-k", "monotonic", "-T", "-q", "-o", data])
         r = run.finish(timeout=60)
@@ -92,6 +149,9 @@ def against_perf(netab, tmp):
     check(py <= 2.0, "test scope: python's share is at most 2%", py)
     own = [f for f in p["full"]["functions"].get("netab", {}) if f != "[unknown]"]
     check(own, "test scope: at least one of netab's own functions is named", own)
+    unk = unknown_share(p)
+    log(f"test scope: [unknown] {unk:.2f}% of the samples")
+    check(unk <= 1.0, "test scope: [unknown] holds at most 1% of the samples", unk)
     window = "%.6f,%.6f" % (p["monotonic_start"], p["monotonic_start"] + p["seconds"])
     lines = run_cmd(["perf", "script", "-i", data, "-F", "pid", "--time", window],
                     timeout=60).stdout.split()
@@ -114,15 +174,31 @@ def against_perf(netab, tmp):
               f"{sym}: netab's share is perf's within 6 points or 35%", got, pct)
 
 
-def system_scope(netab):
-    doc = parse_one_json(netab_run(netab, ["-t", "3", "--profile", "--profile-scope", "system",
-                                           "-i", "0"], timeout=60).stdout)
-    p = doc["end"]["profile"]["local"]
+def system_scope(netab, cxx):
+    run = start([netab, "run", "-t", "3", "--profile", "--profile-scope", "system", "--json",
+                 "-i", "0"])
+    prog = None
+    try:
+        time.sleep(0.8)  # the profile is open: the program's start is in its records
+        prog = start([cxx, "1.2"])
+        prog.finish(timeout=30)
+        check(run.alive(), "the C++ program exited before the run ended")
+        r = run.finish(timeout=60)
+    finally:
+        for proc in (run, prog):
+            if proc is not None and not proc.checked:
+                proc.abandon()
+    p = parse_one_json(r.stdout)["end"]["profile"]["local"]
     common(p, "system")
     py = python_share(p)
     log(f"system scope: {p['samples']} samples, idle {p['idle_samples']} "
         f"({p['idle_pct']:.1f}%), python {py:.1f}%")
     check(py >= 10.0, "system scope: python's share is at least 10%", py)
+    mine = p["full"]["functions"].get("cxxprog", {})
+    log(f"system scope: the exited C++ program's functions {mine}, [unknown] "
+        f"{unknown_share(p):.2f}%")
+    check("ns::Cls::method(int)" in mine,
+          "system scope: the exited C++ program's function is named, demangled", mine)
 
 
 def text_scope(netab):
@@ -131,18 +207,35 @@ def text_scope(netab):
           "the text output prints the scope and the idle share", out[-600:])
 
 
+def several_events(netab):
+    events = "cycles,instructions,L1-icache-load-misses"
+    p = parse_one_json(netab_run(netab, ["-t", "0.5", "--profile=" + events, "-i", "0"],
+                                 timeout=60).stdout)["end"]["profile"]["local"]
+    note = p.get("note") or ""
+    log(f"--profile={events}: event {p.get('event')}, note {note!r}")
+    check(p.get("why") is None and p["samples"] > 0, "several events: the run has a profile", p)
+    if p["event"] == "cpu-clock":
+        check(note.startswith(events + ": ") and note.endswith("; sampled cpu-clock instead") and
+              "PMU" in note, "without a PMU the note says so in one sentence", note)
+    else:
+        check(p["event"] == "cycles" and "only cycles sampled" in note,
+              "with a PMU the first event is sampled and the note says so", p["event"], note)
+
+
 def body(netab):
     if os.geteuid() != 0:
         raise TestSkip("needs root to sample system-wide and to attach perf (CI runs as root)")
-    need_tools("perf", "python3")
+    need_tools("perf", "python3", "g++")
     tmp = tempfile.mkdtemp(prefix="netab-profile-scope-")
     loop = start(["python3", "-c", "while True: pass"])
     try:
         time.sleep(0.2)
         check(loop.alive(), "the CPU-bound python loop runs")
+        cxx = build_cxx(tmp)
         against_perf(netab, tmp)
-        system_scope(netab)
+        system_scope(netab, cxx)
         text_scope(netab)
+        several_events(netab)
     finally:
         loop.abandon()  # kills it, on every path
         shutil.rmtree(tmp, ignore_errors=True)

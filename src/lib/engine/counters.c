@@ -42,12 +42,14 @@ void counters_begin(struct counters *c, const struct stream_set *set, const stru
     for (int i = 0; i < PERFCTR_COUNT; i++)
         c->self.fd[i] = c->system.fd[i] = -1;
     /* A profile is asked for on its own: it samples whatever the mode collects. */
-    enum profile_event ev;
-    if (set->params.profile[0] && !profile_event_from_name(set->params.profile, &ev)) {
+    enum profile_event evs[PROFILE_MAX_EVENTS];
+    int nev = set->params.profile[0] ? profile_events_from_list(set->params.profile, evs) : 0;
+    if (nev > 0) {
         int cpus[2];
         int n = profile_cpus(c->pinned_cpu, o ? o->profile_extra_cpu : -1, cpus);
         c->profile = profile_open(
-            ev, 0, set->params.profile_system ? PROFILE_SCOPE_SYSTEM : PROFILE_SCOPE_TEST, cpus, n);
+            evs, nev, 0, set->params.profile_system ? PROFILE_SCOPE_SYSTEM : PROFILE_SCOPE_TEST,
+            cpus, n);
     }
     if (mode == COUNTERS_OFF)
         return;

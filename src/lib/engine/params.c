@@ -409,6 +409,6 @@ int params_profile_scope(const char *name, bool *system)
 
 bool params_profile_event_known(const char *name)
 {
-    enum profile_event e;
-    return profile_event_from_name(name, &e) == 0;
+    enum profile_event e[PROFILE_MAX_EVENTS];
+    return profile_events_from_list(name, e) > 0;
 }

@@ -32,8 +32,8 @@ bool params_is_rr(enum test_kind kind); /* request/response, including crr */
 #define PARAMS_MAX_BLOCK (16u * 1024 * 1024)
 #define PARAMS_MAX_DURATION (7 * 24 * 3600.0)
 #define PARAMS_CC_LEN 16
-#define PARAMS_PROFILE_LEN 24
-#define PARAMS_UDP_HEADER 24 /* bytes of netab's header in every UDP datagram */
+#define PARAMS_PROFILE_LEN 96 /* a list of events: cycles,instructions,... */
+#define PARAMS_UDP_HEADER 24  /* bytes of netab's header in every UDP datagram */
 #define PARAMS_UDP_MAX 65507
 #define PARAMS_MAX_OUTSTANDING 1024
 #define PARAMS_MAX_RR_SIZE (1024u * 1024)

@@ -54,10 +54,32 @@ int profile_event_from_name(const char *name, enum profile_event *e)
     return -EINVAL;
 }
 
+int profile_events_from_list(const char *list, enum profile_event *evs)
+{
+    int n = 0;
+    for (const char *at = list;; at++) {
+        size_t len = strcspn(at, ",");
+        char name[32];
+        if (!len || len >= sizeof(name) || n == PROFILE_MAX_EVENTS)
+            return -EINVAL;
+        memcpy(name, at, len);
+        name[len] = '\0';
+        if (profile_event_from_name(name, &evs[n]))
+            return -EINVAL;
+        for (int i = 0; i < n; i++)
+            if (evs[i] == evs[n])
+                return -EINVAL;
+        n++;
+        at += len;
+        if (!*at)
+            return n;
+    }
+}
+
 #define CACHE_MISS(c)                                                                              \
     ((c) | (PERF_COUNT_HW_CACHE_OP_READ << 8) | (PERF_COUNT_HW_CACHE_RESULT_MISS << 16))
 
-void profile_attr(const struct profile *p, bool comm, struct perf_event_attr *a)
+void profile_attr(const struct profile *p, bool records, struct perf_event_attr *a)
 {
     memset(a, 0, sizeof(*a));
     a->size = sizeof(*a);
@@ -89,7 +111,22 @@ void profile_attr(const struct profile *p, bool comm, struct perf_event_attr *a)
     a->disabled = 1;
     a->exclude_hv = 1;
     a->wakeup_events = 0;
-    a->comm = comm; /* names of processes that start (exec) while sampling */
+    /*
+     * The records that name user code as it is mapped (executable mappings
+     * only: mmap_data 0) and the processes' names, forks and exits: what
+     * perf reads to name a process that is gone by the end
+     * (profile_maps.c). Not build_id: with it set on netab's events, a
+     * `perf record -C 0` running beside netab aborted here (kernel 6.18,
+     * perf 6.1: "assertion failed at util/build-id.c", then a buffer
+     * overflow), it seems because the kernel leaves the record's
+     * PERF_RECORD_MISC_MMAP_BUILD_ID flag on for the other events it
+     * writes the record to, which then read an inode as a build-id. The
+     * inode tells a replaced file as well; build-ids come from the files.
+     */
+    a->comm = records;
+    a->mmap = records;
+    a->mmap2 = records;
+    a->task = records;
 }
 
 void *profile_map(const struct profile *p, int fd)
@@ -177,19 +214,71 @@ static void take_sample(struct profile *p, const unsigned char *r, size_t len, b
     pagg_add(&p->agg, ip, caller, pid);
 }
 
-/* A COMM record: pid, tid, then the name; kept for processes (pid == tid), bounded. */
-static void take_comm(struct profile *p, const unsigned char *r, size_t len)
+/* A COMM record: pid, tid, then the name; kept for processes (pid == tid). */
+static void take_comm(struct profile *p, const unsigned char *r, size_t len, uint16_t misc)
 {
     uint32_t pid, tid;
+    char comm[16];
     memcpy(&pid, r, 4);
     memcpy(&tid, r + 4, 4);
-    if (pid != tid || p->ncomms >= PROFILE_MAX_COMMS)
+    if (pid != tid)
         return;
-    struct psym_comm *c = &p->comms[p->ncomms++];
-    c->pid = pid;
-    size_t n = len - 8 < sizeof(c->comm) - 1 ? len - 8 : sizeof(c->comm) - 1;
-    memcpy(c->comm, r + 8, n);
-    c->comm[n] = '\0';
+    size_t n = len - 8 < sizeof(comm) - 1 ? len - 8 : sizeof(comm) - 1;
+    memcpy(comm, r + 8, n);
+    comm[n] = '\0';
+    psym_comm(&p->sym, pid, comm, misc & PERF_RECORD_MISC_COMM_EXEC);
+}
+
+/* An MMAP2 record: pid, tid, addr, len, pgoff, maj, min, ino, ino_generation, prot, flags, path. */
+static void take_mmap2(struct profile *p, const unsigned char *r, size_t len, uint16_t misc)
+{
+    if (len < 65)
+        return;
+    uint32_t pid;
+    uint64_t addr, size, pgoff;
+    memcpy(&pid, r, 4);
+    memcpy(&addr, r + 8, 8);
+    memcpy(&size, r + 16, 8);
+    memcpy(&pgoff, r + 24, 8);
+    uint64_t ino = 0;
+    if (!(misc & PERF_RECORD_MISC_MMAP_BUILD_ID)) /* else a build-id where the inode was */
+        memcpy(&ino, r + 40, 8);
+    char path[4096];
+    size_t n = len - 64 < sizeof(path) - 1 ? len - 64 : sizeof(path) - 1;
+    memcpy(path, r + 64, n);
+    path[n] = '\0';
+    (void)psym_add_mmap(&p->sym, pid, addr, size, pgoff, path, ino);
+}
+
+/* FORK and EXIT: pid, ppid, tid, ptid; a thread's (pid != tid, or pid == ppid) say nothing here. */
+static void take_task(struct profile *p, const unsigned char *r, uint32_t type)
+{
+    uint32_t pid, ppid, tid;
+    memcpy(&pid, r, 4);
+    memcpy(&ppid, r + 4, 4);
+    memcpy(&tid, r + 8, 4);
+    if (type == PERF_RECORD_FORK && pid != ppid)
+        psym_fork(&p->sym, pid, ppid);
+    else if (type == PERF_RECORD_EXIT && pid == tid)
+        psym_exit(&p->sym, pid);
+}
+
+/* One record of a ring, its body at rec. */
+static void take_record(struct profile *p, const struct perf_event_header *h,
+                        const unsigned char *rec, size_t body, bool cpu_wide)
+{
+    if (h->type == PERF_RECORD_SAMPLE)
+        take_sample(p, rec, body, cpu_wide);
+    else if (h->type == PERF_RECORD_LOST && body >= 16)
+        p->lost += ((const uint64_t *)(const void *)rec)[1];
+    else if (h->type == PERF_RECORD_COMM && body > 8)
+        take_comm(p, rec, body, h->misc);
+    else if (h->type == PERF_RECORD_MMAP2)
+        take_mmap2(p, rec, body, h->misc);
+    else if ((h->type == PERF_RECORD_FORK || h->type == PERF_RECORD_EXIT) && body >= 16)
+        take_task(p, rec, h->type);
+    else if (h->type == PERF_RECORD_THROTTLE)
+        p->throttled++;
 }
 
 /* Consumes every complete record of one ring (a CPU-wide event's, or a CPU's per-task events'). */
@@ -200,7 +289,8 @@ static void drain_ring(struct profile *p, void *ring, bool cpu_wide)
     size_t size = p->ring_len - p->page;
     uint64_t head = __atomic_load_n(&meta->data_head, __ATOMIC_ACQUIRE);
     uint64_t tail = meta->data_tail;
-    unsigned char rec[sizeof(struct perf_event_header) + (3 + MAX_STACK + 8) * 8];
+    /* A sample's call chain, or an MMAP2 record's path (PATH_MAX) and its 64 bytes before. */
+    unsigned char rec[4096 + 128] __attribute__((aligned(8)));
     while (tail + sizeof(struct perf_event_header) <= head) {
         struct perf_event_header h;
         for (size_t k = 0; k < sizeof(h); k++)
@@ -211,14 +301,7 @@ static void drain_ring(struct profile *p, void *ring, bool cpu_wide)
         if (body <= sizeof(rec)) {
             for (size_t k = 0; k < body; k++)
                 rec[k] = data[(tail + sizeof(h) + k) % size];
-            if (h.type == PERF_RECORD_SAMPLE)
-                take_sample(p, rec, body, cpu_wide);
-            else if (h.type == PERF_RECORD_LOST && body >= 16)
-                p->lost += ((const uint64_t *)(const void *)rec)[1];
-            else if (h.type == PERF_RECORD_COMM && body > 8)
-                take_comm(p, rec, body);
-            else if (h.type == PERF_RECORD_THROTTLE)
-                p->throttled++;
+            take_record(p, &h, rec, body, cpu_wide);
         }
         tail += h.size;
     }
@@ -252,7 +335,8 @@ static void *reader_main(void *arg)
 static int open_cpu(struct profile *p, int i)
 {
     struct perf_event_attr a;
-    profile_attr(p, true, &a);
+    /* In the test's scope these only add other tasks' softirq work: kernel code, no records. */
+    profile_attr(p, p->scope == PROFILE_SCOPE_SYSTEM, &a);
     long fd = syscall(SYS_perf_event_open, &a, -1, p->cpu[i], -1, PERF_FLAG_FD_CLOEXEC);
     if (fd < 0) {
         int e = errno;
@@ -296,6 +380,13 @@ static void close_all(struct profile *p)
  * kernel work of other tasks and the idle share: without them the profile
  * still has the test's threads, and its note says what it lacks.
  */
+/* Adds a sentence to the profile's note ("; " between two). */
+static void add_note(struct profile *p, const char *text)
+{
+    size_t at = strlen(p->note);
+    snprintf(p->note + at, sizeof(p->note) - at, "%s%s", at ? "; " : "", text);
+}
+
 static int open_cpus(struct profile *p)
 {
     for (int i = 0; i < p->ncpus; i++)
@@ -303,8 +394,9 @@ static int open_cpus(struct profile *p)
             close_cpus(p);
             if (p->scope == PROFILE_SCOPE_SYSTEM)
                 return -1;
-            snprintf(p->note, sizeof(p->note),
-                     "no softirq work of other tasks, no idle share: %.110s", p->why);
+            char n[160];
+            snprintf(n, sizeof(n), "no softirq work of other tasks, no idle share: %.110s", p->why);
+            add_note(p, n);
             p->why[0] = '\0';
             p->ncpus = 0;
             return 0;
@@ -312,18 +404,69 @@ static int open_cpus(struct profile *p)
     return 0;
 }
 
-struct profile *profile_open(enum profile_event ev, unsigned freq, enum profile_scope scope,
-                             const int *cpus, int ncpus)
+/*
+ * Whether this machine can sample event ev: a sampling event of this
+ * thread, opened and closed. False only where the PMU lacks it (no PMU in
+ * a virtual machine), with the reason; a permission error is the open's.
+ */
+static bool pmu_has(struct profile *p, enum profile_event ev, char *why, size_t len)
+{
+    struct perf_event_attr a;
+    enum profile_event was = p->ev;
+    p->ev = ev;
+    profile_attr(p, false, &a);
+    p->ev = was;
+    a.exclude_kernel = 1;
+    long fd = syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+    int e = errno;
+    if (fd >= 0) {
+        close((int)fd);
+        return true;
+    }
+    if (e != ENOENT && e != EOPNOTSUPP && e != ENODEV && e != EINVAL)
+        return true;
+    perfctr_reason(e, true, -1, why, len);
+    return false;
+}
+
+/*
+ * The event the profile samples: evs[0], or cpu-clock where the PMU lacks
+ * it (the note says so, in one line); the note names the events after the
+ * first, which are not sampled per function.
+ */
+static enum profile_event choose_event(struct profile *p, const enum profile_event *evs, int nev)
+{
+    char list[128] = "", why[64], n[256];
+    for (int i = 0; i < nev; i++) {
+        size_t at = strlen(list);
+        snprintf(list + at, sizeof(list) - at, "%s%s", i ? "," : "", profile_event_name(evs[i]));
+    }
+    if (evs[0] != PROFILE_CPU_CLOCK && !pmu_has(p, evs[0], why, sizeof(why))) {
+        snprintf(n, sizeof(n), "%.90s: %s; sampled cpu-clock instead", list, why);
+        add_note(p, n);
+        return PROFILE_CPU_CLOCK;
+    }
+    if (nev > 1) {
+        snprintf(n, sizeof(n), "%.90s: only %s sampled (several events at once: not yet)", list,
+                 profile_event_name(evs[0]));
+        add_note(p, n);
+    }
+    return evs[0];
+}
+
+struct profile *profile_open(const enum profile_event *evs, int nev, unsigned freq,
+                             enum profile_scope scope, const int *cpus, int ncpus)
 {
     struct profile *p = calloc(1, sizeof(*p));
     if (!p)
         return NULL;
-    p->ev = ev;
     p->scope = scope;
     p->self = (uint32_t)getpid();
     p->freq = freq ? freq : PROFILE_DEFAULT_FREQ;
+    p->ev = nev > 0 ? choose_event(p, evs, nev) : PROFILE_CPU_CLOCK; /* after freq: a probe */
     pthread_mutex_init(&p->lock, NULL);
     psym_init(&p->sym);
+    p->sym.since = time(NULL);
     p->page = (size_t)sysconf(_SC_PAGESIZE);
     p->ring_len = p->page * (1 + RING_PAGES);
     if (ncpus > 0) {
@@ -348,6 +491,10 @@ struct profile *profile_open(enum profile_event ev, unsigned freq, enum profile_
     /* Before the window: telling softirq work apart costs the samples nothing. */
     if (p->ncpus)
         profile_softirq_ranges(p);
+    /* Every process's mappings as they are now, for those that exit during the window (perf
+     * synthesizes the same records); the test's scope names only this process, still here. */
+    if (scope == PROFILE_SCOPE_SYSTEM)
+        psym_snapshot(&p->sym);
     if (pthread_create(&p->reader, NULL, reader_main, p)) {
         snprintf(p->why, sizeof(p->why), "cannot start the sample reader thread");
         close_all(p);

@@ -54,6 +54,14 @@ const char *profile_event_name(enum profile_event e);
 /* An event from its name; -EINVAL when unknown. */
 NB_MUST_CHECK int profile_event_from_name(const char *name, enum profile_event *e);
 
+#define PROFILE_MAX_EVENTS 4
+
+/*
+ * A comma-separated list of events ("cycles,instructions"), each at most
+ * once, into evs[0..PROFILE_MAX_EVENTS). Returns their number, or -EINVAL.
+ */
+NB_MUST_CHECK int profile_events_from_list(const char *list, enum profile_event *evs);
+
 /* What a profile samples: the test's own work (the default), or every task on the CPUs. */
 enum profile_scope { PROFILE_SCOPE_TEST, PROFILE_SCOPE_SYSTEM };
 
@@ -66,16 +74,19 @@ NB_MUST_CHECK int profile_scope_from_name(const char *name, enum profile_scope *
 struct profile;
 
 /*
- * Opens disabled sampling events and starts the reader thread: a CPU-wide
- * event on each of cpus[0..ncpus) (the test's CPUs; all online CPUs when
- * ncpus is 0) and, in the test's scope, a per-task event for each of this
- * process's threads on each online CPU. Call it on the thread that starts
- * the test's threads, before it starts them. Always returns a profile
- * (NULL only when out of memory); one that could not open its events
- * carries the reason, and profile_json() reports it.
+ * Opens disabled sampling events of evs[0] and starts the reader thread:
+ * a CPU-wide event on each of cpus[0..ncpus) (the test's CPUs; all online
+ * CPUs when ncpus is 0) and, in the test's scope, a per-task event for
+ * each of this process's threads on each online CPU. Call it on the thread
+ * that starts the test's threads, before it starts them. Where evs[] asks
+ * for hardware events and the machine has no PMU for evs[0], it samples
+ * cpu-clock instead and its note says so in one line; events after the
+ * first are not sampled (yet), which the note says too. Always returns a
+ * profile (NULL only when out of memory); one that could not open its
+ * events carries the reason, and profile_json() reports it.
  */
-struct profile *profile_open(enum profile_event ev, unsigned freq, enum profile_scope scope,
-                             const int *cpus, int ncpus);
+struct profile *profile_open(const enum profile_event *evs, int nev, unsigned freq,
+                             enum profile_scope scope, const int *cpus, int ncpus);
 
 /* The window opens: sampling starts. */
 void profile_enable(struct profile *p);

@@ -175,8 +175,6 @@ json_t *profile_json(struct profile *p, int top)
         return o;
     }
     struct psym *s = &p->sym;
-    s->comms = p->comms;
-    s->ncomms = p->ncomms;
     struct fntab t = {json_object(), NULL, 0};
     sum_functions(&p->agg, s, &t);
     qsort(t.fns, t.n, sizeof(*t.fns), by_self);

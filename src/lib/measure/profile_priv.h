@@ -14,7 +14,6 @@
 #include "measure/profile_sym.h"
 
 #define MAX_STACK 32
-#define PROFILE_MAX_COMMS 4096
 #define PROFILE_SOFTIRQ_FNS 2 /* handle_softirqs, __do_softirq: every softirq runs in one */
 
 /* The per-task events of the test's scope: one per (thread, CPU), one ring per CPU. */
@@ -39,29 +38,32 @@ struct profile {
     struct profile_tasks tasks;
     size_t ring_len, page;
     char why[256];  /* non-empty: no profile, and why */
-    char note[160]; /* the test's scope without its CPU-wide events: what it lacks, and why */
+    char note[256]; /* what the profile lacks (CPU-wide events, a PMU), and why; at most 255 */
     uint64_t softirq_lo[PROFILE_SOFTIRQ_FNS], softirq_hi[PROFILE_SOFTIRQ_FNS];
     /* The CPU-wide events' samples: all, the idle task's outside softirq, and (test's scope)
      * other tasks' softirq work kept and other tasks' other work left out. */
     uint64_t cpu_samples, idle, kernel_work, other;
     uint64_t cpu_time0_ns,
         cpu_time_ns; /* this process's CPU time at enabling, and over the window */
-    struct psym sym; /* the kernel's symbols, loaded at opening for the softirq functions */
+    /* The kernel's symbols (loaded at opening for the softirq functions) and the processes'
+     * mappings, names, forks and exits, from the records as the reader takes them. */
+    struct psym sym;
     pthread_t reader;
     bool reader_running;
     atomic_bool stop;
     pthread_mutex_t lock; /* agg and lost, between the reader and a final drain */
     struct pagg agg;
     uint64_t lost, throttled;
-    struct psym_comm comms[PROFILE_MAX_COMMS]; /* names of processes seen starting (COMM records) */
-    size_t ncomms;
     uint64_t enabled_ns, sampled_ns;
 };
 
 struct perf_event_attr;
 
-/* The sampling event's attributes (disabled, with call chains); comm for the CPU-wide events. */
-void profile_attr(const struct profile *p, bool comm, struct perf_event_attr *a);
+/*
+ * The sampling event's attributes (disabled, with call chains); records:
+ * with the MMAP2, COMM, FORK and EXIT records that name user code.
+ */
+void profile_attr(const struct profile *p, bool records, struct perf_event_attr *a);
 
 /* Maps an event's ring buffer (ring_len bytes); NULL when it cannot. */
 void *profile_map(const struct profile *p, int fd);

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "measure/profile_agg.h"
 #include "util/textfile.h"
@@ -16,6 +17,7 @@ void psym_init(struct psym *s)
     memset(s, 0, sizeof(*s));
     s->kallsyms = "/proc/kallsyms";
     s->proc_root = "/proc";
+    s->debug_root = "/usr/lib/debug";
 }
 
 const struct symtab_sym *psym_find(const struct symtab *t, uint64_t addr)
@@ -60,49 +62,17 @@ static void load_kernel(struct psym *s)
     free(t);
 }
 
-/* Parses /proc/PID/maps text into executable mappings; names point into text. */
-static void parse_maps(struct psym *s, struct psym_proc *p);
+/* The C++ ABI's demangler (libstdc++): a well-kept one, as perf and binutils use. */
+char *__cxa_demangle(const char *mangled, char *buf, size_t *len, int *status);
 
-/* A new process entry holding text (owned from here on), its maps parsed. */
-static struct psym_proc *proc_new(struct psym *s, uint32_t pid, char *text)
+int psym_file_of(struct psym *s, const char *path, uint64_t ino)
 {
-    struct psym_proc *n = realloc(s->procs, (s->nprocs + 1) * sizeof(*n));
-    if (!n) {
-        free(text);
-        return NULL;
-    }
-    s->procs = n;
-    struct psym_proc *p = &s->procs[s->nprocs++];
-    memset(p, 0, sizeof(*p));
-    p->pid = pid;
-    p->text = text;
-    if (p->text)
-        parse_maps(s, p);
-    return p;
-}
-
-static struct psym_proc *proc_of(struct psym *s, uint32_t pid)
-{
-    for (size_t i = 0; i < s->nprocs; i++)
-        if (s->procs[i].pid == pid)
-            return &s->procs[i];
-    char path[64];
-    size_t len;
-    snprintf(path, sizeof(path), "%s/%" PRIu32 "/maps", s->proc_root, pid);
-    return proc_new(s, pid, read_text(path, &len));
-}
-
-int psym_add_maps(struct psym *s, uint32_t pid, const char *text)
-{
-    char *copy = strdup(text);
-    return copy && proc_new(s, pid, copy) ? 0 : -ENOMEM;
-}
-
-static int file_of(struct psym *s, const char *path)
-{
-    for (size_t i = 0; i < s->nfiles; i++)
-        if (!strcmp(s->files[i].path, path))
+    for (size_t i = 0; i < s->nfiles; i++) {
+        const struct psym_file *f = &s->files[i];
+        /* A path of an unknown inode is the same file as the path of any. */
+        if (!strcmp(f->path, path) && (!ino || !f->ino || f->ino == ino))
             return (int)i;
+    }
     struct psym_file *n = realloc(s->files, (s->nfiles + 1) * sizeof(*n));
     if (!n)
         return -1;
@@ -111,32 +81,49 @@ static int file_of(struct psym *s, const char *path)
     memset(f, 0, sizeof(*f));
     if (!(f->path = strdup(path)))
         return -1;
-    char err[256];
-    f->ok = symtab_load_elf(path, &f->tab, err, sizeof(err)) == 0;
+    f->ino = ino;
     return (int)s->nfiles++;
 }
 
-static void parse_maps(struct psym *s, struct psym_proc *p)
+/*
+ * Whether the file at f's path is no longer the one mapped: another inode
+ * (rebuilt and renamed over it) that changed after the mappings began to
+ * be recorded. Its symbols would name another build's functions. (An
+ * inode that differs on an overlay, where the kernel may report the lower
+ * file's, while the file is older than that, is the same file.)
+ */
+static bool replaced(const struct psym *s, const struct psym_file *f)
 {
-    for (char *line = p->text; line && *line;) {
-        char *next = strchr(line, '\n');
-        if (next)
-            *next++ = '\0';
-        unsigned long long lo, hi, off;
-        char perms[8];
-        int name_at = 0;
-        if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %n", &lo, &hi, perms, &off, &name_at) >= 4 &&
-            perms[2] == 'x') {
-            struct psym_map *m = realloc(p->maps, (p->n + 1) * sizeof(*m));
-            if (!m)
-                return;
-            p->maps = m;
-            const char *name = name_at ? line + name_at : "";
-            m[p->n++] = (struct psym_map){lo, hi, off, name[0] == '/' ? file_of(s, name) : -1,
-                                          name[0] ? name : UNKNOWN};
+    struct stat st;
+    return f->ino && !stat(f->path, &st) && (uint64_t)st.st_ino != f->ino && s->since &&
+           st.st_ctime >= s->since;
+}
+
+/*
+ * Reads a file's symbols: from the debug file its build-id names
+ * (DEBUG_ROOT/.build-id/xx/yyyy.debug, which a -dbgsym package installs
+ * with every function) where there is one, else from the file itself;
+ * none from a file replaced since it was mapped.
+ */
+static void file_load(struct psym *s, struct psym_file *f)
+{
+    f->tried = true;
+    if (f->path[0] != '/' || replaced(s, f))
+        return; /* [vdso], [anon:...], memfd:; or another build by now */
+    f->build_id_len = symtab_elf_build_id(f->path, f->build_id, sizeof(f->build_id));
+    char err[256];
+    if (f->build_id_len) {
+        char dbg[512];
+        int at = snprintf(dbg, sizeof(dbg), "%s/.build-id/%02x/", s->debug_root, f->build_id[0]);
+        for (size_t i = 1; i < f->build_id_len && at > 0 && (size_t)at + 8 < sizeof(dbg); i++)
+            at += snprintf(dbg + at, sizeof(dbg) - (size_t)at, "%02x", f->build_id[i]);
+        snprintf(dbg + at, sizeof(dbg) - (size_t)at, ".debug");
+        if (symtab_load_elf(dbg, &f->tab, err, sizeof(err)) == 0) {
+            f->ok = true;
+            return;
         }
-        line = next;
     }
+    f->ok = symtab_load_elf(f->path, &f->tab, err, sizeof(err)) == 0;
 }
 
 static const char *base_name(const char *path)
@@ -145,32 +132,81 @@ static const char *base_name(const char *path)
     return b ? b + 1 : path;
 }
 
+/* A C++ name demangled in place (the table owns its names); others as they are. */
+static const char *demangled(struct symtab_sym *f)
+{
+    if (strncmp(f->name, "_Z", 2))
+        return f->name;
+    int status = -1;
+    char *d = __cxa_demangle(f->name, NULL, NULL, &status);
+    if (d && status == 0) {
+        free(f->name);
+        f->name = d;
+    } else {
+        free(d);
+    }
+    return f->name;
+}
+
+/* The mapping of p that holds ip, the latest learnt first. */
+static const struct psym_map *map_at(const struct psym_proc *p, uint64_t ip)
+{
+    for (size_t i = p->n; i-- > 0;)
+        if (ip >= p->maps[i].start && ip < p->maps[i].end)
+            return &p->maps[i];
+    return NULL;
+}
+
+/*
+ * The mapping that holds ip in process pid: its recorded mappings, then
+ * (a process still running whose start the records did not see) its
+ * /proc/PID/maps, then those of the process it forked from. *comm: the
+ * first name met, for an address no mapping holds.
+ */
+static const struct psym_map *find_map(struct psym *s, uint64_t ip, uint32_t pid, const char **comm)
+{
+    struct psym_proc *p = psym_proc_get(s, pid, true);
+    for (int depth = 0; p && depth < 8; depth++) {
+        const struct psym_map *m = map_at(p, ip);
+        if (!m && !p->exited && !p->proc_read) {
+            p->proc_read = true;
+            psym_proc_read(s, p);
+            m = map_at(p, ip);
+        }
+        if (!*comm && p->comm[0])
+            *comm = p->comm;
+        if (m)
+            return m;
+        p = p->ppid ? psym_proc_get(s, p->ppid, false) : NULL;
+    }
+    return NULL;
+}
+
 static void lookup_user(struct psym *s, uint64_t ip, uint32_t pid, const char **symbol,
                         const char **module)
 {
-    /* The latest name the process took, where its maps are gone. */
-    for (size_t i = s->ncomms; i-- > 0;)
-        if (s->comms[i].pid == pid) {
-            *module = s->comms[i].comm;
-            break;
-        }
-    struct psym_proc *p = proc_of(s, pid);
-    for (size_t i = 0; p && i < p->n; i++) {
-        const struct psym_map *m = &p->maps[i];
-        if (ip < m->start || ip >= m->end)
-            continue;
-        *module = base_name(m->name);
-        if (m->file < 0 || !s->files[m->file].ok)
-            return;
-        /* A shared object or PIE is linked at 0, with offsets equal to addresses; else as is. */
-        const struct symtab *t = &s->files[m->file].tab;
-        const struct symtab_sym *f = psym_find(t, ip - m->start + m->offset);
-        if (!f)
-            f = psym_find(t, ip);
-        if (f)
-            *symbol = f->name;
+    const char *comm = NULL;
+    const struct psym_map *m = find_map(s, ip, pid, &comm);
+    if (!m) {
+        if (comm)
+            *module = comm;
         return;
     }
+    if (m->file < 0)
+        return;
+    struct psym_file *file = &s->files[m->file];
+    *module = base_name(file->path);
+    if (!file->tried)
+        file_load(s, file);
+    if (!file->ok)
+        return;
+    /* A shared object or PIE is linked at 0, with offsets equal to addresses; else as is. */
+    struct symtab *t = &file->tab;
+    struct symtab_sym *f = (struct symtab_sym *)psym_find(t, ip - m->start + m->offset);
+    if (!f)
+        f = (struct symtab_sym *)psym_find(t, ip);
+    if (f)
+        *symbol = demangled(f);
 }
 
 void psym_lookup(struct psym *s, uint64_t ip, uint32_t pid, const char **symbol,
@@ -209,9 +245,10 @@ void psym_free(struct psym *s)
 {
     symtab_free(&s->kernel);
     for (size_t i = 0; i < s->nprocs; i++) {
-        free(s->procs[i].maps);
-        free(s->procs[i].text);
+        free(s->procs[i]->maps);
+        free(s->procs[i]);
     }
+    free(s->pidx);
     for (size_t i = 0; i < s->nfiles; i++) {
         free(s->files[i].path);
         symtab_free(&s->files[i].tab);

@@ -68,7 +68,7 @@ static int open_one(struct profile *p, int tid, int i)
 {
     struct profile_tasks *t = &p->tasks;
     struct perf_event_attr a;
-    profile_attr(p, false, &a);
+    profile_attr(p, true, &a);
     a.inherit = 1;
     long fd = syscall(SYS_perf_event_open, &a, tid, t->cpu[i], -1, PERF_FLAG_FD_CLOEXEC);
     if (fd < 0) {

@@ -15,26 +15,45 @@ const char *profdiff_word(const struct profdiff_row *r)
     return r->verdict > 0 ? "grew" : r->verdict < 0 ? "shrank" : "within noise";
 }
 
-/* "+3.7 [+2.9,+4.5]", or "+3.7" where there is no interval (fewer than 2 runs a side). */
-static void change_text(const struct profdiff_row *r, char *out, size_t len)
+/*
+ * "+3.7 [+2.9,+4.5]", or "+3.7" where there is no interval (fewer than 2
+ * runs a side). compact (text): bounds of 10 points or more without their
+ * decimal ("+1.0 [-11,+13]"), so that the column stays 16 wide.
+ */
+static void change_text(const struct profdiff_row *r, bool compact, char *out, size_t len)
 {
-    double d = r->other_pct - r->base_pct;
-    if (r->have_interval && r->kind == PROFDIFF_CHANGED)
-        snprintf(out, len, "%+.1f [%+.1f,%+.1f]", d, r->w.ci_low, r->w.ci_high);
-    else
+    double d = r->other_pct - r->base_pct, lo = r->w.ci_low, hi = r->w.ci_high;
+    if (!r->have_interval || r->kind != PROFDIFF_CHANGED)
         snprintf(out, len, "%+.1f", d);
+    else if (compact)
+        snprintf(out, len, "%+.1f [%+.*f,%+.*f]", d, fabs(lo) < 9.95, lo, fabs(hi) < 9.95, hi);
+    else
+        snprintf(out, len, "%+.1f [%+.1f,%+.1f]", d, lo, hi);
 }
 
+/* A share in 4 columns: "12.3", " 0.4", and "100" where one decimal does not fit. */
+static const char *share4(double pct, char out[8])
+{
+    snprintf(out, 8, pct < 99.95 ? "%4.1f" : "%4.0f", pct);
+    return out;
+}
+
+/*
+ * Within 72 columns: the function (20), its module (9: "[kernel]", a
+ * program's or library's base name, cut), both shares, the change with its
+ * interval (16, compact; wider only for a change beyond 100 points) and
+ * the verdict.
+ */
 void profdiff_text(FILE *f, const char *title, const struct profdiff *d)
 {
     fprintf(f, "%s\n", title);
-    fprintf(f, "  %-23s %5s %5s %s\n", "function", "base%", "new%", "change, pp");
+    fprintf(f, "  %-20s %-9s %4s %4s %s\n", "function", "module", "base", "new", "change, pp");
     for (size_t i = 0; i < d->n; i++) {
         const struct profdiff_row *r = &d->rows[i];
-        char ch[48];
-        change_text(r, ch, sizeof(ch));
-        fprintf(f, "  %-23.23s %5.1f %5.1f %-20.20s %s\n", r->symbol, r->base_pct, r->other_pct, ch,
-                profdiff_word(r));
+        char ch[48], b[8], o[8];
+        change_text(r, true, ch, sizeof(ch));
+        fprintf(f, "  %-20.20s %-9.9s %s %s %-16s %s\n", r->symbol, r->module,
+                share4(r->base_pct, b), share4(r->other_pct, o), ch, profdiff_word(r));
     }
     if (d->floor_pct > 0)
         fprintf(f,
@@ -55,7 +74,7 @@ void profdiff_markdown(FILE *f, const char *title, const struct profdiff *d)
     for (size_t i = 0; i < d->n; i++) {
         const struct profdiff_row *r = &d->rows[i];
         char ch[48];
-        change_text(r, ch, sizeof(ch));
+        change_text(r, false, ch, sizeof(ch));
         fprintf(f, "| `%s` | %s | %.2f | %.2f | %s | %s |\n", r->symbol, r->module, r->base_pct,
                 r->other_pct, ch, profdiff_word(r));
     }

@@ -1,9 +1,27 @@
 /* `netab run`'s text lines of a sampled profile: the top functions of each end in 72 columns. */
 #include <stdio.h>
+#include <string.h>
 
 #include "runout/run_text_counters.h"
 
 #define TEXT_TOP 10
+
+/* The profile's note in parentheses, wrapped at spaces within 72 columns. */
+static void print_note(FILE *f, const char *note)
+{
+    const int width = 66;
+    fputs("  (", f);
+    while ((int)strlen(note) > width) {
+        int cut = width;
+        while (cut > 0 && note[cut] != ' ')
+            cut--;
+        if (cut == 0)
+            cut = width;
+        fprintf(f, "%.*s\n   ", cut, note);
+        note += cut + (note[cut] == ' ');
+    }
+    fprintf(f, "%s)\n", note);
+}
 
 /* What the profile sampled (a peer before scopes sampled the system), and the idle share. */
 static void print_scope(FILE *f, const json_t *p)
@@ -20,7 +38,7 @@ static void print_scope(FILE *f, const json_t *p)
         fprintf(f, "; idle %.1f%%", json_number_value(idle));
     fputs("\n", f);
     if (note)
-        fprintf(f, "  (%.66s)\n", note);
+        print_note(f, note);
 }
 
 static void print_profile(FILE *f, const char *label, const json_t *p)

@@ -209,7 +209,7 @@ static int set_cc(void *field, const char *value, const struct opt *o, char *err
     return 0;
 }
 
-/* --profile[=EVENT], cpu-clock without one, into test_params' profile[]. */
+/* --profile[=EVENT[,EVENT...]], cpu-clock without one, into test_params' profile[]. */
 static int set_profile(void *field, const char *value, const struct opt *o, char *err,
                        size_t errlen)
 {
@@ -218,7 +218,8 @@ static int set_profile(void *field, const char *value, const struct opt *o, char
     if (!params_profile_event_known(ev))
         return err_set(err, errlen, EINVAL,
                        "--profile: unknown event '%s' (cpu-clock, cycles, instructions, "
-                       "L1-icache-load-misses, iTLB-load-misses)",
+                       "L1-icache-load-misses, iTLB-load-misses; up to 4, each once, "
+                       "comma-separated)",
                        ev);
     snprintf(field, PARAMS_PROFILE_LEN, "%s", ev);
     return 0;
@@ -353,7 +354,8 @@ const struct opt run_spec_opts[] = {
      set_affinity, 0, 0, 4095, NULL},
     {"profile", 0, "[EVENT]",
      "sample both ends' CPUs over the window (cpu-clock,\nor cycles, instructions, ... where a "
-     "PMU exists);\nthe top functions in the text and JSON\n(docs/profile.md)",
+     "PMU exists;\ncpu-clock where none);\nthe top functions in the text and JSON\n"
+     "(docs/profile.md)",
      set_profile, AT(params.profile), 0, 0, NULL},
     {"profile-scope", 0, "SCOPE",
      "--profile: test (default: netab's threads and the\nsoftirq work on its CPUs) or system "

@@ -70,6 +70,12 @@ NB_MUST_CHECK int symtab_load(const char *path, struct symtab *out, char *err, s
 NB_MUST_CHECK int symtab_load_elf(const char *path, struct symtab *out, char *err, size_t errlen);
 
 /*
+ * The GNU build-id (NT_GNU_BUILD_ID note) of an ELF file, at most max bytes
+ * into id: its length, or 0 when the file cannot be read or has none.
+ */
+size_t symtab_elf_build_id(const char *path, unsigned char *id, size_t max);
+
+/*
  * Parses a text map held in text[0..len) (path only names it in messages).
  * Accepted lines: "ADDR TYPE NAME", "ADDR SIZE TYPE NAME" (nm -S), either
  * with a trailing "[module]" (kallsyms), and nm's address-less "U NAME" /

@@ -224,3 +224,40 @@ out:
         symtab_free(out);
     return rc;
 }
+
+/* The GNU build-id note of an open ELF file: its length, 0 when there is none. */
+static size_t elf_build_id(Elf *elf, unsigned char *id, size_t max)
+{
+    for (Elf_Scn *scn = elf_nextscn(elf, NULL); scn; scn = elf_nextscn(elf, scn)) {
+        GElf_Shdr sh;
+        if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE)
+            continue;
+        Elf_Data *d = elf_getdata(scn, NULL);
+        GElf_Nhdr nh;
+        size_t off = 0, name_at, desc_at;
+        while (d && (off = gelf_getnote(d, off, &nh, &name_at, &desc_at)) > 0) {
+            if (nh.n_type != NT_GNU_BUILD_ID || nh.n_namesz != 4 ||
+                memcmp((const char *)d->d_buf + name_at, "GNU", 4) || nh.n_descsz == 0)
+                continue;
+            size_t n = nh.n_descsz < max ? nh.n_descsz : max;
+            memcpy(id, (const char *)d->d_buf + desc_at, n);
+            return n;
+        }
+    }
+    return 0;
+}
+
+size_t symtab_elf_build_id(const char *path, unsigned char *id, size_t max)
+{
+    if (elf_version(EV_CURRENT) == EV_NONE)
+        return 0;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
+    size_t n = elf && elf_kind(elf) == ELF_K_ELF ? elf_build_id(elf, id, max) : 0;
+    if (elf)
+        elf_end(elf);
+    close(fd);
+    return n;
+}

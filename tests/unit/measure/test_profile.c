@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -137,6 +138,89 @@ static void test_user_symbols(void **state)
     psym_lookup(&s, 0x3800, 7, &sym, &mod);
     assert_string_equal(mod, "[unknown]");
     psym_free(&s);
+}
+
+/* The mapping of /proc/self/maps that holds addr: its start, end, offset and path. */
+static void own_mapping(uint64_t addr, uint64_t *lo, uint64_t *hi, uint64_t *off, char *path)
+{
+    FILE *f = fopen("/proc/self/maps", "r");
+    assert_non_null(f);
+    char line[1024];
+    bool found = false;
+    while (!found && fgets(line, sizeof(line), f)) {
+        unsigned long long a, b, o;
+        if (sscanf(line, "%llx-%llx %*s %llx %*s %*s %1023s", &a, &b, &o, path) == 4 && addr >= a &&
+            addr < b) {
+            *lo = a, *hi = b, *off = o;
+            found = true;
+        }
+    }
+    fclose(f);
+    assert_true(found);
+}
+
+/*
+ * Processes known only from the records (no /proc to read): an exited
+ * process's mapping names its function; a child it forked has its
+ * mappings until it execs; after exec only its name is left; a file whose
+ * inode is not the mapped one and that changed since names nothing.
+ */
+static void test_records(void **state)
+{
+    (void)state;
+    uint64_t ip = (uint64_t)(uintptr_t)&netab_test_marker_function + 4, lo = 0, hi = 0, off = 0;
+    char path[1024];
+    own_mapping(ip, &lo, &hi, &off, path);
+    struct stat st;
+    assert_int_equal(stat(path, &st), 0);
+    struct psym s;
+    psym_init(&s);
+    s.proc_root = "/nonexistent";
+    s.since = 1;
+    const char *sym, *mod;
+    assert_int_equal(psym_add_mmap(&s, 42, lo, hi - lo, off, path, (uint64_t)st.st_ino), 0);
+    assert_int_equal(psym_add_mmap(&s, 42, lo, hi - lo, off, path, (uint64_t)st.st_ino), 0);
+    assert_int_equal(s.nmaps, 1); /* the same record from another event: kept once */
+    psym_comm(&s, 42, "tester", false);
+    psym_exit(&s, 42);
+    psym_lookup(&s, ip, 42, &sym, &mod);
+    assert_string_equal(sym, "netab_test_marker_function");
+    assert_string_equal(mod, "test_profile");
+    psym_fork(&s, 43, 42);
+    psym_lookup(&s, ip, 43, &sym, &mod);
+    assert_string_equal(sym, "netab_test_marker_function");
+    psym_comm(&s, 43, "other", true);
+    psym_lookup(&s, ip, 43, &sym, &mod);
+    assert_string_equal(sym, "[unknown]");
+    assert_string_equal(mod, "other");
+    /* A name returned stays valid while further processes are learnt (ASan would see it). */
+    for (uint32_t pid = 1000; pid < 1300; pid++)
+        psym_comm(&s, pid, "many", false);
+    assert_string_equal(mod, "other");
+    assert_int_equal(psym_add_mmap(&s, 44, lo, hi - lo, off, path, (uint64_t)st.st_ino + 1), 0);
+    psym_lookup(&s, ip, 44, &sym, &mod);
+    assert_string_equal(sym, "[unknown]");
+    assert_string_equal(mod, "test_profile");
+    psym_free(&s);
+}
+
+/* --profile's lists: known events, each once, at most PROFILE_MAX_EVENTS, no empty member. */
+static void test_event_list(void **state)
+{
+    (void)state;
+    enum profile_event e[PROFILE_MAX_EVENTS];
+    assert_int_equal(profile_events_from_list("cycles,instructions,L1-icache-load-misses", e), 3);
+    assert_int_equal(e[0], PROFILE_CYCLES);
+    assert_int_equal(e[2], PROFILE_L1I_MISSES);
+    assert_int_equal(profile_events_from_list("cpu-clock", e), 1);
+    assert_int_equal(profile_events_from_list("cycles,cycles", e), -EINVAL);
+    assert_int_equal(profile_events_from_list("cycles,", e), -EINVAL);
+    assert_int_equal(profile_events_from_list("", e), -EINVAL);
+    assert_int_equal(profile_events_from_list("cycles,bogus", e), -EINVAL);
+    assert_int_equal(profile_events_from_list("cpu-clock,cycles,instructions,"
+                                              "L1-icache-load-misses,iTLB-load-misses",
+                                              e),
+                     -EINVAL);
 }
 
 static const char *valid_doc =
@@ -352,7 +436,8 @@ static void live(enum profile_scope scope)
     CPU_SET(0, &set);
     assert_int_equal(sched_setaffinity(0, sizeof(set), &set), 0);
     int cpu = 0;
-    struct profile *p = profile_open(PROFILE_CPU_CLOCK, 999, scope, &cpu, 1);
+    enum profile_event ev = PROFILE_CPU_CLOCK;
+    struct profile *p = profile_open(&ev, 1, 999, scope, &cpu, 1);
     assert_non_null(p);
     profile_enable(p);
     uint64_t t0 = thread_ms();
@@ -425,6 +510,8 @@ int main(void)
         cmocka_unit_test(test_agg_bound),
         cmocka_unit_test(test_kernel_symbols),
         cmocka_unit_test(test_user_symbols),
+        cmocka_unit_test(test_records),
+        cmocka_unit_test(test_event_list),
         cmocka_unit_test(test_check),
         cmocka_unit_test(test_check_scope),
         cmocka_unit_test(test_check_full),
