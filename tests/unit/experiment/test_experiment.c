@@ -327,10 +327,21 @@ static void test_bitrate_udp_only(void **state)
     assert_null(
         load_text("name: b\ntest:\n  bitrate: 10M\nvariants:\n  - name: a\n", msg, sizeof(msg)));
     assert_non_null(strstr(msg, "bitrate: paces udp_stream runs only"));
-    /* A variant's own -b on a TCP test: refused like netab run -b. */
-    assert_null(
-        load_text("name: b\nvariants:\n  - name: a\n    opts: \"-b 1M\"\n", msg, sizeof(msg)));
-    assert_non_null(strstr(msg, "-b paces udp_stream only"));
+    /* A variant's own -b on tcp_stream paces it (issue 32), as netab run -b does. */
+    e = load_text("name: b\nvariants:\n  - name: a\n    opts: \"-b 1M\"\n", msg, sizeof(msg));
+    assert_non_null(e);
+    assert_int_equal(experiment_cells(e, &cells, &n), 0);
+    assert_int_equal(
+        experiment_run_spec(e, &e->variants[0], &cells[0], &spec, &argv, err, sizeof(err)), 0);
+    assert_int_equal(spec.params.tx.pace_bps, 1000000);
+    exp_argv_free(argv);
+    exp_cells_free(cells, n);
+    experiment_free(e);
+    /* ... and on a test it cannot pace, refused like netab run -b. */
+    assert_null(load_text("name: b\ntest:\n  test: tcp_rr\nvariants:\n  - name: a\n"
+                          "    opts: \"-b 1M\"\n",
+                          msg, sizeof(msg)));
+    assert_non_null(strstr(msg, "-b paces udp_stream and tcp_stream only"));
 }
 
 /* opts: "" is a variant without options of its own. */
