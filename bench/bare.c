@@ -9,7 +9,11 @@
  *
  *     bare: pairs=N bytes=B seconds=S bits_per_second=X
  *
- * where B counts bytes received during the S-second window.
+ * where B counts bytes received during the S-second window. --path and
+ * --skip-rx-copy (bare_paths.h) make the loops those of netab's send and
+ * receive paths; the line then goes on with what they did:
+ *
+ *     ... path=P rx=R calls=N [zc_completions=C zc_copied=K]
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -28,6 +32,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bare_paths.h"
+
 #define MAX_PAIRS 128
 #define MAX_SECONDS 3600.0
 #define MAX_BLOCK (64u << 20)
@@ -42,6 +48,7 @@ struct pair {
     int send_fd, recv_fd;
     size_t block;
     pthread_t sender, receiver;
+    struct bare_path_stats stats; /* the sender's, stored as it ends */
 };
 
 static atomic_bool stop;
@@ -53,6 +60,9 @@ static atomic_bool stop;
  * leave the cache, which no tool with a real buffer gets.
  */
 static bool fill;
+static enum bare_path path = BARE_COPY;
+/* --skip-rx-copy: recv(MSG_TRUNC), the bytes counted but not copied (netab --skip-rx-copy). */
+static int recv_flags;
 static pthread_barrier_t start_line;
 
 static void die(const char *what)
@@ -63,14 +73,20 @@ static void die(const char *what)
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: bare [-t SECONDS] [-l BLOCK] [-P PAIRS] [-p PORT] [-f]\n"
+    fprintf(f, "usage: bare [-t SECONDS] [-l BLOCK] [-P PAIRS] [-p PORT] [-f] [--path PATH]\n"
+               "            [--skip-rx-copy]\n"
                "  -t SECONDS  length of the run (default 5)\n"
                "  -l BLOCK    bytes per send()/recv(), K/M suffixes are 1024-based "
                "(default 128K)\n"
                "  -P PAIRS    sender/receiver pairs (default 1, at most 128)\n"
                "  -p PORT     listen on this 127.0.0.1 port (default: any free port)\n"
                "  -f          write the send buffer first, as netab does (default: never\n"
-               "              written, so it reads from the kernel's shared zero page)\n");
+               "              written, so it reads from the kernel's shared zero page)\n"
+               "  --path PATH the sender's system calls, as netab's path of that name:\n"
+               "              copy (send, default), sendfile (-Z), splice (--splice),\n"
+               "              msg-zerocopy (--msg-zerocopy), io-uring (--io-uring: sends\n"
+               "              and receives), io-uring-zc (--io-uring=zc)\n"
+               "  --skip-rx-copy  receive with MSG_TRUNC: counted, not copied\n");
 }
 
 /* Parses "131072", "128K", "1M" or "1Mi" (all 1024-based); returns 0 when invalid. */
@@ -118,11 +134,11 @@ static void *sender_main(void *arg)
     if (buf && fill)
         memset(buf, 0x5a, p->block);
     pthread_barrier_wait(&start_line);
-    if (buf) {
-        while (!atomic_load_explicit(&stop, memory_order_relaxed))
-            if (send(p->send_fd, buf, p->block, 0) < 0)
-                break;
-    }
+    struct bare_path_stats st = {0};
+    /* An error ends the sender like the stop does: the bytes received are the figure. */
+    if (buf)
+        (void)bare_path_send(path, p->send_fd, buf, p->block, &stop, &st);
+    p->stats = st;
     /* The receiver drains until this end-of-stream, so neither side blocks at the end. */
     shutdown(p->send_fd, SHUT_WR);
     free(buf);
@@ -137,8 +153,13 @@ static void *receiver_main(void *arg)
     pthread_barrier_wait(&start_line);
     if (!buf)
         return NULL;
+    if (path == BARE_IO_URING || path == BARE_IO_URING_ZC) {
+        (void)bare_path_uring_recv(p->recv_fd, buf, p->block, recv_flags, &p->received);
+        free(buf);
+        return NULL;
+    }
     for (;;) {
-        ssize_t n = recv(p->recv_fd, buf, p->block, 0);
+        ssize_t n = recv(p->recv_fd, buf, p->block, recv_flags);
         if (n <= 0)
             break;
         total += (uint64_t)n;
@@ -187,7 +208,11 @@ int main(int argc, char **argv)
     char *end;
     int c;
 
-    while ((c = getopt(argc, argv, "t:l:P:p:fh")) != -1) {
+    enum { OPT_PATH = 256, OPT_SKIP_RX_COPY };
+    static const struct option longopts[] = {{"path", required_argument, NULL, OPT_PATH},
+                                             {"skip-rx-copy", no_argument, NULL, OPT_SKIP_RX_COPY},
+                                             {NULL, 0, NULL, 0}};
+    while ((c = getopt_long(argc, argv, "t:l:P:p:fh", longopts, NULL)) != -1) {
         switch (c) {
         case 't':
             seconds = strtod(optarg, &end);
@@ -220,6 +245,19 @@ int main(int argc, char **argv)
             break;
         case 'f':
             fill = true;
+            break;
+        case OPT_PATH:
+            if ((c = bare_path_parse(optarg)) < 0) {
+                fprintf(stderr,
+                        "bare: --path '%s' is none of copy, sendfile, splice, "
+                        "msg-zerocopy, io-uring, io-uring-zc\n",
+                        optarg);
+                return 2;
+            }
+            path = (enum bare_path)c;
+            break;
+        case OPT_SKIP_RX_COPY:
+            recv_flags = MSG_TRUNC;
             break;
         case 'h':
             usage(stdout);
@@ -274,6 +312,7 @@ int main(int argc, char **argv)
     /* The window closes here; bytes still in flight are drained but not counted. */
     double t1 = now_s();
     uint64_t bytes = 0;
+    struct bare_path_stats st = {0};
     for (long i = 0; i < pairs; i++)
         bytes += atomic_load_explicit(&p[i].received, memory_order_relaxed);
     atomic_store(&stop, true);
@@ -281,6 +320,9 @@ int main(int argc, char **argv)
     for (long i = 0; i < pairs; i++) {
         pthread_join(p[i].sender, NULL);
         pthread_join(p[i].receiver, NULL);
+        st.calls += p[i].stats.calls;
+        st.zc_completions += p[i].stats.zc_completions;
+        st.zc_copied += p[i].stats.zc_copied;
         close(p[i].send_fd);
         close(p[i].recv_fd);
     }
@@ -288,7 +330,17 @@ int main(int argc, char **argv)
     free(p);
 
     double window = t1 - t0;
-    printf("bare: pairs=%ld bytes=%llu seconds=%.3f bits_per_second=%.0f\n", pairs,
+    printf("bare: pairs=%ld bytes=%llu seconds=%.3f bits_per_second=%.0f", pairs,
            (unsigned long long)bytes, window, window > 0 ? (double)bytes * 8 / window : 0.0);
+    /* The default line stays as it was: scripts parse it. */
+    if (path != BARE_COPY || recv_flags)
+        printf(" path=%s rx=%s calls=%llu", bare_path_name(path),
+               path >= BARE_IO_URING ? (recv_flags ? "io_uring+MSG_TRUNC" : "io_uring")
+                                     : (recv_flags ? "MSG_TRUNC" : "recv"),
+               (unsigned long long)st.calls);
+    if (path == BARE_MSG_ZEROCOPY || path == BARE_IO_URING_ZC)
+        printf(" zc_completions=%llu zc_copied=%llu", (unsigned long long)st.zc_completions,
+               (unsigned long long)st.zc_copied);
+    putchar('\n');
     return 0;
 }
