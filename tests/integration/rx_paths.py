@@ -142,10 +142,10 @@ def text_summary(netab):
     log("ok: the text summary names each end's path")
 
 
-def mptcp_takes_zerocopy():
+def mptcp_takes(opt, value):
     s = socket.socket(socket.AF_INET, socket.SOCK_STREAM, 262)  # IPPROTO_MPTCP
     try:
-        s.setsockopt(socket.SOL_SOCKET, 60, 1)  # SO_ZEROCOPY
+        s.setsockopt(socket.SOL_SOCKET, opt, value)
         return True
     except OSError:
         return False
@@ -157,7 +157,7 @@ def combinations(netab):
     r = netab_cmd(netab, "run", "-n", "1M", "--io-uring", "-Z", expect_rc=2)
     check("--io-uring sends through its own ring: not with -Z" in r.stderr,
           "--io-uring -Z: refused, naming -Z", r.stderr)
-    if mptcp_takes_zerocopy():
+    if mptcp_takes(60, 1):  # SO_ZEROCOPY
         r = netab_cmd(netab, "run", "-n", "1M", "--mptcp", "--msg-zerocopy", "--json")
         check_eq(r.doc["end"]["receiver"]["bytes"], 1 << 20, "--mptcp --msg-zerocopy: bytes")
     else:
@@ -167,6 +167,14 @@ def combinations(netab):
         check("--mptcp with --msg-zerocopy" in err and "SO_ZEROCOPY" in err,
               "--mptcp --msg-zerocopy: refused, naming SO_ZEROCOPY", err)
         check(r.doc["end"] is None, "--mptcp --msg-zerocopy: nothing ran", r.doc["end"])
+    r = netab_cmd(netab, "run", "-n", "1M", "--io-uring", "--fq-rate", "1G", expect_rc=2)
+    check("not with --fq-rate" in r.stderr, "--io-uring --fq-rate: refused, naming it", r.stderr)
+    if not mptcp_takes(47, (125000000).to_bytes(8, "little")):  # SO_MAX_PACING_RATE
+        r = netab_cmd(netab, "run", "-n", "1M", "--mptcp", "--fq-rate", "1G", "--json",
+                      expect_rc=1)
+        err = r.doc["error"] or ""
+        check("--mptcp with --fq-rate" in err, "--mptcp --fq-rate: refused before the run", err)
+        check(r.doc["end"] is None, "--mptcp --fq-rate: nothing ran", r.doc["end"])
     log("ok: combinations a path cannot carry are refused before the run")
 
 

@@ -88,10 +88,13 @@ int path_rx_validate(const struct test_params *p, char *err, size_t errlen)
                        "%s runs on the stream engine (-P), not with --flows yet",
                        path_rx_asked_name(p));
     /* io_uring's loop does its own sends: a send path or -b pacing would silently not apply. */
-    if (p->io_uring && (p->tx.mode != PATH_TX_COPY || p->tx.pace_bps))
+    if (p->io_uring && path_tx_params_used(&p->tx))
         return err_set(err, errlen, EINVAL,
                        "--io-uring sends through its own ring: not with %s (send path, issue 32)",
-                       p->tx.mode != PATH_TX_COPY ? path_tx_mode_option(p->tx.mode) : "-b");
+                       p->tx.mode != PATH_TX_COPY ? path_tx_mode_option(p->tx.mode)
+                       : p->tx.pace_bps           ? "-b"
+                       : p->tx.fq_rate_bps        ? "--fq-rate"
+                                                  : "--notsent-lowat");
     return 0;
 }
 
@@ -120,20 +123,37 @@ static int check_ktls(char *err, size_t errlen)
 
 /*
  * --mptcp: an IPPROTO_MPTCP socket; EPROTONOSUPPORT without CONFIG_MPTCP,
- * ENOPROTOOPT disabled. With --msg-zerocopy the MPTCP socket must take
- * SO_ZEROCOPY too (the send path's own check tries a TCP socket).
+ * ENOPROTOOPT disabled. The send path's socket options must take on an
+ * MPTCP socket too (the send path's own check tries a TCP socket, and MPTCP
+ * refuses some, SO_MAX_PACING_RATE among them): refused here, before the run.
  */
-static int check_mptcp(bool zerocopy, char *err, size_t errlen)
+static const char *mptcp_refuses(int fd, const struct path_tx_params *tx, int *e)
+{
+    int one = 1, lowat = (int)tx->notsent_lowat;
+    uint64_t rate = tx->fq_rate_bps / 8;
+    const char *opt = NULL;
+    if (tx->mode == PATH_TX_MSG_ZEROCOPY &&
+        setsockopt(fd, SOL_SOCKET, SO_ZEROCOPY, &one, sizeof(one)))
+        opt = "--msg-zerocopy (SO_ZEROCOPY)";
+    else if (tx->fq_rate_bps && setsockopt(fd, SOL_SOCKET, SO_MAX_PACING_RATE, &rate, sizeof(rate)))
+        opt = "--fq-rate (SO_MAX_PACING_RATE)";
+    else if (tx->notsent_lowat &&
+             setsockopt(fd, IPPROTO_TCP, TCP_NOTSENT_LOWAT, &lowat, sizeof(lowat)))
+        opt = "--notsent-lowat (TCP_NOTSENT_LOWAT)";
+    *e = opt ? errno : 0;
+    return opt;
+}
+
+static int check_mptcp(const struct path_tx_params *tx, char *err, size_t errlen)
 {
     int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, IPPROTO_MPTCP);
     if (fd >= 0) {
-        int one = 1;
-        int e = zerocopy && setsockopt(fd, SOL_SOCKET, SO_ZEROCOPY, &one, sizeof(one)) ? errno : 0;
+        int e;
+        const char *opt = mptcp_refuses(fd, tx, &e);
         close(fd);
-        if (e)
+        if (opt)
             return err_set(err, errlen, EOPNOTSUPP,
-                           "--mptcp with --msg-zerocopy: this kernel's MPTCP sockets refuse "
-                           "SO_ZEROCOPY: %s",
+                           "--mptcp with %s: this kernel's MPTCP sockets refuse it: %s", opt,
                            strerror(e));
         return 0;
     }
@@ -148,7 +168,8 @@ static int check_mptcp(bool zerocopy, char *err, size_t errlen)
 static int check_uring(int mode, char *err, size_t errlen)
 {
     struct io_uring ring;
-    int rc = io_uring_queue_init(4, &ring, 0);
+    struct io_uring_params params = {0};
+    int rc = io_uring_queue_init_params(4, &ring, &params);
     if (rc < 0)
         return err_set(err, errlen, EOPNOTSUPP,
                        "--io-uring: this kernel refuses io_uring_setup: %s (CONFIG_IO_URING, "
@@ -156,7 +177,13 @@ static int check_uring(int mode, char *err, size_t errlen)
                        strerror(-rc));
     struct io_uring_probe *probe = io_uring_get_probe_ring(&ring);
     const char *missing = NULL;
-    if (!probe)
+    /*
+     * Without IORING_FEAT_EXT_ARG liburing's timed wait queues a timeout SQE
+     * whose completion the receive loop would take for a receive.
+     */
+    if (!(params.features & IORING_FEAT_EXT_ARG))
+        missing = "IORING_FEAT_EXT_ARG (Linux 5.11), which netab's timed waits need";
+    else if (!probe)
         missing = "IORING_REGISTER_PROBE (Linux 5.6)";
     else if (!io_uring_opcode_supported(probe, IORING_OP_SEND) ||
              !io_uring_opcode_supported(probe, IORING_OP_RECV))
@@ -178,7 +205,7 @@ int path_rx_preflight(const struct test_params *p, char *err, size_t errlen)
     if (p->ktls)
         rc = check_ktls(err, errlen);
     if (!rc && p->mptcp)
-        rc = check_mptcp(p->tx.mode == PATH_TX_MSG_ZEROCOPY, err, errlen);
+        rc = check_mptcp(&p->tx, err, errlen);
     if (!rc && p->io_uring)
         rc = check_uring(p->io_uring, err, errlen);
     /* MPTCP sockets do not offer zero-copy sends (SOCK_SUPPORT_ZC): the send fails EOPNOTSUPP. */
