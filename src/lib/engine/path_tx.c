@@ -259,8 +259,11 @@ static int reap(struct path_tx *tx)
 {
     struct stream *s = tx->s;
     for (;;) {
-        char control[128];
-        struct msghdr msg = {.msg_control = control, .msg_controllen = sizeof(control)};
+        union {
+            char buf[128];
+            struct cmsghdr align; /* CMSG_FIRSTHDR needs a cmsghdr-aligned buffer */
+        } control;
+        struct msghdr msg = {.msg_control = control.buf, .msg_controllen = sizeof(control.buf)};
         if (recvmsg(s->fd, &msg, MSG_ERRQUEUE | MSG_DONTWAIT) < 0)
             return errno == EAGAIN || errno == EINTR ? 0 : -errno;
         for (struct cmsghdr *c = CMSG_FIRSTHDR(&msg); c; c = CMSG_NXTHDR(&msg, c)) {
@@ -309,6 +312,9 @@ static int await_completion(struct path_tx *tx, bool at_stop)
         if (tx->inflight == before && (ev & POLLERR) &&
             !getsockopt(s->fd, SOL_SOCKET, SO_ERROR, &soerr, &len) && soerr)
             return -soerr;
+        /* Hung up both ways: poll would return at once again, a spin until the limit. */
+        if (tx->inflight == before && (ev & POLLHUP))
+            return -EPIPE;
     }
     return 0;
 }
