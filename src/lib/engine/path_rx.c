@@ -21,18 +21,8 @@
 #ifndef IPPROTO_MPTCP
 #define IPPROTO_MPTCP 262
 #endif
-#ifndef SOL_MPTCP
-#define SOL_MPTCP 284
-#endif
 #ifndef TCP_ULP
 #define TCP_ULP 31
-#endif
-/* Linux 5.11's; a libc header older than that lacks them. */
-#ifndef SO_PREFER_BUSY_POLL
-#define SO_PREFER_BUSY_POLL 69
-#endif
-#ifndef SO_BUSY_POLL_BUDGET
-#define SO_BUSY_POLL_BUDGET 70
 #endif
 
 bool path_rx_any(const struct test_params *p)

@@ -18,6 +18,19 @@
 #include <jansson.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/socket.h>
+
+/* Kernel constants a libc header older than the kernel lacks (SOL_MPTCP 5.16, the busy
+ * poll options 5.11); the values are the kernel's ABI. */
+#ifndef SOL_MPTCP
+#define SOL_MPTCP 284
+#endif
+#ifndef SO_PREFER_BUSY_POLL
+#define SO_PREFER_BUSY_POLL 69
+#endif
+#ifndef SO_BUSY_POLL_BUDGET
+#define SO_BUSY_POLL_BUDGET 70
+#endif
 
 #include "engine/params.h"
 #include "util/err.h"

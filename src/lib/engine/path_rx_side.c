@@ -12,17 +12,8 @@
 #include "engine/path_rx.h"
 #include "engine/stream_set.h"
 
-#ifndef SOL_MPTCP
-#define SOL_MPTCP 284
-#endif
 #ifndef MPTCP_INFO
 #define MPTCP_INFO 1
-#endif
-#ifndef SO_PREFER_BUSY_POLL
-#define SO_PREFER_BUSY_POLL 69
-#endif
-#ifndef SO_BUSY_POLL_BUDGET
-#define SO_BUSY_POLL_BUDGET 70
 #endif
 
 /*

@@ -7,6 +7,14 @@
 #include <string.h>
 #include <sys/socket.h>
 
+/* The kernel's tcp_info for fd, zeroed first (an older kernel fills less); -1 with errno. */
+static int read_tcp_info(int fd, struct tcp_info *ti)
+{
+    socklen_t len = sizeof(*ti);
+    memset(ti, 0, sizeof(*ti));
+    return getsockopt(fd, IPPROTO_TCP, TCP_INFO, ti, &len);
+}
+
 /*
  * Fills *out from getsockopt(TCP_INFO). The kernel copies at most the size we
  * pass and fills what it knows, so an older kernel with a shorter struct
@@ -17,13 +25,10 @@
 int tcpinfo_read(int fd, struct tcpinfo_stats *out)
 {
     struct tcp_info ti;
-    socklen_t len = sizeof(ti);
-
     if (!out)
         return -EINVAL;
     memset(out, 0, sizeof(*out));
-    memset(&ti, 0, sizeof(ti));
-    if (getsockopt(fd, IPPROTO_TCP, TCP_INFO, &ti, &len) < 0)
+    if (read_tcp_info(fd, &ti))
         return -errno;
     out->retransmits = ti.tcpi_total_retrans;
     out->rtt_us = ti.tcpi_rtt;
@@ -43,11 +48,8 @@ int tcpinfo_read(int fd, struct tcpinfo_stats *out)
 int tcpinfo_sample(int fd, struct tcpinfo_sample *out)
 {
     struct tcp_info ti;
-    socklen_t len = sizeof(ti);
-
     memset(out, 0, sizeof(*out));
-    memset(&ti, 0, sizeof(ti));
-    if (getsockopt(fd, IPPROTO_TCP, TCP_INFO, &ti, &len) < 0)
+    if (read_tcp_info(fd, &ti))
         return -errno;
     out->total_retrans = ti.tcpi_total_retrans;
     out->reord_seen = ti.tcpi_reord_seen;
