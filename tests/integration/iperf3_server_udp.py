@@ -11,6 +11,8 @@
    load of a shared test machine cannot preempt them into losses of their
    own (it did: 3-18% at load 9 on 2 CPUs, with iperf3's own server too);
    without the fix the runs lose 1.6-1.9%, all in the first quarter second.
+   The sanitizer build skips these runs (tests/integration/meson.build says
+   why); the reverse UDP path itself is covered there by the -l 16 -R run.
    The delta of the host's Udp RcvbufErrors over each run is noted, not
    asserted (other processes share the counter). A client written here by
    hand did not show the delay (it leaves the kernel's delayed-ACK state
@@ -190,6 +192,12 @@ def body(netab, c):
         hello_holder(c, srv)
     if os.geteuid() != 0:
         raise h.TestSkip("the loss runs need root for SCHED_FIFO (run as root; CI does)")
+    if h.sanitized(netab):
+        # A timing measurement, not a code path the runs above miss (-l 16 -R is
+        # the same reverse UDP path): under ASan on CI's 2 loaded CPUs one run
+        # lost 9 of 1525 datagrams to the client's buffer while the others lost 0.
+        c.note("sanitizer build: the -u -R -b 200M loss runs are skipped (a timing measurement)")
+        return
     with h.Server(netab) as srv:
         chrt_server(srv)
         reverse_loss(c, srv)
