@@ -260,11 +260,12 @@ void stream_stop_wake(struct stream *s)
     if (s->role == ROLE_TCP_SEND)
         shutdown(s->fd, SHUT_WR);
     /*
-     * Roles that end at the stop and block in accept() or recvfrom(): the
-     * call returns (EINVAL, or 0 on an unconnected UDP socket, which Linux
-     * shuts all the same) and the thread sees *stop.
+     * Roles that end at the stop (or start a UDP receiver's drain) and block
+     * in accept(), recvfrom() or recvmmsg(): the call returns (EINVAL, or 0
+     * on an unconnected UDP socket, which Linux shuts all the same) and the
+     * thread sees *stop. Datagrams still arrive into a shut UDP socket.
      */
-    else if (s->role == ROLE_CRR_SERVER ||
+    else if (s->role == ROLE_CRR_SERVER || s->role == ROLE_UDP_RECV ||
              (s->role == ROLE_RR_SERVER && s->params && s->params->kind == TEST_UDP_RR))
         shutdown(s->fd, SHUT_RD);
 }

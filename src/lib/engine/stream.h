@@ -217,7 +217,8 @@ void stream_join(struct stream *s);
 /*
  * Wakes a stream's thread blocked on its socket once *stop is set (shuts
  * the side of its socket that the role is done with: a sender's write
- * side, the listener of a tcp_crr server, a udp_rr server's receive side);
+ * side, the listener of a tcp_crr server, a udp_rr server's or a UDP
+ * receiver's receive side);
  * other roles go on after the stop or wait on stop_fd.
  */
 void stream_stop_wake(struct stream *s);

@@ -17,8 +17,10 @@
 #include <poll.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/socket.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "engine/stream.h"
 #include "engine/udp_gro.h"
@@ -181,6 +183,27 @@ struct rx_batch {
     bool named; /* source addresses asked for (a server's socket, to check them) */
 };
 
+/* A stopped receiver's wait (rx_wait()): its socket, edge-triggered, and the abort. */
+struct rx_waiter {
+    int epfd;
+};
+
+static bool rx_waiter_open(struct rx_waiter *w, int fd, int abort_fd)
+{
+    w->epfd = epoll_create1(EPOLL_CLOEXEC);
+    if (w->epfd < 0)
+        return false;
+    struct epoll_event sock = {.events = EPOLLIN | EPOLLET, .data.fd = fd};
+    struct epoll_event abort = {.events = EPOLLIN, .data.fd = abort_fd};
+    if (epoll_ctl(w->epfd, EPOLL_CTL_ADD, fd, &sock) ||
+        (abort_fd >= 0 && epoll_ctl(w->epfd, EPOLL_CTL_ADD, abort_fd, &abort))) {
+        close(w->epfd);
+        w->epfd = -1;
+        return false;
+    }
+    return true;
+}
+
 /* The kernel's arrival time of a message, or now when it gave none; *gro_size as udp_gro. */
 static uint64_t arrival_of(struct msghdr *mh, int *gro_size)
 {
@@ -308,6 +331,56 @@ static uint64_t rx_deadline(const struct stream *s, bool stopped, uint64_t quiet
     return at;
 }
 
+/*
+ * One batch. A timed test's receiver blocks in recvmmsg() until a datagram
+ * comes (one system call a wake-up: a poll beside it doubled them and cost
+ * unpinned udp_stream 4 %, bench/RESULTS.md); the stop shuts the socket's
+ * receive side (stream_stop_wake()), which ends that wait. Once stopped, and
+ * in an -n test whose silences are deadlines, the call does not block and
+ * rx_wait() waits. Returns recvmmsg()'s count, or -1 with errno.
+ */
+static int rx_take(struct stream *s, struct rx_batch *b)
+{
+    bool block = !s->limit && !atomic_load_explicit(s->stop, memory_order_relaxed);
+    int n = recvmmsg(s->fd, b->msgs, UDP_BATCH, block ? MSG_WAITFORONE : MSG_DONTWAIT, NULL);
+    /*
+     * The shut receive side with nothing queued: Linux returns one empty
+     * message without an address, not a datagram.
+     */
+    if (block && n == 1 && b->msgs[0].msg_len == 0 &&
+        atomic_load_explicit(s->stop, memory_order_relaxed)) {
+        rx_batch_rearm(b, 1);
+        errno = EAGAIN;
+        return -1;
+    }
+    return n;
+}
+
+/*
+ * Waits for a datagram, the deadline (0: none), the stop (which starts the
+ * drain) or, once stopped, the abort. A stopped receiver's socket is shut
+ * for reading, so poll() would always call it readable: it waits for new
+ * datagrams with an edge-triggered epoll, which wakes on each arrival.
+ */
+static void rx_wait(struct stream *s, struct rx_waiter *w, bool stopped, uint64_t deadline_ns)
+{
+    if (!stopped) {
+        stream_wait(s->fd, POLLIN, s->stop_fd, deadline_ns);
+        return;
+    }
+    if (w->epfd < 0 && !rx_waiter_open(w, s->fd, s->abort_fd)) {
+        stream_wait(-1, 0, s->abort_fd, deadline_ns); /* no epoll: drain at the deadline */
+        return;
+    }
+    int ms = -1;
+    if (deadline_ns) {
+        uint64_t now = clock_now_ns();
+        ms = deadline_ns > now ? (int)((deadline_ns - now + 999999) / 1000000) : 0;
+    }
+    struct epoll_event ev[2];
+    epoll_wait(w->epfd, ev, 2, ms);
+}
+
 static void run_receiver(struct stream *s, char *buf)
 {
     const struct test_params *p = s->params;
@@ -321,8 +394,9 @@ static void run_receiver(struct stream *s, char *buf)
     rx_batch_init(&b, buf, p->gro ? 65536 : s->block + 1, s->peer_len > 0);
     uint64_t last_rx = clock_now_ns(), stop_seen = 0, bytes = 0;
     bool got_any = false;
+    struct rx_waiter w = {.epfd = -1};
     for (;;) {
-        int n = recvmmsg(s->fd, b.msgs, UDP_BATCH, MSG_DONTWAIT, NULL);
+        int n = rx_take(s, &b);
         int rx_err = n < 0 ? errno : 0;
         uint64_t now = clock_now_ns();
         if (n < 0 && rx_err != EAGAIN && rx_err != EINTR && rx_err != ECONNREFUSED) {
@@ -363,16 +437,12 @@ static void run_receiver(struct stream *s, char *buf)
             stream_fail_msg(s, ETIMEDOUT, "no datagram arrived in %d ms", s->idle_timeout_ms);
             break;
         }
-        /*
-         * Nothing queued (a batch short of full took it all): wait for a
-         * datagram, the next deadline, the stop (which starts the drain)
-         * or, once stopped, the abort. One wait and one recvmmsg() per
-         * wake-up, as a blocking recvmmsg() would cost.
-         */
-        if (n < UDP_BATCH && (n > 0 || rx_err == EAGAIN))
-            stream_wait(s->fd, POLLIN, stopped ? s->abort_fd : s->stop_fd,
-                        rx_deadline(s, stopped, quiet_since, got_any, last_rx));
+        /* Nothing queued (a batch short of full took it all), and rx_take() did not block. */
+        if (n < UDP_BATCH && (n > 0 || rx_err == EAGAIN) && (stopped || s->limit))
+            rx_wait(s, &w, stopped, rx_deadline(s, stopped, quiet_since, got_any, last_rx));
     }
+    if (w.epfd >= 0)
+        close(w.epfd);
     s->end_ns = last_rx;
 }
 
