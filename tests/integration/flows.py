@@ -15,6 +15,12 @@
   connection delivered sum exactly to the received total.
 - On loopback, flows that cannot fit the hard open-files limit are refused
   with the numbers (checked when the hard limit is below 2 per flow).
+- tcp_stream's flows between two namespaces, 1% of the data connections'
+  full-sized segments dropped by nft in the sender's namespace (--cport
+  keeps the control connection out of the rule): end.sender.retransmits
+  equals the sending namespace's Tcp RetransSegs (the kernel's count, per
+  network namespace) over the run, forward (the client's own flows) and
+  with -R (the server's, carried in its flows' figures), and is not 0.
 """
 import os
 import resource
@@ -181,9 +187,49 @@ def streams(netab):
             f"fairness {b.get('fairness'):.4f}")
 
 
+def retrans_segs(ns):
+    """The namespace's Tcp RetransSegs (/proc/net/snmp is per network namespace)."""
+    rows = [line.split() for line in h.sh("cat", "/proc/net/snmp", netns=ns).splitlines()
+            if line.startswith("Tcp:")]
+    return int(rows[1][rows[0].index("RetransSegs")])
+
+
+def retransmits(netab):
+    """end.sender.retransmits of flows against the kernel's count in the sender's namespace."""
+    h.require_root_netns(tools=("ip", "nft"))
+    with h.NetnsPair("flowr") as pair:
+        with Server(netab, netns=pair.ns_b, bind=pair.addr_b) as srv:
+            for reverse in (False, True):
+                ns = pair.ns_b if reverse else pair.ns_a
+                label = "tcp_stream 20 flows, 1% dropped" + (" -R" if reverse else "")
+                h.sh("nft", "add", "table", "inet", "netab_t", netns=ns)
+                h.sh("nft", "add", "chain", "inet", "netab_t", "output",
+                     "{ type filter hook output priority 0; }", netns=ns)
+                try:
+                    # Data connections bind 40000 + i (--cport): never the control connection.
+                    h.sh("nft", "add", "rule", "inet", "netab_t", "output", "tcp",
+                         "dport" if reverse else "sport", "40000-40019", "meta", "length", ">",
+                         "1000", "numgen", "random", "mod", "100", "<", "1", "counter", "drop",
+                         netns=ns)
+                    before = retrans_segs(ns)
+                    rc, doc, err = h.run_against(
+                        netab, srv, ["--flows", "20", "--threads", "2", "--cport", "40000", "-t",
+                                     "2"] + (["-R"] if reverse else []),
+                        host=pair.addr_b, ns=pair.ns_a, timeout=60)
+                    kernel = retrans_segs(ns) - before
+                finally:
+                    pair.nft_delete(ns)
+                check(rc == 0, f"{label}: the run completes", err[:300])
+                got = h.field(doc, "end.sender.retransmits", int)
+                check(kernel > 0, f"{label}: the kernel counted retransmissions", kernel)
+                check_eq(got, kernel, f"{label}: end.sender.retransmits is the kernel's count")
+                log(f"{label}: {got} retransmits, as the kernel's RetransSegs")
+
+
 def body(netab):
     loopback(netab)
     streams(netab)
+    retransmits(netab)
     separate(netab)
     refusal(netab)
     killed_client(netab)

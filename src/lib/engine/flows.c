@@ -78,6 +78,9 @@ void flow_end(struct flow *f, int err)
         s->errors.write++;
     else if (err)
         s->errors.read++;
+    /* A sending connection's retransmits over its life, as a stream's end reads them. */
+    if (s->fd >= 0 && s->role == ROLE_TCP_SEND)
+        tcpinfo_read(s->fd, &s->tcpinfo);
     /* Those that drive the traffic tell the peer they are done: it ends at that end of stream. */
     if (!err && s->fd >= 0 && (s->role == ROLE_RR_CLIENT || s->role == ROLE_TCP_SEND))
         shutdown(s->fd, SHUT_WR);

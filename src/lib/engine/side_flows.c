@@ -15,12 +15,15 @@ enum figure {
     F_READ,
     F_WRITE,
     F_TIMEOUT,
+    F_RETRANS,
     F_COUNT
 };
+/* Figures a peer of an older version does not send: absent means unknown, not malformed. */
+#define F_FIRST_OPTIONAL F_RETRANS
 
 static const char *const names[F_COUNT] = {
-    "sender",     "server_sends",   "bytes",       "total_bytes",  "packets",       "lost",
-    "seconds_us", "connect_errors", "read_errors", "write_errors", "timeout_errors"};
+    "sender",     "server_sends",   "bytes",       "total_bytes",  "packets",        "lost",
+    "seconds_us", "connect_errors", "read_errors", "write_errors", "timeout_errors", "retransmits"};
 
 static uint64_t figure(const struct side_stream *s, enum figure f)
 {
@@ -45,6 +48,8 @@ static uint64_t figure(const struct side_stream *s, enum figure f)
         return s->errors.read;
     case F_WRITE:
         return s->errors.write;
+    case F_RETRANS:
+        return s->tcpinfo.valid ? s->tcpinfo.retransmits : 0;
     default:
         return s->errors.timeout;
     }
@@ -83,6 +88,10 @@ static void set_figure(struct side_stream *s, enum figure f, uint64_t v)
     case F_WRITE:
         s->errors.write = v;
         break;
+    case F_RETRANS:
+        s->tcpinfo.retransmits = (uint32_t)v;
+        s->tcpinfo.valid = 1;
+        break;
     default:
         s->errors.timeout = v;
     }
@@ -114,6 +123,8 @@ int side_flows_from_json(const json_t *flows, int expected, struct side_report *
         r->streams[i].id = i;
     for (int f = 0; f < F_COUNT; f++) {
         const json_t *a = json_object_get(flows, names[f]);
+        if (!a && f >= F_FIRST_OPTIONAL)
+            continue;
         if (!json_is_array(a) || (int)json_array_size(a) != expected)
             return err_set(err, errlen, EPROTO, "peer's flows lack \"%s\" for each of %d flows",
                            names[f], expected);
