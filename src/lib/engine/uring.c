@@ -87,6 +87,26 @@ static void send_done(struct stream *s, const struct io_uring_cqe *cqe, struct s
     }
 }
 
+/*
+ * Waits for the next completion: a receiver, and a sender once it stops,
+ * no longer than the idle timeout (io_uring's receives do not keep
+ * SO_RCVTIMEO; a zero-copy send's notification comes only when the peer
+ * acknowledged its bytes, which a vanished peer never does). 0, -ETIME or
+ * an error.
+ */
+static int wait_one(struct stream *s, struct io_uring *ring)
+{
+    struct io_uring_cqe *cqe;
+    int rc = io_uring_submit(ring);
+    if (rc < 0)
+        return rc;
+    if (s->idle_timeout_ms <= 0)
+        return io_uring_wait_cqe(ring, &cqe);
+    struct __kernel_timespec ts = {.tv_sec = s->idle_timeout_ms / 1000,
+                                   .tv_nsec = (long long)(s->idle_timeout_ms % 1000) * 1000000};
+    return io_uring_wait_cqe_timeout(ring, &cqe, &ts);
+}
+
 static void uring_send(struct stream *s, struct io_uring *ring, char *buf)
 {
     struct send_state st = {.zc = s->params->io_uring == PATH_URING_ZC};
@@ -99,7 +119,14 @@ static void uring_send(struct stream *s, struct io_uring *ring, char *buf)
             queue_sends(s, ring, buf, &st);
         if (!st.inflight && !st.notifs)
             break;
-        int rc = io_uring_submit_and_wait(ring, 1);
+        int rc = ending(s) ? wait_one(s, ring) : io_uring_submit_and_wait(ring, 1);
+        if (rc == -ETIME) {
+            stream_fail_msg(s, ETIMEDOUT,
+                            "%d sends and %d zero-copy notifications still pending %d ms "
+                            "after the stop",
+                            st.inflight, st.notifs, s->idle_timeout_ms);
+            break;
+        }
         if (rc < 0 && rc != -EINTR) {
             stream_fail(s, -rc, "io_uring_submit");
             break;
@@ -113,24 +140,6 @@ static void uring_send(struct stream *s, struct io_uring *ring, char *buf)
         }
         io_uring_cq_advance(ring, seen);
     }
-}
-
-/*
- * Waits for the next completion: a receiver no longer than its idle
- * timeout (io_uring's receives do not keep SO_RCVTIMEO). 0, -ETIME or an
- * error.
- */
-static int wait_one(struct stream *s, struct io_uring *ring)
-{
-    struct io_uring_cqe *cqe;
-    int rc = io_uring_submit(ring);
-    if (rc < 0)
-        return rc;
-    if (s->idle_timeout_ms <= 0)
-        return io_uring_wait_cqe(ring, &cqe);
-    struct __kernel_timespec ts = {.tv_sec = s->idle_timeout_ms / 1000,
-                                   .tv_nsec = (long long)(s->idle_timeout_ms % 1000) * 1000000};
-    return io_uring_wait_cqe_timeout(ring, &cqe, &ts);
 }
 
 static void uring_recv(struct stream *s, struct io_uring *ring, char *buf)
