@@ -13,6 +13,11 @@
 * --ktls on a kernel without kTLS (this one: no CONFIG_TLS): refused before
   the run, exit 1, the message naming the missing feature, no text header;
   on a kernel that has it, refused all the same (netab has no kTLS path).
+* --mptcp through a path that strips the MPTCP option from the client's
+  SYN (nft's `reset tcp option mptcp`, two namespaces), over IPv4 and IPv6:
+  the connection falls back to TCP, and both ends report it as a fallback
+  (IPv6's fallback answers MPTCP_INFO with ENOPROTOOPT, IPv4's with
+  EOPNOTSUPP), not as an unknown state.
 * The text summary names each end's path.
 * A send path the receive and socket paths cannot carry is refused before
   the run, never dropped: --io-uring with -Z (io_uring sends itself), and
@@ -21,6 +26,7 @@
 import socket
 
 from netab_helpers import Server, check, check_eq, log, netab_cmd, run_against, run_main
+import netab_helpers as h
 
 MIB200 = 200 * 1024 * 1024
 
@@ -178,10 +184,34 @@ def combinations(netab):
     log("ok: combinations a path cannot carry are refused before the run")
 
 
+def mptcp_fallback(netab):
+    h.require_root_netns(tools=("ip", "nft"))
+    with h.NetnsPair("mpf") as pair:
+        h.sh("nft", "add", "table", "inet", "netab_t", netns=pair.ns_a)
+        h.sh("nft", "add", "chain", "inet", "netab_t", "output",
+             "{ type filter hook output priority 0; }", netns=pair.ns_a)
+        h.sh("nft", "add", "rule", "inet", "netab_t", "output", "tcp", "flags", "syn", "reset",
+             "tcp", "option", "mptcp", netns=pair.ns_a)
+        h.sh("ip", "-6", "addr", "add", "fd00::1/64", "dev", pair.dev_a, "nodad", netns=pair.ns_a)
+        h.sh("ip", "-6", "addr", "add", "fd00::2/64", "dev", pair.dev_b, "nodad", netns=pair.ns_b)
+        with Server(netab, netns=pair.ns_b, bind="::") as srv:
+            for addr in (pair.addr_b, "fd00::2"):
+                what = f"--mptcp with the option stripped, to {addr}"
+                rc, doc, err = run_against(netab, srv, ["--mptcp", "-t", "1", "--json"],
+                                           host=addr, ns=pair.ns_a, timeout=60)
+                check(rc == 0, f"{what}: the run completes over plain TCP", err[:300])
+                for end in ("local", "remote"):
+                    m = doc["end"]["rx_path"][end]["mptcp"]
+                    check_eq((m["connections"], m["mptcp"], m["fallback"]), (1, 0, 1),
+                             f"{what}: {end} reports the fallback")
+                log(f"ok: {what}: both ends report the fallback to TCP")
+
+
 def body(netab):
     skip_rx_copy(netab)
     busy_poll(netab)
     mptcp(netab)
+    mptcp_fallback(netab)
     io_uring(netab)
     io_uring_zc(netab)
     reverse_against_server(netab)

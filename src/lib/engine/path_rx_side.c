@@ -37,7 +37,7 @@ _Static_assert(offsetof(struct mptcp_info_v, subflows_total) == 80, "the kernel'
 
 /*
  * Subflows in use on an MPTCP socket, or -1 with *fallback set when the
- * connection fell back to plain TCP (the kernel answers EOPNOTSUPP), or -1
+ * connection fell back to plain TCP (the call reaches TCP, see below), or -1
  * alone when the kernel cannot say.
  */
 static int mptcp_subflows(int fd, bool *fallback)
@@ -47,7 +47,9 @@ static int mptcp_subflows(int fd, bool *fallback)
     memset(&mi, 0, sizeof(mi));
     *fallback = false;
     if (getsockopt(fd, SOL_MPTCP, MPTCP_INFO, &mi, &len)) {
-        *fallback = errno == EOPNOTSUPP;
+        /* A fallen-back socket passes the call to TCP: IPv4 answers EOPNOTSUPP, IPv6 ENOPROTOOPT.
+         */
+        *fallback = errno == EOPNOTSUPP || errno == ENOPROTOOPT;
         return -1;
     }
     if (len > offsetof(struct mptcp_info_v, subflows_total))
