@@ -167,7 +167,7 @@ HOSTILE = [
     (dict(PARAMS, authtoken="x" * 100), "authentication"),
     (dict(PARAMS, congestion="x" * 300), "'congestion'"),
     (dict(PARAMS, title=["x"]), "'title'"),
-    (dict(PARAMS, bandwidth=1000), "paced TCP"),
+    (dict(PARAMS, fqrate=10 ** 15), "'fqrate'"),
 ]
 
 

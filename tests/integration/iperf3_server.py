@@ -16,10 +16,17 @@
    port 5201 served by --iperf3-port, then
    UDP on the server's own port with nftables dropping 2% in B): the
    client's lost_packets (from netab's counts) match the nft drop counter.
+4. iperf3's TCP send paths, which netab's server follows when it sends
+   (-R), as iperf3's own sender would: `--fq-rate 200M` and `-b 300M` give
+   iperf3 a received rate within 5% of the rate asked (unpaced, loopback
+   runs at tens of Gbit/s); `-Z` makes the server send with sendfile
+   (strace attached to the server counts its sendfile calls: some with -Z,
+   none without).
 """
 import json
 import os
 import re
+import signal
 import sys
 import time
 
@@ -141,11 +148,43 @@ def netns(netab, c):
                     f"lost {lost}, dropped {dropped}")
 
 
+def received_bps(doc):
+    return doc.get("end", {}).get("sum_received", {}).get("bits_per_second", 0)
+
+
+def sendfile_calls(srv, opts):
+    """Runs iperf3 with opts against srv under strace -f: (iperf3's document, sendfile calls)."""
+    tracer = h.start(["strace", "-f", "-qq", "-e", "trace=sendfile", "-e", "signal=none",
+                      "-p", str(srv.pid())])
+    time.sleep(0.5)  # strace attaches to every thread before the test's first one starts
+    doc = iperf3_client(srv.port, opts)
+    tracer.send(signal.SIGINT)
+    r = tracer.finish(expect_rc=(0, 130, -signal.SIGINT))
+    return doc, len(re.findall(r"sendfile\(", r.stderr))
+
+
+def send_paths(c, srv):
+    for opts, rate in ((["--fq-rate", "200M"], 200e6), (["-b", "300M"], 300e6)):
+        name = "-R " + " ".join(opts)
+        doc = iperf3_client(srv.port, ["-t", "2", "-R"] + opts)
+        got = received_bps(doc)
+        c.check(doc.get("error") is None and abs(got - rate) <= 0.05 * rate,
+                f"{name}: netab's server paces its sending to within 5% of the rate",
+                f"{got / 1e6:.1f} Mbit/s, error {doc.get('error')}")
+    h.need_tools("strace")
+    doc, calls = sendfile_calls(srv, ["-t", "1", "-R", "-Z"])
+    c.check(doc.get("error") is None and calls > 0, "-R -Z: netab's server sends with sendfile",
+            f"{calls} sendfile calls, error {doc.get('error')}")
+    doc, calls = sendfile_calls(srv, ["-t", "1", "-R"])
+    c.check(doc.get("error") is None and calls == 0, "-R without -Z: no sendfile", calls)
+
+
 def body(netab, c):
     h.need_tools("iperf3")
     with h.Server(netab) as srv:
         done_when(netab, c, srv)
         concurrent(netab, c, srv)
+        send_paths(c, srv)
     netns(netab, c)
 
 

@@ -2,6 +2,8 @@
 
 #include "proto/iperf3_wire.h"
 
+#include "engine/path_tx_params.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -49,10 +51,16 @@ json_t *iperf3_params_to_json(const struct test_params *p)
 
 /* Members only iperf3's own sender uses, or that change nothing measurable here: ignored. */
 static const char *const ignored_members[] = {
-    "pacing_timer", "burst",         "fqrate",
-    "TOS",          "flowlabel",     "repeating_payload",
-    "zerocopy",     "dont_fragment", "congestion_used",
-    "skip_rx_copy", "title",         "extra_data",
+    "pacing_timer",
+    "burst",
+    "TOS",
+    "flowlabel",
+    "repeating_payload",
+    "dont_fragment",
+    "congestion_used",
+    "skip_rx_copy",
+    "title",
+    "extra_data",
     NULL,
 };
 
@@ -178,11 +186,30 @@ static int check_numbers(const json_t *doc, const struct iperf3_limits *lim, str
     p->mss = (uint32_t)mss;
     if (p->kind == TEST_UDP_STREAM)
         p->rate_bps = (uint64_t)bw;
-    else if (bw)
-        return err_set(err, errlen, EINVAL,
-                       "iperf3 parameter 'bandwidth': paced TCP (-b with TCP) is not "
-                       "supported by this server");
+    else
+        p->tx.pace_bps = (uint64_t)bw; /* -b with TCP: the sender's pacing (engine/path_tx.h) */
     return 0;
+}
+
+/*
+ * iperf3's TCP send paths, which a server that sends (-R, --bidir) follows
+ * as iperf3's own sender does: -Z (sendfile), --fq-rate
+ * (SO_MAX_PACING_RATE, bits per second); -b is check_numbers()'s.
+ */
+static int check_send_path(const json_t *doc, struct test_params *p, char *err, size_t errlen)
+{
+    long long fq = 0;
+    bool zerocopy = false;
+    if (!int_member(doc, "fqrate", 0, (long long)PATH_TX_MAX_RATE, &fq, err, errlen) ||
+        !flag_member(doc, "zerocopy", &zerocopy, err, errlen))
+        return -EINVAL;
+    /* UDP: netab's UDP sender paces itself; the kernel's fq rate is left as before. */
+    if (p->kind != TEST_TCP_STREAM)
+        return 0;
+    p->tx.fq_rate_bps = (uint64_t)fq;
+    if (zerocopy)
+        p->tx.mode = PATH_TX_SENDFILE;
+    return path_tx_params_validate(&p->tx, "tcp_stream", true, 0, err, errlen);
 }
 
 int iperf3_params_from_json(const json_t *doc, const struct iperf3_limits *lim,
@@ -195,6 +222,8 @@ int iperf3_params_from_json(const json_t *doc, const struct iperf3_limits *lim,
     int rc = check_kind(doc, p, err, errlen);
     if (!rc)
         rc = check_numbers(doc, lim, p, err, errlen);
+    if (!rc)
+        rc = check_send_path(doc, p, err, errlen);
     if (rc)
         return rc;
     bool gso = false, u64 = false;

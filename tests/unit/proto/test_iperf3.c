@@ -132,6 +132,42 @@ static void test_params_from_iperf3(void **state)
     json_decref(doc);
 }
 
+/* What iperf3 3.12 sends for -c -R -Z --fq-rate 200M -b 300M -t 2, captured from its socket. */
+static const char iperf3_paths_doc[] =
+    "{\"tcp\":true,\"omit\":0,\"time\":2,\"num\":0,\"blockcount\":0,\"parallel\":1,"
+    "\"reverse\":true,\"len\":131072,\"bandwidth\":300000000,\"fqrate\":200000000,"
+    "\"pacing_timer\":1000,\"zerocopy\":1,\"client_version\":\"3.12\"}";
+
+/* The server sends as iperf3's own sender would: sendfile, its pacing and its fq rate. */
+static void test_params_send_path(void **state)
+{
+    (void)state;
+    struct iperf3_limits lim = {.max_streams = 8, .max_duration = 60};
+    struct test_params p;
+    struct iperf3_request req;
+    char err[NB_ERRLEN] = "";
+    json_t *doc = parse(iperf3_paths_doc, true);
+    assert_non_null(doc);
+    params_defaults(&p);
+    assert_int_equal(iperf3_params_from_json(doc, &lim, &p, &req, err, sizeof(err)), 0);
+    assert_true(p.reverse);
+    assert_int_equal(p.tx.mode, PATH_TX_SENDFILE);
+    assert_int_equal(p.tx.pace_bps, 300000000);
+    assert_int_equal(p.tx.fq_rate_bps, 200000000);
+    assert_int_equal(params_validate(&p, err, sizeof(err)), 0);
+    json_decref(doc);
+    /* UDP: the rate is the datagrams' own; -Z and the fq rate leave the send path alone. */
+    doc = parse("{\"udp\":true,\"time\":2,\"parallel\":1,\"bandwidth\":1000000,"
+                "\"fqrate\":5000000,\"zerocopy\":1}",
+                true);
+    params_defaults(&p);
+    assert_int_equal(iperf3_params_from_json(doc, &lim, &p, &req, err, sizeof(err)), 0);
+    assert_int_equal(p.rate_bps, 1000000);
+    assert_int_equal(p.tx.mode, PATH_TX_COPY);
+    assert_int_equal(p.tx.fq_rate_bps, 0);
+    json_decref(doc);
+}
+
 static void test_params_refused(void **state)
 {
     (void)state;
@@ -144,7 +180,8 @@ static void test_params_refused(void **state)
         {"{\"time\":2,\"parallel\":1}", "exactly one"},
         {"{\"sctp\":true,\"time\":2}", "SCTP"},
         {"{\"tcp\":true,\"time\":2,\"authtoken\":\"x\"}", "authentication"},
-        {"{\"tcp\":true,\"time\":2,\"bandwidth\":5}", "paced TCP"},
+        {"{\"tcp\":true,\"time\":2,\"fqrate\":400000000001}", "'fqrate'"},
+        {"{\"tcp\":true,\"time\":2,\"zerocopy\":2}", "'zerocopy' must be"},
         {"{\"tcp\":true,\"time\":0,\"num\":0}", "neither a time nor a size"},
         {"{\"tcp\":true,\"time\":2,\"len\":0}", "'len'"},
         {"{\"tcp\":true,\"time\":2,\"congestion\":\"a/b\"}", "congestion"},
@@ -205,9 +242,10 @@ static void test_results(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_cookie),         cmocka_unit_test(test_stream_ids),
-        cmocka_unit_test(test_udp_header),     cmocka_unit_test(test_params_from_iperf3),
-        cmocka_unit_test(test_params_refused), cmocka_unit_test(test_results),
+        cmocka_unit_test(test_cookie),           cmocka_unit_test(test_stream_ids),
+        cmocka_unit_test(test_udp_header),       cmocka_unit_test(test_params_from_iperf3),
+        cmocka_unit_test(test_params_refused),   cmocka_unit_test(test_results),
+        cmocka_unit_test(test_params_send_path),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
