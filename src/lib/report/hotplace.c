@@ -138,6 +138,9 @@ static int place_rows(struct creport_profdiff *d, const struct symtab *b, const 
 }
 
 static int why_not(struct creport_profdiff *d, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static int why_not(struct creport_profdiff *d, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
