@@ -145,7 +145,8 @@ def main():
     print("\nidle round trip, medians over %d rounds (us)" % args.rounds)
     names = [n for n, _ in runners]
     B.table([[n, str(len(res[n])), B.fmt(med(n, "p50")), B.fmt(med(n, "mean")),
-              B.fmt(med(n, "p99"))] for n in names], ["tool", "runs", "p50 us", "mean us", "p99 us"])
+              B.fmt(med(n, "p99"))] for n in names],
+            ["tool", "runs", "p50 us", "mean us", "p99 us"])
     if not rrul:
         print("\nnetab has no --test rrul yet (issue 31): only irtt and ping were measured")
         B.report_errors(errs)

@@ -1005,7 +1005,7 @@ def tbf_argv(dev, rate, burst, latency, verb="replace"):
 class NetnsRouted:
     """Three namespaces in a line, client - router - server, the router forwarding:
 
-        ns_c: dev_c 198.18.1.2/24 -- dev_rc 198.18.1.1 (ns_r) 198.18.2.1 dev_rs -- dev_s 198.18.2.2/24: ns_s
+        ns_c  dev_c 198.18.1.2 -- dev_rc 198.18.1.1  ns_r  198.18.2.1 dev_rs -- dev_s 198.18.2.2  ns_s
 
     A bottleneck belongs on the router's egress (router_tbf(): dev_rc toward the
     client, dev_rs toward the server): a qdisc on a sender's own veth never fills,
@@ -1018,7 +1018,8 @@ class NetnsRouted:
         pid = os.getpid()
         self.ns_c, self.ns_r, self.ns_s = (f"netab-{tag}-{x}-{pid}" for x in "crs")
         base = f"nb{pid % 100000}{tag[:2]}"  # interface names: 15 characters at most
-        self.dev_c, self.dev_rc, self.dev_rs, self.dev_s = (base + x for x in ("c", "rc", "rs", "s"))
+        self.dev_c, self.dev_rc, self.dev_rs, self.dev_s = (base + x
+                                                            for x in ("c", "rc", "rs", "s"))
         self.addr_c, self.addr_rc = "198.18.1.2", "198.18.1.1"
         self.addr_s, self.addr_rs = "198.18.2.2", "198.18.2.1"
         self.created = []
@@ -1080,9 +1081,10 @@ class NetnsRouted:
         sh("nft", "add", "table", "inet", "netab_t", netns=ns)
         sh("nft", "add", "chain", "inet", "netab_t", "forward",
            "{ type filter hook forward priority 0; }", netns=ns)
+        # nft's numgen takes values below 100 only: 100% drops every match.
+        chance = ["numgen", "random", "mod", "100", "<", str(percent)] if percent < 100 else []
         sh("nft", "add", "rule", "inet", "netab_t", "forward", "ip", "saddr", saddr, "meta",
-           "l4proto", "udp", "numgen", "random", "mod", "100", "<", str(percent), "counter",
-           "drop", netns=ns)
+           "l4proto", "udp", *chance, "counter", "drop", netns=ns)
 
     def cleanup(self):
         for ns in reversed(self.created):

@@ -91,7 +91,8 @@ def rig_checks(netab, c, net):
         rtts = iperf3_loaded_ping(net, cc, flows)
         med, top, q = statistics.median(rtts), max(rtts), full_queue_s(latency) * 1000
         what = f"rig: iperf3 -C {cc} {flows}+{flows} flows, tbf latency {latency * 1000:g} ms"
-        detail = f"ping median {med:.1f} ms, max {top:.1f} ms of {len(rtts)}; a full queue {q:.1f} ms"
+        detail = (f"ping median {med:.1f} ms, max {top:.1f} ms of {len(rtts)}; "
+                  f"a full queue {q:.1f} ms")
         if cc == "bbr":
             c.check(med <= 30, what + ": bbr keeps the deep queue short (<= 30 ms)", detail)
         elif latency == DEEP:
@@ -111,7 +112,8 @@ def rrul(netab, c, net, srv, what, *args):
     if not c.check(rc == 0 and isinstance(r, dict), f"{what}: runs and has end.rrul",
                    f"rc={rc} {err.strip()[-300:]}"):
         return None
-    c.check(doc["test"].get("test") == "rrul", f"{what}: test.test is rrul", doc.get("test"))
+    c.check((doc.get("test") or {}).get("test") == "rrul", f"{what}: test.test is rrul",
+            doc.get("test"))
     ok = all(isinstance(r.get(p), dict) and h.is_num(r[p].get(k))
              for p in ("idle", "loaded") for k in ("p50_us", "p99_us"))
     c.check(ok and h.is_num(r.get("rpm")), f"{what}: idle and loaded p50_us, p99_us and rpm",
