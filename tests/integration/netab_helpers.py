@@ -958,22 +958,133 @@ class NetnsPair:
 
     def nft_dropped(self, ns):
         """The packets nft_drop_udp's rule has dropped so far."""
-        out = json.loads(sh("nft", "-j", "list", "table", "inet", "netab_t", netns=ns))
-        for item in out.get("nftables", []):
-            for expr in item.get("rule", {}).get("expr", []):
-                if "counter" in expr:
-                    return expr["counter"]["packets"]
-        raise TestFailure("no nft counter found")
+        return nft_counter(ns)
 
     def nft_delete(self, ns):
-        sh("nft", "delete", "table", "inet", "netab_t", netns=ns, check_rc=False)
+        nft_delete(ns)
 
     def tbf(self, ns, dev, rate="100mbit", burst="64kb", latency="20ms"):
-        sh("tc", "qdisc", "add", "dev", dev, "root", "tbf", "rate", rate, "burst", burst,
-           "latency", latency, netns=ns)
+        sh(*tbf_argv(dev, rate, burst, latency, "add"), netns=ns)
 
     def tbf_delete(self, ns, dev):
         sh("tc", "qdisc", "del", "dev", dev, "root", netns=ns, check_rc=False)
+
+    def cleanup(self):
+        for ns in reversed(self.created):
+            try:
+                sh("ip", "netns", "del", ns)
+            except TestFailure as e:
+                log(f"warning: cannot delete namespace {ns}: {e}")
+        self.created = []
+
+    def __exit__(self, *exc):
+        self.cleanup()
+        return False
+
+
+def nft_counter(ns, table="netab_t"):
+    """The packets the (first) counter of nft table inet TABLE in ns has counted so far."""
+    out = json.loads(sh("nft", "-j", "list", "table", "inet", table, netns=ns))
+    for item in out.get("nftables", []):
+        for expr in item.get("rule", {}).get("expr", []):
+            if "counter" in expr:
+                return expr["counter"]["packets"]
+    raise TestFailure("no nft counter found")
+
+
+def nft_delete(ns, table="netab_t"):
+    sh("nft", "delete", "table", "inet", table, netns=ns, check_rc=False)
+
+
+def tbf_argv(dev, rate, burst, latency, verb="replace"):
+    """tc's command for a tbf root qdisc on dev (its queue limit: rate x latency + burst)."""
+    return ["tc", "qdisc", verb, "dev", dev, "root", "tbf", "rate", rate, "burst", burst,
+            "latency", latency]
+
+
+class NetnsRouted:
+    """Three namespaces in a line, client - router - server, the router forwarding:
+
+        ns_c  dev_c 198.18.1.2 -- dev_rc 198.18.1.1  ns_r  198.18.2.1 dev_rs -- dev_s 198.18.2.2  ns_s
+
+    A bottleneck belongs on the router's egress (router_tbf(): dev_rc toward the
+    client, dev_rs toward the server): a qdisc on a sender's own veth never fills,
+    since TCP small queues keep the data in the sending socket. Names carry the pid
+    and a tag; deleting the namespaces removes the veths, their qdiscs and nft tables,
+    so __exit__ removes everything, also on failure.
+    """
+
+    def __init__(self, tag="rt"):
+        pid = os.getpid()
+        self.ns_c, self.ns_r, self.ns_s = (f"netab-{tag}-{x}-{pid}" for x in "crs")
+        base = f"nb{pid % 100000}{tag[:2]}"  # interface names: 15 characters at most
+        self.dev_c, self.dev_rc, self.dev_rs, self.dev_s = (base + x
+                                                            for x in ("c", "rc", "rs", "s"))
+        self.addr_c, self.addr_rc = "198.18.1.2", "198.18.1.1"
+        self.addr_s, self.addr_rs = "198.18.2.2", "198.18.2.1"
+        self.created = []
+
+    def __enter__(self):
+        try:
+            need_tools("ip", "ping", "sysctl")
+            for ns in (self.ns_c, self.ns_r, self.ns_s):
+                sh("ip", "netns", "add", ns)
+                self.created.append(ns)
+                sh("ip", "link", "set", "lo", "up", netns=ns)
+            for ns, dev, peer in ((self.ns_c, self.dev_c, self.dev_rc),
+                                  (self.ns_s, self.dev_s, self.dev_rs)):
+                sh("ip", "link", "add", dev, "netns", ns, "type", "veth", "peer", "name", peer,
+                   "netns", self.ns_r)
+            for ns, dev, addr in ((self.ns_c, self.dev_c, self.addr_c),
+                                  (self.ns_r, self.dev_rc, self.addr_rc),
+                                  (self.ns_r, self.dev_rs, self.addr_rs),
+                                  (self.ns_s, self.dev_s, self.addr_s)):
+                sh("ip", "addr", "add", addr + "/24", "dev", dev, netns=ns)
+                sh("ip", "link", "set", dev, "up", netns=ns)
+            sh("ip", "route", "add", "default", "via", self.addr_rc, netns=self.ns_c)
+            sh("ip", "route", "add", "default", "via", self.addr_rs, netns=self.ns_s)
+            sh("sysctl", "-qw", "net.ipv4.ip_forward=1", netns=self.ns_r)
+            # The path must actually pass traffic, through the router, before a test relies on it.
+            sh("ping", "-c", "1", "-W", "5", self.addr_s, netns=self.ns_c)
+        except BaseException:
+            self.cleanup()
+            raise
+        return self
+
+    def router_tbf_cmd(self, rate, burst, latency):
+        """A shell command that sets (replaces) the tbf on both router egresses, as a hook can."""
+        return " && ".join(" ".join(["ip", "netns", "exec", self.ns_r] + tbf_argv(d, rate, burst,
+                                                                                  latency))
+                           for d in (self.dev_rc, self.dev_rs))
+
+    def router_tbf(self, rate, burst, latency):
+        for d in (self.dev_rc, self.dev_rs):
+            sh(*tbf_argv(d, rate, burst, latency), netns=self.ns_r)
+
+    def router_tbf_delete(self):
+        for d in (self.dev_rc, self.dev_rs):
+            sh("tc", "qdisc", "del", "dev", d, "root", netns=self.ns_r, check_rc=False)
+
+    def router_qdisc_drops(self):
+        """Packets the router's egress qdiscs have dropped so far, summed over both."""
+        n = 0
+        for d in (self.dev_rc, self.dev_rs):
+            for q in json.loads(sh("tc", "-s", "-j", "qdisc", "show", "dev", d, netns=self.ns_r)):
+                n += q.get("drops", 0)
+        return n
+
+    def nft_drop_forward_udp(self, percent, saddr):
+        """Drops percent% of the UDP the router forwards from saddr, at random per packet, and
+        counts them (nft_counter(ns_r)). One direction only: the answers are never dropped."""
+        need_tools("nft")
+        ns = self.ns_r
+        sh("nft", "add", "table", "inet", "netab_t", netns=ns)
+        sh("nft", "add", "chain", "inet", "netab_t", "forward",
+           "{ type filter hook forward priority 0; }", netns=ns)
+        # nft's numgen takes values below 100 only: 100% drops every match.
+        chance = ["numgen", "random", "mod", "100", "<", str(percent)] if percent < 100 else []
+        sh("nft", "add", "rule", "inet", "netab_t", "forward", "ip", "saddr", saddr, "meta",
+           "l4proto", "udp", *chance, "counter", "drop", netns=ns)
 
     def cleanup(self):
         for ns in reversed(self.created):

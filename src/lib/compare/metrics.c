@@ -23,12 +23,13 @@ static void builtins_fill(void)
     const struct metric *t = metric_all(&n);
     for (size_t i = 0; i < n && nbuiltins < sizeof(builtins) / sizeof(builtins[0]); i++)
         if (t[i].flags & METRIC_COMPARE)
-            builtins[nbuiltins++] = (struct compare_metric){t[i].name,
-                                                            t[i].path,
-                                                            t[i].unit,
-                                                            t[i].lower_is_better,
-                                                            (t[i].flags & METRIC_ALWAYS) != 0,
-                                                            (t[i].flags & METRIC_FLOWS) != 0};
+            builtins[nbuiltins++] =
+                (struct compare_metric){t[i].name,
+                                        t[i].path,
+                                        t[i].unit,
+                                        t[i].lower_is_better,
+                                        (t[i].flags & METRIC_ALWAYS) != 0,
+                                        (t[i].flags & METRIC_WHERE_PRESENT) != 0};
 }
 
 const struct compare_metric *compare_builtin_metrics(size_t *n)

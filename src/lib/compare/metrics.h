@@ -18,7 +18,7 @@ struct compare_metric {
     const char *unit;     /* for the report: "bit/s", "us/KiB", ... ("" if unknown) */
     bool lower_is_better; /* latency, loss and CPU cost */
     bool always;          /* present in every tcp_stream result (else: where the test has it) */
-    bool flows;           /* a --flows figure: listed only where a run has it (METRIC_FLOWS) */
+    bool flows;           /* listed only where a run has it (METRIC_WHERE_PRESENT) */
 };
 
 /*

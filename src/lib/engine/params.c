@@ -42,7 +42,7 @@ bool params_is_rr(enum test_kind kind)
 
 static const char *const kind_names[] = {
     [TEST_TCP_STREAM] = "tcp_stream", [TEST_UDP_STREAM] = "udp_stream", [TEST_TCP_RR] = "tcp_rr",
-    [TEST_UDP_RR] = "udp_rr",         [TEST_TCP_CRR] = "tcp_crr",
+    [TEST_UDP_RR] = "udp_rr",         [TEST_TCP_CRR] = "tcp_crr",       [TEST_RRUL] = "rrul",
 };
 
 const char *params_kind_name(enum test_kind kind)

@@ -19,6 +19,7 @@ enum test_kind {
     TEST_TCP_RR,
     TEST_UDP_RR,
     TEST_TCP_CRR,
+    TEST_RRUL,
 };
 
 /* Which transport and pattern a test kind uses. */

@@ -105,7 +105,7 @@ int exp_key_check(const struct exp_key *k, const char *val, char *canon, size_t 
         if (params_kind_from_name(val, &kind))
             return err_set(err, errlen, -EINVAL,
                            "unknown test '%s' (known: tcp_stream, udp_stream, tcp_rr, udp_rr, "
-                           "tcp_crr)",
+                           "tcp_crr, rrul)",
                            val);
         return 0;
     case EXP_INT:

@@ -7,9 +7,10 @@
 
 const struct metric *judge_decider(unsigned kind)
 {
-    const char *name = kind & METRIC_RR    ? "transactions"
-                       : kind & METRIC_CRR ? "connections"
-                                           : "throughput";
+    const char *name = kind & METRIC_RR     ? "transactions"
+                       : kind & METRIC_CRR  ? "connections"
+                       : kind & METRIC_RRUL ? "rpm"
+                                            : "throughput";
     return metric_find(name);
 }
 

@@ -32,7 +32,8 @@
  * The figure that decides a verdict for tests of kind (one enum metric_kind
  * bit, metric_kind_of()): receive throughput for streams (and for runs of
  * unknown kind, such as other tools' imported runs), transactions per second
- * for tcp_rr and udp_rr, connections per second for tcp_crr. Never NULL.
+ * for tcp_rr and udp_rr, connections per second for tcp_crr, responsiveness
+ * under load (rpm) for rrul. Never NULL.
  */
 const struct metric *judge_decider(unsigned kind);
 

@@ -8,7 +8,8 @@
 #include <string.h>
 
 /* The test kinds' names a placeholder may give, as `netab run --test` spells them. */
-static const char *const tests[] = {"tcp_stream", "udp_stream", "tcp_rr", "udp_rr", "tcp_crr"};
+static const char *const tests[] = {"tcp_stream", "udp_stream", "tcp_rr",
+                                    "udp_rr",     "tcp_crr",    "rrul"};
 #define NTESTS (sizeof(tests) / sizeof(*tests))
 
 static bool known_test(const char *t)
@@ -66,7 +67,7 @@ static int add_placeholder(struct celltpl *t, const char *s, size_t n, char *err
     if (colon && !known_test(body))
         return err_set(err, errlen, EINVAL,
                        "cell template: %s: unknown test '%s' (tests: tcp_stream, udp_stream, "
-                       "tcp_rr, udp_rr, tcp_crr)",
+                       "tcp_rr, udp_rr, tcp_crr, rrul)",
                        src, body);
     const struct metric *m = metric_find(name);
     if (!m || !(m->flags & METRIC_REPORT))

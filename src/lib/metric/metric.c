@@ -15,6 +15,9 @@
 #define FL_RR (TRAN | METRIC_UNKNOWN)
 #define FL_TR "end.flows.transactions.client."
 #define FL_B "end.flows.bytes."
+/* rrul figures (docs/json.md, end.rrul): round trips of the probes, in us, shown in ms. */
+#define RU (CR | METRIC_RRUL_FIGURE)
+#define RU_L "end.rrul.loaded."
 
 static const struct metric table[] = {
     {"throughput", "end.receiver.bits_per_second", "receiver_bps", "bit/s", false, METRIC_STREAMS,
@@ -92,6 +95,21 @@ static const struct metric table[] = {
      "Bytes per flow, median", "MB", 1e-6},
     {"flows_without_bytes", FL_B "flows_with_nothing", NULL, "flows", true, METRIC_STREAMS, FL,
      "flows w/o bytes", "Flows that delivered no byte", "flows", 1},
+    {"rrul_loaded_p50", RU_L "p50_us", NULL, "us", true, METRIC_RRUL, RU, "load p50 ms",
+     "Probe round trip under load, median", "ms", 1e-3},
+    {"rrul_loaded_p99", RU_L "p99_us", NULL, "us", true, METRIC_RRUL, RU, "load p99 ms",
+     "Probe round trip under load, 99th percentile", "ms", 1e-3},
+    {"rrul_idle_p50", "end.rrul.idle.p50_us", NULL, "us", true, METRIC_RRUL, RU, "idle p50 ms",
+     "Probe round trip idle, median", "ms", 1e-3},
+    {"rrul_increase_p50", "end.rrul.increase.p50_us", NULL, "us", true, METRIC_RRUL, RU,
+     "incr p50 ms", "Probe round trip, median, increase from idle to loaded", "ms", 1e-3},
+    {"rrul_increase_p99", "end.rrul.increase.p99_us", NULL, "us", true, METRIC_RRUL, RU,
+     "incr p99 ms", "Probe round trip, 99th percentile, increase from idle to loaded", "ms", 1e-3},
+    /* Responsiveness: 60000 / the trimmed mean (ms) of the loaded round trips (IETF RPM). */
+    {"rpm", "end.rrul.rpm", NULL, "1/min", false, METRIC_RRUL, RU, "RPM",
+     "Responsiveness under load (round trips per minute)", "1/min", 1},
+    {"rrul_probe_loss", RU_L "loss_percent", NULL, "%", true, METRIC_RRUL, RU, "probe loss %",
+     "Probe loss under load", "%", 1},
 };
 #define NTABLE (sizeof(table) / sizeof(table[0]))
 
@@ -139,7 +157,8 @@ unsigned metric_kind_of(const char *test)
                  {"udp_stream", METRIC_UDP_STREAM},
                  {"tcp_rr", METRIC_RR},
                  {"udp_rr", METRIC_RR},
-                 {"tcp_crr", METRIC_CRR}};
+                 {"tcp_crr", METRIC_CRR},
+                 {"rrul", METRIC_RRUL}};
     for (size_t i = 0; test && i < sizeof(kinds) / sizeof(kinds[0]); i++)
         if (!strcmp(test, kinds[i].name))
             return kinds[i].kind;

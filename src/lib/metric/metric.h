@@ -22,8 +22,9 @@ enum metric_kind {
     METRIC_RR = 1 << 2,  /* tcp_rr, udp_rr */
     METRIC_CRR = 1 << 3, /* tcp_crr */
     METRIC_UNKNOWN = 1 << 4,
+    METRIC_RRUL = 1 << 5, /* rrul: latency under load */
     METRIC_STREAMS = METRIC_TCP_STREAM | METRIC_UDP_STREAM | METRIC_UNKNOWN,
-    METRIC_ALL_KINDS = METRIC_STREAMS | METRIC_RR | METRIC_CRR,
+    METRIC_ALL_KINDS = METRIC_STREAMS | METRIC_RR | METRIC_CRR | METRIC_RRUL,
 };
 
 /* Which consumers list a figure by default, and its role (bits). */
@@ -39,6 +40,10 @@ enum metric_flag {
      * compare's JSON list it only where some run has it, never as an empty column.
      */
     METRIC_FLOWS = 1 << 6,
+    /* An rrul figure (end.rrul): only rrul runs have one, so it is listed as a --flows one is. */
+    METRIC_RRUL_FIGURE = 1 << 7,
+    /* The figures listed only where some run has them (compare's JSON, the report's metrics). */
+    METRIC_WHERE_PRESENT = METRIC_FLOWS | METRIC_RRUL_FIGURE,
 };
 
 struct metric {
@@ -74,7 +79,10 @@ const struct metric *metric_by_column(const char *column);
  */
 const struct metric *metric_with_flag(unsigned flag, unsigned kind);
 
-/* "tcp_stream" -> METRIC_TCP_STREAM, ...; METRIC_UNKNOWN for NULL or anything else. */
+/*
+ * "tcp_stream" -> METRIC_TCP_STREAM, ..., "rrul" -> METRIC_RRUL;
+ * METRIC_UNKNOWN for NULL or anything else.
+ */
 unsigned metric_kind_of(const char *test);
 
 /*

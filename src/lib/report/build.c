@@ -239,9 +239,10 @@ static int fill_values(struct creport *r, const struct creport_placed *p, size_t
 }
 
 /*
- * A --flows figure (METRIC_FLOWS) selected by default stays selected only
- * where some cell shows it: a report without flows lists no such metric
- * (JSON "metrics", the tables), exactly as before flows existed. One named
+ * A --flows or rrul figure (METRIC_WHERE_PRESENT) selected by default stays
+ * selected only where some cell shows it: a report without flows or rrul runs
+ * lists no such metric (JSON "metrics", the tables), exactly as before they
+ * existed. One named
  * by --metric or the cell template stays, as any named metric does.
  */
 static void drop_absent_flow_metrics(struct creport *r, const struct creport_opts *o)
@@ -250,7 +251,7 @@ static void drop_absent_flow_metrics(struct creport *r, const struct creport_opt
     for (size_t i = 0; i < r->norder; i++) {
         size_t m = r->order[i];
         const struct metric *t = r->metrics[m].owned ? NULL : metric_find(r->metrics[m].name);
-        bool keep = o->nmetrics || !t || !(t->flags & METRIC_FLOWS);
+        bool keep = o->nmetrics || !t || !(t->flags & METRIC_WHERE_PRESENT);
         for (size_t c = 0; c < r->ncells && !keep; c++)
             keep = creport_at(r, 0, c, m)->shown;
         for (size_t j = 0; r->celltab && j < r->celltab->nph && !keep; j++)

@@ -15,7 +15,8 @@
 #include "metric/metric.h"
 
 #define ALL_TESTS                                                                                  \
-    (CREPORT_TCP_STREAM | CREPORT_UDP_STREAM | CREPORT_RR | CREPORT_CRR | CREPORT_UNKNOWN)
+    (CREPORT_TCP_STREAM | CREPORT_UDP_STREAM | CREPORT_RR | CREPORT_CRR | CREPORT_UNKNOWN |        \
+     CREPORT_RRUL)
 
 /* The length of name without a ":lower" or ":higher" suffix; *dir: -1 lower, 1 higher, 0 none. */
 static size_t base_len(const char *name, int *dir)

@@ -36,6 +36,7 @@ enum creport_test {
     CREPORT_RR = METRIC_RR,   /* tcp_rr, udp_rr */
     CREPORT_CRR = METRIC_CRR, /* tcp_crr */
     CREPORT_UNKNOWN = METRIC_UNKNOWN,
+    CREPORT_RRUL = METRIC_RRUL, /* rrul */
 };
 
 /*

@@ -28,6 +28,7 @@ static void test_deciders(void **state)
         {"tcp_rr", "transactions", "end.transactions_per_second"},
         {"udp_rr", "transactions", "end.transactions_per_second"},
         {"tcp_crr", "connections", "end.connections_per_second"},
+        {"rrul", "rpm", "end.rrul.rpm"},
         {"iperf2", "throughput", "end.receiver.bits_per_second"},
         {NULL, "throughput", "end.receiver.bits_per_second"},
     };

@@ -158,9 +158,14 @@ static void test_compare_agrees(void **state)
         assert_string_equal(c->unit, t[i].unit);
         assert_int_equal(c->lower_is_better, t[i].lower_is_better);
         assert_int_equal(c->always, (t[i].flags & METRIC_ALWAYS) != 0);
-        assert_int_equal(c->flows, (t[i].flags & METRIC_FLOWS) != 0);
-        /* A --flows figure is in end.flows only, never in a run without flows. */
-        assert_int_equal(!strncmp(t[i].path, "end.flows.", 10), c->flows);
+        assert_int_equal(c->flows, (t[i].flags & METRIC_WHERE_PRESENT) != 0);
+        /*
+         * A figure listed only where present is in end.flows or end.rrul only, never in a
+         * run without flows or of another kind; an rrul figure applies to rrul runs alone.
+         */
+        bool rrul = !strncmp(t[i].path, "end.rrul.", 9);
+        assert_int_equal(!strncmp(t[i].path, "end.flows.", 10) || rrul, c->flows);
+        assert_int_equal(rrul, t[i].kinds == METRIC_RRUL);
         assert_ptr_equal(compare_metric_find(t[i].path + 4), c);
     }
     assert_int_equal(k, nb);
