@@ -39,6 +39,11 @@ enum metric_flag {
      * compare's JSON list it only where some run has it, never as an empty column.
      */
     METRIC_FLOWS = 1 << 6,
+    /*
+     * A --perf hardware-counter figure (metric/perf.h): listed, as a --flows one, only where
+     * some run has it; where none has, the report says why in words (no PMU, ...).
+     */
+    METRIC_PERF = 1 << 7,
 };
 
 struct metric {

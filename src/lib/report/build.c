@@ -18,6 +18,7 @@
 #include "report/counters.h"
 #include "report/identity.h"
 #include "report/steal.h"
+#include "report/perfwarn.h"
 #include "report/metric.h"
 #include "report/model.h"
 #include "report/codelayout.h"
@@ -250,7 +251,7 @@ static void drop_absent_flow_metrics(struct creport *r, const struct creport_opt
     for (size_t i = 0; i < r->norder; i++) {
         size_t m = r->order[i];
         const struct metric *t = r->metrics[m].owned ? NULL : metric_find(r->metrics[m].name);
-        bool keep = o->nmetrics || !t || !(t->flags & METRIC_FLOWS);
+        bool keep = o->nmetrics || !t || !(t->flags & (METRIC_FLOWS | METRIC_PERF));
         for (size_t c = 0; c < r->ncells && !keep; c++)
             keep = creport_at(r, 0, c, m)->shown;
         for (size_t j = 0; r->celltab && j < r->celltab->nph && !keep; j++)
@@ -468,6 +469,8 @@ int creport_build_docs(const struct store_experiment *x, const char *spec_json,
     e = creport_env_warnings(r, runs, nruns);
     if (!e)
         e = creport_steal_warning(r, runs, nruns);
+    if (!e)
+        e = creport_perf_warning(r, runs, nruns);
     if (!e)
         e = warn_blocked_order(r, spec);
     if (!e)
