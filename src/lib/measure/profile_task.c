@@ -130,7 +130,7 @@ static int open_one(struct profile *p, int tid, int i)
     return open_members(p, (int)fd, tid, i);
 }
 
-int profile_tasks_open(struct profile *p)
+static int open_all(struct profile *p)
 {
     struct profile_tasks *t = &p->tasks;
     for (int i = 0; i < t->ncpus; i++)
@@ -171,4 +171,28 @@ void profile_tasks_close(struct profile *p)
     free(t->fd);
     t->fd = NULL;
     t->n = t->cap = 0;
+}
+
+/*
+ * A kernel before 6.12 refuses the group's counts in the samples of an
+ * inherited event (PERF_SAMPLE_READ with inherit: EINVAL): the test's
+ * threads are then sampled with the first event alone, and the note says
+ * so, rather than no profile at all. The CPU-wide events keep no group
+ * either, so that every sample has the same form.
+ */
+int profile_tasks_open(struct profile *p)
+{
+    int rc = open_all(p);
+    if (rc != -EINVAL || p->grp.nev < 2)
+        return rc;
+    profile_tasks_close(p);
+    p->why[0] = '\0';
+    p->grp.nev = 1;
+    p->agg.nval = 0;
+    size_t at = strlen(p->note);
+    snprintf(p->note + at, sizeof(p->note) - at,
+             "%sonly %s sampled: this kernel refuses a group's counts in an inherited event's "
+             "samples (Linux 6.12 has them)",
+             at ? "; " : "", profile_event_name(p->ev));
+    return open_all(p);
 }
