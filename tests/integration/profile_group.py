@@ -24,9 +24,16 @@ CPUs, all grouped).
   two shares are within 2 points; the cpu-clock per sample (the profile's
   samples' attributed count / their number) is 1e9 / 999 ns within 10%.
 - The text output has the per-function block with a column per event.
+- `netab compare` of two variants (`-l 128K` against `-l 1K`, 2 runs each,
+  1 s) with the group: the differential profile's JSON names the events
+  and gives each change both events' shares per side (from the runs' top
+  30 functions), cpu-clock's and task-clock's within 2 points where both
+  are known, IPC null (no cycles); the text prints them under the table.
 """
 import os
 import re
+import shutil
+import tempfile
 
 from netab_helpers import TestSkip, check, log, netab_run, parse_one_json, run_cmd, run_main
 
@@ -68,6 +75,43 @@ def body(netab):
                   timeout=60).stdout
     check(re.search(r"^  function +cpu-cl task-c   IPC  L1i/kI$", out, re.M),
           "the text output has the per-function block with a column per event", out[-900:])
+
+    differential(netab)
+
+
+def differential(netab):
+    """netab compare of two variants with a group: each change has each event's share, base and
+    new, in JSON; the text prints them under the table, base>new."""
+    tmp = tempfile.mkdtemp(prefix="netab-profile-group-")
+    try:
+        cmp = ["compare", "--db", os.path.join(tmp, "c.db"), "--runs", "2", "--warmup", "0",
+               "--seed", "5", "--variant", "big", "--opts", "-l 128K", "--variant", "small",
+               "--opts", "-l 1K", "--", "-t", "1", "--profile=cpu-clock,task-clock", "-i", "0"]
+        text = run_cmd([netab] + cmp, timeout=180, expect_rc=(0, 1)).stdout
+        check("  per event, base>new (% of each event's count; from the runs' top 30):" in text
+              and re.search(r"^  function +task-clock +IPC +L1i/kI$", text, re.M),
+              "compare's text has the group's figures under the differential profile",
+              text[-2000:])
+        doc = parse_one_json(run_cmd([netab] + cmp[:1] + ["--json"] + cmp[1:], timeout=180,
+                                     expect_rc=(0, 1)).stdout)
+        pd = doc["profile_diffs"][0]
+        check(pd.get("events") == ["cpu-clock", "task-clock"], "the changes name the group",
+              pd.get("events"))
+        both = 0
+        for r in pd["functions"]:
+            g = r["group"]
+            log(f"  {r['symbol']:28.28s} base {r['base_pct']:5.1f}% new {r['other_pct']:5.1f}% "
+                f"task-clock {g['base']['shares_pct'][1]} > {g['other']['shares_pct'][1]}")
+            check(len(g["base"]["shares_pct"]) == 2 and g["base"]["ipc"] is None,
+                  "each change has both events' shares and no IPC without cycles", r)
+            s = [g[side]["shares_pct"] for side in ("base", "other")]
+            for a, b in s:
+                if a is not None and b is not None:
+                    both += 1
+                    check(abs(a - b) <= 2.0, "cpu-clock and task-clock shares agree", r)
+        check(both >= 1, "some change has both events' shares on a side", pd["functions"])
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 run_main(body)
