@@ -12,7 +12,12 @@ seeded random order, three modes of the same `netab run -t SECONDS`:
   perf     --perf: perf events as well (unpinned: on both ends' threads,
            with inherit; pinned: system-wide on the pinned CPUs);
   profile  --profile (only when asked: --modes default,off,profile): a
-           sampled profile of the test's CPUs at 999 Hz (docs/profile.md).
+           sampled profile at 999 Hz in the test's scope, the default
+           (netab's threads, and the softirq work and idle share of the
+           test's CPUs; docs/profile.md);
+  profile_system  --profile --profile-scope system (only when asked): every
+           task on the test's CPUs, as perf record -a. Its ratio to off
+           beside profile's is what each scope costs the test.
   tcpinfo  -i 0.1 (only when asked, with notcpinfo: --modes tcpinfo,notcpinfo):
            the congestion state per interval, TCP_INFO of each of the
            client's connections read by its control thread every 0.1 s;
@@ -44,9 +49,10 @@ TESTS = {
     "udp_stream": (["-u", "-b", "0", "-l", "1400"], "gbps"),
     "tcp_crr": (["--test", "tcp_crr"], "cps"),
 }
-MODES = ("default", "off", "perf", "profile", "tcpinfo", "notcpinfo")
+MODES = ("default", "off", "perf", "profile", "profile_system", "tcpinfo", "notcpinfo")
 # Each mode's baseline: the ratio printed and held to its target is mode/baseline.
-BASE = {"default": "off", "perf": "off", "profile": "off", "tcpinfo": "notcpinfo"}
+BASE = {"default": "off", "perf": "off", "profile": "off", "profile_system": "off",
+        "tcpinfo": "notcpinfo"}
 
 
 def figure(e, key):
@@ -69,6 +75,8 @@ def runner(args, test, pin, mode):
             argv.append("--perf")
         if mode == "profile":
             argv.append("--profile")
+        if mode == "profile_system":
+            argv += ["--profile", "--profile-scope", "system"]
         if mode == "off":
             argv = ["env", "NETAB_NO_COUNTERS=1"] + argv
         if mode == "notcpinfo":
@@ -84,6 +92,12 @@ def runner(args, test, pin, mode):
             if bool(read) != (mode == "tcpinfo"):
                 raise B.ToolError("netab: mode %s but intervals[].tcp %s" %
                                   (mode, "present" if read else "absent"))
+        if mode.startswith("profile"):
+            prof = e["profile"]["local"]
+            want = "system" if mode == "profile_system" else "test"
+            if prof.get("why") or prof.get("scope") != want:
+                raise B.ToolError("netab: mode %s but the profile is %s" %
+                                  (mode, prof.get("why") or prof.get("scope")))
         m = {"v": figure(e, key)}
         if mode != "off":
             m["collect_us"] = sum(e["perf"][s]["collection_us"] for s in ("local", "remote"))

@@ -21,7 +21,8 @@
 #define DRAIN_MS 20
 
 static const char *const event_names[PROFILE_NEVENTS] = {
-    "cpu-clock", "cycles", "instructions", "L1-icache-load-misses", "iTLB-load-misses"};
+    "cpu-clock",        "cycles",     "instructions", "L1-icache-load-misses",
+    "iTLB-load-misses", "task-clock", "page-faults",  "context-switches"};
 static const char *const scope_names[] = {"test", "system"};
 
 const char *profile_scope_name(enum profile_scope s)
@@ -76,37 +77,18 @@ int profile_events_from_list(const char *list, enum profile_event *evs)
     }
 }
 
-#define CACHE_MISS(c)                                                                              \
-    ((c) | (PERF_COUNT_HW_CACHE_OP_READ << 8) | (PERF_COUNT_HW_CACHE_RESULT_MISS << 16))
-
 void profile_attr(const struct profile *p, bool records, struct perf_event_attr *a)
 {
     memset(a, 0, sizeof(*a));
     a->size = sizeof(*a);
-    switch (p->ev) {
-    case PROFILE_CYCLES:
-        a->type = PERF_TYPE_HARDWARE;
-        a->config = PERF_COUNT_HW_CPU_CYCLES;
-        break;
-    case PROFILE_INSTRUCTIONS:
-        a->type = PERF_TYPE_HARDWARE;
-        a->config = PERF_COUNT_HW_INSTRUCTIONS;
-        break;
-    case PROFILE_L1I_MISSES:
-        a->type = PERF_TYPE_HW_CACHE;
-        a->config = CACHE_MISS(PERF_COUNT_HW_CACHE_L1I);
-        break;
-    case PROFILE_ITLB_MISSES:
-        a->type = PERF_TYPE_HW_CACHE;
-        a->config = CACHE_MISS(PERF_COUNT_HW_CACHE_ITLB);
-        break;
-    default:
-        a->type = PERF_TYPE_SOFTWARE;
-        a->config = PERF_COUNT_SW_CPU_CLOCK;
-    }
+    profile_event_attr(p->ev, a);
     a->freq = 1;
     a->sample_freq = p->freq;
     a->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_CALLCHAIN;
+    if (p->grp.nev > 1) { /* the group's counts with each sample (profile_group.c) */
+        a->sample_type |= PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_READ;
+        a->read_format = PERF_FORMAT_GROUP;
+    }
     a->sample_max_stack = MAX_STACK;
     a->disabled = 1;
     a->exclude_hv = 1;
@@ -188,30 +170,42 @@ static bool keep_cpu_sample(struct profile *p, uint32_t pid, const uint64_t *cha
     return true;
 }
 
-/* Reads one sample record at r (len bytes): ip, pid/tid, the call chain. */
+/*
+ * Reads one sample record at r (len bytes): ip, pid/tid, a group's stream
+ * id and counts (profile_group.c), the call chain.
+ */
 static void take_sample(struct profile *p, const unsigned char *r, size_t len, bool cpu_wide)
 {
     const uint64_t *u = (const uint64_t *)(const void *)r;
-    if (len < 3 * sizeof(uint64_t))
+    size_t words = len / sizeof(uint64_t), at = 2;
+    uint64_t d[PROFILE_MAX_EVENTS];
+    if (words < 3)
         return;
     uint64_t ip = u[0];
     uint32_t pid = (uint32_t)(u[1] & 0xffffffffu);
-    uint64_t nr = u[2];
-    if (nr > (len - 3 * sizeof(uint64_t)) / sizeof(uint64_t))
+    if (p->grp.nev > 1) {
+        size_t took = profile_group_take(p, u + 2, words - 2, d);
+        if (!took || words < 2 + took + 1)
+            return;
+        at += took;
+    }
+    uint64_t nr = u[at];
+    const uint64_t *chain = u + at + 1;
+    if (nr > words - at - 1)
         nr = 0;
-    if (cpu_wide && !keep_cpu_sample(p, pid, u + 3, nr))
+    if (cpu_wide && !keep_cpu_sample(p, pid, chain, nr))
         return;
     /* The chain holds context markers (>= PERF_CONTEXT_MAX): skip them; [0] is ip itself. */
     uint64_t caller = 0;
     int real = 0;
     for (uint64_t i = 0; i < nr && real < 2; i++) {
-        uint64_t a = u[3 + i];
+        uint64_t a = chain[i];
         if (a >= (uint64_t)PERF_CONTEXT_MAX)
             continue;
         if (real++ == 1)
             caller = a;
     }
-    pagg_add(&p->agg, ip, caller, pid);
+    pagg_add_vals(&p->agg, ip, caller, pid, p->grp.nev > 1 ? d : NULL);
 }
 
 /* A COMM record: pid, tid, then the name; kept for processes (pid == tid). */
@@ -341,7 +335,7 @@ static int open_cpu(struct profile *p, int i)
     if (fd < 0) {
         int e = errno;
         char r[64];
-        perfctr_reason(e, p->ev != PROFILE_CPU_CLOCK, p->cpu[i], r, sizeof(r));
+        perfctr_reason(e, profile_event_hw(p->ev), p->cpu[i], r, sizeof(r));
         snprintf(p->why, sizeof(p->why), "cannot sample %s on CPU %d: %s",
                  profile_event_name(p->ev), p->cpu[i], r);
         return -e;
@@ -352,6 +346,16 @@ static int open_cpu(struct profile *p, int i)
         snprintf(p->why, sizeof(p->why), "cannot map the sample buffer of CPU %d: %s", p->cpu[i],
                  strerror(e));
         return -e;
+    }
+    for (int k = 1; k < p->grp.nev; k++) {
+        int m = profile_member_open(p, k, (int)fd, -1, p->cpu[i], false);
+        if (m < 0) {
+            snprintf(p->why, sizeof(p->why), "cannot count %s with %s on CPU %d: %s",
+                     profile_event_name(p->grp.ev[k]), profile_event_name(p->ev), p->cpu[i],
+                     strerror(-m));
+            return m;
+        }
+        p->grp.cpu_member[i][k - 1] = m;
     }
     return 0;
 }
@@ -364,8 +368,13 @@ static void close_cpus(struct profile *p)
             munmap(p->ring[i], p->ring_len);
         if (p->fd[i] >= 0)
             close(p->fd[i]);
+        for (int k = 1; k < p->grp.nev; k++)
+            if (p->grp.cpu_member[i][k - 1] >= 0)
+                close(p->grp.cpu_member[i][k - 1]);
         p->ring[i] = NULL;
         p->fd[i] = -1;
+        for (int k = 1; k < p->grp.nev; k++)
+            p->grp.cpu_member[i][k - 1] = -1;
     }
 }
 
@@ -430,25 +439,37 @@ static bool pmu_has(struct profile *p, enum profile_event ev, char *why, size_t 
 }
 
 /*
- * The event the profile samples: evs[0], or cpu-clock where the PMU lacks
- * it (the note says so, in one line); the note names the events after the
- * first, which are not sampled per function.
+ * The events the profile samples and counts: evs[0], or cpu-clock where the
+ * PMU lacks it (the note says so, in one line, and the rest of a list of
+ * hardware events goes with it); the events after the first that the
+ * machine has count in its group (p->grp), the others are named in the note.
  */
 static enum profile_event choose_event(struct profile *p, const enum profile_event *evs, int nev)
 {
-    char list[128] = "", why[64], n[256];
+    char list[128] = "", lacks[128] = "", why[64], n[256];
     for (int i = 0; i < nev; i++) {
         size_t at = strlen(list);
         snprintf(list + at, sizeof(list) - at, "%s%s", i ? "," : "", profile_event_name(evs[i]));
     }
-    if (evs[0] != PROFILE_CPU_CLOCK && !pmu_has(p, evs[0], why, sizeof(why))) {
+    p->grp.nev = 1;
+    if (profile_event_hw(evs[0]) && !pmu_has(p, evs[0], why, sizeof(why))) {
         snprintf(n, sizeof(n), "%.90s: %s; sampled cpu-clock instead", list, why);
         add_note(p, n);
+        p->grp.ev[0] = PROFILE_CPU_CLOCK;
         return PROFILE_CPU_CLOCK;
     }
-    if (nev > 1) {
-        snprintf(n, sizeof(n), "%.90s: only %s sampled (several events at once: not yet)", list,
-                 profile_event_name(evs[0]));
+    p->grp.ev[0] = evs[0];
+    for (int i = 1; i < nev; i++) {
+        if (profile_event_hw(evs[i]) && !pmu_has(p, evs[i], why, sizeof(why))) {
+            size_t at = strlen(lacks);
+            snprintf(lacks + at, sizeof(lacks) - at, "%s%s", at ? "," : "",
+                     profile_event_name(evs[i]));
+            continue;
+        }
+        p->grp.ev[p->grp.nev++] = evs[i];
+    }
+    if (lacks[0]) {
+        snprintf(n, sizeof(n), "%.90s: not counted (%s)", lacks, why);
         add_note(p, n);
     }
     return evs[0];
@@ -463,7 +484,9 @@ struct profile *profile_open(const enum profile_event *evs, int nev, unsigned fr
     p->scope = scope;
     p->self = (uint32_t)getpid();
     p->freq = freq ? freq : PROFILE_DEFAULT_FREQ;
+    p->grp.nev = 1;
     p->ev = nev > 0 ? choose_event(p, evs, nev) : PROFILE_CPU_CLOCK; /* after freq: a probe */
+    p->agg.nval = p->grp.nev > 1 ? p->grp.nev : 0;
     pthread_mutex_init(&p->lock, NULL);
     psym_init(&p->sym);
     p->sym.since = time(NULL);
@@ -475,8 +498,11 @@ struct profile *profile_open(const enum profile_event *evs, int nev, unsigned fr
     } else {
         p->ncpus = online_cpus(p->cpu, PROFILE_MAX_CPUS);
     }
-    for (int i = 0; i < p->ncpus; i++)
+    for (int i = 0; i < p->ncpus; i++) {
         p->fd[i] = -1;
+        for (int k = 0; k < PROFILE_MAX_EVENTS - 1; k++)
+            p->grp.cpu_member[i][k] = -1;
+    }
     if (scope == PROFILE_SCOPE_TEST) {
         p->tasks.ncpus = online_cpus(p->tasks.cpu, PROFILE_MAX_CPUS);
         if (profile_tasks_open(p)) {
@@ -548,6 +574,10 @@ void profile_disable(struct profile *p)
         p->reader_running = false;
     }
     drain_all(p);
+    for (int i = 0; p->grp.nev > 1 && i < p->ncpus; i++)
+        profile_group_read(p, p->fd[i]);
+    for (size_t i = 0; p->grp.nev > 1 && i < p->tasks.n; i += (size_t)p->grp.nev)
+        profile_group_read(p, p->tasks.fd[i]);
     close_all(p);
 }
 
@@ -561,6 +591,7 @@ void profile_free(struct profile *p)
     }
     close_all(p);
     pagg_free(&p->agg);
+    profile_group_free(p);
     psym_free(&p->sym);
     pthread_mutex_destroy(&p->lock);
     free(p);

@@ -45,6 +45,10 @@ enum profile_event {
     PROFILE_INSTRUCTIONS,
     PROFILE_L1I_MISSES,
     PROFILE_ITLB_MISSES,
+    /* Software events every machine has: a group's members where there is no PMU (tests). */
+    PROFILE_TASK_CLOCK,
+    PROFILE_PAGE_FAULTS,
+    PROFILE_CONTEXT_SWITCHES,
     PROFILE_NEVENTS
 };
 
@@ -80,8 +84,11 @@ struct profile;
  * each of this process's threads on each online CPU. Call it on the thread
  * that starts the test's threads, before it starts them. Where evs[] asks
  * for hardware events and the machine has no PMU for evs[0], it samples
- * cpu-clock instead and its note says so in one line; events after the
- * first are not sampled (yet), which the note says too. Always returns a
+ * cpu-clock instead and its note says so in one line. The events after the
+ * first are counted in one group with it (each sample of evs[0] carries
+ * the group's counts, and what they grew by since that event's previous
+ * sample goes to the sample's function); one the machine lacks is left
+ * out, which the note says. Always returns a
  * profile (NULL only when out of memory); one that could not open its
  * events carries the reason, and profile_json() reports it.
  */

@@ -23,9 +23,15 @@ struct pagg_entry {
     uint32_t count;
 };
 
+#define PAGG_MAX_VALS 4
+
 struct pagg {
     struct pagg_entry *slots; /* open addressing; count 0 = empty */
     size_t cap, used;
+    /* Counts beside the samples (a group's events, profile.h): nval per slot, at vals[slot *
+     * nval]; nval 0 (and vals NULL) without. Set nval before the first pagg_add(). */
+    int nval;
+    uint64_t *vals;
     uint64_t samples;      /* every sample added */
     uint64_t unattributed; /* samples whose triple did not fit */
 };
@@ -38,6 +44,15 @@ static inline bool pagg_is_kernel(uint64_t ip)
 
 /* Counts one sample. Returns 0, or -ENOMEM when it is counted as unattributed instead. */
 int pagg_add(struct pagg *a, uint64_t ip, uint64_t caller, uint32_t pid);
+
+/* pagg_add(), and adds v[0..nval) to the triple's counts (v NULL: adds nothing). */
+int pagg_add_vals(struct pagg *a, uint64_t ip, uint64_t caller, uint32_t pid, const uint64_t *v);
+
+/* The counts beside slot i's samples (nval of them), or NULL without. */
+static inline const uint64_t *pagg_vals(const struct pagg *a, size_t i)
+{
+    return a->nval ? &a->vals[i * (size_t)a->nval] : NULL;
+}
 
 void pagg_free(struct pagg *a);
 

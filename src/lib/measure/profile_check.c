@@ -50,12 +50,39 @@ static bool only(const json_t *o, const char *const *keys)
     return only_n(o, keys, n);
 }
 
-static bool function_ok(const json_t *f)
+/* An array of n counts (shares: n numbers within 0..100). */
+static bool counts_ok(const json_t *a, size_t n, bool shares)
 {
-    static const char *const keys[] = {"symbol", "module", "samples", "share_pct", "callers", NULL};
+    size_t i;
+    json_t *v;
+    if (!json_is_array(a) || json_array_size(a) != n)
+        return false;
+    json_array_foreach(a, i, v)
+    {
+        if (shares ? !is_num(v, 0, 100) : !is_count(v))
+            return false;
+    }
+    return true;
+}
+
+/* A ratio of a group's counts: a finite non-negative number, or null. */
+static bool ratio_ok(const json_t *v)
+{
+    return json_is_null(v) || is_num(v, 0, 1e12);
+}
+
+/* A function of a profile with a group of nev events (0: none). */
+static bool function_ok(const json_t *f, size_t nev)
+{
+    static const char *const keys[] = {"symbol", "module",     "samples", "share_pct", "callers",
+                                       "counts", "shares_pct", "ipc",     "l1i_mpki",  NULL};
     static const char *const ckeys[] = {"symbol", "samples", NULL};
     json_t *callers = json_object_get(f, "callers");
-    if (!only(f, keys) || !is_str(json_object_get(f, "symbol"), MAX_NAME) ||
+    if (nev && (!counts_ok(json_object_get(f, "counts"), nev, false) ||
+                !counts_ok(json_object_get(f, "shares_pct"), nev, true) ||
+                !ratio_ok(json_object_get(f, "ipc")) || !ratio_ok(json_object_get(f, "l1i_mpki"))))
+        return false;
+    if (!only_n(f, keys, nev ? 9 : 5) || !is_str(json_object_get(f, "symbol"), MAX_NAME) ||
         !is_str(json_object_get(f, "module"), MAX_NAME) ||
         !is_count(json_object_get(f, "samples")) ||
         !is_num(json_object_get(f, "share_pct"), 0, 100) || !json_is_array(callers) ||
@@ -124,6 +151,35 @@ static bool head_ok(const json_t *p)
     return true;
 }
 
+/*
+ * The group of events, when the peer sends one: "events" (2 to
+ * PROFILE_MAX_EVENTS known names), "counted", "sampled", "attributed" (a
+ * count each). Returns the number of events, 0 without a group, -1 when
+ * malformed.
+ */
+static int group_ok(const json_t *g)
+{
+    static const char *const keys[] = {"events", "counted", "sampled", "attributed", NULL};
+    json_t *evs = json_object_get(g, "events");
+    if (!g)
+        return 0;
+    size_t n = json_array_size(evs);
+    if (!only(g, keys) || !json_is_array(evs) || n < 2 || n > PROFILE_MAX_EVENTS ||
+        !counts_ok(json_object_get(g, "counted"), n, false) ||
+        !counts_ok(json_object_get(g, "sampled"), n, false) ||
+        !counts_ok(json_object_get(g, "attributed"), n, false))
+        return -1;
+    size_t i;
+    json_t *e;
+    enum profile_event pe;
+    json_array_foreach(evs, i, e)
+    {
+        if (!json_is_string(e) || profile_event_from_name(json_string_value(e), &pe))
+            return -1;
+    }
+    return (int)n;
+}
+
 /* A key of list (NULL-terminated). */
 static bool in_list(const char *k, const char *const *list)
 {
@@ -160,10 +216,11 @@ static bool keys_ok(const json_t *p, bool why)
     const char *const *base = why ? why_keys : base_keys;
     bool scoped = json_object_get(p, "scope") != NULL;
     bool full = !why && json_object_get(p, "full") != NULL;
+    bool group = !why && json_object_get(p, "group") != NULL;
     size_t n = 0;
     while (base[n])
         n++;
-    n += full + (scoped ? (why ? 1 : sizeof(scope_keys) / sizeof(scope_keys[0]) - 1) : 0);
+    n += full + group + (scoped ? (why ? 1 : sizeof(scope_keys) / sizeof(scope_keys[0]) - 1) : 0);
     const char *k;
     json_t *v;
     if (json_object_size(p) != n)
@@ -171,7 +228,8 @@ static bool keys_ok(const json_t *p, bool why)
     json_object_foreach((json_t *)p, k, v)
     {
         bool scope_key = why ? !strcmp(k, "scope") : in_list(k, scope_keys);
-        if (!in_list(k, base) && !(full && !strcmp(k, "full")) && !(scoped && scope_key))
+        if (!in_list(k, base) && !(full && !strcmp(k, "full")) && !(group && !strcmp(k, "group")) &&
+            !(scoped && scope_key))
             return false;
     }
     return true;
@@ -204,7 +262,8 @@ int profile_check(const json_t *p, char *err, size_t errlen)
     } else if (ok) {
         json_t *fns = json_object_get(p, "functions");
         json_t *all = json_object_get(p, "full");
-        ok = (!all || full_ok(all)) && is_num(json_object_get(p, "seconds"), 0, 1e7) &&
+        int nev = group_ok(json_object_get(p, "group"));
+        ok = nev >= 0 && (!all || full_ok(all)) && is_num(json_object_get(p, "seconds"), 0, 1e7) &&
              is_num(json_object_get(p, "monotonic_start"), 0, 1e12) &&
              is_count(json_object_get(p, "samples")) &&
              is_num(json_object_get(p, "expected_samples"), 0, 1e15) &&
@@ -215,7 +274,7 @@ int profile_check(const json_t *p, char *err, size_t errlen)
         json_t *f;
         json_array_foreach(fns, i, f)
         {
-            if (ok && !function_ok(f))
+            if (ok && !function_ok(f, (size_t)nev))
                 ok = false;
         }
     }

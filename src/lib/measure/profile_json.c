@@ -27,7 +27,7 @@ static struct profile_fn *fn_of(struct fntab *t, const char *symbol, const char 
     if (!n)
         return NULL;
     t->fns = n;
-    t->fns[t->n] = (struct profile_fn){symbol, module, 0, json_object()};
+    t->fns[t->n] = (struct profile_fn){symbol, module, 0, {0}, json_object()};
     json_object_set_new(t->index, key, json_integer((json_int_t)t->n));
     return &t->fns[t->n++];
 }
@@ -76,6 +76,9 @@ static void sum_functions(const struct pagg *a, struct psym *s, struct fntab *t)
         if (!f)
             continue;
         f->self += e->count;
+        const uint64_t *v = pagg_vals(a, i);
+        for (int k = 0; v && k < a->nval; k++)
+            f->counts[k] += v[k];
         if (!e->caller)
             continue;
         psym_lookup(s, e->caller, e->pid, &csym, &cmod);
@@ -190,14 +193,23 @@ json_t *profile_json(struct profile *p, int top)
     json_object_set_new(o, "unattributed", json_integer((json_int_t)p->agg.unattributed));
     json_object_set_new(o, "distinct_functions", json_integer((json_int_t)t.n));
     scope_json(p, o);
+    /* A group's counts of the profile's samples: what its functions' shares are of. */
+    uint64_t attributed[PROFILE_MAX_EVENTS] = {0};
+    for (size_t i = 0; i < t.n; i++)
+        for (int k = 0; k < p->agg.nval; k++)
+            attributed[k] += t.fns[i].counts[k];
+    if (p->grp.nev > 1)
+        json_object_set_new(o, "group", profile_group_json(p, attributed));
     json_t *fns = json_array();
     for (size_t i = 0; i < t.n && (int)i < top; i++) {
         const struct profile_fn *f = &t.fns[i];
         double share = p->agg.samples ? 100.0 * (double)f->self / (double)p->agg.samples : 0;
-        json_array_append_new(fns,
-                              json_pack("{s:s, s:s, s:I, s:f, s:o}", "symbol", f->symbol, "module",
-                                        f->module, "samples", (json_int_t)f->self, "share_pct",
-                                        share, "callers", top_callers(f->callers)));
+        json_t *fo = json_pack("{s:s, s:s, s:I, s:f, s:o}", "symbol", f->symbol, "module",
+                               f->module, "samples", (json_int_t)f->self, "share_pct", share,
+                               "callers", top_callers(f->callers));
+        if (fo && p->grp.nev > 1)
+            profile_group_fn_json(p, f->counts, attributed, fo);
+        json_array_append_new(fns, fo);
     }
     json_object_set_new(o, "functions", fns);
     json_t *full = profile_full_json(t.fns, t.n);

@@ -26,8 +26,29 @@ struct profile_tasks {
     void *ring[PROFILE_MAX_CPUS];
 };
 
+/*
+ * A group of events (--profile=cycles,instructions,...): the first, the
+ * leader, samples; the others count in its group, scheduled with it, and
+ * each of the leader's samples reads the whole group (PERF_SAMPLE_READ,
+ * PERF_FORMAT_GROUP). What each count grew by since the same event
+ * instance's previous sample (its stream id) is that sample's, as `perf
+ * record -e '{cycles,instructions}:S'` counts them.
+ */
+struct profile_group {
+    int nev; /* the events, the leader's included; 1: no group */
+    enum profile_event ev[PROFILE_MAX_EVENTS];
+    int cpu_member[PROFILE_MAX_CPUS][PROFILE_MAX_EVENTS - 1]; /* the CPU-wide leaders' members */
+    /* Each event instance's counts at its previous sample, by stream id (open addressing). */
+    uint64_t *sid, *last; /* cap ids, cap * PROFILE_MAX_EVENTS counts */
+    size_t cap, used;
+    /* Each event's count read from the kernel's counters at the end (every group summed), and
+     * the sum of the samples' shares of it (every sample read, kept or not). */
+    uint64_t counted[PROFILE_MAX_EVENTS], sampled[PROFILE_MAX_EVENTS];
+};
+
 struct profile {
     enum profile_event ev;
+    struct profile_group grp;
     enum profile_scope scope;
     unsigned freq;
     uint32_t self; /* this process's id: the test's threads in the test's scope */
@@ -65,6 +86,44 @@ struct perf_event_attr;
  */
 void profile_attr(const struct profile *p, bool records, struct perf_event_attr *a);
 
+/* The type and config of event e in a. */
+void profile_event_attr(enum profile_event e, struct perf_event_attr *a);
+
+/* True for an event of the CPU's PMU. */
+bool profile_event_hw(enum profile_event e);
+
+/*
+ * Opens member k (1..grp.nev) of the group whose leader is fd leader, for
+ * pid on cpu (as perf_event_open(2) takes them); inherit as the leader's.
+ * Returns the descriptor, or -errno.
+ */
+int profile_member_open(const struct profile *p, int k, int leader, int pid, int cpu, bool inherit);
+
+/*
+ * A group sample's read (u[0] the stream id, then the read: nr and nr
+ * counts; words of them at most): each event's growth since that stream's
+ * previous sample into d[], and into the sampled totals. Returns the words
+ * it took, or 0 when the record is not a group's.
+ */
+size_t profile_group_take(struct profile *p, const uint64_t *u, size_t words, uint64_t *d);
+
+/* Adds the group of leader fd's counts, read from the kernel, to the counted totals. */
+void profile_group_read(struct profile *p, int fd);
+
+/* The group's member of the run document ({"events", "counted", "sampled", "attributed"}). */
+json_t *profile_group_json(const struct profile *p, const uint64_t *attributed);
+
+/*
+ * A function's figures from its group counts c[0..grp.nev) into o: "counts",
+ * "shares_pct" (of attributed[]), "ipc" (instructions per cycle) and
+ * "l1i_mpki" (L1-icache misses per 1,000 instructions), null where the
+ * group lacks the events.
+ */
+void profile_group_fn_json(const struct profile *p, const uint64_t *c, const uint64_t *attributed,
+                           json_t *o);
+
+void profile_group_free(struct profile *p);
+
 /* Maps an event's ring buffer (ring_len bytes); NULL when it cannot. */
 void *profile_map(const struct profile *p, int fd);
 
@@ -91,7 +150,8 @@ bool profile_in_softirq(const struct profile *p, const uint64_t *u, uint64_t n);
 struct profile_fn {
     const char *symbol, *module; /* owned by the symboliser */
     uint64_t self;
-    json_t *callers; /* {symbol: samples} */
+    uint64_t counts[PROFILE_MAX_EVENTS]; /* a group's counts (profile_group) */
+    json_t *callers;                     /* {symbol: samples} */
 };
 
 /*

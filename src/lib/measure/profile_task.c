@@ -63,6 +63,31 @@ static int add_fd(struct profile_tasks *t, int fd)
     return 0;
 }
 
+/*
+ * The group's members with the leader fd of thread tid on the tasks' CPU
+ * i, each after its leader in t->fd (so a leader is every grp.nev-th); one
+ * of a thread that ended meanwhile is a -1 there.
+ */
+static int open_members(struct profile *p, int fd, int tid, int i)
+{
+    for (int k = 1; k < p->grp.nev; k++) {
+        int m = profile_member_open(p, k, fd, tid, p->tasks.cpu[i], true);
+        if (m < 0 && m != -ESRCH) {
+            snprintf(p->why, sizeof(p->why), "cannot count %s with %s of thread %d on CPU %d: %s",
+                     profile_event_name(p->grp.ev[k]), profile_event_name(p->ev), tid,
+                     p->tasks.cpu[i], strerror(-m));
+            return m;
+        }
+        if (add_fd(&p->tasks, m)) {
+            if (m >= 0)
+                close(m);
+            snprintf(p->why, sizeof(p->why), "out of memory");
+            return -ENOMEM;
+        }
+    }
+    return 0;
+}
+
 /* One thread's event on the tasks' CPU i: the CPU's ring is the first one's. */
 static int open_one(struct profile *p, int tid, int i)
 {
@@ -76,7 +101,7 @@ static int open_one(struct profile *p, int tid, int i)
         char r[64];
         if (e == ESRCH) /* the thread ended since the listing: nothing of it to sample */
             return 0;
-        perfctr_reason(e, p->ev != PROFILE_CPU_CLOCK, -1, r, sizeof(r));
+        perfctr_reason(e, profile_event_hw(p->ev), -1, r, sizeof(r));
         snprintf(p->why, sizeof(p->why), "cannot sample %s of thread %d on CPU %d: %s%s",
                  profile_event_name(p->ev), tid, t->cpu[i], r,
                  e == EACCES || e == EPERM
@@ -102,10 +127,10 @@ static int open_one(struct profile *p, int tid, int i)
                  strerror(e));
         return -e;
     }
-    return 0;
+    return open_members(p, (int)fd, tid, i);
 }
 
-int profile_tasks_open(struct profile *p)
+static int open_all(struct profile *p)
 {
     struct profile_tasks *t = &p->tasks;
     for (int i = 0; i < t->ncpus; i++)
@@ -141,8 +166,33 @@ void profile_tasks_close(struct profile *p)
         t->ring[i] = NULL;
     }
     for (size_t i = 0; i < t->n; i++)
-        close(t->fd[i]);
+        if (t->fd[i] >= 0)
+            close(t->fd[i]);
     free(t->fd);
     t->fd = NULL;
     t->n = t->cap = 0;
+}
+
+/*
+ * A kernel before 6.12 refuses the group's counts in the samples of an
+ * inherited event (PERF_SAMPLE_READ with inherit: EINVAL): the test's
+ * threads are then sampled with the first event alone, and the note says
+ * so, rather than no profile at all. The CPU-wide events keep no group
+ * either, so that every sample has the same form.
+ */
+int profile_tasks_open(struct profile *p)
+{
+    int rc = open_all(p);
+    if (rc != -EINVAL || p->grp.nev < 2)
+        return rc;
+    profile_tasks_close(p);
+    p->why[0] = '\0';
+    p->grp.nev = 1;
+    p->agg.nval = 0;
+    size_t at = strlen(p->note);
+    snprintf(p->note + at, sizeof(p->note) - at,
+             "%sonly %s sampled: this kernel refuses a group's counts in an inherited event's "
+             "samples (Linux 6.12 has them)",
+             at ? "; " : "", profile_event_name(p->ev));
+    return open_all(p);
 }

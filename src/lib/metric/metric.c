@@ -70,6 +70,25 @@ static const struct metric table[] = {
     {"remote_process_demand_tran", "end.cpu.remote.process_us_per_tran", NULL, "us/tran", true,
      TRAN, CR, "rem proc us/tran", "Process CPU cost per transaction, remote", "us/tran", 1},
     /*
+     * --perf's hardware counters per KiB moved and per cycle (metric/perf.h): the cost of the
+     * same bytes in cycles, the instructions each cycle retires, the code fetches that missed
+     * the L1 instruction cache. Only runs with --perf on a machine with a PMU have them.
+     */
+    {"cycles_local", "end.perf.local.cycles_per_byte", NULL, "cycles/B", true, METRIC_STREAMS,
+     METRIC_REPORT | METRIC_PERF, "loc cyc/KiB", "CPU cycles per KiB, local", "cycles/KiB", 1024},
+    {"cycles_remote", "end.perf.remote.cycles_per_byte", NULL, "cycles/B", true, METRIC_STREAMS,
+     METRIC_REPORT | METRIC_PERF, "rem cyc/KiB", "CPU cycles per KiB, remote", "cycles/KiB", 1024},
+    {"ipc_local", "end.perf.local.ipc", NULL, "instructions/cycle", false, METRIC_ALL_KINDS,
+     METRIC_REPORT | METRIC_PERF, "loc IPC", "Instructions per cycle, local", "IPC", 1},
+    {"ipc_remote", "end.perf.remote.ipc", NULL, "instructions/cycle", false, METRIC_ALL_KINDS,
+     METRIC_REPORT | METRIC_PERF, "rem IPC", "Instructions per cycle, remote", "IPC", 1},
+    {"l1i_misses_local", "end.perf.local.l1i_misses_per_kib", NULL, "misses/KiB", true,
+     METRIC_STREAMS, METRIC_REPORT | METRIC_PERF, "loc L1i miss/KiB",
+     "L1-icache misses per KiB, local", "L1i misses/KiB", 1},
+    {"l1i_misses_remote", "end.perf.remote.l1i_misses_per_kib", NULL, "misses/KiB", true,
+     METRIC_STREAMS, METRIC_REPORT | METRIC_PERF, "rem L1i miss/KiB",
+     "L1-icache misses per KiB, remote", "L1i misses/KiB", 1},
+    /*
      * Not compared by compare; the report reads it (not shown unless named by --metric):
      * it says whether the local system-wide CPU figures can be believed.
      */

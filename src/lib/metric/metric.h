@@ -42,8 +42,13 @@ enum metric_flag {
     METRIC_FLOWS = 1 << 6,
     /* An rrul figure (end.rrul): only rrul runs have one, so it is listed as a --flows one is. */
     METRIC_RRUL_FIGURE = 1 << 7,
+    /*
+     * A --perf hardware-counter figure (metric/perf.h): listed, as a --flows one, only where
+     * some run has it; where none has, the report says why in words (no PMU, ...).
+     */
+    METRIC_PERF = 1 << 8,
     /* The figures listed only where some run has them (compare's JSON, the report's metrics). */
-    METRIC_WHERE_PRESENT = METRIC_FLOWS | METRIC_RRUL_FIGURE,
+    METRIC_WHERE_PRESENT = METRIC_FLOWS | METRIC_RRUL_FIGURE | METRIC_PERF,
 };
 
 struct metric {

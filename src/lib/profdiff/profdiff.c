@@ -15,9 +15,14 @@ struct table {
         char *symbol, *module;
         double *share; /* [nb + no], 0 where the run does not list it */
         size_t seen_base, seen_other;
+        /* A group's figures from the runs' top functions, per side (0 base, 1 other). */
+        double counts[2][PROFDIFF_MAX_EVENTS], shares[2][PROFDIFF_MAX_EVENTS];
+        size_t listed[2];
     } * fns;
     size_t n;
     size_t nruns;
+    int nev; /* the group's events (0: none, -1: the runs' groups differ) */
+    char ev[PROFDIFF_MAX_EVENTS][32];
 };
 
 static bool usable(const json_t *p)
@@ -37,7 +42,8 @@ static struct fn *fn_of(struct table *t, const char *sym, const char *mod)
         return NULL;
     t->fns = n;
     struct fn *f = &t->fns[t->n];
-    *f = (struct fn){strdup(sym), strdup(mod), calloc(t->nruns, sizeof(double)), 0, 0};
+    *f = (struct fn){
+        .symbol = strdup(sym), .module = strdup(mod), .share = calloc(t->nruns, sizeof(double))};
     if (!f->symbol || !f->module || !f->share) {
         free(f->symbol);
         free(f->module);
@@ -127,6 +133,90 @@ static int add_run(struct table *t, const json_t *p, size_t i, bool is_base, dou
     return 0;
 }
 
+/*
+ * Whether run p's group of events is the table's: the first run with a
+ * group sets it, a run with another one (or none, when others have one)
+ * leaves the comparison without group figures.
+ */
+static bool same_group(struct table *t, const json_t *p)
+{
+    const json_t *evs = json_object_get(json_object_get(p, "group"), "events");
+    size_t n = json_array_size(evs);
+    if (t->nev < 0 || n < 2 || n > PROFDIFF_MAX_EVENTS) {
+        t->nev = -1;
+        return false;
+    }
+    for (size_t k = 0; k < n; k++) {
+        const char *name = json_string_value(json_array_get(evs, k));
+        if (!name || (t->nev && strcmp(t->ev[k], name)))
+            break;
+        if (!t->nev)
+            snprintf(t->ev[k], sizeof(t->ev[k]), "%s", name);
+        if (k + 1 == n && (!t->nev || t->nev == (int)n)) {
+            t->nev = (int)n;
+            return true;
+        }
+    }
+    t->nev = -1;
+    return false;
+}
+
+/* Adds the group figures of run p's top functions (side 0 base, 1 other). */
+static int add_group(struct table *t, const json_t *p, int side)
+{
+    if (!same_group(t, p))
+        return 0;
+    size_t i;
+    json_t *f;
+    json_array_foreach(json_object_get(p, "functions"), i, f)
+    {
+        const char *sym = json_string_value(json_object_get(f, "symbol"));
+        const char *mod = json_string_value(json_object_get(f, "module"));
+        const json_t *c = json_object_get(f, "counts"), *sh = json_object_get(f, "shares_pct");
+        if (!sym || !mod || json_array_size(c) != (size_t)t->nev)
+            continue;
+        struct fn *x = fn_of(t, sym, mod);
+        if (!x)
+            return -ENOMEM;
+        x->listed[side]++;
+        for (int k = 0; k < t->nev; k++) {
+            x->counts[side][k] += json_number_value(json_array_get(c, (size_t)k));
+            x->shares[side][k] += json_number_value(json_array_get(sh, (size_t)k));
+        }
+    }
+    return 0;
+}
+
+/* The position of event name in the table's group, or -1. */
+static int ev_pos(const struct table *t, const char *name)
+{
+    for (int k = 0; k < t->nev; k++)
+        if (!strcmp(t->ev[k], name))
+            return k;
+    return -1;
+}
+
+/* num / den of side's summed counts times scale; NaN without either event or a count. */
+static double count_ratio(const struct fn *f, int side, int num, int den, double scale)
+{
+    if (num < 0 || den < 0 || !f->listed[side] || f->counts[side][den] <= 0)
+        return NAN;
+    return scale * f->counts[side][num] / f->counts[side][den];
+}
+
+static void group_of(const struct table *t, const struct fn *f, struct profdiff_group *g)
+{
+    int cyc = ev_pos(t, "cycles"), ins = ev_pos(t, "instructions");
+    int l1i = ev_pos(t, "L1-icache-load-misses");
+    for (int side = 0; side < 2; side++) {
+        for (int k = 0; k < PROFDIFF_MAX_EVENTS; k++)
+            g->share[side][k] =
+                f->listed[side] && k < t->nev ? f->shares[side][k] / (double)f->listed[side] : NAN;
+        g->ipc[side] = count_ratio(f, side, ins, cyc, 1);
+        g->l1i_mpki[side] = count_ratio(f, side, l1i, ins, 1000);
+    }
+}
+
 static void welch_of(const double *a, size_t na, const double *b, size_t nb, double conf,
                      struct profdiff_row *r)
 {
@@ -202,15 +292,29 @@ int profdiff_compute(const json_t *const *base, size_t nb, const json_t *const *
         return err_set(err, errlen, EINVAL, "no profiled run in the %s",
                        out->base_runs ? "other variant" : "baseline");
     }
-    struct table t = {json_object(), NULL, 0, out->base_runs + out->other_runs};
+    struct table t = {.index = json_object(), .nruns = out->base_runs + out->other_runs};
     int rc = t.index ? 0 : -ENOMEM;
-    for (size_t i = 0; !rc && i < t.nruns; i++)
+    for (size_t i = 0; !rc && i < t.nruns; i++) {
         rc = add_run(&t, runs[i], i, i < out->base_runs, &out->floor_pct);
+        if (!rc && json_object_get(runs[i], "group"))
+            rc = add_group(&t, runs[i], i >= out->base_runs);
+    }
+    /* A run without the group beside runs with it: no group figures, as with another group. */
+    for (size_t i = 0; t.nev > 0 && i < t.nruns; i++)
+        if (!json_object_get(runs[i], "group"))
+            t.nev = -1;
+    if (t.nev > 1) {
+        out->nev = t.nev;
+        memcpy(out->ev, t.ev, sizeof(out->ev));
+    }
     struct profdiff_row *rows = rc ? NULL : calloc(t.n ? t.n : 1, sizeof(*rows));
     if (!rc && !rows)
         rc = -ENOMEM;
-    for (size_t i = 0; !rc && i < t.n; i++)
+    for (size_t i = 0; !rc && i < t.n; i++) {
         row_of(&t.fns[i], out->base_runs, out->other_runs, conf, &rows[i]);
+        if (out->nev)
+            group_of(&t, &t.fns[i], &rows[i].g);
+    }
     if (!rc) {
         qsort(rows, t.n, sizeof(*rows), by_size);
         out->n = t.n < top ? t.n : top;

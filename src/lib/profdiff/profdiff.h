@@ -30,8 +30,24 @@ enum profdiff_kind {
     PROFDIFF_VANISHED, /* in at least half of the baseline runs, in no other run */
 };
 
+#define PROFDIFF_MAX_EVENTS 4
+
+/*
+ * A function's figures of a group of events (--profile=cycles,instructions,
+ * ...; measure/profile.h), from the runs' top functions, which carry them:
+ * per side (0 base, 1 other) each event's mean share of its count over the
+ * runs that list the function, and IPC and L1-icache misses per 1,000
+ * instructions of its summed counts; NaN where no run lists it, or the
+ * group lacks the events.
+ */
+struct profdiff_group {
+    double share[2][PROFDIFF_MAX_EVENTS];
+    double ipc[2], l1i_mpki[2];
+};
+
 struct profdiff_row {
     char *symbol, *module;      /* owned */
+    struct profdiff_group g;    /* valid when the profdiff has events (nev > 1) */
     double base_pct, other_pct; /* mean share of samples, percent */
     struct stats_welch w;       /* other - base, percentage points; valid for CHANGED */
     bool have_interval;         /* at least 2 runs each side */
@@ -45,6 +61,9 @@ struct profdiff {
     size_t base_runs, other_runs; /* runs with a profile */
     double floor_pct;             /* the largest share below which a function may go unlisted */
     double conf;
+    /* The runs' group of events, when every run with one has the same (0: none). */
+    int nev;
+    char ev[PROFDIFF_MAX_EVENTS][32];
 };
 
 /*
@@ -59,7 +78,12 @@ NB_MUST_CHECK int profdiff_compute(const json_t *const *base, size_t nb, const j
 
 void profdiff_free(struct profdiff *d);
 
-/* The JSON form: runs, floor_pct, rows (symbol, module, shares, change, interval, verdict). */
+/*
+ * The JSON form: runs, floor_pct, rows (symbol, module, shares, change,
+ * interval, verdict); with a group of events also "events" and each row's
+ * "group" (base and other: each event's share, IPC, L1i misses per 1k
+ * instructions).
+ */
 json_t *profdiff_json(const struct profdiff *d);
 
 /* Text lines within 72 columns under a heading line (title) the caller gives. */

@@ -18,6 +18,7 @@
 #include "report/counters.h"
 #include "report/identity.h"
 #include "report/steal.h"
+#include "report/perfwarn.h"
 #include "report/metric.h"
 #include "report/model.h"
 #include "report/codelayout.h"
@@ -239,7 +240,7 @@ static int fill_values(struct creport *r, const struct creport_placed *p, size_t
 }
 
 /*
- * A --flows or rrul figure (METRIC_WHERE_PRESENT) selected by default stays
+ * A --flows, rrul or --perf counter figure (METRIC_WHERE_PRESENT) selected by default stays
  * selected only where some cell shows it: a report without flows or rrul runs
  * lists no such metric (JSON "metrics", the tables), exactly as before they
  * existed. One named
@@ -469,6 +470,8 @@ int creport_build_docs(const struct store_experiment *x, const char *spec_json,
     e = creport_env_warnings(r, runs, nruns);
     if (!e)
         e = creport_steal_warning(r, runs, nruns);
+    if (!e)
+        e = creport_perf_warning(r, runs, nruns);
     if (!e)
         e = warn_blocked_order(r, spec);
     if (!e)

@@ -95,6 +95,54 @@ static void table(FILE *f, const struct profdiff *d)
     fputs("</table></div>\n", f);
 }
 
+/* A pair of a group's figures, base > new, "-" for a NaN. */
+static void group_pair(FILE *f, const double *v, int digits)
+{
+    fputs("<td>", f);
+    for (int side = 0; side < 2; side++) {
+        if (side)
+            fputs(" &gt; ", f);
+        if (isfinite(v[side]))
+            fprintf(f, "%.*f", digits, v[side]);
+        else
+            fputs("-", f);
+    }
+    fputs("</td>", f);
+}
+
+/* A group of events' figures per function (profdiff.h): each event's share, IPC, L1i misses. */
+static void group_table(FILE *f, const struct profdiff *d)
+{
+    if (d->nev < 2)
+        return;
+    fputs("<p>Per event, base &gt; new (% of each event's count, from the runs' top 30 "
+          "functions):</p>\n<div class=\"scroll\"><table class=\"profdiff\">\n<tr><th "
+          "scope=\"col\">function</th><th scope=\"col\">module</th>",
+          f);
+    for (int k = 0; k < d->nev; k++) {
+        fputs("<th scope=\"col\">", f);
+        creport_html_esc(f, d->ev[k]);
+        fputs(" %</th>", f);
+    }
+    fputs("<th scope=\"col\">IPC</th><th scope=\"col\">L1i misses / 1k instr.</th></tr>\n", f);
+    for (size_t i = 0; i < d->n; i++) {
+        const struct profdiff_group *g = &d->rows[i].g;
+        fputs("<tr><td>", f);
+        creport_html_esc(f, d->rows[i].symbol);
+        fputs("</td><td>", f);
+        creport_html_esc(f, d->rows[i].module);
+        fputs("</td>", f);
+        for (int k = 0; k < d->nev; k++) {
+            double v[2] = {g->share[0][k], g->share[1][k]};
+            group_pair(f, v, 2);
+        }
+        group_pair(f, g->ipc, 2);
+        group_pair(f, g->l1i_mpki, 2);
+        fputs("</tr>\n", f);
+    }
+    fputs("</table></div>\n", f);
+}
+
 static void spot_cells(FILE *f, const struct creport_spot *s)
 {
     if (!s->found) {
@@ -164,6 +212,7 @@ void creport_html_profile(FILE *f, const struct creport *r)
                 p->scope[0] ? ", scope " : "", p->scope);
         bars(f, &p->d);
         table(f, &p->d);
+        group_table(f, &p->d);
         placement(f, r, p);
     }
     fputs("</section>\n", f);

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "input/json_path.h"
+#include "metric/perf.h"
 #include "metric/metric.h"
 
 #define ALL_TESTS                                                                                  \
@@ -254,5 +255,7 @@ double creport_metric_value(const struct creport_metric *m, const struct store_r
         x = json_number_value(v);
     else if (!v && json_is_object(kernel_side(doc, m->path)))
         x = 0;
+    else if (!v && !metric_perf_derived(doc, m->path, &x)) /* icache misses per KiB */
+        x = NAN;
     return isfinite(x) ? x * m->scale : NAN;
 }

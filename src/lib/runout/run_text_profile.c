@@ -41,6 +41,50 @@ static void print_scope(FILE *f, const json_t *p)
         print_note(f, note);
 }
 
+/* A ratio of a function's group counts in w columns, "-" where the group lacks its events. */
+static void print_ratio(FILE *f, int w, const json_t *v)
+{
+    if (json_is_number(v))
+        fprintf(f, "%*.2f", w, json_number_value(v));
+    else
+        fprintf(f, "%*s", w, "-");
+}
+
+/*
+ * A group of events (--profile=cycles,instructions,...): each top
+ * function's share of each event's count, its IPC and its L1-icache misses
+ * per 1,000 instructions, within 72 columns (4 events at most).
+ */
+static void print_group(FILE *f, const json_t *p)
+{
+    const json_t *evs = json_object_get(json_object_get(p, "group"), "events");
+    size_t i, k;
+    json_t *fn, *e;
+    if (!evs)
+        return;
+    fputs("  per function: % of each event's count, IPC, L1-icache misses/1k instr.\n"
+          "  function              ",
+          f);
+    json_array_foreach(evs, k, e)
+    {
+        fprintf(f, " %6.6s", json_string_value(e));
+    }
+    fputs("   IPC  L1i/kI\n", f);
+    json_array_foreach(json_object_get(p, "functions"), i, fn)
+    {
+        if (i >= TEXT_TOP)
+            break;
+        fprintf(f, "  %-22.22s", json_string_value(json_object_get(fn, "symbol")));
+        json_array_foreach(json_object_get(fn, "shares_pct"), k, e)
+        {
+            fprintf(f, " %6.1f", json_number_value(e));
+        }
+        print_ratio(f, 6, json_object_get(fn, "ipc"));
+        print_ratio(f, 8, json_object_get(fn, "l1i_mpki"));
+        fputs("\n", f);
+    }
+}
+
 static void print_profile(FILE *f, const char *label, const json_t *p)
 {
     if (!p)
@@ -69,6 +113,7 @@ static void print_profile(FILE *f, const char *label, const json_t *p)
                 json_string_value(json_object_get(fn, "symbol")),
                 json_string_value(json_object_get(fn, "module")));
     }
+    print_group(f, p);
 }
 
 void run_text_profile(FILE *f, const struct run_result *r)

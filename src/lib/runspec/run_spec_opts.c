@@ -218,8 +218,8 @@ static int set_profile(void *field, const char *value, const struct opt *o, char
     if (!params_profile_event_known(ev))
         return err_set(err, errlen, EINVAL,
                        "--profile: unknown event '%s' (cpu-clock, cycles, instructions, "
-                       "L1-icache-load-misses, iTLB-load-misses; up to 4, each once, "
-                       "comma-separated)",
+                       "L1-icache-load-misses, iTLB-load-misses, task-clock, page-faults, "
+                       "context-switches; up to 4, each once, comma-separated)",
                        ev);
     snprintf(field, PARAMS_PROFILE_LEN, "%s", ev);
     return 0;

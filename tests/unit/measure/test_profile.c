@@ -67,6 +67,53 @@ static void test_agg_bound(void **state)
     pagg_free(&a);
 }
 
+/* A group's counts beside the samples: summed per triple, kept through the table's growth. */
+static void test_agg_vals(void **state)
+{
+    (void)state;
+    struct pagg a = {.nval = 2};
+    const uint64_t v[2] = {10, 3};
+    for (uint64_t i = 0; i < 5000; i++) /* several growths */
+        assert_int_equal(pagg_add_vals(&a, 0x1000 + i % 2000, 0, 1, v), 0);
+    uint64_t sum[2] = {0};
+    for (size_t i = 0; i < a.cap; i++)
+        if (a.slots[i].count) {
+            const uint64_t *c = pagg_vals(&a, i);
+            if (a.slots[i].ip == 0x1000)
+                ASSERT_EQ(c[0], 30); /* 3 samples */
+            sum[0] += c[0];
+            sum[1] += c[1];
+        }
+    ASSERT_EQ(sum[0], 50000);
+    ASSERT_EQ(sum[1], 15000);
+    assert_int_equal(pagg_add(&a, 0x1000, 0, 1), 0); /* no counts: adds none */
+    pagg_free(&a);
+}
+
+/* Each stream's counts grow from its own previous sample; the first takes all it counted. */
+static void test_group_take(void **state)
+{
+    (void)state;
+    struct profile p = {0};
+    p.grp.nev = 2;
+    uint64_t d[PROFILE_MAX_EVENTS];
+    const uint64_t s1[] = {7, 2, 100, 40}, s2[] = {9, 2, 50, 5}, s3[] = {7, 2, 130, 41};
+    ASSERT_EQ(profile_group_take(&p, s1, 4, d), 4);
+    ASSERT_EQ(d[0], 100);
+    ASSERT_EQ(d[1], 40);
+    ASSERT_EQ(profile_group_take(&p, s2, 4, d), 4); /* another stream */
+    ASSERT_EQ(d[0], 50);
+    ASSERT_EQ(profile_group_take(&p, s3, 4, d), 4);
+    ASSERT_EQ(d[0], 30);
+    ASSERT_EQ(d[1], 1);
+    ASSERT_EQ(p.grp.sampled[0], 180);
+    ASSERT_EQ(p.grp.sampled[1], 46);
+    const uint64_t bad[] = {7, 3, 1, 2, 3}; /* not this group's number of events */
+    ASSERT_EQ(profile_group_take(&p, bad, 5, d), 0);
+    ASSERT_EQ(profile_group_take(&p, s1, 3, d), 0); /* cut short */
+    profile_group_free(&p);
+}
+
 static void write_file(const char *path, const char *text)
 {
     FILE *f = fopen(path, "w");
@@ -308,6 +355,42 @@ static void test_check_scope(void **state)
                      -EPROTO);
 }
 
+/* A group: optional, whole, its functions' figures as many as its events. */
+static void test_check_group(void **state)
+{
+    (void)state;
+    const char *group = "\"lost\": 0, \"group\": {\"events\": [\"cpu-clock\", \"task-clock\"],"
+                        " \"counted\": [10, 9], \"sampled\": [9, 9], \"attributed\": [5, 5]},";
+    const char *fn = "\"share_pct\": 10.01,";
+    const char *cases[][3] = {
+        {group,
+         "\"share_pct\": 10.01, \"counts\": [4, 4], \"shares_pct\": [80, 80],"
+         " \"ipc\": null, \"l1i_mpki\": 3.5,",
+         NULL},
+        {group, fn, "bad"}, /* functions without their figures */
+        {"\"lost\": 0,",
+         "\"share_pct\": 10.01, \"counts\": [4, 4], \"shares_pct\": [80, 80],"
+         " \"ipc\": null, \"l1i_mpki\": null,",
+         "bad"}, /* figures without a group */
+        {group,
+         "\"share_pct\": 10.01, \"counts\": [4], \"shares_pct\": [80, 80],"
+         " \"ipc\": null, \"l1i_mpki\": null,",
+         "bad"},
+        {"\"lost\": 0, \"group\": {\"events\": [\"cpu-clock\", \"bogus\"], \"counted\": [1, 1],"
+         " \"sampled\": [1, 1], \"attributed\": [1, 1]},",
+         fn, "bad"},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        char a[2048], doc[2048];
+        const char *at = strstr(valid_doc, "\"lost\": 0,");
+        snprintf(a, sizeof(a), "%.*s%s%s", (int)(at - valid_doc), valid_doc, cases[i][0],
+                 at + strlen("\"lost\": 0,"));
+        at = strstr(a, fn);
+        snprintf(doc, sizeof(doc), "%.*s%s%s", (int)(at - a), a, cases[i][1], at + strlen(fn));
+        assert_int_equal(check_text(doc), cases[i][2] ? -EPROTO : 0);
+    }
+}
+
 /* valid_doc with a "full" member made from text; profile_check()'s result. */
 static int check_full(const char *full_text)
 {
@@ -375,8 +458,8 @@ static void test_full_bound(void **state)
     uint64_t total = 0;
     for (int i = 0; i < N; i++) {
         snprintf(names[i], sizeof(names[i]), "function_%05d", i);
-        fns[i] =
-            (struct profile_fn){names[i], i % 2 ? "[kernel]" : "prog", (uint64_t)(N - i), NULL};
+        fns[i] = (struct profile_fn){
+            .symbol = names[i], .module = i % 2 ? "[kernel]" : "prog", .self = (uint64_t)(N - i)};
         total += fns[i].self;
     }
     json_t *full = profile_full_json(fns, N);
@@ -503,20 +586,80 @@ static void test_live(void **state)
     live(PROFILE_SCOPE_TEST);
 }
 
+/*
+ * A group of two software events (every machine has them) in the test's
+ * scope: a busy loop of 300 ms of this thread's CPU time (its clock, an
+ * independent count) gets about 300 ms of task-clock and of cpu-clock,
+ * and the kernel's counters read at the end agree with the samples' sum.
+ */
+static void test_live_group(void **state)
+{
+    (void)state;
+    if (geteuid() != 0)
+        skip();
+    enum profile_event ev[2] = {PROFILE_CPU_CLOCK, PROFILE_TASK_CLOCK};
+    int cpu = 0;
+    struct profile *p = profile_open(ev, 2, 999, PROFILE_SCOPE_TEST, &cpu, 1);
+    assert_non_null(p);
+    profile_enable(p);
+    uint64_t t0 = thread_ms();
+    while (thread_ms() - t0 < 300)
+        netab_test_spin(100000);
+    profile_disable(p);
+    json_t *j = profile_json(p, PROFILE_TOP);
+    char err[NB_ERRLEN];
+    assert_int_equal(profile_check(j, err, sizeof(err)), 0);
+    assert_null(json_object_get(j, "why"));
+    json_t *g = json_object_get(j, "group");
+    assert_non_null(g);
+    for (size_t k = 0; k < 2; k++) {
+        double counted =
+            (double)json_integer_value(json_array_get(json_object_get(g, "counted"), k));
+        double sampled =
+            (double)json_integer_value(json_array_get(json_object_get(g, "sampled"), k));
+        print_message("event %zu: counted %.0f, sampled %.0f\n", k, counted, sampled);
+        /* Only what each stream counted after its last sample is not in a sample. */
+        ASSERT_LE(sampled, counted);
+        ASSERT_GE(sampled, 0.95 * counted);
+    }
+    size_t i;
+    json_t *f;
+    double spin[2] = {0};
+    json_array_foreach(json_object_get(j, "functions"), i, f)
+    {
+        if (!strncmp(json_string_value(json_object_get(f, "symbol")), "netab_test_spin", 15))
+            for (size_t k = 0; k < 2; k++)
+                spin[k] +=
+                    (double)json_integer_value(json_array_get(json_object_get(f, "counts"), k));
+    }
+    print_message("netab_test_spin: cpu-clock %.0f ns, task-clock %.0f ns of 300 ms\n", spin[0],
+                  spin[1]);
+    for (size_t k = 0; k < 2; k++) {
+        ASSERT_GE(spin[k], 0.8 * 300e6);
+        ASSERT_LE(spin[k], 1.2 * 300e6);
+    }
+    json_decref(j);
+    profile_free(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_agg),
         cmocka_unit_test(test_agg_bound),
+        cmocka_unit_test(test_agg_vals),
+        cmocka_unit_test(test_group_take),
         cmocka_unit_test(test_kernel_symbols),
         cmocka_unit_test(test_user_symbols),
         cmocka_unit_test(test_records),
         cmocka_unit_test(test_event_list),
         cmocka_unit_test(test_check),
         cmocka_unit_test(test_check_scope),
+        cmocka_unit_test(test_check_group),
         cmocka_unit_test(test_check_full),
         cmocka_unit_test(test_full_bound),
         cmocka_unit_test(test_live),
+        cmocka_unit_test(test_live_group),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

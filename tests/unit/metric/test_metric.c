@@ -25,6 +25,7 @@
 #include "experiment/experiment.h"
 #include "input/json_path.h"
 #include "metric/metric.h"
+#include "metric/perf.h"
 #include "metric/spec.h"
 #include "report/metric.h"
 #include "store/store.h"
@@ -236,6 +237,81 @@ static void test_report_agrees(void **state)
     rmdir(dir);
 }
 
+/* The report's value of built-in metric name in the run document text. */
+static double report_value(const char *name, const char *text)
+{
+    struct creport_metric *m;
+    size_t nm;
+    char err[256];
+    assert_int_equal(creport_metrics_build(NULL, 0, &m, &nm, err, sizeof(err)), 0);
+    size_t j = creport_metric_index(m, nm, name);
+    ASSERT_LT(j, nm);
+    json_t *doc = json_loads(text, 0, NULL);
+    assert_non_null(doc);
+    struct store_run run = {0};
+    double v = creport_metric_value(&m[j], &run, doc);
+    json_decref(doc);
+    creport_metrics_free(m, nm);
+    return v;
+}
+
+/*
+ * --perf's figures in hand-written documents as `netab run --perf` writes
+ * them (docs/json.md): counted on the threads, counted on the pinned CPU
+ * (end.perf.SIDE.system), and unavailable (no PMU) or not asked for.
+ */
+static void test_perf_figures(void **state)
+{
+    (void)state;
+    /* 2 cycles and 3 instructions a byte, 6 icache misses per 3,000 instructions. */
+    static const char threads[] =
+        "{\"test\": {\"perf\": true}, \"end\": {\"perf\": {\"local\": {\"cycles\": 2e9,"
+        " \"instructions\": 3e9, \"l1i_misses\": 6e6, \"unavailable\": {}, \"ipc\": 1.5,"
+        " \"cycles_per_byte\": 2.0, \"instructions_per_kib\": 3072, \"system\": null}}}}";
+    ASSERT_EQ(report_value("cycles_local", threads), 2048);
+    ASSERT_EQ(report_value("ipc_local", threads), 1.5);
+    ASSERT_LT(fabs(report_value("l1i_misses_local", threads) - 6.144), 1e-9);
+    assert_true(isnan(report_value("l1i_misses_remote", threads)));
+    /* Pinned: the ratios are the CPU's, and so are the misses. */
+    static const char pinned[] =
+        "{\"test\": {\"perf\": true}, \"end\": {\"perf\": {\"remote\": {\"cycles\": null,"
+        " \"instructions\": null, \"l1i_misses\": null, \"unavailable\": {\"cycles\": \"x\"},"
+        " \"ipc\": 0.5, \"cycles_per_byte\": 4.0, \"instructions_per_kib\": 2048,"
+        " \"system\": {\"instructions\": 1e9, \"l1i_misses\": 1e6, \"unavailable\": {}}}}}}";
+    ASSERT_EQ(report_value("cycles_remote", pinned), 4096);
+    ASSERT_LT(fabs(report_value("l1i_misses_remote", pinned) - 2.048), 1e-9);
+    const struct metric *cyc = metric_find("cycles_remote"), *l1i = metric_find("l1i_misses_local");
+    json_t *pd = json_loads(pinned, 0, NULL);
+    assert_null(metric_perf_unavailable(pd, cyc)); /* the CPU's cycles were there */
+    json_decref(pd);
+    /* No PMU: no figure, and the document's reason for it. */
+    static const char vm[] =
+        "{\"test\": {\"perf\": true}, \"end\": {\"perf\": {\"local\": {\"cycles\": null,"
+        " \"instructions\": null, \"l1i_misses\": null, \"unavailable\": {\"cycles\":"
+        " \"no PMU in this virtual machine\", \"l1i_misses\": \"no PMU in this virtual machine\"},"
+        " \"ipc\": null, \"cycles_per_byte\": null, \"instructions_per_kib\": null,"
+        " \"system\": null}}}}";
+    for (size_t i = 0; i < 3; i++)
+        assert_true(isnan(report_value(
+            (const char *[]){"cycles_local", "ipc_local", "l1i_misses_local"}[i], vm)));
+    json_t *doc = json_loads(vm, 0, NULL);
+    assert_string_equal(metric_perf_unavailable(doc, l1i), "no PMU in this virtual machine");
+    assert_null(metric_perf_unavailable(doc, cyc)); /* the remote end: no --perf figures */
+    /* Without --perf every run says "collected only with --perf": that is no reason to tell. */
+    json_object_set_new(json_object_get(doc, "test"), "perf", json_false());
+    assert_null(metric_perf_unavailable(doc, l1i));
+    json_decref(doc);
+    /* Each is a report metric with a direction, listed only where a run has it. */
+    const char *names[] = {"cycles_local", "cycles_remote",    "ipc_local",
+                           "ipc_remote",   "l1i_misses_local", "l1i_misses_remote"};
+    for (size_t i = 0; i < 6; i++) {
+        const struct metric *t = metric_find(names[i]);
+        assert_non_null(t);
+        assert_true((t->flags & METRIC_REPORT) && (t->flags & METRIC_PERF));
+        assert_int_equal(t->lower_is_better, strncmp(names[i], "ipc", 3) != 0);
+    }
+}
+
 /* The spec reader reads what experiment_to_json() writes; unknown shapes read as absent. */
 static void test_spec_round_trip(void **state)
 {
@@ -294,7 +370,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rows_well_formed), cmocka_unit_test(test_store_agrees),
         cmocka_unit_test(test_compare_agrees),   cmocka_unit_test(test_report_agrees),
-        cmocka_unit_test(test_spec_round_trip),
+        cmocka_unit_test(test_spec_round_trip),  cmocka_unit_test(test_perf_figures),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <math.h>
 
 #include "profdiff/profdiff.h"
 
@@ -163,8 +164,70 @@ static void test_full(void **state)
     }
 }
 
+/*
+ * A run with a group of cycles, instructions, L1-icache misses: function A
+ * with counts c (cycles), i (instructions), m (misses) and the shares s of
+ * each event's count. events names the group (NULL: none).
+ */
+static json_t *group_run(const char *events, double c, double i, double m, double s)
+{
+    json_t *r = full_run(1000, 500, 20, 0);
+    json_t *a = json_array_get(json_object_get(r, "functions"), 0);
+    json_object_set_new(a, "counts", json_pack("[f, f, f]", c, i, m));
+    json_object_set_new(a, "shares_pct", json_pack("[f, f, f]", 50.0, s, s));
+    if (events)
+        json_object_set_new(
+            r, "group",
+            json_pack("{s:[s, s, s]}", "events", events, "instructions", "L1-icache-load-misses"));
+    return r;
+}
+
+/* Each change's group figures per side: IPC and misses per 1k of summed counts, mean shares. */
+static void test_group_figures(void **state)
+{
+    (void)state;
+    json_t *b[2] = {group_run("cycles", 100, 200, 2, 40), group_run("cycles", 300, 400, 6, 60)};
+    json_t *o[2] = {group_run("cycles", 100, 100, 3, 20), group_run("cycles", 100, 100, 1, 30)};
+    struct profdiff d;
+    char err[NB_ERRLEN];
+    assert_int_equal(profdiff_compute((const json_t *const *)b, 2, (const json_t *const *)o, 2,
+                                      0.95, 10, &d, err, sizeof(err)),
+                     0);
+    assert_int_equal(d.nev, 3);
+    assert_string_equal(d.ev[2], "L1-icache-load-misses");
+    const struct profdiff_row *a = find(&d, "A");
+    assert_non_null(a);
+    assert_float_equal(a->g.ipc[0], 1.5, 1e-12);               /* 600 / 400 */
+    assert_float_equal(a->g.ipc[1], 1.0, 1e-12);               /* 200 / 200 */
+    assert_float_equal(a->g.l1i_mpki[0], 13.3333333333, 1e-6); /* 8 / 600 x 1000 */
+    assert_float_equal(a->g.l1i_mpki[1], 20.0, 1e-12);         /* 4 / 200 x 1000 */
+    assert_float_equal(a->g.share[0][1], 50.0, 1e-12);
+    assert_float_equal(a->g.share[1][2], 25.0, 1e-12);
+    assert_true(isnan(find(&d, "G")->g.ipc[0])); /* not in the top list: no counts */
+    json_t *j = profdiff_json(&d);
+    assert_int_equal(json_array_size(json_object_get(j, "events")), 3);
+    json_decref(j);
+    profdiff_free(&d);
+    /* Another group in one run: no group figures, the shares as before. */
+    json_decref(o[1]);
+    o[1] = group_run("task-clock", 100, 100, 1, 30);
+    assert_int_equal(profdiff_compute((const json_t *const *)b, 2, (const json_t *const *)o, 2,
+                                      0.95, 10, &d, err, sizeof(err)),
+                     0);
+    assert_int_equal(d.nev, 0);
+    j = profdiff_json(&d);
+    assert_null(json_object_get(j, "events"));
+    json_decref(j);
+    profdiff_free(&d);
+    for (int i = 0; i < 2; i++) {
+        json_decref(b[i]);
+        json_decref(o[i]);
+    }
+}
+
 int main(void)
 {
-    const struct CMUnitTest tests[] = {cmocka_unit_test(test_groups), cmocka_unit_test(test_full)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_groups), cmocka_unit_test(test_full),
+                                       cmocka_unit_test(test_group_figures)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
