@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include "engine/probe_log.h"
 #include "engine/stream.h"
 #include "engine/udp_wire.h"
 #include "measure/histogram.h"
@@ -116,6 +117,9 @@ static void tcp_client(struct stream *s, char *buf)
             if (resp_left)
                 break;
             hist_record(s->latency, now - sent_at[head]);
+            /* The latency-under-load test's TCP probe: the phase's histogram too. */
+            if (s->probe && s->probe->hist[0])
+                hist_record(s->probe->hist[probe_log_phase(s->probe, now)], now - sent_at[head]);
             atomic_store_explicit(&s->packets, ++tx, memory_order_relaxed);
             head = (head + 1) % k;
             inflight--;
@@ -379,7 +383,9 @@ static void udp_server(struct stream *s, char *buf)
 void stream_rr_run(struct stream *s, char *buf)
 {
     bool udp = s->params->kind == TEST_UDP_RR;
-    if (s->role == ROLE_RR_CLIENT)
+    if (s->role == ROLE_RR_CLIENT && udp && s->probe)
+        stream_probe_run(s, buf);
+    else if (s->role == ROLE_RR_CLIENT)
         udp ? udp_client(s, buf) : tcp_client(s, buf);
     else
         udp ? udp_server(s, buf) : tcp_server(s, buf);
