@@ -49,6 +49,17 @@ static int send_all(struct stream *s, const char *buf, size_t len)
 }
 
 /*
+ * A tcp_rr transaction's latency; the latency-under-load test's TCP probe
+ * (engine/probe_log.h) records it also in the histogram of its phase.
+ */
+static inline void tcp_record(struct stream *s, uint64_t now, uint64_t latency)
+{
+    hist_record(s->latency, latency);
+    if (s->probe && s->probe->hist[0])
+        hist_record(s->probe->hist[probe_log_phase(s->probe, now)], latency);
+}
+
+/*
  * The tcp_rr client. Requests are queued (their latency clock starts then)
  * and written without blocking while responses are read, so large messages
  * with several outstanding cannot deadlock against a server that is itself
@@ -116,10 +127,7 @@ static void tcp_client(struct stream *s, char *buf)
             resp_left -= take;
             if (resp_left)
                 break;
-            hist_record(s->latency, now - sent_at[head]);
-            /* The latency-under-load test's TCP probe: the phase's histogram too. */
-            if (s->probe && s->probe->hist[0])
-                hist_record(s->probe->hist[probe_log_phase(s->probe, now)], now - sent_at[head]);
+            tcp_record(s, now, now - sent_at[head]);
             atomic_store_explicit(&s->packets, ++tx, memory_order_relaxed);
             head = (head + 1) % k;
             inflight--;

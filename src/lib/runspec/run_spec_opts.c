@@ -174,14 +174,16 @@ static int set_test(void *field, const char *value, const struct opt *o, char *e
     struct run_spec *s = field;
     (void)o;
     s->rrul = !strcmp(value, "rrul");
-    /* An -u before it stays, for finish() to refuse: --test rrul sends no udp_stream. */
-    if (s->rrul && s->params.kind != TEST_UDP_STREAM)
-        s->params.kind = TEST_TCP_STREAM;
-    else if (params_kind_from_name(value, &s->params.kind))
+    if (s->rrul) {
+        /* An -u before it stays, for finish() to refuse: --test rrul sends no udp_stream. */
+        if (s->params.kind != TEST_UDP_STREAM)
+            s->params.kind = TEST_TCP_STREAM;
+    } else if (params_kind_from_name(value, &s->params.kind)) {
         return err_set(err, errlen, EINVAL,
                        "--test: unknown test '%s' (known: tcp_stream, udp_stream, tcp_rr, "
                        "udp_rr, tcp_crr, rrul)",
                        value);
+    }
     return 0;
 }
 
