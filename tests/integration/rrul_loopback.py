@@ -20,8 +20,10 @@ PHASES = ("idle", "loaded", "recovery")
 
 
 def check_doc(c, label, doc, rate, load="both"):
-    c.check(doc is not None and h.field(doc, "test.kind", str) == "rrul",
-            f"{label}: test.kind is rrul")
+    c.check(doc is not None and h.field(doc, "test.kind", str) == "rrul"
+            and h.field(doc, "test.test", str) == "rrul", f"{label}: test.kind and test.test are rrul")
+    c.check(h.field(doc, "test.streams", int) == h.field(doc, "end.rrul.load_flows", int),
+            f"{label}: test describes the load's flows")
     r = h.field(h.end_of(doc), "rrul", dict)
     c.check(r.get("load") == load and r.get("probe_rate") == rate,
             f"{label}: load and probe_rate echoed", f"{r.get('load')} {r.get('probe_rate')}")

@@ -98,6 +98,8 @@ struct run_result {
      */
     bool rrul_test, have_rrul;
     struct rrul_end rrul;
+    /* Its load's parameters (the flows, -t, -C): the document's "test", with kind "rrul". */
+    struct test_params rrul_load;
 };
 
 /* Per-direction totals derived from both sides (exact: the receiver's count is final). */

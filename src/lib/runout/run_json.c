@@ -391,12 +391,19 @@ json_t *run_json_build(const struct run_result *r)
 {
     json_t *doc = json_object();
     json_object_set_new(doc, "netab_version", json_string(NETAB_VERSION));
-    json_t *test = params_to_json(&r->params);
-    json_object_set_new(test, "udp_default_buffers", json_boolean(r->params.udp_default_buffers));
+    /* --test rrul (issue 31; docs/rrul.md): the test is its load's, the figures in end.rrul. */
+    const struct test_params *tp = r->rrul_test ? &r->rrul_load : &r->params;
+    json_t *test = params_to_json(tp);
+    json_object_set_new(test, "udp_default_buffers", json_boolean(tp->udp_default_buffers));
     json_object_set_new(doc, "test", test);
-    /* --test rrul (issue 31; docs/rrul.md): the probes' run, with the figures in end.rrul. */
-    if (r->rrul_test)
+    /*
+     * The kind where every reader looks for it ("test", report/rundoc.c's),
+     * and as "kind", the name the rrul interface gives it (docs/rrul.md).
+     */
+    if (r->rrul_test) {
+        json_object_set_new(test, "test", json_string("rrul"));
         json_object_set_new(test, "kind", json_string("rrul"));
+    }
     json_object_set_new(doc, "start",
                         json_pack("{s:s, s:s, s:i, s:b}", "time", r->started, "server", r->server,
                                   "port", r->port, "in_process_server", r->in_process));

@@ -32,6 +32,10 @@ void run_spec_result_init(const struct run_spec *spec, struct run_result *res)
         res->rrul.probe_rate = spec->rrul_opts.probe_rate;
         res->rrul.load_flows = spec->rrul_opts.load_flows;
         res->rrul.load = rrul_load_name(spec->rrul_opts.load);
+        res->rrul_load = spec->params;
+        res->rrul_load.streams = spec->rrul_opts.load_flows;
+        res->rrul_load.reverse = spec->rrul_opts.load == RRUL_LOAD_DOWN;
+        res->rrul_load.bidir = spec->rrul_opts.load == RRUL_LOAD_BOTH;
     }
 }
 
