@@ -19,7 +19,7 @@ import netab_helpers as h  # noqa: E402
 PHASES = ("idle", "loaded", "recovery")
 
 
-def check_doc(c, label, doc, rate, load="both"):
+def check_doc(c, label, doc, rate, load="both", same_clock=True):
     c.check(doc is not None and h.field(doc, "test.kind", str) == "rrul"
             and h.field(doc, "test.test", str) == "rrul", f"{label}: test.kind and test.test are rrul")
     c.check(h.field(doc, "test.streams", int) == h.field(doc, "end.rrul.load_flows", int),
@@ -58,8 +58,14 @@ def check_doc(c, label, doc, rate, load="both"):
     inc = h.field(r, "increase", dict)
     c.check(abs(inc["p50_us"] - (r["loaded"]["p50_us"] - r["idle"]["p50_us"])) < 1e-6,
             f"{label}: increase.p50_us = loaded p50 - idle p50")
-    c.check(r["one_way"]["available"] is False and r["one_way"]["reason"],
-            f"{label}: one-way delay not available, with its reason")
+    ow = h.field(r, "one_way", dict)
+    c.check(ow.get("available") is same_clock and ow.get("reason"),
+            f"{label}: one-way delay available exactly with one clock, with its reason",
+            str(ow.get("reason")))
+    for name in PHASES if same_clock else ():
+        d = h.field(ow, name, dict)
+        c.check(all(d[k] is not None and d[k] >= 0 for k in ("up_p50_us", "down_p50_us")),
+                f"{label} {name}: one-way p50 up and down measured", str(d))
     ivs = [iv.get("rrul") for iv in h.field(doc, "intervals", list)]
     seen = {iv["phase"] for iv in ivs if iv}
     c.check(all(ivs) and seen == set(PHASES), f"{label}: every interval has rrul, all phases seen",
@@ -102,7 +108,7 @@ def test(netab, c):
     with h.Server(netab) as srv:
         rc, doc, err = h.run_against(netab, srv, ["--test", "rrul", "-t", "1", "--load-flows",
                                                   "1", "--load", "down", "-i", "1"])
-        check_doc(c, "netab server", doc, 100.0, load="down")
+        check_doc(c, "netab server", doc, 100.0, load="down", same_clock=False)
     # 4. Text: the phases' table, the increase and RPM; --db keeps end.rrul.
     db = os.path.join(h.WORK_DIR, "rrul.db")
     r = h.netab_cmd(netab, "run", "--test", "rrul", "-t", "1", "--load-flows", "1", "-i", "0",

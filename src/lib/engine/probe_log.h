@@ -28,6 +28,7 @@ enum probe_phase { PROBE_IDLE, PROBE_LOADED, PROBE_RECOVERY, PROBE_PHASES };
 struct probe_rec {
     uint64_t sent_ns;
     uint64_t rtt_ns;  /* the first answer's */
+    uint64_t srv_ns;  /* the server's receive time (its clock), 0 = not stamped */
     uint32_t answers; /* more than 1: duplicates */
     bool reordered;   /* answered after a later probe's answer */
 };

@@ -22,6 +22,11 @@ struct rrul_phase {
     double load_srtt_us;                    /* the load flows' mean smoothed RTT; loaded only */
 };
 
+/* One-way delays of a phase's probes, µs: up (client to server) and down. */
+struct rrul_one_way {
+    double up_p50_us, up_p99_us, down_p50_us, down_p99_us;
+};
+
 struct rrul_end {
     double probe_rate;
     int load_flows;
@@ -30,8 +35,9 @@ struct rrul_end {
     struct rrul_phase phase[RRUL_PHASES];
     double inc_p50_us, inc_p50_ratio, inc_p99_us, inc_p99_ratio; /* loaded over idle */
     double rpm, rpm_lo, rpm_hi;
-    bool one_way;
-    const char *one_way_reason; /* a literal */
+    bool one_way;               /* both ends read one clock: ow[] holds the delays */
+    const char *one_way_reason; /* a literal: why there are (not) */
+    struct rrul_one_way ow[RRUL_PHASES];
 };
 
 struct rrul_interval {

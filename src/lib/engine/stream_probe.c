@@ -62,6 +62,8 @@ static int read_answers(struct stream *s, struct prober *pr, char *rbuf)
         if (r->answers++)
             continue; /* a duplicate: counted, its round trip not taken again */
         r->rtt_ns = now - r->sent_ns;
+        if (!udp_wire_get_stamp(rbuf, (size_t)n, &r->srv_ns))
+            r->srv_ns = 0;
         hist_record(s->latency, r->rtt_ns);
         if (pr->any && seq < pr->highest)
             r->reordered = true;
@@ -86,6 +88,9 @@ void stream_probe_run(struct stream *s, char *buf)
     pr.period_ns = (uint64_t)(1e9 / log->rate);
     if (!pr.period_ns)
         pr.period_ns = 1;
+    /* Every probe asks for the server's receive time, when it has room for the answer. */
+    if (s->params->req_size >= UDP_WIRE_STAMP_LEN)
+        memcpy(buf + UDP_WIRE_HEADER, "NBTS", 4);
     log->start_ns = clock_now_ns();
     int err = 0;
     while (!err && !atomic_load_explicit(s->abort, memory_order_relaxed)) {

@@ -376,6 +376,13 @@ static void udp_server(struct stream *s, char *buf)
             continue;
         bytes += (uint64_t)n;
         memcpy(resp, buf, UDP_WIRE_HEADER);
+        /* A probe asking for the receive time gets it; the next response is padding again. */
+        if (p->resp_size >= UDP_WIRE_STAMP_LEN) {
+            if (udp_wire_wants_stamp(buf, (size_t)n))
+                udp_wire_put_stamp(resp, clock_now_ns());
+            else
+                memset(resp + UDP_WIRE_HEADER, 0x5a, UDP_WIRE_STAMP_LEN - UDP_WIRE_HEADER);
+        }
         /* Replies go only to the client's registered address, never to a forged source. */
         if (sendto(s->fd, resp, p->resp_size, 0, (struct sockaddr *)&s->peer, s->peer_len) < 0 &&
             errno != EAGAIN && errno != ENOBUFS && errno != ECONNREFUSED) {

@@ -14,6 +14,7 @@
 #include <sys/socket.h>
 
 #include "engine/stream.h"
+#include "engine/udp_wire.h"
 #include "proto/server.h"
 #include "rrul/rrul_priv.h"
 #include "util/clock.h"
@@ -105,7 +106,7 @@ static void parts_setup(struct part *pt, const struct client_config *cfg,
     }
     pt[0].name = "UDP probes";
     pt[0].p.kind = TEST_UDP_RR;
-    pt[0].p.req_size = pt[0].p.resp_size = PARAMS_UDP_HEADER;
+    pt[0].p.req_size = pt[0].p.resp_size = UDP_WIRE_STAMP_LEN;
     pt[0].p.rr_timeout_ms = RRUL_PROBE_TIMEOUT_MS;
     pt[0].p.block = params_default_block(TEST_UDP_RR);
     pt[1].name = "TCP request/response probe";
@@ -162,7 +163,7 @@ static int run_parts(struct part *pt, const struct rrul_opts *o, const struct te
                          why);
         }
     if (!rc) {
-        struct rrul_parts parts = {o, &log, &pt[2].res, &ivs};
+        struct rrul_parts parts = {o, &log, &pt[2].res, &ivs, pt[0].cfg.in_process};
         rc = rrul_figures(&parts, res);
         if (rc)
             err_set(res->error, sizeof(res->error), -rc, "out of memory");

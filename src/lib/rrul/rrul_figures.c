@@ -69,6 +69,38 @@ static int udp_phase(const struct probe_log *log, uint64_t from, uint64_t to, bo
     return rc;
 }
 
+/*
+ * The one-way delays of the probes sent in [from, to) that the server
+ * stamped: up is its receive time less the send time, down the answer's
+ * arrival less it; meaningful only when both read one clock (same_clock).
+ * Returns whether any probe was stamped, or -ENOMEM.
+ */
+static int one_way_phase(const struct probe_log *log, uint64_t from, uint64_t to,
+                         struct rrul_one_way *ow)
+{
+    size_t cap = log->sent ? log->sent : 1, n = 0;
+    double *up = malloc(cap * sizeof(double)), *down = malloc(cap * sizeof(double));
+    if (!up || !down) {
+        free(up);
+        free(down);
+        return -ENOMEM;
+    }
+    for (uint64_t k = 0; k < log->sent; k++) {
+        const struct probe_rec *r = &log->rec[k];
+        if (r->sent_ns < from || r->sent_ns >= to || !r->answers || !r->srv_ns)
+            continue;
+        up[n] = ((double)r->srv_ns - (double)r->sent_ns) / 1e3;
+        down[n++] = ((double)(r->sent_ns + r->rtt_ns) - (double)r->srv_ns) / 1e3;
+    }
+    struct probe_summary su, sd;
+    probe_summarize(up, n, &su);
+    probe_summarize(down, n, &sd);
+    *ow = (struct rrul_one_way){su.p50, su.p99, sd.p50, sd.p99};
+    free(up);
+    free(down);
+    return n > 0;
+}
+
 /* The TCP probe's transactions of one phase, and the load's throughput and RTT. */
 static void tcp_and_load(const struct rrul_parts *pa, int i, double len, struct rrul_phase *ph)
 {
@@ -167,8 +199,11 @@ int rrul_figures(const struct rrul_parts *pa, struct run_result *res)
                            .rpm_lo = NAN,
                            .rpm_hi = NAN,
                            .one_way = false,
-                           .one_way_reason = "not measured: both ends' clocks not compared in "
-                                             "this version"};
+                           .one_way_reason = pa->same_clock
+                                                 ? "not measured: the server stamped no probe"
+                                                 : "not measured: both ends' clocks not compared "
+                                                   "in this version (the server is another "
+                                                   "process)"};
     struct bounds b = {.start = log->start_ns};
     b.end = b.start + (uint64_t)((double)log->sent * 1e9 / log->rate);
     b.open = log->load_open_ns ? log->load_open_ns : b.end;
@@ -181,7 +216,12 @@ int rrul_figures(const struct rrul_parts *pa, struct run_result *res)
         struct rrul_phase *ph = &e->phase[i];
         rc = udp_phase(log, edge[i], edge[i + 1], i == PROBE_LOADED, e, ph);
         tcp_and_load(pa, i, e->end[i] - e->start[i], ph);
+        int ow = rc || !pa->same_clock ? 0 : one_way_phase(log, edge[i], edge[i + 1], &e->ow[i]);
+        rc = ow < 0 ? ow : rc;
+        e->one_way |= ow > 0;
     }
+    if (e->one_way)
+        e->one_way_reason = "both ends read this process's CLOCK_MONOTONIC (the in-process server)";
     const struct rrul_phase *idle = &e->phase[PROBE_IDLE], *loaded = &e->phase[PROBE_LOADED];
     e->inc_p50_us = loaded->p50_us - idle->p50_us; /* NAN when either is */
     e->inc_p99_us = loaded->p99_us - idle->p99_us;

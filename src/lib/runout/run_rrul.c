@@ -64,9 +64,15 @@ json_t *run_rrul_end_json(const struct rrul_end *e)
     json_object_set_new(o, "rpm", num(e->rpm));
     json_object_set_new(o, "rpm_ci_low", num(e->rpm_lo));
     json_object_set_new(o, "rpm_ci_high", num(e->rpm_hi));
-    json_object_set_new(o, "one_way",
-                        json_pack("{s:b, s:s}", "available", e->one_way, "reason",
-                                  e->one_way_reason ? e->one_way_reason : ""));
+    json_t *ow = json_pack("{s:b, s:s}", "available", e->one_way, "reason",
+                           e->one_way_reason ? e->one_way_reason : "");
+    for (int i = 0; ow && e->one_way && i < RRUL_PHASES; i++)
+        json_object_set_new(ow, names[i],
+                            json_pack("{s:o, s:o, s:o, s:o}", "up_p50_us", num(e->ow[i].up_p50_us),
+                                      "up_p99_us", num(e->ow[i].up_p99_us), "down_p50_us",
+                                      num(e->ow[i].down_p50_us), "down_p99_us",
+                                      num(e->ow[i].down_p99_us)));
+    json_object_set_new(o, "one_way", ow);
     return o;
 }
 
@@ -167,6 +173,15 @@ void run_rrul_text(FILE *f, const struct run_result *r)
     if (isfinite(e->phase[1].load_srtt_us))
         fprintf(f, "load flows' smoothed RTT (tcp_info, mean over intervals): %.3f ms\n",
                 e->phase[1].load_srtt_us / 1e3);
-    if (!e->one_way)
+    if (!e->one_way) {
         fprintf(f, "one-way delay: %s\n", e->one_way_reason);
+        return;
+    }
+    fprintf(f, "one-way delay: %s\n", e->one_way_reason);
+    for (int i = 0; i < RRUL_PHASES; i++) {
+        char a[24], b[24], c[24], d[24];
+        fprintf(f, "  %-9s up p50 %s p99 %s ms, down p50 %s p99 %s ms\n", rrul_phase_name(i),
+                ms(e->ow[i].up_p50_us, a, sizeof(a)), ms(e->ow[i].up_p99_us, b, sizeof(b)),
+                ms(e->ow[i].down_p50_us, c, sizeof(c)), ms(e->ow[i].down_p99_us, d, sizeof(d)));
+    }
 }
