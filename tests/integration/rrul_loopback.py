@@ -100,10 +100,15 @@ def test(netab, c):
     rc, doc, err = h.run_netab(netab, ["--test", "rrul", "-t", "2", "--load-flows", "2",
                                        "-i", "0.5"])
     check_doc(c, "loopback", doc, 100.0)
-    # 2. One direction each, another probe rate.
+    # 2. One direction each, another probe rate; --plot draws the round trips and the load.
+    svg = os.path.join(h.WORK_DIR, "rrul.svg")
     rc, doc, err = h.run_netab(netab, ["--test", "rrul", "-t", "1", "--load-flows", "1",
-                                       "--load", "up", "--probe-rate", "50", "-i", "1"])
+                                       "--load", "up", "--probe-rate", "50", "-i", "1",
+                                       "--plot", svg])
     check_doc(c, "--load up", doc, 50.0, load="up")
+    with open(svg) as f:
+        text = f.read()
+    c.check("probes p50" in text or "<svg" in text, "--plot: the figure is written", svg)
     # 3. A separate netab server: its sessions, its limits (4 clients: the test takes 3).
     with h.Server(netab) as srv:
         rc, doc, err = h.run_against(netab, srv, ["--test", "rrul", "-t", "1", "--load-flows",
