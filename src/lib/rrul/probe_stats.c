@@ -73,7 +73,15 @@ static double resampled_trimmed_mean(const double *sorted, size_t n, uint32_t *c
     return sum / (double)want;
 }
 
-#define PROBE_RPM_RESAMPLES 1000
+/*
+ * Resamples: 1000, fewer for many round trips (each costs n draws), never
+ * under 200: 10^8 draws at most beyond 500,000 round trips.
+ */
+static size_t resamples(size_t n)
+{
+    size_t r = n ? (size_t)(1e8 / (double)n) : 1000;
+    return r > 1000 ? 1000 : r < 200 ? 200 : r;
+}
 
 int probe_rpm(const double *sorted_ms, size_t n, double conf, double *rpm, double *lo, double *hi)
 {
@@ -82,16 +90,17 @@ int probe_rpm(const double *sorted_ms, size_t n, double conf, double *rpm, doubl
     if (!n || !(tm > 0))
         return -EDOM;
     *rpm = 60000.0 / tm;
-    double *draws = malloc(PROBE_RPM_RESAMPLES * sizeof(double));
+    size_t nr = resamples(n);
+    double *draws = malloc(nr * sizeof(double));
     uint32_t *count = malloc(n * sizeof(uint32_t));
     gsl_rng *rng = stats_boot_rng(31);
     int rc = draws && count && rng ? 0 : -ENOMEM;
-    for (size_t r = 0; !rc && r < PROBE_RPM_RESAMPLES; r++) {
+    for (size_t r = 0; !rc && r < nr; r++) {
         double m = resampled_trimmed_mean(sorted_ms, n, count, rng);
         draws[r] = m > 0 ? 60000.0 / m : INFINITY;
     }
     double a, b;
-    if (!rc && !stats_boot_percentile(draws, PROBE_RPM_RESAMPLES, (1 - conf) / 2, &a, &b)) {
+    if (!rc && !stats_boot_percentile(draws, nr, (1 - conf) / 2, &a, &b)) {
         *lo = a;
         *hi = b;
     }

@@ -21,6 +21,8 @@ enum rrul_load { RRUL_LOAD_UP = 1, RRUL_LOAD_DOWN = 2, RRUL_LOAD_BOTH = 3 };
 #define RRUL_MAX_RATE 10000.0 /* probes per second: above it the prober is the load */
 #define RRUL_IDLE_S 2.0
 #define RRUL_RECOVERY_S 2.0
+/* Probes one run keeps (32 bytes each): rate x (idle + -t + recovery) at most. */
+#define RRUL_MAX_PROBES 4000000
 /* A probe still unanswered this long after the probes' stop is lost. */
 #define RRUL_PROBE_TIMEOUT_MS 1000
 

@@ -129,15 +129,23 @@ static void tcp_and_load(const struct rrul_parts *pa, int i, double len, struct 
     ph->load_srtt_us = k ? sum / (double)k : NAN;
 }
 
-/* The load's bits per second up and down over [a, b], its intervals shared by overlap. */
-static void load_over(const struct rrul_load_ivs *l, uint64_t a, uint64_t b, double *up,
-                      double *down)
+/*
+ * The load's bits per second up and down over [a, b], its intervals shared
+ * by overlap. The intervals are in time order and so are the calls': *from
+ * is the first that may still overlap, so all calls together read each once.
+ */
+static void load_over(const struct rrul_load_ivs *l, uint64_t a, uint64_t b, size_t *from,
+                      double *up, double *down)
 {
     double su = 0, sd = 0;
-    for (size_t j = 0; j < l->n; j++) {
+    while (*from < l->n && l->v[*from].end_ns <= a)
+        (*from)++;
+    for (size_t j = *from; j < l->n; j++) {
         const struct rrul_load_iv *v = &l->v[j];
         uint64_t e = v->end_ns, s = e - (uint64_t)(v->seconds * 1e9);
         uint64_t lo = s > a ? s : a, hi = e < b ? e : b;
+        if (s >= b)
+            break;
         if (hi <= lo || v->seconds <= 0)
             continue;
         double f = secs(lo, hi) / v->seconds;
@@ -156,6 +164,9 @@ static int intervals(const struct rrul_parts *pa, const struct bounds *b, struct
     double *rtt = malloc((log->sent ? log->sent : 1) * sizeof(double));
     if (!rtt)
         return -ENOMEM;
+    /* Probes are in send-time order and intervals in time order: one pass over each. */
+    uint64_t k = 0;
+    size_t j = 0;
     for (size_t i = 0; i < res->nintervals; i++) {
         struct interval_report *iv = &res->intervals[i];
         uint64_t a = b->start + (uint64_t)(iv->start * 1e9),
@@ -163,10 +174,10 @@ static int intervals(const struct rrul_parts *pa, const struct bounds *b, struct
         size_t n = 0;
         struct rrul_interval *r = &iv->rrul;
         *r = (struct rrul_interval){.phase = phase_of(b, a + (z - a) / 2)};
-        for (uint64_t k = 0; k < log->sent; k++) {
+        while (k < log->sent && log->rec[k].sent_ns < a)
+            k++;
+        for (; k < log->sent && log->rec[k].sent_ns < z; k++) {
             const struct probe_rec *p = &log->rec[k];
-            if (p->sent_ns < a || p->sent_ns >= z)
-                continue;
             if (p->answers)
                 rtt[n++] = (double)p->rtt_ns / 1e3;
             else
@@ -176,7 +187,7 @@ static int intervals(const struct rrul_parts *pa, const struct bounds *b, struct
         probe_summarize(rtt, n, &s);
         r->p50_us = s.p50;
         r->p99_us = s.p99;
-        load_over(pa->ivs, a, z, &r->up_bps, &r->down_bps);
+        load_over(pa->ivs, a, z, &j, &r->up_bps, &r->down_bps);
         iv->have_rrul = true;
     }
     free(rtt);

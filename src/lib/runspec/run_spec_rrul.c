@@ -46,6 +46,13 @@ int run_spec_rrul_finish(const struct run_spec *o, char *err, size_t errlen)
     const char *what = refused(o);
     if (what)
         return err_set(err, errlen, EINVAL, "--test rrul does not take %s", what);
+    const struct rrul_opts *r = &o->rrul_opts;
+    double probes = r->probe_rate * (r->idle_s + o->params.duration_s + r->recovery_s);
+    if (probes > RRUL_MAX_PROBES)
+        return err_set(err, errlen, EINVAL,
+                       "--probe-rate %g for %g s is %.0f probes, more than the %d one run keeps",
+                       r->probe_rate, r->idle_s + o->params.duration_s + r->recovery_s, probes,
+                       RRUL_MAX_PROBES);
     return 0;
 }
 

@@ -185,6 +185,7 @@ static void test_bad_options_are_named(void **state)
     parse_refused("--test rrul --probe-rate 20000", "--probe-rate: '20000'");
     parse_refused("--test rrul --probe-rate -5", "--probe-rate");
     parse_refused("--test rrul --load-flows 0", "--load-flows");
+    parse_refused("--test rrul --probe-rate 10000 -t 3600", "more than the 4000000 one run keeps");
     parse_refused("--test rrul --load sideways", "--load: 'sideways'");
     parse_refused("--load-flows 2", "apply to --test rrul");
     parse_refused("--test tcp_rr --probe-rate 50", "apply to --test rrul");
