@@ -23,7 +23,15 @@ struct probe_summary {
  */
 void probe_summarize(double *v, size_t n, struct probe_summary *out);
 
-/* The fraction of the largest round trips RPM leaves out (draft-ietf-ippm-responsiveness). */
+/*
+ * The fraction of the largest round trips RPM leaves out. IETF
+ * draft-ietf-ippm-responsiveness ("Responsiveness under Working
+ * Conditions", datatracker.ietf.org/doc/draft-ietf-ippm-responsiveness/)
+ * aggregates its latency samples with a trimmed mean that drops the top 5%
+ * (its 95th-percentile trimmed mean) and reports 60 s over it as Round-trips
+ * Per Minute; netab applies that formula to its UDP probes' round trips,
+ * not to the draft's HTTP/TLS probes.
+ */
 #define PROBE_RPM_TRIM 0.05
 
 /*
