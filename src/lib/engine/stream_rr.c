@@ -357,6 +357,7 @@ static void udp_server(struct stream *s, char *buf)
     const struct test_params *p = s->params;
     uint64_t tx = 0, bytes = 0;
     char *resp = buf + 65536;
+    bool stamped = false; /* the last response carried a receive time (udp_wire.h) */
     memset(resp, 0x5a, p->resp_size);
     while (!stopping(s)) {
         struct sockaddr_storage from;
@@ -376,13 +377,13 @@ static void udp_server(struct stream *s, char *buf)
             continue;
         bytes += (uint64_t)n;
         memcpy(resp, buf, UDP_WIRE_HEADER);
-        /* A probe asking for the receive time gets it; the next response is padding again. */
-        if (p->resp_size >= UDP_WIRE_STAMP_LEN) {
-            if (udp_wire_wants_stamp(buf, (size_t)n))
-                udp_wire_put_stamp(resp, clock_now_ns());
-            else
-                memset(resp + UDP_WIRE_HEADER, 0x5a, UDP_WIRE_STAMP_LEN - UDP_WIRE_HEADER);
-        }
+        /* A probe asking for the receive time gets it; a response after it is padding again. */
+        bool stamp = p->resp_size >= UDP_WIRE_STAMP_LEN && udp_wire_wants_stamp(buf, (size_t)n);
+        if (stamp)
+            udp_wire_put_stamp(resp, clock_now_ns());
+        else if (stamped)
+            memset(resp + UDP_WIRE_HEADER, 0x5a, UDP_WIRE_STAMP_LEN - UDP_WIRE_HEADER);
+        stamped = stamp;
         /* Replies go only to the client's registered address, never to a forged source. */
         if (sendto(s->fd, resp, p->resp_size, 0, (struct sockaddr *)&s->peer, s->peer_len) < 0 &&
             errno != EAGAIN && errno != ENOBUFS && errno != ECONNREFUSED) {
