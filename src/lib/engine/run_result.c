@@ -126,3 +126,9 @@ void run_result_transactions(const struct run_result *r, struct transaction_tota
     for (int i = 0; r->have_remote && i < r->remote.n; i++)
         out->server_foreign += r->remote.streams[i].foreign;
 }
+
+const char *rrul_phase_name(int phase)
+{
+    static const char *const names[RRUL_PHASES] = {"idle", "loaded", "recovery"};
+    return phase >= 0 && phase < RRUL_PHASES ? names[phase] : "unknown";
+}

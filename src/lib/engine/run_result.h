@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "engine/params.h"
+#include "engine/rrul_result.h"
 #include "engine/side_report.h"
 #include "util/err.h"
 
@@ -63,6 +64,9 @@ struct interval_report {
     struct interval_tcp tcp;
     struct interval_tcp *tcp_streams;
     int n_tcp;
+    /* The latency-under-load test: the interval's probes and load (engine/rrul_result.h). */
+    bool have_rrul;
+    struct rrul_interval rrul;
 };
 
 struct run_result {
@@ -88,6 +92,14 @@ struct run_result {
     json_t *peer;
     /* --per-flow: each flow's figures in the JSON document (a display choice of the client). */
     bool per_flow;
+    /*
+     * The latency-under-load test (--test rrul): the run is one (set before
+     * it runs, with rrul's probe rate and load), and its figures once done.
+     */
+    bool rrul_test, have_rrul;
+    struct rrul_end rrul;
+    /* Its load's parameters (the flows, -t, -C): the document's "test", with kind "rrul". */
+    struct test_params rrul_load;
 };
 
 /* Per-direction totals derived from both sides (exact: the receiver's count is final). */

@@ -31,6 +31,7 @@ struct histogram;
 struct flowhist;
 struct udp_rx;
 struct evloop;
+struct probe_log;
 
 enum stream_role {
     ROLE_TCP_SEND,
@@ -84,6 +85,12 @@ struct stream {
      * streams on a tick (docs/architecture.md).
      */
     struct evloop *notify;
+    /*
+     * rr clients of the latency-under-load test (engine/probe_log.h): the
+     * open-loop UDP prober's schedule and records, or the TCP probe's phase
+     * histograms; NULL for every other stream.
+     */
+    struct probe_log *probe;
     /*
      * Receiver: wake notify once bytes reach this (0 = never; cleared when
      * it fires). Armed by stream_set_received_at_least(), whose end
@@ -167,6 +174,8 @@ void stream_tcp_run(struct stream *s, char *buf);
 void stream_udp_run(struct stream *s, char *buf);
 void stream_rr_run(struct stream *s, char *buf);
 void stream_crr_run(struct stream *s, char *buf);
+/* The open-loop UDP prober: a udp_rr client stream with a probe log (stream_probe.c). */
+void stream_probe_run(struct stream *s, char *buf);
 
 /*
  * Waits until fd (if >= 0) has one of events, the event fd efd (s->stop_fd

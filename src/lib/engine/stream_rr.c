@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include "engine/probe_log.h"
 #include "engine/stream.h"
 #include "engine/udp_wire.h"
 #include "measure/histogram.h"
@@ -45,6 +46,17 @@ static int send_all(struct stream *s, const char *buf, size_t len)
         return n < 0 ? -errno : -EPIPE;
     }
     return 0;
+}
+
+/*
+ * A tcp_rr transaction's latency; the latency-under-load test's TCP probe
+ * (engine/probe_log.h) records it also in the histogram of its phase.
+ */
+static inline void tcp_record(struct stream *s, uint64_t now, uint64_t latency)
+{
+    hist_record(s->latency, latency);
+    if (s->probe && s->probe->hist[0])
+        hist_record(s->probe->hist[probe_log_phase(s->probe, now)], latency);
 }
 
 /*
@@ -115,7 +127,7 @@ static void tcp_client(struct stream *s, char *buf)
             resp_left -= take;
             if (resp_left)
                 break;
-            hist_record(s->latency, now - sent_at[head]);
+            tcp_record(s, now, now - sent_at[head]);
             atomic_store_explicit(&s->packets, ++tx, memory_order_relaxed);
             head = (head + 1) % k;
             inflight--;
@@ -345,6 +357,7 @@ static void udp_server(struct stream *s, char *buf)
     const struct test_params *p = s->params;
     uint64_t tx = 0, bytes = 0;
     char *resp = buf + 65536;
+    bool stamped = false; /* the last response carried a receive time (udp_wire.h) */
     memset(resp, 0x5a, p->resp_size);
     while (!stopping(s)) {
         struct sockaddr_storage from;
@@ -364,6 +377,13 @@ static void udp_server(struct stream *s, char *buf)
             continue;
         bytes += (uint64_t)n;
         memcpy(resp, buf, UDP_WIRE_HEADER);
+        /* A probe asking for the receive time gets it; a response after it is padding again. */
+        bool stamp = p->resp_size >= UDP_WIRE_STAMP_LEN && udp_wire_wants_stamp(buf, (size_t)n);
+        if (stamp)
+            udp_wire_put_stamp(resp, clock_now_ns());
+        else if (stamped)
+            memset(resp + UDP_WIRE_HEADER, 0x5a, UDP_WIRE_STAMP_LEN - UDP_WIRE_HEADER);
+        stamped = stamp;
         /* Replies go only to the client's registered address, never to a forged source. */
         if (sendto(s->fd, resp, p->resp_size, 0, (struct sockaddr *)&s->peer, s->peer_len) < 0 &&
             errno != EAGAIN && errno != ENOBUFS && errno != ECONNREFUSED) {
@@ -379,7 +399,9 @@ static void udp_server(struct stream *s, char *buf)
 void stream_rr_run(struct stream *s, char *buf)
 {
     bool udp = s->params->kind == TEST_UDP_RR;
-    if (s->role == ROLE_RR_CLIENT)
+    if (s->role == ROLE_RR_CLIENT && udp && s->probe)
+        stream_probe_run(s, buf);
+    else if (s->role == ROLE_RR_CLIENT)
         udp ? udp_client(s, buf) : tcp_client(s, buf);
     else
         udp ? udp_server(s, buf) : tcp_server(s, buf);

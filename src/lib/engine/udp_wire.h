@@ -92,6 +92,40 @@ static inline int udp_wire_get(const char *buf, size_t len, uint32_t *stream, ui
     return 0;
 }
 
+/*
+ * A udp_rr request that asks for the server's receive time (the
+ * latency-under-load test's probes, engine/stream_probe.c) carries "NBTS"
+ * after the data header; a server answers a response of at least
+ * UDP_WIRE_STAMP_LEN bytes with "NBTR" and its receive time (uint64 ns,
+ * CLOCK_MONOTONIC, big-endian) there. A request without it (every udp_rr
+ * test's, 24 bytes by default) costs the server nothing more.
+ */
+#define UDP_WIRE_STAMP_LEN (UDP_WIRE_HEADER + 12)
+
+static inline bool udp_wire_wants_stamp(const char *buf, size_t len)
+{
+    return len >= UDP_WIRE_STAMP_LEN && !memcmp(buf + UDP_WIRE_HEADER, "NBTS", 4);
+}
+
+/* Writes the stamp of a response (at least UDP_WIRE_STAMP_LEN bytes). */
+static inline void udp_wire_put_stamp(char *buf, uint64_t rx_ns)
+{
+    uint64_t be = htobe64(rx_ns);
+    memcpy(buf + UDP_WIRE_HEADER, "NBTR", 4);
+    memcpy(buf + UDP_WIRE_HEADER + 4, &be, 8);
+}
+
+/* The server's receive time of a stamped response; false for a response without one. */
+static inline bool udp_wire_get_stamp(const char *buf, size_t len, uint64_t *rx_ns)
+{
+    uint64_t be;
+    if (len < UDP_WIRE_STAMP_LEN || memcmp(buf + UDP_WIRE_HEADER, "NBTR", 4))
+        return false;
+    memcpy(&be, buf + UDP_WIRE_HEADER + 4, 8);
+    *rx_ns = be64toh(be);
+    return true;
+}
+
 void udp_wire_put_reg(char *buf, const uint8_t cookie[TEST_COOKIE_LEN], uint32_t stream);
 
 /* Parses a registration. Returns 0 or -EPROTO. */

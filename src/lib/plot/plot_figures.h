@@ -101,6 +101,9 @@ struct plot_timeline {
     const struct plot_series *series;
     size_t nseries;
     double omit; /* seconds of warm-up before 0 that were left out (shaded), or 0 */
+    /* A span to shade and label, e.g. the loaded phase of a --test rrul run; 0 to 0 = none. */
+    double band0, band1;
+    const char *band_label;
 };
 void plot_draw_timeline(cairo_t *cr, double w, double h, const void *timeline);
 

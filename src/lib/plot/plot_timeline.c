@@ -47,6 +47,14 @@ void plot_draw_timeline(cairo_t *cr, double w, double h, const void *arg)
         cairo_set_source_rgb(cr, 0.3, 0.3, 0.3);
         plot_text(cr, (a + b) / 2, f.y1 - 16, "warm-up (omitted)", 10, 0.5, 0, 0);
     }
+    if (t->band1 > t->band0) {
+        double a = plot_scale_map(&sx, t->band0), b = plot_scale_map(&sx, t->band1);
+        cairo_set_source_rgb(cr, 0.93, 0.90, 0.84);
+        cairo_rectangle(cr, a, f.y0, b - a, f.y1 - f.y0);
+        cairo_fill(cr);
+        cairo_set_source_rgb(cr, 0.3, 0.3, 0.3);
+        plot_text(cr, (a + b) / 2, f.y0 + 14, t->band_label ? t->band_label : "", 10, 0.5, 0, 0);
+    }
     plot_axis_y(cr, &sy, &f, t->axis);
     plot_axis_x(cr, &sx, &f, "time (s)");
     for (size_t k = 0; k < t->nseries; k++) {

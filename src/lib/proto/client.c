@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "engine/interval_tcp.h"
+#include "engine/probe_log.h"
 #include "engine/stream_set.h"
 #include "engine/window.h"
 #include "measure/identity.h"
@@ -388,6 +389,8 @@ static int run_streams(struct client *c, int *fds, bool *server_sends, int n, st
     for (int i = 0; i < n; i++)
         fds[i] = -1;
     stream_set_notify(&set, &cl->loop);
+    if (n > 0)
+        set.streams[0].probe = c->cfg->probe;
     if (c->p->kind == TEST_TCP_CRR) {
         for (int i = 0; i < n; i++) {
             struct stream *s = &set.streams[i];
@@ -407,6 +410,8 @@ static int run_streams(struct client *c, int *fds, bool *server_sends, int n, st
         err_set(err, len, rc, "out of memory");
     if (!rc)
         rc = stream_set_start(&set, err, len);
+    if (!rc && c->cfg->mark)
+        probe_log_mark_open(c->cfg->mark, clock_now_ns());
     if (rc) {
         window_free(&w);
         stream_set_free(&set);
@@ -416,6 +421,8 @@ static int run_streams(struct client *c, int *fds, bool *server_sends, int n, st
     struct interval_state st = {0};
     interval_state_init(c->p, &st);
     rc = drive(c, &set, &w, cl, &st);
+    if (c->cfg->mark)
+        probe_log_mark_close(c->cfg->mark, clock_now_ns());
     stream_set_stop(&set);
     if (!rc)
         rc = send_stop(c, &set, cl);

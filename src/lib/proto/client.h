@@ -9,6 +9,7 @@
 #include "engine/run_result.h"
 
 struct auth_key;
+struct probe_log;
 
 struct client_config {
     const char *host;
@@ -30,6 +31,12 @@ struct client_config {
     /* Called from the client's thread at each interval; may be NULL. */
     void (*on_interval)(const struct interval_report *iv, void *ctx);
     void *ctx;
+    /*
+     * The latency-under-load test (engine/probe_log.h): probe goes to the
+     * run's first stream (the open-loop UDP prober, the TCP probe); mark
+     * receives this run's window opening and close (the load's). NULL: none.
+     */
+    struct probe_log *probe, *mark;
 };
 
 void client_config_defaults(struct client_config *cfg);

@@ -1,4 +1,5 @@
 #include "runout/run_json.h"
+#include "runout/run_rrul.h"
 #include "runout/run_flows.h"
 #include "runout/run_path.h"
 
@@ -215,6 +216,8 @@ json_t *run_json_interval(const struct run_result *r, const struct interval_repo
     }
     if (o && iv->have_tcp)
         json_object_set_new(o, "tcp", interval_tcp_all_json(r, iv));
+    if (o && iv->have_rrul)
+        json_object_set_new(o, "rrul", run_rrul_interval_json(&iv->rrul));
     return o;
 }
 
@@ -388,9 +391,19 @@ json_t *run_json_build(const struct run_result *r)
 {
     json_t *doc = json_object();
     json_object_set_new(doc, "netab_version", json_string(NETAB_VERSION));
-    json_t *test = params_to_json(&r->params);
-    json_object_set_new(test, "udp_default_buffers", json_boolean(r->params.udp_default_buffers));
+    /* --test rrul (issue 31; docs/rrul.md): the test is its load's, the figures in end.rrul. */
+    const struct test_params *tp = r->rrul_test ? &r->rrul_load : &r->params;
+    json_t *test = params_to_json(tp);
+    json_object_set_new(test, "udp_default_buffers", json_boolean(tp->udp_default_buffers));
     json_object_set_new(doc, "test", test);
+    /*
+     * The kind where every reader looks for it ("test", report/rundoc.c's),
+     * and as "kind", the name the rrul interface gives it (docs/rrul.md).
+     */
+    if (r->rrul_test) {
+        json_object_set_new(test, "test", json_string("rrul"));
+        json_object_set_new(test, "kind", json_string("rrul"));
+    }
     json_object_set_new(doc, "start",
                         json_pack("{s:s, s:s, s:i, s:b}", "time", r->started, "server", r->server,
                                   "port", r->port, "in_process_server", r->in_process));
@@ -406,6 +419,8 @@ json_t *run_json_build(const struct run_result *r)
     json_object_set_new(doc, "intervals", intervals_json(r));
     json_object_set_new(doc, "streams", streams_json(r));
     json_object_set_new(doc, "end", end_json(r));
+    if (r->have_rrul && json_is_object(json_object_get(doc, "end")))
+        json_object_set_new(json_object_get(doc, "end"), "rrul", run_rrul_end_json(&r->rrul));
     json_object_set_new(doc, "error", r->error[0] ? json_string(r->error) : json_null());
     /* A peer that is not netab (docs/iperf3.md): its version, document and what it cannot give. */
     if (r->peer)

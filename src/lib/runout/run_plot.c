@@ -2,6 +2,7 @@
 #include "runout/run_plot.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -94,9 +95,21 @@ static int draw(const struct run_result *r, const struct columns *c, const struc
                                  {"srtt, lowest", c->t0, c->t1, c->srtt_min, n},
                                  {"srtt, highest", c->t0, c->t1, c->srtt_max, n}};
     struct plot_timeline tc = {"congestion window (TCP_INFO, the client's sending connections)",
-                               "cwnd (KiB)", &cw, 1, t->omit};
+                               "cwnd (KiB)",
+                               &cw,
+                               1,
+                               t->omit,
+                               0,
+                               0,
+                               NULL};
     struct plot_timeline tr = {"smoothed RTT (TCP_INFO, the client's sending connections)",
-                               "srtt (us)", rtt, several ? 3 : 1, t->omit};
+                               "srtt (us)",
+                               rtt,
+                               several ? 3 : 1,
+                               t->omit,
+                               0,
+                               0,
+                               NULL};
     struct plot_stack_part parts[] = {
         {plot_draw_timeline, t, 5}, {plot_draw_timeline, &tc, 2}, {plot_draw_timeline, &tr, 2}};
     struct plot_stack st = {parts, 3};
@@ -104,11 +117,71 @@ static int draw(const struct run_result *r, const struct columns *c, const struc
                            errlen);
 }
 
+/*
+ * --test rrul (issue 31): the probes' round trips per interval (p50, p99;
+ * intervals without an answered probe left out) above the load's
+ * throughput each way, the loaded phase shaded in both. Returns the points
+ * drawn, or -ENOMEM.
+ */
+static long draw_rrul(const struct run_result *r, const char *path, double w, double h, char *err,
+                      size_t errlen)
+{
+    size_t n = r->nintervals, k = 0;
+    double *a = malloc(9 * n * sizeof(double));
+    if (!a)
+        return -ENOMEM;
+    double *t0 = a, *t1 = a + n, *p50 = a + 2 * n, *p99 = a + 3 * n, *u0 = a + 4 * n,
+           *u1 = a + 5 * n, *up = a + 6 * n, *down = a + 7 * n;
+    for (size_t i = 0; i < n; i++) {
+        const struct interval_report *iv = &r->intervals[i];
+        u0[i] = iv->start;
+        u1[i] = iv->end;
+        up[i] = iv->rrul.up_bps / 1e6;
+        down[i] = iv->rrul.down_bps / 1e6;
+        if (!isfinite(iv->rrul.p50_us) || !isfinite(iv->rrul.p99_us))
+            continue;
+        t0[k] = iv->start;
+        t1[k] = iv->end;
+        p50[k] = iv->rrul.p50_us / 1e3;
+        p99[k++] = iv->rrul.p99_us / 1e3;
+    }
+    const struct rrul_end *e = &r->rrul;
+    struct plot_series lat[2] = {{"probes p50", t0, t1, p50, k}, {"probes p99", t0, t1, p99, k}};
+    struct plot_series thr[2] = {{"load up", u0, u1, up, n}, {"load down", u0, u1, down, n}};
+    char title[320];
+    snprintf(title, sizeof(title), "netab run: rrul with %s, probe round trips per interval",
+             r->server);
+    struct plot_timeline tl = {title, "round trip (ms)", lat,       2,
+                               0,     e->start[1],       e->end[1], "loaded"};
+    struct plot_timeline tt = {"the load's throughput",
+                               "throughput (Mbit/s)",
+                               thr,
+                               2,
+                               0,
+                               e->start[1],
+                               e->end[1],
+                               "loaded"};
+    struct plot_stack_part parts[] = {{plot_draw_timeline, &tl, 3}, {plot_draw_timeline, &tt, 2}};
+    struct plot_stack st = {parts, 2};
+    int rc = plot_write_file(path, w > 0 ? w : PLOT_DEFAULT_WIDTH, h > 0 ? h : TCP_PANELS_HEIGHT,
+                             plot_draw_stack, &st, err, errlen);
+    free(a);
+    return rc ? rc : (long)(2 * k + 2 * n);
+}
+
 int run_plot_timeline(const struct run_result *r, const char *path, double w, double h,
                       size_t *npoints, char *err, size_t errlen)
 {
     if (!r->nintervals)
         return err_set(err, errlen, ENODATA, "%s: the run has no intervals to draw (-i 0?)", path);
+    if (r->have_rrul) {
+        long drawn = draw_rrul(r, path, w, h, err, errlen);
+        if (drawn == -ENOMEM)
+            return err_set(err, errlen, ENOMEM, "out of memory drawing %s", path);
+        if (drawn >= 0 && npoints)
+            *npoints = (size_t)drawn;
+        return drawn < 0 ? (int)drawn : 0;
+    }
     struct columns c = {0};
     if (columns_fill(&c, r)) {
         columns_free(&c);
@@ -132,7 +205,7 @@ int run_plot_timeline(const struct run_result *r, const char *path, double w, do
     char title[320];
     snprintf(title, sizeof(title), "netab run: %s to %s, per interval", params_kind_name(p->kind),
              r->server);
-    struct plot_timeline t = {title, axis, s, ns, p->omit_s};
+    struct plot_timeline t = {title, axis, s, ns, p->omit_s, 0, 0, NULL};
     int e = draw(r, &c, &t, path, w, h, err, errlen);
     columns_free(&c);
     if (!e && npoints)

@@ -1,4 +1,5 @@
 #include "runout/run_flows.h"
+#include "runout/run_rrul.h"
 #include "runout/run_text.h"
 #include "runout/run_path.h"
 #include "runout/run_text_counters.h"
@@ -18,6 +19,10 @@ static double bps(uint64_t bytes, double seconds)
 
 void run_text_header(FILE *f, const struct run_result *r)
 {
+    if (r->rrul_test) {
+        run_rrul_header(f, r); /* issue 31 */
+        return;
+    }
     const struct test_params *p = &r->params;
     char block[32];
     units_format_bytes(p->block, block, sizeof(block));
@@ -263,7 +268,10 @@ void run_text_summary(FILE *f, const struct run_result *r)
     FILE *m = open_memstream(&buf, &len);
     if (!m)
         return;
-    summary(m, r);
+    if (r->rrul_test)
+        run_rrul_text(m, r); /* issue 31: its own tables, not the probes' run's summary */
+    else
+        summary(m, r);
     run_path_text(m, r); /* send path (issue 32) */
     run_flows_text(m, r);
     run_text_path_rx(m, r); /* receive and socket paths (issue 32) */

@@ -18,6 +18,7 @@
 #include "engine/params.h"
 #include "engine/run_result.h"
 #include "proto/client.h"
+#include "rrul/rrul.h"
 #include "util/err.h"
 #include "util/opttable.h"
 
@@ -38,6 +39,14 @@ struct run_spec {
     bool rate_set;                /* -b given: udp_stream's rate, tcp_stream's pacing */
     bool port_set;                /* -p given; otherwise 5301, or 5201 with --iperf3 */
     bool per_flow;                /* --per-flow: each flow's figures in the JSON document */
+    /*
+     * --test rrul (issue 31; docs/rrul.md): params describe the load flows
+     * (a tcp_stream), rrul the probes and phases. The options' flags say they
+     * were given, so that they are refused without --test rrul.
+     */
+    bool rrul;
+    struct rrul_opts rrul_opts;
+    bool load_flows_set, load_set, probe_rate_set;
 };
 
 /*

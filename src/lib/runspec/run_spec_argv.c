@@ -13,6 +13,7 @@
 #include "proto/iperf3_wire.h"
 #include "runspec/run_spec.h"
 #include "runspec/run_spec_path.h"
+#include "runspec/run_spec_rrul.h"
 
 /* A NULL-terminated vector of owned strings that grows; `failed` sticks after ENOMEM. */
 struct argvec {
@@ -85,6 +86,7 @@ static void push_params(struct argvec *a, const struct run_spec *s, const struct
     const struct test_params *p = &s->params, *q = &d->params;
     if (p->kind != TEST_TCP_STREAM)
         push_opt(a, "--test", params_kind_name(p->kind));
+    run_spec_rrul_argv(s, push_word, a); /* --test rrul (issue 31) */
     if (p->duration_s != q->duration_s)
         push_seconds(a, "--time", p->duration_s);
     if (p->bytes != q->bytes)
@@ -231,6 +233,9 @@ double run_spec_expected_seconds(const struct run_spec *spec)
 {
     if (spec->params.bytes)
         return NAN;
+    /* --test rrul: its idle and recovery phases around the loaded -t. */
+    if (spec->rrul)
+        return spec->rrul_opts.idle_s + spec->params.duration_s + spec->rrul_opts.recovery_s;
     return spec->params.duration_s + spec->params.omit_s;
 }
 

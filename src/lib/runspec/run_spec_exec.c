@@ -27,6 +27,16 @@ void run_spec_result_init(const struct run_spec *spec, struct run_result *res)
                                                : "127.0.0.1");
     res->port = spec->host ? spec->client.port : 0;
     res->per_flow = spec->per_flow;
+    if (spec->rrul) {
+        res->rrul_test = true;
+        res->rrul.probe_rate = spec->rrul_opts.probe_rate;
+        res->rrul.load_flows = spec->rrul_opts.load_flows;
+        res->rrul.load = rrul_load_name(spec->rrul_opts.load);
+        res->rrul_load = spec->params;
+        res->rrul_load.streams = spec->rrul_opts.load_flows;
+        res->rrul_load.reverse = spec->rrul_opts.load == RRUL_LOAD_DOWN;
+        res->rrul_load.bidir = spec->rrul_opts.load == RRUL_LOAD_BOTH;
+    }
 }
 
 /*
@@ -73,6 +83,8 @@ int run_spec_execute(struct run_spec *spec, struct run_result *res, bool *bad_ke
     if (rc) {
         /* A bad key file, too few open files or a missing path: nothing is run; res->error says
          * why. */
+    } else if (spec->rrul) {
+        rc = rrul_run(&spec->client, spec->host, &spec->params, &spec->rrul_opts, res);
     } else if (spec->host && spec->client.iperf3) {
         rc = iperf3_client_run(&spec->client, &spec->params, res);
     } else if (spec->host) {

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 
@@ -167,14 +168,63 @@ static int set_rate(void *field, const char *value, const struct opt *o, char *e
     return 0;
 }
 
+/* --test NAME; rrul's load is a tcp_stream (run_spec.h). */
 static int set_test(void *field, const char *value, const struct opt *o, char *err, size_t errlen)
 {
+    struct run_spec *s = field;
     (void)o;
-    if (params_kind_from_name(value, field))
+    s->rrul = !strcmp(value, "rrul");
+    if (s->rrul) {
+        /* An -u before it stays, for finish() to refuse: --test rrul sends no udp_stream. */
+        if (s->params.kind != TEST_UDP_STREAM)
+            s->params.kind = TEST_TCP_STREAM;
+    } else if (params_kind_from_name(value, &s->params.kind)) {
         return err_set(err, errlen, EINVAL,
                        "--test: unknown test '%s' (known: tcp_stream, udp_stream, tcp_rr, "
-                       "udp_rr, tcp_crr)",
+                       "udp_rr, tcp_crr, rrul)",
                        value);
+    }
+    return 0;
+}
+
+/* --load-flows N (issue 31): flows each way of rrul's load. */
+static int set_load_flows(void *field, const char *value, const struct opt *o, char *err,
+                          size_t errlen)
+{
+    struct run_spec *s = field;
+    if (set_int(&s->rrul_opts.load_flows, value, o, err, errlen))
+        return -EINVAL;
+    s->load_flows_set = true;
+    return 0;
+}
+
+/* --load up|down|both (issue 31). */
+static int set_load(void *field, const char *value, const struct opt *o, char *err, size_t errlen)
+{
+    struct run_spec *s = field;
+    (void)o;
+    if (rrul_load_from_name(value, &s->rrul_opts.load))
+        return err_set(err, errlen, EINVAL, "--load: '%s' is not up, down or both", value);
+    s->load_set = true;
+    return 0;
+}
+
+/* --probe-rate R (issue 31): probes per second, above 0 and at most RRUL_MAX_RATE. */
+static int set_probe_rate(void *field, const char *value, const struct opt *o, char *err,
+                          size_t errlen)
+{
+    struct run_spec *s = field;
+    char *end;
+    (void)o;
+    errno = 0;
+    double r = strtod(value, &end);
+    if (errno || end == value || *end || !(r > 0) || r > RRUL_MAX_RATE)
+        return err_set(err, errlen, EINVAL,
+                       "--probe-rate: '%s' is not a rate above 0 and at most %.0f probes per "
+                       "second",
+                       value, RRUL_MAX_RATE);
+    s->rrul_opts.probe_rate = r;
+    s->probe_rate_set = true;
     return 0;
 }
 
@@ -322,8 +372,10 @@ const struct opt run_spec_opts[] = {
     {"cport", 0, "PORT", "fixed client ports: data connection i uses PORT+i", set_u16,
      AT(client.cport), 1, 65535, NULL},
     HEADING("What:"),
-    {"test", 0, "NAME", "tcp_stream (default), udp_stream, tcp_rr, udp_rr, tcp_crr", set_test,
-     AT(params.kind), 0, 0, NULL},
+    {"test", 0, "NAME",
+     "tcp_stream (default), udp_stream, tcp_rr, udp_rr, tcp_crr;\nrrul: latency under load "
+     "(docs/rrul.md)",
+     set_test, 0, 0, 0, NULL},
     {"udp", 'u', NULL, "same as --test udp_stream", set_udp, AT(params.kind), 0, 0, NULL},
     {"time", 't', "SECONDS", "measured duration (default 10)", set_seconds, AT(params.duration_s),
      0.1, PARAMS_MAX_DURATION, NULL},
@@ -406,6 +458,13 @@ const struct opt run_spec_opts[] = {
      AT(client), 1, 65535, NULL},
     {"linger0", 0, NULL, "tcp_crr: close with RST, leaving no TIME_WAIT", opt_set_true,
      AT(params.linger0), 0, 0, NULL},
+    HEADING("Latency under load (--test rrul; docs/rrul.md):"),
+    {"load-flows", 0, "N", "bulk TCP flows each way of the load (default 4)", set_load_flows, 0, 1,
+     PARAMS_MAX_STREAMS, NULL},
+    {"load", 0, "DIR", "up, down or both (default): the load's directions", set_load, 0, 0, 0,
+     NULL},
+    {"probe-rate", 0, "R", "open-loop UDP probes per second (default 100,\nat most 10000)",
+     set_probe_rate, 0, 0, 0, NULL},
     HEADING("Output:"),
     {"interval", 'i', "SECONDS", "interval reports (default 1, 0 for none)", set_interval,
      AT(params.interval_s), 0, 3600, NULL},

@@ -13,6 +13,7 @@
 #include "proto/server.h"
 #include "runspec/run_spec.h"
 #include "runspec/run_spec_path.h"
+#include "runspec/run_spec_rrul.h"
 
 /* Defaults that depend on the test kind, then the checks across options. */
 static int finish(struct run_spec *o, char *err, size_t errlen)
@@ -21,6 +22,10 @@ static int finish(struct run_spec *o, char *err, size_t errlen)
     const struct client_config *cl = &o->client;
     if (!o->block_set)
         p->block = params_default_block(p->kind);
+    /* --test rrul (issue 31): what it does not take is refused by name, first. */
+    int rrc = run_spec_rrul_finish(o, err, errlen);
+    if (rrc)
+        return rrc;
     /* A reader of stdout expects one of the two; which one would be a guess. */
     if (o->json && o->json_stream)
         return err_set(err, errlen, EINVAL,
@@ -94,6 +99,7 @@ static void spec_defaults(struct run_spec *o)
     *o = (struct run_spec){0};
     params_defaults(&o->params);
     client_config_defaults(&o->client);
+    rrul_opts_defaults(&o->rrul_opts);
     o->client.port = SERVER_DEFAULT_PORT;
 }
 

@@ -23,9 +23,10 @@ check history history judge metric compare store stats plot util
 check compare compare judge campaign experiment store runspec statsreport stats input metric profdiff util
 check campaign campaign experiment store envcap runspec proto util
 check experiment experiment runspec engine metric util
-check runspec runspec engine proto util
+check runspec runspec rrul engine proto util
 check report report judge statsreport stats store envcap plot input metric profdiff layout symbols util
 check statsreport statsreport judge metric stats plot input util
+check rrul rrul engine proto measure stats util
 check runout runout engine plot metric util
 check plot plot stats util
 check proto proto engine measure util

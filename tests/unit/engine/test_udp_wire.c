@@ -221,6 +221,34 @@ static void accept_sorts_datagrams(void **state)
     }
 }
 
+/*
+ * The receive-time stamp of the latency-under-load probes (issue 31): asked
+ * for only by a request of 36 bytes with "NBTS" after the header, answered
+ * with "NBTR" and the time, which reads back; padding is no stamp.
+ */
+static void stamp_round_trip(void **state)
+{
+    (void)state;
+    char req[UDP_WIRE_STAMP_LEN], resp[UDP_WIRE_STAMP_LEN];
+    udp_wire_put(req, 3, 7, 11);
+    memcpy(req + UDP_WIRE_HEADER, "NBTS", 4);
+    assert_true(udp_wire_wants_stamp(req, sizeof(req)));
+    assert_false(udp_wire_wants_stamp(req, sizeof(req) - 1));
+    assert_false(udp_wire_wants_stamp(req, UDP_WIRE_HEADER));
+    memset(resp, 0x5a, sizeof(resp));
+    uint64_t t = 0;
+    assert_false(udp_wire_get_stamp(resp, sizeof(resp), &t));
+    memcpy(resp, req, UDP_WIRE_HEADER);
+    udp_wire_put_stamp(resp, 0x0102030405060708ull);
+    assert_true(udp_wire_get_stamp(resp, sizeof(resp), &t));
+    ASSERT_EQ(t, 0x0102030405060708ull);
+    assert_false(udp_wire_get_stamp(resp, sizeof(resp) - 1, &t));
+    uint32_t id = 0;
+    uint64_t seq = 0, ns = 0;
+    ASSERT_EQ(udp_wire_get(resp, sizeof(resp), &id, &seq, &ns), 0);
+    ASSERT_EQ(seq, 7);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -228,6 +256,7 @@ int main(void)
         cmocka_unit_test(get_reads_what_put_wrote),
         cmocka_unit_test(same_addr_agrees_with_the_rule),
         cmocka_unit_test(accept_sorts_datagrams),
+        cmocka_unit_test(stamp_round_trip),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -225,7 +225,7 @@ static void test_timeline(void **state)
     double t0[] = {0, 1, 2, 3, 4}, t1[] = {1, 2, 3, 4, 5}, y1[] = {10, 12, 11, 13, 12},
            y2[] = {5, 6, 5, 6, 7};
     struct plot_series s[] = {{"client sends", t0, t1, y1, 5}, {"client receives", t0, t1, y2, 5}};
-    struct plot_timeline t = {"run", "throughput (Mbit/s)", s, 2, 1};
+    struct plot_timeline t = {"run", "throughput (Mbit/s)", s, 2, 1, 0, 0, NULL};
     char *svg;
     size_t len;
     assert_int_equal(plot_svg_string(800, 500, plot_draw_timeline, &t, "t-", &svg, &len), 0);

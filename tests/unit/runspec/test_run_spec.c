@@ -172,6 +172,23 @@ static void test_bad_options_are_named(void **state)
     parse_refused("-c h --iperf3 --test tcp_rr", "tcp_stream and udp_stream");
     parse_refused("-c h --iperf3 -u --gso", "--gso");
     parse_refused("--json --json-stream", "--json and --json-stream cannot be combined");
+    /* latency under load (issue 31): what makes no sense with it is refused by name. */
+    parse_refused("--test rrul -u", "--test rrul does not take -u");
+    parse_refused("-u --test rrul", "--test rrul does not take -u");
+    parse_refused("--test rrul --flows 8", "--test rrul does not take --flows");
+    parse_refused("--test rrul -P 2", "--test rrul does not take -P");
+    parse_refused("--test rrul -n 1M", "--test rrul does not take -n");
+    parse_refused("--test rrul -R", "--test rrul does not take -R");
+    parse_refused("-c h --test rrul --iperf3", "--test rrul does not take --iperf3");
+    parse_refused("--test rrul --json-stream", "--test rrul does not take --json-stream");
+    parse_refused("--test rrul --probe-rate 0", "--probe-rate: '0'");
+    parse_refused("--test rrul --probe-rate 20000", "--probe-rate: '20000'");
+    parse_refused("--test rrul --probe-rate -5", "--probe-rate");
+    parse_refused("--test rrul --load-flows 0", "--load-flows");
+    parse_refused("--test rrul --probe-rate 10000 -t 3600", "more than the 4000000 one run keeps");
+    parse_refused("--test rrul --load sideways", "--load: 'sideways'");
+    parse_refused("--load-flows 2", "apply to --test rrul");
+    parse_refused("--test tcp_rr --probe-rate 50", "apply to --test rrul");
     /* send path (issue 32): bad values, kinds and combinations name the option. */
     parse_refused("-Z --splice", "-Z and --splice cannot be combined");
     parse_refused("--msg-zerocopy -Z", "--msg-zerocopy and -Z cannot be combined");
@@ -273,6 +290,11 @@ static void assert_round_trip(const char *line)
     assert_true(same_string(a.db, b.db));
     assert_true(same_string(a.db_label, b.db_label));
     assert_true(same_string(a.auth_key_file, b.auth_key_file));
+    /* --test rrul (issue 31) */
+    ASSERT_EQ(a.rrul, b.rrul);
+    ASSERT_EQ(a.rrul_opts.load_flows, b.rrul_opts.load_flows);
+    ASSERT_EQ(a.rrul_opts.load, b.rrul_opts.load);
+    ASSERT_EQ(a.rrul_opts.probe_rate, b.rrul_opts.probe_rate);
     run_spec_argv_free(argv);
 }
 
@@ -311,6 +333,10 @@ static void test_argv_round_trip(void **state)
         "--skip-rx-copy --busy-poll 50 --mptcp --io-uring -R",
         "--io-uring=zc -P 2",
         "--io-uring=plain --ktls",
+        /* latency under load (issue 31) */
+        "--test rrul",
+        "--test rrul -t 8 -C cubic --load-flows 2 --load down --probe-rate 333.5 -i 0.5",
+        "-c 198.18.0.2 --test rrul --load up -l 64K -w 1M",
     };
     for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
         assert_round_trip(lines[i]);
@@ -443,7 +469,7 @@ static void test_option_table(void **state)
     }
     ASSERT_EQ(letters, 21);
     /* The run options with a long name; each new one raises this (and needs a setter). */
-    ASSERT_EQ(longs, 56);
+    ASSERT_EQ(longs, 59); /* issue 31: --load-flows, --load, --probe-rate */
 }
 
 int main(void)

@@ -1,0 +1,130 @@
+#!/usr/bin/env python3
+"""Latency under load (`netab run --test rrul`, issue 31; docs/rrul.md) on loopback.
+
+Against the in-process server and a separate `netab server`: each phase holds
+probe rate x its length probes (within one: the schedule is absolute), every
+probe is either answered or lost and none is lost on loopback, the load's
+throughput is above 0 in the loaded phase only and in the directions asked
+for, the TCP probe answered in every phase, RPM lies in its interval, the
+intervals carry their phase, and `--db` stores the document with end.rrul.
+Options that make no sense with the test are refused by name with exit 2. No
+wall-clock thresholds: the figures are counts and signs.
+"""
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import netab_helpers as h  # noqa: E402
+
+PHASES = ("idle", "loaded", "recovery")
+
+
+def check_doc(c, label, doc, rate, load="both", same_clock=True):
+    c.check(doc is not None and h.field(doc, "test.kind", str) == "rrul"
+            and h.field(doc, "test.test", str) == "rrul", f"{label}: test.kind and test.test are rrul")
+    c.check(h.field(doc, "test.streams", int) == h.field(doc, "end.rrul.load_flows", int),
+            f"{label}: test describes the load's flows")
+    r = h.field(h.end_of(doc), "rrul", dict)
+    c.check(r.get("load") == load and r.get("probe_rate") == rate,
+            f"{label}: load and probe_rate echoed", f"{r.get('load')} {r.get('probe_rate')}")
+    for name in PHASES:
+        p = h.field(r, name, dict)
+        start, end = h.field(r, f"phases.{name}", list)
+        want = rate * (end - start)
+        sent, got, lost = p["probes_sent"], p["probes_received"], p["probes_lost"]
+        c.check(abs(sent - want) <= 1, f"{label} {name}: probes_sent = rate x length (+-1)",
+                f"sent={sent} want={want:.2f}")
+        c.check(got + lost == sent, f"{label} {name}: received + lost == sent",
+                f"{got} + {lost} vs {sent}")
+        c.check(lost == 0 and p["loss_percent"] == 0, f"{label} {name}: no probe lost on loopback",
+                f"lost={lost}")
+        c.check(p["p50_us"] is not None and 0 < p["p50_us"] <= p["p99_us"] <= p["max_us"],
+                f"{label} {name}: 0 < p50 <= p99 <= max", f"{p['p50_us']} {p['p99_us']}")
+        c.check(p["tcp_transactions_per_second"] > 0 and p["tcp_p50_us"] > 0,
+                f"{label} {name}: the TCP probe answered")
+        up, down = p["up_bits_per_second"], p["down_bits_per_second"]
+        if name == "loaded":
+            c.check((up > 0) == (load in ("up", "both")) and (down > 0) == (load in ("down", "both")),
+                    f"{label} loaded: load throughput > 0 exactly in the directions asked",
+                    f"up={up:.0f} down={down:.0f}")
+            c.check(p["load_srtt_us"] is None or p["load_srtt_us"] > 0,
+                    f"{label} loaded: load_srtt_us positive or null")
+        else:
+            c.check(up == 0 and down == 0, f"{label} {name}: no load outside the loaded phase",
+                    f"up={up} down={down}")
+    c.check(r["rpm"] is not None and r["rpm_ci_low"] <= r["rpm"] <= r["rpm_ci_high"],
+            f"{label}: rpm within its interval",
+            f"{r['rpm_ci_low']} <= {r['rpm']} <= {r['rpm_ci_high']}")
+    inc = h.field(r, "increase", dict)
+    c.check(abs(inc["p50_us"] - (r["loaded"]["p50_us"] - r["idle"]["p50_us"])) < 1e-6,
+            f"{label}: increase.p50_us = loaded p50 - idle p50")
+    ow = h.field(r, "one_way", dict)
+    c.check(ow.get("available") is same_clock and ow.get("reason"),
+            f"{label}: one-way delay available exactly with one clock, with its reason",
+            str(ow.get("reason")))
+    for name in PHASES if same_clock else ():
+        d = h.field(ow, name, dict)
+        c.check(all(d[k] is not None and d[k] >= 0 for k in ("up_p50_us", "down_p50_us")),
+                f"{label} {name}: one-way p50 up and down measured", str(d))
+    ivs = [iv.get("rrul") for iv in h.field(doc, "intervals", list)]
+    seen = {iv["phase"] for iv in ivs if iv}
+    c.check(all(ivs) and seen == set(PHASES), f"{label}: every interval has rrul, all phases seen",
+            str(sorted(seen)))
+
+
+def refusals(c, netab):
+    bad = [
+        (["-u"], "-u"),
+        (["--flows", "4"], "--flows"),
+        (["-n", "1M"], "-n"),
+        (["-P", "2"], "-P"),
+        (["-R"], "-R"),
+        (["-c", "127.0.0.1", "--iperf3"], "--iperf3"),
+        (["--probe-rate", "0"], "--probe-rate"),
+        (["--probe-rate", "1e6"], "--probe-rate"),
+        (["--load-flows", "0"], "--load-flows"),
+        (["--load", "sideways"], "--load"),
+    ]
+    for extra, name in bad:
+        r = h.netab_cmd(netab, "run", "--test", "rrul", *extra, expect_rc=2)
+        c.check(name in r.stderr, f"--test rrul {' '.join(extra)}: refused naming {name}",
+                r.stderr.strip()[:200])
+    r = h.netab_cmd(netab, "run", "--probe-rate", "50", expect_rc=2)
+    c.check("--test rrul" in r.stderr, "--probe-rate without --test rrul: refused",
+            r.stderr.strip()[:200])
+
+
+def test(netab, c):
+    refusals(c, netab)
+    # 1. The in-process server, both directions, with intervals.
+    rc, doc, err = h.run_netab(netab, ["--test", "rrul", "-t", "2", "--load-flows", "2",
+                                       "-i", "0.5"])
+    check_doc(c, "loopback", doc, 100.0)
+    # 2. One direction each, another probe rate; --plot draws the round trips and the load.
+    svg = os.path.join(h.WORK_DIR, "rrul.svg")
+    rc, doc, err = h.run_netab(netab, ["--test", "rrul", "-t", "1", "--load-flows", "1",
+                                       "--load", "up", "--probe-rate", "50", "-i", "1",
+                                       "--plot", svg])
+    check_doc(c, "--load up", doc, 50.0, load="up")
+    with open(svg) as f:
+        text = f.read()
+    c.check("probes p50" in text or "<svg" in text, "--plot: the figure is written", svg)
+    # 3. A separate netab server: its sessions, its limits (4 clients: the test takes 3).
+    with h.Server(netab) as srv:
+        rc, doc, err = h.run_against(netab, srv, ["--test", "rrul", "-t", "1", "--load-flows",
+                                                  "1", "--load", "down", "-i", "1"])
+        check_doc(c, "netab server", doc, 100.0, load="down", same_clock=False)
+    # 4. Text: the phases' table, the increase and RPM; --db keeps end.rrul.
+    db = os.path.join(h.WORK_DIR, "rrul.db")
+    r = h.netab_cmd(netab, "run", "--test", "rrul", "-t", "1", "--load-flows", "1", "-i", "0",
+                    "--db", db)
+    for needle in ("rrul with", "loaded", "recovery", "idle -> loaded", "RPM"):
+        c.check(needle in r.stdout, f"text output holds '{needle}'")
+    r = h.netab_cmd(netab, "runs", "show", "1", "--db", db, "--json")
+    stored = h.parse_one_json(r.stdout, r)
+    c.check(isinstance(h.field(stored, "result.end.rrul.loaded", dict), dict),
+            "--db: the stored document holds end.rrul")
+
+
+if __name__ == "__main__":
+    h.main(test)
