@@ -89,8 +89,8 @@ static void set_figure(struct side_stream *s, enum figure f, uint64_t v)
         s->errors.write = v;
         break;
     case F_RETRANS:
+        /* Only the count: the rest of TCP_INFO stays unknown (valid 0), never shown as zeros. */
         s->tcpinfo.retransmits = (uint32_t)v;
-        s->tcpinfo.valid = 1;
         break;
     default:
         s->errors.timeout = v;

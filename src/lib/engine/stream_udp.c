@@ -339,19 +339,25 @@ static uint64_t rx_deadline(const struct stream *s, bool stopped, uint64_t quiet
  * in an -n test whose silences are deadlines, the call does not block and
  * rx_wait() waits. Returns recvmmsg()'s count, or -1 with errno.
  */
-static int rx_take(struct stream *s, struct rx_batch *b)
+static int rx_take(struct stream *s, struct rx_batch *b, int *first)
 {
     bool block = !s->limit && !atomic_load_explicit(s->stop, memory_order_relaxed);
     int n = recvmmsg(s->fd, b->msgs, UDP_BATCH, block ? MSG_WAITFORONE : MSG_DONTWAIT, NULL);
     /*
-     * The shut receive side with nothing queued: Linux returns one empty
-     * message without an address, not a datagram.
+     * The shut receive side with nothing queued: Linux returns an empty first
+     * message without an address or a timestamp (every datagram has one:
+     * SO_TIMESTAMPNS), not a datagram; datagrams that came in the meantime
+     * may follow it in the batch.
      */
-    if (block && n == 1 && b->msgs[0].msg_len == 0 &&
+    *first = 0;
+    if (block && n >= 1 && b->msgs[0].msg_len == 0 && b->msgs[0].msg_hdr.msg_controllen == 0 &&
         atomic_load_explicit(s->stop, memory_order_relaxed)) {
-        rx_batch_rearm(b, 1);
-        errno = EAGAIN;
-        return -1;
+        *first = 1;
+        if (n == 1) {
+            rx_batch_rearm(b, 1);
+            errno = EAGAIN;
+            return -1;
+        }
     }
     return n;
 }
@@ -396,14 +402,15 @@ static void run_receiver(struct stream *s, char *buf)
     bool got_any = false;
     struct rx_waiter w = {.epfd = -1};
     for (;;) {
-        int n = rx_take(s, &b);
+        int first;
+        int n = rx_take(s, &b, &first);
         int rx_err = n < 0 ? errno : 0;
         uint64_t now = clock_now_ns();
         if (n < 0 && rx_err != EAGAIN && rx_err != EINTR && rx_err != ECONNREFUSED) {
             stream_fail(s, rx_err, "recvmmsg");
             break;
         }
-        for (int i = 0; i < n; i++)
+        for (int i = first; i < n; i++)
             bytes += take_message(s, &b, i, now, &got_any);
         if (n > 0) {
             rx_batch_rearm(&b, n);

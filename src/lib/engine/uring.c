@@ -119,11 +119,13 @@ static void uring_send(struct stream *s, struct io_uring *ring, char *buf)
             queue_sends(s, ring, buf, &st);
         if (!st.inflight && !st.notifs)
             break;
-        int rc = ending(s) ? wait_one(s, ring) : io_uring_submit_and_wait(ring, 1);
+        /* Nothing more to queue (the stop, an error, -n's quota asked for): only completions. */
+        bool last = ending(s) || st.done || (s->limit && st.sent + st.queued >= s->limit);
+        int rc = last ? wait_one(s, ring) : io_uring_submit_and_wait(ring, 1);
         if (rc == -ETIME) {
             stream_fail_msg(s, ETIMEDOUT,
-                            "%d sends and %d zero-copy notifications still pending %d ms "
-                            "after the stop",
+                            "%d sends and %d zero-copy notifications still pending: none "
+                            "completed in %d ms after the last send",
                             st.inflight, st.notifs, s->idle_timeout_ms);
             break;
         }

@@ -198,14 +198,14 @@ static int check_numbers(const json_t *doc, const struct iperf3_limits *lim, str
  */
 static int check_send_path(const json_t *doc, struct test_params *p, char *err, size_t errlen)
 {
+    /* UDP: netab's UDP sender paces itself; the kernel's fq rate is left as before. */
+    if (p->kind != TEST_TCP_STREAM)
+        return 0;
     long long fq = 0;
     bool zerocopy = false;
     if (!int_member(doc, "fqrate", 0, (long long)PATH_TX_MAX_RATE, &fq, err, errlen) ||
         !flag_member(doc, "zerocopy", &zerocopy, err, errlen))
         return -EINVAL;
-    /* UDP: netab's UDP sender paces itself; the kernel's fq rate is left as before. */
-    if (p->kind != TEST_TCP_STREAM)
-        return 0;
     p->tx.fq_rate_bps = (uint64_t)fq;
     if (zerocopy)
         p->tx.mode = PATH_TX_SENDFILE;

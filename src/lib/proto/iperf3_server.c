@@ -21,6 +21,7 @@
 
 #include <linux/sockios.h>
 
+#include "engine/path_tx.h"
 #include "engine/sockopt.h"
 #include "engine/stream_set.h"
 #include "engine/window.h"
@@ -134,6 +135,9 @@ static int exchange_params(struct i3s *ss)
         params_defaults(&ss->p);
         rc = iperf3_params_from_json(doc, &lim, &ss->p, &ss->req, ss->err, sizeof(ss->err));
     }
+    /* The send path iperf3 asked for (-Z, --fq-rate, -b): refused here if this kernel lacks it. */
+    if (!rc)
+        rc = path_tx_check(&ss->p.tx, ss->err, sizeof(ss->err));
     json_decref(doc);
     ss->kind =
         rc == -ECONNRESET || rc == -EPIPE ? "closed before its test started" : "bad parameters";
