@@ -211,8 +211,14 @@ int rrul_figures(const struct rrul_parts *pa, struct run_result *res)
                            .rpm = NAN,
                            .rpm_lo = NAN,
                            .rpm_hi = NAN,
-                           .one_way = false};
+                           .one_way = false,
+                           .one_way_clock = log->stamp == STAMP_MONOTONIC  ? "CLOCK_MONOTONIC"
+                                            : log->stamp == STAMP_REALTIME ? "CLOCK_REALTIME"
+                                                                           : NULL,
+                           .one_way_error_us = NAN};
     bool stamps = log->stamp != STAMP_NONE;
+    if (log->stamp == STAMP_REALTIME)
+        e->one_way_error_us = (double)(log->local.maxerror_us + log->peer.maxerror_us);
     snprintf(e->one_way_reason, sizeof(e->one_way_reason), "%s",
              stamps ? "not measured: the server stamped no probe" : log->why);
     struct bounds b = {.start = log->start_ns};
