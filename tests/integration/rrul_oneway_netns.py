@@ -8,8 +8,10 @@ time namespace, the client's are the same: one clock, so the one-way delays are
 available and the reason says so. A cubic load in one direction only fills the
 queue that direction's data crosses; the other carries only the load's ACKs and
 stays empty. So `--load up` must show the loaded up p50 far above the down p50,
-and `--load down` the reverse; idle, neither direction queues.
-Needs root; skips (77) otherwise.
+and `--load down` the reverse; idle, neither direction queues. A client in a
+time namespace of its own (`unshare --time`, its CLOCK_MONOTONIC 1000 s ahead)
+shares the boot id but not the clock: no one-way delay, and the reason says
+why. Needs root; skips (77) otherwise.
 """
 import os
 import sys
@@ -55,13 +57,36 @@ def one_way(netab, c, net, srv, load):
             f"{(q + e) / 1000:.2f} vs {r['loaded']['p50_us'] / 1000:.2f} ms")
 
 
+def other_time_namespace(netab, c, net, srv):
+    """The client's CLOCK_MONOTONIC offset by a time namespace: one boot id, not one clock."""
+    wrapper = os.path.join(h.WORK_DIR, "netab-timens")
+    with open(wrapper, "w") as f:
+        f.write(f'#!/bin/sh\nexec unshare --time --fork --monotonic 1000 {netab} "$@"\n')
+    os.chmod(wrapper, 0o755)
+    rc, doc, err = h.run_against(wrapper, srv, ["--test", "rrul", "-t", "1", "--load-flows", "1",
+                                                "--load", "up"],
+                                 host=net.addr_s, ns=net.ns_c, timeout=60,
+                                 expect_rc=range(-64, 256))
+    r = (h.end_of(doc) or {}).get("rrul") if doc else None
+    if not c.check(rc == 0 and isinstance(r, dict), "time namespace: runs and has end.rrul",
+                   f"rc={rc} {err.strip()[-300:]}"):
+        return
+    ow = r.get("one_way") or {}
+    c.check(ow.get("available") is False and ow.get("clock") is None
+            and "different time namespaces" in (ow.get("reason") or "") and "idle" not in ow,
+            "time namespace: no one-way delay, the reason names the time namespaces",
+            str(ow))
+    c.check(h.is_num(r["idle"].get("p50_us")), "time namespace: the round trips are there")
+
+
 def test(netab, c):
-    h.require_root_netns(tools=("ip", "tc", "ping"))
+    h.require_root_netns(tools=("ip", "tc", "ping", "unshare"))
     with h.NetnsRouted("ow") as net:
         net.router_tbf("50mbit", "32kb", "100ms")
         with h.Server(netab, netns=net.ns_s, bind=net.addr_s) as srv:
             one_way(netab, c, net, srv, "up")
             one_way(netab, c, net, srv, "down")
+            other_time_namespace(netab, c, net, srv)
             c.check(srv.alive(), "the server is alive after both runs")
 
 
