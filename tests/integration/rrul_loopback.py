@@ -6,7 +6,9 @@ probe rate x its length probes (within one: the schedule is absolute), every
 probe is either answered or lost and none is lost on loopback, the load's
 throughput is above 0 in the loaded phase only and in the directions asked
 for, the TCP probe answered in every phase, RPM lies in its interval, the
-intervals carry their phase, and `--db` stores the document with end.rrul.
+intervals carry their phase, one-way delays are there (both ends on this host
+read one clock: the server's "accept" says so) and add up to the round trip,
+and `--db` stores the document with end.rrul.
 Options that make no sense with the test are refused by name with exit 2. No
 wall-clock thresholds: the figures are counts and signs.
 """
@@ -19,7 +21,7 @@ import netab_helpers as h  # noqa: E402
 PHASES = ("idle", "loaded", "recovery")
 
 
-def check_doc(c, label, doc, rate, load="both", same_clock=True):
+def check_doc(c, label, doc, rate, load="both"):
     c.check(doc is not None and h.field(doc, "test.kind", str) == "rrul"
             and h.field(doc, "test.test", str) == "rrul", f"{label}: test.kind and test.test are rrul")
     c.check(h.field(doc, "test.streams", int) == h.field(doc, "end.rrul.load_flows", int),
@@ -59,13 +61,24 @@ def check_doc(c, label, doc, rate, load="both", same_clock=True):
     c.check(abs(inc["p50_us"] - (r["loaded"]["p50_us"] - r["idle"]["p50_us"])) < 1e-6,
             f"{label}: increase.p50_us = loaded p50 - idle p50")
     ow = h.field(r, "one_way", dict)
-    c.check(ow.get("available") is same_clock and ow.get("reason"),
-            f"{label}: one-way delay available exactly with one clock, with its reason",
-            str(ow.get("reason")))
-    for name in PHASES if same_clock else ():
-        d = h.field(ow, name, dict)
-        c.check(all(d[k] is not None and d[k] >= 0 for k in ("up_p50_us", "down_p50_us")),
-                f"{label} {name}: one-way p50 up and down measured", str(d))
+    c.check(ow.get("available") is True and "same host: boot id" in (ow.get("reason") or "")
+            and ow.get("clock") == "CLOCK_MONOTONIC" and ow.get("error_bound_us") is None,
+            f"{label}: one-way delay available, the reason says one host's one clock",
+            str(ow))
+    for name in PHASES:
+        d, rtt = h.field(ow, name, dict), r[name]
+        up, down = d.get("up_p50_us"), d.get("down_p50_us")
+        c.check(h.is_num(up) and h.is_num(down) and 0 <= up <= rtt["max_us"]
+                and 0 <= down <= rtt["max_us"],
+                f"{label} {name}: one-way p50 up and down each >= 0 and <= the round trip's max",
+                f"up {up} down {down} rtt max {rtt['max_us']}")
+        # Each probe's up + down is its round trip (down holds the server's turnaround), so the
+        # medians' sum is near the round trips' median; medians do not add exactly, and on
+        # loopback under load one scheduling delay is as large as the figure: loose bounds.
+        if h.is_num(up) and h.is_num(down):
+            c.check(abs(up + down - rtt["p50_us"]) <= 0.5 * rtt["p50_us"] + 50,
+                    f"{label} {name}: up p50 + down p50 = round-trip p50 (+-50% + 50 us)",
+                    f"{up:.1f} + {down:.1f} vs {rtt['p50_us']:.1f}")
     ivs = [iv.get("rrul") for iv in h.field(doc, "intervals", list)]
     seen = {iv["phase"] for iv in ivs if iv}
     c.check(all(ivs) and seen == set(PHASES), f"{label}: every interval has rrul, all phases seen",
@@ -113,7 +126,8 @@ def test(netab, c):
     with h.Server(netab) as srv:
         rc, doc, err = h.run_against(netab, srv, ["--test", "rrul", "-t", "1", "--load-flows",
                                                   "1", "--load", "down", "-i", "1"])
-        check_doc(c, "netab server", doc, 100.0, load="down", same_clock=False)
+        # Another process on this host: the server names its clock in "accept" (boot id).
+        check_doc(c, "netab server", doc, 100.0, load="down")
     # 4. Text: the phases' table, the increase and RPM; --db keeps end.rrul.
     db = os.path.join(h.WORK_DIR, "rrul.db")
     r = h.netab_cmd(netab, "run", "--test", "rrul", "-t", "1", "--load-flows", "1", "-i", "0",

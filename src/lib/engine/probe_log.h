@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "measure/clocksync.h"
 #include "util/err.h"
 
 struct histogram;
@@ -28,7 +29,7 @@ enum probe_phase { PROBE_IDLE, PROBE_LOADED, PROBE_RECOVERY, PROBE_PHASES };
 struct probe_rec {
     uint64_t sent_ns;
     uint64_t rtt_ns;  /* the first answer's */
-    uint64_t srv_ns;  /* the server's receive time (its clock), 0 = not stamped */
+    uint64_t srv_ns;  /* the server's receive time on this end's CLOCK_MONOTONIC, 0 = none */
     uint32_t answers; /* more than 1: duplicates */
     bool reordered;   /* answered after a later probe's answer */
 };
@@ -40,6 +41,15 @@ struct probe_log {
     struct probe_rec *rec;
     _Atomic uint64_t sent;
     uint64_t start_ns; /* probe k's schedule is start_ns + k / rate */
+    /*
+     * The stamps' clock (measure/clocksync.h): the UDP prober's client sets
+     * it from the server's "accept" before the prober starts; why is the
+     * reason to show, peer the server's clock (have_peer: it sent one).
+     */
+    enum stamp_clock stamp;
+    struct clock_info local, peer;
+    bool have_peer;
+    char why[192];
     /* The TCP request/response probe: transactions per phase (its thread writes). */
     struct histogram *hist[PROBE_PHASES];
     /*

@@ -35,8 +35,10 @@ struct rrul_end {
     struct rrul_phase phase[RRUL_PHASES];
     double inc_p50_us, inc_p50_ratio, inc_p99_us, inc_p99_ratio; /* loaded over idle */
     double rpm, rpm_lo, rpm_hi;
-    bool one_way;               /* both ends read one clock: ow[] holds the delays */
-    const char *one_way_reason; /* a literal: why there are (not) */
+    bool one_way;              /* the clocks agree well enough: ow[] holds the delays */
+    char one_way_reason[192];  /* why there are (not): measure/clocksync.h */
+    const char *one_way_clock; /* the stamps' clock ("CLOCK_MONOTONIC" ...), NULL: none asked */
+    double one_way_error_us;   /* the clocks' summed maxerror (CLOCK_REALTIME), else NAN */
     struct rrul_one_way ow[RRUL_PHASES];
 };
 

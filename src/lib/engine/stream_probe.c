@@ -62,8 +62,15 @@ static int read_answers(struct stream *s, struct prober *pr, char *rbuf)
         if (r->answers++)
             continue; /* a duplicate: counted, its round trip not taken again */
         r->rtt_ns = now - r->sent_ns;
-        if (!udp_wire_get_stamp(rbuf, (size_t)n, &r->srv_ns))
-            r->srv_ns = 0;
+        uint64_t srv;
+        if (!udp_wire_get_stamp(rbuf, (size_t)n, &srv) || pr->log->stamp == STAMP_NONE)
+            srv = 0;
+        /* A CLOCK_REALTIME stamp onto this end's monotonic scale, by the two clocks' offset now. */
+        if (srv && pr->log->stamp == STAMP_REALTIME) {
+            uint64_t real = clock_real_ns();
+            srv = srv + now > real ? srv + now - real : 0;
+        }
+        r->srv_ns = srv;
         hist_record(s->latency, r->rtt_ns);
         if (pr->any && seq < pr->highest)
             r->reordered = true;
@@ -88,9 +95,12 @@ void stream_probe_run(struct stream *s, char *buf)
     pr.period_ns = (uint64_t)(1e9 / log->rate);
     if (!pr.period_ns)
         pr.period_ns = 1;
-    /* Every probe asks for the server's receive time, when it has room for the answer. */
-    if (s->params->req_size >= UDP_WIRE_STAMP_LEN)
-        memcpy(buf + UDP_WIRE_HEADER, "NBTS", 4);
+    /*
+     * Every probe asks for the server's receive time on the clock chosen from
+     * the server's "accept" (measure/clocksync.h), when it has room for the answer.
+     */
+    if (s->params->req_size >= UDP_WIRE_STAMP_LEN && log->stamp != STAMP_NONE)
+        memcpy(buf + UDP_WIRE_HEADER, log->stamp == STAMP_REALTIME ? "NBTW" : "NBTS", 4);
     log->start_ns = clock_now_ns();
     int err = 0;
     while (!err && !atomic_load_explicit(s->abort, memory_order_relaxed)) {

@@ -400,9 +400,11 @@ static void udp_server(struct stream *s, char *buf)
         bytes += (uint64_t)n;
         memcpy(resp, buf, UDP_WIRE_HEADER);
         /* A probe asking for the receive time gets it; a response after it is padding again. */
-        bool stamp = p->resp_size >= UDP_WIRE_STAMP_LEN && udp_wire_wants_stamp(buf, (size_t)n);
+        bool mono = udp_wire_wants_stamp(buf, (size_t)n),
+             stamp = p->resp_size >= UDP_WIRE_STAMP_LEN &&
+                     (mono || udp_wire_wants_wall(buf, (size_t)n));
         if (stamp)
-            udp_wire_put_stamp(resp, clock_now_ns());
+            udp_wire_put_stamp(resp, mono ? clock_now_ns() : clock_real_ns());
         else if (stamped)
             memset(resp + UDP_WIRE_HEADER, 0x5a, UDP_WIRE_STAMP_LEN - UDP_WIRE_HEADER);
         stamped = stamp;

@@ -97,14 +97,22 @@ static inline int udp_wire_get(const char *buf, size_t len, uint32_t *stream, ui
  * latency-under-load test's probes, engine/stream_probe.c) carries "NBTS"
  * after the data header; a server answers a response of at least
  * UDP_WIRE_STAMP_LEN bytes with "NBTR" and its receive time (uint64 ns,
- * CLOCK_MONOTONIC, big-endian) there. A request without it (every udp_rr
- * test's, 24 bytes by default) costs the server nothing more.
+ * CLOCK_MONOTONIC, big-endian) there. "NBTW" asks for the same on
+ * CLOCK_REALTIME (probes between hosts whose clocks are synchronised,
+ * measure/clocksync.h; a server before it answers without a stamp). A
+ * request without either (every udp_rr test's, 24 bytes by default) costs
+ * the server nothing more.
  */
 #define UDP_WIRE_STAMP_LEN (UDP_WIRE_HEADER + 12)
 
 static inline bool udp_wire_wants_stamp(const char *buf, size_t len)
 {
     return len >= UDP_WIRE_STAMP_LEN && !memcmp(buf + UDP_WIRE_HEADER, "NBTS", 4);
+}
+
+static inline bool udp_wire_wants_wall(const char *buf, size_t len)
+{
+    return len >= UDP_WIRE_STAMP_LEN && !memcmp(buf + UDP_WIRE_HEADER, "NBTW", 4);
 }
 
 /* Writes the stamp of a response (at least UDP_WIRE_STAMP_LEN bytes). */

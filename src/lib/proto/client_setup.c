@@ -11,6 +11,7 @@
 #include "proto/datahdr.h"
 #include "proto/frame.h"
 #include "proto/iperf3_probe.h"
+#include "engine/probe_log.h"
 #include "proto/msg.h"
 #include "proto/path_mptcp.h"
 #include "proto/transport.h"
@@ -166,6 +167,13 @@ int client_handshake(struct client *c)
         rc = err_set(err, len, EPROTO, "server sent a malformed test cookie");
     if (!rc)
         rc = read_ports(c, m);
+    /* The latency-under-load prober's stamps: their clock is known before the first probe. */
+    struct probe_log *log = c->cfg->probe;
+    if (!rc && log && c->p->kind == TEST_UDP_RR) {
+        clock_info_capture(&log->local);
+        rc = clock_from_accept(m, &log->local, &log->peer, &log->have_peer, &log->stamp, log->why,
+                               sizeof(log->why), err, len);
+    }
     json_t *lv = json_object_get(m, "liveness_ms");
     if (!rc && lv) {
         if (!json_is_integer(lv) || json_integer_value(lv) < 100 ||

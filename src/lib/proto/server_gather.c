@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "measure/clocksync.h"
 #include "proto/datahdr.h"
 #include "proto/frame.h"
 #include "proto/msg.h"
@@ -164,7 +165,14 @@ static int gather_udp(struct session *ss, const struct test_params *p, struct pe
         json_t *arr = json_array();
         for (int i = 0; i < n; i++)
             json_array_append_new(arr, json_integer(ports[i]));
-        rc = send_accept(ss, t, json_pack("{s:o}", "udp_ports", arr));
+        json_t *extra = json_pack("{s:o}", "udp_ports", arr);
+        /* udp_rr: the clock of the receive times it stamps into probes (addition 6). */
+        if (extra && p->kind == TEST_UDP_RR) {
+            struct clock_info ci;
+            clock_info_capture(&ci);
+            json_object_set_new(extra, "clock", clock_info_to_json(&ci));
+        }
+        rc = send_accept(ss, t, extra);
     }
     if (!rc)
         rc = transport_udp_await(ss->fd, t->fds, n, t->cookie, peers, peer_lens,

@@ -163,7 +163,7 @@ static int run_parts(struct part *pt, const struct rrul_opts *o, const struct te
                          why);
         }
     if (!rc) {
-        struct rrul_parts parts = {o, &log, &pt[2].res, &ivs, pt[0].cfg.in_process};
+        struct rrul_parts parts = {o, &log, &pt[2].res, &ivs};
         rc = rrul_figures(&parts, res);
         if (rc)
             err_set(res->error, sizeof(res->error), -rc, "out of memory");

@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "measure/histogram.h"
@@ -72,7 +73,8 @@ static int udp_phase(const struct probe_log *log, uint64_t from, uint64_t to, bo
 /*
  * The one-way delays of the probes sent in [from, to) that the server
  * stamped: up is its receive time less the send time, down the answer's
- * arrival less it; meaningful only when both read one clock (same_clock).
+ * arrival less it; meaningful only as far as the two clocks agree
+ * (measure/clocksync.h: the log's stamp clock, judged after the run).
  * Returns whether any probe was stamped, or -ENOMEM.
  */
 static int one_way_phase(const struct probe_log *log, uint64_t from, uint64_t to,
@@ -210,11 +212,15 @@ int rrul_figures(const struct rrul_parts *pa, struct run_result *res)
                            .rpm_lo = NAN,
                            .rpm_hi = NAN,
                            .one_way = false,
-                           .one_way_reason = pa->same_clock
-                                                 ? "not measured: the server stamped no probe"
-                                                 : "not measured: both ends' clocks not compared "
-                                                   "in this version (the server is another "
-                                                   "process)"};
+                           .one_way_clock = log->stamp == STAMP_MONOTONIC  ? "CLOCK_MONOTONIC"
+                                            : log->stamp == STAMP_REALTIME ? "CLOCK_REALTIME"
+                                                                           : NULL,
+                           .one_way_error_us = NAN};
+    bool stamps = log->stamp != STAMP_NONE;
+    if (log->stamp == STAMP_REALTIME)
+        e->one_way_error_us = (double)(log->local.maxerror_us + log->peer.maxerror_us);
+    snprintf(e->one_way_reason, sizeof(e->one_way_reason), "%s",
+             stamps ? "not measured: the server stamped no probe" : log->why);
     struct bounds b = {.start = log->start_ns};
     b.end = b.start + (uint64_t)((double)log->sent * 1e9 / log->rate);
     b.open = log->load_open_ns ? log->load_open_ns : b.end;
@@ -227,12 +233,16 @@ int rrul_figures(const struct rrul_parts *pa, struct run_result *res)
         struct rrul_phase *ph = &e->phase[i];
         rc = udp_phase(log, edge[i], edge[i + 1], i == PROBE_LOADED, e, ph);
         tcp_and_load(pa, i, e->end[i] - e->start[i], ph);
-        int ow = rc || !pa->same_clock ? 0 : one_way_phase(log, edge[i], edge[i + 1], &e->ow[i]);
+        int ow = rc || !stamps ? 0 : one_way_phase(log, edge[i], edge[i + 1], &e->ow[i]);
         rc = ow < 0 ? ow : rc;
         e->one_way |= ow > 0;
     }
-    if (e->one_way)
-        e->one_way_reason = "both ends read this process's CLOCK_MONOTONIC (the in-process server)";
+    if (e->one_way) {
+        snprintf(e->one_way_reason, sizeof(e->one_way_reason), "%s", log->why);
+        e->one_way = clock_judge(log->stamp, &log->local, &log->peer, e->ow[PROBE_IDLE].up_p50_us,
+                                 e->ow[PROBE_IDLE].down_p50_us, e->one_way_reason,
+                                 sizeof(e->one_way_reason));
+    }
     const struct rrul_phase *idle = &e->phase[PROBE_IDLE], *loaded = &e->phase[PROBE_LOADED];
     e->inc_p50_us = loaded->p50_us - idle->p50_us; /* NAN when either is */
     e->inc_p99_us = loaded->p99_us - idle->p99_us;

@@ -25,7 +25,6 @@ struct rrul_parts {
     struct probe_log *log;         /* both probes' */
     const struct run_result *load; /* the load's run */
     const struct rrul_load_ivs *ivs;
-    bool same_clock; /* the in-process server: both ends read this process's clock */
 };
 
 /*

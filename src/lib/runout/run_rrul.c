@@ -64,8 +64,12 @@ json_t *run_rrul_end_json(const struct rrul_end *e)
     json_object_set_new(o, "rpm", num(e->rpm));
     json_object_set_new(o, "rpm_ci_low", num(e->rpm_lo));
     json_object_set_new(o, "rpm_ci_high", num(e->rpm_hi));
-    json_t *ow = json_pack("{s:b, s:s}", "available", e->one_way, "reason",
-                           e->one_way_reason ? e->one_way_reason : "");
+    json_t *ow = json_pack("{s:b, s:s}", "available", e->one_way, "reason", e->one_way_reason);
+    if (ow) {
+        json_object_set_new(ow, "clock",
+                            e->one_way_clock ? json_string(e->one_way_clock) : json_null());
+        json_object_set_new(ow, "error_bound_us", num(e->one_way_error_us));
+    }
     for (int i = 0; ow && e->one_way && i < RRUL_PHASES; i++)
         json_object_set_new(ow, names[i],
                             json_pack("{s:o, s:o, s:o, s:o}", "up_p50_us", num(e->ow[i].up_p50_us),

@@ -7,6 +7,9 @@
 /* CLOCK_MONOTONIC in nanoseconds. */
 uint64_t clock_now_ns(void);
 
+/* CLOCK_REALTIME in nanoseconds (the probe stamps between hosts, measure/clocksync.h). */
+uint64_t clock_real_ns(void);
+
 /* Milliseconds left until deadline_ns (0 when passed), for poll(). */
 int clock_ms_until(uint64_t deadline_ns);
 

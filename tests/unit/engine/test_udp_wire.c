@@ -223,7 +223,7 @@ static void accept_sorts_datagrams(void **state)
 
 /*
  * The receive-time stamp of the latency-under-load probes (issue 31): asked
- * for only by a request of 36 bytes with "NBTS" after the header, answered
+ * for only by a request of 36 bytes with "NBTS" (or "NBTW") after the header, answered
  * with "NBTR" and the time, which reads back; padding is no stamp.
  */
 static void stamp_round_trip(void **state)
@@ -235,6 +235,12 @@ static void stamp_round_trip(void **state)
     assert_true(udp_wire_wants_stamp(req, sizeof(req)));
     assert_false(udp_wire_wants_stamp(req, sizeof(req) - 1));
     assert_false(udp_wire_wants_stamp(req, UDP_WIRE_HEADER));
+    assert_false(udp_wire_wants_wall(req, sizeof(req)));
+    /* "NBTW": the same on CLOCK_REALTIME (between hosts, measure/clocksync.h). */
+    memcpy(req + UDP_WIRE_HEADER, "NBTW", 4);
+    assert_true(udp_wire_wants_wall(req, sizeof(req)));
+    assert_false(udp_wire_wants_wall(req, sizeof(req) - 1));
+    assert_false(udp_wire_wants_stamp(req, sizeof(req)));
     memset(resp, 0x5a, sizeof(resp));
     uint64_t t = 0;
     assert_false(udp_wire_get_stamp(resp, sizeof(resp), &t));
