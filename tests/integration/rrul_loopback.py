@@ -11,7 +11,9 @@ Options that make no sense with the test are refused by name with exit 2.
 
 Failures: a server whose --max-clients refuses one of the three sessions (the
 load, or the TCP probe) ends the run at once with exit 1 naming the refusal;
-a server killed mid-run ends it with an error. No
+a server killed mid-run ends it with an error; an rrul client killed mid-run
+leaves the server with the open fds it had before, serving the next run, and
+the server counts the run's three sessions against --max-clients. No
 wall-clock thresholds as performance checks: the time bounds below are hang
 bounds, a fraction of the run's length that a stopped run never approaches.
 """
@@ -106,6 +108,19 @@ LONG = 30
 WHOLE = 2 + LONG + 2  # idle + loaded + recovery
 
 
+def fd_count(pid):
+    return len(os.listdir(f"/proc/{pid}/fd"))
+
+
+def wait_fds(pid, want, timeout=20):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if fd_count(pid) <= want:
+            return True
+        time.sleep(0.1)
+    return False
+
+
 def refused_session(c, netab):
     """--max-clients 2 refuses the load (the third session), 1 the TCP probe: the run stops."""
     # With one client allowed, either probe's session may be the one refused.
@@ -167,10 +182,33 @@ def killed_server(c, netab):
         srv.stop()
 
 
+def killed_client(c, netab):
+    """An rrul client killed mid-run: its three sessions counted, then all freed."""
+    with h.Server(netab, extra=["--max-clients", "3"]) as srv:
+        pid, fds0 = srv.pid(), fd_count(srv.pid())
+        p = h.start([netab, "run", "-c", "127.0.0.1", "-p", str(srv.port), "--test", "rrul",
+                     "-t", str(LONG), "--load-flows", "1"])
+        wait_loaded(c, "killed client", srv, p)
+        r = h.netab_cmd(netab, "run", "-c", "127.0.0.1", "-p", str(srv.port), "--test", "tcp_rr",
+                        "-t", "1", expect_rc=1)
+        c.check("3 tests running, its maximum (--max-clients 3)" in r.stderr,
+                "the rrul run's three sessions count against --max-clients",
+                r.stderr.strip()[-300:])
+        p.kill_group(signal.SIGKILL)
+        p.finish(expect_rc=-signal.SIGKILL, timeout=10)
+        c.check(wait_fds(pid, fds0), "killed client: the server's fds return to their count",
+                f"{fd_count(pid)} fds, {fds0} before")
+        c.check(srv.alive(), "killed client: the server still runs")
+        rc, doc, err = h.run_against(netab, srv, ["--test", "rrul", "-t", "1", "--load-flows",
+                                                  "1", "--load", "up", "-i", "1"])
+        check_doc(c, "after a killed client", doc, 100.0, load="up", same_clock=False)
+
+
 def test(netab, c):
     refusals(c, netab)
     refused_session(c, netab)
     killed_server(c, netab)
+    killed_client(c, netab)
     # 1. The in-process server, both directions, with intervals.
     rc, doc, err = h.run_netab(netab, ["--test", "rrul", "-t", "2", "--load-flows", "2",
                                        "-i", "0.5"])
