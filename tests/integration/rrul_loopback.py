@@ -9,11 +9,20 @@ for, the TCP probe answered in every phase, RPM lies in its interval, the
 intervals carry their phase, one-way delays are there (both ends on this host
 read one clock: the server's "accept" says so) and add up to the round trip,
 and `--db` stores the document with end.rrul.
-Options that make no sense with the test are refused by name with exit 2. No
-wall-clock thresholds: the figures are counts and signs.
+Options that make no sense with the test are refused by name with exit 2.
+
+Failures: a server whose --max-clients refuses one of the three sessions (the
+load, or the TCP probe) ends the run at once with exit 1 naming the refusal;
+a server killed mid-run ends it with an error; an rrul client killed mid-run
+leaves the server with the open fds it had before, serving the next run, and
+the server counts the run's three sessions against --max-clients. No
+wall-clock thresholds as performance checks: the time bounds below are hang
+bounds, a fraction of the run's length that a stopped run never approaches.
 """
 import os
+import signal
 import sys
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import netab_helpers as h  # noqa: E402
@@ -107,8 +116,112 @@ def refusals(c, netab):
             r.stderr.strip()[:200])
 
 
+# A long loaded phase: a run that stops at the first failure ends far before it.
+LONG = 30
+WHOLE = 2 + LONG + 2  # idle + loaded + recovery
+
+
+def fd_count(pid):
+    return len(os.listdir(f"/proc/{pid}/fd"))
+
+
+def wait_fds(pid, want, timeout=20):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if fd_count(pid) <= want:
+            return True
+        time.sleep(0.1)
+    return False
+
+
+def refused_session(c, netab):
+    """--max-clients 2 refuses the load (the third session), 1 the TCP probe: the run stops."""
+    # With one client allowed, either probe's session may be the one refused.
+    for limit, part in ((2, "the load failed"), (1, "probe")):
+        with h.Server(netab, extra=["--max-clients", str(limit)]) as srv:
+            t0 = time.monotonic()
+            r = h.netab_cmd(netab, "run", "-c", "127.0.0.1", "-p", str(srv.port), "--test", "rrul",
+                            "-t", str(LONG), "--load-flows", "1", expect_rc=1, timeout=WHOLE)
+            took = time.monotonic() - t0
+            c.check(took < WHOLE / 2, f"--max-clients {limit}: the run stops at the refusal",
+                    f"{took:.1f} s of {WHOLE} s")
+            want = f"server is busy: {limit} tests running, its maximum (--max-clients {limit})"
+            c.check(part in r.stderr and want in r.stderr,
+                    f"--max-clients {limit}: the error names the refused part and the limit",
+                    r.stderr.strip()[-300:])
+
+
+def server_conns(port):
+    """The TCP connections established to port (server side): controls, the TCP probe, load."""
+    n = 0
+    for name in ("/proc/net/tcp", "/proc/net/tcp6"):
+        with open(name) as f:
+            for line in f.readlines()[1:]:
+                local, state = line.split()[1], line.split()[3]
+                n += int(local.rsplit(":", 1)[1], 16) == port and state == "01"
+    return n
+
+
+def wait_loaded(c, label, srv, p):
+    """Waits until the server holds the loaded phase's connections (all three sessions run)."""
+    # 3 control connections, the TCP probe's, 1 load flow each way; the idle phase has 3.
+    want = 6
+    deadline = time.monotonic() + 20
+    while server_conns(srv.port) < want and time.monotonic() < deadline and p.alive():
+        time.sleep(0.05)
+    c.check(server_conns(srv.port) >= want, f"{label}: the run reaches its loaded phase",
+            f"{server_conns(srv.port)} connections")
+
+
+def killed_server(c, netab):
+    """A server killed with SIGKILL in the loaded phase: the client ends at once with an error."""
+    srv = h.Server(netab).start()
+    try:
+        p = h.start([netab, "run", "-c", "127.0.0.1", "-p", str(srv.port), "--test", "rrul",
+                     "-t", str(LONG), "--load-flows", "1", "--idle-timeout", "5000"])
+        wait_loaded(c, "killed server", srv, p)
+        srv.proc.kill_group(signal.SIGKILL)
+        srv.proc.finish(expect_rc=-signal.SIGKILL)
+        t0 = time.monotonic()
+        # Within its idle timeout (5 s) and a margin, far before the run's end.
+        r = p.finish(expect_rc=1, timeout=15)
+        took = time.monotonic() - t0
+        c.check(took < 15, "killed server: the client ends within its idle timeout",
+                f"{took:.1f} s")
+        c.check("error:" in r.stderr and "failed" in r.stderr and "server" in r.stderr,
+                "killed server: the error names the failed part and the server",
+                r.stderr.strip()[-300:])
+    finally:
+        srv.stop()
+
+
+def killed_client(c, netab):
+    """An rrul client killed mid-run: its three sessions counted, then all freed."""
+    with h.Server(netab, extra=["--max-clients", "3"]) as srv:
+        pid, fds0 = srv.pid(), fd_count(srv.pid())
+        p = h.start([netab, "run", "-c", "127.0.0.1", "-p", str(srv.port), "--test", "rrul",
+                     "-t", str(LONG), "--load-flows", "1"])
+        wait_loaded(c, "killed client", srv, p)
+        r = h.netab_cmd(netab, "run", "-c", "127.0.0.1", "-p", str(srv.port), "--test", "tcp_rr",
+                        "-t", "1", expect_rc=1)
+        c.check("3 tests running, its maximum (--max-clients 3)" in r.stderr,
+                "the rrul run's three sessions count against --max-clients",
+                r.stderr.strip()[-300:])
+        p.kill_group(signal.SIGKILL)
+        p.finish(expect_rc=-signal.SIGKILL, timeout=10)
+        c.check(wait_fds(pid, fds0), "killed client: the server's fds return to their count",
+                f"{fd_count(pid)} fds, {fds0} before")
+        c.check(srv.alive(), "killed client: the server still runs")
+        rc, doc, err = h.run_against(netab, srv, ["--test", "rrul", "-t", "1", "--load-flows",
+                                                  "1", "--load", "up", "-i", "1"])
+        check_doc(c, "after a killed client", doc, 100.0, load="up", same_clock=False)
+
+
 def test(netab, c):
     refusals(c, netab)
+    refused_session(c, netab)
+    killed_server(c, netab)
+    killed_client(c, netab)
     # 1. The in-process server, both directions, with intervals.
     rc, doc, err = h.run_netab(netab, ["--test", "rrul", "-t", "2", "--load-flows", "2",
                                        "-i", "0.5"])

@@ -44,7 +44,10 @@
     X("cport", "--cport", EXP_INT, 1, 65535)                                                       \
     X("interval", "-i", EXP_SECONDS, 0, 0)                                                         \
     X("connect_timeout", "--connect-timeout", EXP_INT, 1, 3600000)                                 \
-    X("idle_timeout", "--idle-timeout", EXP_INT, 100, 3600000)
+    X("idle_timeout", "--idle-timeout", EXP_INT, 100, 3600000)                                     \
+    X("load_flows", "--load-flows", EXP_INT, 1, PARAMS_MAX_STREAMS)                                \
+    X("load", "--load", EXP_STR, 0, 0)                                                             \
+    X("probe_rate", "--probe-rate", EXP_STR, 0, 0)
 
 #define EXP_KEY_ENTRY(name, opt, kind, min, max) {name, opt, kind, min, max},
 #define EXP_KEY_NAME(name, opt, kind, min, max) name,

@@ -37,7 +37,7 @@
  */
 struct ctl_loop {
     struct evloop loop;
-    struct evloop_fd ctl;
+    struct evloop_fd ctl, cancel;
     bool ctl_ready; /* the control connection has something to read */
 };
 
@@ -229,6 +229,9 @@ static int drive(struct client *c, struct stream_set *set, struct window *w, str
     uint64_t next_ns = 0;
     int rc = 0;
     for (;;) {
+        if (c->cancelled)
+            return err_set(c->res->error, sizeof(c->res->error), ECANCELED,
+                           "stopped: another part of the test failed");
         uint64_t now = clock_now_ns();
         window_tick(w, set, now);
         bool finished = p->bytes
@@ -313,7 +316,7 @@ static int await_ready(struct client *c, struct ctl_loop *cl, int *udp_fds)
         cl->ctl_ready = false;
         for (;;) {
             uint64_t now = clock_now_ns();
-            if (cl->ctl_ready || now > end)
+            if (cl->ctl_ready || c->cancelled || now > end)
                 break;
             if (now >= next) {
                 transport_udp_register(udp_fds, params_connections(c->p), c->cookie);
@@ -421,6 +424,9 @@ static int run_streams(struct client *c, int *fds, bool *server_sends, int n, st
     struct interval_state st = {0};
     interval_state_init(c->p, &st);
     rc = drive(c, &set, &w, cl, &st);
+    /* A run that ended in full ends as usual; a cancel from now on would only spin send_stop's
+     * waits. */
+    evloop_fd_del(&cl->loop, &cl->cancel);
     if (c->cfg->mark)
         probe_log_mark_close(c->cfg->mark, clock_now_ns());
     stream_set_stop(&set);
@@ -461,11 +467,15 @@ static int run_measured(struct client *c, int *fds, bool *server_sends, int n)
     if (rc)
         return rc;
     rc = evloop_fd_add(&cl.loop, &cl.ctl, c->ctl, EPOLLIN, on_ready, &cl.ctl_ready);
+    if (!rc && c->cfg->cancel_fd)
+        rc = evloop_fd_add(&cl.loop, &cl.cancel, *c->cfg->cancel_fd, EPOLLIN, on_ready,
+                           &c->cancelled);
     if (rc)
         err_set(c->res->error, sizeof(c->res->error), -rc, "epoll_ctl: %s", strerror(-rc));
     else
         rc = run_streams(c, fds, server_sends, n, &cl);
     evloop_fd_del(&cl.loop, &cl.ctl);
+    evloop_fd_del(&cl.loop, &cl.cancel);
     evloop_free(&cl.loop);
     return rc;
 }

@@ -37,6 +37,12 @@ struct client_config {
      * receives this run's window opening and close (the load's). NULL: none.
      */
     struct probe_log *probe, *mark;
+    /*
+     * Several clients run as one test (rrul): an event fd that turns
+     * readable, for good, when another of them failed; this run then stops
+     * at once with an error instead of running its full length. NULL: none.
+     */
+    const int *cancel_fd;
 };
 
 void client_config_defaults(struct client_config *cfg);

@@ -30,6 +30,7 @@ struct client {
     struct heartbeat hb; /* while the test runs */
     /* --auth-key: the exchange, and the cookie it derives. */
     struct auth_session auth;
+    bool cancelled; /* cfg->cancel_fd turned readable (the measured part's loop saw it) */
 };
 
 /* The end of the next wait on the control connection: the idle timeout from now. */

@@ -8,10 +8,13 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
 #include "engine/stream.h"
 #include "engine/udp_wire.h"
@@ -44,21 +47,43 @@ const char *rrul_load_name(enum rrul_load load)
     return load == RRUL_LOAD_UP ? "up" : load == RRUL_LOAD_DOWN ? "down" : "both";
 }
 
+/*
+ * The parts' shared fate: the first part to fail (the load refused by a
+ * busy server, a probe's session refused, the server gone) makes fd
+ * readable, which stops the others at once (client_config.cancel_fd), and
+ * is the one the run reports; the others' "stopped" is only its echo.
+ */
+struct fate {
+    int fd;            /* an eventfd, written once */
+    _Atomic int first; /* the index of the first part that failed + 1; 0: none */
+};
+
 /* One part: its settings, its result, its thread. */
 struct part {
     const char *name;
     struct client_config cfg;
     struct test_params p;
     struct run_result res, *out; /* out: the caller's result for the probes' run */
-    int rc;
+    int rc, index;
+    struct fate *fate;
     pthread_t t;
     bool started;
 };
+
+/* Wakes every part's wait for good: the counter stays non-zero (nobody reads it). */
+static void fate_stop_all(struct fate *f)
+{
+    /* At most two writes of 1: the counter cannot overflow, the write cannot fail. */
+    (void)eventfd_write(f->fd, 1);
+}
 
 static void *part_thread(void *arg)
 {
     struct part *pt = arg;
     pt->rc = client_run(&pt->cfg, &pt->p, pt->out);
+    int none = 0;
+    if (pt->rc && atomic_compare_exchange_strong(&pt->fate->first, &none, pt->index + 1))
+        fate_stop_all(pt->fate);
     return NULL;
 }
 
@@ -120,11 +145,22 @@ static void parts_setup(struct part *pt, const struct client_config *cfg,
     pt[2].p.bidir = o->load == RRUL_LOAD_BOTH;
 }
 
-/* Waits until the clock reaches deadline_ns: a deadline, not a period. */
-static void wait_until(uint64_t deadline_ns)
+/* Waits until the clock reaches deadline_ns or a part failed: a deadline, not a period. */
+static void wait_until(uint64_t deadline_ns, struct fate *f)
 {
-    while (clock_now_ns() < deadline_ns)
-        stream_wait(-1, 0, -1, deadline_ns);
+    while (clock_now_ns() < deadline_ns && !atomic_load(&f->first))
+        stream_wait(-1, 0, f->fd, deadline_ns);
+}
+
+/* The run's error: the first part's failure (the others were stopped because of it). */
+static int first_failure(struct part *pt, struct fate *f, struct run_result *res)
+{
+    int i = atomic_load(&f->first) - 1;
+    if (i < 0)
+        return 0;
+    char why[sizeof(res->error)];
+    snprintf(why, sizeof(why), "%s", pt[i].out->error);
+    return err_set(res->error, sizeof(res->error), -pt[i].rc, "the %s failed: %s", pt[i].name, why);
 }
 
 /* The parts against cfg's server, into res. */
@@ -141,27 +177,37 @@ static int run_parts(struct part *pt, const struct rrul_opts *o, const struct te
     pt[0].cfg.probe = &log;
     pt[1].cfg.probe = &log;
     pt[2].cfg.mark = &log;
-    int rc = 0;
+    struct fate fate = {.fd = eventfd(0, EFD_CLOEXEC)};
+    if (fate.fd < 0) {
+        probe_log_free(&log);
+        return err_set(res->error, sizeof(res->error), errno, "eventfd: %s", strerror(errno));
+    }
+    for (int i = 0; i < 3; i++) {
+        pt[i].index = i;
+        pt[i].fate = &fate;
+        pt[i].cfg.cancel_fd = &fate.fd;
+    }
     pt[2].cfg.on_interval = on_load_interval;
     pt[2].cfg.ctx = &ivs;
     uint64_t t0 = clock_now_ns();
-    rc = part_start(&pt[0], res->error, sizeof(res->error));
+    int rc = part_start(&pt[0], res->error, sizeof(res->error));
     if (!rc)
         rc = part_start(&pt[1], res->error, sizeof(res->error));
     if (!rc) {
-        wait_until(t0 + (uint64_t)(o->idle_s * 1e9));
-        rc = part_start(&pt[2], res->error, sizeof(res->error));
+        wait_until(t0 + (uint64_t)(o->idle_s * 1e9), &fate);
+        /* A probe that failed in the idle phase has ended the test: no load after it. */
+        if (!atomic_load(&fate.first))
+            rc = part_start(&pt[2], res->error, sizeof(res->error));
     }
+    /* A thread that could not start stops those that did. */
+    if (rc)
+        fate_stop_all(&fate);
     for (int i = 0; i < 3; i++)
         if (pt[i].started)
             pthread_join(pt[i].t, NULL);
-    for (int i = 0; i < 3 && !rc; i++)
-        if (pt[i].rc) {
-            char why[sizeof(res->error)];
-            snprintf(why, sizeof(why), "%s", pt[i].out->error);
-            rc = err_set(res->error, sizeof(res->error), -pt[i].rc, "the %s failed: %s", pt[i].name,
-                         why);
-        }
+    close(fate.fd);
+    if (!rc)
+        rc = first_failure(pt, &fate, res);
     if (!rc) {
         struct rrul_parts parts = {o, &log, &pt[2].res, &ivs};
         rc = rrul_figures(&parts, res);
