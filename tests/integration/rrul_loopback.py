@@ -214,7 +214,7 @@ def killed_client(c, netab):
         c.check(srv.alive(), "killed client: the server still runs")
         rc, doc, err = h.run_against(netab, srv, ["--test", "rrul", "-t", "1", "--load-flows",
                                                   "1", "--load", "up", "-i", "1"])
-        check_doc(c, "after a killed client", doc, 100.0, load="up", same_clock=False)
+        check_doc(c, "after a killed client", doc, 100.0, load="up")
 
 
 def test(netab, c):
