@@ -29,9 +29,9 @@ test:
   interval: 0
 variants:
   - name: up
-    opts: "--load up"
+    opts: "--load up --rrul-phases 1,1"
   - name: both
-    opts: "--load both"
+    opts: "--load both --rrul-phases 1,1"
 matrix:
   load_flows: [1, 4]
 """

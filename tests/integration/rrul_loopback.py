@@ -213,7 +213,8 @@ def killed_client(c, netab):
                 f"{fd_count(pid)} fds, {fds0} before")
         c.check(srv.alive(), "killed client: the server still runs")
         rc, doc, err = h.run_against(netab, srv, ["--test", "rrul", "-t", "1", "--load-flows",
-                                                  "1", "--load", "up", "-i", "1"])
+                                                  "1", "--load", "up", "-i", "1",
+                                                  "--rrul-phases", "1,1"])
         check_doc(c, "after a killed client", doc, 100.0, load="up")
 
 
@@ -222,7 +223,8 @@ def test(netab, c):
     refused_session(c, netab)
     killed_server(c, netab)
     killed_client(c, netab)
-    # 1. The in-process server, both directions, with intervals.
+    # 1. The in-process server, both directions, with intervals, the default phases (2 s each);
+    # the runs below take --rrul-phases 1,1 (or 1,0.5) for CI's time.
     rc, doc, err = h.run_netab(netab, ["--test", "rrul", "-t", "2", "--load-flows", "2",
                                        "-i", "0.5"])
     check_doc(c, "loopback", doc, 100.0)
@@ -230,7 +232,7 @@ def test(netab, c):
     svg = os.path.join(h.WORK_DIR, "rrul.svg")
     rc, doc, err = h.run_netab(netab, ["--test", "rrul", "-t", "1", "--load-flows", "1",
                                        "--load", "up", "--probe-rate", "50", "-i", "1",
-                                       "--plot", svg])
+                                       "--plot", svg, "--rrul-phases", "1,1"])
     check_doc(c, "--load up", doc, 50.0, load="up")
     with open(svg) as f:
         text = f.read()
@@ -238,13 +240,14 @@ def test(netab, c):
     # 3. A separate netab server: its sessions, its limits (4 clients: the test takes 3).
     with h.Server(netab) as srv:
         rc, doc, err = h.run_against(netab, srv, ["--test", "rrul", "-t", "1", "--load-flows",
-                                                  "1", "--load", "down", "-i", "1"])
+                                                  "1", "--load", "down", "-i", "1",
+                                                  "--rrul-phases", "1,0.5"])
         # Another process on this host: the server names its clock in "accept" (boot id).
         check_doc(c, "netab server", doc, 100.0, load="down")
     # 4. Text: the phases' table, the increase and RPM; --db keeps end.rrul.
     db = os.path.join(h.WORK_DIR, "rrul.db")
     r = h.netab_cmd(netab, "run", "--test", "rrul", "-t", "1", "--load-flows", "1", "-i", "0",
-                    "--db", db)
+                    "--db", db, "--rrul-phases", "1,1")
     for needle in ("rrul with", "loaded", "recovery", "idle -> loaded", "RPM"):
         c.check(needle in r.stdout, f"text output holds '{needle}'")
     r = h.netab_cmd(netab, "runs", "show", "1", "--db", db, "--json")

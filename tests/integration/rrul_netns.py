@@ -89,7 +89,8 @@ def rig_checks(netab, c, net):
 
 def rrul(netab, c, net, srv, what, *args):
     """`netab run --test rrul ... --json` from the client; its document's end.rrul, or None."""
-    rc, doc, err = h.run_against(netab, srv, ["--test", "rrul", "-t", str(LOADED_S)] + list(args),
+    rc, doc, err = h.run_against(netab, srv, ["--test", "rrul", "-t", str(LOADED_S),
+                                              "--rrul-phases", "1,1"] + list(args),
                                  host=net.addr_s, ns=net.ns_c, timeout=LOADED_S + 60,
                                  expect_rc=range(-64, 256))
     r = (h.end_of(doc) or {}).get("rrul") if doc else None
@@ -185,7 +186,8 @@ def compare_case(netab, c, net, srv):
             "--json",
             "--variant", "shallow", "--setup", net.router_tbf_cmd(RATE, BURST, "5ms"),
             "--variant", "deep", "--setup", net.router_tbf_cmd(RATE, BURST, "200ms"),
-            "--", "-c", net.addr_s, "-p", str(srv.port), "--test", "rrul", "-C", "cubic",
+            "--", "-c", net.addr_s, "-p", str(srv.port), "--test", "rrul", "--rrul-phases", "1,1",
+            "-C", "cubic",
             "-t", "4"]
     r = h.run_cmd(argv, netns=net.ns_c, timeout=600, expect_rc=range(0, 256))
     try:

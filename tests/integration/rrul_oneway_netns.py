@@ -23,7 +23,7 @@ LOADED_S = 3
 
 
 def one_way(netab, c, net, srv, load):
-    rc, doc, err = h.run_against(netab, srv, ["--test", "rrul", "-t", str(LOADED_S), "-C", "cubic",
+    rc, doc, err = h.run_against(netab, srv, ["--test", "rrul", "--rrul-phases", "1,1", "-t", str(LOADED_S), "-C", "cubic",
                                               "--load-flows", "2", "--load", load],
                                  host=net.addr_s, ns=net.ns_c, timeout=LOADED_S + 60,
                                  expect_rc=range(-64, 256))
@@ -63,7 +63,7 @@ def other_time_namespace(netab, c, net, srv):
     with open(wrapper, "w") as f:
         f.write(f'#!/bin/sh\nexec unshare --time --fork --monotonic 1000 {netab} "$@"\n')
     os.chmod(wrapper, 0o755)
-    rc, doc, err = h.run_against(wrapper, srv, ["--test", "rrul", "-t", "1", "--load-flows", "1",
+    rc, doc, err = h.run_against(wrapper, srv, ["--test", "rrul", "--rrul-phases", "1,1", "-t", "1", "--load-flows", "1",
                                                 "--load", "up"],
                                  host=net.addr_s, ns=net.ns_c, timeout=60,
                                  expect_rc=range(-64, 256))

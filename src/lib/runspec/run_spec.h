@@ -46,7 +46,7 @@ struct run_spec {
      */
     bool rrul;
     struct rrul_opts rrul_opts;
-    bool load_flows_set, load_set, probe_rate_set;
+    bool load_flows_set, load_set, probe_rate_set, phases_set;
 };
 
 /*

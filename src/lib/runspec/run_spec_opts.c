@@ -228,6 +228,27 @@ static int set_probe_rate(void *field, const char *value, const struct opt *o, c
     return 0;
 }
 
+/* --rrul-phases IDLE,RECOVERY (issue 31): the probes-only phases' seconds, each 0.5 to 60. */
+static int set_rrul_phases(void *field, const char *value, const struct opt *o, char *err,
+                           size_t errlen)
+{
+    struct run_spec *s = field;
+    char *end, *end2 = NULL;
+    (void)o;
+    errno = 0;
+    double idle = strtod(value, &end);
+    double recovery = *end == ',' ? strtod(end + 1, &end2) : -1;
+    if (errno || end == value || *end != ',' || end2 == end + 1 || *end2 || !(idle >= 0.5) ||
+        idle > 60 || !(recovery >= 0.5) || recovery > 60)
+        return err_set(err, errlen, EINVAL,
+                       "--rrul-phases: '%s' is not IDLE,RECOVERY in seconds, each 0.5 to 60",
+                       value);
+    s->rrul_opts.idle_s = idle;
+    s->rrul_opts.recovery_s = recovery;
+    s->phases_set = true;
+    return 0;
+}
+
 /* -u: --test udp_stream. */
 static int set_udp(void *field, const char *value, const struct opt *o, char *err, size_t errlen)
 {
@@ -465,6 +486,8 @@ const struct opt run_spec_opts[] = {
      NULL},
     {"probe-rate", 0, "R", "open-loop UDP probes per second (default 100,\nat most 10000)",
      set_probe_rate, 0, 0, 0, NULL},
+    {"rrul-phases", 0, "I,R", "seconds of the idle and the recovery phase\n(default 2,2)",
+     set_rrul_phases, 0, 0, 0, NULL},
     HEADING("Output:"),
     {"interval", 'i', "SECONDS", "interval reports (default 1, 0 for none)", set_interval,
      AT(params.interval_s), 0, 3600, NULL},

@@ -38,9 +38,10 @@ static const char *refused(const struct run_spec *o)
 int run_spec_rrul_finish(const struct run_spec *o, char *err, size_t errlen)
 {
     if (!o->rrul) {
-        if (o->load_flows_set || o->load_set || o->probe_rate_set)
+        if (o->load_flows_set || o->load_set || o->probe_rate_set || o->phases_set)
             return err_set(err, errlen, EINVAL,
-                           "--load-flows, --load and --probe-rate apply to --test rrul");
+                           "--load-flows, --load, --probe-rate and --rrul-phases apply to "
+                           "--test rrul");
         return 0;
     }
     const char *what = refused(o);
@@ -61,7 +62,7 @@ void run_spec_rrul_argv(const struct run_spec *s, void (*push)(void *ctx, const 
 {
     if (!s->rrul)
         return;
-    char buf[40];
+    char buf[64];
     push(ctx, "--test");
     push(ctx, "rrul");
     if (s->rrul_opts.load_flows != RRUL_DEFAULT_FLOWS) {
@@ -76,6 +77,11 @@ void run_spec_rrul_argv(const struct run_spec *s, void (*push)(void *ctx, const 
     if (s->rrul_opts.probe_rate != RRUL_DEFAULT_RATE) {
         snprintf(buf, sizeof(buf), "%.17g", s->rrul_opts.probe_rate);
         push(ctx, "--probe-rate");
+        push(ctx, buf);
+    }
+    if (s->rrul_opts.idle_s != RRUL_IDLE_S || s->rrul_opts.recovery_s != RRUL_RECOVERY_S) {
+        snprintf(buf, sizeof(buf), "%.17g,%.17g", s->rrul_opts.idle_s, s->rrul_opts.recovery_s);
+        push(ctx, "--rrul-phases");
         push(ctx, buf);
     }
 }

@@ -189,6 +189,12 @@ static void test_bad_options_are_named(void **state)
     parse_refused("--test rrul --load sideways", "--load: 'sideways'");
     parse_refused("--load-flows 2", "apply to --test rrul");
     parse_refused("--test tcp_rr --probe-rate 50", "apply to --test rrul");
+    parse_refused("--rrul-phases 1,1", "apply to --test rrul");
+    parse_refused("--test rrul --rrul-phases 1", "--rrul-phases: '1' is not IDLE,RECOVERY");
+    parse_refused("--test rrul --rrul-phases 0.4,1", "--rrul-phases: '0.4,1'");
+    parse_refused("--test rrul --rrul-phases 1,61", "each 0.5 to 60");
+    parse_refused("--test rrul --rrul-phases 1,", "--rrul-phases: '1,'");
+    parse_refused("--test rrul --rrul-phases 1,2x", "--rrul-phases: '1,2x'");
     /* send path (issue 32): bad values, kinds and combinations name the option. */
     parse_refused("-Z --splice", "-Z and --splice cannot be combined");
     parse_refused("--msg-zerocopy -Z", "--msg-zerocopy and -Z cannot be combined");
@@ -336,6 +342,7 @@ static void test_argv_round_trip(void **state)
         /* latency under load (issue 31) */
         "--test rrul",
         "--test rrul -t 8 -C cubic --load-flows 2 --load down --probe-rate 333.5 -i 0.5",
+        "--test rrul -t 2 --rrul-phases 1,0.5",
         "-c 198.18.0.2 --test rrul --load up -l 64K -w 1M",
     };
     for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
@@ -469,7 +476,7 @@ static void test_option_table(void **state)
     }
     ASSERT_EQ(letters, 21);
     /* The run options with a long name; each new one raises this (and needs a setter). */
-    ASSERT_EQ(longs, 59); /* issue 31: --load-flows, --load, --probe-rate */
+    ASSERT_EQ(longs, 60); /* issue 31: --load-flows, --load, --probe-rate, --rrul-phases */
 }
 
 int main(void)
