@@ -34,6 +34,7 @@ import time
 
 from netab_helpers import Server, TestFailure, check, check_eq, log, run_main, start
 import netab_helpers as h
+from netab_helpers import fd_count, wait_fds
 
 RSS_MAX_KB = 256 * 1024
 
@@ -48,10 +49,6 @@ def vm_hwm_kb(pid):
     except OSError:
         return None
     return None
-
-
-def fd_count(pid):
-    return len(os.listdir(f"/proc/{pid}/fd"))
 
 
 def run_watched(argv, timeout=120):
@@ -130,15 +127,6 @@ def separate(netab):
         check(srv_peak and srv_peak < RSS_MAX_KB, "10000 flows: the server's RSS under 256 MB",
               srv_peak)
         check(wait_fds(srv.pid(), fds0), "10000 flows: the server's fds are back", fd_count(srv.pid()))
-
-
-def wait_fds(pid, want, timeout=20):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if fd_count(pid) <= want:
-            return True
-        time.sleep(0.1)
-    return False
 
 
 def refusal(netab):

@@ -21,6 +21,7 @@ import time
 
 from netab_helpers import Server, check, check_eq, log, run_main
 import netab_helpers as h
+from netab_helpers import fd_count, wait_fds
 
 FLOWS = 100
 
@@ -78,19 +79,6 @@ def loopback(netab):
         label = f"loopback {kind} {FLOWS} flows"
         _, fl = check_kind(run_flows(netab, kind), kind, FLOWS, label)
         no_errors(fl, label)
-
-
-def fd_count(pid):
-    return len(os.listdir(f"/proc/{pid}/fd"))
-
-
-def wait_fds(pid, want, timeout=20):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if fd_count(pid) <= want:
-            return True
-        time.sleep(0.1)
-    return False
 
 
 def separate(netab):

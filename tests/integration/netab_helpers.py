@@ -579,6 +579,22 @@ def main(test_fn):
     _exit(code, msg)
 
 
+def fd_count(pid):
+    """The open file descriptors of process pid (/proc/PID/fd)."""
+    return len(os.listdir(f"/proc/{pid}/fd"))
+
+
+def wait_fds(pid, want, timeout=20):
+    """Whether pid's open fds come down to want within timeout seconds (a server freeing a
+    vanished client's connections)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if fd_count(pid) <= want:
+            return True
+        time.sleep(0.1)
+    return False
+
+
 def sanitized(netab):
     """True when netab was built with ASan/UBSan (or NETAB_SANITIZED is set).
 

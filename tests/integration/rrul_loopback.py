@@ -25,7 +25,8 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import netab_helpers as h  # noqa: E402
+import netab_helpers as h
+from netab_helpers import fd_count, wait_fds  # noqa: E402
 
 PHASES = ("idle", "loaded", "recovery")
 
@@ -119,19 +120,6 @@ def refusals(c, netab):
 # A long loaded phase: a run that stops at the first failure ends far before it.
 LONG = 30
 WHOLE = 2 + LONG + 2  # idle + loaded + recovery
-
-
-def fd_count(pid):
-    return len(os.listdir(f"/proc/{pid}/fd"))
-
-
-def wait_fds(pid, want, timeout=20):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if fd_count(pid) <= want:
-            return True
-        time.sleep(0.1)
-    return False
 
 
 def refused_session(c, netab):

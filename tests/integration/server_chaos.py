@@ -47,6 +47,7 @@ import struct
 import threading
 import time
 
+from netab_helpers import fd_count  # noqa: E402
 from netab_helpers import (HANG_TIMEOUT, INTERVAL_LINE, NetnsPair, Server, TestFailure, check,
                            check_eq, connect, end_of, field, frame, hello, log, netab_run,
                            recv_frame, require_root_netns, run_main, sh, start,
@@ -378,10 +379,6 @@ FLOWS_IDLE_MS = 2000
 # Slack over a documented timeout for closing thousands of connections on a loaded machine
 # (2 cores, a sanitizer build): a bound on a hang, not a speed expectation.
 FLOWS_SLACK_S = 5.0
-
-
-def fd_count(pid):
-    return len(os.listdir(f"/proc/{pid}/fd"))
 
 
 def established_on(port):
