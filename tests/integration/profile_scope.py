@@ -232,8 +232,10 @@ def test_modules(netab):
     for line in run_cmd(["ldd", netab], timeout=30).stdout.splitlines():
         parts = line.split()
         if parts:
-            mods.add(os.path.basename(parts[2] if len(parts) > 2 and parts[1] == "=>" else
-                                      parts[0]))
+            path = parts[2] if len(parts) > 2 and parts[1] == "=>" else parts[0]
+            # A module is named by the file mapped (libasan.so.8.0.0), ldd by the soname's link.
+            mods.add(os.path.basename(path))
+            mods.add(os.path.basename(os.path.realpath(path)))
     return mods
 
 
