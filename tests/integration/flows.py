@@ -18,14 +18,16 @@
 - tcp_stream's flows between two namespaces, 1% of the data connections'
   full-sized segments dropped by nft in the sender's namespace during the
   first 1.5 s of a 3 s run (--cport keeps the control connection out of
-  the rule; a sender reads its count as it ends, so a drop in its last
-  round trip is retransmitted after that): end.sender.retransmits is the
-  sending namespace's Tcp RetransSegs (the kernel's count, per network
-  namespace) over the run, or at most 10% less: what the kernel sends
-  after a flow read its count (a probe for its FIN) or on the control
-  connection is the kernel's alone (release build: equal; the sanitizer
-  build once 192 against 201), forward (the client's own flows) and
-  with -R (the server's, carried in its flows' figures), and is not 0.
+  the rule): end.sender.retransmits is the sending namespace's Tcp
+  RetransSegs (the kernel's count, per network namespace) over the run,
+  forward (the client's own flows) and with -R (the server's, carried in
+  its flows' figures), and is not 0. A sender reads its count once its
+  peer acknowledged everything, its FIN included, so what it resends of
+  its last round trip after the stop is in it. At most 2 fewer: the control
+  connection's own, which no rule drops but a starved machine's loss
+  probe may resend (the sanitizer build beside a CPU-bound loop: equal in
+  7 of 8 runs, 1 fewer once; reading as each flow stopped had missed up to
+  9 of 208, and once 7 of 15 in CI).
 """
 import os
 import resource
@@ -208,8 +210,7 @@ def retransmits(netab):
                     run = start([netab, "run", "-c", pair.addr_b, "-p", str(srv.port), "--json",
                                  "--flows", "20", "--threads", "2", "--cport", "40000", "-t", "3"]
                                 + (["-R"] if reverse else []), netns=pair.ns_a)
-                    # Drops only in the run's first 1.5 s: a sender reads its count as it
-                    # ends, so a drop in its last round trip would be retransmitted after.
+                    # Drops only in the run's first 1.5 s: the count is the run's, not its end's.
                     time.sleep(1.5)
                     pair.nft_delete(ns)
                     r = run.finish(timeout=60)
@@ -219,13 +220,11 @@ def retransmits(netab):
                 doc = h.parse_one_json(r.stdout, r)
                 got = h.field(doc, "end.sender.retransmits", int)
                 check(kernel > 0, f"{label}: the kernel counted retransmissions", kernel)
-                # Each sender reads its count as its flow ends; what the kernel retransmits
-                # after that (a probe or a timeout for the FIN), or for the control connection,
-                # is the kernel's alone: 0 in the release build, 9 of 201 under ASan.
-                check(0.9 * kernel <= got <= kernel,
+                # Each sender reads its count once everything it sent is acknowledged; the
+                # control connection's resends (loss probes on a starved machine) are not in it.
+                check(kernel - 2 <= got <= kernel,
                       f"{label}: end.sender.retransmits is the kernel's count, less at most "
-                      "10% retransmitted after the flows' reads or on the control connection",
-                      f"netab {got}, kernel {kernel}")
+                      "2 resent on the control connection", f"netab {got}, kernel {kernel}")
                 log(f"{label}: {got} retransmits; the kernel's RetransSegs {kernel}")
 
 

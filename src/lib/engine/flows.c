@@ -78,15 +78,17 @@ void flow_end(struct flow *f, int err)
         s->errors.write++;
     else if (err)
         s->errors.read++;
-    /* A sending connection's retransmits over its life, as a stream's end reads them. */
-    if (s->fd >= 0 && s->role == ROLE_TCP_SEND)
-        tcpinfo_read(s->fd, &s->tcpinfo);
     /* Those that drive the traffic tell the peer they are done: it ends at that end of stream. */
     if (!err && s->fd >= 0 && (s->role == ROLE_RR_CLIENT || s->role == ROLE_TCP_SEND))
         shutdown(s->fd, SHUT_WR);
     s->end_ns = clock_now_ns();
+    /* A sender is done once its end figures are read (group_settle()); a failed one's now. */
+    if (s->role == ROLE_TCP_SEND && err) {
+        tcpinfo_read(s->fd, &s->tcpinfo);
+        f->settled = true;
+    }
     /* The first flow stands for the thread: it is done with it (group_main). */
-    if (f != &f->g->flows[0])
+    if (f != &f->g->flows[0] && (s->role != ROLE_TCP_SEND || f->settled))
         atomic_store(&s->done, true);
     f->g->live--;
 }
@@ -282,6 +284,37 @@ static int group_begin(struct flow_group *g)
     return 0;
 }
 
+/*
+ * tcp_stream's senders, once the loop ended: each one's TCP_INFO once its
+ * peer acknowledged everything, its FIN included, as stream_tcpinfo_end()
+ * reads a stream's (at most STREAM_ACK_WAIT_NS for the group, none once
+ * aborted or failed); then the flow is done, and interval_tcp reads its end figure.
+ */
+static void group_settle(struct flow_group *g, bool failed)
+{
+    uint64_t end = clock_now_ns() + STREAM_ACK_WAIT_NS;
+    for (bool left = true; left;) {
+        left = false;
+        bool late = failed || aborted(g) || clock_now_ns() >= end;
+        for (int i = 0; i < g->n; i++) {
+            struct flow *f = &g->flows[i];
+            if (f->s->role != ROLE_TCP_SEND || f->settled)
+                continue;
+            if (!late && f->s->fd >= 0 && !tcpinfo_acked(f->s->fd)) {
+                left = true;
+                continue;
+            }
+            if (f->s->fd >= 0)
+                tcpinfo_read(f->s->fd, &f->s->tcpinfo);
+            f->settled = true;
+            if (f != &g->flows[0])
+                atomic_store(&f->s->done, true);
+        }
+        if (left)
+            clock_sleep_until(clock_now_ns() + 1000000);
+    }
+}
+
 static void *group_main(void *arg)
 {
     struct flow_group *g = arg;
@@ -302,8 +335,10 @@ static void *group_main(void *arg)
             g->flows[i].ended = true;
             evloop_fd_del(&g->loop, &g->flows[i].w);
             g->flows[i].s->end_ns = clock_now_ns();
-            atomic_store(&g->flows[i].s->done, true);
+            if (g->flows[i].s->role != ROLE_TCP_SEND)
+                atomic_store(&g->flows[i].s->done, true);
         }
+    group_settle(g, rc != 0);
     flows_kinds_cleanup(g);
     first->task_end_ok = taskstat_self(&first->task_end) == 0;
     atomic_store(&first->done, true);

@@ -23,6 +23,7 @@ struct flow {
     uint64_t tx, bytes;
     bool out; /* EPOLLOUT in the interest: a write is blocked */
     bool ended;
+    bool settled; /* tcp_stream's sender: its end figures are read (group_settle()) */
     /* udp_rr and tcp_crr (flows_kinds.c) */
     struct evloop_timer timer; /* the response's (udp_rr) or the connection's deadline */
     uint64_t seq;              /* udp_rr: the request in flight */

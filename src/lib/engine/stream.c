@@ -211,6 +211,16 @@ static void *stream_main(void *arg)
     return NULL;
 }
 
+void stream_tcpinfo_end(struct stream *s)
+{
+    uint64_t end = clock_now_ns() + STREAM_ACK_WAIT_NS;
+    while (!tcpinfo_acked(s->fd) && clock_now_ns() < end &&
+           !atomic_load_explicit(s->abort, memory_order_relaxed) &&
+           !atomic_load_explicit(&s->error, memory_order_relaxed))
+        clock_sleep_until(clock_now_ns() + 1000000);
+    tcpinfo_read(s->fd, &s->tcpinfo);
+}
+
 int stream_start(struct stream *s, char *err, size_t errlen)
 {
     atomic_store(&s->bytes, 0);

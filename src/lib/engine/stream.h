@@ -187,6 +187,16 @@ void stream_probe_run(struct stream *s, char *buf);
 int stream_wait(int fd, short events, int efd, uint64_t deadline_ns);
 
 /* Records a failure: error code and a message naming the stream and the call. */
+/*
+ * A TCP sender's end figures (TCP_INFO), read once its peer acknowledged
+ * everything, the FIN included (after shutdown(SHUT_WR)), looked at every
+ * millisecond for at most STREAM_ACK_WAIT_NS, not at all once aborted or
+ * failed: what the kernel resends of the last round trip after the stop is
+ * the sender's, and its count would miss it if read as it stopped.
+ */
+#define STREAM_ACK_WAIT_NS (1000 * 1000000ull)
+void stream_tcpinfo_end(struct stream *s);
+
 void stream_fail(struct stream *s, int err, const char *what);
 
 /* Same with a formatted message ("stream N: " is prefixed). Thread-safe against readers. */

@@ -42,11 +42,11 @@ static void run_sender(struct stream *s, char *buf)
 done:
     s->end_ns = clock_now_ns();
     path_rx_stream_end(s); /* receive and socket paths (issue 32) */
-    tcpinfo_read(s->fd, &s->tcpinfo);
     /* The FIN tells the receiver that everything it will ever get has been sent. */
     shutdown(s->fd, SHUT_WR);
     /* After the FIN: the last zero-copy completions are awaited off the sender's clock. */
     path_tx_close(tx);
+    stream_tcpinfo_end(s);
 }
 
 static void run_receiver(struct stream *s, char *buf)

@@ -212,8 +212,11 @@ void uring_tcp_run(struct stream *s, char *buf)
     }
     s->end_ns = clock_now_ns();
     path_rx_stream_end(s);
-    tcpinfo_read(s->fd, &s->tcpinfo);
-    /* The FIN tells the receiver that everything it will ever get has been sent. */
-    if (s->role == ROLE_TCP_SEND)
+    if (s->role == ROLE_TCP_SEND) {
+        /* The FIN tells the receiver that everything it will ever get has been sent. */
         shutdown(s->fd, SHUT_WR);
+        stream_tcpinfo_end(s);
+    } else {
+        tcpinfo_read(s->fd, &s->tcpinfo);
+    }
 }

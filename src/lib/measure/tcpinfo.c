@@ -40,6 +40,18 @@ int tcpinfo_read(int fd, struct tcpinfo_stats *out)
     return 0;
 }
 
+/* tcpi_state's values (the kernel's include/net/tcp_states.h; linux/tcp.h has none). */
+enum { STATE_FIN_WAIT2 = 5, STATE_TIME_WAIT = 6, STATE_CLOSE = 7 };
+
+bool tcpinfo_acked(int fd)
+{
+    struct tcp_info ti;
+    if (read_tcp_info(fd, &ti))
+        return true;
+    return ti.tcpi_state == STATE_FIN_WAIT2 || ti.tcpi_state == STATE_TIME_WAIT ||
+           ti.tcpi_state == STATE_CLOSE;
+}
+
 /*
  * One getsockopt. The in-flight count is the kernel's own
  * tcp_packets_in_flight(): sent and not acknowledged, less what SACK or

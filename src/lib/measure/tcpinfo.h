@@ -2,6 +2,7 @@
 #ifndef NETAB_MEASURE_TCPINFO_H
 #define NETAB_MEASURE_TCPINFO_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 struct tcpinfo_stats {
@@ -16,6 +17,14 @@ struct tcpinfo_stats {
 
 /* Reads TCP_INFO from fd; on failure returns -errno and leaves valid = 0. */
 int tcpinfo_read(int fd, struct tcpinfo_stats *out);
+
+/*
+ * Whether fd's sender has nothing left to send again: after shutdown(SHUT_WR),
+ * the peer acknowledged everything, the FIN included (FIN_WAIT2, TIME_WAIT,
+ * CLOSE), or the socket is gone (getsockopt fails). Until then the kernel
+ * may still retransmit the last round trip's losses.
+ */
+bool tcpinfo_acked(int fd);
 
 /*
  * A connection's congestion state at one moment, for the interval reports:
