@@ -44,8 +44,12 @@ def check_doc(c, label, doc, rate, load="both"):
         start, end = h.field(r, f"phases.{name}", list)
         want = rate * (end - start)
         sent, got, lost = p["probes_sent"], p["probes_received"], p["probes_lost"]
-        c.check(abs(sent - want) <= 1, f"{label} {name}: probes_sent = rate x length (+-1)",
-                f"sent={sent} want={want:.2f}")
+        # A phase's bounds are the load's measured window, and a probe counts where it was
+        # really sent: one more or fewer at each end, and a few ms of send delay that differs
+        # between the two ends (seen: 101 in a window of 0.99999 s at 100/s).
+        c.check(abs(sent - want) <= 1 + rate * 0.005,
+                f"{label} {name}: probes_sent = rate x length (+-1, and 5 ms of send delay)",
+                f"sent={sent} want={want:.5f}")
         c.check(got + lost == sent, f"{label} {name}: received + lost == sent",
                 f"{got} + {lost} vs {sent}")
         c.check(lost == 0 and p["loss_percent"] == 0, f"{label} {name}: no probe lost on loopback",
