@@ -18,7 +18,7 @@ reads the database with psql, not through netab:
    recorded; a second `resume` of a running experiment is refused;
 5. kill -9 of the controller at KILLS random moments, each followed by
    resume: planned runs = ok runs, attempts 1, 2, ..., nothing duplicated;
-6. the server stopped ~10 s mid-campaign: the campaign waits and
+6. the server stopped 5 s mid-campaign: the campaign waits and
    continues, no measured run lost; with a short NETAB_DB_WAIT it stops
    with a clear message instead, and resume completes it;
 7. the session killed inside a transaction (pg_terminate_backend while
@@ -386,8 +386,13 @@ def kill_resume(netab, pg, tmp):
     log(f"kill -9: {kills} kills, {len(done)} experiments, {interrupted} interrupted rows")
 
 
+# NETAB_DB_WAIT=2 below plus 3 s for the campaign to find the server gone (the run under way,
+# 0.3 s, then its records); the waiting case needs only an outage longer than a run.
+OUTAGE_S = 5
+
+
 def outage(netab, pg, tmp, wait, path_name, runs):
-    """Stops the server once two runs are in and starts it again 10 s later."""
+    """Stops the server once two runs are in and starts it again OUTAGE_S later."""
     url = pg.url()
     p = start([netab, "experiment", "run", "--db", url,
                write_experiment(tmp, path_name, runs, 9, t=0.3)], env={"NETAB_DB_WAIT": wait})
@@ -401,7 +406,7 @@ def outage(netab, pg, tmp, wait, path_name, runs):
         time.sleep(0.05)
     pg.stop()
     stopped = time.monotonic()
-    time.sleep(10)
+    time.sleep(OUTAGE_S)
     pg.start()
     log(f"server down for {time.monotonic() - stopped:.1f} s")
     return p, xid
