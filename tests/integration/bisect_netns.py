@@ -24,15 +24,15 @@ import time
 import bisect_helpers
 from bisect_helpers import bisecting, git, make_repo
 from netab_helpers import (NetnsPair, Server, check, check_eq, log, netab_cmd, require_root_netns,
-                           run_cmd, run_main, start)
+                           run_cmd, run_main, sanitized, start)
 
 RATES = {k: ("800mbit" if k <= 10 else "400mbit") for k in range(1, 17)}
 # Few runs per side: tbf holds each rate within a fraction of a percent and
 # the two differ by half, so two runs decide most steps (its 99% interval at
 # the first of 5 looks is a few percent wide against a midpoint 25% away); on
 # a loaded machine the looks at 3, 5, 8 and 12 rounds take more rather than
-# skip a commit. The Done-when's bisection runs 1-second tests (-t 1); the
-# other cases check the same decisions with half-second ones.
+# skip a commit. The Done-when's bisection runs 1-second tests (-t 1) in the
+# release build; the other cases, and the sanitizer build, half-second ones.
 MEASURE = ["--runs", "2", "--max-runs", "12", "--seed", "7"]
 LOOKS = (2, 3, 5, 8, 12)
 
@@ -178,7 +178,10 @@ def body(netab):
             short = run_opts[:-1] + ["0.5"]
             os.chdir(repo)
             try:
-                doc = case_run(netab, net.ns_b, repo, hashes, run_opts, db)
+                # The sanitizer build bisects with the half-second runs too: the same steps,
+                # 10 s less of measuring (tests/integration/meson.build).
+                doc = case_run(netab, net.ns_b, repo, hashes,
+                               short if sanitized(netab) else run_opts, db)
                 case_report(netab, db, doc)
                 case_no_difference(netab, net.ns_b, repo, hashes, short, db)
                 case_git_bisect_run(netab, net.ns_b, repo, hashes, short, db)
