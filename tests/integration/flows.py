@@ -16,11 +16,12 @@
 - On loopback, flows that cannot fit the hard open-files limit are refused
   with the numbers (checked when the hard limit is below 2 per flow).
 - tcp_stream's flows between two namespaces, 1% of the data connections'
-  full-sized segments dropped by nft in the sender's namespace for the
-  whole 3 s run, its last round trip included (--cport keeps the control
-  connection out of the rule; a window of the first 1.5 s after the
-  client started had once dropped nothing in the sanitizer build, whose
-  20 connections took that long): end.sender.retransmits is the sending namespace's Tcp
+  full-sized packets dropped by nft on input in the receiver's namespace
+  for the whole 3 s run, its last round trip included (--cport keeps the
+  control connection out of the rule; a drop in the sender's own output
+  hook is a local send error that TCP sends again as new data, which made
+  0 to 11 retransmissions of 740 drops): end.sender.retransmits is the
+  sending namespace's Tcp
   RetransSegs (the kernel's count, per network namespace) over the run,
   forward (the client's own flows) and with -R (the server's, carried in
   its flows' figures), and is not 0. A sender reads its count once its
@@ -197,17 +198,20 @@ def retransmits(netab):
     with h.NetnsPair("flowr") as pair:
         with Server(netab, netns=pair.ns_b, bind=pair.addr_b) as srv:
             for reverse in (False, True):
-                ns = pair.ns_b if reverse else pair.ns_a
+                # The sender's namespace counts; the receiver's drops what arrives. A drop in
+                # the sender's own output hook is a local send error to TCP, which sends the
+                # data again as new, not as a retransmission (740 drops there made 11).
+                ns, rx_ns = (pair.ns_b, pair.ns_a) if reverse else (pair.ns_a, pair.ns_b)
                 label = "tcp_stream 20 flows, 1% dropped" + (" -R" if reverse else "")
-                h.sh("nft", "add", "table", "inet", "netab_t", netns=ns)
-                h.sh("nft", "add", "chain", "inet", "netab_t", "output",
-                     "{ type filter hook output priority 0; }", netns=ns)
+                h.sh("nft", "add", "table", "inet", "netab_t", netns=rx_ns)
+                h.sh("nft", "add", "chain", "inet", "netab_t", "input",
+                     "{ type filter hook input priority 0; }", netns=rx_ns)
                 try:
                     # Data connections bind 40000 + i (--cport): never the control connection.
-                    h.sh("nft", "add", "rule", "inet", "netab_t", "output", "tcp",
+                    h.sh("nft", "add", "rule", "inet", "netab_t", "input", "tcp",
                          "dport" if reverse else "sport", "40000-40019", "meta", "length", ">",
                          "1000", "numgen", "random", "mod", "100", "<", "1", "counter", "drop",
-                         netns=ns)
+                         netns=rx_ns)
                     before = retrans_segs(ns)
                     run = start([netab, "run", "-c", pair.addr_b, "-p", str(srv.port), "--json",
                                  "--flows", "20", "--threads", "2", "--cport", "40000", "-t", "3"]
@@ -215,7 +219,7 @@ def retransmits(netab):
                     r = run.finish(timeout=60)
                     kernel = retrans_segs(ns) - before
                 finally:
-                    pair.nft_delete(ns)
+                    pair.nft_delete(rx_ns)
                 doc = h.parse_one_json(r.stdout, r)
                 got = h.field(doc, "end.sender.retransmits", int)
                 check(kernel > 0, f"{label}: the kernel counted retransmissions", kernel)
