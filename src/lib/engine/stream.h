@@ -186,7 +186,6 @@ void stream_probe_run(struct stream *s, char *buf);
  */
 int stream_wait(int fd, short events, int efd, uint64_t deadline_ns);
 
-/* Records a failure: error code and a message naming the stream and the call. */
 /*
  * A TCP sender's end figures (TCP_INFO), read once its peer acknowledged
  * everything, the FIN included (after shutdown(SHUT_WR)), looked at every
@@ -197,6 +196,7 @@ int stream_wait(int fd, short events, int efd, uint64_t deadline_ns);
 #define STREAM_ACK_WAIT_NS (1000 * 1000000ull)
 void stream_tcpinfo_end(struct stream *s);
 
+/* Records a failure: error code and a message naming the stream and the call. */
 void stream_fail(struct stream *s, int err, const char *what);
 
 /* Same with a formatted message ("stream N: " is prefixed). Thread-safe against readers. */
